@@ -1,0 +1,263 @@
+//! The command line: raw arguments → a command → output on standard output, errors returned
+//! once to `main` with their exit code. The contract is `../shared/rules/README.md`
+//! ("Command-line contract").
+
+use crate::perft;
+use crate::render::{self, Style};
+use crate::state::Position;
+use crate::variant::{self, Variant};
+use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "boardlab",
+    version,
+    about = "A workbench for abstract board game designers: rules as data, a REPL, perft and snapshot tests."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The variant and the position every game command works on.
+#[derive(Args, Debug, Clone)]
+pub struct Game {
+    /// A shipped variant name (basileus, checkers, …), a folder, or a variant .toml file.
+    pub variant: String,
+    /// Moves to play from the start (or from --position), separated by spaces or commas.
+    #[arg(long, default_value = "")]
+    pub moves: String,
+    /// Override an option: NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Start from this position text instead of the initial position.
+    #[arg(long)]
+    pub position: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the shipped variants.
+    List,
+    /// Print the legal moves, one per line, sorted.
+    Moves(Game),
+    /// Count the leaf nodes of the move tree to DEPTH.
+    Perft {
+        #[command(flatten)]
+        game: Game,
+        depth: u32,
+        /// First print `MOVE: COUNT` for each legal move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Show the board, the side to move or the result, and the variant's state.
+    Show(Game),
+    /// Print the position as one line of text.
+    Position(Game),
+    /// Load and validate a variant; print problems; exit 2 on errors.
+    Check {
+        variant: String,
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Print the fully resolved variant (after `extends`).
+        #[arg(long)]
+        resolved: bool,
+    },
+    /// Open the REPL (the default command).
+    Play {
+        /// The variant to start with.
+        #[arg(default_value = "basileus")]
+        variant: String,
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+    },
+}
+
+/// An error for `main` to print, with its exit code.
+#[derive(Debug)]
+pub struct CliError {
+    pub message: String,
+    pub code: i32,
+}
+
+impl CliError {
+    fn usage(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: 2,
+        }
+    }
+}
+
+/// Whether standard output wants colour.
+pub fn color_wanted() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+}
+
+/// Splits `NAME=VALUE` overrides.
+///
+/// # Errors
+/// An item without `=`.
+pub fn parse_sets(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
+    items
+        .iter()
+        .map(|s| {
+            s.split_once('=')
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .ok_or_else(|| CliError::usage(format!("--set {s}: expected NAME=VALUE")))
+        })
+        .collect()
+}
+
+/// Splits a `--moves` list.
+pub fn split_moves(text: &str) -> Vec<String> {
+    text.split([' ', ',', '\n', '\t'])
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn load(name: &str, set: &[String]) -> Result<Variant, CliError> {
+    let sets = parse_sets(set)?;
+    Variant::load(name, &sets).map_err(|e| CliError {
+        message: e.render(color_wanted_err()),
+        code: 2,
+    })
+}
+
+fn color_wanted_err() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal()
+}
+
+/// Loads the variant and plays the game's moves.
+fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
+    let v = load(&game.variant, &game.set)?;
+    let mut pos = match &game.position {
+        Some(t) => Position::from_text(&v.rules, t)
+            .map_err(|e| CliError::usage(format!("--position: {e}")))?,
+        None => v.start(),
+    };
+    v.play_all(&mut pos, &split_moves(&game.moves))
+        .map_err(CliError::usage)?;
+    Ok((v, pos))
+}
+
+fn script_err(e: impl std::fmt::Display) -> CliError {
+    CliError {
+        message: e.to_string(),
+        code: 2,
+    }
+}
+
+/// Runs a parsed command, writing to `out`.
+///
+/// # Errors
+/// Anything the user must be told, with the exit code.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    let w = |out: &mut dyn Write, s: &str| -> Result<(), CliError> {
+        out.write_all(s.as_bytes()).map_err(|e| CliError {
+            message: e.to_string(),
+            code: 1,
+        })
+    };
+    match cli.command.unwrap_or(Command::Play {
+        variant: "basileus".into(),
+        set: vec![],
+    }) {
+        Command::List => {
+            for n in variant::shipped_names() {
+                let v = Variant::load(&n, &[]);
+                let title = v
+                    .as_ref()
+                    .map(|v| v.rules.title.clone())
+                    .unwrap_or_else(|_| "(does not load)".into());
+                w(out, &format!("{n:<18} {title}\n"))?;
+            }
+        }
+        Command::Moves(game) => {
+            let (v, mut pos) = setup(&game)?;
+            let mut moves = Vec::new();
+            v.legal_moves(&mut pos, &mut moves).map_err(script_err)?;
+            let mut texts: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+            texts.sort();
+            let mut s = String::new();
+            for t in texts {
+                s.push_str(&t);
+                s.push('\n');
+            }
+            w(out, &s)?;
+        }
+        Command::Perft {
+            game,
+            depth,
+            divide,
+        } => {
+            let (v, mut pos) = setup(&game)?;
+            if divide {
+                let rows = perft::divide(&v, &mut pos, depth).map_err(script_err)?;
+                let mut total = 0;
+                for (m, n) in rows {
+                    w(out, &format!("{m}: {n}\n"))?;
+                    total += n;
+                }
+                w(out, &format!("{total}\n"))?;
+            } else {
+                let n = perft::perft(&v, &mut pos, depth).map_err(script_err)?;
+                w(out, &format!("{n}\n"))?;
+            }
+        }
+        Command::Show(game) => {
+            let (v, pos) = setup(&game)?;
+            let style = Style {
+                color: color_wanted(),
+            };
+            w(out, &render::board(&v, &pos, None, style))?;
+            let legend = render::legend(&v);
+            if !legend.is_empty() {
+                w(out, &format!("{legend}\n"))?;
+            }
+        }
+        Command::Position(game) => {
+            let (v, pos) = setup(&game)?;
+            w(out, &format!("{}\n", pos.to_text(&v.rules)))?;
+        }
+        Command::Check {
+            variant,
+            set,
+            resolved,
+        } => {
+            let v = load(&variant, &set)?;
+            if resolved {
+                w(out, &v.resolved_text())?;
+            } else {
+                let r = &v.rules;
+                w(
+                    out,
+                    &format!(
+                        "{}: ok ({} cells, {} piece kinds, {} options{})\n",
+                        r.name,
+                        r.geometry.len(),
+                        r.kinds.len(),
+                        r.options.decls.len(),
+                        if v.script.is_some() {
+                            ", script compiled"
+                        } else {
+                            ""
+                        }
+                    ),
+                )?;
+            }
+        }
+        Command::Play { variant, set } => {
+            let sets = parse_sets(&set)?;
+            crate::repl::run(&variant, &sets).map_err(|e| CliError {
+                message: e,
+                code: 1,
+            })?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,288 @@
+//! Cells, coordinates, directions, neighbour tables and zones.
+//!
+//! A board is a rectangle of `files × ranks` grid points of which some exist as cells. Cells are
+//! numbered densely (rank by rank from `a1`) so that per-cell tables are plain arrays. Every
+//! direction vector a ruleset uses is interned once, and its neighbour table (`vector × cell →
+//! cell`) is computed at load, so move generation never computes coordinates.
+
+use std::fmt;
+
+/// A cell index into the board's dense numbering.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(pub u16);
+
+/// "No cell": off the board or a hole.
+pub const NONE: u16 = u16::MAX;
+
+/// The eight compass directions, as (file delta, rank delta), in the order of their names.
+pub const COMPASS: [(&str, (i8, i8)); 8] = [
+    ("n", (0, 1)),
+    ("ne", (1, 1)),
+    ("e", (1, 0)),
+    ("se", (1, -1)),
+    ("s", (0, -1)),
+    ("sw", (-1, -1)),
+    ("w", (-1, 0)),
+    ("nw", (-1, 1)),
+];
+
+/// The compass name of a unit vector, if it is one.
+pub fn compass_name(v: (i8, i8)) -> Option<&'static str> {
+    COMPASS.iter().find(|(_, d)| *d == v).map(|(n, _)| *n)
+}
+
+/// The vector of a compass name.
+pub fn compass_vector(name: &str) -> Option<(i8, i8)> {
+    COMPASS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
+}
+
+/// The letters of a file index (0 → `a`).
+pub fn file_letter(file: u8) -> char {
+    (b'a' + file) as char
+}
+
+/// Board geometry: which grid points exist, their names, and neighbour tables.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    pub files: u8,
+    pub ranks: u8,
+    /// `file + rank * files` → cell, or [`NONE`].
+    grid: Vec<u16>,
+    /// cell → (file, rank), both from 0.
+    coords: Vec<(u8, u8)>,
+    names: Vec<String>,
+    /// Interned direction vectors.
+    vectors: Vec<(i8, i8)>,
+    /// `vector * cells + cell` → neighbour cell or [`NONE`].
+    nbr: Vec<u16>,
+    /// cell → bit set of the zones it belongs to.
+    zone_bits: Vec<u64>,
+    zone_names: Vec<String>,
+}
+
+impl Geometry {
+    /// A geometry with the given existing grid points (`exists(file, rank)`).
+    pub fn new(files: u8, ranks: u8, exists: impl Fn(u8, u8) -> bool) -> Geometry {
+        let mut grid = vec![NONE; files as usize * ranks as usize];
+        let mut coords = Vec::new();
+        let mut names = Vec::new();
+        for r in 0..ranks {
+            for f in 0..files {
+                if exists(f, r) {
+                    grid[f as usize + r as usize * files as usize] = coords.len() as u16;
+                    coords.push((f, r));
+                    names.push(format!("{}{}", file_letter(f), r + 1));
+                }
+            }
+        }
+        let n = coords.len();
+        Geometry {
+            files,
+            ranks,
+            grid,
+            coords,
+            names,
+            vectors: Vec::new(),
+            nbr: Vec::new(),
+            zone_bits: vec![0; n],
+            zone_names: Vec::new(),
+        }
+    }
+
+    /// The number of existing cells.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.coords.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.coords.is_empty()
+    }
+
+    /// All cells in index order (`a1`, `b1`, …, then the next rank).
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        (0..self.coords.len() as u16).map(Cell)
+    }
+
+    /// The cell at a grid point, if it exists (coordinates may be out of range).
+    #[inline]
+    pub fn at(&self, file: i32, rank: i32) -> Option<Cell> {
+        if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
+            return None;
+        }
+        let c = self.grid[file as usize + rank as usize * self.files as usize];
+        (c != NONE).then_some(Cell(c))
+    }
+
+    /// Whether a grid point lies inside the rectangle (whether or not it is a cell).
+    #[inline]
+    pub fn in_rect(&self, file: i32, rank: i32) -> bool {
+        file >= 0 && rank >= 0 && file < self.files as i32 && rank < self.ranks as i32
+    }
+
+    /// (file, rank) of a cell, both counted from 0.
+    #[inline]
+    pub fn coords(&self, c: Cell) -> (u8, u8) {
+        self.coords[c.0 as usize]
+    }
+
+    pub fn name(&self, c: Cell) -> &str {
+        &self.names[c.0 as usize]
+    }
+
+    /// Whether a cell is dark: (file + rank) even with `a` = 1 and rank 1 = 1, so `a1` is dark.
+    pub fn is_dark(&self, c: Cell) -> bool {
+        let (f, r) = self.coords(c);
+        (f as u32 + r as u32).is_multiple_of(2)
+    }
+
+    /// Parses a cell name, leniently on case.
+    ///
+    /// # Errors
+    /// A message saying why the text is not a cell of this board.
+    pub fn parse_cell(&self, text: &str) -> Result<Cell, String> {
+        let (f, r) = parse_coords(text)?;
+        if f >= self.files as i32 || r >= self.ranks as i32 || r < 0 {
+            return Err(format!("{} is not on the board", text.to_ascii_lowercase()));
+        }
+        self.at(f, r)
+            .ok_or_else(|| format!("{} is not on the board", text.to_ascii_lowercase()))
+    }
+
+    /// Interns a direction vector, building its neighbour table, and returns its index.
+    pub fn intern_vector(&mut self, v: (i8, i8)) -> u8 {
+        if let Some(i) = self.vectors.iter().position(|&w| w == v) {
+            return i as u8;
+        }
+        let n = self.len();
+        self.nbr.reserve(n);
+        for c in 0..n {
+            let (f, r) = self.coords[c];
+            let t = self.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32);
+            self.nbr.push(t.map_or(NONE, |t| t.0));
+        }
+        self.vectors.push(v);
+        (self.vectors.len() - 1) as u8
+    }
+
+    /// The neighbour of `c` along interned vector `v`, or [`NONE`].
+    #[inline(always)]
+    pub fn step(&self, v: u8, c: u16) -> u16 {
+        // SAFETY-free fast path: tables are sized vectors × cells at intern time.
+        self.nbr[v as usize * self.coords.len() + c as usize]
+    }
+
+    /// The vector behind an interned index.
+    pub fn vector(&self, v: u8) -> (i8, i8) {
+        self.vectors[v as usize]
+    }
+
+    /// Adds a zone and returns its bit index.
+    ///
+    /// # Errors
+    /// More than 64 zones.
+    pub fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, String> {
+        let id = self.zone_names.len();
+        if id >= 64 {
+            return Err("a board may have at most 64 zones".into());
+        }
+        self.zone_names.push(name.to_string());
+        for c in cells {
+            self.zone_bits[c.0 as usize] |= 1 << id;
+        }
+        Ok(id as u8)
+    }
+
+    /// The zone bit set of a cell.
+    #[inline(always)]
+    pub fn zones_of(&self, c: u16) -> u64 {
+        self.zone_bits[c as usize]
+    }
+
+    pub fn zone_id(&self, name: &str) -> Option<u8> {
+        self.zone_names
+            .iter()
+            .position(|z| z == name)
+            .map(|i| i as u8)
+    }
+
+    pub fn zone_names(&self) -> &[String] {
+        &self.zone_names
+    }
+
+    /// The cells of a zone, in index order.
+    pub fn zone_cells(&self, zone: u8) -> Vec<Cell> {
+        self.cells()
+            .filter(|c| self.zone_bits[c.0 as usize] & (1 << zone) != 0)
+            .collect()
+    }
+}
+
+/// Parses `a1`-style text into (file, rank) from 0, without checking a board.
+///
+/// # Errors
+/// A message when the text is not a letter followed by a number.
+pub fn parse_coords(text: &str) -> Result<(i32, i32), String> {
+    let t = text.trim();
+    let mut chars = t.chars();
+    let Some(letter) = chars.next() else {
+        return Err("empty cell name".into());
+    };
+    if !letter.is_ascii_alphabetic() {
+        return Err(format!(
+            "`{t}` is not a cell name (a letter then a number, like e2)"
+        ));
+    }
+    let rest = chars.as_str();
+    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 3 {
+        return Err(format!(
+            "`{t}` is not a cell name (a letter then a number, like e2)"
+        ));
+    }
+    let rank: i32 = rest
+        .parse()
+        .map_err(|_| format!("`{t}` is not a cell name"))?;
+    if rank == 0 {
+        return Err(format!("`{t}` is not a cell name: ranks count from 1"));
+    }
+    let file = (letter.to_ascii_lowercase() as u8 - b'a') as i32;
+    Ok((file, rank - 1))
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_neighbours() {
+        let mut g = Geometry::new(3, 3, |f, r| (f + r) % 2 == 0);
+        assert_eq!(g.len(), 5);
+        let a1 = g.parse_cell("A1").unwrap();
+        assert_eq!(g.name(a1), "a1");
+        assert!(g.is_dark(a1));
+        assert!(g.parse_cell("b1").is_err());
+        assert!(g.parse_cell("d1").is_err());
+        assert!(g.parse_cell("a0").is_err());
+        let ne = g.intern_vector((1, 1));
+        assert_eq!(g.intern_vector((1, 1)), ne);
+        let b2 = g.step(ne, a1.0);
+        assert_eq!(g.name(Cell(b2)), "b2");
+        let c3 = g.step(ne, b2);
+        assert_eq!(g.step(ne, c3), NONE);
+    }
+
+    #[test]
+    fn zones() {
+        let mut g = Geometry::new(2, 2, |_, _| true);
+        let cells = vec![g.parse_cell("a1").unwrap(), g.parse_cell("b2").unwrap()];
+        let z = g.add_zone("diag", &cells).unwrap();
+        assert_eq!(g.zone_cells(z), cells);
+        assert_eq!(g.zone_id("diag"), Some(z));
+    }
+}

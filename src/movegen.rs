@@ -1,0 +1,450 @@
+//! Legal moves: the compiled movement forms, capture chains and the capture policy; and, for a
+//! move that is not legal, the reason why in terms of the rules.
+//!
+//! Generation reads only the [`Ruleset`]'s tables and the board: no strings, no allocation
+//! beyond the caller's reusable move list.
+
+use crate::geometry::NONE;
+use crate::notation::{MAX_PATH, Move, MoveKind, compass_index};
+use crate::piece::{self, Player};
+use crate::rules::{Chain, Form, OffBoard, Removal, Ruleset};
+use crate::state::Position;
+
+/// A reusable list of moves.
+pub type MoveList = Vec<Move>;
+
+/// Why a move was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct IllegalMove(pub String);
+
+#[inline(always)]
+fn enemy_victim(code: u8, mover: Player, set: u128) -> bool {
+    code != 0 && piece::owner(code) != mover && set & (1u128 << piece::kind(code).0) != 0
+}
+
+/// Appends the capture moves of `side` (whole chains, under the chain policy).
+pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
+    let n = board.len();
+    for from in 0..n as u16 {
+        let code = board[from as usize];
+        if code == 0 || piece::owner(code) != side || rules.pieces[code as usize].jumps.is_empty() {
+            continue;
+        }
+        board[from as usize] = 0; // the start cell counts as empty during a chain
+        let mut m = Move::quiet(from, NONE);
+        m.len = 0;
+        chain(rules, board, side, code, from, &mut m, out);
+        board[from as usize] = code;
+    }
+}
+
+fn chain(
+    rules: &Ruleset,
+    board: &mut [u8],
+    side: Player,
+    code: u8,
+    at: u16,
+    m: &mut Move,
+    out: &mut MoveList,
+) -> bool {
+    let g = &rules.geometry;
+    let pol = &rules.captures;
+    let pr = &rules.pieces[code as usize];
+    let depth = m.len as usize;
+    if depth >= MAX_PATH {
+        return false;
+    }
+    let mut found = false;
+    for j in &pr.jumps {
+        if !j.cond.start_ok(g, at) {
+            continue;
+        }
+        for &v in &j.vecs {
+            let over = g.step(v, at);
+            if over == NONE {
+                continue;
+            }
+            let vc = board[over as usize];
+            if !enemy_victim(vc, side, j.victims) {
+                continue;
+            }
+            let land = g.step(v, over);
+            if land == NONE || board[land as usize] != 0 {
+                continue;
+            }
+            if pol.removal == Removal::EndOfChain && m.victims[..depth].contains(&over) {
+                continue;
+            }
+            let zo = g.zones_of(over);
+            if (j.cond.over != 0 && zo & j.cond.over == 0) || !j.cond.land_ok(g, at, land) {
+                continue;
+            }
+            if j.cond.same_zone != 0 && zo & g.zones_of(land) & j.cond.same_zone == 0 {
+                continue;
+            }
+            found = true;
+            m.path[depth] = land;
+            m.victims[depth] = over;
+            m.len = depth as u8 + 1;
+            let royal_end = rules.royal_ends_game && rules.kinds[piece::kind(vc).0 as usize].royal;
+            let mut next_code = code;
+            let mut stop = royal_end || pol.chain == Chain::Single;
+            if let Some(p) = &pr.promote
+                && g.zones_of(land) & p.zone != 0
+                && piece::kind(code) != p.to
+            {
+                if p.ends_chain {
+                    stop = true;
+                } else {
+                    next_code = piece::code(p.to, side);
+                }
+            }
+            if stop {
+                out.push(*m);
+            } else {
+                if pol.chain == Chain::MayStop {
+                    out.push(*m);
+                }
+                let saved = board[over as usize];
+                if pol.removal == Removal::Immediate {
+                    board[over as usize] = 0;
+                }
+                let more = chain(rules, board, side, next_code, land, m, out);
+                board[over as usize] = saved;
+                if !more && pol.chain == Chain::MustContinue {
+                    m.len = depth as u8 + 1;
+                    out.push(*m);
+                }
+            }
+            m.len = depth as u8;
+            m.victims[depth] = NONE;
+        }
+    }
+    found
+}
+
+/// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
+/// board) of `side`.
+pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    let g = &rules.geometry;
+    let board = &pos.board;
+    for from in 0..board.len() as u16 {
+        let code = board[from as usize];
+        if code == 0 || piece::owner(code) != side {
+            continue;
+        }
+        for form in &rules.pieces[code as usize].quiet {
+            match form {
+                Form::Step {
+                    vecs,
+                    capture,
+                    cond,
+                } => {
+                    if !cond.start_ok(g, from) {
+                        continue;
+                    }
+                    for &v in vecs {
+                        let to = g.step(v, from);
+                        if to == NONE || !cond.land_ok(g, from, to) {
+                            continue;
+                        }
+                        if cond.same_zone != 0
+                            && g.zones_of(from) & g.zones_of(to) & cond.same_zone == 0
+                        {
+                            continue;
+                        }
+                        let tc = board[to as usize];
+                        if tc == 0 {
+                            out.push(Move::quiet(from, to));
+                        } else if enemy_victim(tc, side, *capture) {
+                            out.push(Move::replace(from, to));
+                        }
+                    }
+                }
+                Form::Slide {
+                    vecs,
+                    pass_over,
+                    stop_first,
+                    max,
+                    capture,
+                    cond,
+                } => {
+                    if !cond.start_ok(g, from) {
+                        continue;
+                    }
+                    for &v in vecs {
+                        let mut cur = from;
+                        let mut passed = 0u8;
+                        let mut dist = 0u8;
+                        loop {
+                            cur = g.step(v, cur);
+                            if cur == NONE {
+                                break;
+                            }
+                            dist += 1;
+                            if dist > *max || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+                                break;
+                            }
+                            let tc = board[cur as usize];
+                            if tc == 0 {
+                                if cond.land_ok(g, from, cur) {
+                                    out.push(Move::quiet(from, cur));
+                                    if *stop_first {
+                                        break;
+                                    }
+                                }
+                                continue;
+                            }
+                            if passed == 0
+                                && enemy_victim(tc, side, *capture)
+                                && cond.land_ok(g, from, cur)
+                            {
+                                out.push(Move::replace(from, cur));
+                            }
+                            if *pass_over == 255 || passed < *pass_over {
+                                passed = passed.saturating_add(1);
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                }
+                Form::Leap {
+                    vecs,
+                    distance,
+                    capture,
+                    off,
+                    off_per_direction,
+                    cond,
+                } => {
+                    if !cond.start_ok(g, from) {
+                        continue;
+                    }
+                    let d = match distance {
+                        crate::rules::Distance::Fixed(d) => *d as i32,
+                        crate::rules::Distance::Attribute(s) => pos.attr(from, *s),
+                    };
+                    if d <= 0 {
+                        continue;
+                    }
+                    let (f0, r0) = g.coords(crate::Cell(from));
+                    let mut off_done = false;
+                    for &(dx, dy) in vecs {
+                        let tf = f0 as i32 + dx as i32 * d;
+                        let tr = r0 as i32 + dy as i32 * d;
+                        if g.in_rect(tf, tr) {
+                            let Some(to) = g.at(tf, tr) else { continue };
+                            let to = to.0;
+                            if !cond.land_ok(g, from, to) {
+                                continue;
+                            }
+                            let tc = board[to as usize];
+                            if tc == 0 {
+                                out.push(Move::quiet(from, to));
+                            } else if enemy_victim(tc, side, *capture) {
+                                out.push(Move::replace(from, to));
+                            }
+                            continue;
+                        }
+                        let allowed = match off {
+                            OffBoard::No => false,
+                            OffBoard::AnyDistance => true,
+                            OffBoard::OneBeyond => g.in_rect(tf - dx as i32, tr - dy as i32),
+                        };
+                        if !allowed {
+                            continue;
+                        }
+                        if *off_per_direction {
+                            out.push(Move::off(from, compass_index((dx, dy))));
+                        } else if !off_done {
+                            off_done = true;
+                            out.push(Move::off(from, 255));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Keeps only the captures with the most victims (non-captures are untouched).
+pub fn keep_maximal(moves: &mut MoveList) {
+    let best = moves.iter().map(Move::captures).max().unwrap_or(0);
+    if best > 0 {
+        moves.retain(|m| !m.is_capture() || m.captures() == best);
+    }
+}
+
+/// Removes moves with the same text, keeping the first.
+pub fn dedup(moves: &mut MoveList) {
+    let mut i = 0;
+    while i < moves.len() {
+        if moves[..i].contains(&moves[i]) {
+            moves.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The normal moves of the side to move under the capture policy, with no hooks: the fast path.
+pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
+    let side = pos.side;
+    let start = out.len();
+    captures(rules, &mut pos.board, side, out);
+    let had_captures = out.len() > start;
+    if !(rules.captures.compulsory && had_captures) {
+        quiet_moves(rules, pos, side, out);
+    }
+    finish(rules, out, start);
+}
+
+/// Applies the capture policy (compulsory, maximum) and deduplication to `out[start..]`.
+pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
+    let pol = &rules.captures;
+    if pol.compulsory && out[start..].iter().any(Move::is_capture) {
+        let mut tail: Vec<Move> = out.drain(start..).filter(Move::is_capture).collect();
+        out.append(&mut tail);
+    }
+    if pol.maximum {
+        let mut tail: Vec<Move> = out.drain(start..).collect();
+        keep_maximal(&mut tail);
+        out.append(&mut tail);
+    }
+    if rules.dedup {
+        let mut tail: Vec<Move> = out.drain(start..).collect();
+        dedup(&mut tail);
+        out.append(&mut tail);
+    }
+}
+
+/// Explains, in terms of the rules, why `mv` is not among the legal moves of `pos`.
+///
+/// `legal` is the legal move list; `pseudo` the moves before the capture policy and hook
+/// filters were applied; `refused` the moves a hook refused, with the hook's reason.
+pub fn explain(
+    rules: &Ruleset,
+    pos: &Position,
+    mv: &Move,
+    legal: &[Move],
+    pseudo: &[Move],
+    refused: &[(Move, String)],
+) -> String {
+    let g = &rules.geometry;
+    let text = mv.text(g);
+    if let Some(r) = &pos.result {
+        return format!("the game is over ({})", r.describe(&rules.player_names));
+    }
+    let list = |ms: &mut dyn Iterator<Item = &Move>| -> String {
+        let mut v: Vec<String> = ms.map(|m| m.text(g)).collect();
+        v.sort();
+        let more = v.len().saturating_sub(6);
+        v.truncate(6);
+        let mut s = v.join(", ");
+        if more > 0 {
+            s.push_str(&format!(", … {more} more"));
+        }
+        s
+    };
+    if let Some(c) = &pos.cont
+        && !c.normal
+    {
+        return format!(
+            "{} must decide the pending {} first: {}",
+            rules.player_name(c.player),
+            c.tag.replace('_', " "),
+            list(&mut legal.iter())
+        );
+    }
+    if mv.kind == MoveKind::Pass {
+        return "passing is allowed only when the rules give no move".into();
+    }
+    if let Some((_, why)) = refused.iter().find(|(m, _)| m == mv) {
+        return why.clone();
+    }
+    if pseudo.contains(mv) {
+        if rules.captures.compulsory && !mv.is_capture() && legal.iter().any(Move::is_capture) {
+            return format!(
+                "capture is compulsory ({} {} available)",
+                list(&mut legal.iter().filter(|m| m.is_capture())),
+                if legal.iter().filter(|m| m.is_capture()).count() == 1 {
+                    "is"
+                } else {
+                    "are"
+                }
+            );
+        }
+        if rules.captures.maximum && mv.is_capture() {
+            let best = legal.iter().map(Move::captures).max().unwrap_or(0);
+            return format!(
+                "only the captures that take the most pieces ({best}) are legal: {}",
+                list(&mut legal.iter().filter(|m| m.captures() == best))
+            );
+        }
+        return "refused by the rules' filters".into();
+    }
+    let code = pos.board[mv.from as usize];
+    let from = g.name(crate::Cell(mv.from));
+    if let Some(c) = &pos.cont
+        && c.moves.iter().any(|m| m.from == mv.from)
+    {
+        return format!(
+            "{text} is not one of the choices of the pending {}: {}",
+            c.tag.replace('_', " "),
+            list(&mut legal.iter())
+        );
+    }
+    if code == 0 {
+        return format!("there is no piece on {from}");
+    }
+    let owner = piece::owner(code);
+    let kname = &rules.kind(piece::kind(code)).name;
+    if owner != pos.side {
+        return format!(
+            "{from} holds a {} {kname}; {} is to move",
+            rules.player_name(owner),
+            rules.player_name(pos.side)
+        );
+    }
+    let pieces_moves: Vec<&Move> = legal.iter().filter(|m| m.from == mv.from).collect();
+    // A capture written only part of the way.
+    if mv.is_capture() {
+        let longer: Vec<&Move> = legal
+            .iter()
+            .filter(|m| {
+                m.from == mv.from
+                    && m.len > mv.len
+                    && m.path[..mv.len as usize] == mv.path[..mv.len as usize]
+            })
+            .collect();
+        if !longer.is_empty() {
+            return format!(
+                "the capture must go on while it can ({})",
+                list(&mut longer.into_iter())
+            );
+        }
+    }
+    if let Some(to) = mv.to() {
+        let tc = pos.board[to as usize];
+        if mv.len == 1 && !mv.is_capture() && tc != 0 {
+            return format!("{} is occupied", g.name(crate::Cell(to)));
+        }
+    }
+    if pieces_moves.is_empty() {
+        if legal.is_empty() {
+            return format!("{} has no legal move", rules.player_name(pos.side));
+        }
+        if rules.captures.compulsory && legal.iter().any(Move::is_capture) {
+            return format!(
+                "capture is compulsory ({} available)",
+                list(&mut legal.iter().filter(|m| m.is_capture()))
+            );
+        }
+        return format!("the {kname} on {from} has no legal move here");
+    }
+    format!(
+        "the {kname} on {from} cannot play {text}; its moves: {}",
+        list(&mut pieces_moves.into_iter())
+    )
+}

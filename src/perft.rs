@@ -1,0 +1,159 @@
+//! Perft: the number of leaf nodes of the move tree to a depth, every leaf made; and the
+//! per-variant perft files (`variants/NAME/perft.txt`).
+//!
+//! A perft file has one check per line:
+//! `DEPTH COUNT [moves=M1,M2,…] [position="TEXT"] [set=name:value,…] [# comment]`.
+//! Lines starting with `#` are comments. Write in the comment whether the count was checked by
+//! hand or by an independent program, or is a regression value.
+
+use crate::movegen::MoveList;
+use crate::script::ScriptError;
+use crate::state::Position;
+use crate::variant::Variant;
+
+/// Counts the leaves at `depth`. A finished game is a leaf with no children.
+///
+/// # Errors
+/// A script hook failed.
+pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, ScriptError> {
+    let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_inner(v, pos, depth, &mut lists)
+}
+
+fn perft_inner(
+    v: &Variant,
+    pos: &mut Position,
+    depth: u32,
+    lists: &mut [MoveList],
+) -> Result<u64, ScriptError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    let (list, rest) = lists.split_first_mut().expect("one list per level");
+    v.legal_moves(pos, list)?;
+    let mut n = 0;
+    for m in list.iter() {
+        v.make(pos, m)?;
+        n += perft_inner(v, pos, depth - 1, rest)?;
+        pos.undo();
+    }
+    Ok(n)
+}
+
+/// Perft split by first move: (move text, count), sorted by text.
+///
+/// # Errors
+/// A script hook failed.
+pub fn divide(
+    v: &Variant,
+    pos: &mut Position,
+    depth: u32,
+) -> Result<Vec<(String, u64)>, ScriptError> {
+    let mut moves = Vec::new();
+    v.legal_moves(pos, &mut moves)?;
+    let mut out = Vec::new();
+    for m in &moves {
+        v.make(pos, m)?;
+        let n = if depth == 0 {
+            0
+        } else {
+            perft(v, pos, depth - 1)?
+        };
+        pos.undo();
+        out.push((m.text(&v.rules.geometry), n));
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// One line of a perft file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PerftCheck {
+    pub line: usize,
+    pub depth: u32,
+    pub count: u64,
+    pub moves: Vec<String>,
+    pub position: Option<String>,
+    pub options: Vec<(String, String)>,
+    pub comment: String,
+}
+
+/// Reads a perft file.
+///
+/// # Errors
+/// A line that does not follow the format, with its number.
+pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (body, comment) = match line.split_once(" #") {
+            Some((b, c)) => (b, c.trim().to_string()),
+            None => (line, String::new()),
+        };
+        let fields = crate::notation::split_fields(body);
+        let bad = |what: &str| format!("line {}: {what}", i + 1);
+        if fields.len() < 2 {
+            return Err(bad(
+                "expected DEPTH COUNT [moves=…] [position=\"…\"] [set=…]",
+            ));
+        }
+        let depth = fields[0]
+            .parse()
+            .map_err(|_| bad("DEPTH is not a number"))?;
+        let count = fields[1]
+            .parse()
+            .map_err(|_| bad("COUNT is not a number"))?;
+        let mut c = PerftCheck {
+            line: i + 1,
+            depth,
+            count,
+            moves: vec![],
+            position: None,
+            options: vec![],
+            comment,
+        };
+        for f in &fields[2..] {
+            let (k, v) = f
+                .split_once('=')
+                .ok_or_else(|| bad(&format!("`{f}` is not key=value")))?;
+            match k {
+                "moves" => {
+                    c.moves = v
+                        .split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                }
+                "position" => c.position = Some(v.trim_matches('"').to_string()),
+                "set" => {
+                    for kv in v.split(',') {
+                        let (a, b) = kv
+                            .split_once(':')
+                            .ok_or_else(|| bad("set is name:value,…"))?;
+                        c.options.push((a.to_string(), b.to_string()));
+                    }
+                }
+                _ => return Err(bad(&format!("unknown field `{k}`"))),
+            }
+        }
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// Runs one check against a variant (loaded by name or path), returning the count found.
+///
+/// # Errors
+/// The variant, position or moves could not be loaded or played.
+pub fn run_check(spec: &str, c: &PerftCheck) -> Result<u64, String> {
+    let v = Variant::load(spec, &c.options).map_err(|e| e.render_plain())?;
+    let mut pos = match &c.position {
+        Some(t) => Position::from_text(&v.rules, t)?,
+        None => v.start(),
+    };
+    v.play_all(&mut pos, &c.moves)?;
+    perft(&v, &mut pos, c.depth).map_err(|e| e.to_string())
+}

@@ -1,0 +1,278 @@
+//! Boards and variant descriptions as text for a person (the REPL, `show`, snapshots).
+
+use crate::geometry::Cell;
+use crate::piece;
+use crate::rules::raw::RawVariant;
+use crate::state::Position;
+use crate::variant::Variant;
+use std::fmt::Write;
+
+/// Colours for a terminal, or none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    pub color: bool,
+}
+
+impl Style {
+    pub const PLAIN: Style = Style { color: false };
+
+    fn paint(&self, code: &str, s: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// The board with coordinates, the side to move or the result, and the state that matters.
+/// `last` marks the cells of the last move (with `*` after the mark when plain).
+pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Style) -> String {
+    let r = &v.rules;
+    let g = &r.geometry;
+    let mut s = String::new();
+    let marked: Vec<u16> = last
+        .map(|m| {
+            let mut c = vec![];
+            if m.from != crate::geometry::NONE {
+                c.push(m.from);
+            }
+            c.extend_from_slice(m.landings());
+            c
+        })
+        .unwrap_or_default();
+    let width = 3;
+    for rank in (0..g.ranks as i32).rev() {
+        let _ = write!(s, "{:>3} ", rank + 1);
+        for f in 0..g.files as i32 {
+            let cell = g.at(f, rank);
+            let text = match cell {
+                None => "   ".to_string(),
+                Some(c) => {
+                    let code = pos.board[c.0 as usize];
+                    let mark = if code == 0 {
+                        zone_mark(v, c)
+                    } else {
+                        r.symbol(code)
+                    };
+                    let is_last = marked.contains(&c.0);
+                    let body = if code == 0 {
+                        style.paint("2", &mark.to_string())
+                    } else if piece::owner(code) == crate::Player::FIRST {
+                        style.paint("1;37", &mark.to_string())
+                    } else {
+                        style.paint("1;31", &mark.to_string())
+                    };
+                    if is_last {
+                        if style.color {
+                            format!("[{}]", body)
+                        } else {
+                            format!("({body})")
+                        }
+                    } else {
+                        format!(" {body} ")
+                    }
+                }
+            };
+            s.push_str(&text);
+        }
+        s.push('\n');
+    }
+    s.push_str("    ");
+    for f in 0..g.files {
+        let _ = write!(s, "{:^width$}", crate::geometry::file_letter(f));
+    }
+    s.push('\n');
+    // Attributes that differ from a kind's initial value, and counters.
+    if r.nattr() > 0 {
+        for (slot, name) in r.attributes.iter().enumerate() {
+            let mut items = vec![];
+            for c in g.cells() {
+                let code = pos.board[c.0 as usize];
+                if code != 0
+                    && r.kind(piece::kind(code))
+                        .attributes
+                        .iter()
+                        .any(|&(sl, _)| sl as usize == slot)
+                {
+                    items.push(format!(
+                        "{}{}={}",
+                        r.symbol(code),
+                        g.name(c),
+                        pos.attr(c.0, slot as u8)
+                    ));
+                }
+            }
+            if !items.is_empty() {
+                let _ = writeln!(s, "{name}: {}", items.join(" "));
+            }
+        }
+    }
+    for (i, (name, _)) in r.counters.iter().enumerate() {
+        let vals: Vec<String> = crate::Player::both()
+            .iter()
+            .map(|&p| format!("{} {}", r.player_name(p), pos.counters[i * 2 + p.index()]))
+            .collect();
+        let _ = writeln!(s, "{name}: {}", vals.join(", "));
+    }
+    s.push_str(&status(v, pos));
+    s.push('\n');
+    s
+}
+
+/// The mark of an empty cell: its zone's display mark, or `.`.
+fn zone_mark(v: &Variant, c: Cell) -> char {
+    let g = &v.rules.geometry;
+    for (name, mark) in &v.marks {
+        if let Some(m) = v.rules.zone_mask(name, crate::Player::FIRST)
+            && g.zones_of(c.0) & m != 0
+        {
+            return *mark;
+        }
+    }
+    '.'
+}
+
+/// "white to move", "black to decide: retreat (continuation)", or the result.
+pub fn status(v: &Variant, pos: &Position) -> String {
+    let r = &v.rules;
+    if let Some(res) = &pos.result {
+        return res.describe(&r.player_names);
+    }
+    let mut p = pos.clone();
+    if let Ok(Some(res)) = v.outcome(&mut p) {
+        return res.describe(&r.player_names);
+    }
+    match &pos.cont {
+        Some(c) => format!(
+            "{} to decide: {} (continuation of {}'s turn)",
+            r.player_name(c.player),
+            c.tag.replace('_', " "),
+            r.player_name(c.turn)
+        ),
+        None => format!("{} to move", r.player_name(pos.side)),
+    }
+}
+
+/// The legend of zone marks, if the variant shows any.
+pub fn legend(v: &Variant) -> String {
+    v.marks
+        .iter()
+        .map(|(z, m)| format!("{m} = {}", z.replace('_', " ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The variant after `extends`, as TOML, each section headed by where it came from.
+pub fn resolved(v: &Variant) -> String {
+    let m = &v.merged;
+    let from = |file: usize| -> String {
+        let n = m.chain.len();
+        let name = m
+            .chain
+            .get(n - 1 - file.min(n - 1))
+            .cloned()
+            .unwrap_or_default();
+        format!("# from {name} ({})", m.files[file].name)
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} resolved: {}", m.name, m.chain.join(" extends "));
+    let mut head = RawVariant {
+        name: Some(m.name.clone()),
+        title: m.title.clone(),
+        description: m.description.clone(),
+        ..RawVariant::default()
+    };
+    if let Some(sc) = &m.script {
+        head.script = Some(sc.val.clone());
+    }
+    out.push_str(&toml::to_string(&head).unwrap_or_default());
+    let mut section = |file: usize, raw: RawVariant| {
+        out.push('\n');
+        out.push_str(&from(file));
+        out.push('\n');
+        out.push_str(&toml::to_string(&raw).unwrap_or_else(|e| format!("# (cannot print: {e})\n")));
+    };
+    if let Some(b) = &m.board {
+        section(
+            b.file,
+            RawVariant {
+                board: Some(b.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    if let Some(p) = &m.players {
+        section(
+            p.file,
+            RawVariant {
+                players: Some(p.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    for (k, z) in &m.zones {
+        let mut r = RawVariant::default();
+        r.zones.insert(k.clone(), z.val.clone());
+        section(z.file, r);
+    }
+    for (k, p) in &m.pieces {
+        let mut r = RawVariant::default();
+        r.pieces.insert(k.clone(), p.val.clone());
+        section(p.file, r);
+    }
+    if let Some(c) = &m.captures {
+        section(
+            c.file,
+            RawVariant {
+                captures: Some(c.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    if let Some(e) = &m.ends {
+        section(
+            e.file,
+            RawVariant {
+                ends: Some(e.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    if let Some(s) = &m.setup {
+        section(
+            s.file,
+            RawVariant {
+                setup: Some(s.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    if let Some(h) = &m.hooks {
+        section(
+            h.file,
+            RawVariant {
+                hooks: Some(h.val.clone()),
+                ..Default::default()
+            },
+        );
+    }
+    out.push_str("\n# options (value in force; where the default was set)\n");
+    for d in &v.rules.options.decls {
+        let cur = v
+            .rules
+            .options
+            .get(&d.name)
+            .map(|x| x.to_string())
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "# {} = {cur}  (default {}, declared in {}; allowed: {})",
+            d.name,
+            d.default,
+            d.declared_in,
+            d.ty.describe()
+        );
+    }
+    out
+}

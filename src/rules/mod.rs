@@ -1,0 +1,439 @@
+//! The validated rules of a variant: every name resolved to a small id, every option applied,
+//! every movement form compiled into per-piece tables. Built by [`validate`] from the raw TOML
+//! ([`raw`]); move generation and make/undo read only this.
+
+pub mod error;
+pub mod options;
+pub mod raw;
+pub mod validate;
+
+pub use error::{LoadError, SourceFile};
+pub use options::{OptionDecl, OptionType, OptionValue, Options};
+
+use crate::geometry::Geometry;
+use crate::piece::{ByPlayer, KindId, Player};
+
+/// A set of piece kinds as a bit set (at most 128 kinds).
+pub type KindSet = u128;
+
+/// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cond {
+    pub from: u64,
+    pub from_not: u64,
+    pub to: u64,
+    pub to_not: u64,
+    pub from_or_to: u64,
+    /// The jumped cell (jumps only).
+    pub over: u64,
+    /// Every cell passed over and the landing cell (slides).
+    pub path: u64,
+    /// The jumped cell and the landing (for a step: the start and the landing) share one of
+    /// these zones.
+    pub same_zone: u64,
+}
+
+impl Cond {
+    #[inline(always)]
+    pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
+        let z = g.zones_of(from);
+        (self.from == 0 || z & self.from != 0) && z & self.from_not == 0
+    }
+
+    /// Checks the landing-side conditions of a move from `from` to `to`.
+    #[inline(always)]
+    pub fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
+        let zt = g.zones_of(to);
+        (self.to == 0 || zt & self.to != 0)
+            && zt & self.to_not == 0
+            && (self.from_or_to == 0 || (zt | g.zones_of(from)) & self.from_or_to != 0)
+            && (self.path == 0 || zt & self.path != 0)
+    }
+}
+
+/// How far an exact-distance move goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Distance {
+    Fixed(u8),
+    /// The value of an attribute slot of the moving piece.
+    Attribute(u8),
+}
+
+/// Whether and how a piece may leave the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OffBoard {
+    No,
+    /// Whenever the landing point is outside the board.
+    AnyDistance,
+    /// Only when the landing point is exactly one step outside the board.
+    OneBeyond,
+}
+
+/// A compiled non-chaining movement form for one piece code.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// One cell along one of the vectors.
+    Step {
+        vecs: Vec<u8>,
+        capture: KindSet,
+        cond: Cond,
+    },
+    /// Along a line. `pass_over`: how many pieces may be passed over (255 = any). With
+    /// `stop_first`, the move stops on the first empty cell after any passed pieces.
+    Slide {
+        vecs: Vec<u8>,
+        pass_over: u8,
+        stop_first: bool,
+        max: u8,
+        capture: KindSet,
+        cond: Cond,
+    },
+    /// Exactly `distance` cells along a vector, passing over anything.
+    Leap {
+        vecs: Vec<(i8, i8)>,
+        distance: Distance,
+        capture: KindSet,
+        off: OffBoard,
+        off_per_direction: bool,
+        cond: Cond,
+    },
+}
+
+/// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
+#[derive(Clone, Debug)]
+pub struct Jump {
+    pub vecs: Vec<u8>,
+    pub victims: KindSet,
+    pub cond: Cond,
+}
+
+/// A kind change on reaching a zone.
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    pub zone: u64,
+    pub to: KindId,
+    pub ends_chain: bool,
+}
+
+/// When an attribute effect applies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EffectOn {
+    Quiet,
+    Capture,
+    Any,
+}
+
+/// A change to one of the moving piece's attributes when it lands.
+#[derive(Clone, Debug)]
+pub struct Effect {
+    pub slot: u8,
+    pub on: EffectOn,
+    pub add: i32,
+    pub set: Option<i32>,
+}
+
+/// Everything about how one piece code (kind × owner) moves.
+#[derive(Clone, Debug, Default)]
+pub struct PieceRules {
+    pub quiet: Vec<Form>,
+    pub jumps: Vec<Jump>,
+    pub promote: Option<Promotion>,
+    pub effects: Vec<Effect>,
+}
+
+/// Whether a capturing piece must, may or cannot go on capturing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Chain {
+    MustContinue,
+    MayStop,
+    Single,
+}
+
+/// When jumped pieces leave the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Removal {
+    Immediate,
+    EndOfChain,
+}
+
+#[derive(Clone, Debug)]
+pub struct CapturePolicy {
+    pub compulsory: bool,
+    pub chain: Chain,
+    pub removal: Removal,
+    pub maximum: bool,
+}
+
+/// What "no legal move" means for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NoMoves {
+    Loss,
+    Draw,
+    Pass,
+}
+
+/// What the repetition rule does to the player whose move repeats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RepetitionResult {
+    Loss,
+    Draw,
+}
+
+#[derive(Clone, Debug)]
+pub enum EndKind {
+    /// A royal piece was captured: its owner loses.
+    RoyalCaptured,
+    /// A player's pieces stand on every cell of that player's zone: that player wins.
+    ZoneFilled(ByPlayer<Vec<u16>>),
+    /// A player with this many pieces or fewer loses.
+    PiecesAtMost(i64),
+    NoMoves(NoMoves),
+    /// The move that creates a position for the `count`-th time.
+    Repetition {
+        count: u32,
+        result: RepetitionResult,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct EndRule {
+    pub kind: EndKind,
+    pub reason: String,
+}
+
+/// A piece kind.
+#[derive(Clone, Debug)]
+pub struct KindDef {
+    pub name: String,
+    pub description: String,
+    pub symbols: ByPlayer<char>,
+    pub royal: bool,
+    /// (attribute slot, initial value) for the attributes this kind has.
+    pub attributes: Vec<(u8, i32)>,
+}
+
+/// When a hook runs.
+#[derive(Clone, Debug, Default)]
+pub struct HookFilter {
+    /// Kinds whose moves trigger the hook (0 = all).
+    pub kinds: KindSet,
+    pub captures_only: bool,
+    pub forward_only: bool,
+}
+
+impl HookFilter {
+    /// An unfiltered hook.
+    pub fn always() -> HookFilter {
+        HookFilter::default()
+    }
+}
+
+/// Which hooks a variant's script defines, and when they run.
+#[derive(Clone, Debug, Default)]
+pub struct HookRules {
+    pub after_move: Option<HookFilter>,
+    pub allow_move: Option<HookFilter>,
+    pub generate_moves: bool,
+    pub outcome: bool,
+}
+
+/// Random keys for position hashing, fixed by a seed so hashes are the same in every run.
+#[derive(Clone, Debug)]
+pub struct Zobrist {
+    /// `cell * codes + code`.
+    pub pieces: Vec<u64>,
+    pub codes: usize,
+    pub side: [u64; 2],
+    pub continuation: u64,
+}
+
+impl Zobrist {
+    pub fn new(cells: usize, codes: usize) -> Zobrist {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            mix(state)
+        };
+        let pieces = (0..cells * codes)
+            .map(|i| if i % codes == 0 { 0 } else { next() })
+            .collect();
+        Zobrist {
+            pieces,
+            codes,
+            side: [next(), next()],
+            continuation: next(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn piece(&self, cell: u16, code: u8) -> u64 {
+        self.pieces[cell as usize * self.codes + code as usize]
+    }
+
+    /// The key of an attribute value (0 for value 0, so absent attributes cost nothing).
+    #[inline]
+    pub fn attribute(cell: u16, slot: u8, value: i32) -> u64 {
+        if value == 0 {
+            0
+        } else {
+            mix(((cell as u64) << 40)
+                ^ ((slot as u64) << 32)
+                ^ (value as u32 as u64)
+                ^ 0xA5A5_0000_0000_0000)
+        }
+    }
+
+    /// The key of a per-player counter value.
+    #[inline]
+    pub fn counter(player: Player, slot: u8, value: i32) -> u64 {
+        if value == 0 {
+            0
+        } else {
+            mix(0x5151_0000_0000_0000
+                ^ ((player.0 as u64) << 40)
+                ^ ((slot as u64) << 32)
+                ^ (value as u32 as u64))
+        }
+    }
+}
+
+/// splitmix64's finaliser.
+#[inline]
+pub fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The starting position as board codes and attribute values.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub board: Vec<u8>,
+    pub attrs: Vec<i32>,
+}
+
+/// A variant's validated rules under one assignment of its options.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub geometry: Geometry,
+    pub player_names: ByPlayer<String>,
+    pub first: Player,
+    /// +1 when the player's forward is towards higher ranks, -1 otherwise.
+    pub forward: ByPlayer<i8>,
+    pub kinds: Vec<KindDef>,
+    pub attributes: Vec<String>,
+    pub counters: Vec<(String, i32)>,
+    /// Indexed by piece code (index 0 = empty, unused).
+    pub pieces: Vec<PieceRules>,
+    pub captures: CapturePolicy,
+    pub ends: Vec<EndRule>,
+    pub setup: Setup,
+    pub options: Options,
+    pub hooks: HookRules,
+    /// Plies after which the game is a draw (0 = off).
+    pub move_limit: u32,
+    pub zobrist: Zobrist,
+    /// Whether two forms may produce the same move (then move lists are deduplicated).
+    pub dedup: bool,
+    /// Whether any royal capture ends the game (then a chain stops on it).
+    pub royal_ends_game: bool,
+    /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
+    pub zones: Vec<(String, ByPlayer<u64>)>,
+}
+
+impl Ruleset {
+    /// The number of attribute slots each cell carries.
+    #[inline]
+    pub fn nattr(&self) -> usize {
+        self.attributes.len()
+    }
+
+    pub fn player_name(&self, p: Player) -> &str {
+        &self.player_names[p]
+    }
+
+    /// A player by name (case-insensitive), or by its first letter.
+    pub fn parse_player(&self, text: &str) -> Option<Player> {
+        let t = text.to_ascii_lowercase();
+        Player::both()
+            .into_iter()
+            .find(|&p| self.player_names[p] == t)
+            .or_else(|| {
+                Player::both()
+                    .into_iter()
+                    .find(|&p| t.len() == 1 && self.player_names[p].starts_with(&t))
+            })
+    }
+
+    pub fn kind(&self, k: KindId) -> &KindDef {
+        &self.kinds[k.0 as usize]
+    }
+
+    pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
+        self.kinds
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| KindId(i as u8))
+    }
+
+    /// The piece code of a symbol letter.
+    pub fn code_of_symbol(&self, ch: char) -> Option<u8> {
+        for (i, k) in self.kinds.iter().enumerate() {
+            for p in Player::both() {
+                if k.symbols[p] == ch {
+                    return Some(crate::piece::code(KindId(i as u8), p));
+                }
+            }
+        }
+        None
+    }
+
+    /// The symbol letter of a non-empty code.
+    pub fn symbol(&self, code: u8) -> char {
+        self.kinds[crate::piece::kind(code).0 as usize].symbols[crate::piece::owner(code)]
+    }
+
+    pub fn attribute_slot(&self, name: &str) -> Option<u8> {
+        self.attributes
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as u8)
+    }
+
+    pub fn counter_slot(&self, name: &str) -> Option<u8> {
+        self.counters
+            .iter()
+            .position(|(a, _)| a == name)
+            .map(|i| i as u8)
+    }
+
+    /// The cells of a named zone for a player.
+    pub fn zone_mask(&self, name: &str, p: Player) -> Option<u64> {
+        self.zones
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, m)| m[p])
+    }
+
+    /// Whether a cell lies in a named zone for a player.
+    pub fn in_zone(&self, cell: u16, name: &str, p: Player) -> Option<bool> {
+        self.zone_mask(name, p)
+            .map(|m| self.geometry.zones_of(cell) & m != 0)
+    }
+
+    pub fn has_repetition_rule(&self) -> bool {
+        self.ends
+            .iter()
+            .any(|e| matches!(e.kind, EndKind::Repetition { .. }))
+    }
+
+    pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {
+        self.ends.iter().find_map(|e| match e.kind {
+            EndKind::NoMoves(n) => Some((e, n)),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,189 @@
+//! Options: a variant's named ambiguities, with types, defaults and allowed values.
+//!
+//! Options are resolved before validation, so every setting bound to an option is a plain value
+//! in the [`Ruleset`](super::Ruleset): move generation never looks an option up.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A value an option takes.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OptionValue {
+    Text(String),
+    Int(i64),
+    Bool(bool),
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Text(s) => write!(f, "{s}"),
+            OptionValue::Int(i) => write!(f, "{i}"),
+            OptionValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// What values an option accepts.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionType {
+    /// One of these words.
+    Choice(Vec<String>),
+    Bool,
+    /// An integer in `min..=max`, or one of `also`.
+    Int {
+        min: i64,
+        max: i64,
+        also: Vec<i64>,
+    },
+}
+
+impl OptionType {
+    /// The allowed values in words, for help and errors.
+    pub fn describe(&self) -> String {
+        match self {
+            OptionType::Choice(v) => v.join(", "),
+            OptionType::Bool => "true, false".into(),
+            OptionType::Int { min, max, also } => {
+                let mut s = format!("an integer from {min} to {max}");
+                for a in also {
+                    s.push_str(&format!(" or {a}"));
+                }
+                s
+            }
+        }
+    }
+
+    /// Reads a value from text as `--set` and `set` give it.
+    ///
+    /// # Errors
+    /// The value is not one this type accepts; the message lists what is.
+    pub fn parse(&self, text: &str) -> Result<OptionValue, String> {
+        let t = text.trim();
+        match self {
+            OptionType::Choice(v) => {
+                if v.iter().any(|x| x == t) {
+                    Ok(OptionValue::Text(t.to_string()))
+                } else {
+                    Err(format!(
+                        "`{t}` is not allowed; expected one of: {}",
+                        self.describe()
+                    ))
+                }
+            }
+            OptionType::Bool => match t {
+                "true" => Ok(OptionValue::Bool(true)),
+                "false" => Ok(OptionValue::Bool(false)),
+                _ => Err(format!("`{t}` is not allowed; expected true or false")),
+            },
+            OptionType::Int { .. } => {
+                let i: i64 = t.parse().map_err(|_| {
+                    format!("`{t}` is not an integer; expected {}", self.describe())
+                })?;
+                self.check(&OptionValue::Int(i))?;
+                Ok(OptionValue::Int(i))
+            }
+        }
+    }
+
+    /// Checks that a value fits this type.
+    ///
+    /// # Errors
+    /// A message listing what is accepted.
+    pub fn check(&self, v: &OptionValue) -> Result<(), String> {
+        let ok = match (self, v) {
+            (OptionType::Choice(c), OptionValue::Text(t)) => c.contains(t),
+            (OptionType::Bool, OptionValue::Bool(_)) => true,
+            (OptionType::Int { min, max, also }, OptionValue::Int(i)) => {
+                (min..=max).contains(&i) || also.contains(i)
+            }
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{v}` is not allowed; expected {}",
+                self.describe()
+            ))
+        }
+    }
+}
+
+/// One declared option.
+#[derive(Clone, Debug)]
+pub struct OptionDecl {
+    pub name: String,
+    pub description: String,
+    pub ty: OptionType,
+    pub default: OptionValue,
+    /// The variant that declared it (differs from the loaded one when inherited).
+    pub declared_in: String,
+}
+
+/// The declared options and the values in force.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub decls: Vec<OptionDecl>,
+    pub values: BTreeMap<String, OptionValue>,
+}
+
+impl Options {
+    pub fn get(&self, name: &str) -> Option<&OptionValue> {
+        self.values.get(name)
+    }
+
+    pub fn decl(&self, name: &str) -> Option<&OptionDecl> {
+        self.decls.iter().find(|d| d.name == name)
+    }
+
+    /// The options whose value differs from the default, as `name=value` pairs.
+    pub fn changed(&self) -> Vec<(String, String)> {
+        self.decls
+            .iter()
+            .filter_map(|d| {
+                let v = self.values.get(&d.name)?;
+                (v != &d.default).then(|| (d.name.clone(), v.to_string()))
+            })
+            .collect()
+    }
+}
+
+/// The option every game has: a draw after this many plies (0 = off).
+pub fn move_limit_decl(declared_in: &str) -> OptionDecl {
+    OptionDecl {
+        name: "move_limit".into(),
+        description: "the position after this many plies is a draw (0 = off)".into(),
+        ty: OptionType::Int {
+            min: 0,
+            max: 1_000_000_000,
+            also: vec![],
+        },
+        default: OptionValue::Int(0),
+        declared_in: declared_in.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_values() {
+        let c = OptionType::Choice(vec!["any".into(), "maximum".into()]);
+        assert_eq!(
+            c.parse("maximum").unwrap(),
+            OptionValue::Text("maximum".into())
+        );
+        assert!(c.parse("max").unwrap_err().contains("any, maximum"));
+        let i = OptionType::Int {
+            min: 2,
+            max: 10,
+            also: vec![0],
+        };
+        assert_eq!(i.parse("0").unwrap(), OptionValue::Int(0));
+        assert!(i.parse("1").is_err());
+        assert!(i.parse("x").is_err());
+        assert!(OptionType::Bool.parse("true").is_ok());
+    }
+}

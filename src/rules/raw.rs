@@ -1,0 +1,333 @@
+//! The variant file exactly as written: serde mirrors of the TOML, with spans on everything
+//! that validation checks later. Nothing outside `rules` sees these types.
+//!
+//! See `docs/variant-format.md` for the format a designer writes.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A value written directly, or taken from an option (`{ option = "name" }`), optionally
+/// through a table from option values to settings (`{ option = "name", map = { a = 1 } }`).
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum Setting<T> {
+    Value(T),
+    Option(OptionRef<T>),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct OptionRef<T> {
+    pub option: String,
+    #[serde(default = "none", skip_serializing_if = "Option::is_none")]
+    pub map: Option<BTreeMap<String, T>>,
+}
+
+fn none<T>() -> Option<T> {
+    None
+}
+
+/// A text or an integer (`pass_over = "any"` or `pass_over = 1`; `distance = "level"` or `2`).
+#[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum TextOrInt {
+    Int(i64),
+    Text(String),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariant {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extends: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<RawBoard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<RawPlayers>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub zones: BTreeMap<String, Spanned<RawZone>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<String, i64>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pieces: BTreeMap<String, RawPiece>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captures: Option<RawCaptures>,
+    #[serde(default, rename = "end", skip_serializing_if = "Option::is_none")]
+    pub ends: Option<Vec<RawEnd>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<RawSetup>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, RawOption>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hooks: Option<RawHooks>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawBoard {
+    pub files: Spanned<u32>,
+    pub ranks: Spanned<u32>,
+    /// `all` (default), `dark` or `light`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<Spanned<String>>,
+    /// Rows of the grid, top rank first: `-` is no cell, any other mark is a cell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayers {
+    pub names: Spanned<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Spanned<String>>,
+    /// Player → `north` or `south`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub forward: BTreeMap<String, Spanned<String>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawZone {
+    /// How `show` marks the zone's empty cells (one character).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rect: Vec<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<Spanned<u32>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub union: Vec<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_player: BTreeMap<String, RawZone>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum RawSymbols {
+    /// One letter: upper case for the first player, lower case for the second.
+    One(String),
+    ByPlayer(BTreeMap<String, String>),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawPiece {
+    pub symbol: Spanned<RawSymbols>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub royal: bool,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attributes: BTreeMap<String, i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moves: Vec<Spanned<RawForm>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promote: Option<RawPromote>,
+    /// Attribute effects applied when a piece of this kind lands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Spanned<RawEffect>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum RawDir {
+    Name(String),
+    Vector([i64; 2]),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum RawDirs {
+    One(String),
+    List(Vec<RawDir>),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawForm {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slide: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leap: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jump: Option<Spanned<RawDirs>>,
+    /// Explicit vectors are turned round for a player whose forward is south.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<Spanned<Setting<TextOrInt>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture: Option<Spanned<Setting<bool>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victims: Option<Vec<Spanned<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_over: Option<Spanned<Setting<TextOrInt>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_distance: Option<Spanned<u32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_board: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_moves: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_not: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_not: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_or_to: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_zone: Option<Vec<Spanned<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawPromote {
+    pub to: Spanned<String>,
+    pub zone: Spanned<String>,
+    #[serde(default = "yes")]
+    pub ends_chain: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawEffect {
+    pub attribute: Spanned<String>,
+    /// `quiet` (landing on an empty cell), `capture`, or `any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<i64>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawCaptures {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compulsory: Option<Spanned<Setting<bool>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removal: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<Spanned<Setting<bool>>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawEnd {
+    pub condition: Spanned<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Spanned<Setting<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<Spanned<Setting<i64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Spanned<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawSetup {
+    /// The board as rows, top rank first, in the position-text board grammar.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<Spanned<String>>,
+    /// Player → kind → cells.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pieces: BTreeMap<String, BTreeMap<String, Vec<Spanned<String>>>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawOption {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The allowed values of a choice option, or `true`/`false` for a switch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Spanned<Vec<toml::Value>>>,
+    /// The range of an integer option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    /// Integers allowed outside the range (e.g. 0 for "off").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawHooks {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_move: Option<Spanned<RawHook>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_move: Option<Spanned<RawHook>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generate_moves: Option<Spanned<RawHook>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Spanned<RawHook>>,
+}
+
+/// When a hook runs: `true` (always), or a filter.
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum RawHook {
+    Always(bool),
+    Filter(RawHookFilter),
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawHookFilter {
+    /// Only moves of pieces of these kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    /// Only captures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captures_only: Option<Setting<bool>>,
+    /// Only moves that end on a higher rank than they started (as the mover sees forward).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_only: Option<bool>,
+    /// An option condition (`name == value`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}

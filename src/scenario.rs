@@ -1,0 +1,1 @@
+//! Scenarios (filled in below).

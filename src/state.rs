@@ -1,0 +1,540 @@
+//! The position: board, attributes, counters, side to move, a pending continuation, the result,
+//! the hash and the repetition history; and make/undo.
+//!
+//! Every write goes through a logged setter, so undo restores the exact previous state —
+//! whatever the kernel or a script hook changed — by replaying the log backwards. The hash is
+//! kept up to date by the same setters.
+
+use crate::geometry::NONE;
+use crate::notation::{Move, MoveKind};
+use crate::outcome::Outcome;
+use crate::piece::{self, ByPlayer, Player};
+use crate::rules::{EffectOn, Ruleset, Zobrist};
+
+/// A further decision handed to a player in the middle of a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    /// Who decides now.
+    pub player: Player,
+    /// Whose turn this continuation belongs to (the turn passes to the other player after it).
+    pub turn: Player,
+    /// A word that says what is being decided (`retreat`, `extra_move`).
+    pub tag: String,
+    /// The explicit choices (moves of any piece).
+    pub moves: Vec<Move>,
+    /// Whether every normal move of `player` is also a choice.
+    pub normal: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Change {
+    Piece { cell: u16, code: u8 },
+    Attr { index: u32, value: i32 },
+    Counter { index: u16, value: i32 },
+}
+
+#[derive(Clone, Debug)]
+struct Frame {
+    log_len: u32,
+    side: Player,
+    ply: u32,
+    cont: Option<Box<Continuation>>,
+    result: Option<Outcome>,
+    hash: u64,
+    history_len: u32,
+}
+
+/// What the kernel did in a move, for hooks and end conditions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MoveEffects {
+    /// The code of the piece that moved (0 for a pass).
+    pub code: u8,
+    /// The code it has after the move (differs after a promotion; 0 when it left the board).
+    pub new_code: u8,
+    pub captured: u32,
+    /// The owner of a captured royal piece, if any.
+    pub royal_victim: Option<Player>,
+    /// Whether the move ended on a rank further forward for the mover than it started.
+    pub forward: bool,
+}
+
+/// A game position.
+#[derive(Clone, Debug, Default)]
+pub struct Position {
+    pub board: Vec<u8>,
+    pub attrs: Vec<i32>,
+    pub nattr: usize,
+    /// `counter * 2 + player`.
+    pub counters: Vec<i32>,
+    pub side: Player,
+    pub ply: u32,
+    pub cont: Option<Box<Continuation>>,
+    pub result: Option<Outcome>,
+    pub hash: u64,
+    pub counts: ByPlayer<u32>,
+    /// Position keys since the start position (inclusive), for repetition.
+    pub history: Vec<u64>,
+    log: Vec<Change>,
+    frames: Vec<Frame>,
+}
+
+impl Default for Player {
+    fn default() -> Player {
+        Player::FIRST
+    }
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when everything that matters for play is: the undo machinery is not
+    /// compared.
+    fn eq(&self, o: &Position) -> bool {
+        self.board == o.board
+            && self.attrs == o.attrs
+            && self.counters == o.counters
+            && self.side == o.side
+            && self.ply == o.ply
+            && self.cont == o.cont
+            && self.result == o.result
+            && self.hash == o.hash
+            && self.counts == o.counts
+            && self.history == o.history
+    }
+}
+
+impl Position {
+    /// The start position of a ruleset.
+    pub fn start(rules: &Ruleset) -> Position {
+        let mut p = Position {
+            board: rules.setup.board.clone(),
+            attrs: rules.setup.attrs.clone(),
+            nattr: rules.nattr(),
+            counters: rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect(),
+            side: rules.first,
+            ..Position::default()
+        };
+        p.rehash(rules);
+        p.history.push(p.key(rules));
+        p
+    }
+
+    /// Recomputes the hash and piece counts from scratch.
+    pub fn rehash(&mut self, rules: &Ruleset) {
+        let z = &rules.zobrist;
+        let mut h = z.side[self.side.index()];
+        let mut counts = ByPlayer::new(0, 0);
+        for (c, &code) in self.board.iter().enumerate() {
+            if code != 0 {
+                h ^= z.piece(c as u16, code);
+                counts[piece::owner(code)] += 1;
+            }
+            for s in 0..self.nattr {
+                h ^= Zobrist::attribute(c as u16, s as u8, self.attrs[c * self.nattr + s]);
+            }
+        }
+        for (i, &v) in self.counters.iter().enumerate() {
+            h ^= Zobrist::counter(Player((i % 2) as u8), (i / 2) as u8, v);
+        }
+        if self.cont.is_some() {
+            h ^= z.continuation;
+        }
+        self.hash = h;
+        self.counts = counts;
+    }
+
+    /// The key the repetition rule compares: placement, attributes, counters, who decides,
+    /// and whether it is a continuation.
+    #[inline]
+    pub fn key(&self, _rules: &Ruleset) -> u64 {
+        self.hash
+    }
+
+    /// How many times the current key occurs in the history (the current position included).
+    pub fn repetitions(&self) -> usize {
+        let k = self.hash;
+        self.history.iter().filter(|&&h| h == k).count()
+    }
+
+    /// The number of moves made since this position was set up (undo depth).
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    #[inline(always)]
+    pub fn piece(&self, cell: u16) -> u8 {
+        self.board[cell as usize]
+    }
+
+    #[inline]
+    pub fn attr(&self, cell: u16, slot: u8) -> i32 {
+        self.attrs[cell as usize * self.nattr + slot as usize]
+    }
+
+    pub fn counter(&self, p: Player, slot: u8) -> i32 {
+        self.counters[slot as usize * 2 + p.index()]
+    }
+
+    /// Sets a cell's piece code, logging the old one (attributes are not touched).
+    #[inline(always)]
+    pub fn set_piece(&mut self, z: &Zobrist, cell: u16, code: u8) {
+        let old = self.board[cell as usize];
+        if old == code {
+            return;
+        }
+        self.log.push(Change::Piece { cell, code: old });
+        self.hash ^= z.piece(cell, old) ^ z.piece(cell, code);
+        if old != 0 {
+            self.counts[piece::owner(old)] -= 1;
+        }
+        if code != 0 {
+            self.counts[piece::owner(code)] += 1;
+        }
+        self.board[cell as usize] = code;
+    }
+
+    /// Sets an attribute value, logging the old one.
+    #[inline]
+    pub fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
+        let index = cell as usize * self.nattr + slot as usize;
+        let old = self.attrs[index];
+        if old == value {
+            return;
+        }
+        self.log.push(Change::Attr {
+            index: index as u32,
+            value: old,
+        });
+        self.hash ^= Zobrist::attribute(cell, slot, old) ^ Zobrist::attribute(cell, slot, value);
+        self.attrs[index] = value;
+    }
+
+    /// Sets a per-player counter, logging the old value.
+    pub fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
+        let index = slot as usize * 2 + p.index();
+        let old = self.counters[index];
+        if old == value {
+            return;
+        }
+        self.log.push(Change::Counter {
+            index: index as u16,
+            value: old,
+        });
+        self.hash ^= Zobrist::counter(p, slot, old) ^ Zobrist::counter(p, slot, value);
+        self.counters[index] = value;
+    }
+
+    /// Clears a cell and its attributes.
+    pub fn clear_cell(&mut self, z: &Zobrist, cell: u16) {
+        self.set_piece(z, cell, 0);
+        for s in 0..self.nattr as u8 {
+            self.set_attr(cell, s, 0);
+        }
+    }
+
+    /// Puts a piece with the given attribute values on a cell.
+    pub fn put(&mut self, z: &Zobrist, cell: u16, code: u8, attrs: &[i32]) {
+        self.set_piece(z, cell, code);
+        for (s, &v) in attrs.iter().enumerate() {
+            self.set_attr(cell, s as u8, v);
+        }
+    }
+
+    /// Moves whatever stands on `from` to `to` (replacing what was there), attributes included.
+    pub fn relocate(&mut self, z: &Zobrist, from: u16, to: u16) {
+        let code = self.board[from as usize];
+        let mut vals = [0i32; 16];
+        let n = self.nattr.min(16);
+        for (s, v) in vals.iter_mut().enumerate().take(n) {
+            *v = self.attr(from, s as u8);
+        }
+        self.clear_cell(z, from);
+        self.put(z, to, code, &vals[..n]);
+    }
+
+    /// Sets who decides next, keeping the hash right.
+    pub fn set_side(&mut self, z: &Zobrist, p: Player) {
+        self.hash ^= z.side[self.side.index()] ^ z.side[p.index()];
+        self.side = p;
+    }
+
+    /// Installs or removes a continuation, keeping the hash right (the side is set separately).
+    pub fn set_continuation(&mut self, z: &Zobrist, c: Option<Box<Continuation>>) {
+        if self.cont.is_some() != c.is_some() {
+            self.hash ^= z.continuation;
+        }
+        self.cont = c;
+    }
+
+    /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
+    pub fn begin(&mut self) {
+        let cont = self.cont.clone();
+        self.frames.push(Frame {
+            log_len: self.log.len() as u32,
+            side: self.side,
+            ply: self.ply,
+            cont,
+            result: self.result.clone(),
+            hash: self.hash,
+            history_len: self.history.len() as u32,
+        });
+    }
+
+    /// Plays the kernel's part of a move: pieces, captures, promotion, attribute effects, ply and
+    /// side to move. Hooks and end conditions are the caller's ([`crate::Variant::make`]).
+    pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+        self.begin();
+        let z = &rules.zobrist;
+        let mover = self.side;
+        let turn = self.cont.as_ref().map_or(mover, |c| c.turn);
+        if self.cont.is_some() {
+            self.set_continuation(z, None);
+        }
+        let mut fx = MoveEffects::default();
+        if mv.kind != MoveKind::Pass {
+            let from = mv.from;
+            let code = self.board[from as usize];
+            fx.code = code;
+            let mut vals = [0i32; 16];
+            let n = self.nattr.min(16);
+            for (s, v) in vals.iter_mut().enumerate().take(n) {
+                *v = self.attr(from, s as u8);
+            }
+            self.clear_cell(z, from);
+            for v in mv.victims() {
+                let vc = self.board[v as usize];
+                if vc != 0 {
+                    fx.captured += 1;
+                    if rules.kinds[piece::kind(vc).0 as usize].royal {
+                        fx.royal_victim = Some(piece::owner(vc));
+                    }
+                    self.clear_cell(z, v);
+                }
+            }
+            if let Some(to) = mv.to() {
+                let pr = &rules.pieces[code as usize];
+                let mut new_code = code;
+                if let Some(p) = &pr.promote
+                    && mv
+                        .landings()
+                        .iter()
+                        .any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
+                {
+                    new_code = piece::code(p.to, piece::owner(code));
+                }
+                for e in &pr.effects {
+                    let applies = match e.on {
+                        EffectOn::Any => true,
+                        EffectOn::Quiet => fx.captured == 0,
+                        EffectOn::Capture => fx.captured > 0,
+                    };
+                    if applies && (e.slot as usize) < n {
+                        let v = &mut vals[e.slot as usize];
+                        *v = e.set.unwrap_or(*v + e.add);
+                    }
+                }
+                self.put(z, to, new_code, &vals[..n]);
+                fx.new_code = new_code;
+                let fwd = rules.forward[piece::owner(code)] as i32;
+                let (_, r0) = rules.geometry.coords(crate::Cell(from));
+                let (_, r1) = rules.geometry.coords(crate::Cell(to));
+                fx.forward = (r1 as i32 - r0 as i32) * fwd > 0;
+            }
+        }
+        self.ply += 1;
+        self.set_side(z, turn.other());
+        fx
+    }
+
+    /// Records the current position in the repetition history (after the move's hooks ran).
+    pub fn record(&mut self) {
+        self.history.push(self.hash);
+    }
+
+    /// Undoes the last move, restoring the exact previous state.
+    ///
+    /// # Panics
+    /// When there is no move to undo (a caller bug, never user input).
+    pub fn undo(&mut self) {
+        let f = self.frames.pop().expect("undo without a move");
+        while self.log.len() > f.log_len as usize {
+            match self.log.pop().unwrap() {
+                Change::Piece { cell, code } => {
+                    let cur = self.board[cell as usize];
+                    if cur != 0 {
+                        self.counts[piece::owner(cur)] -= 1;
+                    }
+                    if code != 0 {
+                        self.counts[piece::owner(code)] += 1;
+                    }
+                    self.board[cell as usize] = code;
+                }
+                Change::Attr { index, value } => self.attrs[index as usize] = value,
+                Change::Counter { index, value } => self.counters[index as usize] = value,
+            }
+        }
+        self.side = f.side;
+        self.ply = f.ply;
+        self.cont = f.cont;
+        self.result = f.result;
+        self.hash = f.hash;
+        self.history.truncate(f.history_len as usize);
+    }
+
+    /// Forgets the undo information (the position becomes a new start).
+    pub fn forget_history(&mut self) {
+        self.log.clear();
+        self.frames.clear();
+        self.history.clear();
+        self.history.push(self.hash);
+    }
+
+    /// The one-line position text (see [`crate::notation`]).
+    pub fn to_text(&self, rules: &Ruleset) -> String {
+        let g = &rules.geometry;
+        let sym = |c: u8| rules.symbol(c);
+        let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
+        let mut s = crate::notation::board_text(g, &self.board, &self.attrs, self.nattr, &sym, &ka);
+        s.push(' ');
+        s.push_str(rules.player_name(self.side));
+        s.push_str(&format!(" {}", self.ply));
+        if !rules.counters.is_empty() {
+            let parts: Vec<String> = rules
+                .counters
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| {
+                    format!("{n}:{}:{}", self.counters[i * 2], self.counters[i * 2 + 1])
+                })
+                .collect();
+            s.push_str(&format!(" counters={}", parts.join(",")));
+        }
+        if let Some(c) = &self.cont {
+            let moves: Vec<String> = c.moves.iter().map(|m| m.text(g)).collect();
+            s.push_str(&format!(
+                " cont={}:{}:{}:{}:{}",
+                rules.player_name(c.player),
+                rules.player_name(c.turn),
+                c.tag,
+                if c.normal { "normal" } else { "only" },
+                moves.join(",")
+            ));
+        }
+        if let Some(r) = &self.result {
+            s.push_str(&format!(" result=\"{}\"", r.describe(&rules.player_names)));
+        }
+        s
+    }
+
+    /// Reads a position line; its repetition history starts empty (just itself).
+    ///
+    /// # Errors
+    /// A message naming the field that is wrong.
+    pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, String> {
+        let fields = crate::notation::split_fields(text);
+        if fields.len() < 2 {
+            return Err("a position is BOARD SIDE [PLY] [fields…]".into());
+        }
+        let lookup = |ch: char| rules.code_of_symbol(ch);
+        let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
+        let (board, attrs) =
+            crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr())?;
+        let side =
+            crate::notation::player_from_text(&fields[1].to_ascii_lowercase(), &rules.player_names)
+                .ok_or_else(|| format!("`{}` is not a player", fields[1]))?;
+        let mut p = Position {
+            board,
+            attrs,
+            nattr: rules.nattr(),
+            counters: rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect(),
+            side,
+            ..Position::default()
+        };
+        let mut rest = &fields[2..];
+        if let Some(first) = rest.first()
+            && let Ok(ply) = first.parse::<u32>()
+        {
+            p.ply = ply;
+            rest = &rest[1..];
+        }
+        for f in rest {
+            let (k, v) = f
+                .split_once('=')
+                .ok_or_else(|| format!("`{f}` is not a key=value field"))?;
+            match k {
+                "counters" => {
+                    for part in v.split(',') {
+                        let bits: Vec<&str> = part.split(':').collect();
+                        if bits.len() != 3 {
+                            return Err(format!("`{part}`: a counter is name:first:second"));
+                        }
+                        let slot = rules
+                            .counter_slot(bits[0])
+                            .ok_or_else(|| format!("`{}` is not a counter", bits[0]))?;
+                        for (i, b) in bits[1..].iter().enumerate() {
+                            p.counters[slot as usize * 2 + i] =
+                                b.parse().map_err(|_| format!("`{b}` is not an integer"))?;
+                        }
+                    }
+                }
+                "cont" => {
+                    let bits: Vec<&str> = v.splitn(5, ':').collect();
+                    if bits.len() != 5 {
+                        return Err("cont is PLAYER:TURN:TAG:normal|only:MOVES".into());
+                    }
+                    let player = crate::notation::player_from_text(bits[0], &rules.player_names)
+                        .ok_or_else(|| format!("`{}` is not a player", bits[0]))?;
+                    let turn = crate::notation::player_from_text(bits[1], &rules.player_names)
+                        .ok_or_else(|| format!("`{}` is not a player", bits[1]))?;
+                    let normal = match bits[3] {
+                        "normal" => true,
+                        "only" => false,
+                        o => return Err(format!("`{o}`: expected normal or only")),
+                    };
+                    let mut moves = Vec::new();
+                    for m in bits[4].split(',').filter(|m| !m.is_empty()) {
+                        moves.push(Move::parse(m, &rules.geometry)?);
+                    }
+                    p.cont = Some(Box::new(Continuation {
+                        player,
+                        turn,
+                        tag: bits[2].to_string(),
+                        moves,
+                        normal,
+                    }));
+                }
+                "result" => {
+                    let r = v.trim_matches('"');
+                    let (who, reason) = r.split_once(": ").ok_or_else(|| {
+                        "result is \"white wins: reason\" or \"draw: reason\"".to_string()
+                    })?;
+                    p.result = Some(if who == "draw" {
+                        Outcome::draw(reason)
+                    } else {
+                        let name = who
+                            .strip_suffix(" wins")
+                            .ok_or("result is \"white wins: reason\" or \"draw: reason\"")?;
+                        Outcome::win(
+                            crate::notation::player_from_text(name, &rules.player_names)
+                                .ok_or_else(|| format!("`{name}` is not a player"))?,
+                            reason,
+                        )
+                    });
+                }
+                other => return Err(format!("unknown position field `{other}`")),
+            }
+        }
+        // A continuation's victims may be cells captured texts: mark capture moves with the
+        // victim at the landing (scripted continuation moves capture by landing).
+        if let Some(c) = &mut p.cont {
+            for m in &mut c.moves {
+                for i in 0..m.len as usize {
+                    if m.victims[i] != NONE {
+                        m.victims[i] = m.path[i];
+                    }
+                }
+            }
+        }
+        p.rehash(rules);
+        p.history.push(p.hash);
+        Ok(p)
+    }
+}
