@@ -1,1 +1,60 @@
-fn main() {}
+//! Perft benchmarks: English draughts through the kernel and through a hand-written generator
+//! (`handwritten.rs`) in the same run, with both speeds and their ratio; Basileus through the
+//! kernel. Run with `cargo bench`.
+//!
+//! The summary at the top is timed with `Instant` over whole perft runs (leaf nodes per second,
+//! single thread); divan then times each workload again on its own.
+
+mod handwritten;
+
+use boardlab::{perft, Variant};
+use std::time::Instant;
+
+fn kernel_perft(name: &str, depth: u32) -> u64 {
+    let v = Variant::load(name, &[]).expect("shipped variant loads");
+    let mut pos = v.start();
+    perft::perft(&v, &mut pos, depth).expect("no script error")
+}
+
+/// Runs `f` until at least a second has passed; returns (count, leaves per second).
+fn rate(f: impl Fn() -> u64) -> (u64, f64) {
+    let t = Instant::now();
+    let mut leaves = 0;
+    let mut count = 0;
+    while t.elapsed().as_secs_f64() < 1.0 {
+        count = f();
+        leaves += count;
+    }
+    (count, leaves as f64 / t.elapsed().as_secs_f64())
+}
+
+fn summary() {
+    let depth = 9;
+    let (k, kr) = rate(|| kernel_perft("checkers", depth));
+    let (h, hr) = rate(|| handwritten::perft_start(depth as usize));
+    assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
+    let (b, br) = rate(|| kernel_perft("basileus", 4));
+    println!("perft summary (leaf nodes per second, one thread)");
+    println!("  checkers depth {depth} = {k}: kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}", kr / 1e6, hr / 1e6, kr / hr);
+    println!("  basileus depth 4 = {b}: kernel {:.2} M/s", br / 1e6);
+}
+
+fn main() {
+    summary();
+    divan::main();
+}
+
+#[divan::bench(sample_count = 5)]
+fn checkers_kernel_depth7() -> u64 {
+    kernel_perft("checkers", 7)
+}
+
+#[divan::bench(sample_count = 5)]
+fn checkers_handwritten_depth7() -> u64 {
+    handwritten::perft_start(7)
+}
+
+#[divan::bench(sample_count = 5)]
+fn basileus_kernel_depth4() -> u64 {
+    kernel_perft("basileus", 4)
+}

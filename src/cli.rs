@@ -83,10 +83,7 @@ pub struct CliError {
 
 impl CliError {
     fn usage(message: impl Into<String>) -> CliError {
-        CliError {
-            message: message.into(),
-            code: 2,
-        }
+        CliError { message: message.into(), code: 2 }
     }
 }
 
@@ -113,18 +110,12 @@ pub fn parse_sets(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
 
 /// Splits a `--moves` list.
 pub fn split_moves(text: &str) -> Vec<String> {
-    text.split([' ', ',', '\n', '\t'])
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+    text.split([' ', ',', '\n', '\t']).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
 fn load(name: &str, set: &[String]) -> Result<Variant, CliError> {
     let sets = parse_sets(set)?;
-    Variant::load(name, &sets).map_err(|e| CliError {
-        message: e.render(color_wanted_err()),
-        code: 2,
-    })
+    Variant::load(name, &sets).map_err(|e| CliError { message: e.render(color_wanted_err()), code: 2 })
 }
 
 fn color_wanted_err() -> bool {
@@ -136,20 +127,15 @@ fn color_wanted_err() -> bool {
 fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
     let v = load(&game.variant, &game.set)?;
     let mut pos = match &game.position {
-        Some(t) => Position::from_text(&v.rules, t)
-            .map_err(|e| CliError::usage(format!("--position: {e}")))?,
+        Some(t) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
         None => v.start(),
     };
-    v.play_all(&mut pos, &split_moves(&game.moves))
-        .map_err(CliError::usage)?;
+    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(CliError::usage)?;
     Ok((v, pos))
 }
 
 fn script_err(e: impl std::fmt::Display) -> CliError {
-    CliError {
-        message: e.to_string(),
-        code: 2,
-    }
+    CliError { message: e.to_string(), code: 2 }
 }
 
 /// Runs a parsed command, writing to `out`.
@@ -158,22 +144,13 @@ fn script_err(e: impl std::fmt::Display) -> CliError {
 /// Anything the user must be told, with the exit code.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     let w = |out: &mut dyn Write, s: &str| -> Result<(), CliError> {
-        out.write_all(s.as_bytes()).map_err(|e| CliError {
-            message: e.to_string(),
-            code: 1,
-        })
+        out.write_all(s.as_bytes()).map_err(|e| CliError { message: e.to_string(), code: 1 })
     };
-    match cli.command.unwrap_or(Command::Play {
-        variant: "basileus".into(),
-        set: vec![],
-    }) {
+    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), set: vec![] }) {
         Command::List => {
             for n in variant::shipped_names() {
                 let v = Variant::load(&n, &[]);
-                let title = v
-                    .as_ref()
-                    .map(|v| v.rules.title.clone())
-                    .unwrap_or_else(|_| "(does not load)".into());
+                let title = v.as_ref().map(|v| v.rules.title.clone()).unwrap_or_else(|_| "(does not load)".into());
                 w(out, &format!("{n:<18} {title}\n"))?;
             }
         }
@@ -190,11 +167,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             }
             w(out, &s)?;
         }
-        Command::Perft {
-            game,
-            depth,
-            divide,
-        } => {
+        Command::Perft { game, depth, divide } => {
             let (v, mut pos) = setup(&game)?;
             if divide {
                 let rows = perft::divide(&v, &mut pos, depth).map_err(script_err)?;
@@ -211,9 +184,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Show(game) => {
             let (v, pos) = setup(&game)?;
-            let style = Style {
-                color: color_wanted(),
-            };
+            let style = Style { color: color_wanted() };
             w(out, &render::board(&v, &pos, None, style))?;
             let legend = render::legend(&v);
             if !legend.is_empty() {
@@ -224,11 +195,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let (v, pos) = setup(&game)?;
             w(out, &format!("{}\n", pos.to_text(&v.rules)))?;
         }
-        Command::Check {
-            variant,
-            set,
-            resolved,
-        } => {
+        Command::Check { variant, set, resolved } => {
             let v = load(&variant, &set)?;
             if resolved {
                 w(out, &v.resolved_text())?;
@@ -242,21 +209,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
                         r.geometry.len(),
                         r.kinds.len(),
                         r.options.decls.len(),
-                        if v.script.is_some() {
-                            ", script compiled"
-                        } else {
-                            ""
-                        }
+                        if v.script.is_some() { ", script compiled" } else { "" }
                     ),
                 )?;
             }
         }
         Command::Play { variant, set } => {
             let sets = parse_sets(&set)?;
-            crate::repl::run(&variant, &sets).map_err(|e| CliError {
-                message: e,
-                code: 1,
-            })?;
+            crate::repl::run(&variant, &sets).map_err(|e| CliError { message: e, code: 1 })?;
         }
     }
     Ok(())

@@ -15,16 +15,8 @@ pub struct Cell(pub u16);
 pub const NONE: u16 = u16::MAX;
 
 /// The eight compass directions, as (file delta, rank delta), in the order of their names.
-pub const COMPASS: [(&str, (i8, i8)); 8] = [
-    ("n", (0, 1)),
-    ("ne", (1, 1)),
-    ("e", (1, 0)),
-    ("se", (1, -1)),
-    ("s", (0, -1)),
-    ("sw", (-1, -1)),
-    ("w", (-1, 0)),
-    ("nw", (-1, 1)),
-];
+pub const COMPASS: [(&str, (i8, i8)); 8] =
+    [("n", (0, 1)), ("ne", (1, 1)), ("e", (1, 0)), ("se", (1, -1)), ("s", (0, -1)), ("sw", (-1, -1)), ("w", (-1, 0)), ("nw", (-1, 1))];
 
 /// The compass name of a unit vector, if it is one.
 pub fn compass_name(v: (i8, i8)) -> Option<&'static str> {
@@ -76,17 +68,7 @@ impl Geometry {
             }
         }
         let n = coords.len();
-        Geometry {
-            files,
-            ranks,
-            grid,
-            coords,
-            names,
-            vectors: Vec::new(),
-            nbr: Vec::new(),
-            zone_bits: vec![0; n],
-            zone_names: Vec::new(),
-        }
+        Geometry { files, ranks, grid, coords, names, vectors: Vec::new(), nbr: Vec::new(), zone_bits: vec![0; n], zone_names: Vec::new() }
     }
 
     /// The number of existing cells.
@@ -145,8 +127,7 @@ impl Geometry {
         if f >= self.files as i32 || r >= self.ranks as i32 || r < 0 {
             return Err(format!("{} is not on the board", text.to_ascii_lowercase()));
         }
-        self.at(f, r)
-            .ok_or_else(|| format!("{} is not on the board", text.to_ascii_lowercase()))
+        self.at(f, r).ok_or_else(|| format!("{} is not on the board", text.to_ascii_lowercase()))
     }
 
     /// Interns a direction vector, building its neighbour table, and returns its index.
@@ -200,10 +181,7 @@ impl Geometry {
     }
 
     pub fn zone_id(&self, name: &str) -> Option<u8> {
-        self.zone_names
-            .iter()
-            .position(|z| z == name)
-            .map(|i| i as u8)
+        self.zone_names.iter().position(|z| z == name).map(|i| i as u8)
     }
 
     pub fn zone_names(&self) -> &[String] {
@@ -212,9 +190,7 @@ impl Geometry {
 
     /// The cells of a zone, in index order.
     pub fn zone_cells(&self, zone: u8) -> Vec<Cell> {
-        self.cells()
-            .filter(|c| self.zone_bits[c.0 as usize] & (1 << zone) != 0)
-            .collect()
+        self.cells().filter(|c| self.zone_bits[c.0 as usize] & (1 << zone) != 0).collect()
     }
 }
 
@@ -229,19 +205,13 @@ pub fn parse_coords(text: &str) -> Result<(i32, i32), String> {
         return Err("empty cell name".into());
     };
     if !letter.is_ascii_alphabetic() {
-        return Err(format!(
-            "`{t}` is not a cell name (a letter then a number, like e2)"
-        ));
+        return Err(format!("`{t}` is not a cell name (a letter then a number, like e2)"));
     }
     let rest = chars.as_str();
     if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 3 {
-        return Err(format!(
-            "`{t}` is not a cell name (a letter then a number, like e2)"
-        ));
+        return Err(format!("`{t}` is not a cell name (a letter then a number, like e2)"));
     }
-    let rank: i32 = rest
-        .parse()
-        .map_err(|_| format!("`{t}` is not a cell name"))?;
+    let rank: i32 = rest.parse().map_err(|_| format!("`{t}` is not a cell name"))?;
     if rank == 0 {
         return Err(format!("`{t}` is not a cell name: ranks count from 1"));
     }
@@ -284,5 +254,38 @@ mod tests {
         let z = g.add_zone("diag", &cells).unwrap();
         assert_eq!(g.zone_cells(z), cells);
         assert_eq!(g.zone_id("diag"), Some(z));
+    }
+}
+
+/// A per-cell list of items, flattened: the movement tables computed at load.
+#[derive(Clone, Debug, Default)]
+pub struct CellTable<T> {
+    offsets: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> CellTable<T> {
+    /// Builds the table from a function giving each cell's items.
+    pub fn build(cells: usize, mut f: impl FnMut(u16, &mut Vec<T>)) -> CellTable<T> {
+        let mut offsets = Vec::with_capacity(cells + 1);
+        let mut items = Vec::new();
+        offsets.push(0);
+        for c in 0..cells {
+            f(c as u16, &mut items);
+            offsets.push(items.len() as u32);
+        }
+        CellTable { offsets, items }
+    }
+
+    /// The items of a cell.
+    #[inline(always)]
+    pub fn get(&self, c: u16) -> &[T] {
+        let a = self.offsets[c as usize] as usize;
+        let b = self.offsets[c as usize + 1] as usize;
+        &self.items[a..b]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
     }
 }

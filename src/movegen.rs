@@ -19,35 +19,37 @@ pub type MoveList = Vec<Move>;
 pub struct IllegalMove(pub String);
 
 #[inline(always)]
-fn enemy_victim(code: u8, mover: Player, set: u128) -> bool {
-    code != 0 && piece::owner(code) != mover && set & (1u128 << piece::kind(code).0) != 0
+fn enemy_victim(code: u8, mover: Player, set: u64) -> bool {
+    code != 0 && piece::owner(code) != mover && set & (1u64 << piece::kind(code).0) != 0
 }
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
     let n = board.len();
+    let mut m = Move::quiet(0, NONE);
+    m.len = 0;
+    m.victims[0] = NONE;
     for from in 0..n as u16 {
         let code = board[from as usize];
-        if code == 0 || piece::owner(code) != side || rules.pieces[code as usize].jumps.is_empty() {
+        if code == 0 || piece::owner(code) != side {
+            continue;
+        }
+        // Most pieces can jump nothing: look before setting up a chain.
+        let pr = &rules.pieces[code as usize];
+        let can = pr.jumps.iter().any(|j| {
+            j.table.get(from).iter().any(|&(over, land)| enemy_victim(board[over as usize], side, j.victims) && board[land as usize] == 0)
+        });
+        if !can {
             continue;
         }
         board[from as usize] = 0; // the start cell counts as empty during a chain
-        let mut m = Move::quiet(from, NONE);
-        m.len = 0;
+        m.from = from;
         chain(rules, board, side, code, from, &mut m, out);
         board[from as usize] = code;
     }
 }
 
-fn chain(
-    rules: &Ruleset,
-    board: &mut [u8],
-    side: Player,
-    code: u8,
-    at: u16,
-    m: &mut Move,
-    out: &mut MoveList,
-) -> bool {
+fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: &mut Move, out: &mut MoveList) -> bool {
     let g = &rules.geometry;
     let pol = &rules.captures;
     let pr = &rules.pieces[code as usize];
@@ -57,30 +59,12 @@ fn chain(
     }
     let mut found = false;
     for j in &pr.jumps {
-        if !j.cond.start_ok(g, at) {
-            continue;
-        }
-        for &v in &j.vecs {
-            let over = g.step(v, at);
-            if over == NONE {
-                continue;
-            }
+        for &(over, land) in j.table.get(at) {
             let vc = board[over as usize];
-            if !enemy_victim(vc, side, j.victims) {
-                continue;
-            }
-            let land = g.step(v, over);
-            if land == NONE || board[land as usize] != 0 {
+            if !enemy_victim(vc, side, j.victims) || board[land as usize] != 0 {
                 continue;
             }
             if pol.removal == Removal::EndOfChain && m.victims[..depth].contains(&over) {
-                continue;
-            }
-            let zo = g.zones_of(over);
-            if (j.cond.over != 0 && zo & j.cond.over == 0) || !j.cond.land_ok(g, at, land) {
-                continue;
-            }
-            if j.cond.same_zone != 0 && zo & g.zones_of(land) & j.cond.same_zone == 0 {
                 continue;
             }
             found = true;
@@ -136,24 +120,8 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
         }
         for form in &rules.pieces[code as usize].quiet {
             match form {
-                Form::Step {
-                    vecs,
-                    capture,
-                    cond,
-                } => {
-                    if !cond.start_ok(g, from) {
-                        continue;
-                    }
-                    for &v in vecs {
-                        let to = g.step(v, from);
-                        if to == NONE || !cond.land_ok(g, from, to) {
-                            continue;
-                        }
-                        if cond.same_zone != 0
-                            && g.zones_of(from) & g.zones_of(to) & cond.same_zone == 0
-                        {
-                            continue;
-                        }
+                Form::Step { targets, capture } => {
+                    for &to in targets.get(from) {
                         let tc = board[to as usize];
                         if tc == 0 {
                             out.push(Move::quiet(from, to));
@@ -162,14 +130,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                         }
                     }
                 }
-                Form::Slide {
-                    vecs,
-                    pass_over,
-                    stop_first,
-                    max,
-                    capture,
-                    cond,
-                } => {
+                Form::Slide { vecs, pass_over, stop_first, max, capture, cond } => {
                     if !cond.start_ok(g, from) {
                         continue;
                     }
@@ -196,10 +157,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                                 }
                                 continue;
                             }
-                            if passed == 0
-                                && enemy_victim(tc, side, *capture)
-                                && cond.land_ok(g, from, cur)
-                            {
+                            if passed == 0 && enemy_victim(tc, side, *capture) && cond.land_ok(g, from, cur) {
                                 out.push(Move::replace(from, cur));
                             }
                             if *pass_over == 255 || passed < *pass_over {
@@ -210,14 +168,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                         }
                     }
                 }
-                Form::Leap {
-                    vecs,
-                    distance,
-                    capture,
-                    off,
-                    off_per_direction,
-                    cond,
-                } => {
+                Form::Leap { vecs, distance, capture, off, off_per_direction, cond } => {
                     if !cond.start_ok(g, from) {
                         continue;
                     }
@@ -296,26 +247,44 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let had_captures = out.len() > start;
     if !(rules.captures.compulsory && had_captures) {
         quiet_moves(rules, pos, side, out);
+    } else if !rules.captures.maximum && !rules.dedup {
+        return; // only captures were generated: nothing to filter
     }
     finish(rules, out, start);
+}
+
+/// Keeps the moves of `out[start..]` for which `keep` holds, in order.
+fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move) -> bool) {
+    let mut w = start;
+    for r in start..out.len() {
+        if keep(&out[r]) {
+            out[w] = out[r];
+            w += 1;
+        }
+    }
+    out.truncate(w);
 }
 
 /// Applies the capture policy (compulsory, maximum) and deduplication to `out[start..]`.
 pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
     let pol = &rules.captures;
-    if pol.compulsory && out[start..].iter().any(Move::is_capture) {
-        let mut tail: Vec<Move> = out.drain(start..).filter(Move::is_capture).collect();
-        out.append(&mut tail);
+    let best = if pol.compulsory || pol.maximum { out[start..].iter().map(Move::captures).max().unwrap_or(0) } else { 0 };
+    if best > 0 {
+        if pol.maximum {
+            retain_from(out, start, |m| if pol.compulsory { m.captures() == best } else { !m.is_capture() || m.captures() == best });
+        } else {
+            retain_from(out, start, Move::is_capture);
+        }
     }
-    if pol.maximum {
-        let mut tail: Vec<Move> = out.drain(start..).collect();
-        keep_maximal(&mut tail);
-        out.append(&mut tail);
-    }
-    if rules.dedup {
-        let mut tail: Vec<Move> = out.drain(start..).collect();
-        dedup(&mut tail);
-        out.append(&mut tail);
+    if rules.dedup && out.len() - start > 1 {
+        let mut i = start + 1;
+        while i < out.len() {
+            if out[start..i].contains(&out[i]) {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 }
 
@@ -323,14 +292,7 @@ pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
 ///
 /// `legal` is the legal move list; `pseudo` the moves before the capture policy and hook
 /// filters were applied; `refused` the moves a hook refused, with the hook's reason.
-pub fn explain(
-    rules: &Ruleset,
-    pos: &Position,
-    mv: &Move,
-    legal: &[Move],
-    pseudo: &[Move],
-    refused: &[(Move, String)],
-) -> String {
+pub fn explain(rules: &Ruleset, pos: &Position, mv: &Move, legal: &[Move], pseudo: &[Move], refused: &[(Move, String)]) -> String {
     let g = &rules.geometry;
     let text = mv.text(g);
     if let Some(r) = &pos.result {
@@ -368,11 +330,7 @@ pub fn explain(
             return format!(
                 "capture is compulsory ({} {} available)",
                 list(&mut legal.iter().filter(|m| m.is_capture())),
-                if legal.iter().filter(|m| m.is_capture()).count() == 1 {
-                    "is"
-                } else {
-                    "are"
-                }
+                if legal.iter().filter(|m| m.is_capture()).count() == 1 { "is" } else { "are" }
             );
         }
         if rules.captures.maximum && mv.is_capture() {
@@ -389,11 +347,7 @@ pub fn explain(
     if let Some(c) = &pos.cont
         && c.moves.iter().any(|m| m.from == mv.from)
     {
-        return format!(
-            "{text} is not one of the choices of the pending {}: {}",
-            c.tag.replace('_', " "),
-            list(&mut legal.iter())
-        );
+        return format!("{text} is not one of the choices of the pending {}: {}", c.tag.replace('_', " "), list(&mut legal.iter()));
     }
     if code == 0 {
         return format!("there is no piece on {from}");
@@ -401,28 +355,17 @@ pub fn explain(
     let owner = piece::owner(code);
     let kname = &rules.kind(piece::kind(code)).name;
     if owner != pos.side {
-        return format!(
-            "{from} holds a {} {kname}; {} is to move",
-            rules.player_name(owner),
-            rules.player_name(pos.side)
-        );
+        return format!("{from} holds a {} {kname}; {} is to move", rules.player_name(owner), rules.player_name(pos.side));
     }
     let pieces_moves: Vec<&Move> = legal.iter().filter(|m| m.from == mv.from).collect();
     // A capture written only part of the way.
     if mv.is_capture() {
         let longer: Vec<&Move> = legal
             .iter()
-            .filter(|m| {
-                m.from == mv.from
-                    && m.len > mv.len
-                    && m.path[..mv.len as usize] == mv.path[..mv.len as usize]
-            })
+            .filter(|m| m.from == mv.from && m.len > mv.len && m.path[..mv.len as usize] == mv.path[..mv.len as usize])
             .collect();
         if !longer.is_empty() {
-            return format!(
-                "the capture must go on while it can ({})",
-                list(&mut longer.into_iter())
-            );
+            return format!("the capture must go on while it can ({})", list(&mut longer.into_iter()));
         }
     }
     if let Some(to) = mv.to() {
@@ -436,15 +379,9 @@ pub fn explain(
             return format!("{} has no legal move", rules.player_name(pos.side));
         }
         if rules.captures.compulsory && legal.iter().any(Move::is_capture) {
-            return format!(
-                "capture is compulsory ({} available)",
-                list(&mut legal.iter().filter(|m| m.is_capture()))
-            );
+            return format!("capture is compulsory ({} available)", list(&mut legal.iter().filter(|m| m.is_capture())));
         }
         return format!("the {kname} on {from} has no legal move here");
     }
-    format!(
-        "the {kname} on {from} cannot play {text}; its moves: {}",
-        list(&mut pieces_moves.into_iter())
-    )
+    format!("the {kname} on {from} cannot play {text}; its moves: {}", list(&mut pieces_moves.into_iter()))
 }

@@ -17,7 +17,7 @@ use crate::piece::Player;
 use std::fmt::Write;
 
 /// The longest capture chain a move can hold.
-pub const MAX_PATH: usize = 24;
+pub const MAX_PATH: usize = 16;
 
 /// What a move does besides landing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -55,23 +55,11 @@ impl PartialEq for Move {
 impl Eq for Move {}
 
 impl Move {
-    pub const PASS: Move = Move {
-        kind: MoveKind::Pass,
-        from: NONE,
-        len: 0,
-        path: [NONE; MAX_PATH],
-        victims: [NONE; MAX_PATH],
-    };
+    pub const PASS: Move = Move { kind: MoveKind::Pass, from: NONE, len: 0, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] };
 
     /// A step or slide to an empty cell.
     pub fn quiet(from: u16, to: u16) -> Move {
-        let mut m = Move {
-            kind: MoveKind::Normal,
-            from,
-            len: 1,
-            path: [NONE; MAX_PATH],
-            victims: [NONE; MAX_PATH],
-        };
+        let mut m = Move { kind: MoveKind::Normal, from, len: 1, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] };
         m.path[0] = to;
         m
     }
@@ -84,13 +72,7 @@ impl Move {
     }
 
     pub fn off(from: u16, dir: u8) -> Move {
-        Move {
-            kind: MoveKind::Off { dir },
-            from,
-            len: 0,
-            path: [NONE; MAX_PATH],
-            victims: [NONE; MAX_PATH],
-        }
+        Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] }
     }
 
     #[inline]
@@ -101,10 +83,7 @@ impl Move {
     /// The number of pieces captured.
     #[inline]
     pub fn captures(&self) -> usize {
-        self.victims[..self.len as usize]
-            .iter()
-            .filter(|&&v| v != NONE)
-            .count()
+        self.victims[..self.len as usize].iter().filter(|&&v| v != NONE).count()
     }
 
     /// The landing cell, if the piece stays on the board.
@@ -118,10 +97,7 @@ impl Move {
     }
 
     pub fn victims(&self) -> impl Iterator<Item = u16> + '_ {
-        self.victims[..self.len as usize]
-            .iter()
-            .copied()
-            .filter(|&v| v != NONE)
+        self.victims[..self.len as usize].iter().copied().filter(|&v| v != NONE)
     }
 
     /// The canonical text of the move.
@@ -170,32 +146,23 @@ impl Move {
                 crate::geometry::COMPASS
                     .iter()
                     .position(|(n, _)| *n == d)
-                    .ok_or_else(|| format!("`{d}` is not a direction (n ne e se s sw w nw)"))?
-                    as u8
+                    .ok_or_else(|| format!("`{d}` is not a direction (n ne e se s sw w nw)"))? as u8
             } else {
-                return Err(format!(
-                    "cannot read `{t}`: expected from-off or from-off:dir"
-                ));
+                return Err(format!("cannot read `{t}`: expected from-off or from-off:dir"));
             };
             return Ok(Move::off(from.0, dir));
         }
         let capture = t.contains('x');
         let quiet = t.contains('-');
         if capture && quiet {
-            return Err(format!(
-                "cannot read `{t}`: a move uses either - or x between its cells"
-            ));
+            return Err(format!("cannot read `{t}`: a move uses either - or x between its cells"));
         }
         let parts: Vec<&str> = t.split(['x', '-']).collect();
         if parts.len() < 2 {
-            return Err(format!(
-                "cannot read `{t}`: expected from-to, fromxto(xto…), from-off or pass"
-            ));
+            return Err(format!("cannot read `{t}`: expected from-to, fromxto(xto…), from-off or pass"));
         }
         if quiet && parts.len() > 2 {
-            return Err(format!(
-                "cannot read `{t}`: a non-capturing move has one landing cell"
-            ));
+            return Err(format!("cannot read `{t}`: a non-capturing move has one landing cell"));
         }
         if parts.len() - 1 > MAX_PATH {
             return Err(format!("cannot read `{t}`: more than {MAX_PATH} landings"));
@@ -216,9 +183,7 @@ impl Move {
 
 /// The compass index of a unit vector, or 255.
 pub fn compass_index(v: (i8, i8)) -> u8 {
-    compass_name(v)
-        .and_then(|n| crate::geometry::COMPASS.iter().position(|(c, _)| *c == n))
-        .map_or(255, |i| i as u8)
+    compass_name(v).and_then(|n| crate::geometry::COMPASS.iter().position(|(c, _)| *c == n)).map_or(255, |i| i as u8)
 }
 
 /// Parses board text (see the module docs) into board codes and attribute values.
@@ -234,11 +199,7 @@ pub fn parse_board(
     kind_attrs: &dyn Fn(u8) -> Vec<(u8, i32)>,
     nattr: usize,
 ) -> Result<(Vec<u8>, Vec<i32>), String> {
-    let rows: Vec<&str> = text
-        .split(['/', '\n'])
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .collect();
+    let rows: Vec<&str> = text.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
     if rows.len() != g.ranks as usize {
         return Err(format!("expected {} ranks, found {}", g.ranks, rows.len()));
     }
@@ -246,10 +207,7 @@ pub fn parse_board(
     let mut attrs = vec![0i32; g.len() * nattr];
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as usize - 1 - i;
-        let cells: Vec<u16> = (0..g.files as i32)
-            .filter_map(|f| g.at(f, rank as i32))
-            .map(|c| c.0)
-            .collect();
+        let cells: Vec<u16> = (0..g.files as i32).filter_map(|f| g.at(f, rank as i32)).map(|c| c.0).collect();
         let mut k = 0usize;
         let chars: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
         let mut j = 0;
@@ -265,19 +223,14 @@ pub fn parse_board(
                 continue;
             }
             if k >= cells.len() {
-                return Err(format!(
-                    "rank {} has more than its {} cells",
-                    rank + 1,
-                    cells.len()
-                ));
+                return Err(format!("rank {} has more than its {} cells", rank + 1, cells.len()));
             }
             if ch == '.' {
                 k += 1;
                 j += 1;
                 continue;
             }
-            let code = lookup(ch)
-                .ok_or_else(|| format!("`{ch}` on rank {} is not a piece symbol", rank + 1))?;
+            let code = lookup(ch).ok_or_else(|| format!("`{ch}` on rank {} is not a piece symbol", rank + 1))?;
             let c = cells[k] as usize;
             board[c] = code;
             for (slot, init) in kind_attrs(code) {
@@ -285,42 +238,22 @@ pub fn parse_board(
             }
             j += 1;
             if j < chars.len() && chars[j] == '[' {
-                let close = chars[j..]
-                    .iter()
-                    .position(|&x| x == ']')
-                    .ok_or_else(|| format!("rank {}: `[` without `]`", rank + 1))?
-                    + j;
+                let close = chars[j..].iter().position(|&x| x == ']').ok_or_else(|| format!("rank {}: `[` without `]`", rank + 1))? + j;
                 let inner: String = chars[j + 1..close].iter().collect();
                 let slots = kind_attrs(code);
-                let vals: Vec<&str> = inner
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .collect();
+                let vals: Vec<&str> = inner.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
                 if vals.len() != slots.len() {
-                    return Err(format!(
-                        "rank {}: `{ch}` has {} attributes, {} given",
-                        rank + 1,
-                        slots.len(),
-                        vals.len()
-                    ));
+                    return Err(format!("rank {}: `{ch}` has {} attributes, {} given", rank + 1, slots.len(), vals.len()));
                 }
                 for ((slot, _), v) in slots.iter().zip(vals) {
-                    attrs[c * nattr + *slot as usize] = v
-                        .parse()
-                        .map_err(|_| format!("rank {}: `{v}` is not an integer", rank + 1))?;
+                    attrs[c * nattr + *slot as usize] = v.parse().map_err(|_| format!("rank {}: `{v}` is not an integer", rank + 1))?;
                 }
                 j = close + 1;
             }
             k += 1;
         }
         if k != cells.len() {
-            return Err(format!(
-                "rank {} has {} cells, {} given",
-                rank + 1,
-                cells.len(),
-                k
-            ));
+            return Err(format!("rank {} has {} cells, {} given", rank + 1, cells.len(), k));
         }
     }
     Ok((board, attrs))
@@ -351,15 +284,8 @@ pub fn board_text(
             }
             s.push(symbol(code));
             let slots = kind_attrs(code);
-            if !slots.is_empty()
-                && slots
-                    .iter()
-                    .any(|&(slot, init)| attrs[c.0 as usize * nattr + slot as usize] != init)
-            {
-                let vals: Vec<String> = slots
-                    .iter()
-                    .map(|&(slot, _)| attrs[c.0 as usize * nattr + slot as usize].to_string())
-                    .collect();
+            if !slots.is_empty() && slots.iter().any(|&(slot, init)| attrs[c.0 as usize * nattr + slot as usize] != init) {
+                let vals: Vec<String> = slots.iter().map(|&(slot, _)| attrs[c.0 as usize * nattr + slot as usize].to_string()).collect();
                 let _ = write!(s, "[{}]", vals.join(","));
             }
         }
@@ -400,9 +326,7 @@ pub fn split_fields(text: &str) -> Vec<String> {
 
 /// A player's one-letter or full name in position text.
 pub fn player_from_text(text: &str, names: &crate::ByPlayer<String>) -> Option<Player> {
-    Player::both()
-        .into_iter()
-        .find(|&p| names[p] == text || (text.len() == 1 && names[p].starts_with(text)))
+    Player::both().into_iter().find(|&p| names[p] == text || (text.len() == 1 && names[p].starts_with(text)))
 }
 
 #[cfg(test)]
@@ -423,11 +347,7 @@ mod tests {
         assert_eq!(Move::parse("E2-D3", &g).unwrap().text(&g), "e2-d3");
         assert!(Move::parse("e2-d3-d4", &g).is_err());
         assert!(Move::parse("e2xd3-d4", &g).is_err());
-        assert!(
-            Move::parse("e9-e8", &g)
-                .unwrap_err()
-                .contains("not on the board")
-        );
+        assert!(Move::parse("e9-e8", &g).unwrap_err().contains("not on the board"));
         assert!(Move::parse("e2", &g).is_err());
         assert!(Move::parse("h2-off:up", &g).is_err());
     }
@@ -453,9 +373,6 @@ mod tests {
 
     #[test]
     fn fields() {
-        assert_eq!(
-            split_fields("a b result=\"x y\""),
-            vec!["a", "b", "result=\"x y\""]
-        );
+        assert_eq!(split_fields("a b result=\"x y\""), vec!["a", "b", "result=\"x y\""]);
     }
 }

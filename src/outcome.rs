@@ -20,17 +20,11 @@ pub struct Outcome {
 
 impl Outcome {
     pub fn win(p: Player, reason: impl Into<Arc<str>>) -> Outcome {
-        Outcome {
-            winner: Winner::Player(p),
-            reason: reason.into(),
-        }
+        Outcome { winner: Winner::Player(p), reason: reason.into() }
     }
 
     pub fn draw(reason: impl Into<Arc<str>>) -> Outcome {
-        Outcome {
-            winner: Winner::Draw,
-            reason: reason.into(),
-        }
+        Outcome { winner: Winner::Draw, reason: reason.into() }
     }
 
     /// `white wins: basileus captured` with the variant's player names.

@@ -20,12 +20,7 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, ScriptE
     perft_inner(v, pos, depth, &mut lists)
 }
 
-fn perft_inner(
-    v: &Variant,
-    pos: &mut Position,
-    depth: u32,
-    lists: &mut [MoveList],
-) -> Result<u64, ScriptError> {
+fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> Result<u64, ScriptError> {
     if depth == 0 {
         return Ok(1);
     }
@@ -44,21 +39,13 @@ fn perft_inner(
 ///
 /// # Errors
 /// A script hook failed.
-pub fn divide(
-    v: &Variant,
-    pos: &mut Position,
-    depth: u32,
-) -> Result<Vec<(String, u64)>, ScriptError> {
+pub fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String, u64)>, ScriptError> {
     let mut moves = Vec::new();
     v.legal_moves(pos, &mut moves)?;
     let mut out = Vec::new();
     for m in &moves {
         v.make(pos, m)?;
-        let n = if depth == 0 {
-            0
-        } else {
-            perft(v, pos, depth - 1)?
-        };
+        let n = if depth == 0 { 0 } else { perft(v, pos, depth - 1)? };
         pos.undo();
         out.push((m.text(&v.rules.geometry), n));
     }
@@ -96,43 +83,19 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, String> {
         let fields = crate::notation::split_fields(body);
         let bad = |what: &str| format!("line {}: {what}", i + 1);
         if fields.len() < 2 {
-            return Err(bad(
-                "expected DEPTH COUNT [moves=…] [position=\"…\"] [set=…]",
-            ));
+            return Err(bad("expected DEPTH COUNT [moves=…] [position=\"…\"] [set=…]"));
         }
-        let depth = fields[0]
-            .parse()
-            .map_err(|_| bad("DEPTH is not a number"))?;
-        let count = fields[1]
-            .parse()
-            .map_err(|_| bad("COUNT is not a number"))?;
-        let mut c = PerftCheck {
-            line: i + 1,
-            depth,
-            count,
-            moves: vec![],
-            position: None,
-            options: vec![],
-            comment,
-        };
+        let depth = fields[0].parse().map_err(|_| bad("DEPTH is not a number"))?;
+        let count = fields[1].parse().map_err(|_| bad("COUNT is not a number"))?;
+        let mut c = PerftCheck { line: i + 1, depth, count, moves: vec![], position: None, options: vec![], comment };
         for f in &fields[2..] {
-            let (k, v) = f
-                .split_once('=')
-                .ok_or_else(|| bad(&format!("`{f}` is not key=value")))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| bad(&format!("`{f}` is not key=value")))?;
             match k {
-                "moves" => {
-                    c.moves = v
-                        .split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                }
+                "moves" => c.moves = v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
                 "position" => c.position = Some(v.trim_matches('"').to_string()),
                 "set" => {
                     for kv in v.split(',') {
-                        let (a, b) = kv
-                            .split_once(':')
-                            .ok_or_else(|| bad("set is name:value,…"))?;
+                        let (a, b) = kv.split_once(':').ok_or_else(|| bad("set is name:value,…"))?;
                         c.options.push((a.to_string(), b.to_string()));
                     }
                 }

@@ -17,11 +17,7 @@ impl Style {
     pub const PLAIN: Style = Style { color: false };
 
     fn paint(&self, code: &str, s: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+        if self.color { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() }
     }
 }
 
@@ -50,11 +46,7 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
                 None => "   ".to_string(),
                 Some(c) => {
                     let code = pos.board[c.0 as usize];
-                    let mark = if code == 0 {
-                        zone_mark(v, c)
-                    } else {
-                        r.symbol(code)
-                    };
+                    let mark = if code == 0 { zone_mark(v, c) } else { r.symbol(code) };
                     let is_last = marked.contains(&c.0);
                     let body = if code == 0 {
                         style.paint("2", &mark.to_string())
@@ -63,15 +55,7 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
                     } else {
                         style.paint("1;31", &mark.to_string())
                     };
-                    if is_last {
-                        if style.color {
-                            format!("[{}]", body)
-                        } else {
-                            format!("({body})")
-                        }
-                    } else {
-                        format!(" {body} ")
-                    }
+                    if is_last { if style.color { format!("[{}]", body) } else { format!("({body})") } } else { format!(" {body} ") }
                 }
             };
             s.push_str(&text);
@@ -89,18 +73,8 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
             let mut items = vec![];
             for c in g.cells() {
                 let code = pos.board[c.0 as usize];
-                if code != 0
-                    && r.kind(piece::kind(code))
-                        .attributes
-                        .iter()
-                        .any(|&(sl, _)| sl as usize == slot)
-                {
-                    items.push(format!(
-                        "{}{}={}",
-                        r.symbol(code),
-                        g.name(c),
-                        pos.attr(c.0, slot as u8)
-                    ));
+                if code != 0 && r.kind(piece::kind(code)).attributes.iter().any(|&(sl, _)| sl as usize == slot) {
+                    items.push(format!("{}{}={}", r.symbol(code), g.name(c), pos.attr(c.0, slot as u8)));
                 }
             }
             if !items.is_empty() {
@@ -109,10 +83,8 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
         }
     }
     for (i, (name, _)) in r.counters.iter().enumerate() {
-        let vals: Vec<String> = crate::Player::both()
-            .iter()
-            .map(|&p| format!("{} {}", r.player_name(p), pos.counters[i * 2 + p.index()]))
-            .collect();
+        let vals: Vec<String> =
+            crate::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counters[i * 2 + p.index()])).collect();
         let _ = writeln!(s, "{name}: {}", vals.join(", "));
     }
     s.push_str(&status(v, pos));
@@ -144,23 +116,16 @@ pub fn status(v: &Variant, pos: &Position) -> String {
         return res.describe(&r.player_names);
     }
     match &pos.cont {
-        Some(c) => format!(
-            "{} to decide: {} (continuation of {}'s turn)",
-            r.player_name(c.player),
-            c.tag.replace('_', " "),
-            r.player_name(c.turn)
-        ),
+        Some(c) => {
+            format!("{} to decide: {} (continuation of {}'s turn)", r.player_name(c.player), c.tag.replace('_', " "), r.player_name(c.turn))
+        }
         None => format!("{} to move", r.player_name(pos.side)),
     }
 }
 
 /// The legend of zone marks, if the variant shows any.
 pub fn legend(v: &Variant) -> String {
-    v.marks
-        .iter()
-        .map(|(z, m)| format!("{m} = {}", z.replace('_', " ")))
-        .collect::<Vec<_>>()
-        .join(", ")
+    v.marks.iter().map(|(z, m)| format!("{m} = {}", z.replace('_', " "))).collect::<Vec<_>>().join(", ")
 }
 
 /// The variant after `extends`, as TOML, each section headed by where it came from.
@@ -168,21 +133,13 @@ pub fn resolved(v: &Variant) -> String {
     let m = &v.merged;
     let from = |file: usize| -> String {
         let n = m.chain.len();
-        let name = m
-            .chain
-            .get(n - 1 - file.min(n - 1))
-            .cloned()
-            .unwrap_or_default();
+        let name = m.chain.get(n - 1 - file.min(n - 1)).cloned().unwrap_or_default();
         format!("# from {name} ({})", m.files[file].name)
     };
     let mut out = String::new();
     let _ = writeln!(out, "# {} resolved: {}", m.name, m.chain.join(" extends "));
-    let mut head = RawVariant {
-        name: Some(m.name.clone()),
-        title: m.title.clone(),
-        description: m.description.clone(),
-        ..RawVariant::default()
-    };
+    let mut head =
+        RawVariant { name: Some(m.name.clone()), title: m.title.clone(), description: m.description.clone(), ..RawVariant::default() };
     if let Some(sc) = &m.script {
         head.script = Some(sc.val.clone());
     }
@@ -194,22 +151,10 @@ pub fn resolved(v: &Variant) -> String {
         out.push_str(&toml::to_string(&raw).unwrap_or_else(|e| format!("# (cannot print: {e})\n")));
     };
     if let Some(b) = &m.board {
-        section(
-            b.file,
-            RawVariant {
-                board: Some(b.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(b.file, RawVariant { board: Some(b.val.clone()), ..Default::default() });
     }
     if let Some(p) = &m.players {
-        section(
-            p.file,
-            RawVariant {
-                players: Some(p.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(p.file, RawVariant { players: Some(p.val.clone()), ..Default::default() });
     }
     for (k, z) in &m.zones {
         let mut r = RawVariant::default();
@@ -222,57 +167,21 @@ pub fn resolved(v: &Variant) -> String {
         section(p.file, r);
     }
     if let Some(c) = &m.captures {
-        section(
-            c.file,
-            RawVariant {
-                captures: Some(c.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(c.file, RawVariant { captures: Some(c.val.clone()), ..Default::default() });
     }
     if let Some(e) = &m.ends {
-        section(
-            e.file,
-            RawVariant {
-                ends: Some(e.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(e.file, RawVariant { ends: Some(e.val.clone()), ..Default::default() });
     }
     if let Some(s) = &m.setup {
-        section(
-            s.file,
-            RawVariant {
-                setup: Some(s.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(s.file, RawVariant { setup: Some(s.val.clone()), ..Default::default() });
     }
     if let Some(h) = &m.hooks {
-        section(
-            h.file,
-            RawVariant {
-                hooks: Some(h.val.clone()),
-                ..Default::default()
-            },
-        );
+        section(h.file, RawVariant { hooks: Some(h.val.clone()), ..Default::default() });
     }
     out.push_str("\n# options (value in force; where the default was set)\n");
     for d in &v.rules.options.decls {
-        let cur = v
-            .rules
-            .options
-            .get(&d.name)
-            .map(|x| x.to_string())
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "# {} = {cur}  (default {}, declared in {}; allowed: {})",
-            d.name,
-            d.default,
-            d.declared_in,
-            d.ty.describe()
-        );
+        let cur = v.rules.options.get(&d.name).map(|x| x.to_string()).unwrap_or_default();
+        let _ = writeln!(out, "# {} = {cur}  (default {}, declared in {}; allowed: {})", d.name, d.default, d.declared_in, d.ty.describe());
     }
     out
 }

@@ -19,10 +19,7 @@ pub fn run(variant: &str, sets: &[(String, String)]) -> Result<(), String> {
         let mut line = String::new();
         loop {
             line.clear();
-            if std::io::BufRead::read_line(&mut stdin.lock(), &mut line)
-                .map_err(|e| e.to_string())?
-                == 0
-            {
+            if std::io::BufRead::read_line(&mut stdin.lock(), &mut line).map_err(|e| e.to_string())? == 0 {
                 return Ok(());
             }
             match s.execute(&line) {
@@ -35,11 +32,7 @@ pub fn run(variant: &str, sets: &[(String, String)]) -> Result<(), String> {
             }
         }
     }
-    println!(
-        "boardlab — {} ({}). Type help for the commands, a move to play it.",
-        s.variant.rules.title,
-        s.variant.name()
-    );
+    println!("boardlab — {} ({}). Type help for the commands, a move to play it.", s.variant.rules.title, s.variant.name());
     print!("{}", s.board());
     let mut rl = rustyline::DefaultEditor::new().map_err(|e| e.to_string())?;
     loop {

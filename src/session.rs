@@ -11,29 +11,17 @@ use crate::variant::Variant;
 pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("help", "[CMD]", "list the commands, or explain one"),
     ("moves", "", "list the legal moves, grouped by piece"),
-    (
-        "MOVE",
-        "",
-        "play a move in canonical notation (a unique prefix of whole cells is enough)",
-    ),
+    ("MOVE", "", "play a move in canonical notation (a unique prefix of whole cells is enough)"),
     ("why", "MOVE", "explain why a move is illegal"),
     ("undo", "[N]", "take back N plies (default 1)"),
     ("redo", "[N]", "replay N undone plies"),
     ("show", "", "draw the board"),
     ("board", "on|off", "draw the board after every move, or not"),
     ("position", "", "print the position as one line of text"),
-    (
-        "setup",
-        "TEXT",
-        "start a new game line from a position text",
-    ),
+    ("setup", "TEXT", "start a new game line from a position text"),
     ("history", "", "the moves played"),
     ("new", "", "start again from the initial position"),
-    (
-        "options",
-        "",
-        "the options, their values, allowed values and defaults",
-    ),
+    ("options", "", "the options, their values, allowed values and defaults"),
     ("set", "NAME VALUE", "change an option and replay the game"),
     ("variant", "NAME", "switch to another variant"),
     ("rules", "", "the resolved variant (what was inherited)"),
@@ -70,33 +58,19 @@ impl Session {
     pub fn new(spec: &str, sets: &[(String, String)], style: Style) -> Result<Session, String> {
         let variant = Variant::load(spec, sets).map_err(|e| e.render(style.color))?;
         let pos = variant.start();
-        Ok(Session {
-            start: pos.clone(),
-            pos,
-            variant,
-            played: vec![],
-            undone: vec![],
-            style,
-            show_board: true,
-        })
+        Ok(Session { start: pos.clone(), pos, variant, played: vec![], undone: vec![], style, show_board: true })
     }
 
     /// The prompt: variant, ply and who decides (`basileus 12 white> `).
     pub fn prompt(&self) -> String {
         let r = &self.variant.rules;
-        let who = if self.pos.result.is_some() {
-            "over".to_string()
-        } else {
-            r.player_name(self.pos.side).to_string()
-        };
+        let who = if self.pos.result.is_some() { "over".to_string() } else { r.player_name(self.pos.side).to_string() };
         format!("{} {} {}> ", r.name, self.pos.ply, who)
     }
 
     fn legal(&mut self) -> Result<Vec<Move>, String> {
         let mut v = Vec::new();
-        self.variant
-            .legal_moves(&mut self.pos, &mut v)
-            .map_err(|e| e.to_string())?;
+        self.variant.legal_moves(&mut self.pos, &mut v).map_err(|e| e.to_string())?;
         Ok(v)
     }
 
@@ -122,9 +96,10 @@ impl Session {
             .filter(|m| {
                 let mt = m.text(g);
                 mt.starts_with(&t)
-                    && mt[t.len()..].chars().next().is_none_or(|c| {
-                        c == '-' || c == 'x' || (t.ends_with(['-', 'x']) && c.is_ascii_alphabetic())
-                    })
+                    && mt[t.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c == '-' || c == 'x' || (t.ends_with(['-', 'x']) && c.is_ascii_alphabetic()))
             })
             .collect();
         match cands.len() {
@@ -148,9 +123,7 @@ impl Session {
     /// # Errors
     /// A failing script hook.
     pub fn play_move(&mut self, m: Move) -> Result<String, String> {
-        self.variant
-            .make(&mut self.pos, &m)
-            .map_err(|e| e.to_string())?;
+        self.variant.make(&mut self.pos, &m).map_err(|e| e.to_string())?;
         self.played.push(m);
         self.undone.clear();
         let mut out = String::new();
@@ -178,10 +151,7 @@ impl Session {
             match self.variant.play(&mut self.pos, &text) {
                 Ok(m2) => self.played.push(m2),
                 Err(e) => {
-                    return format!(
-                        "replayed {i} moves; move {} ({text}) is no longer legal: {e}\n",
-                        i + 1
-                    );
+                    return format!("replayed {i} moves; move {} ({text}) is no longer legal: {e}\n", i + 1);
                 }
             }
         }
@@ -194,9 +164,7 @@ impl Session {
     /// The command failed: unknown command, illegal move, bad option…; the game is unchanged.
     pub fn execute(&mut self, line: &str) -> Result<(String, Flow), String> {
         let line = line.trim();
-        let (cmd, rest) = line
-            .split_once(char::is_whitespace)
-            .map_or((line, ""), |(a, b)| (a, b.trim()));
+        let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(a, b)| (a, b.trim()));
         let ok = |s: String| Ok((s, Flow::Continue));
         match cmd {
             "" => ok(String::new()),
@@ -208,10 +176,7 @@ impl Session {
                 let mut texts: Vec<String> = legal.iter().map(|m| m.text(g)).collect();
                 texts.sort();
                 if texts.is_empty() {
-                    return ok(format!(
-                        "no moves ({})\n",
-                        render::status(&self.variant, &self.pos)
-                    ));
+                    return ok(format!("no moves ({})\n", render::status(&self.variant, &self.pos)));
                 }
                 let mut groups: Vec<(String, Vec<String>)> = Vec::new();
                 for t in texts {
@@ -238,11 +203,7 @@ impl Session {
                 ok(r)
             }
             "undo" | "redo" => {
-                let n: usize = if rest.is_empty() {
-                    1
-                } else {
-                    rest.parse().map_err(|_| format!("usage: {cmd} [N]"))?
-                };
+                let n: usize = if rest.is_empty() { 1 } else { rest.parse().map_err(|_| format!("usage: {cmd} [N]"))? };
                 for _ in 0..n {
                     if cmd == "undo" {
                         let Some(m) = self.played.pop() else { break };
@@ -250,9 +211,7 @@ impl Session {
                         self.undone.push(m);
                     } else {
                         let Some(m) = self.undone.pop() else { break };
-                        self.variant
-                            .make(&mut self.pos, &m)
-                            .map_err(|e| e.to_string())?;
+                        self.variant.make(&mut self.pos, &m).map_err(|e| e.to_string())?;
                         self.played.push(m);
                     }
                 }
@@ -261,10 +220,7 @@ impl Session {
             "show" => ok(self.board()),
             "board" => {
                 self.show_board = rest != "off";
-                ok(format!(
-                    "board display {}\n",
-                    if self.show_board { "on" } else { "off" }
-                ))
+                ok(format!("board display {}\n", if self.show_board { "on" } else { "off" }))
             }
             "position" => ok(format!("{}\n", self.pos.to_text(&self.variant.rules))),
             "setup" => {
@@ -277,12 +233,7 @@ impl Session {
             }
             "history" => {
                 let g = &self.variant.rules.geometry;
-                let s: Vec<String> = self
-                    .played
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| format!("{}. {}", i + 1, m.text(g)))
-                    .collect();
+                let s: Vec<String> = self.played.iter().enumerate().map(|(i, m)| format!("{}. {}", i + 1, m.text(g))).collect();
                 ok(format!("{}\n", s.join("\n")))
             }
             "new" => {
@@ -297,32 +248,15 @@ impl Session {
                 let mut s = String::new();
                 for d in &o.decls {
                     let cur = o.get(&d.name).map(|v| v.to_string()).unwrap_or_default();
-                    s.push_str(&format!(
-                        "{} = {cur}   (allowed: {}; default {})\n",
-                        d.name,
-                        d.ty.describe(),
-                        d.default
-                    ));
+                    s.push_str(&format!("{} = {cur}   (allowed: {}; default {})\n", d.name, d.ty.describe(), d.default));
                 }
                 ok(s)
             }
             "set" => {
-                let (name, value) = rest
-                    .split_once(char::is_whitespace)
-                    .or_else(|| rest.split_once('='))
-                    .ok_or("usage: set NAME VALUE")?;
-                let mut sets: Vec<(String, String)> = self
-                    .variant
-                    .overrides
-                    .iter()
-                    .filter(|(n, _)| n != name.trim())
-                    .cloned()
-                    .collect();
+                let (name, value) = rest.split_once(char::is_whitespace).or_else(|| rest.split_once('=')).ok_or("usage: set NAME VALUE")?;
+                let mut sets: Vec<(String, String)> = self.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();
                 sets.push((name.trim().to_string(), value.trim().to_string()));
-                let v = self
-                    .variant
-                    .with_options(&sets)
-                    .map_err(|e| e.render(self.style.color))?;
+                let v = self.variant.with_options(&sets).map_err(|e| e.render(self.style.color))?;
                 self.variant = v;
                 if self.played.is_empty() && self.start.ply == 0 {
                     self.start = self.variant.start();
@@ -343,33 +277,24 @@ impl Session {
             "rules" => ok(self.variant.resolved_text()),
             "perft" => {
                 let mut it = rest.split_whitespace();
-                let n: u32 = it
-                    .next()
-                    .and_then(|x| x.parse().ok())
-                    .ok_or("usage: perft N [--divide]")?;
+                let n: u32 = it.next().and_then(|x| x.parse().ok()).ok_or("usage: perft N [--divide]")?;
                 let divide = it.next() == Some("--divide");
                 let mut p = self.pos.clone();
                 if divide {
-                    let rows =
-                        perft::divide(&self.variant, &mut p, n).map_err(|e| e.to_string())?;
+                    let rows = perft::divide(&self.variant, &mut p, n).map_err(|e| e.to_string())?;
                     let total: u64 = rows.iter().map(|r| r.1).sum();
                     let mut s: String = rows.iter().map(|(m, c)| format!("{m}: {c}\n")).collect();
                     s.push_str(&format!("{total}\n"));
                     ok(s)
                 } else {
-                    ok(format!(
-                        "{}\n",
-                        perft::perft(&self.variant, &mut p, n).map_err(|e| e.to_string())?
-                    ))
+                    ok(format!("{}\n", perft::perft(&self.variant, &mut p, n).map_err(|e| e.to_string())?))
                 }
             }
             _ => {
                 if COMMANDS.iter().any(|(c, _, _)| *c == cmd) {
                     return Err(format!("`{cmd}` needs arguments; see help {cmd}"));
                 }
-                let looks_like_move = line.contains(['-', 'x'])
-                    || line == "pass"
-                    || self.variant.rules.geometry.parse_cell(line).is_ok();
+                let looks_like_move = line.contains(['-', 'x']) || line == "pass" || self.variant.rules.geometry.parse_cell(line).is_ok();
                 if !looks_like_move {
                     return Err(format!("unknown command `{cmd}`; type help for the list"));
                 }

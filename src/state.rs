@@ -1,9 +1,10 @@
 //! The position: board, attributes, counters, side to move, a pending continuation, the result,
 //! the hash and the repetition history; and make/undo.
 //!
-//! Every write goes through a logged setter, so undo restores the exact previous state —
-//! whatever the kernel or a script hook changed — by replaying the log backwards. The hash is
-//! kept up to date by the same setters.
+//! Make copies the board, attributes and counters onto a stack before changing them (copy-make:
+//! a few dozen bytes, cheaper than a change log), so undo restores the exact previous state
+//! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
+//! the hash and piece counts up to date.
 
 use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind};
@@ -27,15 +28,8 @@ pub struct Continuation {
 }
 
 #[derive(Clone, Debug)]
-enum Change {
-    Piece { cell: u16, code: u8 },
-    Attr { index: u32, value: i32 },
-    Counter { index: u16, value: i32 },
-}
-
-#[derive(Clone, Debug)]
 struct Frame {
-    log_len: u32,
+    counts: ByPlayer<u32>,
     side: Player,
     ply: u32,
     cont: Option<Box<Continuation>>,
@@ -54,8 +48,6 @@ pub struct MoveEffects {
     pub captured: u32,
     /// The owner of a captured royal piece, if any.
     pub royal_victim: Option<Player>,
-    /// Whether the move ended on a rank further forward for the mover than it started.
-    pub forward: bool,
 }
 
 /// A game position.
@@ -74,7 +66,10 @@ pub struct Position {
     pub counts: ByPlayer<u32>,
     /// Position keys since the start position (inclusive), for repetition.
     pub history: Vec<u64>,
-    log: Vec<Change>,
+    /// Copy-make: the board, attributes and counters before each move, stacked.
+    saved_board: Vec<u8>,
+    saved_attrs: Vec<i32>,
+    saved_counters: Vec<i32>,
     frames: Vec<Frame>,
 }
 
@@ -173,14 +168,13 @@ impl Position {
         self.counters[slot as usize * 2 + p.index()]
     }
 
-    /// Sets a cell's piece code, logging the old one (attributes are not touched).
+    /// Sets a cell's piece code (attributes are not touched).
     #[inline(always)]
     pub fn set_piece(&mut self, z: &Zobrist, cell: u16, code: u8) {
         let old = self.board[cell as usize];
         if old == code {
             return;
         }
-        self.log.push(Change::Piece { cell, code: old });
         self.hash ^= z.piece(cell, old) ^ z.piece(cell, code);
         if old != 0 {
             self.counts[piece::owner(old)] -= 1;
@@ -191,7 +185,7 @@ impl Position {
         self.board[cell as usize] = code;
     }
 
-    /// Sets an attribute value, logging the old one.
+    /// Sets an attribute value.
     #[inline]
     pub fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
         let index = cell as usize * self.nattr + slot as usize;
@@ -199,25 +193,17 @@ impl Position {
         if old == value {
             return;
         }
-        self.log.push(Change::Attr {
-            index: index as u32,
-            value: old,
-        });
         self.hash ^= Zobrist::attribute(cell, slot, old) ^ Zobrist::attribute(cell, slot, value);
         self.attrs[index] = value;
     }
 
-    /// Sets a per-player counter, logging the old value.
+    /// Sets a per-player counter.
     pub fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
         let index = slot as usize * 2 + p.index();
         let old = self.counters[index];
         if old == value {
             return;
         }
-        self.log.push(Change::Counter {
-            index: index as u16,
-            value: old,
-        });
         self.hash ^= Zobrist::counter(p, slot, old) ^ Zobrist::counter(p, slot, value);
         self.counters[index] = value;
     }
@@ -267,8 +253,15 @@ impl Position {
     /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
     pub fn begin(&mut self) {
         let cont = self.cont.clone();
+        self.saved_board.extend_from_slice(&self.board);
+        if !self.attrs.is_empty() {
+            self.saved_attrs.extend_from_slice(&self.attrs);
+        }
+        if !self.counters.is_empty() {
+            self.saved_counters.extend_from_slice(&self.counters);
+        }
         self.frames.push(Frame {
-            log_len: self.log.len() as u32,
+            counts: self.counts.clone(),
             side: self.side,
             ply: self.ply,
             cont,
@@ -313,10 +306,7 @@ impl Position {
                 let pr = &rules.pieces[code as usize];
                 let mut new_code = code;
                 if let Some(p) = &pr.promote
-                    && mv
-                        .landings()
-                        .iter()
-                        .any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
+                    && mv.landings().iter().any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
                 {
                     new_code = piece::code(p.to, piece::owner(code));
                 }
@@ -333,10 +323,6 @@ impl Position {
                 }
                 self.put(z, to, new_code, &vals[..n]);
                 fx.new_code = new_code;
-                let fwd = rules.forward[piece::owner(code)] as i32;
-                let (_, r0) = rules.geometry.coords(crate::Cell(from));
-                let (_, r1) = rules.geometry.coords(crate::Cell(to));
-                fx.forward = (r1 as i32 - r0 as i32) * fwd > 0;
             }
         }
         self.ply += 1;
@@ -355,22 +341,23 @@ impl Position {
     /// When there is no move to undo (a caller bug, never user input).
     pub fn undo(&mut self) {
         let f = self.frames.pop().expect("undo without a move");
-        while self.log.len() > f.log_len as usize {
-            match self.log.pop().unwrap() {
-                Change::Piece { cell, code } => {
-                    let cur = self.board[cell as usize];
-                    if cur != 0 {
-                        self.counts[piece::owner(cur)] -= 1;
-                    }
-                    if code != 0 {
-                        self.counts[piece::owner(code)] += 1;
-                    }
-                    self.board[cell as usize] = code;
-                }
-                Change::Attr { index, value } => self.attrs[index as usize] = value,
-                Change::Counter { index, value } => self.counters[index as usize] = value,
-            }
+        let n = self.board.len();
+        let at = self.saved_board.len() - n;
+        self.board.copy_from_slice(&self.saved_board[at..]);
+        self.saved_board.truncate(at);
+        if !self.attrs.is_empty() {
+            let n = self.attrs.len();
+            let at = self.saved_attrs.len() - n;
+            self.attrs.copy_from_slice(&self.saved_attrs[at..]);
+            self.saved_attrs.truncate(at);
         }
+        if !self.counters.is_empty() {
+            let n = self.counters.len();
+            let at = self.saved_counters.len() - n;
+            self.counters.copy_from_slice(&self.saved_counters[at..]);
+            self.saved_counters.truncate(at);
+        }
+        self.counts = f.counts;
         self.side = f.side;
         self.ply = f.ply;
         self.cont = f.cont;
@@ -381,7 +368,9 @@ impl Position {
 
     /// Forgets the undo information (the position becomes a new start).
     pub fn forget_history(&mut self) {
-        self.log.clear();
+        self.saved_board.clear();
+        self.saved_attrs.clear();
+        self.saved_counters.clear();
         self.frames.clear();
         self.history.clear();
         self.history.push(self.hash);
@@ -401,9 +390,7 @@ impl Position {
                 .counters
                 .iter()
                 .enumerate()
-                .map(|(i, (n, _))| {
-                    format!("{n}:{}:{}", self.counters[i * 2], self.counters[i * 2 + 1])
-                })
+                .map(|(i, (n, _))| format!("{n}:{}:{}", self.counters[i * 2], self.counters[i * 2 + 1]))
                 .collect();
             s.push_str(&format!(" counters={}", parts.join(",")));
         }
@@ -435,11 +422,9 @@ impl Position {
         }
         let lookup = |ch: char| rules.code_of_symbol(ch);
         let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
-        let (board, attrs) =
-            crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr())?;
-        let side =
-            crate::notation::player_from_text(&fields[1].to_ascii_lowercase(), &rules.player_names)
-                .ok_or_else(|| format!("`{}` is not a player", fields[1]))?;
+        let (board, attrs) = crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr())?;
+        let side = crate::notation::player_from_text(&fields[1].to_ascii_lowercase(), &rules.player_names)
+            .ok_or_else(|| format!("`{}` is not a player", fields[1]))?;
         let mut p = Position {
             board,
             attrs,
@@ -456,9 +441,7 @@ impl Position {
             rest = &rest[1..];
         }
         for f in rest {
-            let (k, v) = f
-                .split_once('=')
-                .ok_or_else(|| format!("`{f}` is not a key=value field"))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| format!("`{f}` is not a key=value field"))?;
             match k {
                 "counters" => {
                     for part in v.split(',') {
@@ -466,12 +449,9 @@ impl Position {
                         if bits.len() != 3 {
                             return Err(format!("`{part}`: a counter is name:first:second"));
                         }
-                        let slot = rules
-                            .counter_slot(bits[0])
-                            .ok_or_else(|| format!("`{}` is not a counter", bits[0]))?;
+                        let slot = rules.counter_slot(bits[0]).ok_or_else(|| format!("`{}` is not a counter", bits[0]))?;
                         for (i, b) in bits[1..].iter().enumerate() {
-                            p.counters[slot as usize * 2 + i] =
-                                b.parse().map_err(|_| format!("`{b}` is not an integer"))?;
+                            p.counters[slot as usize * 2 + i] = b.parse().map_err(|_| format!("`{b}` is not an integer"))?;
                         }
                     }
                 }
@@ -493,25 +473,16 @@ impl Position {
                     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
                         moves.push(Move::parse(m, &rules.geometry)?);
                     }
-                    p.cont = Some(Box::new(Continuation {
-                        player,
-                        turn,
-                        tag: bits[2].to_string(),
-                        moves,
-                        normal,
-                    }));
+                    p.cont = Some(Box::new(Continuation { player, turn, tag: bits[2].to_string(), moves, normal }));
                 }
                 "result" => {
                     let r = v.trim_matches('"');
-                    let (who, reason) = r.split_once(": ").ok_or_else(|| {
-                        "result is \"white wins: reason\" or \"draw: reason\"".to_string()
-                    })?;
+                    let (who, reason) =
+                        r.split_once(": ").ok_or_else(|| "result is \"white wins: reason\" or \"draw: reason\"".to_string())?;
                     p.result = Some(if who == "draw" {
                         Outcome::draw(reason)
                     } else {
-                        let name = who
-                            .strip_suffix(" wins")
-                            .ok_or("result is \"white wins: reason\" or \"draw: reason\"")?;
+                        let name = who.strip_suffix(" wins").ok_or("result is \"white wins: reason\" or \"draw: reason\"")?;
                         Outcome::win(
                             crate::notation::player_from_text(name, &rules.player_names)
                                 .ok_or_else(|| format!("`{name}` is not a player"))?,

@@ -13,9 +13,7 @@ use crate::notation::{Move, MoveKind};
 use crate::outcome::Outcome;
 use crate::piece;
 use crate::rules::validate::{Merged, validate};
-use crate::rules::{
-    EndKind, LoadError, NoMoves, RepetitionResult, Ruleset, SourceFile, raw::RawVariant,
-};
+use crate::rules::{EndKind, LoadError, NoMoves, RepetitionResult, Ruleset, SourceFile, raw::RawVariant};
 use crate::script::{Script, ScriptError, api};
 use crate::state::Position;
 use include_dir::{Dir, include_dir};
@@ -37,16 +35,11 @@ impl Origin {
         match self {
             Origin::Disk(dir) => {
                 let p = dir.join(file);
-                std::fs::read_to_string(&p)
-                    .ok()
-                    .map(|t| (p.display().to_string(), t))
+                std::fs::read_to_string(&p).ok().map(|t| (p.display().to_string(), t))
             }
             Origin::Shipped(name) => {
                 let path = format!("{name}/{file}");
-                SHIPPED
-                    .get_file(&path)
-                    .and_then(|f| f.contents_utf8())
-                    .map(|t| (format!("variants/{path}"), t.to_string()))
+                SHIPPED.get_file(&path).and_then(|f| f.contents_utf8()).map(|t| (format!("variants/{path}"), t.to_string()))
             }
         }
     }
@@ -62,11 +55,8 @@ impl Origin {
 
 /// The names of the shipped variants, sorted.
 pub fn shipped_names() -> Vec<String> {
-    let mut v: Vec<String> = SHIPPED
-        .dirs()
-        .filter(|d| d.get_file(d.path().join("variant.toml")).is_some())
-        .map(|d| d.path().display().to_string())
-        .collect();
+    let mut v: Vec<String> =
+        SHIPPED.dirs().filter(|d| d.get_file(d.path().join("variant.toml")).is_some()).map(|d| d.path().display().to_string()).collect();
     v.sort();
     v
 }
@@ -75,33 +65,19 @@ pub fn shipped_names() -> Vec<String> {
 fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     let p = Path::new(spec);
     if spec.ends_with(".toml") && p.is_file() {
-        let dir = p
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        let dir = if dir.as_os_str().is_empty() {
-            PathBuf::from(".")
-        } else {
-            dir
-        };
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
         let file = p.file_name().unwrap().to_string_lossy().to_string();
         let name = if file == "variant.toml" {
-            dir.file_name()
-                .map_or("variant".into(), |n| n.to_string_lossy().to_string())
+            dir.file_name().map_or("variant".into(), |n| n.to_string_lossy().to_string())
         } else {
             file.trim_end_matches(".toml").to_string()
         };
         return Ok((Origin::Disk(dir), file, name));
     }
-    if p.is_dir()
-        && p.join("variant.toml").is_file()
-        && (spec.contains('/') || spec.contains('\\') || spec.starts_with('.'))
-    {
-        let name = p
-            .canonicalize()
-            .ok()
-            .and_then(|c| c.file_name().map(|n| n.to_string_lossy().to_string()))
-            .unwrap_or_else(|| spec.to_string());
+    if p.is_dir() && p.join("variant.toml").is_file() && (spec.contains('/') || spec.contains('\\') || spec.starts_with('.')) {
+        let name =
+            p.canonicalize().ok().and_then(|c| c.file_name().map(|n| n.to_string_lossy().to_string())).unwrap_or_else(|| spec.to_string());
         return Ok((Origin::Disk(p.to_path_buf()), "variant.toml".into(), name));
     }
     let local = Path::new("variants").join(spec);
@@ -109,17 +85,10 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
         return Ok((Origin::Disk(local), "variant.toml".into(), spec.to_string()));
     }
     if SHIPPED.get_file(format!("{spec}/variant.toml")).is_some() {
-        return Ok((
-            Origin::Shipped(spec.to_string()),
-            "variant.toml".into(),
-            spec.to_string(),
-        ));
+        return Ok((Origin::Shipped(spec.to_string()), "variant.toml".into(), spec.to_string()));
     }
     let names = shipped_names();
-    let mut e = LoadError::plain(format!(
-        "unknown variant `{spec}`; the shipped variants are: {}",
-        names.join(", ")
-    ));
+    let mut e = LoadError::plain(format!("unknown variant `{spec}`; the shipped variants are: {}", names.join(", ")));
     if let Some(h) = crate::rules::error::did_you_mean(spec, names.iter().map(String::as_str)) {
         e = e.with_help(h);
     }
@@ -146,10 +115,7 @@ fn parse_file(file: &SourceFile) -> Result<RawVariant, LoadError> {
         let span = e.span().unwrap_or(0..0);
         let msg = e.message().trim().to_string();
         let mut err = LoadError::at(file, span, format!("invalid variant file: {msg}"), "here");
-        if let Some(field) = msg
-            .strip_prefix("unknown field `")
-            .and_then(|r| r.split('`').next())
-        {
+        if let Some(field) = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
             // toml lists the expected fields after "expected one of".
             let known: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
             if let Some(h) = crate::rules::error::did_you_mean(field, known.iter().copied()) {
@@ -166,33 +132,16 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin), LoadError> {
     let mut chain: Vec<(Origin, SourceFile, RawVariant, String)> = Vec::new();
     let (mut cur_origin, mut cur_file, mut cur_name) = (origin.clone(), file, name);
     loop {
-        let (display, text) = cur_origin.read(&cur_file).ok_or_else(|| {
-            LoadError::plain(format!(
-                "cannot read {} in {}",
-                cur_file,
-                cur_origin.describe()
-            ))
-        })?;
-        let sf = SourceFile {
-            name: display,
-            text,
-        };
+        let (display, text) =
+            cur_origin.read(&cur_file).ok_or_else(|| LoadError::plain(format!("cannot read {} in {}", cur_file, cur_origin.describe())))?;
+        let sf = SourceFile { name: display, text };
         let raw = parse_file(&sf)?;
         let ext = raw.extends.clone();
         chain.push((cur_origin.clone(), sf, raw, cur_name.clone()));
         let Some(ext) = ext else { break };
-        if chain.len() > 16
-            || chain.iter().any(|(_, _, _, n)| n == ext.get_ref())
-                && chain.len() > 1
-                && ext.get_ref() == &chain[0].3
-        {
+        if chain.len() > 16 || chain.iter().any(|(_, _, _, n)| n == ext.get_ref()) && chain.len() > 1 && ext.get_ref() == &chain[0].3 {
             let sf = &chain.last().unwrap().1;
-            return Err(LoadError::at(
-                sf,
-                ext.span(),
-                "`extends` goes round in a circle",
-                "here",
-            ));
+            return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here"));
         }
         let Some(base) = locate_base(&cur_origin, ext.get_ref()) else {
             let sf = &chain.last().unwrap().1;
@@ -200,15 +149,10 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin), LoadError> {
             let mut e = LoadError::at(
                 sf,
                 ext.span(),
-                format!(
-                    "`extends`: no variant `{}` beside this one or shipped",
-                    ext.get_ref()
-                ),
+                format!("`extends`: no variant `{}` beside this one or shipped", ext.get_ref()),
                 "this variant",
             );
-            if let Some(h) =
-                crate::rules::error::did_you_mean(ext.get_ref(), names.iter().map(String::as_str))
-            {
+            if let Some(h) = crate::rules::error::did_you_mean(ext.get_ref(), names.iter().map(String::as_str)) {
                 e = e.with_help(h);
             }
             return Err(e);
@@ -272,20 +216,10 @@ impl Variant {
     /// # Errors
     /// An unknown option or a bad value.
     pub fn with_options(&self, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
-        Variant::build(
-            self.merged.clone(),
-            self.origin.clone(),
-            &self.spec,
-            overrides,
-        )
+        Variant::build(self.merged.clone(), self.origin.clone(), &self.spec, overrides)
     }
 
-    fn build(
-        merged: Merged,
-        origin: Origin,
-        spec: &str,
-        overrides: &[(String, String)],
-    ) -> Result<Variant, LoadError> {
+    fn build(merged: Merged, origin: Origin, spec: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
         let rules = Rc::new(validate(&merged, overrides)?);
         let mut script = None;
         if let Some(s) = &merged.script {
@@ -293,36 +227,13 @@ impl Variant {
             // The script lives beside the file that named it.
             let sf = &merged.files[s.file];
             let dir_origin = match &origin {
-                Origin::Disk(_) => Origin::Disk(
-                    Path::new(&sf.name)
-                        .parent()
-                        .map(Path::to_path_buf)
-                        .unwrap_or_default(),
-                ),
-                Origin::Shipped(_) => Origin::Shipped(
-                    sf.name
-                        .trim_start_matches("variants/")
-                        .split('/')
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                ),
+                Origin::Disk(_) => Origin::Disk(Path::new(&sf.name).parent().map(Path::to_path_buf).unwrap_or_default()),
+                Origin::Shipped(_) => Origin::Shipped(sf.name.trim_start_matches("variants/").split('/').next().unwrap_or("").to_string()),
             };
-            let (display, text) = dir_origin.read(file_name).ok_or_else(|| {
-                LoadError::at(
-                    sf,
-                    s.val.span(),
-                    format!("cannot read the script `{file_name}`"),
-                    "named here",
-                )
-            })?;
-            script = Some(Script::compile(
-                SourceFile {
-                    name: display,
-                    text,
-                },
-                rules.clone(),
-            )?);
+            let (display, text) = dir_origin
+                .read(file_name)
+                .ok_or_else(|| LoadError::at(sf, s.val.span(), format!("cannot read the script `{file_name}`"), "named here"))?;
+            script = Some(Script::compile(SourceFile { name: display, text }, rules.clone())?);
         }
         // Hooks declared in [hooks] must exist in the script.
         let declared = merged.hooks.as_ref();
@@ -331,10 +242,7 @@ impl Variant {
             let named = [
                 ("after_move", h.val.after_move.as_ref().map(|x| x.span())),
                 ("allow_move", h.val.allow_move.as_ref().map(|x| x.span())),
-                (
-                    "generate_moves",
-                    h.val.generate_moves.as_ref().map(|x| x.span()),
-                ),
+                ("generate_moves", h.val.generate_moves.as_ref().map(|x| x.span())),
                 ("outcome", h.val.outcome.as_ref().map(|x| x.span())),
             ];
             for (name, span) in named {
@@ -344,21 +252,15 @@ impl Variant {
                     return Err(LoadError::at(
                         sf,
                         span,
-                        format!(
-                            "hook `{name}` is configured but the script defines no `fn {name}`"
-                        ),
+                        format!("hook `{name}` is configured but the script defines no `fn {name}`"),
                         "configured here",
                     ));
                 }
             }
         }
         let defined = |n: &str| script.as_ref().is_some_and(|s| s.defines(n));
-        let mentioned =
-            |f: fn(&crate::rules::raw::RawHooks) -> bool| declared.is_some_and(|h| f(&h.val));
-        let pick = |n: &str,
-                    filt: &Option<crate::rules::HookFilter>,
-                    m: bool|
-         -> Option<crate::rules::HookFilter> {
+        let mentioned = |f: fn(&crate::rules::raw::RawHooks) -> bool| declared.is_some_and(|h| f(&h.val));
+        let pick = |n: &str, filt: &Option<crate::rules::HookFilter>, m: bool| -> Option<crate::rules::HookFilter> {
             if !defined(n) {
                 None
             } else if m {
@@ -367,31 +269,17 @@ impl Variant {
                 Some(crate::rules::HookFilter::always())
             }
         };
-        let after_move = pick(
-            "after_move",
-            &rules.hooks.after_move,
-            mentioned(|h| h.after_move.is_some()),
-        );
-        let allow_move = pick(
-            "allow_move",
-            &rules.hooks.allow_move,
-            mentioned(|h| h.allow_move.is_some()),
-        );
-        let generate = defined("generate_moves")
-            && (!mentioned(|h| h.generate_moves.is_some()) || rules.hooks.generate_moves);
-        let outcome_hook =
-            defined("outcome") && (!mentioned(|h| h.outcome.is_some()) || rules.hooks.outcome);
+        let after_move = pick("after_move", &rules.hooks.after_move, mentioned(|h| h.after_move.is_some()));
+        let allow_move = pick("allow_move", &rules.hooks.allow_move, mentioned(|h| h.allow_move.is_some()));
+        let generate = defined("generate_moves") && (!mentioned(|h| h.generate_moves.is_some()) || rules.hooks.generate_moves);
+        let outcome_hook = defined("outcome") && (!mentioned(|h| h.outcome.is_some()) || rules.hooks.outcome);
         let mut marks: Vec<(usize, String, char)> = Vec::new();
         for (name, z) in &merged.zones {
             if let Some(mk) = &z.val.get_ref().mark {
                 let ch = mk.chars().next().unwrap_or('.');
-                let size = rules.zone_mask(name, crate::Player::FIRST).map_or(0, |m| {
-                    rules
-                        .geometry
-                        .cells()
-                        .filter(|c| rules.geometry.zones_of(c.0) & m != 0)
-                        .count()
-                });
+                let size = rules
+                    .zone_mask(name, crate::Player::FIRST)
+                    .map_or(0, |m| rules.geometry.cells().filter(|c| rules.geometry.zones_of(c.0) & m != 0).count());
                 marks.push((size, name.clone(), ch));
             }
         }
@@ -434,7 +322,7 @@ impl Variant {
         if code == 0 {
             return false;
         }
-        (f.kinds == 0 || f.kinds & (1u128 << piece::kind(code).0) != 0)
+        (f.kinds == 0 || f.kinds & (1u64 << piece::kind(code).0) != 0)
             && (!f.captures_only || mv.is_capture())
             && (!f.forward_only || {
                 let g = &self.rules.geometry;
@@ -480,12 +368,7 @@ impl Variant {
 
     /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
     /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
-    fn filtered_moves(
-        &self,
-        pos: &mut Position,
-        out: &mut MoveList,
-        refused: &mut Vec<(Move, String)>,
-    ) -> Result<(), ScriptError> {
+    fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
         let start = out.len();
         let side = pos.side;
         movegen::captures(&self.rules, &mut pos.board, side, out);
@@ -524,11 +407,7 @@ impl Variant {
         let rules = &*self.rules;
         let decider = pos.side;
         let from_cont = pos.cont.is_some();
-        let hook = self
-            .after_move
-            .as_ref()
-            .filter(|f| from_cont || self.hook_applies(f, pos, mv))
-            .is_some();
+        let hook = self.after_move.as_ref().filter(|f| from_cont || self.hook_applies(f, pos, mv)).is_some();
         let mut captured_kinds = Vec::new();
         if hook {
             for v in mv.victims() {
@@ -555,10 +434,10 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
-        if pos.result.is_none() {
+        if rules.end_checks && pos.result.is_none() {
             pos.result = self.end_conditions(pos, &fx, decider);
         }
-        if rules.has_repetition_rule() {
+        if rules.repetition {
             pos.record();
             if pos.result.is_none() {
                 for e in &rules.ends {
@@ -567,9 +446,7 @@ impl Variant {
                     {
                         let mover = decider;
                         pos.result = Some(match result {
-                            RepetitionResult::Loss => {
-                                Outcome::win(mover.other(), e.reason.as_str())
-                            }
+                            RepetitionResult::Loss => Outcome::win(mover.other(), e.reason.as_str()),
                             RepetitionResult::Draw => Outcome::draw(e.reason.as_str()),
                         });
                         break;
@@ -583,12 +460,7 @@ impl Variant {
         Ok(())
     }
 
-    fn end_conditions(
-        &self,
-        pos: &Position,
-        fx: &crate::state::MoveEffects,
-        mover: crate::Player,
-    ) -> Option<Outcome> {
+    fn end_conditions(&self, pos: &Position, fx: &crate::state::MoveEffects, mover: crate::Player) -> Option<Outcome> {
         let rules = &*self.rules;
         for e in &rules.ends {
             match &e.kind {
@@ -600,12 +472,7 @@ impl Variant {
                 EndKind::ZoneFilled(cells) => {
                     for p in [mover, mover.other()] {
                         let z = &cells[p];
-                        if !z.is_empty()
-                            && z.iter().all(|&c| {
-                                pos.board[c as usize] != 0
-                                    && piece::owner(pos.board[c as usize]) == p
-                            })
-                        {
+                        if !z.is_empty() && z.iter().all(|&c| pos.board[c as usize] != 0 && piece::owner(pos.board[c as usize]) == p) {
                             return Some(Outcome::win(p, e.reason.as_str()));
                         }
                     }
@@ -679,17 +546,9 @@ impl Variant {
     ///
     /// # Errors
     /// A failing hook.
-    pub fn explain_move(
-        &self,
-        pos: &mut Position,
-        mv: &Move,
-        legal: &[Move],
-    ) -> Result<String, ScriptError> {
+    pub fn explain_move(&self, pos: &mut Position, mv: &Move, legal: &[Move]) -> Result<String, ScriptError> {
         if let Some(r) = &pos.result {
-            return Ok(format!(
-                "the game is over ({})",
-                r.describe(&self.rules.player_names)
-            ));
+            return Ok(format!("the game is over ({})", r.describe(&self.rules.player_names)));
         }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
@@ -702,14 +561,7 @@ impl Variant {
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
         }
-        Ok(movegen::explain(
-            &self.rules,
-            pos,
-            mv,
-            legal,
-            &pseudo,
-            &refused,
-        ))
+        Ok(movegen::explain(&self.rules, pos, mv, legal, &pseudo, &refused))
     }
 
     /// Plays a list of moves from `pos`; on the first bad one says `move N (text): reason`.
@@ -719,18 +571,14 @@ impl Variant {
     /// the moves before it.
     pub fn play_all(&self, pos: &mut Position, moves: &[String]) -> Result<(), String> {
         for (i, t) in moves.iter().enumerate() {
-            self.play(pos, t)
-                .map_err(|e| format!("move {} ({}): {}", i + 1, t, e))?;
+            self.play(pos, t).map_err(|e| format!("move {} ({}): {}", i + 1, t, e))?;
         }
         Ok(())
     }
 
     /// Takes what scripts printed since the last call.
     pub fn take_output(&self) -> Vec<String> {
-        self.script
-            .as_ref()
-            .map(|s| s.take_output())
-            .unwrap_or_default()
+        self.script.as_ref().map(|s| s.take_output()).unwrap_or_default()
     }
 
     /// The resolved variant as TOML with comments saying where each section came from.

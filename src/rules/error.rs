@@ -29,22 +29,11 @@ pub struct LoadError {
 impl LoadError {
     /// An error with no place in a file (a missing file, an unknown variant).
     pub fn plain(message: impl Into<String>) -> LoadError {
-        LoadError {
-            message: message.into(),
-            src: None,
-            span: None,
-            label: String::new(),
-            help: None,
-        }
+        LoadError { message: message.into(), src: None, span: None, label: String::new(), help: None }
     }
 
     /// An error pointing at a byte range of a file.
-    pub fn at(
-        file: &SourceFile,
-        span: Range<usize>,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) -> LoadError {
+    pub fn at(file: &SourceFile, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) -> LoadError {
         let len = file.text.len();
         let start = span.start.min(len);
         let end = span.end.clamp(start, len);
@@ -58,13 +47,7 @@ impl LoadError {
     }
 
     /// An error at a 1-based line and column of a file.
-    pub fn at_line(
-        file: &SourceFile,
-        line: usize,
-        column: usize,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) -> LoadError {
+    pub fn at_line(file: &SourceFile, line: usize, column: usize, message: impl Into<String>, label: impl Into<String>) -> LoadError {
         let offset = offset_of(&file.text, line, column);
         let end = (offset + 1).min(file.text.len());
         LoadError::at(file, offset..end, message, label)
@@ -78,9 +61,7 @@ impl LoadError {
     /// Renders the diagnostic as plain text (no colour), as the tests and pipes see it.
     pub fn render_plain(&self) -> String {
         let mut out = String::new();
-        let handler =
-            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-                .with_width(100);
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(100);
         if handler.render_report(&mut out, self).is_err() {
             out = self.message.clone();
         }
@@ -93,8 +74,7 @@ impl LoadError {
             return self.render_plain();
         }
         let mut out = String::new();
-        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode())
-            .with_width(100);
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode()).with_width(100);
         if handler.render_report(&mut out, self).is_err() {
             out = self.message.clone();
         }
@@ -138,10 +118,7 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(
-            did_you_mean("figur", ["pawn", "figure"]).as_deref(),
-            Some("did you mean `figure`?")
-        );
+        assert_eq!(did_you_mean("figur", ["pawn", "figure"]).as_deref(), Some("did you mean `figure`?"));
         assert_eq!(did_you_mean("zzz", ["pawn", "figure"]), None);
     }
 }

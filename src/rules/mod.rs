@@ -10,11 +10,11 @@ pub mod validate;
 pub use error::{LoadError, SourceFile};
 pub use options::{OptionDecl, OptionType, OptionValue, Options};
 
-use crate::geometry::Geometry;
+use crate::geometry::{CellTable, Geometry};
 use crate::piece::{ByPlayer, KindId, Player};
 
-/// A set of piece kinds as a bit set (at most 128 kinds).
-pub type KindSet = u128;
+/// A set of piece kinds as a bit set (at most 60 kinds).
+pub type KindSet = u64;
 
 /// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -73,38 +73,21 @@ pub enum OffBoard {
 #[derive(Clone, Debug)]
 pub enum Form {
     /// One cell along one of the vectors.
-    Step {
-        vecs: Vec<u8>,
-        capture: KindSet,
-        cond: Cond,
-    },
+    /// The targets of each cell, zone conditions applied.
+    Step { targets: CellTable<u16>, capture: KindSet },
     /// Along a line. `pass_over`: how many pieces may be passed over (255 = any). With
     /// `stop_first`, the move stops on the first empty cell after any passed pieces.
-    Slide {
-        vecs: Vec<u8>,
-        pass_over: u8,
-        stop_first: bool,
-        max: u8,
-        capture: KindSet,
-        cond: Cond,
-    },
+    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: KindSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
-    Leap {
-        vecs: Vec<(i8, i8)>,
-        distance: Distance,
-        capture: KindSet,
-        off: OffBoard,
-        off_per_direction: bool,
-        cond: Cond,
-    },
+    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: KindSet, off: OffBoard, off_per_direction: bool, cond: Cond },
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
 #[derive(Clone, Debug)]
 pub struct Jump {
-    pub vecs: Vec<u8>,
+    /// For each cell: (jumped cell, landing cell), zone conditions applied.
+    pub table: CellTable<(u16, u16)>,
     pub victims: KindSet,
-    pub cond: Cond,
 }
 
 /// A kind change on reaching a zone.
@@ -254,15 +237,8 @@ impl Zobrist {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
             mix(state)
         };
-        let pieces = (0..cells * codes)
-            .map(|i| if i % codes == 0 { 0 } else { next() })
-            .collect();
-        Zobrist {
-            pieces,
-            codes,
-            side: [next(), next()],
-            continuation: next(),
-        }
+        let pieces = (0..cells * codes).map(|i| if i % codes == 0 { 0 } else { next() }).collect();
+        Zobrist { pieces, codes, side: [next(), next()], continuation: next() }
     }
 
     #[inline(always)]
@@ -273,27 +249,13 @@ impl Zobrist {
     /// The key of an attribute value (0 for value 0, so absent attributes cost nothing).
     #[inline]
     pub fn attribute(cell: u16, slot: u8, value: i32) -> u64 {
-        if value == 0 {
-            0
-        } else {
-            mix(((cell as u64) << 40)
-                ^ ((slot as u64) << 32)
-                ^ (value as u32 as u64)
-                ^ 0xA5A5_0000_0000_0000)
-        }
+        if value == 0 { 0 } else { mix(((cell as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64) ^ 0xA5A5_0000_0000_0000) }
     }
 
     /// The key of a per-player counter value.
     #[inline]
     pub fn counter(player: Player, slot: u8, value: i32) -> u64 {
-        if value == 0 {
-            0
-        } else {
-            mix(0x5151_0000_0000_0000
-                ^ ((player.0 as u64) << 40)
-                ^ ((slot as u64) << 32)
-                ^ (value as u32 as u64))
-        }
+        if value == 0 { 0 } else { mix(0x5151_0000_0000_0000 ^ ((player.0 as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64)) }
     }
 }
 
@@ -340,6 +302,10 @@ pub struct Ruleset {
     pub dedup: bool,
     /// Whether any royal capture ends the game (then a chain stops on it).
     pub royal_ends_game: bool,
+    /// Whether a repetition rule exists (then make records every position).
+    pub repetition: bool,
+    /// Whether any end condition must be checked after each move.
+    pub end_checks: bool,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
     pub zones: Vec<(String, ByPlayer<u64>)>,
 }
@@ -361,11 +327,7 @@ impl Ruleset {
         Player::both()
             .into_iter()
             .find(|&p| self.player_names[p] == t)
-            .or_else(|| {
-                Player::both()
-                    .into_iter()
-                    .find(|&p| t.len() == 1 && self.player_names[p].starts_with(&t))
-            })
+            .or_else(|| Player::both().into_iter().find(|&p| t.len() == 1 && self.player_names[p].starts_with(&t)))
     }
 
     pub fn kind(&self, k: KindId) -> &KindDef {
@@ -373,10 +335,7 @@ impl Ruleset {
     }
 
     pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
-        self.kinds
-            .iter()
-            .position(|k| k.name == name)
-            .map(|i| KindId(i as u8))
+        self.kinds.iter().position(|k| k.name == name).map(|i| KindId(i as u8))
     }
 
     /// The piece code of a symbol letter.
@@ -397,37 +356,25 @@ impl Ruleset {
     }
 
     pub fn attribute_slot(&self, name: &str) -> Option<u8> {
-        self.attributes
-            .iter()
-            .position(|a| a == name)
-            .map(|i| i as u8)
+        self.attributes.iter().position(|a| a == name).map(|i| i as u8)
     }
 
     pub fn counter_slot(&self, name: &str) -> Option<u8> {
-        self.counters
-            .iter()
-            .position(|(a, _)| a == name)
-            .map(|i| i as u8)
+        self.counters.iter().position(|(a, _)| a == name).map(|i| i as u8)
     }
 
     /// The cells of a named zone for a player.
     pub fn zone_mask(&self, name: &str, p: Player) -> Option<u64> {
-        self.zones
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, m)| m[p])
+        self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
     }
 
     /// Whether a cell lies in a named zone for a player.
     pub fn in_zone(&self, cell: u16, name: &str, p: Player) -> Option<bool> {
-        self.zone_mask(name, p)
-            .map(|m| self.geometry.zones_of(cell) & m != 0)
+        self.zone_mask(name, p).map(|m| self.geometry.zones_of(cell) & m != 0)
     }
 
     pub fn has_repetition_rule(&self) -> bool {
-        self.ends
-            .iter()
-            .any(|e| matches!(e.kind, EndKind::Repetition { .. }))
+        self.ends.iter().any(|e| matches!(e.kind, EndKind::Repetition { .. }))
     }
 
     pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {

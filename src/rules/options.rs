@@ -65,10 +65,7 @@ impl OptionType {
                 if v.iter().any(|x| x == t) {
                     Ok(OptionValue::Text(t.to_string()))
                 } else {
-                    Err(format!(
-                        "`{t}` is not allowed; expected one of: {}",
-                        self.describe()
-                    ))
+                    Err(format!("`{t}` is not allowed; expected one of: {}", self.describe()))
                 }
             }
             OptionType::Bool => match t {
@@ -77,9 +74,7 @@ impl OptionType {
                 _ => Err(format!("`{t}` is not allowed; expected true or false")),
             },
             OptionType::Int { .. } => {
-                let i: i64 = t.parse().map_err(|_| {
-                    format!("`{t}` is not an integer; expected {}", self.describe())
-                })?;
+                let i: i64 = t.parse().map_err(|_| format!("`{t}` is not an integer; expected {}", self.describe()))?;
                 self.check(&OptionValue::Int(i))?;
                 Ok(OptionValue::Int(i))
             }
@@ -94,19 +89,10 @@ impl OptionType {
         let ok = match (self, v) {
             (OptionType::Choice(c), OptionValue::Text(t)) => c.contains(t),
             (OptionType::Bool, OptionValue::Bool(_)) => true,
-            (OptionType::Int { min, max, also }, OptionValue::Int(i)) => {
-                (min..=max).contains(&i) || also.contains(i)
-            }
+            (OptionType::Int { min, max, also }, OptionValue::Int(i)) => (min..=max).contains(&i) || also.contains(i),
             _ => false,
         };
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "`{v}` is not allowed; expected {}",
-                self.describe()
-            ))
-        }
+        if ok { Ok(()) } else { Err(format!("`{v}` is not allowed; expected {}", self.describe())) }
     }
 }
 
@@ -154,11 +140,7 @@ pub fn move_limit_decl(declared_in: &str) -> OptionDecl {
     OptionDecl {
         name: "move_limit".into(),
         description: "the position after this many plies is a draw (0 = off)".into(),
-        ty: OptionType::Int {
-            min: 0,
-            max: 1_000_000_000,
-            also: vec![],
-        },
+        ty: OptionType::Int { min: 0, max: 1_000_000_000, also: vec![] },
         default: OptionValue::Int(0),
         declared_in: declared_in.into(),
     }
@@ -171,16 +153,9 @@ mod tests {
     #[test]
     fn parse_values() {
         let c = OptionType::Choice(vec!["any".into(), "maximum".into()]);
-        assert_eq!(
-            c.parse("maximum").unwrap(),
-            OptionValue::Text("maximum".into())
-        );
+        assert_eq!(c.parse("maximum").unwrap(), OptionValue::Text("maximum".into()));
         assert!(c.parse("max").unwrap_err().contains("any, maximum"));
-        let i = OptionType::Int {
-            min: 2,
-            max: 10,
-            also: vec![0],
-        };
+        let i = OptionType::Int { min: 2, max: 10, also: vec![0] };
         assert_eq!(i.parse("0").unwrap(), OptionValue::Int(0));
         assert!(i.parse("1").is_err());
         assert!(i.parse("x").is_err());

@@ -99,14 +99,7 @@ impl Merged {
                     }
                 }
                 _ => {
-                    self.options.insert(
-                        k,
-                        MergedOption {
-                            decl: Src { file, val: o },
-                            default: None,
-                            description: None,
-                        },
-                    );
+                    self.options.insert(k, MergedOption { decl: Src { file, val: o }, default: None, description: None });
                 }
             }
         }
@@ -125,13 +118,7 @@ impl V<'_> {
         &self.m.files[i]
     }
 
-    fn err(
-        &self,
-        file: usize,
-        span: std::ops::Range<usize>,
-        msg: impl Into<String>,
-        label: impl Into<String>,
-    ) -> LoadError {
+    fn err(&self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>, label: impl Into<String>) -> LoadError {
         LoadError::at(self.file(file), span, msg, label)
     }
 
@@ -145,21 +132,14 @@ impl V<'_> {
 /// # Errors
 /// The first problem found, pointing into the file that caused it.
 pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
-    let mut v = V {
-        m,
-        opts: Options::default(),
-    };
+    let mut v = V { m, opts: Options::default() };
     v.opts = stage_options(&v, overrides)?;
     let (mut geometry, files_of_board) = stage_geometry(&v)?;
     let (player_names, first, forward) = stage_players(&v)?;
     let zones = stage_zones(&v, &mut geometry, &player_names, files_of_board)?;
     let kinds = stage_kinds(&v, &player_names)?;
     let attributes: Vec<String> = {
-        let mut a: Vec<String> = m
-            .pieces
-            .values()
-            .flat_map(|p| p.val.attributes.keys().cloned())
-            .collect();
+        let mut a: Vec<String> = m.pieces.values().flat_map(|p| p.val.attributes.keys().cloned()).collect();
         a.sort();
         a.dedup();
         a
@@ -168,30 +148,12 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         .into_iter()
         .map(|mut k| {
             let raw = &m.pieces[&k.name].val;
-            k.attributes = raw
-                .attributes
-                .iter()
-                .map(|(n, v)| {
-                    (
-                        attributes.iter().position(|a| a == n).unwrap() as u8,
-                        *v as i32,
-                    )
-                })
-                .collect();
+            k.attributes = raw.attributes.iter().map(|(n, v)| (attributes.iter().position(|a| a == n).unwrap() as u8, *v as i32)).collect();
             k
         })
         .collect();
-    let counters: Vec<(String, i32)> = m
-        .counters
-        .iter()
-        .map(|(k, v)| (k.clone(), *v as i32))
-        .collect();
-    let ctx = PieceCtx {
-        kinds: &kinds,
-        zones: &zones,
-        forward: &forward,
-        attributes: &attributes,
-    };
+    let counters: Vec<(String, i32)> = m.counters.iter().map(|(k, v)| (k.clone(), *v as i32)).collect();
+    let ctx = PieceCtx { kinds: &kinds, zones: &zones, forward: &forward, attributes: &attributes };
     let mut pieces = vec![PieceRules::default(); code_count(kinds.len())];
     let mut dedup = false;
     for (ki, k) in kinds.iter().enumerate() {
@@ -210,9 +172,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         _ => 0,
     };
     let zobrist = Zobrist::new(geometry.len(), code_count(kinds.len()));
-    let royal_ends_game = ends
-        .iter()
-        .any(|e| matches!(e.kind, EndKind::RoyalCaptured));
+    let royal_ends_game = ends.iter().any(|e| matches!(e.kind, EndKind::RoyalCaptured));
+    let repetition = ends.iter().any(|e| matches!(e.kind, EndKind::Repetition { .. }));
+    let end_checks = ends.iter().any(|e| matches!(e.kind, EndKind::RoyalCaptured | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost(_)));
     Ok(Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
@@ -234,6 +196,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         zobrist,
         dedup,
         royal_ends_game,
+        repetition,
+        end_checks,
         zones: zones.into_iter().collect(),
     })
 }
@@ -254,44 +218,22 @@ fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options> {
     for (name, mo) in &v.m.options {
         let f = mo.decl.file;
         let raw = &mo.decl.val;
-        let declared_in =
-            v.m.chain
-                .get(v.m.chain.len() - 1 - f.min(v.m.chain.len() - 1))
-                .cloned()
-                .unwrap_or_default();
+        let declared_in = v.m.chain.get(v.m.chain.len() - 1 - f.min(v.m.chain.len() - 1)).cloned().unwrap_or_default();
         let ty = match (&raw.values, raw.min, raw.max) {
             (Some(vals), None, None) => {
-                let items: Vec<OptionValue> = vals
-                    .get_ref()
-                    .iter()
-                    .filter_map(toml_to_option_value)
-                    .collect();
+                let items: Vec<OptionValue> = vals.get_ref().iter().filter_map(toml_to_option_value).collect();
                 if items.len() != vals.get_ref().len() || items.is_empty() {
-                    return Err(v.err(
-                        f,
-                        vals.span(),
-                        format!("option `{name}`: values must be words, or true and false"),
-                        "here",
-                    ));
+                    return Err(v.err(f, vals.span(), format!("option `{name}`: values must be words, or true and false"), "here"));
                 }
                 if items.iter().all(|i| matches!(i, OptionValue::Bool(_))) {
                     OptionType::Bool
                 } else if items.iter().all(|i| matches!(i, OptionValue::Text(_))) {
                     OptionType::Choice(items.iter().map(|i| i.to_string()).collect())
                 } else {
-                    return Err(v.err(
-                        f,
-                        vals.span(),
-                        format!("option `{name}`: mixed value types"),
-                        "all words, or true and false",
-                    ));
+                    return Err(v.err(f, vals.span(), format!("option `{name}`: mixed value types"), "all words, or true and false"));
                 }
             }
-            (None, Some(min), Some(max)) => OptionType::Int {
-                min,
-                max,
-                also: raw.also.clone(),
-            },
+            (None, Some(min), Some(max)) => OptionType::Int { min, max, also: raw.also.clone() },
             _ => {
                 let span = raw.default.as_ref().map(|d| d.span()).unwrap_or(0..0);
                 return Err(v
@@ -305,22 +247,9 @@ fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options> {
         };
         let default = match dval {
             Some(d) => {
-                let val = toml_to_option_value(d.get_ref()).ok_or_else(|| {
-                    v.err(
-                        dfile,
-                        d.span(),
-                        "an option's default must be a word, an integer or a boolean",
-                        "here",
-                    )
-                })?;
-                ty.check(&val).map_err(|e| {
-                    v.err(
-                        dfile,
-                        d.span(),
-                        format!("option `{name}`: bad default: {e}"),
-                        "this value",
-                    )
-                })?;
+                let val = toml_to_option_value(d.get_ref())
+                    .ok_or_else(|| v.err(dfile, d.span(), "an option's default must be a word, an integer or a boolean", "here"))?;
+                ty.check(&val).map_err(|e| v.err(dfile, d.span(), format!("option `{name}`: bad default: {e}"), "this value"))?;
                 val
             }
             None => match &ty {
@@ -331,41 +260,26 @@ fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options> {
         };
         decls.push(OptionDecl {
             name: name.clone(),
-            description: mo
-                .description
-                .clone()
-                .or_else(|| raw.description.clone())
-                .unwrap_or_default(),
+            description: mo.description.clone().or_else(|| raw.description.clone()).unwrap_or_default(),
             ty,
             default,
             declared_in,
         });
     }
     if !decls.iter().any(|d| d.name == "move_limit") {
-        decls.push(move_limit_decl(
-            v.m.chain.last().map(String::as_str).unwrap_or(""),
-        ));
+        decls.push(move_limit_decl(v.m.chain.last().map(String::as_str).unwrap_or("")));
     }
-    let mut values: BTreeMap<String, OptionValue> = decls
-        .iter()
-        .map(|d| (d.name.clone(), d.default.clone()))
-        .collect();
+    let mut values: BTreeMap<String, OptionValue> = decls.iter().map(|d| (d.name.clone(), d.default.clone())).collect();
     for (name, text) in overrides {
         let Some(d) = decls.iter().find(|d| &d.name == name) else {
             let known: Vec<&str> = decls.iter().map(|d| d.name.as_str()).collect();
-            let mut e = LoadError::plain(format!(
-                "unknown option `{name}` for {}; its options are: {}",
-                v.m.name,
-                known.join(", ")
-            ));
+            let mut e = LoadError::plain(format!("unknown option `{name}` for {}; its options are: {}", v.m.name, known.join(", ")));
             if let Some(h) = did_you_mean(name, known.iter().copied()) {
                 e = e.with_help(h);
             }
             return Err(e);
         };
-        let val =
-            d.ty.parse(text)
-                .map_err(|e| LoadError::plain(format!("option `{name}`: {e}")))?;
+        let val = d.ty.parse(text).map_err(|e| LoadError::plain(format!("option `{name}`: {e}")))?;
         values.insert(name.clone(), val);
     }
     Ok(Options { decls, values })
@@ -434,14 +348,8 @@ impl V<'_> {
             Setting::Value(x) => Ok(x.clone()),
             Setting::Option(r) => {
                 let Some(val) = self.opts.get(&r.option) else {
-                    let known: Vec<&str> =
-                        self.opts.decls.iter().map(|d| d.name.as_str()).collect();
-                    let mut e = self.err(
-                        file,
-                        s.span(),
-                        format!("unknown option `{}`", r.option),
-                        "refers to it",
-                    );
+                    let known: Vec<&str> = self.opts.decls.iter().map(|d| d.name.as_str()).collect();
+                    let mut e = self.err(file, s.span(), format!("unknown option `{}`", r.option), "refers to it");
                     if let Some(h) = did_you_mean(&r.option, known) {
                         e = e.with_help(h);
                     }
@@ -457,31 +365,19 @@ impl V<'_> {
                             return Err(self.err(
                                 file,
                                 s.span(),
-                                format!(
-                                    "option `{}` value `{missing}` is not in this map",
-                                    r.option
-                                ),
+                                format!("option `{}` value `{missing}` is not in this map", r.option),
                                 "incomplete map",
                             ));
                         }
                         map.get(&val.to_string()).cloned().ok_or_else(|| {
-                            self.err(
-                                file,
-                                s.span(),
-                                format!("option `{}` value `{val}` is not in this map", r.option),
-                                "incomplete map",
-                            )
+                            self.err(file, s.span(), format!("option `{}` value `{val}` is not in this map", r.option), "incomplete map")
                         })
                     }
                     None => T::from_option(val).ok_or_else(|| {
                         self.err(
                             file,
                             s.span(),
-                            format!(
-                                "option `{}` has value `{val}`, but this setting needs {}",
-                                r.option,
-                                T::describe()
-                            ),
+                            format!("option `{}` has value `{val}`, but this setting needs {}", r.option, T::describe()),
                             "here",
                         )
                     }),
@@ -496,15 +392,8 @@ impl V<'_> {
         if allowed.contains(&w.as_str()) {
             Ok(w)
         } else {
-            let mut e = self.err(
-                file,
-                s.span(),
-                format!(
-                    "`{w}` is not allowed here; expected one of: {}",
-                    allowed.join(", ")
-                ),
-                "this value",
-            );
+            let mut e =
+                self.err(file, s.span(), format!("`{w}` is not allowed here; expected one of: {}", allowed.join(", ")), "this value");
             if let Some(h) = did_you_mean(&w, allowed.iter().copied()) {
                 e = e.with_help(h);
             }
@@ -515,8 +404,7 @@ impl V<'_> {
     /// Evaluates a `when` condition: `name == value` joined by `&&`.
     fn when(&self, file: usize, w: &Option<Spanned<String>>) -> R<bool> {
         let Some(w) = w else { return Ok(true) };
-        eval_when(&self.opts, w.get_ref())
-            .map_err(|e| self.err(file, w.span(), e, "in this condition"))
+        eval_when(&self.opts, w.get_ref()).map_err(|e| self.err(file, w.span(), e, "in this condition"))
     }
 }
 
@@ -532,14 +420,9 @@ pub fn eval_when(opts: &Options, text: &str) -> Result<bool, String> {
         } else if let Some((a, b)) = part.split_once("==") {
             (a.trim(), b.trim(), true)
         } else {
-            return Err(format!(
-                "`{}` is not a condition; write `option == value` or `option != value`",
-                part.trim()
-            ));
+            return Err(format!("`{}` is not a condition; write `option == value` or `option != value`", part.trim()));
         };
-        let d = opts
-            .decl(name)
-            .ok_or_else(|| format!("unknown option `{name}`"))?;
+        let d = opts.decl(name).ok_or_else(|| format!("unknown option `{name}`"))?;
         let val = d.ty.parse(value.trim_matches('"'))?;
         let cur = opts.get(name).expect("declared options have values");
         all &= (cur == &val) == eq;
@@ -551,32 +434,17 @@ pub fn eval_when(opts: &Options, text: &str) -> Result<bool, String> {
 
 fn stage_geometry(v: &V) -> R<(Geometry, usize)> {
     let Some(b) = &v.m.board else {
-        return Err(LoadError::at(
-            v.file(v.main_file()),
-            0..0,
-            "the variant has no [board]",
-            "expected a [board] table",
-        )
-        .with_help("add [board] with files and ranks"));
+        return Err(LoadError::at(v.file(v.main_file()), 0..0, "the variant has no [board]", "expected a [board] table")
+            .with_help("add [board] with files and ranks"));
     };
     let f = b.file;
     let raw = &b.val;
     let (files, ranks) = (*raw.files.get_ref(), *raw.ranks.get_ref());
     if !(1..=26).contains(&files) {
-        return Err(v.err(
-            f,
-            raw.files.span(),
-            "a board has 1 to 26 files",
-            "out of range",
-        ));
+        return Err(v.err(f, raw.files.span(), "a board has 1 to 26 files", "out of range"));
     }
     if !(1..=99).contains(&ranks) {
-        return Err(v.err(
-            f,
-            raw.ranks.span(),
-            "a board has 1 to 99 ranks",
-            "out of range",
-        ));
+        return Err(v.err(f, raw.ranks.span(), "a board has 1 to 99 ranks", "out of range"));
     }
     let parity = match raw.cells.as_ref().map(|c| c.get_ref().as_str()) {
         None | Some("all") => None,
@@ -584,12 +452,7 @@ fn stage_geometry(v: &V) -> R<(Geometry, usize)> {
         Some("light") => Some(1),
         Some(other) => {
             let c = raw.cells.as_ref().unwrap();
-            return Err(v.err(
-                f,
-                c.span(),
-                format!("`{other}` is not a cell rule; expected all, dark or light"),
-                "here",
-            ));
+            return Err(v.err(f, c.span(), format!("`{other}` is not a cell rule; expected all, dark or light"), "here"));
         }
     };
     let mut mask: Option<Vec<Vec<bool>>> = None;
@@ -597,48 +460,30 @@ fn stage_geometry(v: &V) -> R<(Geometry, usize)> {
         let rows: Vec<Vec<bool>> = m
             .get_ref()
             .lines()
-            .map(|l| {
-                l.chars()
-                    .filter(|c| !c.is_whitespace())
-                    .map(|c| c != '-')
-                    .collect::<Vec<bool>>()
-            })
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).map(|c| c != '-').collect::<Vec<bool>>())
             .filter(|r| !r.is_empty())
             .collect();
         if rows.len() != ranks as usize || rows.iter().any(|r| r.len() != files as usize) {
             return Err(v
-                .err(
-                    f,
-                    m.span(),
-                    format!("the mask must have {ranks} rows of {files} marks"),
-                    "this mask",
-                )
-                .with_help(
-                    "one row per rank, top rank first; `-` for no cell, any other mark for a cell",
-                ));
+                .err(f, m.span(), format!("the mask must have {ranks} rows of {files} marks"), "this mask")
+                .with_help("one row per rank, top rank first; `-` for no cell, any other mark for a cell"));
         }
         mask = Some(rows);
     }
     let (files, ranks) = (files as u8, ranks as u8);
     let mut g = Geometry::new(files, ranks, |fi, ri| {
         let par_ok = parity.is_none_or(|p| (fi as u32 + ri as u32) % 2 == p);
-        let mask_ok = mask
-            .as_ref()
-            .is_none_or(|m| m[(ranks - 1 - ri) as usize][fi as usize]);
+        let mask_ok = mask.as_ref().is_none_or(|m| m[(ranks - 1 - ri) as usize][fi as usize]);
         par_ok && mask_ok
     });
     if !raw.holes.is_empty() {
         let mut holes = Vec::new();
         for h in &raw.holes {
-            let c = g
-                .parse_cell(h.get_ref())
-                .map_err(|e| v.err(f, h.span(), e, "not a cell"))?;
+            let c = g.parse_cell(h.get_ref()).map_err(|e| v.err(f, h.span(), e, "not a cell"))?;
             holes.push(g.coords(c));
         }
         let old = g.clone();
-        g = Geometry::new(files, ranks, |fi, ri| {
-            old.at(fi as i32, ri as i32).is_some() && !holes.contains(&(fi, ri))
-        });
+        g = Geometry::new(files, ranks, |fi, ri| old.at(fi as i32, ri as i32).is_some() && !holes.contains(&(fi, ri)));
     }
     if g.is_empty() {
         return Err(v.err(f, raw.files.span(), "the board has no cells", "here"));
@@ -648,45 +493,18 @@ fn stage_geometry(v: &V) -> R<(Geometry, usize)> {
 
 fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)> {
     let Some(p) = &v.m.players else {
-        return Ok((
-            ByPlayer::new("white".into(), "black".into()),
-            Player::FIRST,
-            ByPlayer::new(1, -1),
-        ));
+        return Ok((ByPlayer::new("white".into(), "black".into()), Player::FIRST, ByPlayer::new(1, -1)));
     };
     let f = p.file;
     let names = p.val.names.get_ref();
-    if names.len() != 2
-        || names[0] == names[1]
-        || names
-            .iter()
-            .any(|n| n.is_empty() || n.contains(char::is_whitespace))
-    {
-        return Err(v.err(
-            f,
-            p.val.names.span(),
-            "a game has exactly two players with different one-word names",
-            "here",
-        ));
+    if names.len() != 2 || names[0] == names[1] || names.iter().any(|n| n.is_empty() || n.contains(char::is_whitespace)) {
+        return Err(v.err(f, p.val.names.span(), "a game has exactly two players with different one-word names", "here"));
     }
     let pn = ByPlayer::new(names[0].to_ascii_lowercase(), names[1].to_ascii_lowercase());
     let find = |s: &Spanned<String>| -> R<Player> {
-        Player::both()
-            .into_iter()
-            .find(|&x| pn[x] == s.get_ref().to_ascii_lowercase())
-            .ok_or_else(|| {
-                v.err(
-                    f,
-                    s.span(),
-                    format!(
-                        "`{}` is not a player; players are {} and {}",
-                        s.get_ref(),
-                        pn.0[0],
-                        pn.0[1]
-                    ),
-                    "unknown player",
-                )
-            })
+        Player::both().into_iter().find(|&x| pn[x] == s.get_ref().to_ascii_lowercase()).ok_or_else(|| {
+            v.err(f, s.span(), format!("`{}` is not a player; players are {} and {}", s.get_ref(), pn.0[0], pn.0[1]), "unknown player")
+        })
     };
     let first = match &p.val.first {
         Some(s) => find(s)?,
@@ -694,36 +512,19 @@ fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)> {
     };
     if first != Player::FIRST {
         let s = p.val.first.as_ref().unwrap();
-        return Err(v.err(
-            f,
-            s.span(),
-            "the player who moves first must be listed first in `names`",
-            "here",
-        ));
+        return Err(v.err(f, s.span(), "the player who moves first must be listed first in `names`", "here"));
     }
     let mut forward = ByPlayer::new(1, -1);
     for (name, dir) in &p.val.forward {
         let pl = Player::both()
             .into_iter()
             .find(|&x| &pn[x] == name)
-            .ok_or_else(|| {
-                v.err(
-                    f,
-                    dir.span(),
-                    format!("`{name}` is not a player"),
-                    "unknown player",
-                )
-            })?;
+            .ok_or_else(|| v.err(f, dir.span(), format!("`{name}` is not a player"), "unknown player"))?;
         forward[pl] = match dir.get_ref().as_str() {
             "north" | "up" => 1,
             "south" | "down" => -1,
             other => {
-                return Err(v.err(
-                    f,
-                    dir.span(),
-                    format!("`{other}` is not a forward direction; expected north or south"),
-                    "here",
-                ));
+                return Err(v.err(f, dir.span(), format!("`{other}` is not a forward direction; expected north or south"), "here"));
             }
         };
     }
@@ -732,59 +533,29 @@ fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)> {
 
 // ---------------------------------------------------------------- zones
 
-fn zone_cells(
-    v: &V,
-    f: usize,
-    g: &Geometry,
-    z: &RawZone,
-    done: &BTreeMap<String, ByPlayer<u64>>,
-    player: Player,
-) -> R<Vec<Cell>> {
+fn zone_cells(v: &V, f: usize, g: &Geometry, z: &RawZone, done: &BTreeMap<String, ByPlayer<u64>>, player: Player) -> R<Vec<Cell>> {
     let mut cells = Vec::new();
     for c in &z.cells {
-        cells.push(g.parse_cell(c.get_ref()).map_err(|e| {
-            v.err(
-                f,
-                c.span(),
-                format!("zone cell {e}"),
-                "not a cell of this board",
-            )
-        })?);
+        cells.push(g.parse_cell(c.get_ref()).map_err(|e| v.err(f, c.span(), format!("zone cell {e}"), "not a cell of this board"))?);
     }
     if !z.rect.is_empty() {
         if z.rect.len() != 2 {
-            return Err(v.err(
-                f,
-                z.rect[0].span(),
-                "a rect is two opposite corners, like [\"b2\", \"e5\"]",
-                "here",
-            ));
+            return Err(v.err(f, z.rect[0].span(), "a rect is two opposite corners, like [\"b2\", \"e5\"]", "here"));
         }
-        let a = crate::geometry::parse_coords(z.rect[0].get_ref())
-            .map_err(|e| v.err(f, z.rect[0].span(), e, "here"))?;
-        let b = crate::geometry::parse_coords(z.rect[1].get_ref())
-            .map_err(|e| v.err(f, z.rect[1].span(), e, "here"))?;
+        let a = crate::geometry::parse_coords(z.rect[0].get_ref()).map_err(|e| v.err(f, z.rect[0].span(), e, "here"))?;
+        let b = crate::geometry::parse_coords(z.rect[1].get_ref()).map_err(|e| v.err(f, z.rect[1].span(), e, "here"))?;
         for c in g.cells() {
             let (cf, cr) = g.coords(c);
             let (cf, cr) = (cf as i32, cr as i32);
-            if cf >= a.0.min(b.0) && cf <= a.0.max(b.0) && cr >= a.1.min(b.1) && cr <= a.1.max(b.1)
-            {
+            if cf >= a.0.min(b.0) && cf <= a.0.max(b.0) && cr >= a.1.min(b.1) && cr <= a.1.max(b.1) {
                 cells.push(c);
             }
         }
     }
     for fl in &z.files {
         let s = fl.get_ref();
-        if s.len() != 1
-            || !s.as_bytes()[0].is_ascii_lowercase()
-            || (s.as_bytes()[0] - b'a') >= g.files
-        {
-            return Err(v.err(
-                f,
-                fl.span(),
-                format!("`{s}` is not a file of this board"),
-                "here",
-            ));
+        if s.len() != 1 || !s.as_bytes()[0].is_ascii_lowercase() || (s.as_bytes()[0] - b'a') >= g.files {
+            return Err(v.err(f, fl.span(), format!("`{s}` is not a file of this board"), "here"));
         }
         let fi = s.as_bytes()[0] - b'a';
         cells.extend(g.cells().filter(|&c| g.coords(c).0 == fi));
@@ -792,26 +563,13 @@ fn zone_cells(
     for r in &z.ranks {
         let ri = *r.get_ref();
         if ri == 0 || ri > g.ranks as u32 {
-            return Err(v.err(
-                f,
-                r.span(),
-                format!("rank {ri} is not on this board"),
-                "here",
-            ));
+            return Err(v.err(f, r.span(), format!("rank {ri} is not on this board"), "here"));
         }
         cells.extend(g.cells().filter(|&c| g.coords(c).1 as u32 == ri - 1));
     }
     for u in &z.union {
         let m = done.get(u.get_ref()).ok_or_else(|| {
-            let mut e = v.err(
-                f,
-                u.span(),
-                format!(
-                    "unknown zone `{}` (a union names zones defined before it)",
-                    u.get_ref()
-                ),
-                "here",
-            );
+            let mut e = v.err(f, u.span(), format!("unknown zone `{}` (a union names zones defined before it)", u.get_ref()), "here");
             if let Some(h) = did_you_mean(u.get_ref(), done.keys().map(String::as_str)) {
                 e = e.with_help(h);
             }
@@ -824,12 +582,7 @@ fn zone_cells(
     Ok(cells)
 }
 
-fn stage_zones(
-    v: &V,
-    g: &mut Geometry,
-    players: &ByPlayer<String>,
-    _board_file: usize,
-) -> R<BTreeMap<String, ByPlayer<u64>>> {
+fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>, _board_file: usize) -> R<BTreeMap<String, ByPlayer<u64>>> {
     let mut done: BTreeMap<String, ByPlayer<u64>> = BTreeMap::new();
     // Zones may refer to zones defined before them in a union; resolve in dependency order by
     // trying repeatedly (the number of zones is small).
@@ -839,14 +592,11 @@ fn stage_zones(
         let mut next = Vec::new();
         for (name, z) in pending {
             let raw = z.val.get_ref();
-            let deps_ready =
-                raw.union.iter().all(|u| {
-                    done.contains_key(u.get_ref()) || !v.m.zones.contains_key(u.get_ref())
-                }) && raw.by_player.values().all(|bp| {
-                    bp.union.iter().all(|u| {
-                        done.contains_key(u.get_ref()) || !v.m.zones.contains_key(u.get_ref())
-                    })
-                });
+            let deps_ready = raw.union.iter().all(|u| done.contains_key(u.get_ref()) || !v.m.zones.contains_key(u.get_ref()))
+                && raw
+                    .by_player
+                    .values()
+                    .all(|bp| bp.union.iter().all(|u| done.contains_key(u.get_ref()) || !v.m.zones.contains_key(u.get_ref())));
             if !deps_ready {
                 next.push((name, z));
                 continue;
@@ -855,27 +605,16 @@ fn stage_zones(
             let mut masks = ByPlayer::new(0u64, 0u64);
             if raw.by_player.is_empty() {
                 let cells = zone_cells(v, f, g, raw, &done, Player::FIRST)?;
-                let id = g
-                    .add_zone(name, &cells)
-                    .map_err(|e| v.err(f, z.val.span(), e, "here"))?;
+                let id = g.add_zone(name, &cells).map_err(|e| v.err(f, z.val.span(), e, "here"))?;
                 masks = ByPlayer::new(1 << id, 1 << id);
             } else {
                 for (pname, pz) in &raw.by_player {
                     let p = Player::both()
                         .into_iter()
                         .find(|&p| &players[p] == pname)
-                        .ok_or_else(|| {
-                            v.err(
-                                f,
-                                z.val.span(),
-                                format!("`{pname}` is not a player"),
-                                "in this zone",
-                            )
-                        })?;
+                        .ok_or_else(|| v.err(f, z.val.span(), format!("`{pname}` is not a player"), "in this zone"))?;
                     let cells = zone_cells(v, f, g, pz, &done, p)?;
-                    let id = g
-                        .add_zone(&format!("{name}@{pname}"), &cells)
-                        .map_err(|e| v.err(f, z.val.span(), e, "here"))?;
+                    let id = g.add_zone(&format!("{name}@{pname}"), &cells).map_err(|e| v.err(f, z.val.span(), e, "here"))?;
                     masks[p] = 1 << id;
                 }
             }
@@ -883,12 +622,7 @@ fn stage_zones(
         }
         if next.len() == before {
             let (name, z) = next[0];
-            return Err(v.err(
-                z.file,
-                z.val.span(),
-                format!("zone `{name}` is part of a cycle of unions"),
-                "here",
-            ));
+            return Err(v.err(z.file, z.val.span(), format!("zone `{name}` is part of a cycle of unions"), "here"));
         }
         pending = next;
     }
@@ -899,17 +633,10 @@ fn stage_zones(
 
 fn stage_kinds(v: &V, players: &ByPlayer<String>) -> R<Vec<KindDef>> {
     if v.m.pieces.is_empty() {
-        return Err(LoadError::at(
-            v.file(v.main_file()),
-            0..0,
-            "the variant declares no [pieces]",
-            "expected [pieces.NAME] tables",
-        ));
+        return Err(LoadError::at(v.file(v.main_file()), 0..0, "the variant declares no [pieces]", "expected [pieces.NAME] tables"));
     }
-    if v.m.pieces.len() > 120 {
-        return Err(LoadError::plain(
-            "a variant may have at most 120 piece kinds",
-        ));
+    if v.m.pieces.len() > 60 {
+        return Err(LoadError::plain("a variant may have at most 60 piece kinds"));
     }
     let mut kinds = Vec::new();
     let mut seen: BTreeMap<char, String> = BTreeMap::new();
@@ -920,12 +647,7 @@ fn stage_kinds(v: &V, players: &ByPlayer<String>) -> R<Vec<KindDef>> {
             let mut it = s.chars();
             match (it.next(), it.next()) {
                 (Some(c), None) if c.is_alphabetic() => Ok(c),
-                _ => Err(v.err(
-                    f,
-                    raw.symbol.span(),
-                    format!("piece `{name}`: a symbol is one letter"),
-                    "here",
-                )),
+                _ => Err(v.err(f, raw.symbol.span(), format!("piece `{name}`: a symbol is one letter"), "here")),
             }
         };
         let symbols = match raw.symbol.get_ref() {
@@ -936,24 +658,16 @@ fn stage_kinds(v: &V, players: &ByPlayer<String>) -> R<Vec<KindDef>> {
             RawSymbols::ByPlayer(m) => {
                 let mut out = ByPlayer::new(' ', ' ');
                 for p in Player::both() {
-                    let s = m.get(&players[p]).ok_or_else(|| {
-                        v.err(
-                            f,
-                            raw.symbol.span(),
-                            format!("piece `{name}` has no symbol for {}", players[p]),
-                            "here",
-                        )
-                    })?;
+                    let s = m
+                        .get(&players[p])
+                        .ok_or_else(|| v.err(f, raw.symbol.span(), format!("piece `{name}` has no symbol for {}", players[p]), "here"))?;
                     out[p] = sym(s)?;
                 }
                 if m.len() != 2 {
                     return Err(v.err(
                         f,
                         raw.symbol.span(),
-                        format!(
-                            "piece `{name}`: symbols are given for {} and {} only",
-                            players.0[0], players.0[1]
-                        ),
+                        format!("piece `{name}`: symbols are given for {} and {} only", players.0[0], players.0[1]),
                         "here",
                     ));
                 }
@@ -965,21 +679,13 @@ fn stage_kinds(v: &V, players: &ByPlayer<String>) -> R<Vec<KindDef>> {
                 return Err(v.err(
                     f,
                     raw.symbol.span(),
-                    format!(
-                        "symbol `{}` is used twice (by `{other}` and `{name}`)",
-                        symbols[p]
-                    ),
+                    format!("symbol `{}` is used twice (by `{other}` and `{name}`)", symbols[p]),
                     "here",
                 ));
             }
         }
         if symbols[Player::FIRST] == symbols[Player::SECOND] {
-            return Err(v.err(
-                f,
-                raw.symbol.span(),
-                "the two players need different symbols",
-                "here",
-            ));
+            return Err(v.err(f, raw.symbol.span(), "the two players need different symbols", "here"));
         }
         kinds.push(KindDef {
             name: name.clone(),
@@ -1000,71 +706,38 @@ struct PieceCtx<'a> {
 }
 
 impl V<'_> {
-    fn kind_set(
-        &self,
-        f: usize,
-        names: &Option<Vec<Spanned<String>>>,
-        kinds: &[KindDef],
-    ) -> R<KindSet> {
+    fn kind_set(&self, f: usize, names: &Option<Vec<Spanned<String>>>, kinds: &[KindDef]) -> R<KindSet> {
         let Some(names) = names else {
             return Ok(KindSet::MAX);
         };
         let mut set = 0;
         for n in names {
-            let i = kinds
-                .iter()
-                .position(|k| &k.name == n.get_ref())
-                .ok_or_else(|| {
-                    let mut e = self.err(
-                        f,
-                        n.span(),
-                        format!("unknown piece kind `{}`", n.get_ref()),
-                        "not a kind of this variant",
-                    );
-                    if let Some(h) =
-                        did_you_mean(n.get_ref(), kinds.iter().map(|k| k.name.as_str()))
-                    {
-                        e = e.with_help(h);
-                    }
-                    e
-                })?;
-            set |= 1u128 << i;
+            let i = kinds.iter().position(|k| &k.name == n.get_ref()).ok_or_else(|| {
+                let mut e = self.err(f, n.span(), format!("unknown piece kind `{}`", n.get_ref()), "not a kind of this variant");
+                if let Some(h) = did_you_mean(n.get_ref(), kinds.iter().map(|k| k.name.as_str())) {
+                    e = e.with_help(h);
+                }
+                e
+            })?;
+            set |= 1u64 << i;
         }
         Ok(set)
     }
 
-    fn zone_ref(
-        &self,
-        f: usize,
-        s: &Option<Spanned<Setting<String>>>,
-        ctx: &PieceCtx,
-        p: Player,
-    ) -> R<u64> {
+    fn zone_ref(&self, f: usize, s: &Option<Spanned<Setting<String>>>, ctx: &PieceCtx, p: Player) -> R<u64> {
         let Some(s) = s else { return Ok(0) };
         let name = self.setting(f, s)?;
         self.zone_named(f, &name, s.span(), ctx.zones, p)
     }
 
-    fn zone_named(
-        &self,
-        f: usize,
-        name: &str,
-        span: std::ops::Range<usize>,
-        zones: &BTreeMap<String, ByPlayer<u64>>,
-        p: Player,
-    ) -> R<u64> {
+    fn zone_named(&self, f: usize, name: &str, span: std::ops::Range<usize>, zones: &BTreeMap<String, ByPlayer<u64>>, p: Player) -> R<u64> {
         if name == "board" {
             return Ok(0);
         }
         match zones.get(name) {
             Some(m) => Ok(m[p]),
             None => {
-                let mut e = self.err(
-                    f,
-                    span,
-                    format!("unknown zone `{name}`"),
-                    "not a zone of this variant",
-                );
+                let mut e = self.err(f, span, format!("unknown zone `{name}`"), "not a zone of this variant");
                 if let Some(h) = did_you_mean(name, zones.keys().map(String::as_str)) {
                     e = e.with_help(h);
                 }
@@ -1078,16 +751,8 @@ impl V<'_> {
 fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
     let all: Vec<(i8, i8)> = crate::geometry::COMPASS.iter().map(|(_, d)| *d).collect();
     let v = match name {
-        "orthogonal" => all
-            .iter()
-            .copied()
-            .filter(|d| d.0 == 0 || d.1 == 0)
-            .collect(),
-        "diagonal" => all
-            .iter()
-            .copied()
-            .filter(|d| d.0 != 0 && d.1 != 0)
-            .collect(),
+        "orthogonal" => all.iter().copied().filter(|d| d.0 == 0 || d.1 == 0).collect(),
+        "diagonal" => all.iter().copied().filter(|d| d.0 != 0 && d.1 != 0).collect(),
         "all" => all,
         "forward" => vec![(0, fwd)],
         "backward" => vec![(0, -fwd)],
@@ -1114,9 +779,8 @@ fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<
             RawDir::Name(n) => {
                 let ds = named_dirs(&n, fwd).ok_or_else(|| {
                     let names: Vec<&str> = DIR_NAMES.split(", ").collect();
-                    let mut e = v
-                        .err(f, d.span(), format!("`{n}` is not a direction set"), "here")
-                        .with_help(format!("expected {DIR_NAMES}"));
+                    let mut e =
+                        v.err(f, d.span(), format!("`{n}` is not a direction set"), "here").with_help(format!("expected {DIR_NAMES}"));
                     if let Some(h) = did_you_mean(&n, names) {
                         e = e.with_help(format!("{h} (expected {DIR_NAMES})"));
                     }
@@ -1126,12 +790,7 @@ fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<
             }
             RawDir::Vector([dx, dy]) => {
                 if dx.abs() > 30 || dy.abs() > 30 || (dx == 0 && dy == 0) {
-                    return Err(v.err(
-                        f,
-                        d.span(),
-                        "a vector is [dx, dy], not both 0, each at most 30",
-                        "here",
-                    ));
+                    return Err(v.err(f, d.span(), "a vector is [dx, dy], not both 0, each at most 30", "here"));
                 }
                 let dy = if relative { dy * fwd as i64 } else { dy };
                 out.push((dx as i8, dy as i8));
@@ -1143,14 +802,7 @@ fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<
     Ok(out)
 }
 
-fn stage_movement(
-    v: &V,
-    raw: &Src<RawPiece>,
-    p: Player,
-    ctx: &PieceCtx,
-    g: &mut Geometry,
-    dedup: &mut bool,
-) -> R<PieceRules> {
+fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, dedup: &mut bool) -> R<PieceRules> {
     let f = raw.file;
     let mut rules = PieceRules::default();
     let mut quiet_forms = 0;
@@ -1160,15 +812,7 @@ fn stage_movement(
         if !v.when(f, &fm.when)? {
             continue;
         }
-        let kinds_given = [
-            fm.step.is_some(),
-            fm.slide.is_some(),
-            fm.leap.is_some(),
-            fm.jump.is_some(),
-        ]
-        .iter()
-        .filter(|x| **x)
-        .count();
+        let kinds_given = [fm.step.is_some(), fm.slide.is_some(), fm.leap.is_some(), fm.jump.is_some()].iter().filter(|x| **x).count();
         if kinds_given != 1 {
             return Err(v
                 .err(f, span, "a movement form names exactly one of step, slide, leap, jump", "this form")
@@ -1201,33 +845,56 @@ fn stage_movement(
             _ => 0,
         };
         if let Some(d) = &fm.jump {
-            let vecs = dirs_of(v, f, d, fwd, relative)?
-                .into_iter()
-                .map(|x| g.intern_vector(x))
-                .collect();
-            rules.jumps.push(Jump {
-                vecs,
-                victims: v.kind_set(f, &fm.victims, ctx.kinds)?,
-                cond,
+            let vecs: Vec<u8> = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
+            let gg = &*g;
+            let table = CellTable::build(gg.len(), |at, out| {
+                if !cond.start_ok(gg, at) {
+                    return;
+                }
+                for &vv in &vecs {
+                    let over = gg.step(vv, at);
+                    if over == crate::geometry::NONE {
+                        continue;
+                    }
+                    let land = gg.step(vv, over);
+                    if land == crate::geometry::NONE {
+                        continue;
+                    }
+                    let zo = gg.zones_of(over);
+                    if (cond.over != 0 && zo & cond.over == 0) || !cond.land_ok(gg, at, land) {
+                        continue;
+                    }
+                    if cond.same_zone != 0 && zo & gg.zones_of(land) & cond.same_zone == 0 {
+                        continue;
+                    }
+                    out.push((over, land));
+                }
             });
+            rules.jumps.push(Jump { table, victims: v.kind_set(f, &fm.victims, ctx.kinds)? });
             continue;
         }
         quiet_forms += 1;
         if let Some(d) = &fm.step {
-            let vecs = dirs_of(v, f, d, fwd, relative)?
-                .into_iter()
-                .map(|x| g.intern_vector(x))
-                .collect();
-            rules.quiet.push(Form::Step {
-                vecs,
-                capture,
-                cond,
+            let vecs: Vec<u8> = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
+            let gg = &*g;
+            let targets = CellTable::build(gg.len(), |from, out| {
+                if !cond.start_ok(gg, from) {
+                    return;
+                }
+                for &vv in &vecs {
+                    let to = gg.step(vv, from);
+                    if to == crate::geometry::NONE || !cond.land_ok(gg, from, to) {
+                        continue;
+                    }
+                    if cond.same_zone != 0 && gg.zones_of(from) & gg.zones_of(to) & cond.same_zone == 0 {
+                        continue;
+                    }
+                    out.push(to);
+                }
             });
+            rules.quiet.push(Form::Step { targets, capture });
         } else if let Some(d) = &fm.slide {
-            let vecs = dirs_of(v, f, d, fwd, relative)?
-                .into_iter()
-                .map(|x| g.intern_vector(x))
-                .collect();
+            let vecs = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
             let pass_over = match &fm.pass_over {
                 None => 0,
                 Some(s) => match v.setting(f, s)? {
@@ -1235,12 +902,7 @@ fn stage_movement(
                     TextOrInt::Text(t) if t == "any" => 255,
                     TextOrInt::Int(i) if (0..255).contains(&i) => i as u8,
                     other => {
-                        return Err(v.err(
-                            f,
-                            s.span(),
-                            format!("pass_over is none, any or a number of pieces, not {other:?}"),
-                            "here",
-                        ));
+                        return Err(v.err(f, s.span(), format!("pass_over is none, any or a number of pieces, not {other:?}"), "here"));
                     }
                 },
             };
@@ -1248,18 +910,8 @@ fn stage_movement(
                 None => false,
                 Some(s) => v.word(f, s, &["any", "first_empty"])? == "first_empty",
             };
-            let max = fm
-                .max_distance
-                .as_ref()
-                .map_or(255, |m| (*m.get_ref()).min(255) as u8);
-            rules.quiet.push(Form::Slide {
-                vecs,
-                pass_over,
-                stop_first,
-                max,
-                capture,
-                cond,
-            });
+            let max = fm.max_distance.as_ref().map_or(255, |m| (*m.get_ref()).min(255) as u8);
+            rules.quiet.push(Form::Slide { vecs, pass_over, stop_first, max, capture, cond });
         } else if let Some(d) = &fm.leap {
             let vecs = dirs_of(v, f, d, fwd, relative)?;
             for &x in &vecs {
@@ -1272,36 +924,21 @@ fn stage_movement(
                     TextOrInt::Text(t) => match ctx.attributes.iter().position(|a| *a == t) {
                         Some(slot) => Distance::Attribute(slot as u8),
                         None => {
-                            let mut e = v.err(
-                                f,
-                                s.span(),
-                                format!("unknown attribute `{t}`"),
-                                "distance from this attribute",
-                            );
-                            if let Some(h) =
-                                did_you_mean(&t, ctx.attributes.iter().map(String::as_str))
-                            {
+                            let mut e = v.err(f, s.span(), format!("unknown attribute `{t}`"), "distance from this attribute");
+                            if let Some(h) = did_you_mean(&t, ctx.attributes.iter().map(String::as_str)) {
                                 e = e.with_help(h);
                             }
                             return Err(e);
                         }
                     },
                     other => {
-                        return Err(v.err(
-                            f,
-                            s.span(),
-                            format!("a distance is 1 to 30 or an attribute name, not {other:?}"),
-                            "here",
-                        ));
+                        return Err(v.err(f, s.span(), format!("a distance is 1 to 30 or an attribute name, not {other:?}"), "here"));
                     }
                 },
             };
             let off = match &fm.off_board {
                 None => OffBoard::No,
-                Some(s) => match v
-                    .word(f, s, &["no", "any_distance", "one_beyond"])?
-                    .as_str()
-                {
+                Some(s) => match v.word(f, s, &["no", "any_distance", "one_beyond"])?.as_str() {
                     "any_distance" => OffBoard::AnyDistance,
                     "one_beyond" => OffBoard::OneBeyond,
                     _ => OffBoard::No,
@@ -1311,14 +948,7 @@ fn stage_movement(
                 None => false,
                 Some(s) => v.word(f, s, &["one_per_piece", "per_direction"])? == "per_direction",
             };
-            rules.quiet.push(Form::Leap {
-                vecs,
-                distance,
-                capture,
-                off,
-                off_per_direction,
-                cond,
-            });
+            rules.quiet.push(Form::Leap { vecs, distance, capture, off, off_per_direction, cond });
         }
     }
     if quiet_forms > 1 {
@@ -1328,45 +958,26 @@ fn stage_movement(
         *dedup = true;
     }
     if let Some(pr) = &raw.val.promote {
-        let to = ctx
-            .kinds
-            .iter()
-            .position(|k| &k.name == pr.to.get_ref())
-            .ok_or_else(|| {
-                let mut e = v.err(
-                    f,
-                    pr.to.span(),
-                    format!("unknown piece kind `{}`", pr.to.get_ref()),
-                    "promotes to this",
-                );
-                if let Some(h) =
-                    did_you_mean(pr.to.get_ref(), ctx.kinds.iter().map(|k| k.name.as_str()))
-                {
-                    e = e.with_help(h);
-                }
-                e
-            })?;
+        let to = ctx.kinds.iter().position(|k| &k.name == pr.to.get_ref()).ok_or_else(|| {
+            let mut e = v.err(f, pr.to.span(), format!("unknown piece kind `{}`", pr.to.get_ref()), "promotes to this");
+            if let Some(h) = did_you_mean(pr.to.get_ref(), ctx.kinds.iter().map(|k| k.name.as_str())) {
+                e = e.with_help(h);
+            }
+            e
+        })?;
         let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
-        rules.promote = Some(Promotion {
-            zone,
-            to: KindId(to as u8),
-            ends_chain: pr.ends_chain,
-        });
+        rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain: pr.ends_chain });
     }
     for e in &raw.val.effects {
         let ef = e.get_ref();
-        let slot = ctx
-            .attributes
-            .iter()
-            .position(|a| a == ef.attribute.get_ref())
-            .ok_or_else(|| {
-                v.err(
-                    f,
-                    ef.attribute.span(),
-                    format!("unknown attribute `{}`", ef.attribute.get_ref()),
-                    "declare it under [pieces.NAME.attributes]",
-                )
-            })?;
+        let slot = ctx.attributes.iter().position(|a| a == ef.attribute.get_ref()).ok_or_else(|| {
+            v.err(
+                f,
+                ef.attribute.span(),
+                format!("unknown attribute `{}`", ef.attribute.get_ref()),
+                "declare it under [pieces.NAME.attributes]",
+            )
+        })?;
         let on = match ef.on.as_ref().map(|o| o.get_ref().as_str()) {
             None | Some("any") => EffectOn::Any,
             Some("quiet") => EffectOn::Quiet,
@@ -1381,19 +992,9 @@ fn stage_movement(
             }
         };
         if ef.add.is_some() == ef.set.is_some() {
-            return Err(v.err(
-                f,
-                e.span(),
-                "an effect has exactly one of `add` and `set`",
-                "this effect",
-            ));
+            return Err(v.err(f, e.span(), "an effect has exactly one of `add` and `set`", "this effect"));
         }
-        rules.effects.push(Effect {
-            slot: slot as u8,
-            on,
-            add: ef.add.unwrap_or(0) as i32,
-            set: ef.set.map(|s| s as i32),
-        });
+        rules.effects.push(Effect { slot: slot as u8, on, add: ef.add.unwrap_or(0) as i32, set: ef.set.map(|s| s as i32) });
     }
     Ok(rules)
 }
@@ -1401,12 +1002,7 @@ fn stage_movement(
 // ---------------------------------------------------------------- captures, ends
 
 fn stage_captures(v: &V) -> R<CapturePolicy> {
-    let mut pol = CapturePolicy {
-        compulsory: false,
-        chain: Chain::Single,
-        removal: Removal::Immediate,
-        maximum: false,
-    };
+    let mut pol = CapturePolicy { compulsory: false, chain: Chain::Single, removal: Removal::Immediate, maximum: false };
     let Some(c) = &v.m.captures else {
         return Ok(pol);
     };
@@ -1415,10 +1011,7 @@ fn stage_captures(v: &V) -> R<CapturePolicy> {
         pol.compulsory = v.setting(f, s)?;
     }
     if let Some(s) = &c.val.chain {
-        pol.chain = match v
-            .word(f, s, &["must_continue", "may_stop", "single"])?
-            .as_str()
-        {
+        pol.chain = match v.word(f, s, &["must_continue", "may_stop", "single"])?.as_str() {
             "must_continue" => Chain::MustContinue,
             "may_stop" => Chain::MayStop,
             _ => Chain::Single,
@@ -1436,13 +1029,7 @@ fn stage_captures(v: &V) -> R<CapturePolicy> {
     Ok(pol)
 }
 
-const END_CONDITIONS: [&str; 5] = [
-    "royal_captured",
-    "zone_filled",
-    "pieces_at_most",
-    "no_moves",
-    "repetition",
-];
+const END_CONDITIONS: [&str; 5] = ["royal_captured", "zone_filled", "pieces_at_most", "no_moves", "repetition"];
 
 fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
@@ -1455,14 +1042,7 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
             continue;
         }
         let cname = e.condition.get_ref().as_str();
-        let need = |what: &str| {
-            v.err(
-                f,
-                e.condition.span(),
-                format!("end condition `{cname}` needs `{what}`"),
-                "this condition",
-            )
-        };
+        let need = |what: &str| v.err(f, e.condition.span(), format!("end condition `{cname}` needs `{what}`"), "this condition");
         let kind = match cname {
             "royal_captured" => EndKind::RoyalCaptured,
             "zone_filled" => {
@@ -1470,11 +1050,7 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
                 let mut cells = ByPlayer::new(Vec::new(), Vec::new());
                 for p in Player::both() {
                     let m = v.zone_named(f, z.get_ref(), z.span(), zones, p)?;
-                    cells[p] = g
-                        .cells()
-                        .filter(|c| g.zones_of(c.0) & m != 0)
-                        .map(|c| c.0)
-                        .collect();
+                    cells[p] = g.cells().filter(|c| g.zones_of(c.0) & m != 0).map(|c| c.0).collect();
                 }
                 EndKind::ZoneFilled(cells)
             }
@@ -1502,32 +1078,16 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
                     continue; // 0 turns the rule off
                 }
                 if !(2..=1000).contains(&count) {
-                    return Err(v.err(
-                        f,
-                        c.span(),
-                        "a repetition count is 2 or more (0 = off)",
-                        "here",
-                    ));
+                    return Err(v.err(f, c.span(), "a repetition count is 2 or more (0 = off)", "here"));
                 }
-                EndKind::Repetition {
-                    count: count as u32,
-                    result,
-                }
+                EndKind::Repetition { count: count as u32, result }
             }
             other => {
                 let mut err = v
-                    .err(
-                        f,
-                        e.condition.span(),
-                        format!("unknown end condition `{other}`"),
-                        "here",
-                    )
+                    .err(f, e.condition.span(), format!("unknown end condition `{other}`"), "here")
                     .with_help(format!("expected one of: {}", END_CONDITIONS.join(", ")));
                 if let Some(h) = did_you_mean(other, END_CONDITIONS) {
-                    err = err.with_help(format!(
-                        "{h} (expected one of: {})",
-                        END_CONDITIONS.join(", ")
-                    ));
+                    err = err.with_help(format!("{h} (expected one of: {})", END_CONDITIONS.join(", ")));
                 }
                 return Err(err);
             }
@@ -1540,13 +1100,7 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
 
 // ---------------------------------------------------------------- setup, hooks
 
-fn stage_setup(
-    v: &V,
-    g: &Geometry,
-    kinds: &[KindDef],
-    players: &ByPlayer<String>,
-    nattr: usize,
-) -> R<Setup> {
+fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPlayer<String>, nattr: usize) -> R<Setup> {
     let mut board = vec![0u8; g.len()];
     let mut attrs = vec![0i32; g.len() * nattr];
     let Some(s) = &v.m.setup else {
@@ -1571,60 +1125,30 @@ fn stage_setup(
             None
         };
         let kind_attrs = |c: u8| kinds[crate::piece::kind(c).0 as usize].attributes.clone();
-        let (b, a) =
-            crate::notation::parse_board(g, rows.get_ref(), &lookup, &kind_attrs, nattr)
-                .map_err(|e| v.err(f, rows.span(), format!("setup rows: {e}"), "in these rows"))?;
+        let (b, a) = crate::notation::parse_board(g, rows.get_ref(), &lookup, &kind_attrs, nattr)
+            .map_err(|e| v.err(f, rows.span(), format!("setup rows: {e}"), "in these rows"))?;
         board = b;
         attrs = a;
     }
     for (pname, per_kind) in &s.val.pieces {
-        let p = Player::both()
-            .into_iter()
-            .find(|&p| &players[p] == pname)
-            .ok_or_else(|| {
-                let span = per_kind
-                    .values()
-                    .flatten()
-                    .next()
-                    .map(|c| c.span())
-                    .unwrap_or(0..0);
-                v.err(
-                    f,
-                    span,
-                    format!("`{pname}` is not a player"),
-                    "setup for an unknown player",
-                )
-            })?;
+        let p = Player::both().into_iter().find(|&p| &players[p] == pname).ok_or_else(|| {
+            let span = per_kind.values().flatten().next().map(|c| c.span()).unwrap_or(0..0);
+            v.err(f, span, format!("`{pname}` is not a player"), "setup for an unknown player")
+        })?;
         for (kname, cells) in per_kind {
             let k = kinds.iter().position(|k| &k.name == kname).ok_or_else(|| {
                 let span = cells.first().map(|c| c.span()).unwrap_or(0..0);
-                let mut e = v.err(
-                    f,
-                    span,
-                    format!("unknown piece kind `{kname}` in the setup"),
-                    "here",
-                );
+                let mut e = v.err(f, span, format!("unknown piece kind `{kname}` in the setup"), "here");
                 if let Some(h) = did_you_mean(kname, kinds.iter().map(|k| k.name.as_str())) {
                     e = e.with_help(h);
                 }
                 e
             })?;
             for c in cells {
-                let cell = g.parse_cell(c.get_ref()).map_err(|e| {
-                    v.err(
-                        f,
-                        c.span(),
-                        format!("setup cell {e}"),
-                        "not a cell of this board",
-                    )
-                })?;
+                let cell =
+                    g.parse_cell(c.get_ref()).map_err(|e| v.err(f, c.span(), format!("setup cell {e}"), "not a cell of this board"))?;
                 if board[cell.0 as usize] != 0 {
-                    return Err(v.err(
-                        f,
-                        c.span(),
-                        format!("setup puts two pieces on {}", g.name(cell)),
-                        "already occupied",
-                    ));
+                    return Err(v.err(f, c.span(), format!("setup puts two pieces on {}", g.name(cell)), "already occupied"));
                 }
                 put(&mut board, &mut attrs, cell, code(KindId(k as u8), p));
             }
@@ -1644,20 +1168,14 @@ fn stage_hooks(v: &V, kinds: &[KindDef]) -> R<HookRules> {
             RawHook::Always(false) => Ok(None),
             RawHook::Filter(fl) => {
                 if let Some(w) = &fl.when
-                    && !eval_when(&v.opts, w)
-                        .map_err(|e| v.err(f, x.span(), e, "in this hook's condition"))?
+                    && !eval_when(&v.opts, w).map_err(|e| v.err(f, x.span(), e, "in this hook's condition"))?
                 {
                     return Ok(None);
                 }
-                let mut kset = 0u128;
+                let mut kset = 0u64;
                 for k in &fl.kinds {
                     let i = kinds.iter().position(|d| &d.name == k).ok_or_else(|| {
-                        let mut e = v.err(
-                            f,
-                            x.span(),
-                            format!("unknown piece kind `{k}` in a hook filter"),
-                            "here",
-                        );
+                        let mut e = v.err(f, x.span(), format!("unknown piece kind `{k}` in a hook filter"), "here");
                         if let Some(hh) = did_you_mean(k, kinds.iter().map(|d| d.name.as_str())) {
                             e = e.with_help(hh);
                         }
@@ -1669,11 +1187,7 @@ fn stage_hooks(v: &V, kinds: &[KindDef]) -> R<HookRules> {
                     None => false,
                     Some(s) => v.setting(f, &Spanned::new(x.span(), s.clone()))?,
                 };
-                Ok(Some(HookFilter {
-                    kinds: kset,
-                    captures_only,
-                    forward_only: fl.forward_only.unwrap_or(false),
-                }))
+                Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false) }))
             }
         }
     };

@@ -58,47 +58,30 @@ pub const SIGNATURES: &[&str] = &[
 ];
 
 fn rules(c: &Ctx) -> &Ruleset {
-    c.rules
-        .as_deref()
-        .expect("the script context always has rules")
+    c.rules.as_deref().expect("the script context always has rules")
 }
 
 fn cell_of(c: &Ctx, name: &str) -> RR<u16> {
-    rules(c)
-        .geometry
-        .parse_cell(name)
-        .map(|c| c.0)
-        .map_err(|e| e.into())
+    rules(c).geometry.parse_cell(name).map(|c| c.0).map_err(|e| e.into())
 }
 
 fn player_of(c: &Ctx, name: &str) -> RR<Player> {
-    rules(c)
-        .parse_player(name)
-        .ok_or_else(|| format!("`{name}` is not a player").into())
+    rules(c).parse_player(name).ok_or_else(|| format!("`{name}` is not a player").into())
 }
 
 fn kind_of(c: &Ctx, name: &str) -> RR<u8> {
-    rules(c)
-        .kind_by_name(name)
-        .map(|k| k.0)
-        .ok_or_else(|| format!("`{name}` is not a piece kind").into())
+    rules(c).kind_by_name(name).map(|k| k.0).ok_or_else(|| format!("`{name}` is not a piece kind").into())
 }
 
 fn name_of(c: &Ctx, cell: u16) -> Dynamic {
-    if cell == NONE {
-        Dynamic::UNIT
-    } else {
-        Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string())
-    }
+    if cell == NONE { Dynamic::UNIT } else { Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string()) }
 }
 
 fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<u64> {
     if zone == "board" {
         return Ok(u64::MAX);
     }
-    rules(c)
-        .zone_mask(zone, p)
-        .ok_or_else(|| format!("`{zone}` is not a zone").into())
+    rules(c).zone_mask(zone, p).ok_or_else(|| format!("`{zone}` is not a zone").into())
 }
 
 /// Parses a move text written by a script: each `x` landing captures what stands there.
@@ -116,76 +99,31 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, String> {
 }
 
 /// The map a hook receives for a move.
-pub fn move_map(
-    rules: &Ruleset,
-    pos: &crate::Position,
-    m: &Move,
-    captured_kinds: &[String],
-) -> rhai::Map {
+pub fn move_map(rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
     let g = &rules.geometry;
     let mut map = rhai::Map::new();
     let cell = |c: u16| {
-        if c == NONE {
-            Dynamic::UNIT
-        } else {
-            Dynamic::from(g.name(Cell(c)).to_string())
-        }
+        if c == NONE { Dynamic::UNIT } else { Dynamic::from(g.name(Cell(c)).to_string()) }
     };
     map.insert("text".into(), m.text(g).into());
     map.insert("from".into(), cell(m.from));
     map.insert("to".into(), m.to().map_or(Dynamic::UNIT, cell));
-    map.insert(
-        "path".into(),
-        Dynamic::from_array(m.landings().iter().map(|&c| cell(c)).collect()),
-    );
-    map.insert(
-        "captured".into(),
-        Dynamic::from_array(m.victims().map(cell).collect()),
-    );
-    map.insert(
-        "captured_kinds".into(),
-        Dynamic::from_array(
-            captured_kinds
-                .iter()
-                .map(|k| Dynamic::from(k.clone()))
-                .collect(),
-        ),
-    );
+    map.insert("path".into(), Dynamic::from_array(m.landings().iter().map(|&c| cell(c)).collect()));
+    map.insert("captured".into(), Dynamic::from_array(m.victims().map(cell).collect()));
+    map.insert("captured_kinds".into(), Dynamic::from_array(captured_kinds.iter().map(|k| Dynamic::from(k.clone())).collect()));
     map.insert("capture".into(), m.is_capture().into());
-    map.insert(
-        "off".into(),
-        matches!(m.kind, crate::notation::MoveKind::Off { .. }).into(),
-    );
-    map.insert(
-        "pass".into(),
-        (m.kind == crate::notation::MoveKind::Pass).into(),
-    );
-    let code = if m.from != NONE {
-        pos.board.get(m.from as usize).copied().unwrap_or(0)
-    } else {
-        0
-    };
+    map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
+    map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
+    let code = if m.from != NONE { pos.board.get(m.from as usize).copied().unwrap_or(0) } else { 0 };
     let (kind, owner) = if code != 0 {
-        (
-            rules.kind(piece::kind(code)).name.clone(),
-            rules.player_name(piece::owner(code)).to_string(),
-        )
+        (rules.kind(piece::kind(code)).name.clone(), rules.player_name(piece::owner(code)).to_string())
     } else {
         (String::new(), String::new())
     };
     map.insert("kind".into(), kind.into());
     map.insert("owner".into(), owner.into());
-    map.insert(
-        "player".into(),
-        rules.player_name(pos.side).to_string().into(),
-    );
-    map.insert(
-        "continuation".into(),
-        pos.cont
-            .as_ref()
-            .map_or(String::new(), |c| c.tag.clone())
-            .into(),
-    );
+    map.insert("player".into(), rules.player_name(pos.side).to_string().into());
+    map.insert("continuation".into(), pos.cont.as_ref().map_or(String::new(), |c| c.tag.clone()).into());
     map
 }
 
@@ -203,47 +141,26 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         }};
     }
 
-    reg!("cells", |c| -> Array {
-        rules(c)
-            .geometry
-            .cells()
-            .map(|x| name_of(c, x.0))
-            .collect::<Array>()
-    });
+    reg!("cells", |c| -> Array { rules(c).geometry.cells().map(|x| name_of(c, x.0)).collect::<Array>() });
     reg!("cell", |c, f: i64, r: i64| -> Dynamic {
-        rules(c)
-            .geometry
-            .at(f as i32 - 1, r as i32 - 1)
-            .map_or(Dynamic::UNIT, |x| name_of(c, x.0))
+        rules(c).geometry.at(f as i32 - 1, r as i32 - 1).map_or(Dynamic::UNIT, |x| name_of(c, x.0))
     });
-    reg!("file", |c, cell: &str| -> RR<i64> {
-        Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).0 as i64 + 1)
-    });
-    reg!("rank", |c, cell: &str| -> RR<i64> {
-        Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).1 as i64 + 1)
-    });
-    reg!("is_dark", |c, cell: &str| -> RR<bool> {
-        Ok(rules(c).geometry.is_dark(Cell(cell_of(c, cell)?)))
-    });
+    reg!("file", |c, cell: &str| -> RR<i64> { Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).0 as i64 + 1) });
+    reg!("rank", |c, cell: &str| -> RR<i64> { Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).1 as i64 + 1) });
+    reg!("is_dark", |c, cell: &str| -> RR<bool> { Ok(rules(c).geometry.is_dark(Cell(cell_of(c, cell)?))) });
     reg!("neighbour", |c, cell: &str, dir: &str| -> RR<Dynamic> {
         let x = cell_of(c, cell)?;
-        let v = compass_vector(dir)
-            .ok_or_else(|| format!("`{dir}` is not a direction (n ne e se s sw w nw)"))?;
+        let v = compass_vector(dir).ok_or_else(|| format!("`{dir}` is not a direction (n ne e se s sw w nw)"))?;
         let g = &rules(c).geometry;
         let (f, r) = g.coords(Cell(x));
-        Ok(g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32)
-            .map_or(Dynamic::UNIT, |t| name_of(c, t.0)))
+        Ok(g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32).map_or(Dynamic::UNIT, |t| name_of(c, t.0)))
     });
     reg!("in_zone", |c, cell: &str, zone: &str| -> RR<bool> {
         let x = cell_of(c, cell)?;
         let m = zone_mask(c, zone, c.pos.side)?;
         Ok(rules(c).geometry.zones_of(x) & m != 0)
     });
-    reg!("in_zone", |c,
-                     cell: &str,
-                     zone: &str,
-                     player: &str|
-     -> RR<bool> {
+    reg!("in_zone", |c, cell: &str, zone: &str, player: &str| -> RR<bool> {
         let x = cell_of(c, cell)?;
         let p = player_of(c, player)?;
         let m = zone_mask(c, zone, p)?;
@@ -252,38 +169,22 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("zone", |c, zone: &str| -> RR<Array> {
         let m = zone_mask(c, zone, c.pos.side)?;
         let g = &rules(c).geometry;
-        Ok(g.cells()
-            .filter(|x| g.zones_of(x.0) & m != 0)
-            .map(|x| name_of(c, x.0))
-            .collect())
+        Ok(g.cells().filter(|x| g.zones_of(x.0) & m != 0).map(|x| name_of(c, x.0)).collect())
     });
     reg!("zone", |c, zone: &str, player: &str| -> RR<Array> {
         let p = player_of(c, player)?;
         let m = zone_mask(c, zone, p)?;
         let g = &rules(c).geometry;
-        Ok(g.cells()
-            .filter(|x| g.zones_of(x.0) & m != 0)
-            .map(|x| name_of(c, x.0))
-            .collect())
+        Ok(g.cells().filter(|x| g.zones_of(x.0) & m != 0).map(|x| name_of(c, x.0)).collect())
     });
-    reg!("is_empty", |c, cell: &str| -> RR<bool> {
-        Ok(c.pos.board[cell_of(c, cell)? as usize] == 0)
-    });
+    reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board[cell_of(c, cell)? as usize] == 0) });
     reg!("owner", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board[cell_of(c, cell)? as usize];
-        Ok(if code == 0 {
-            "".into()
-        } else {
-            rules(c).player_name(piece::owner(code)).into()
-        })
+        Ok(if code == 0 { "".into() } else { rules(c).player_name(piece::owner(code)).into() })
     });
     reg!("kind", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board[cell_of(c, cell)? as usize];
-        Ok(if code == 0 {
-            "".into()
-        } else {
-            rules(c).kind(piece::kind(code)).name.as_str().into()
-        })
+        Ok(if code == 0 { "".into() } else { rules(c).kind(piece::kind(code)).name.as_str().into() })
     });
     reg!("is_royal", |c, cell: &str| -> RR<bool> {
         let code = c.pos.board[cell_of(c, cell)? as usize];
@@ -291,20 +192,12 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("attr", |c, cell: &str, name: &str| -> RR<i64> {
         let x = cell_of(c, cell)?;
-        let s = rules(c)
-            .attribute_slot(name)
-            .ok_or_else(|| format!("`{name}` is not an attribute"))?;
+        let s = rules(c).attribute_slot(name).ok_or_else(|| format!("`{name}` is not an attribute"))?;
         Ok(c.pos.attr(x, s) as i64)
     });
-    reg!("set_attr", |c,
-                      cell: &str,
-                      name: &str,
-                      value: i64|
-     -> RR<()> {
+    reg!("set_attr", |c, cell: &str, name: &str, value: i64| -> RR<()> {
         let x = cell_of(c, cell)?;
-        let s = rules(c)
-            .attribute_slot(name)
-            .ok_or_else(|| format!("`{name}` is not an attribute"))?;
+        let s = rules(c).attribute_slot(name).ok_or_else(|| format!("`{name}` is not an attribute"))?;
         c.pos.set_attr(x, s, value as i32);
         Ok(())
     });
@@ -314,11 +207,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         c.pos.clear_cell(&r.zobrist, x);
         Ok(())
     });
-    reg!("place", |c,
-                   cell: &str,
-                   kind: &str,
-                   player: &str|
-     -> RR<()> {
+    reg!("place", |c, cell: &str, kind: &str, player: &str| -> RR<()> {
         let x = cell_of(c, cell)?;
         let k = kind_of(c, kind)?;
         let p = player_of(c, player)?;
@@ -348,9 +237,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
             .map(|x| name_of(c, x))
             .collect())
     });
-    reg!("count", |c, player: &str| -> RR<i64> {
-        Ok(c.pos.counts[player_of(c, player)?] as i64)
-    });
+    reg!("count", |c, player: &str| -> RR<i64> { Ok(c.pos.counts[player_of(c, player)?] as i64) });
     reg!("count", |c, player: &str, kind: &str| -> RR<i64> {
         let p = player_of(c, player)?;
         let code = piece::code(crate::KindId(kind_of(c, kind)?), p);
@@ -358,32 +245,18 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("counter", |c, player: &str, name: &str| -> RR<i64> {
         let p = player_of(c, player)?;
-        let s = rules(c)
-            .counter_slot(name)
-            .ok_or_else(|| format!("`{name}` is not a counter"))?;
+        let s = rules(c).counter_slot(name).ok_or_else(|| format!("`{name}` is not a counter"))?;
         Ok(c.pos.counter(p, s) as i64)
     });
-    reg!("set_counter", |c,
-                         player: &str,
-                         name: &str,
-                         value: i64|
-     -> RR<()> {
+    reg!("set_counter", |c, player: &str, name: &str, value: i64| -> RR<()> {
         let p = player_of(c, player)?;
-        let s = rules(c)
-            .counter_slot(name)
-            .ok_or_else(|| format!("`{name}` is not a counter"))?;
+        let s = rules(c).counter_slot(name).ok_or_else(|| format!("`{name}` is not a counter"))?;
         c.pos.set_counter(p, s, value as i32);
         Ok(())
     });
-    reg!("side", |c| -> ImmutableString {
-        rules(c).player_name(c.pos.side).into()
-    });
-    reg!("opponent", |c, player: &str| -> RR<ImmutableString> {
-        Ok(rules(c).player_name(player_of(c, player)?.other()).into())
-    });
-    reg!("forward", |c, player: &str| -> RR<i64> {
-        Ok(rules(c).forward[player_of(c, player)?] as i64)
-    });
+    reg!("side", |c| -> ImmutableString { rules(c).player_name(c.pos.side).into() });
+    reg!("opponent", |c, player: &str| -> RR<ImmutableString> { Ok(rules(c).player_name(player_of(c, player)?.other()).into()) });
+    reg!("forward", |c, player: &str| -> RR<i64> { Ok(rules(c).forward[player_of(c, player)?] as i64) });
     reg!("ply", |c| -> i64 { c.pos.ply as i64 });
     reg!("repetitions", |c| -> i64 { c.pos.repetitions() as i64 });
     reg!("option", |c, name: &str| -> RR<Dynamic> {
@@ -402,46 +275,21 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("draw", |c, reason: &str| -> () {
         c.pos.result = Some(Outcome::draw(reason));
     });
-    reg!("continuation", |c,
-                          player: &str,
-                          tag: &str,
-                          moves: Array,
-                          normal: bool|
-     -> RR<()> {
+    reg!("continuation", |c, player: &str, tag: &str, moves: Array, normal: bool| -> RR<()> {
         let p = player_of(c, player)?;
         let r = c.rules.clone().unwrap();
         let mut ms = Vec::new();
         for m in moves {
-            let t = m
-                .into_string()
-                .map_err(|_| "continuation: moves are texts")?;
+            let t = m.into_string().map_err(|_| "continuation: moves are texts")?;
             ms.push(parse_script_move(&t, &r).map_err(|e| format!("continuation: `{t}`: {e}"))?);
         }
         let turn = c.pos.cont.as_ref().map_or(c.pos.side.other(), |k| k.turn);
         // The turn belongs to whoever moved last unless a continuation already says otherwise:
         // after the kernel's make, `side` is the next player, so the turn owner is the other one.
-        let turn = if c.pos.cont.is_some() {
-            turn
-        } else {
-            c.pos.side.other()
-        };
-        c.pos.set_continuation(
-            &r.zobrist,
-            Some(Box::new(Continuation {
-                player: p,
-                turn,
-                tag: tag.to_string(),
-                moves: ms,
-                normal,
-            })),
-        );
+        let turn = if c.pos.cont.is_some() { turn } else { c.pos.side.other() };
+        c.pos.set_continuation(&r.zobrist, Some(Box::new(Continuation { player: p, turn, tag: tag.to_string(), moves: ms, normal })));
         c.pos.set_side(&r.zobrist, p);
         Ok(())
     });
-    reg!("continuation_tag", |c| -> ImmutableString {
-        c.pos
-            .cont
-            .as_ref()
-            .map_or("".into(), |k| k.tag.as_str().into())
-    });
+    reg!("continuation_tag", |c| -> ImmutableString { c.pos.cont.as_ref().map_or("".into(), |k| k.tag.as_str().into()) });
 }

@@ -16,12 +16,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The hook names the kernel calls, with their parameter counts.
-pub const HOOKS: [(&str, usize); 4] = [
-    ("after_move", 1),
-    ("allow_move", 1),
-    ("generate_moves", 0),
-    ("outcome", 0),
-];
+pub const HOOKS: [(&str, usize); 4] = [("after_move", 1), ("allow_move", 1), ("generate_moves", 0), ("outcome", 0)];
 
 /// Limits that stop a runaway script.
 pub const MAX_OPERATIONS: u64 = 2_000_000;
@@ -56,10 +51,7 @@ impl Script {
     /// # Errors
     /// A syntax error, or a hook with the wrong number of parameters, with file, line and column.
     pub fn compile(file: SourceFile, rules: Rc<Ruleset>) -> Result<Script, LoadError> {
-        let ctx = Rc::new(RefCell::new(Ctx {
-            rules: Some(rules),
-            ..Ctx::default()
-        }));
+        let ctx = Rc::new(RefCell::new(Ctx { rules: Some(rules), ..Ctx::default() }));
         let mut engine = Engine::new();
         engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
         engine.disable_symbol("eval");
@@ -106,13 +98,7 @@ impl Script {
                 defined.push(*name);
             }
         }
-        Ok(Script {
-            engine,
-            ast,
-            file,
-            ctx,
-            defined,
-        })
+        Ok(Script { engine, ast, file, ctx, defined })
     }
 
     /// Whether the script defines a hook.
@@ -126,13 +112,7 @@ impl Script {
     }
 
     /// Calls a hook with the position lent to the API.
-    fn call(
-        &self,
-        hook: &str,
-        pos: &mut Position,
-        args: impl rhai::FuncArgs,
-        doing: &str,
-    ) -> Result<Dynamic, ScriptError> {
+    fn call(&self, hook: &str, pos: &mut Position, args: impl rhai::FuncArgs, doing: &str) -> Result<Dynamic, ScriptError> {
         std::mem::swap(&mut self.ctx.borrow_mut().pos, pos);
         let mut scope = Scope::new();
         let r = self.engine.call_fn_with_options::<Dynamic>(
@@ -156,28 +136,16 @@ impl Script {
                 }
                 ref other => other.to_string(),
             };
-            ScriptError(format!(
-                "script error in hook `{hook}` ({place}) {doing}: {what}"
-            ))
+            ScriptError(format!("script error in hook `{hook}` ({place}) {doing}: {what}"))
         })
     }
 
-    pub fn after_move(
-        &self,
-        pos: &mut Position,
-        m: rhai::Map,
-        doing: &str,
-    ) -> Result<(), ScriptError> {
+    pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
         self.call("after_move", pos, (m,), doing).map(|_| ())
     }
 
     /// `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
-    pub fn allow_move(
-        &self,
-        pos: &mut Position,
-        m: rhai::Map,
-        doing: &str,
-    ) -> Result<Option<String>, ScriptError> {
+    pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
         let r = self.call("allow_move", pos, (m,), doing)?;
         if r.is_unit() {
             return Ok(None);
@@ -196,39 +164,26 @@ impl Script {
     }
 
     /// Extra moves as text, for the side to move.
-    pub fn generate_moves(
-        &self,
-        pos: &mut Position,
-        rules: &Ruleset,
-    ) -> Result<Vec<Move>, ScriptError> {
+    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
         let r = self.call("generate_moves", pos, (), "while listing moves")?;
-        let arr = r.try_cast::<rhai::Array>().ok_or_else(|| {
-            ScriptError(format!(
-                "hook `generate_moves` ({}) must return an array of move texts",
-                self.file.name
-            ))
-        })?;
+        let arr = r
+            .try_cast::<rhai::Array>()
+            .ok_or_else(|| ScriptError(format!("hook `generate_moves` ({}) must return an array of move texts", self.file.name)))?;
         let mut out = Vec::new();
         for d in arr {
-            let t = d.into_string().map_err(|_| {
-                ScriptError(format!(
-                    "hook `generate_moves` ({}) must return an array of move texts",
-                    self.file.name
-                ))
-            })?;
-            out.push(api::parse_script_move(&t, rules).map_err(|e| {
-                ScriptError(format!(
-                    "hook `generate_moves` ({}): `{t}`: {e}",
-                    self.file.name
-                ))
-            })?);
+            let t = d
+                .into_string()
+                .map_err(|_| ScriptError(format!("hook `generate_moves` ({}) must return an array of move texts", self.file.name)))?;
+            out.push(
+                api::parse_script_move(&t, rules)
+                    .map_err(|e| ScriptError(format!("hook `generate_moves` ({}): `{t}`: {e}", self.file.name)))?,
+            );
         }
         Ok(out)
     }
 
     pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
-        self.call("outcome", pos, (), "while checking the result")
-            .map(|_| ())
+        self.call("outcome", pos, (), "while checking the result").map(|_| ())
     }
 }
 
