@@ -7,7 +7,7 @@
 
 mod handwritten;
 
-use boardlab::{perft, Variant};
+use boardlab::{Variant, perft};
 use std::time::Instant;
 
 fn kernel_perft(name: &str, depth: u32) -> u64 {

@@ -18,35 +18,38 @@ pub type MoveList = Vec<Move>;
 #[error("{0}")]
 pub struct IllegalMove(pub String);
 
+/// Whether a board code is in a form's victim set (enemy codes only; never 0).
 #[inline(always)]
-fn enemy_victim(code: u8, mover: Player, set: u64) -> bool {
-    code != 0 && piece::owner(code) != mover && set & (1u64 << piece::kind(code).0) != 0
+fn victim(code: u8, set: u128) -> bool {
+    (set >> code) & 1 != 0
 }
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
-    let n = board.len();
     let mut m = Move::quiet(0, NONE);
     m.len = 0;
     m.victims[0] = NONE;
-    for from in 0..n as u16 {
+    for from in 0..board.len() as u16 {
         let code = board[from as usize];
-        if code == 0 || piece::owner(code) != side {
-            continue;
+        if code != 0 && piece::owner(code) == side {
+            captures_from(rules, board, side, from, code, &mut m, out);
         }
-        // Most pieces can jump nothing: look before setting up a chain.
-        let pr = &rules.pieces[code as usize];
-        let can = pr.jumps.iter().any(|j| {
-            j.table.get(from).iter().any(|&(over, land)| enemy_victim(board[over as usize], side, j.victims) && board[land as usize] == 0)
-        });
-        if !can {
-            continue;
-        }
-        board[from as usize] = 0; // the start cell counts as empty during a chain
-        m.from = from;
-        chain(rules, board, side, code, from, &mut m, out);
-        board[from as usize] = code;
     }
+}
+
+/// Appends the capture chains of the piece `code` on `from`; `m` is scratch space.
+#[inline]
+fn captures_from(rules: &Ruleset, board: &mut [u8], side: Player, from: u16, code: u8, m: &mut Move, out: &mut MoveList) {
+    // Most pieces can jump nothing: look before setting up a chain.
+    let pr = &rules.pieces[code as usize];
+    let can = pr.any_jump.get(from).iter().any(|&(over, land, set)| victim(board[over as usize], set) && board[land as usize] == 0);
+    if !can {
+        return;
+    }
+    board[from as usize] = 0; // the start cell counts as empty during a chain
+    m.from = from;
+    chain(rules, board, side, code, from, m, out);
+    board[from as usize] = code;
 }
 
 fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: &mut Move, out: &mut MoveList) -> bool {
@@ -61,7 +64,7 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
     for j in &pr.jumps {
         for &(over, land) in j.table.get(at) {
             let vc = board[over as usize];
-            if !enemy_victim(vc, side, j.victims) || board[land as usize] != 0 {
+            if !victim(vc, j.victims) || board[land as usize] != 0 {
                 continue;
             }
             if pol.removal == Removal::EndOfChain && m.victims[..depth].contains(&over) {
@@ -111,13 +114,20 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
 /// board) of `side`.
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    for from in 0..pos.board.len() as u16 {
+        let code = pos.board[from as usize];
+        if code != 0 && piece::owner(code) == side {
+            quiet_from(rules, pos, from, code, out);
+        }
+    }
+}
+
+/// Appends the non-chaining moves of the piece `code` on `from`.
+#[inline]
+fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut MoveList) {
     let g = &rules.geometry;
     let board = &pos.board;
-    for from in 0..board.len() as u16 {
-        let code = board[from as usize];
-        if code == 0 || piece::owner(code) != side {
-            continue;
-        }
+    {
         for form in &rules.pieces[code as usize].quiet {
             match form {
                 Form::Step { targets, capture } => {
@@ -125,7 +135,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                         let tc = board[to as usize];
                         if tc == 0 {
                             out.push(Move::quiet(from, to));
-                        } else if enemy_victim(tc, side, *capture) {
+                        } else if victim(tc, *capture) {
                             out.push(Move::replace(from, to));
                         }
                     }
@@ -157,7 +167,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                                 }
                                 continue;
                             }
-                            if passed == 0 && enemy_victim(tc, side, *capture) && cond.land_ok(g, from, cur) {
+                            if passed == 0 && victim(tc, *capture) && cond.land_ok(g, from, cur) {
                                 out.push(Move::replace(from, cur));
                             }
                             if *pass_over == 255 || passed < *pass_over {
@@ -193,7 +203,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
                             let tc = board[to as usize];
                             if tc == 0 {
                                 out.push(Move::quiet(from, to));
-                            } else if enemy_victim(tc, side, *capture) {
+                            } else if victim(tc, *capture) {
                                 out.push(Move::replace(from, to));
                             }
                             continue;
@@ -243,12 +253,41 @@ pub fn dedup(moves: &mut MoveList) {
 pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let side = pos.side;
     let start = out.len();
-    captures(rules, &mut pos.board, side, out);
-    let had_captures = out.len() > start;
-    if !(rules.captures.compulsory && had_captures) {
-        quiet_moves(rules, pos, side, out);
-    } else if !rules.captures.maximum && !rules.dedup {
-        return; // only captures were generated: nothing to filter
+    let compulsory = rules.captures.compulsory;
+    let mut m = Move::quiet(0, NONE);
+    m.len = 0;
+    m.victims[0] = NONE;
+    // One pass over the board: each piece's captures, then (unless a capture is already known
+    // to be compulsory) its other moves.
+    let mut first_capture = usize::MAX;
+    for from in 0..pos.board.len() as u16 {
+        let code = pos.board[from as usize];
+        if code == 0 || piece::owner(code) != side {
+            continue;
+        }
+        let before = out.len();
+        captures_from(rules, &mut pos.board, side, from, code, &mut m, out);
+        if out.len() > before && first_capture == usize::MAX {
+            first_capture = before;
+        }
+        if !(compulsory && first_capture != usize::MAX) {
+            quiet_from(rules, pos, from, code, out);
+        }
+    }
+    if first_capture == usize::MAX && !rules.dedup {
+        return; // no capture: no policy to apply
+    }
+    if first_capture == start && compulsory && !rules.captures.maximum && !rules.dedup {
+        // Captures were found before any other move: the list holds only captures.
+        let mut w = start;
+        for r in start..out.len() {
+            if out[r].is_capture() {
+                out[w] = out[r];
+                w += 1;
+            }
+        }
+        out.truncate(w);
+        return;
     }
     finish(rules, out, start);
 }

@@ -27,15 +27,15 @@ pub struct Continuation {
     pub normal: bool,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Frame {
-    counts: ByPlayer<u32>,
-    side: Player,
-    ply: u32,
-    cont: Option<Box<Continuation>>,
-    result: Option<Outcome>,
     hash: u64,
+    counts: [u32; 2],
+    ply: u32,
     history_len: u32,
+    side: Player,
+    /// Whether a continuation or result was saved on `saved_extra`.
+    extra: bool,
 }
 
 /// What the kernel did in a move, for hooks and end conditions.
@@ -70,6 +70,8 @@ pub struct Position {
     saved_board: Vec<u8>,
     saved_attrs: Vec<i32>,
     saved_counters: Vec<i32>,
+    /// The continuation and result before a move, saved only when one of them is set.
+    saved_extra: Vec<(Option<Box<Continuation>>, Option<Outcome>)>,
     frames: Vec<Frame>,
 }
 
@@ -251,8 +253,8 @@ impl Position {
     }
 
     /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
+    #[inline]
     pub fn begin(&mut self) {
-        let cont = self.cont.clone();
         self.saved_board.extend_from_slice(&self.board);
         if !self.attrs.is_empty() {
             self.saved_attrs.extend_from_slice(&self.attrs);
@@ -260,14 +262,17 @@ impl Position {
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
         }
+        let extra = self.cont.is_some() || self.result.is_some();
+        if extra {
+            self.saved_extra.push((self.cont.clone(), self.result.clone()));
+        }
         self.frames.push(Frame {
-            counts: self.counts.clone(),
-            side: self.side,
-            ply: self.ply,
-            cont,
-            result: self.result.clone(),
             hash: self.hash,
+            counts: self.counts.0,
+            ply: self.ply,
             history_len: self.history.len() as u32,
+            side: self.side,
+            extra,
         });
     }
 
@@ -291,15 +296,27 @@ impl Position {
             for (s, v) in vals.iter_mut().enumerate().take(n) {
                 *v = self.attr(from, s as u8);
             }
-            self.clear_cell(z, from);
-            for v in mv.victims() {
+            if n == 0 {
+                self.set_piece(z, from, 0);
+            } else {
+                self.clear_cell(z, from);
+            }
+            for i in 0..mv.len as usize {
+                let v = mv.victims[i];
+                if v == crate::geometry::NONE {
+                    continue;
+                }
                 let vc = self.board[v as usize];
                 if vc != 0 {
                     fx.captured += 1;
                     if rules.kinds[piece::kind(vc).0 as usize].royal {
                         fx.royal_victim = Some(piece::owner(vc));
                     }
-                    self.clear_cell(z, v);
+                    if n == 0 {
+                        self.set_piece(z, v, 0);
+                    } else {
+                        self.clear_cell(z, v);
+                    }
                 }
             }
             if let Some(to) = mv.to() {
@@ -321,7 +338,11 @@ impl Position {
                         *v = e.set.unwrap_or(*v + e.add);
                     }
                 }
-                self.put(z, to, new_code, &vals[..n]);
+                if n == 0 {
+                    self.set_piece(z, to, new_code);
+                } else {
+                    self.put(z, to, new_code, &vals[..n]);
+                }
                 fx.new_code = new_code;
             }
         }
@@ -357,11 +378,17 @@ impl Position {
             self.counters.copy_from_slice(&self.saved_counters[at..]);
             self.saved_counters.truncate(at);
         }
-        self.counts = f.counts;
+        self.counts = ByPlayer(f.counts);
         self.side = f.side;
         self.ply = f.ply;
-        self.cont = f.cont;
-        self.result = f.result;
+        if f.extra {
+            let (c, r) = self.saved_extra.pop().expect("saved with the frame");
+            self.cont = c;
+            self.result = r;
+        } else {
+            self.cont = None;
+            self.result = None;
+        }
         self.hash = f.hash;
         self.history.truncate(f.history_len as usize);
     }
@@ -371,6 +398,7 @@ impl Position {
         self.saved_board.clear();
         self.saved_attrs.clear();
         self.saved_counters.clear();
+        self.saved_extra.clear();
         self.frames.clear();
         self.history.clear();
         self.history.push(self.hash);

@@ -16,6 +16,21 @@ use crate::piece::{ByPlayer, KindId, Player};
 /// A set of piece kinds as a bit set (at most 60 kinds).
 pub type KindSet = u64;
 
+/// A set of board codes (kind × owner) as a bit set: movement forms store their victims as the
+/// codes of the enemy pieces they may capture, so a test is one shift.
+pub type CodeSet = u128;
+
+/// The codes of `player`'s enemies whose kind is in `kinds`.
+pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
+    let mut s = 0u128;
+    for k in 0..60u8 {
+        if kinds & (1u64 << k) != 0 {
+            s |= 1u128 << crate::piece::code(KindId(k), player.other());
+        }
+    }
+    s
+}
+
 /// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cond {
@@ -74,12 +89,12 @@ pub enum OffBoard {
 pub enum Form {
     /// One cell along one of the vectors.
     /// The targets of each cell, zone conditions applied.
-    Step { targets: CellTable<u16>, capture: KindSet },
+    Step { targets: CellTable<u16>, capture: CodeSet },
     /// Along a line. `pass_over`: how many pieces may be passed over (255 = any). With
     /// `stop_first`, the move stops on the first empty cell after any passed pieces.
-    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: KindSet, cond: Cond },
+    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
-    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: KindSet, off: OffBoard, off_per_direction: bool, cond: Cond },
+    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
@@ -87,7 +102,7 @@ pub enum Form {
 pub struct Jump {
     /// For each cell: (jumped cell, landing cell), zone conditions applied.
     pub table: CellTable<(u16, u16)>,
-    pub victims: KindSet,
+    pub victims: CodeSet,
 }
 
 /// A kind change on reaching a zone.
@@ -120,6 +135,9 @@ pub struct Effect {
 pub struct PieceRules {
     pub quiet: Vec<Form>,
     pub jumps: Vec<Jump>,
+    /// All jump forms merged, (jumped, landing, victim codes) per cell: a quick test of whether
+    /// a piece can capture at all before a chain is set up.
+    pub any_jump: CellTable<(u16, u16, CodeSet)>,
     pub promote: Option<Promotion>,
     pub effects: Vec<Effect>,
 }

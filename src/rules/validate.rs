@@ -841,7 +841,7 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
             same_zone,
         };
         let capture = match &fm.capture {
-            Some(c) if v.setting(f, c)? => v.kind_set(f, &fm.victims, ctx.kinds)?,
+            Some(c) if v.setting(f, c)? => enemy_codes(v.kind_set(f, &fm.victims, ctx.kinds)?, p),
             _ => 0,
         };
         if let Some(d) = &fm.jump {
@@ -870,7 +870,7 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
                     out.push((over, land));
                 }
             });
-            rules.jumps.push(Jump { table, victims: v.kind_set(f, &fm.victims, ctx.kinds)? });
+            rules.jumps.push(Jump { table, victims: enemy_codes(v.kind_set(f, &fm.victims, ctx.kinds)?, p) });
             continue;
         }
         quiet_forms += 1;
@@ -954,6 +954,11 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
     if quiet_forms > 1 {
         *dedup = true;
     }
+    rules.any_jump = CellTable::build(g.len(), |c, out| {
+        for j in &rules.jumps {
+            out.extend(j.table.get(c).iter().map(|&(o, l)| (o, l, j.victims)));
+        }
+    });
     if rules.jumps.len() > 1 {
         *dedup = true;
     }
