@@ -60,12 +60,16 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
             };
             s.push_str(&text);
         }
+        let trimmed = s.trim_end_matches(' ').len();
+        s.truncate(trimmed);
         s.push('\n');
     }
     s.push_str("    ");
     for f in 0..g.files {
         let _ = write!(s, "{:^width$}", crate::geometry::file_letter(f));
     }
+    let trimmed = s.trim_end_matches(' ').len();
+    s.truncate(trimmed);
     s.push('\n');
     // Attributes that differ from a kind's initial value, and counters.
     if r.nattr() > 0 {

@@ -1,1 +1,124 @@
-//! Scenarios (filled in below).
+//! Scenarios: recorded situations of a variant whose boards and legal moves are snapshot-tested.
+//!
+//! A scenario is a TOML file in `variants/NAME/scenarios/` (format in `docs/scenarios.md`):
+//!
+//! ```toml
+//! description = "a pawn must capture"
+//! set = { capture_choice = "maximum" }     # option overrides (optional)
+//! position = "9/4k4/9/4p4/4P4/9/4K4/9 white 0"   # start position (optional)
+//! moves = ["e4xe6xe8"]                     # moves to play (each must be legal)
+//! why = ["e4-d5"]                          # moves whose illegality to explain (optional)
+//! trace = true                             # record the status after every move (optional)
+//! ```
+//!
+//! Its snapshot records the options, the moves, the board, the status, the position text, the
+//! legal moves and the explanations.
+
+use crate::render::{self, Style};
+use crate::state::Position;
+use crate::variant::Variant;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub description: String,
+    #[serde(default)]
+    pub variant: Option<String>,
+    #[serde(default)]
+    pub set: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    #[serde(default)]
+    pub why: Vec<String>,
+    #[serde(default)]
+    pub trace: bool,
+}
+
+fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The variant a scenario file belongs to: its `variant` key (looked up beside the folder
+/// holding the scenario's variant first), or the variant folder that holds `scenarios/`.
+fn variant_spec(path: &Path, sc: &Scenario) -> String {
+    let home = path.parent().and_then(Path::parent);
+    match &sc.variant {
+        Some(name) => {
+            if let Some(sib) = home.and_then(Path::parent).map(|d| d.join(name))
+                && sib.join("variant.toml").is_file()
+            {
+                return sib.display().to_string();
+            }
+            name.clone()
+        }
+        None => home.map(|h| h.display().to_string()).unwrap_or_else(|| ".".into()),
+    }
+}
+
+/// Runs a scenario file and returns its snapshot text.
+///
+/// # Errors
+/// The file does not parse, the variant does not load, or a move in `moves` is not legal.
+pub fn run_file(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let sc: Scenario = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let spec = variant_spec(path, &sc);
+    run(&sc, &spec)
+}
+
+/// Runs a parsed scenario against a variant (name or path).
+///
+/// # Errors
+/// See [`run_file`].
+pub fn run(sc: &Scenario, spec: &str) -> Result<String, String> {
+    let sets: Vec<(String, String)> = sc.set.iter().map(|(k, v)| (k.clone(), value_text(v))).collect();
+    let v = Variant::load(spec, &sets).map_err(|e| e.render_plain())?;
+    let mut pos = match &sc.position {
+        Some(t) => Position::from_text(&v.rules, t).map_err(|e| format!("position: {e}"))?,
+        None => v.start(),
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "scenario: {}", sc.description);
+    let opts: Vec<String> = sets.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(s, "variant: {}{}", v.name(), if opts.is_empty() { String::new() } else { format!(" ({})", opts.join(", ")) });
+    if let Some(p) = &sc.position {
+        let _ = writeln!(s, "start: {p}");
+    }
+    let _ = writeln!(s, "moves: {}", if sc.moves.is_empty() { "(none)".to_string() } else { sc.moves.join(" ") });
+    let mut last = None;
+    for (i, m) in sc.moves.iter().enumerate() {
+        let mv = v.play(&mut pos, m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        last = Some(mv);
+        for line in v.take_output() {
+            let _ = writeln!(s, "  script: {line}");
+        }
+        if sc.trace {
+            let _ = writeln!(s, "  {}. {m} -> {}", i + 1, render::status(&v, &pos));
+        }
+    }
+    s.push('\n');
+    s.push_str(&render::board(&v, &pos, last.as_ref(), Style::PLAIN));
+    let _ = writeln!(s, "position: {}", pos.to_text(&v.rules));
+    let mut legal = Vec::new();
+    v.legal_moves(&mut pos, &mut legal).map_err(|e| e.to_string())?;
+    let mut texts: Vec<String> = legal.iter().map(|m| m.text(&v.rules.geometry)).collect();
+    texts.sort();
+    let _ = writeln!(s, "{}", format!("legal moves ({}): {}", texts.len(), texts.join(" ")).trim_end());
+    for w in &sc.why {
+        let r = match v.find_move(&mut pos, w) {
+            Ok(m) => format!("{} is legal", m.text(&v.rules.geometry)),
+            Err(e) => e.to_string(),
+        };
+        let _ = writeln!(s, "why {w}: {r}");
+    }
+    Ok(s)
+}

@@ -1,1 +1,14 @@
+//! The one integration-test binary: scenarios (insta snapshots), perft files, diagnostics of
+//! broken variants, the command line, and properties over random playouts.
 
+mod cli;
+mod errors;
+mod perft_files;
+mod properties;
+mod scenarios;
+mod session;
+
+/// The crate's root, where `variants/` lives (tests run there).
+pub fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}

@@ -1,0 +1,167 @@
+//! The command line, run as a user runs it: the contract of `../shared/rules/README.md`.
+
+use std::process::{Command, Output};
+
+fn boardlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardlab")).args(args).current_dir(crate::root()).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+#[test]
+fn moves_of_basileus_start() {
+    let o = boardlab(&["moves", "basileus"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 34);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted, "moves are sorted by byte order");
+    assert!(lines.contains(&"e2-e3") && lines.contains(&"a2-b3") && !lines.contains(&"a2-a3"));
+}
+
+#[test]
+fn moves_sorted_by_bytes() {
+    // On a board with ranks 10 and above, `a10-…` sorts before `a2-…`.
+    let o = boardlab(&["moves", "checkers", "--position", "4/4/4/4/4/4/4/M3 white 0"]);
+    assert_eq!(stdout(&o), "a1-b2\n");
+}
+
+#[test]
+fn perft_checkers_nine() {
+    let o = boardlab(&["perft", "checkers", "9"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().last(), Some("3963680"));
+}
+
+#[test]
+fn perft_divide() {
+    let o = boardlab(&["perft", "checkers", "2", "--divide"]);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[7], "49");
+    assert!(lines[..7].iter().all(|l| l.ends_with(": 7")), "{out}");
+}
+
+#[test]
+fn finished_game_perft() {
+    let pos = ["--position", "9/4k4/9/4p4/4P4/9/4K4/9 white 0", "--moves", "e4xe6xe8"];
+    let mut a = vec!["perft", "basileus", "0"];
+    a.extend(pos);
+    assert_eq!(stdout(&boardlab(&a)).trim(), "1");
+    let mut a = vec!["perft", "basileus", "2"];
+    a.extend(pos);
+    assert_eq!(stdout(&boardlab(&a)).trim(), "0");
+    let mut a = vec!["moves", "basileus"];
+    a.extend(pos);
+    assert_eq!(stdout(&boardlab(&a)), "");
+}
+
+#[test]
+fn illegal_move_names_index_and_reason() {
+    let o = boardlab(&["moves", "basileus", "--position", "9/4k4/9/4p4/4P4/9/4K4/9 white 0", "--moves", "e4xe6xe8 e7-e6"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let e = stderr(&o);
+    assert!(e.contains("move 2 (e7-e6): the game is over (white wins: basileus captured)"), "{e}");
+    let o = boardlab(&["moves", "basileus", "--position", "9/4k4/9/4p4/4P4/9/4K4/9 white 0", "--moves", "e2-d3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("move 1 (e2-d3): capture is compulsory (e4xe6xe8 is available)"), "{}", stderr(&o));
+    let o = boardlab(&["moves", "basileus", "--moves", "e2-e3 zz9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("move 2 (zz9)"), "{}", stderr(&o));
+    let o = boardlab(&["moves", "basileus", "--moves", "e2-e4"]);
+    assert!(stderr(&o).contains("move 1 (e2-e4): the basileus on e2 cannot play e2-e4"), "{}", stderr(&o));
+    let o = boardlab(&["moves", "basileus", "--moves", "e7-e6"]);
+    assert!(stderr(&o).contains("e7 holds a black basileus; white is to move"), "{}", stderr(&o));
+}
+
+#[test]
+fn position_round_trips_through_the_cli() {
+    let p = stdout(&boardlab(&["position", "basileus", "--moves", "e2-e3 e7-e6 d2-c3"]));
+    assert_eq!(p.trim(), "9/pfpf1fpfp/4k4/9/9/2F1K4/PFP2FPFP/9 black 3");
+    let again = stdout(&boardlab(&["position", "basileus", "--position", p.trim()]));
+    assert_eq!(again, p);
+    let m1 = stdout(&boardlab(&["moves", "basileus", "--moves", "e2-e3 e7-e6 d2-c3"]));
+    let m2 = stdout(&boardlab(&["moves", "basileus", "--position", p.trim()]));
+    assert_eq!(m1, m2);
+}
+
+#[test]
+fn show_draws_board_and_status() {
+    let o = stdout(&boardlab(&["show", "basileus"]));
+    assert!(o.contains("  7  p  f  p  f  k  f  p  f  p"), "{o}");
+    assert!(o.contains("white to move"));
+    let o = stdout(&boardlab(&["show", "basileus", "--position", "9/4k4/9/4p4/4P4/9/4K4/9 white 0", "--moves", "e4xe6xe8"]));
+    assert!(o.contains("white wins: basileus captured"), "{o}");
+}
+
+#[test]
+fn list_and_check() {
+    let o = stdout(&boardlab(&["list"]));
+    assert!(o.contains("basileus") && o.contains("checkers"), "{o}");
+    let o = boardlab(&["check", "basileus"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("basileus: ok"), "{}", stdout(&o));
+    let o = boardlab(&["check", "./tests/broken/unknown_victim"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("variant.toml:7:45") && e.contains("did you mean `figure`?"), "{e}");
+}
+
+#[test]
+fn check_resolved_shows_inheritance() {
+    let o = stdout(&boardlab(&["check", "./tests/broken/../../variants/basileus", "--resolved"]));
+    assert!(o.contains("[pieces.basileus]"), "{o}");
+    let o = boardlab(&["check", "tests/extends/variant.toml", "--resolved"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("extends basileus"), "{out}");
+    assert!(out.contains("# from basileus"), "{out}");
+    assert!(out.contains("# capture_choice = maximum  (default maximum"), "{out}");
+}
+
+#[test]
+fn set_options_on_the_command_line() {
+    let pos = "9/9/9/1p7/p4k3/P3F4/9/8K white 0";
+    assert_eq!(stdout(&boardlab(&["moves", "basileus", "--position", pos])), "a3xa5xc5\ne3xg5\n");
+    assert_eq!(stdout(&boardlab(&["moves", "basileus", "--position", pos, "--set", "capture_choice=maximum"])), "a3xa5xc5\n");
+    let o = boardlab(&["moves", "basileus", "--set", "capture_choice"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = boardlab(&["moves", "basileus", "--set", "nope=1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown option `nope`"));
+}
+
+#[test]
+fn move_limit_draws() {
+    let o = stdout(&boardlab(&["show", "checkers", "--set", "move_limit=2", "--moves", "c3-d4 f6-e5"]));
+    assert!(o.contains("draw: move limit"), "{o}");
+}
+
+#[test]
+fn play_reads_commands_from_a_pipe() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["play", "basileus"])
+        .current_dir(crate::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"e2-e3\nmoves\nundo\nposition\nquit\n").unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("black to move"), "{out}");
+    assert!(out.contains("9/pfpfkfpfp/9/9/9/9/PFPFKFPFP/9 white 0"), "{out}");
+}
