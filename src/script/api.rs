@@ -293,3 +293,24 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("continuation_tag", |c| -> ImmutableString { c.pos.cont.as_ref().map_or("".into(), |k| k.tag.as_str().into()) });
 }
+
+/// The signatures actually registered on an engine, sorted (for the API snapshot test).
+pub fn registered_signatures() -> Vec<String> {
+    let mut engine = Engine::new_raw();
+    let ctx = Rc::new(RefCell::new(Ctx::default()));
+    register(&mut engine, &ctx);
+    let mut v: Vec<String> = engine
+        .gen_fn_signatures(false)
+        .into_iter()
+        .map(|s| {
+            s.replace("core::result::Result<", "")
+                .replace(",alloc::boxed::Box<rhai::types::error::EvalAltResult>>", " (or error)")
+                .replace("rhai::types::immutable_string::ImmutableString", "string")
+                .replace("rhai::types::dynamic::Dynamic", "dynamic")
+                .replace("types::dynamic::Dynamic", "dynamic")
+                .replace("alloc::vec::Vec<dynamic>", "array")
+        })
+        .collect();
+    v.sort();
+    v
+}

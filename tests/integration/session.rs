@@ -54,3 +54,41 @@ fn set_replays_the_game() {
     assert_eq!(s.pos.ply, 1);
     assert!(s.execute("options").unwrap().0.contains("no_moves = draw"));
 }
+
+#[test]
+fn script_runtime_error_names_hook_and_move_and_keeps_the_game() {
+    let v = boardlab::Variant::load("tests/scripted/runtime_error/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    v.play(&mut pos, "a3-b4").unwrap();
+    assert_eq!(v.take_output(), vec!["played a3-b4".to_string()]);
+    v.play(&mut pos, "b6-a5").unwrap();
+    let before = pos.clone();
+    let e = v.play(&mut pos, "c3-d4").unwrap_err().to_string();
+    assert!(e.contains("hook `after_move`"), "{e}");
+    assert!(e.contains("rules.rhai:4:"), "{e}");
+    assert!(e.contains("while playing c3-d4"), "{e}");
+    assert!(e.contains("height"), "{e}");
+    assert_eq!(pos, before, "a failing hook leaves the game as it was");
+    v.play(&mut pos, "e3-f4").unwrap();
+}
+
+#[test]
+fn runaway_script_is_stopped() {
+    let v = boardlab::Variant::load("tests/scripted/runaway/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    let before = pos.clone();
+    let e = v.play(&mut pos, "a3-b4").unwrap_err().to_string();
+    assert!(e.contains("hook `after_move`") && e.contains("operations"), "{e}");
+    assert_eq!(pos, before);
+}
+
+#[test]
+fn script_api_signatures() {
+    let registered = boardlab::script::api::registered_signatures();
+    // Every registered function is documented in SIGNATURES (and so in docs/scripting.md).
+    for sig in &registered {
+        let name = sig.split('(').next().unwrap();
+        assert!(boardlab::script::api::SIGNATURES.iter().any(|d| d.starts_with(&format!("{name}("))), "{name} is not documented");
+    }
+    insta::assert_snapshot!(registered.join("\n"));
+}
