@@ -18,6 +18,10 @@
 //! - [`render`]: boards for a person;
 //! - [`perft`], [`scenario`], [`session`], [`repl`], [`cli`]: the tools built on top.
 
+// Load errors carry the file's text for their diagnostic; they are cold-path values returned
+// once per load, so their size does not matter.
+#![allow(clippy::result_large_err)]
+
 pub mod cli;
 pub mod geometry;
 pub mod movegen;

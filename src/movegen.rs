@@ -414,14 +414,18 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &Move, legal: &[Move], pseud
             let (f0, r0) = g.coords(crate::Cell(at));
             let (f1, r1) = g.coords(crate::Cell(land));
             let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
-            if df % 2 == 0 && dr % 2 == 0 && (df.abs() == 2 || dr.abs() == 2) && df.abs() <= 2 && dr.abs() <= 2 {
-                if let Some(mid) = g.at(f0 as i32 + df / 2, r0 as i32 + dr / 2) {
-                    let vc = pos.board[mid.0 as usize];
-                    let can = rules.pieces[code as usize].jumps.iter().any(|j| victim(vc, j.victims));
-                    if vc != 0 && piece::owner(vc) != owner && !can {
-                        let vk = &rules.kind(piece::kind(vc)).name;
-                        return format!("a {kname} may not capture a {vk} ({} holds one)", g.name(mid));
-                    }
+            if df % 2 == 0
+                && dr % 2 == 0
+                && (df.abs() == 2 || dr.abs() == 2)
+                && df.abs() <= 2
+                && dr.abs() <= 2
+                && let Some(mid) = g.at(f0 as i32 + df / 2, r0 as i32 + dr / 2)
+            {
+                let vc = pos.board[mid.0 as usize];
+                let can = rules.pieces[code as usize].jumps.iter().any(|j| victim(vc, j.victims));
+                if vc != 0 && piece::owner(vc) != owner && !can {
+                    let vk = &rules.kind(piece::kind(vc)).name;
+                    return format!("a {kname} may not capture a {vk} ({} holds one)", g.name(mid));
                 }
             }
             at = land;
