@@ -34,9 +34,45 @@ fn summary() {
     let (h, hr) = rate(|| handwritten::perft_start(depth as usize));
     assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
     let (b, br) = rate(|| kernel_perft("basileus", 4));
+    let (bv, bvr) = rate(|| kernel_perft("bivouac", 4));
+    let (hb, hbr) = rate(|| kernel_perft("hostile-bivouac", 4));
     println!("perft summary (leaf nodes per second, one thread)");
     println!("  checkers depth {depth} = {k}: kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}", kr / 1e6, hr / 1e6, kr / hr);
     println!("  basileus depth 4 = {b}: kernel {:.2} M/s", br / 1e6);
+    println!("  bivouac depth 4 = {bv}: kernel {:.2} M/s", bvr / 1e6);
+    println!("  hostile-bivouac depth 4 = {hb}: kernel {:.2} M/s", hbr / 1e6);
+    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac"] {
+        let (games, plies, secs) = playouts(name, 200);
+        println!(
+            "  {name}: {games} random playouts (move_limit 1000) in {secs:.2} s: {:.0} playouts/s, {:.2} M plies/s",
+            games as f64 / secs,
+            plies as f64 / secs / 1e6
+        );
+    }
+}
+
+/// Seeded random playouts, cut at 1000 plies: (games, plies, seconds).
+fn playouts(name: &str, games: u64) -> (u64, u64, f64) {
+    use rand::{RngExt, SeedableRng};
+    let v = Variant::load(name, &[("move_limit".into(), "1000".into())]).expect("shipped variant loads");
+    let start = v.start();
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    let t = Instant::now();
+    for seed in 0..games {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut pos = start.clone();
+        loop {
+            v.legal_moves(&mut pos, &mut moves).expect("no script error");
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            v.make(&mut pos, &m).expect("no script error");
+            plies += 1;
+        }
+    }
+    (games, plies, t.elapsed().as_secs_f64())
 }
 
 fn main() {

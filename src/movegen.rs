@@ -273,11 +273,15 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         if !(compulsory && first_capture != usize::MAX) {
             quiet_from(rules, pos, from, code, out);
         }
+        if rules.dedup {
+            // Duplicates can only come from one piece's forms: dedup this piece's moves.
+            dedup_from(out, before);
+        }
     }
-    if first_capture == usize::MAX && !rules.dedup {
+    if first_capture == usize::MAX {
         return; // no capture: no policy to apply
     }
-    if first_capture == start && compulsory && !rules.captures.maximum && !rules.dedup {
+    if first_capture == start && compulsory && !rules.captures.maximum {
         // Captures were found before any other move: the list holds only captures.
         let mut w = start;
         for r in start..out.len() {
@@ -315,16 +319,22 @@ pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
             retain_from(out, start, Move::is_capture);
         }
     }
-    if rules.dedup && out.len() - start > 1 {
-        let mut i = start + 1;
-        while i < out.len() {
-            if out[start..i].contains(&out[i]) {
-                out.remove(i);
-            } else {
-                i += 1;
-            }
+    if rules.dedup {
+        dedup_from(out, start);
+    }
+}
+
+/// Removes moves of `out[start..]` whose text an earlier one there has.
+fn dedup_from(out: &mut MoveList, start: usize) {
+    let mut w = start;
+    for r in start..out.len() {
+        let m = out[r];
+        if !out[start..w].contains(&m) {
+            out[w] = m;
+            w += 1;
         }
     }
+    out.truncate(w);
 }
 
 /// Explains, in terms of the rules, why `mv` is not among the legal moves of `pos`.
@@ -444,7 +454,14 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &Move, legal: &[Move], pseud
         if rules.captures.compulsory && legal.iter().any(Move::is_capture) {
             return format!("capture is compulsory ({} available)", list(&mut legal.iter().filter(|m| m.is_capture())));
         }
-        return format!("the {kname} on {from} has no legal move here");
+        return format!(
+            "the {kname} on {from} has no legal move here (a {kname} moves by: {})",
+            rules.pieces[code as usize].notes.join("; ")
+        );
     }
-    format!("the {kname} on {from} cannot play {text}; its moves: {}", list(&mut pieces_moves.into_iter()))
+    format!(
+        "the {kname} on {from} cannot play {text}; its moves: {} (a {kname} moves by: {})",
+        list(&mut pieces_moves.into_iter()),
+        rules.pieces[code as usize].notes.join("; ")
+    )
 }

@@ -140,6 +140,8 @@ pub struct PieceRules {
     pub any_jump: CellTable<(u16, u16, CodeSet)>,
     pub promote: Option<Promotion>,
     pub effects: Vec<Effect>,
+    /// Each form in words, for explaining why a move is illegal.
+    pub notes: Vec<String>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.

@@ -100,6 +100,8 @@ pub struct RawPlayers {
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RawZone {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// How `show` marks the zone's empty cells (one character).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<String>,

@@ -812,6 +812,7 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
         if !v.when(f, &fm.when)? {
             continue;
         }
+        rules.notes.push(describe_form(v, f, fm, p)?);
         let kinds_given = [fm.step.is_some(), fm.slide.is_some(), fm.leap.is_some(), fm.jump.is_some()].iter().filter(|x| **x).count();
         if kinds_given != 1 {
             return Err(v
@@ -951,7 +952,7 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
             rules.quiet.push(Form::Leap { vecs, distance, capture, off, off_per_direction, cond });
         }
     }
-    if quiet_forms > 1 {
+    if quiet_forms > 1 && forms_may_overlap(g, &rules) {
         *dedup = true;
     }
     rules.any_jump = CellTable::build(g.len(), |c, out| {
@@ -960,7 +961,17 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
         }
     });
     if rules.jumps.len() > 1 {
-        *dedup = true;
+        // Two jump forms that share a (jumped, landing) pair could build the same chain twice.
+        let shared = g.cells().any(|c| {
+            let mut pairs: Vec<(u16, u16)> = rules.jumps.iter().flat_map(|j| j.table.get(c.0).iter().copied()).collect();
+            let n = pairs.len();
+            pairs.sort();
+            pairs.dedup();
+            pairs.len() != n
+        });
+        if shared {
+            *dedup = true;
+        }
     }
     if let Some(pr) = &raw.val.promote {
         let to = ctx.kinds.iter().position(|k| &k.name == pr.to.get_ref()).ok_or_else(|| {
@@ -1002,6 +1013,149 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
         rules.effects.push(Effect { slot: slot as u8, on, add: ef.add.unwrap_or(0) as i32, set: ef.set.map(|s| s as i32) });
     }
     Ok(rules)
+}
+
+/// A movement form in words: `slide orthogonal, from run, within run, passing over any pieces`.
+fn describe_form(v: &V, f: usize, fm: &RawForm, _p: Player) -> R<String> {
+    let dirs = |d: &Spanned<RawDirs>| match d.get_ref() {
+        RawDirs::One(s) => s.clone(),
+        RawDirs::List(l) => l
+            .iter()
+            .map(|x| match x {
+                RawDir::Name(n) => n.clone(),
+                RawDir::Vector([a, b]) => format!("[{a}, {b}]"),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let mut s = if let Some(d) = &fm.step {
+        format!("step {}", dirs(d))
+    } else if let Some(d) = &fm.slide {
+        format!("slide {}", dirs(d))
+    } else if let Some(d) = &fm.leap {
+        format!("leap {}", dirs(d))
+    } else if let Some(d) = &fm.jump {
+        format!("jump {}", dirs(d))
+    } else {
+        "form".to_string()
+    };
+    let zone = |x: &Option<Spanned<Setting<String>>>| -> R<Option<String>> { x.as_ref().map(|z| v.setting(f, z)).transpose() };
+    let mut parts = Vec::new();
+    if let Some(z) = zone(&fm.from)?.filter(|z| z != "board") {
+        parts.push(format!("from {z}"));
+    }
+    if let Some(z) = zone(&fm.from_not)? {
+        parts.push(format!("not from {z}"));
+    }
+    if let Some(z) = zone(&fm.to)? {
+        parts.push(format!("to {z}"));
+    }
+    if let Some(z) = zone(&fm.to_not)? {
+        parts.push(format!("not to {z}"));
+    }
+    if let Some(z) = zone(&fm.from_or_to)? {
+        parts.push(format!("start or landing in {z}"));
+    }
+    if let Some(z) = zone(&fm.over)? {
+        parts.push(format!("over {z}"));
+    }
+    if let Some(z) = zone(&fm.path)? {
+        parts.push(format!("within {z}"));
+    }
+    if let Some(zs) = &fm.same_zone {
+        let names: Vec<&str> = zs.iter().map(|z| z.get_ref().as_str()).collect();
+        parts.push(format!(
+            "{} in one {}",
+            if fm.jump.is_some() { "jumped and landing cells" } else { "start and landing" },
+            names.join(" or ")
+        ));
+    }
+    if let Some(d) = &fm.distance {
+        match v.setting(f, d)? {
+            TextOrInt::Int(i) => parts.push(format!("exactly {i} cells")),
+            TextOrInt::Text(t) => parts.push(format!("as far as its {t}")),
+        }
+    }
+    if let Some(po) = &fm.pass_over {
+        match v.setting(f, po)? {
+            TextOrInt::Text(t) if t == "any" => parts.push("passing over any pieces".into()),
+            TextOrInt::Int(n) if n > 0 => parts.push(format!("passing over up to {n} piece{}", if n == 1 { "" } else { "s" })),
+            _ => {}
+        }
+    }
+    if let Some(st) = &fm.stop
+        && v.setting(f, st)? == "first_empty"
+    {
+        parts.push("stopping on the first empty cell".into());
+    }
+    if let Some(vs) = &fm.victims {
+        let names: Vec<&str> = vs.iter().map(|x| x.get_ref().as_str()).collect();
+        parts.push(format!("capturing only {}", names.join(" or ")));
+    } else if fm.capture.as_ref().map(|c| v.setting(f, c)).transpose()?.unwrap_or(false) {
+        parts.push("may capture by landing".into());
+    }
+    if let Some(o) = &fm.off_board
+        && v.setting(f, o)? != "no"
+    {
+        parts.push("may leave the board".into());
+    }
+    if !parts.is_empty() {
+        s.push_str(", ");
+        s.push_str(&parts.join(", "));
+    }
+    Ok(s)
+}
+
+/// Whether two of a piece's non-chaining forms can reach the same cell from the same start (then
+/// the same move text could be generated twice and move lists must be deduplicated). Occupancy
+/// is ignored, so this errs on the side of deduplicating.
+fn forms_may_overlap(g: &Geometry, rules: &PieceRules) -> bool {
+    let reach = |form: &Form, from: u16| -> Vec<u16> {
+        let mut out = Vec::new();
+        match form {
+            Form::Step { targets, .. } => out.extend_from_slice(targets.get(from)),
+            Form::Slide { vecs, max, cond, .. } => {
+                for &v in vecs {
+                    let mut cur = from;
+                    for _ in 0..*max {
+                        cur = g.step(v, cur);
+                        if cur == crate::geometry::NONE || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+                            break;
+                        }
+                        out.push(cur);
+                    }
+                }
+            }
+            Form::Leap { vecs, distance, .. } => {
+                let (f0, r0) = g.coords(Cell(from));
+                let ds: Vec<i32> = match distance {
+                    Distance::Fixed(d) => vec![*d as i32],
+                    Distance::Attribute(_) => (1..=g.files.max(g.ranks) as i32).collect(),
+                };
+                for &(dx, dy) in vecs {
+                    for &d in &ds {
+                        if let Some(c) = g.at(f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d) {
+                            out.push(c.0);
+                        }
+                    }
+                }
+                // Leaving the board is one move per piece or per direction: never twice.
+            }
+        }
+        out
+    };
+    g.cells().any(|c| {
+        let mut seen: Vec<(u16, usize)> = Vec::new();
+        for (i, f) in rules.quiet.iter().enumerate() {
+            for t in reach(f, c.0) {
+                if seen.iter().any(|&(u, j)| u == t && j != i) {
+                    return true;
+                }
+                seen.push((t, i));
+            }
+        }
+        false
+    })
 }
 
 // ---------------------------------------------------------------- captures, ends

@@ -81,3 +81,42 @@ fn every_shipped_variant_plays() {
         check_variant(&name, &[], 5, 150);
     }
 }
+
+/// 1000 seeded random playouts of Bivouac and Hostile Bivouac (cut by `move_limit`) end with a
+/// result, and the state stays consistent: the incremental hash equals a fresh one after every
+/// move, and undoing the whole game returns to the start.
+#[test]
+fn bivouac_thousand_playouts() {
+    for name in ["bivouac", "hostile-bivouac"] {
+        let v = Variant::load(name, &[("move_limit".into(), "400".into())]).unwrap();
+        let start = v.start();
+        let mut moves = Vec::new();
+        let mut ended = 0;
+        for seed in 0..1000u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut pos = start.clone();
+            let mut plies = 0;
+            loop {
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                v.make(&mut pos, &m).unwrap();
+                plies += 1;
+                let mut fresh = pos.clone();
+                fresh.rehash(&v.rules);
+                assert_eq!(fresh.hash, pos.hash, "{name} seed {seed}");
+                assert_eq!(fresh.counts, pos.counts, "{name} seed {seed}");
+            }
+            if v.outcome(&mut pos).unwrap().is_some() {
+                ended += 1;
+            }
+            for _ in 0..plies {
+                pos.undo();
+            }
+            assert_eq!(pos, start, "{name} seed {seed}: undoing the game does not return to the start");
+        }
+        assert_eq!(ended, 1000, "{name}: every playout ends with a result");
+    }
+}
