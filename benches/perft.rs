@@ -36,12 +36,16 @@ fn summary() {
     let (b, br) = rate(|| kernel_perft("basileus", 4));
     let (bv, bvr) = rate(|| kernel_perft("bivouac", 4));
     let (hb, hbr) = rate(|| kernel_perft("hostile-bivouac", 4));
+    let (l, lr) = rate(|| kernel_perft("lielow", 4));
+    let (ll, llr) = rate(|| kernel_perft("lielow-ludii", 4));
     println!("perft summary (leaf nodes per second, one thread)");
     println!("  checkers depth {depth} = {k}: kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}", kr / 1e6, hr / 1e6, kr / hr);
     println!("  basileus depth 4 = {b}: kernel {:.2} M/s", br / 1e6);
     println!("  bivouac depth 4 = {bv}: kernel {:.2} M/s", bvr / 1e6);
     println!("  hostile-bivouac depth 4 = {hb}: kernel {:.2} M/s", hbr / 1e6);
-    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac"] {
+    println!("  lielow depth 4 = {l}: kernel {:.2} M/s", lr / 1e6);
+    println!("  lielow-ludii depth 4 = {ll}: kernel {:.2} M/s", llr / 1e6);
+    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii"] {
         let (games, plies, secs) = playouts(name, 200);
         println!(
             "  {name}: {games} random playouts (move_limit 1000) in {secs:.2} s: {:.0} playouts/s, {:.2} M plies/s",

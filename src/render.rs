@@ -37,23 +37,35 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
             c
         })
         .unwrap_or_default();
-    let width = 3;
+    // With a display attribute, each cell shows the symbol, the value and `*` on a crowned piece.
+    let shown = r.display_attribute;
+    let width = if shown.is_some() { 5 } else { 3 };
     for rank in (0..g.ranks as i32).rev() {
         let _ = write!(s, "{:>3} ", rank + 1);
         for f in 0..g.files as i32 {
             let cell = g.at(f, rank);
             let text = match cell {
-                None => "   ".to_string(),
+                None => " ".repeat(width),
                 Some(c) => {
                     let code = pos.board[c.0 as usize];
                     let mark = if code == 0 { zone_mark(v, c) } else { r.symbol(code) };
+                    let mut label = mark.to_string();
+                    if let Some(slot) = shown {
+                        if code != 0 {
+                            label.push_str(&pos.attr(c.0, slot).to_string());
+                            let crowned = r.crown.is_some_and(|k| pos.attr(c.0, k.marker) != 0);
+                            label.push(if crowned { '*' } else { ' ' });
+                        } else {
+                            label.push_str("  ");
+                        }
+                    }
                     let is_last = marked.contains(&c.0);
                     let body = if code == 0 {
-                        style.paint("2", &mark.to_string())
+                        style.paint("2", &label)
                     } else if piece::owner(code) == crate::Player::FIRST {
-                        style.paint("1;37", &mark.to_string())
+                        style.paint("1;37", &label)
                     } else {
-                        style.paint("1;31", &mark.to_string())
+                        style.paint("1;31", &label)
                     };
                     if is_last { if style.color { format!("[{}]", body) } else { format!("({body})") } } else { format!(" {body} ") }
                 }
@@ -71,9 +83,28 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
     let trimmed = s.trim_end_matches(' ').len();
     s.truncate(trimmed);
     s.push('\n');
-    // Attributes that differ from a kind's initial value, and counters.
+    // Kings (crowned pieces), then attributes not drawn on the board, and counters.
+    if let Some(k) = r.crown {
+        let kings: Vec<String> = crate::Player::both()
+            .iter()
+            .map(|&p| {
+                let at = g.cells().find(|c| {
+                    let code = pos.board[c.0 as usize];
+                    code != 0 && piece::owner(code) == p && pos.attr(c.0, k.marker) != 0
+                });
+                match at {
+                    Some(c) => format!("{} {} ({} {})", r.player_name(p), g.name(c), r.attributes[k.by as usize], pos.attr(c.0, k.by)),
+                    None => format!("{} none yet", r.player_name(p)),
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "kings (*): {}", kings.join(", "));
+    }
     if r.nattr() > 0 {
         for (slot, name) in r.attributes.iter().enumerate() {
+            if Some(slot as u8) == shown || r.crown.is_some_and(|k| k.marker as usize == slot) {
+                continue;
+            }
             let mut items = vec![];
             for c in g.cells() {
                 let code = pos.board[c.0 as usize];

@@ -46,8 +46,10 @@ pub struct MoveEffects {
     /// The code it has after the move (differs after a promotion; 0 when it left the board).
     pub new_code: u8,
     pub captured: u32,
-    /// The owner of a captured royal piece, if any.
+    /// The owner of a captured royal (or crowned) piece, if any.
     pub royal_victim: Option<Player>,
+    /// The owner of a royal (or crowned) piece that left the board, if any.
+    pub royal_left: Option<Player>,
 }
 
 /// A game position.
@@ -296,6 +298,11 @@ impl Position {
             for (s, v) in vals.iter_mut().enumerate().take(n) {
                 *v = self.attr(from, s as u8);
             }
+            if mv.to().is_none()
+                && (rules.kinds[piece::kind(code).0 as usize].royal || rules.crown.is_some_and(|c| vals[c.marker as usize] != 0))
+            {
+                fx.royal_left = Some(piece::owner(code));
+            }
             if n == 0 {
                 self.set_piece(z, from, 0);
             } else {
@@ -309,7 +316,7 @@ impl Position {
                 let vc = self.board[v as usize];
                 if vc != 0 {
                     fx.captured += 1;
-                    if rules.kinds[piece::kind(vc).0 as usize].royal {
+                    if rules.kinds[piece::kind(vc).0 as usize].royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
                         fx.royal_victim = Some(piece::owner(vc));
                     }
                     if n == 0 {
@@ -346,9 +353,47 @@ impl Position {
                 fx.new_code = new_code;
             }
         }
+        if let Some(c) = rules.crown
+            && fx.code != 0
+        {
+            let mover = piece::owner(fx.code);
+            self.update_crown(c, mover);
+            // The opponent's levels did not change; only a capture can change its king.
+            if c.both && fx.captured > 0 {
+                self.update_crown(c, mover.other());
+            }
+        }
         self.ply += 1;
         self.set_side(z, turn.other());
         fx
+    }
+
+    /// Crowns `p`'s piece with the unique highest value of the crown's attribute; a tie (or no
+    /// piece) leaves the crown where it is.
+    fn update_crown(&mut self, c: crate::rules::Crown, p: Player) {
+        let n = self.nattr;
+        let (by, marker) = (c.by as usize, c.marker as usize);
+        let (mut best, mut count, mut at, mut holder) = (i32::MIN, 0u32, usize::MAX, usize::MAX);
+        for (cell, (&code, attrs)) in self.board.iter().zip(self.attrs.chunks_exact(n)).enumerate() {
+            if code == 0 || piece::owner(code) != p {
+                continue;
+            }
+            let v = attrs[by];
+            if v > best {
+                (best, count, at) = (v, 1, cell);
+            } else if v == best {
+                count += 1;
+            }
+            if attrs[marker] != 0 {
+                holder = cell;
+            }
+        }
+        if count == 1 && holder != at {
+            if holder != usize::MAX {
+                self.set_attr(holder as u16, c.marker, 0);
+            }
+            self.set_attr(at as u16, c.marker, 1);
+        }
     }
 
     /// Records the current position in the repetition history (after the move's hooks ran).

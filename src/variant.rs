@@ -469,6 +469,11 @@ impl Variant {
                         return Some(Outcome::win(victim.other(), e.reason.as_str()));
                     }
                 }
+                EndKind::RoyalLeftBoard => {
+                    if let Some(owner) = fx.royal_left {
+                        return Some(Outcome::win(owner.other(), e.reason.as_str()));
+                    }
+                }
                 EndKind::ZoneFilled(cells) => {
                     for p in [mover, mover.other()] {
                         let z = &cells[p];

@@ -184,8 +184,10 @@ pub enum RepetitionResult {
 
 #[derive(Clone, Debug)]
 pub enum EndKind {
-    /// A royal piece was captured: its owner loses.
+    /// A royal (or crowned) piece was captured: its owner loses.
     RoyalCaptured,
+    /// A player moved its own royal (or crowned) piece off the board: it loses.
+    RoyalLeftBoard,
     /// A player's pieces stand on every cell of that player's zone: that player wins.
     ZoneFilled(ByPlayer<Vec<u16>>),
     /// A player with this many pieces or fewer loses.
@@ -287,6 +289,18 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A royal designation held by the piece with a player's unique highest value of an attribute;
+/// a tie leaves it where it is. Stored as the `crown` attribute (1 on the crowned piece).
+#[derive(Clone, Copy, Debug)]
+pub struct Crown {
+    /// The attribute slot compared.
+    pub by: u8,
+    /// The attribute slot marking the crowned piece.
+    pub marker: u8,
+    /// Recompute for both players after every move (or only for the mover).
+    pub both: bool,
+}
+
 /// The starting position as board codes and attribute values.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -322,6 +336,10 @@ pub struct Ruleset {
     pub dedup: bool,
     /// Whether any royal capture ends the game (then a chain stops on it).
     pub royal_ends_game: bool,
+    /// The crown, if the variant has one.
+    pub crown: Option<Crown>,
+    /// The attribute `show` writes beside each piece's symbol.
+    pub display_attribute: Option<u8>,
     /// Whether a repetition rule exists (then make records every position).
     pub repetition: bool,
     /// Whether any end condition must be checked after each move.

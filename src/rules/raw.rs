@@ -69,6 +69,28 @@ pub struct RawVariant {
     pub options: BTreeMap<String, RawOption>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hooks: Option<RawHooks>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crown: Option<RawCrown>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<RawDisplay>,
+}
+
+/// A royal designation that moves to a player's piece with the unique highest value of an
+/// attribute (ties keep it where it is).
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawCrown {
+    pub attribute: Spanned<String>,
+    /// `both` (after every move, for both players) or `mover` (only the mover's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub update: Option<Spanned<Setting<String>>>,
+}
+
+/// How `show` draws pieces: with an attribute's value beside the symbol.
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawDisplay {
+    pub attribute: Spanned<String>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

@@ -47,6 +47,8 @@ pub struct Merged {
     pub setup: Option<Src<RawSetup>>,
     pub options: BTreeMap<String, MergedOption>,
     pub hooks: Option<Src<RawHooks>>,
+    pub crown: Option<Src<RawCrown>>,
+    pub display: Option<Src<RawDisplay>>,
 }
 
 impl Merged {
@@ -84,6 +86,12 @@ impl Merged {
         }
         if let Some(s) = raw.setup {
             self.setup = Some(Src { file, val: s });
+        }
+        if let Some(c) = raw.crown {
+            self.crown = Some(Src { file, val: c });
+        }
+        if let Some(d) = raw.display {
+            self.display = Some(Src { file, val: d });
         }
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });
@@ -140,6 +148,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let kinds = stage_kinds(&v, &player_names)?;
     let attributes: Vec<String> = {
         let mut a: Vec<String> = m.pieces.values().flat_map(|p| p.val.attributes.keys().cloned()).collect();
+        if m.crown.is_some() {
+            a.push(CROWN.to_string());
+        }
         a.sort();
         a.dedup();
         a
@@ -149,6 +160,11 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         .map(|mut k| {
             let raw = &m.pieces[&k.name].val;
             k.attributes = raw.attributes.iter().map(|(n, v)| (attributes.iter().position(|a| a == n).unwrap() as u8, *v as i32)).collect();
+            if m.crown.is_some() && !k.attributes.iter().any(|&(s, _)| attributes[s as usize] == CROWN) {
+                // Every piece carries the crown marker, 0 until it is crowned.
+                k.attributes.push((attributes.iter().position(|a| a == CROWN).unwrap() as u8, 0));
+                k.attributes.sort();
+            }
             k
         })
         .collect();
@@ -167,6 +183,18 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let ends = stage_ends(&v, &zones, &geometry)?;
     let setup = stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
     let hooks = stage_hooks(&v, &kinds)?;
+    let crown = stage_crown(&v, &attributes)?;
+    let display_attribute = match &m.display {
+        Some(d) => Some(attributes.iter().position(|a| a == d.val.attribute.get_ref()).ok_or_else(|| {
+            v.err(
+                d.file,
+                d.val.attribute.span(),
+                format!("unknown attribute `{}`", d.val.attribute.get_ref()),
+                "declare it under [pieces.NAME.attributes]",
+            )
+        })? as u8),
+        None => None,
+    };
     let move_limit = match v.opts.get("move_limit") {
         Some(OptionValue::Int(i)) => *i as u32,
         _ => 0,
@@ -174,7 +202,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let zobrist = Zobrist::new(geometry.len(), code_count(kinds.len()));
     let royal_ends_game = ends.iter().any(|e| matches!(e.kind, EndKind::RoyalCaptured));
     let repetition = ends.iter().any(|e| matches!(e.kind, EndKind::Repetition { .. }));
-    let end_checks = ends.iter().any(|e| matches!(e.kind, EndKind::RoyalCaptured | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost(_)));
+    let end_checks = ends
+        .iter()
+        .any(|e| matches!(e.kind, EndKind::RoyalCaptured | EndKind::RoyalLeftBoard | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost(_)));
     Ok(Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
@@ -198,6 +228,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         royal_ends_game,
         repetition,
         end_checks,
+        crown,
+        display_attribute,
         zones: zones.into_iter().collect(),
     })
 }
@@ -1188,7 +1220,29 @@ fn stage_captures(v: &V) -> R<CapturePolicy> {
     Ok(pol)
 }
 
-const END_CONDITIONS: [&str; 5] = ["royal_captured", "zone_filled", "pieces_at_most", "no_moves", "repetition"];
+const END_CONDITIONS: [&str; 6] = ["royal_captured", "royal_left_board", "zone_filled", "pieces_at_most", "no_moves", "repetition"];
+
+/// The attribute that marks the crowned piece (added to every kind when `[crown]` is declared).
+pub const CROWN: &str = "crown";
+
+fn stage_crown(v: &V, attributes: &[String]) -> R<Option<Crown>> {
+    let Some(c) = &v.m.crown else { return Ok(None) };
+    let f = c.file;
+    let name = c.val.attribute.get_ref();
+    let by = attributes.iter().position(|a| a == name && a != CROWN).ok_or_else(|| {
+        let mut e = v.err(f, c.val.attribute.span(), format!("unknown attribute `{name}`"), "the crown goes by this attribute");
+        if let Some(h) = did_you_mean(name, attributes.iter().map(String::as_str)) {
+            e = e.with_help(h);
+        }
+        e
+    })?;
+    let both = match &c.val.update {
+        None => true,
+        Some(u) => v.word(f, u, &["both", "mover"])? == "both",
+    };
+    let marker = attributes.iter().position(|a| a == CROWN).expect("added with the crown") as u8;
+    Ok(Some(Crown { by: by as u8, marker, both }))
+}
 
 fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
@@ -1204,6 +1258,7 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
         let need = |what: &str| v.err(f, e.condition.span(), format!("end condition `{cname}` needs `{what}`"), "this condition");
         let kind = match cname {
             "royal_captured" => EndKind::RoyalCaptured,
+            "royal_left_board" => EndKind::RoyalLeftBoard,
             "zone_filled" => {
                 let z = e.zone.as_ref().ok_or_else(|| need("zone"))?;
                 let mut cells = ByPlayer::new(Vec::new(), Vec::new());

@@ -120,3 +120,38 @@ fn bivouac_thousand_playouts() {
         assert_eq!(ended, 1000, "{name}: every playout ends with a result");
     }
 }
+
+/// 1000 seeded random playouts of Lielow and its Ludii variant always end with a winner (Lielow
+/// has no draws), and the state stays consistent move by move.
+#[test]
+fn lielow_thousand_playouts() {
+    for name in ["lielow", "lielow-ludii"] {
+        let v = Variant::load(name, &[]).unwrap();
+        let start = v.start();
+        let mut moves = Vec::new();
+        for seed in 0..1000u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut pos = start.clone();
+            let mut plies = 0;
+            loop {
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                v.make(&mut pos, &m).unwrap();
+                plies += 1;
+                assert!(plies < 100_000, "{name} seed {seed}: no end in sight");
+                let mut fresh = pos.clone();
+                fresh.rehash(&v.rules);
+                assert_eq!((fresh.hash, fresh.counts.clone()), (pos.hash, pos.counts.clone()), "{name} seed {seed}");
+            }
+            let result = v.outcome(&mut pos).unwrap().expect("a finished game has a result");
+            assert!(matches!(result.winner, boardlab::Winner::Player(_)), "{name} seed {seed}: {result:?}");
+            for _ in 0..plies {
+                pos.undo();
+            }
+            assert_eq!(pos, start, "{name} seed {seed}");
+        }
+    }
+}
