@@ -465,3 +465,71 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &Move, legal: &[Move], pseud
         rules.pieces[code as usize].notes.join("; ")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn texts(v: &Variant, pos: &mut Position) -> Vec<String> {
+        let mut out = Vec::new();
+        v.legal_moves(pos, &mut out).unwrap();
+        let mut t: Vec<String> = out.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        t.sort();
+        t
+    }
+
+    #[test]
+    fn end_of_chain_removal_forbids_jumping_twice() {
+        let v = Variant::load("checkers", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "4/4/4/4/1mm1/4/mmm1/K3 white 0").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["a1xc3xe1xg3xe5xc3", "a1xc3xe5xg3xe1xc3"]);
+    }
+
+    #[test]
+    fn may_stop_lists_every_prefix() {
+        let v = Variant::load("bivouac", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "5O/1xxx2/6/6/6/6/4x1/2x1O1/2x3/1O4/O4x white 0").unwrap();
+        let t = texts(&v, &mut pos);
+        assert!(t.contains(&"b2xd4".to_string()) && t.contains(&"b2xd4xb4".to_string()));
+    }
+
+    #[test]
+    fn compulsory_maximal_keeps_only_the_longest() {
+        let v = Variant::load("bivouac", &[("captures".into(), "compulsory_maximal".into())]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "5O/1xxx2/6/6/6/6/4x1/2x1O1/2x3/1O4/O4x white 0").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["b2xd4xb4"]);
+    }
+
+    #[test]
+    fn dedup_and_maximal_helpers() {
+        let a = Move::quiet(0, 1);
+        let b = Move::quiet(0, 2);
+        let mut c = Move::quiet(0, 3);
+        c.victims[0] = 3;
+        let mut list = vec![a, b, a, c, b];
+        dedup_from(&mut list, 1);
+        assert_eq!(list, vec![a, b, a, c]);
+        keep_maximal(&mut list);
+        assert_eq!(list, vec![a, b, a, c]);
+        let mut two = Move::quiet(0, 5);
+        two.len = 2;
+        two.path[1] = 7;
+        two.victims[0] = 4;
+        two.victims[1] = 6;
+        let mut list = vec![c, two, a];
+        keep_maximal(&mut list);
+        assert_eq!(list, vec![two, a]);
+    }
+
+    #[test]
+    fn explanations_name_the_rule() {
+        let v = Variant::load("basileus", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "9/4k4/9/4p4/4P4/9/4K4/9 white 0").unwrap();
+        let why = |pos: &mut Position, t: &str| v.find_move(pos, t).unwrap_err().to_string();
+        assert_eq!(why(&mut pos, "e2-d3"), "capture is compulsory (e4xe6xe8 is available)");
+        assert_eq!(why(&mut pos, "e4xe6"), "the capture must go on while it can (e4xe6xe8)");
+        assert_eq!(why(&mut pos, "d4-d5"), "there is no piece on d4");
+        assert!(why(&mut pos, "e7-e6").starts_with("e7 holds a black basileus"));
+    }
+}

@@ -120,3 +120,18 @@ pub fn run_check(spec: &str, c: &PerftCheck) -> Result<u64, String> {
     v.play_all(&mut pos, &c.moves)?;
     perft(&v, &mut pos, c.depth).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divide_sums_to_perft() {
+        let v = Variant::load("bivouac", &[]).unwrap();
+        let mut pos = v.start();
+        let rows = divide(&v, &mut pos, 2).unwrap();
+        assert_eq!(rows.len(), 64);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), perft(&v, &mut pos, 2).unwrap());
+        assert_eq!(pos, v.start(), "perft leaves the position as it was");
+    }
+}

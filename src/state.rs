@@ -582,3 +582,44 @@ impl Position {
         Ok(p)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn make_and_undo_restore_everything() {
+        let v = Variant::load("lielow", &[]).unwrap();
+        let mut pos = v.start();
+        let before = pos.clone();
+        v.play(&mut pos, "d2-d3").unwrap();
+        assert_eq!(pos.attr(v.rules.geometry.parse_cell("d3").unwrap().0, v.rules.attribute_slot("level").unwrap()), 2);
+        assert_ne!(pos.hash, before.hash);
+        pos.undo();
+        assert_eq!(pos, before);
+    }
+
+    #[test]
+    fn position_text_errors() {
+        let v = Variant::load("basileus", &[]).unwrap();
+        for bad in ["", "9/9 white", "9/9/9/9/9/9/9/9 purple 0", "9/9/9/9/9/9/9/8Z white 0", "9/9/9/9/9/9/9/9 white 0 bogus=1"] {
+            assert!(Position::from_text(&v.rules, bad).is_err(), "{bad}");
+        }
+        let p = Position::from_text(&v.rules, "9/9/9/9/9/9/9/4K4 black 7").unwrap();
+        assert_eq!((p.side, p.ply), (Player::SECOND, 7));
+    }
+
+    #[test]
+    fn continuation_round_trips_in_text() {
+        let v = Variant::load("basileus", &[("king_adjacency".into(), "replacement_move".into())]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "9/4k4/9/4p4/4K4/9/9/9 white 0").unwrap();
+        v.play(&mut pos, "e4xe6").unwrap();
+        let text = pos.to_text(&v.rules);
+        assert!(text.ends_with("cont=black:white:replacement:only:e7xe6"), "{text}");
+        let mut back = Position::from_text(&v.rules, &text).unwrap();
+        assert_eq!(back.hash, pos.hash);
+        v.play(&mut back, "e7xe6").unwrap();
+        assert_eq!(back.result.unwrap().reason.as_ref(), "basileus replaced");
+    }
+}

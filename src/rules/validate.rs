@@ -1411,3 +1411,29 @@ fn stage_hooks(v: &V, kinds: &[KindDef]) -> R<HookRules> {
     h.outcome = filt(&raw.val.outcome)?.is_some();
     Ok(h)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn when_conditions() {
+        let v = crate::Variant::load("bivouac", &[("slide".into(), "one_hop".into())]).unwrap();
+        let o = &v.rules.options;
+        assert_eq!(eval_when(o, "slide == one_hop"), Ok(true));
+        assert_eq!(eval_when(o, "slide != one_hop"), Ok(false));
+        assert_eq!(eval_when(o, "slide == one_hop && army_min == 3"), Ok(true));
+        assert!(eval_when(o, "slide = one_hop").is_err());
+        assert!(eval_when(o, "nope == 1").unwrap_err().contains("unknown option"));
+        assert!(eval_when(o, "slide == sideways").is_err());
+    }
+
+    #[test]
+    fn relative_directions_turn_with_forward() {
+        assert_eq!(named_dirs("forward_diagonal", 1), Some(vec![(-1, 1), (1, 1)]));
+        assert_eq!(named_dirs("forward_diagonal", -1), Some(vec![(-1, -1), (1, -1)]));
+        assert_eq!(named_dirs("all", 1).unwrap().len(), 8);
+        assert_eq!(named_dirs("ne", -1), Some(vec![(1, 1)]));
+        assert_eq!(named_dirs("sideways-ish", 1), None);
+    }
+}
