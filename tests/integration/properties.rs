@@ -82,76 +82,57 @@ fn every_shipped_variant_plays() {
     }
 }
 
+/// Plays `games` seeded random games to the end; after every move the incremental hash and
+/// piece counts equal fresh ones, and undoing the whole game returns to the start. Returns the
+/// results.
+fn random_games(name: &str, sets: &[(&str, &str)], games: u64) -> Vec<boardlab::Outcome> {
+    let sets: Vec<(String, String)> = sets.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+    let v = Variant::load(name, &sets).unwrap();
+    let start = v.start();
+    let mut moves = Vec::new();
+    let mut results = Vec::new();
+    for seed in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut pos = start.clone();
+        let mut plies = 0;
+        loop {
+            v.legal_moves(&mut pos, &mut moves).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            v.make(&mut pos, &m).unwrap();
+            plies += 1;
+            assert!(plies < 100_000, "{name} seed {seed}: no end in sight");
+            let mut fresh = pos.clone();
+            fresh.rehash(&v.rules);
+            assert_eq!((fresh.hash, fresh.counts.clone()), (pos.hash, pos.counts.clone()), "{name} seed {seed}");
+        }
+        results.push(v.outcome(&mut pos).unwrap().unwrap_or_else(|| panic!("{name} seed {seed}: a finished game has a result")));
+        for _ in 0..plies {
+            pos.undo();
+        }
+        assert_eq!(pos, start, "{name} seed {seed}: undoing the game does not return to the start");
+    }
+    results
+}
+
 /// 1000 seeded random playouts of Bivouac and Hostile Bivouac (cut by `move_limit`) end with a
-/// result, and the state stays consistent: the incremental hash equals a fresh one after every
-/// move, and undoing the whole game returns to the start.
+/// result and stay consistent.
 #[test]
 fn bivouac_thousand_playouts() {
     for name in ["bivouac", "hostile-bivouac"] {
-        let v = Variant::load(name, &[("move_limit".into(), "400".into())]).unwrap();
-        let start = v.start();
-        let mut moves = Vec::new();
-        let mut ended = 0;
-        for seed in 0..1000u64 {
-            let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            let mut pos = start.clone();
-            let mut plies = 0;
-            loop {
-                v.legal_moves(&mut pos, &mut moves).unwrap();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[rng.random_range(0..moves.len())];
-                v.make(&mut pos, &m).unwrap();
-                plies += 1;
-                let mut fresh = pos.clone();
-                fresh.rehash(&v.rules);
-                assert_eq!(fresh.hash, pos.hash, "{name} seed {seed}");
-                assert_eq!(fresh.counts, pos.counts, "{name} seed {seed}");
-            }
-            if v.outcome(&mut pos).unwrap().is_some() {
-                ended += 1;
-            }
-            for _ in 0..plies {
-                pos.undo();
-            }
-            assert_eq!(pos, start, "{name} seed {seed}: undoing the game does not return to the start");
-        }
-        assert_eq!(ended, 1000, "{name}: every playout ends with a result");
+        assert_eq!(random_games(name, &[("move_limit", "400")], 1000).len(), 1000);
     }
 }
 
 /// 1000 seeded random playouts of Lielow and its Ludii variant always end with a winner (Lielow
-/// has no draws), and the state stays consistent move by move.
+/// has no draws) and stay consistent.
 #[test]
 fn lielow_thousand_playouts() {
     for name in ["lielow", "lielow-ludii"] {
-        let v = Variant::load(name, &[]).unwrap();
-        let start = v.start();
-        let mut moves = Vec::new();
-        for seed in 0..1000u64 {
-            let mut rng = Pcg64Mcg::seed_from_u64(seed);
-            let mut pos = start.clone();
-            let mut plies = 0;
-            loop {
-                v.legal_moves(&mut pos, &mut moves).unwrap();
-                if moves.is_empty() {
-                    break;
-                }
-                let m = moves[rng.random_range(0..moves.len())];
-                v.make(&mut pos, &m).unwrap();
-                plies += 1;
-                assert!(plies < 100_000, "{name} seed {seed}: no end in sight");
-                let mut fresh = pos.clone();
-                fresh.rehash(&v.rules);
-                assert_eq!((fresh.hash, fresh.counts.clone()), (pos.hash, pos.counts.clone()), "{name} seed {seed}");
-            }
-            let result = v.outcome(&mut pos).unwrap().expect("a finished game has a result");
-            assert!(matches!(result.winner, boardlab::Winner::Player(_)), "{name} seed {seed}: {result:?}");
-            for _ in 0..plies {
-                pos.undo();
-            }
-            assert_eq!(pos, start, "{name} seed {seed}");
+        for r in random_games(name, &[], 1000) {
+            assert!(matches!(r.winner, boardlab::Winner::Player(_)), "{name}: {r:?}");
         }
     }
 }
