@@ -64,6 +64,37 @@ pub enum Command {
         #[arg(long)]
         resolved: bool,
     },
+    /// Run the scenarios and perft files of a variant folder (or of every folder in variants/)
+    /// against their stored snapshots; print a diff for each change; exit 1 on any failure.
+    Test {
+        /// A variant folder, or a variant name under variants/.
+        target: Option<String>,
+        /// Record the new snapshots instead of failing (like `cargo insta accept`).
+        #[arg(long)]
+        accept: bool,
+    },
+    /// Create a variant folder NAME that extends VARIANT, with its scenarios and snapshots.
+    New {
+        name: String,
+        #[arg(long = "from")]
+        from: String,
+    },
+    /// Where two rule sets differ: legal moves and results at the positions reached by seeded
+    /// random games (and VARIANT_A's scenarios).
+    Diff {
+        variant_a: String,
+        variant_b: String,
+        /// Override an option in both variants.
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Override an option in VARIANT_B only.
+        #[arg(long = "set-b", value_name = "NAME=VALUE")]
+        set_b: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Open the REPL (the default command).
     Play {
         /// The variant to start with.
@@ -213,6 +244,25 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
                     ),
                 )?;
             }
+        }
+        Command::Test { target, accept } => {
+            let r = crate::workflow::test(target.as_deref(), accept).map_err(CliError::usage)?;
+            w(out, &r.text)?;
+            if r.failed > 0 {
+                return Err(CliError { message: format!("{} failed", r.failed), code: 1 });
+            }
+        }
+        Command::New { name, from } => {
+            let msg = crate::workflow::new_variant(&name, &from).map_err(CliError::usage)?;
+            w(out, &msg)?;
+        }
+        Command::Diff { variant_a, variant_b, set, set_b, games, seed } => {
+            let a = load(&variant_a, &set)?;
+            let mut both = set.clone();
+            both.extend(set_b);
+            let b = load(&variant_b, &both)?;
+            let report = crate::workflow::diff(&a, &b, games, seed, 5).map_err(CliError::usage)?;
+            w(out, &report)?;
         }
         Command::Play { variant, set } => {
             let sets = parse_sets(&set)?;

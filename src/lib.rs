@@ -37,6 +37,7 @@ pub mod script;
 pub mod session;
 pub mod state;
 pub mod variant;
+pub mod workflow;
 
 pub use geometry::{Cell, Geometry};
 pub use movegen::{IllegalMove, MoveList};

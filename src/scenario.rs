@@ -53,14 +53,17 @@ fn variant_spec(path: &Path, sc: &Scenario) -> String {
     let home = path.parent().and_then(Path::parent);
     match &sc.variant {
         Some(name) => {
-            if let Some(sib) = home.and_then(Path::parent).map(|d| d.join(name))
+            if let Some(sib) = home.and_then(Path::parent).map(|d| Path::new(".").join(d).join(name))
                 && sib.join("variant.toml").is_file()
             {
                 return sib.display().to_string();
             }
             name.clone()
         }
-        None => home.map(|h| h.display().to_string()).unwrap_or_else(|| ".".into()),
+        // A path with a separator, so it is read as a folder and not as a shipped name.
+        None => home
+            .map(|h| if h.is_absolute() { h.display().to_string() } else { Path::new(".").join(h).display().to_string() })
+            .unwrap_or_else(|| ".".into()),
     }
 }
 

@@ -26,6 +26,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("variant", "NAME", "switch to another variant"),
     ("rules", "", "the resolved variant (what was inherited)"),
     ("perft", "N [--divide]", "count the move tree from here"),
+    ("snapshot", "NAME", "record the game as scenario NAME of this variant's folder, with its snapshot"),
     ("quit", "", "leave (also Ctrl-D)"),
 ];
 
@@ -275,6 +276,10 @@ impl Session {
                 ok(self.board())
             }
             "rules" => ok(self.variant.resolved_text()),
+            "snapshot" => {
+                let msg = crate::workflow::record_scenario(&self.variant, &self.start, &self.played, rest)?;
+                ok(msg)
+            }
             "perft" => {
                 let mut it = rest.split_whitespace();
                 let n: u32 = it.next().and_then(|x| x.parse().ok()).ok_or("usage: perft N [--divide]")?;

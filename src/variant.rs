@@ -127,7 +127,7 @@ fn parse_file(file: &SourceFile) -> Result<RawVariant, LoadError> {
 }
 
 /// Reads a variant's files along its `extends` chain, base first.
-pub fn read_merged(spec: &str) -> Result<(Merged, Origin), LoadError> {
+pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadError> {
     let (origin, file, name) = locate(spec)?;
     let mut chain: Vec<(Origin, SourceFile, RawVariant, String)> = Vec::new();
     let (mut cur_origin, mut cur_file, mut cur_name) = (origin.clone(), file, name);
@@ -165,13 +165,15 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin), LoadError> {
         cur_name = ext.get_ref().clone();
     }
     let mut m = Merged::default();
+    let mut origins = Vec::new();
     // Base first, so later (more derived) files override.
-    for (i, (_, sf, raw, name)) in chain.into_iter().rev().enumerate() {
+    for (i, (o, sf, raw, name)) in chain.into_iter().rev().enumerate() {
+        origins.push(o);
         m.files.push(sf);
         let name = raw.name.clone().unwrap_or(name);
         m.overlay(i, raw, &name);
     }
-    Ok((m, origin))
+    Ok((m, origin, origins))
 }
 
 /// A loaded variant: rules for one option assignment, plus its script.
@@ -180,6 +182,8 @@ pub struct Variant {
     pub script: Option<Script>,
     pub merged: Merged,
     pub origin: Origin,
+    /// Where each of `merged.files` lives (a designer's variant may extend a shipped one).
+    pub file_origins: Vec<Origin>,
     /// The name or path it was loaded by.
     pub spec: String,
     pub overrides: Vec<(String, String)>,
@@ -207,8 +211,8 @@ impl Variant {
     /// # Errors
     /// Any problem in the files, the options or the script, as a diagnostic.
     pub fn load(spec: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
-        let (merged, origin) = read_merged(spec)?;
-        Variant::build(merged, origin, spec, overrides)
+        let (merged, origin, origins) = read_merged(spec)?;
+        Variant::build(merged, origin, origins, spec, overrides)
     }
 
     /// The same variant under other option overrides (files are not re-read).
@@ -216,20 +220,23 @@ impl Variant {
     /// # Errors
     /// An unknown option or a bad value.
     pub fn with_options(&self, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
-        Variant::build(self.merged.clone(), self.origin.clone(), &self.spec, overrides)
+        Variant::build(self.merged.clone(), self.origin.clone(), self.file_origins.clone(), &self.spec, overrides)
     }
 
-    fn build(merged: Merged, origin: Origin, spec: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
+    fn build(
+        merged: Merged,
+        origin: Origin,
+        file_origins: Vec<Origin>,
+        spec: &str,
+        overrides: &[(String, String)],
+    ) -> Result<Variant, LoadError> {
         let rules = Rc::new(validate(&merged, overrides)?);
         let mut script = None;
         if let Some(s) = &merged.script {
             let file_name = s.val.get_ref();
             // The script lives beside the file that named it.
             let sf = &merged.files[s.file];
-            let dir_origin = match &origin {
-                Origin::Disk(_) => Origin::Disk(Path::new(&sf.name).parent().map(Path::to_path_buf).unwrap_or_default()),
-                Origin::Shipped(_) => Origin::Shipped(sf.name.trim_start_matches("variants/").split('/').next().unwrap_or("").to_string()),
-            };
+            let dir_origin = file_origins.get(s.file).cloned().unwrap_or_else(|| origin.clone());
             let (display, text) = dir_origin
                 .read(file_name)
                 .ok_or_else(|| LoadError::at(sf, s.val.span(), format!("cannot read the script `{file_name}`"), "named here"))?;
@@ -287,6 +294,7 @@ impl Variant {
         let marks = marks.into_iter().map(|(_, n, c)| (n, c)).collect();
         Ok(Variant {
             marks,
+            file_origins,
             rules,
             script,
             merged,

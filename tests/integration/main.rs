@@ -7,6 +7,7 @@ mod perft_files;
 mod properties;
 mod scenarios;
 mod session;
+mod workflow;
 
 /// The crate's root, where `variants/` lives (tests run there).
 pub fn root() -> std::path::PathBuf {

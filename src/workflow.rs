@@ -1,0 +1,369 @@
+//! The designer's safety net without cargo: `boardlab test` (scenarios against their stored
+//! snapshots, and perft files), `boardlab new` (a variant that extends another), and
+//! `boardlab diff` (where two rule sets give different moves or results).
+//!
+//! Snapshots are insta's `.snap` files, the same ones `cargo test` checks, so both paths agree.
+
+use crate::perft;
+use crate::scenario;
+use crate::state::Position;
+use crate::variant::Variant;
+use rand::{RngExt, SeedableRng};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The contents of an insta snapshot file (what follows its header).
+pub fn snapshot_contents(text: &str) -> String {
+    let t = text.replace("\r\n", "\n");
+    let body = match t.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {
+        Some((_, body)) => body.to_string(),
+        None => t,
+    };
+    body.trim_end().to_string()
+}
+
+/// An insta snapshot file for `contents`, as `cargo test` writes it.
+pub fn snapshot_file(input: &Path, contents: &str) -> String {
+    format!("---\nsource: tests/integration/scenarios.rs\ninput_file: {}\n---\n{}\n", input.display(), contents.trim_end())
+}
+
+/// The variant folders a `test` target names: a variant folder, a scenario file's variant, or
+/// every folder under `variants/`.
+fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, String> {
+    match target {
+        Some(t) => {
+            let p = Path::new(t);
+            if p.is_dir() && p.join("variant.toml").is_file() {
+                return Ok(vec![p.to_path_buf()]);
+            }
+            let local = Path::new("variants").join(t);
+            if local.join("variant.toml").is_file() {
+                return Ok(vec![local]);
+            }
+            Err(format!(
+                "`{t}` is not a variant folder here (boardlab test runs the scenarios of a variant folder on disk; see boardlab new)"
+            ))
+        }
+        None => {
+            let mut v: Vec<PathBuf> = std::fs::read_dir("variants")
+                .map_err(|_| "no `variants/` folder here: name a variant folder".to_string())?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.join("variant.toml").is_file())
+                .collect();
+            v.sort();
+            Ok(v)
+        }
+    }
+}
+
+/// What `test` found.
+#[derive(Debug, Default)]
+pub struct TestReport {
+    pub passed: usize,
+    pub failed: usize,
+    pub accepted: usize,
+    pub text: String,
+}
+
+/// Runs every scenario (and perft file) of the target variants; with `accept`, writes the new
+/// snapshots instead of failing.
+///
+/// # Errors
+/// The target names no variant folder.
+pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
+    let mut r = TestReport::default();
+    for dir in targets(target)? {
+        let scen = dir.join("scenarios");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&scen)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
+            .unwrap_or_default();
+        files.sort();
+        for f in files {
+            let snap = scen.join("snapshots").join(format!("{}.snap", f.file_stem().unwrap().to_string_lossy()));
+            let new = match scenario::run_file(&f) {
+                Ok(s) => s,
+                Err(e) => {
+                    r.failed += 1;
+                    let _ = writeln!(r.text, "FAIL {}: {e}", f.display());
+                    continue;
+                }
+            };
+            let old = std::fs::read_to_string(&snap).ok().map(|t| snapshot_contents(&t));
+            if old.as_deref() == Some(new.trim_end()) {
+                r.passed += 1;
+                continue;
+            }
+            if accept {
+                std::fs::create_dir_all(snap.parent().unwrap()).map_err(|e| e.to_string())?;
+                std::fs::write(&snap, snapshot_file(&f, &new)).map_err(|e| format!("{}: {e}", snap.display()))?;
+                r.accepted += 1;
+                let _ = writeln!(r.text, "accepted {}", snap.display());
+                continue;
+            }
+            r.failed += 1;
+            match old {
+                None => {
+                    let _ = writeln!(
+                        r.text,
+                        "FAIL {}: no snapshot yet ({}); run boardlab test --accept to record it",
+                        f.display(),
+                        snap.display()
+                    );
+                }
+                Some(old) => {
+                    let _ = writeln!(r.text, "FAIL {}: the snapshot changed", f.display());
+                    let (old, new) = (format!("{}\n", old), format!("{}\n", new.trim_end()));
+                    let diff = similar::TextDiff::from_lines(old.as_str(), new.as_str());
+                    let _ = write!(r.text, "{}", diff.unified_diff().context_radius(2).header("stored snapshot", "now"));
+                }
+            }
+        }
+        let pf = dir.join("perft.txt");
+        if let Ok(text) = std::fs::read_to_string(&pf) {
+            let checks = perft::parse_file(&text).map_err(|e| format!("{}: {e}", pf.display()))?;
+            for c in checks {
+                match perft::run_check(&dir.display().to_string(), &c) {
+                    Ok(n) if n == c.count => r.passed += 1,
+                    Ok(n) => {
+                        r.failed += 1;
+                        let _ = writeln!(
+                            r.text,
+                            "FAIL {}:{}: perft depth {} gives {n}, the file says {}",
+                            pf.display(),
+                            c.line,
+                            c.depth,
+                            c.count
+                        );
+                    }
+                    Err(e) => {
+                        r.failed += 1;
+                        let _ = writeln!(r.text, "FAIL {}:{}: {e}", pf.display(), c.line);
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        r.text,
+        "{} passed, {} failed{}",
+        r.passed,
+        r.failed,
+        if r.accepted > 0 { format!(", {} accepted", r.accepted) } else { String::new() }
+    );
+    Ok(r)
+}
+
+/// Creates a variant folder `name` that extends `from`, with a README stub and `from`'s
+/// scenarios (their snapshots recorded for the new variant, so a rule change shows as a diff).
+///
+/// # Errors
+/// The folder exists, or `from` does not load.
+pub fn new_variant(name: &str, from: &str) -> Result<String, String> {
+    let base = Variant::load(from, &[]).map_err(|e| e.render_plain())?;
+    let dir = if Path::new("variants").is_dir() { Path::new("variants").join(name) } else { PathBuf::from(name) };
+    if dir.exists() {
+        return Err(format!("{} already exists", dir.display()));
+    }
+    std::fs::create_dir_all(dir.join("scenarios")).map_err(|e| e.to_string())?;
+    let mut toml = format!(
+        "# {name}: a variant of {from}. Change an option's default or override a section below;\n# `boardlab check {} --resolved` shows everything it inherits.\nname = \"{name}\"\nextends = \"{}\"\n",
+        dir.display(),
+        base.rules.name
+    );
+    for d in &base.rules.options.decls {
+        if d.name == "move_limit" {
+            continue;
+        }
+        let _ =
+            write!(toml, "\n# {} ({})\n# [options.{}]\n# default = {}\n", d.description, d.ty.describe(), d.name, toml_value(&d.default));
+    }
+    std::fs::write(dir.join("variant.toml"), toml).map_err(|e| e.to_string())?;
+    std::fs::write(
+        dir.join("README.md"),
+        format!("# {name}\n\nA variant of {from}. What changes, and why:\n\n- …\n\nRun `boardlab test {}` after each change to see which scenarios behave differently.\n", dir.display()),
+    )
+    .map_err(|e| e.to_string())?;
+    // The base's scenarios, now about this variant.
+    let mut copied = 0;
+    if let crate::variant::Origin::Disk(bdir) = &base.origin {
+        if let Ok(rd) = std::fs::read_dir(bdir.join("scenarios")) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "toml") {
+                    let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
+                    let text: String =
+                        text.lines().filter(|l| !l.trim_start().starts_with("variant =")).map(|l| format!("{l}\n")).collect();
+                    std::fs::write(dir.join("scenarios").join(p.file_name().unwrap()), text).map_err(|e| e.to_string())?;
+                    copied += 1;
+                }
+            }
+        }
+    } else if let Some(d) = crate::variant::SHIPPED.get_dir(format!("{}/scenarios", base.rules.name)) {
+        for f in d.files().filter(|f| f.path().extension().is_some_and(|x| x == "toml")) {
+            let text = f.contents_utf8().unwrap_or_default();
+            let text: String = text.lines().filter(|l| !l.trim_start().starts_with("variant =")).map(|l| format!("{l}\n")).collect();
+            std::fs::write(dir.join("scenarios").join(f.path().file_name().unwrap()), text).map_err(|e| e.to_string())?;
+            copied += 1;
+        }
+    }
+    if copied == 0 {
+        std::fs::write(dir.join("scenarios").join("start.toml"), "description = \"the start position\"\n").map_err(|e| e.to_string())?;
+    }
+    let r = test(Some(&dir.display().to_string()), true)?;
+    Ok(format!(
+        "created {} (extends {}), with {} scenarios and their snapshots ({} recorded)\n",
+        dir.display(),
+        base.rules.name,
+        copied.max(1),
+        r.accepted
+    ))
+}
+
+fn toml_value(v: &crate::rules::OptionValue) -> String {
+    match v {
+        crate::rules::OptionValue::Text(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
+}
+
+/// Writes the game of a session as a scenario `name` of its variant's folder, and its snapshot.
+///
+/// # Errors
+/// The variant is not a folder on disk, the scenario exists, or the game cannot be replayed.
+pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], name: &str) -> Result<String, String> {
+    let crate::variant::Origin::Disk(dir) = &v.origin else {
+        return Err(format!(
+            "{} is a shipped variant: create your own with boardlab new NAME --from {} and record scenarios there",
+            v.name(),
+            v.name()
+        ));
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Err("a scenario name is letters, digits, _ and -".into());
+    }
+    let file = dir.join("scenarios").join(format!("{name}.toml"));
+    if file.exists() {
+        return Err(format!("{} already exists", file.display()));
+    }
+    let mut text = format!("description = \"{name} (recorded in the REPL)\"\n");
+    if !v.overrides.is_empty() {
+        let items: Vec<String> = v.overrides.iter().map(|(k, x)| format!("{k} = \"{x}\"")).collect();
+        let _ = writeln!(text, "set = {{ {} }}", items.join(", "));
+    }
+    if start != &v.start() {
+        let _ = writeln!(text, "position = \"{}\"", start.to_text(&v.rules));
+    }
+    let ms: Vec<String> = moves.iter().map(|m| format!("\"{}\"", m.text(&v.rules.geometry))).collect();
+    let _ = writeln!(text, "moves = [{}]", ms.join(", "));
+    std::fs::create_dir_all(file.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&file, &text).map_err(|e| e.to_string())?;
+    let snap = scenario::run_file(&file)?;
+    let snap_path = dir.join("scenarios").join("snapshots").join(format!("{name}.snap"));
+    std::fs::create_dir_all(snap_path.parent().unwrap()).map_err(|e| e.to_string())?;
+    std::fs::write(&snap_path, snapshot_file(&file, &snap)).map_err(|e| e.to_string())?;
+    Ok(format!("wrote {} and {}\n", file.display(), snap_path.display()))
+}
+
+/// One position where two rule sets disagree.
+struct Difference {
+    position: String,
+    only_a: Vec<String>,
+    only_b: Vec<String>,
+    result_a: String,
+    result_b: String,
+}
+
+fn moves_and_result(v: &Variant, pos: &mut Position) -> Result<(Vec<String>, String), String> {
+    let mut ms = Vec::new();
+    v.legal_moves(pos, &mut ms).map_err(|e| e.to_string())?;
+    let mut t: Vec<String> = ms.iter().map(|m| m.text(&v.rules.geometry)).collect();
+    t.sort();
+    let r = v.outcome(pos).map_err(|e| e.to_string())?.map_or_else(|| "-".to_string(), |o| o.describe(&v.rules.player_names));
+    Ok((t, r))
+}
+
+/// Compares the legal moves and results of `b` with `a`'s at every position `a` reaches in
+/// `games` seeded random games (and the other way round), plus the scenarios of `a`'s folder.
+///
+/// # Errors
+/// A variant's positions cannot be read by the other, or a hook fails.
+pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Result<String, String> {
+    let mut diffs: Vec<Difference> = Vec::new();
+    let mut positions = 0usize;
+    let mut compare = |x: &Variant, y: &Variant, pos: &mut Position, flip: bool, diffs: &mut Vec<Difference>| -> Result<bool, String> {
+        positions += 1;
+        let text = pos.to_text(&x.rules);
+        let mut other = Position::from_text(&y.rules, &text).map_err(|e| format!("the other variant cannot read {text}: {e}"))?;
+        let (mx, rx) = moves_and_result(x, pos)?;
+        let (my, ry) = moves_and_result(y, &mut other)?;
+        if mx != my || rx != ry {
+            let only_x: Vec<String> = mx.iter().filter(|m| !my.contains(m)).cloned().collect();
+            let only_y: Vec<String> = my.iter().filter(|m| !mx.contains(m)).cloned().collect();
+            let (only_a, only_b, result_a, result_b) = if flip { (only_y, only_x, ry, rx) } else { (only_x, only_y, rx, ry) };
+            diffs.push(Difference { position: text, only_a, only_b, result_a, result_b });
+            return Ok(false);
+        }
+        Ok(true)
+    };
+    for (x, y, flip) in [(a, b, false), (b, a, true)] {
+        let start = x.start();
+        let mut moves = Vec::new();
+        for g in 0..games {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed.wrapping_mul(0x9E37_79B9).wrapping_add(g));
+            let mut pos = start.clone();
+            for _ in 0..300 {
+                compare(x, y, &mut pos, flip, &mut diffs)?;
+                x.legal_moves(&mut pos, &mut moves).map_err(|e| e.to_string())?;
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                let text = m.text(&x.rules.geometry);
+                // A game's comparison stops at the first move the other variant does not accept.
+                let mut other = Position::from_text(&y.rules, &pos.to_text(&x.rules))?;
+                if y.find_move(&mut other, &text).is_err() {
+                    break;
+                }
+                x.make(&mut pos, &m).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    // The scenarios of A, at their final positions.
+    if let crate::variant::Origin::Disk(dir) = &a.origin
+        && let Ok(rd) = std::fs::read_dir(dir.join("scenarios"))
+    {
+        for e in rd.flatten() {
+            let p = e.path();
+            let Ok(text) = std::fs::read_to_string(&p) else { continue };
+            let Ok(sc) = toml::from_str::<scenario::Scenario>(&text) else { continue };
+            if !sc.set.is_empty() {
+                continue; // scenarios with their own options describe another rule set
+            }
+            let mut pos = match &sc.position {
+                Some(t) => match Position::from_text(&a.rules, t) {
+                    Ok(p) => p,
+                    Err(_) => continue,
+                },
+                None => a.start(),
+            };
+            if a.play_all(&mut pos, &sc.moves).is_ok() {
+                compare(a, b, &mut pos, false, &mut diffs)?;
+            }
+        }
+    }
+    let mut out = String::new();
+    if diffs.is_empty() {
+        let _ = writeln!(out, "no differences in {positions} positions");
+        return Ok(out);
+    }
+    let _ = writeln!(out, "{} of {positions} positions differ (moves or result)", diffs.len());
+    for d in diffs.iter().take(shown) {
+        let _ = writeln!(out, "\nposition: {}", d.position);
+        let _ = writeln!(out, "  only in {}: {}", a.name(), if d.only_a.is_empty() { "-".into() } else { d.only_a.join(" ") });
+        let _ = writeln!(out, "  only in {}: {}", b.name(), if d.only_b.is_empty() { "-".into() } else { d.only_b.join(" ") });
+        if d.result_a != d.result_b {
+            let _ = writeln!(out, "  result: {} / {}", d.result_a, d.result_b);
+        }
+    }
+    Ok(out)
+}
