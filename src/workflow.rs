@@ -71,6 +71,15 @@ pub struct TestReport {
 /// # Errors
 /// The target names no variant folder.
 pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
+    if let Some(t) = target
+        && targets(Some(t)).is_err()
+        && crate::variant::SHIPPED.get_file(format!("{t}/variant.toml")).is_some()
+    {
+        if accept {
+            return Err(format!("{t} is shipped inside boardlab and cannot be changed: create your own with boardlab new NAME --from {t}"));
+        }
+        return test_shipped(t);
+    }
     let mut r = TestReport::default();
     for dir in targets(target)? {
         let scen = dir.join("scenarios");
@@ -150,6 +159,62 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
         r.failed,
         if r.accepted > 0 { format!(", {} accepted", r.accepted) } else { String::new() }
     );
+    Ok(r)
+}
+
+/// Runs a shipped variant's scenarios and perft file from the copies inside the binary.
+fn test_shipped(name: &str) -> Result<TestReport, String> {
+    let mut r = TestReport::default();
+    let dir = crate::variant::SHIPPED.get_dir(format!("{name}/scenarios"));
+    let mut files: Vec<&include_dir::File> =
+        dir.map(|d| d.files().filter(|f| f.path().extension().is_some_and(|x| x == "toml")).collect()).unwrap_or_default();
+    files.sort_by_key(|f| f.path());
+    for f in files {
+        let label = format!("(shipped) variants/{}", f.path().display());
+        let sc: scenario::Scenario = toml::from_str(f.contents_utf8().unwrap_or_default()).map_err(|e| format!("{label}: {e}"))?;
+        let spec = sc.variant.clone().unwrap_or_else(|| name.to_string());
+        let new = scenario::run(&sc, &spec);
+        let snap_path = format!("{name}/scenarios/snapshots/{}.snap", f.path().file_stem().unwrap().to_string_lossy());
+        let old = crate::variant::SHIPPED.get_file(&snap_path).and_then(|s| s.contents_utf8()).map(snapshot_contents);
+        match (new, old) {
+            (Ok(n), Some(o)) if n.trim_end() == o => r.passed += 1,
+            (Ok(n), Some(o)) => {
+                r.failed += 1;
+                let (o, n) = (format!("{o}\n"), format!("{}\n", n.trim_end()));
+                let _ = writeln!(r.text, "FAIL {label}: the snapshot changed");
+                let _ = write!(
+                    r.text,
+                    "{}",
+                    similar::TextDiff::from_lines(o.as_str(), n.as_str()).unified_diff().context_radius(2).header("stored snapshot", "now")
+                );
+            }
+            (Ok(_), None) => {
+                r.failed += 1;
+                let _ = writeln!(r.text, "FAIL {label}: no snapshot");
+            }
+            (Err(e), _) => {
+                r.failed += 1;
+                let _ = writeln!(r.text, "FAIL {label}: {e}");
+            }
+        }
+    }
+    if let Some(pf) = crate::variant::SHIPPED.get_file(format!("{name}/perft.txt")).and_then(|f| f.contents_utf8()) {
+        for c in perft::parse_file(pf).map_err(|e| format!("{name}/perft.txt: {e}"))? {
+            match perft::run_check(name, &c) {
+                Ok(n) if n == c.count => r.passed += 1,
+                Ok(n) => {
+                    r.failed += 1;
+                    let _ =
+                        writeln!(r.text, "FAIL {name}/perft.txt:{}: perft depth {} gives {n}, the file says {}", c.line, c.depth, c.count);
+                }
+                Err(e) => {
+                    r.failed += 1;
+                    let _ = writeln!(r.text, "FAIL {name}/perft.txt:{}: {e}", c.line);
+                }
+            }
+        }
+    }
+    let _ = writeln!(r.text, "{} passed, {} failed", r.passed, r.failed);
     Ok(r)
 }
 
