@@ -72,6 +72,13 @@ pub struct TestReport {
 /// The target names no variant folder.
 pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
     if let Some(t) = target
+        && t.ends_with(".toml")
+        && Path::new(t).is_file()
+        && Path::new(t).parent().and_then(Path::file_name).is_some_and(|n| n == "scenarios")
+    {
+        return test_files(&[PathBuf::from(t)], None, accept);
+    }
+    if let Some(t) = target
         && targets(Some(t)).is_err()
         && crate::variant::SHIPPED.get_file(format!("{t}/variant.toml")).is_some()
     {
@@ -80,16 +87,38 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
         }
         return test_shipped(t);
     }
-    let mut r = TestReport::default();
+    let mut all = TestReport::default();
     for dir in targets(target)? {
         let scen = dir.join("scenarios");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&scen)
             .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
             .unwrap_or_default();
         files.sort();
+        let r = test_files(&files, Some(&dir), accept)?;
+        all.passed += r.passed;
+        all.failed += r.failed;
+        all.accepted += r.accepted;
+        all.text.push_str(&r.text);
+    }
+    let _ = writeln!(
+        all.text,
+        "{} passed, {} failed{}",
+        all.passed,
+        all.failed,
+        if all.accepted > 0 { format!(", {} accepted", all.accepted) } else { String::new() }
+    );
+    Ok(all)
+}
+
+/// Checks scenario files against their snapshots, and the perft file of `dir` if given.
+fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<TestReport, String> {
+    let mut r = TestReport::default();
+    {
         for f in files {
+            let f = f.as_path();
+            let scen = f.parent().unwrap_or(Path::new("."));
             let snap = scen.join("snapshots").join(format!("{}.snap", f.file_stem().unwrap().to_string_lossy()));
-            let new = match scenario::run_file(&f) {
+            let new = match scenario::run_file(f) {
                 Ok(s) => s,
                 Err(e) => {
                     r.failed += 1;
@@ -104,7 +133,7 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
             }
             if accept {
                 std::fs::create_dir_all(snap.parent().unwrap()).map_err(|e| e.to_string())?;
-                std::fs::write(&snap, snapshot_file(&f, &new)).map_err(|e| format!("{}: {e}", snap.display()))?;
+                std::fs::write(&snap, snapshot_file(f, &new)).map_err(|e| format!("{}: {e}", snap.display()))?;
                 r.accepted += 1;
                 let _ = writeln!(r.text, "accepted {}", snap.display());
                 continue;
@@ -127,8 +156,10 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
                 }
             }
         }
-        let pf = dir.join("perft.txt");
-        if let Ok(text) = std::fs::read_to_string(&pf) {
+        let pf = dir.map(|d| d.join("perft.txt")).unwrap_or_default();
+        if let Some(dir) = dir
+            && let Ok(text) = std::fs::read_to_string(&pf)
+        {
             let checks = perft::parse_file(&text).map_err(|e| format!("{}: {e}", pf.display()))?;
             for c in checks {
                 match perft::run_check(&dir.display().to_string(), &c) {
