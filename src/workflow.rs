@@ -65,6 +65,32 @@ pub struct TestReport {
     pub text: String,
 }
 
+impl TestReport {
+    /// Appends the closing line: `N passed, M failed[, K accepted]`.
+    fn summarize(&mut self) {
+        let accepted = if self.accepted > 0 { format!(", {} accepted", self.accepted) } else { String::new() };
+        let _ = writeln!(self.text, "{} passed, {} failed{accepted}", self.passed, self.failed);
+    }
+
+    /// Runs the checks of a perft file against the variant `spec`.
+    fn perft_file(&mut self, spec: &str, label: &str, text: &str) -> Result<(), String> {
+        for c in perft::parse_file(text).map_err(|e| format!("{label}: {e}"))? {
+            match perft::run_check(spec, &c) {
+                Ok(n) if n == c.count => self.passed += 1,
+                Ok(n) => {
+                    self.failed += 1;
+                    let _ = writeln!(self.text, "FAIL {label}:{}: perft depth {} gives {n}, the file says {}", c.line, c.depth, c.count);
+                }
+                Err(e) => {
+                    self.failed += 1;
+                    let _ = writeln!(self.text, "FAIL {label}:{}: {e}", c.line);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs every scenario (and perft file) of the target variants; with `accept`, writes the new
 /// snapshots instead of failing.
 ///
@@ -100,13 +126,7 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
         all.accepted += r.accepted;
         all.text.push_str(&r.text);
     }
-    let _ = writeln!(
-        all.text,
-        "{} passed, {} failed{}",
-        all.passed,
-        all.failed,
-        if all.accepted > 0 { format!(", {} accepted", all.accepted) } else { String::new() }
-    );
+    all.summarize();
     Ok(all)
 }
 
@@ -156,40 +176,16 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
                 }
             }
         }
-        let pf = dir.map(|d| d.join("perft.txt")).unwrap_or_default();
-        if let Some(dir) = dir
-            && let Ok(text) = std::fs::read_to_string(&pf)
-        {
-            let checks = perft::parse_file(&text).map_err(|e| format!("{}: {e}", pf.display()))?;
-            for c in checks {
-                match perft::run_check(&dir.display().to_string(), &c) {
-                    Ok(n) if n == c.count => r.passed += 1,
-                    Ok(n) => {
-                        r.failed += 1;
-                        let _ = writeln!(
-                            r.text,
-                            "FAIL {}:{}: perft depth {} gives {n}, the file says {}",
-                            pf.display(),
-                            c.line,
-                            c.depth,
-                            c.count
-                        );
-                    }
-                    Err(e) => {
-                        r.failed += 1;
-                        let _ = writeln!(r.text, "FAIL {}:{}: {e}", pf.display(), c.line);
-                    }
-                }
+        if let Some(dir) = dir {
+            let pf = dir.join("perft.txt");
+            if let Ok(text) = std::fs::read_to_string(&pf) {
+                r.perft_file(&dir.display().to_string(), &pf.display().to_string(), &text)?;
             }
         }
     }
-    let _ = writeln!(
-        r.text,
-        "{} passed, {} failed{}",
-        r.passed,
-        r.failed,
-        if r.accepted > 0 { format!(", {} accepted", r.accepted) } else { String::new() }
-    );
+    if dir.is_none() {
+        r.summarize();
+    }
     Ok(r)
 }
 
@@ -230,22 +226,9 @@ fn test_shipped(name: &str) -> Result<TestReport, String> {
         }
     }
     if let Some(pf) = crate::variant::SHIPPED.get_file(format!("{name}/perft.txt")).and_then(|f| f.contents_utf8()) {
-        for c in perft::parse_file(pf).map_err(|e| format!("{name}/perft.txt: {e}"))? {
-            match perft::run_check(name, &c) {
-                Ok(n) if n == c.count => r.passed += 1,
-                Ok(n) => {
-                    r.failed += 1;
-                    let _ =
-                        writeln!(r.text, "FAIL {name}/perft.txt:{}: perft depth {} gives {n}, the file says {}", c.line, c.depth, c.count);
-                }
-                Err(e) => {
-                    r.failed += 1;
-                    let _ = writeln!(r.text, "FAIL {name}/perft.txt:{}: {e}", c.line);
-                }
-            }
-        }
+        r.perft_file(name, &format!("{name}/perft.txt"), pf)?;
     }
-    let _ = writeln!(r.text, "{} passed, {} failed", r.passed, r.failed);
+    r.summarize();
     Ok(r)
 }
 
