@@ -139,7 +139,7 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadErro
         let ext = raw.extends.clone();
         chain.push((cur_origin.clone(), sf, raw, cur_name.clone()));
         let Some(ext) = ext else { break };
-        if chain.len() > 16 || chain.iter().any(|(_, _, _, n)| n == ext.get_ref()) && chain.len() > 1 && ext.get_ref() == &chain[0].3 {
+        if chain.iter().any(|(_, _, _, n)| n == ext.get_ref()) {
             let sf = &chain.last().unwrap().1;
             return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here"));
         }

@@ -168,6 +168,14 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
             k
         })
         .collect();
+    if attributes.len() > 16 {
+        // make/undo carry a piece's attributes in a fixed array of 16.
+        return Err(LoadError::plain(format!(
+            "a variant may declare at most 16 attributes; this one has {}: {}",
+            attributes.len(),
+            attributes.join(", ")
+        )));
+    }
     let counters: Vec<(String, i32)> = m.counters.iter().map(|(k, v)| (k.clone(), *v as i32)).collect();
     let ctx = PieceCtx { kinds: &kinds, zones: &zones, forward: &forward, attributes: &attributes };
     let mut pieces = vec![PieceRules::default(); code_count(kinds.len())];

@@ -283,10 +283,9 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
             let t = m.into_string().map_err(|_| "continuation: moves are texts")?;
             ms.push(parse_script_move(&t, &r).map_err(|e| format!("continuation: `{t}`: {e}"))?);
         }
+        // After the kernel's make, `side` is the next player, so the turn belongs to the other
+        // one, unless this hook already granted a continuation (then keep its turn).
         let turn = c.pos.cont.as_ref().map_or(c.pos.side.other(), |k| k.turn);
-        // The turn belongs to whoever moved last unless a continuation already says otherwise:
-        // after the kernel's make, `side` is the next player, so the turn owner is the other one.
-        let turn = if c.pos.cont.is_some() { turn } else { c.pos.side.other() };
         c.pos.set_continuation(&r.zobrist, Some(Box::new(Continuation { player: p, turn, tag: tag.to_string(), moves: ms, normal })));
         c.pos.set_side(&r.zobrist, p);
         Ok(())

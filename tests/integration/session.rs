@@ -92,3 +92,34 @@ fn script_api_signatures() {
     }
     insta::assert_snapshot!(registered.join("\n"));
 }
+
+#[test]
+fn repetition_and_pass_rules() {
+    let v = boardlab::Variant::load("tests/extends/repetition/variant.toml", &[]).unwrap();
+    // Two kings walk back and forth: the start counts once, so the third occurrence comes
+    // after eight plies, and that move draws.
+    let mut pos = boardlab::Position::from_text(&v.rules, "3k/4/4/4/4/4/4/K3 white 0").unwrap();
+    let shuffle = ["a1-b2", "h8-g7", "b2-a1", "g7-h8"];
+    for (i, m) in shuffle.iter().chain(shuffle.iter()).enumerate() {
+        assert!(pos.result.is_none(), "ended early at ply {i}");
+        v.play(&mut pos, m).unwrap();
+    }
+    let r = pos.result.clone().expect("the third repetition ends the game");
+    assert_eq!(r.describe(&v.rules.player_names), "draw: third repetition");
+    pos.undo();
+    assert!(pos.result.is_none(), "undo takes the result back");
+    // A blocked man: the only move is `pass`, and it hands the turn over.
+    let mut pos = boardlab::Position::from_text(&v.rules, "4/4/4/4/1m2/mm2/M3/4 white 0").unwrap();
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    assert_eq!(moves, vec![boardlab::Move::PASS]);
+    v.play(&mut pos, "pass").unwrap();
+    assert_eq!(pos.side, boardlab::Player::SECOND);
+    assert!(v.find_move(&mut pos, "pass").unwrap_err().to_string().contains("passing is allowed only"));
+}
+
+#[test]
+fn extends_cycle_is_an_error() {
+    let e = boardlab::Variant::load("tests/extends/cycle_a/variant.toml", &[]).err().expect("a cycle does not load");
+    assert!(e.message.contains("goes round in a circle"), "{}", e.message);
+}
