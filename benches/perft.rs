@@ -38,6 +38,7 @@ fn summary() {
     let (hb, hbr) = rate(|| kernel_perft("hostile-bivouac", 4));
     let (l, lr) = rate(|| kernel_perft("lielow", 4));
     let (ll, llr) = rate(|| kernel_perft("lielow-ludii", 4));
+    let (p, pr) = rate(|| kernel_perft("pyramida", 5));
     println!("perft summary (leaf nodes per second, one thread)");
     println!("  checkers depth {depth} = {k}: kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}", kr / 1e6, hr / 1e6, kr / hr);
     println!("  basileus depth 4 = {b}: kernel {:.2} M/s", br / 1e6);
@@ -45,7 +46,8 @@ fn summary() {
     println!("  hostile-bivouac depth 4 = {hb}: kernel {:.2} M/s", hbr / 1e6);
     println!("  lielow depth 4 = {l}: kernel {:.2} M/s", lr / 1e6);
     println!("  lielow-ludii depth 4 = {ll}: kernel {:.2} M/s", llr / 1e6);
-    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii"] {
+    println!("  pyramida depth 5 = {p}: kernel {:.3} M/s", pr / 1e6);
+    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii", "pyramida", "pyramida-calm"] {
         let (games, plies, secs) = playouts(name, 200);
         println!(
             "  {name}: {games} random playouts (move_limit 1000) in {secs:.2} s: {:.0} playouts/s, {:.2} M plies/s",
@@ -97,4 +99,9 @@ fn checkers_handwritten_depth7() -> u64 {
 #[divan::bench(sample_count = 5)]
 fn basileus_kernel_depth4() -> u64 {
     kernel_perft("basileus", 4)
+}
+
+#[divan::bench(sample_count = 3)]
+fn pyramida_kernel_depth4() -> u64 {
+    kernel_perft("pyramida", 4)
 }

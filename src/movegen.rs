@@ -127,9 +127,22 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut MoveList) {
     let g = &rules.geometry;
     let board = &pos.board;
+    let pr = &rules.pieces[code as usize];
+    let own = pos.counts[piece::owner(code)];
     {
-        for form in &rules.pieces[code as usize].quiet {
+        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+            if limit != u16::MAX && own as u64 > limit as u64 {
+                continue;
+            }
             match form {
+                Form::Walk { vecs, steps, cond } => {
+                    if cond.start_ok(g, from) {
+                        let start = out.len();
+                        // A walk does not pass through a cell where its piece leaves the game.
+                        let avoid = pr.exit.as_ref().map_or(0, |x| x.zone);
+                        walk(g, board, (from, avoid), from, vecs, *steps, cond, start, out);
+                    }
+                }
                 Form::Step { targets, capture } => {
                     for &to in targets.get(from) {
                         let tc = board[to as usize];
@@ -224,6 +237,39 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut Mo
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The walk's remaining `left` steps from `at`: each step to an empty cell (`from`, the
+/// walker's own cell, counts as empty; cells of the `avoid` zones are not passed through); a
+/// landing other than `from` once per end cell.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    g: &crate::geometry::Geometry,
+    board: &[u8],
+    (from, avoid): (u16, u64),
+    at: u16,
+    vecs: &[u8],
+    left: u8,
+    cond: &crate::rules::Cond,
+    start: usize,
+    out: &mut MoveList,
+) {
+    for &v in vecs {
+        let next = g.step(v, at);
+        if next == NONE || (next != from && board[next as usize] != 0) {
+            continue;
+        }
+        if left > 1 {
+            if g.zones_of(next) & avoid == 0 {
+                walk(g, board, (from, avoid), next, vecs, left - 1, cond, start, out);
+            }
+        } else if next != from && cond.land_ok(g, from, next) {
+            let m = Move::quiet(from, next);
+            if !out[start..].contains(&m) {
+                out.push(m);
             }
         }
     }

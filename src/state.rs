@@ -351,6 +351,21 @@ impl Position {
                     self.put(z, to, new_code, &vals[..n]);
                 }
                 fx.new_code = new_code;
+                if let Some(x) = &pr.exit
+                    && rules.geometry.zones_of(to) & x.zone != 0
+                {
+                    // The piece leaves the game here.
+                    if n == 0 {
+                        self.set_piece(z, to, 0);
+                    } else {
+                        self.clear_cell(z, to);
+                    }
+                    if let Some(slot) = x.counter {
+                        let owner = piece::owner(code);
+                        let v = self.counter(owner, slot);
+                        self.set_counter(owner, slot, v + 1);
+                    }
+                }
             }
         }
         if let Some(c) = rules.crown

@@ -340,6 +340,15 @@ impl Variant {
                     (r1 - r0) * self.rules.forward[piece::owner(code)] as i32 > 0
                 })
             })
+            && f.near.as_ref().is_none_or(|n| {
+                let Some(to) = mv.to() else { return false };
+                let enemy = piece::owner(code).other();
+                let is_enemy = |c: &u16| {
+                    let x = pos.board[*c as usize];
+                    x != 0 && piece::owner(x) == enemy
+                };
+                n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
+            })
     }
 
     /// The legal moves of `pos` (empty when the game is over).
@@ -414,8 +423,9 @@ impl Variant {
     pub fn make(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
         let rules = &*self.rules;
         let decider = pos.side;
-        let from_cont = pos.cont.is_some();
-        let hook = self.after_move.as_ref().filter(|f| from_cont || self.hook_applies(f, pos, mv)).is_some();
+        // A move a continuation lists always calls the hook; a normal move follows the filter.
+        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        let hook = self.after_move.as_ref().filter(|f| listed || self.hook_applies(f, pos, mv)).is_some();
         let mut captured_kinds = Vec::new();
         if hook {
             for v in mv.victims() {
@@ -490,10 +500,10 @@ impl Variant {
                         }
                     }
                 }
-                EndKind::PiecesAtMost(n) => {
+                EndKind::PiecesAtMost { count, win } => {
                     for p in [mover.other(), mover] {
-                        if (pos.counts[p] as i64) <= *n {
-                            return Some(Outcome::win(p.other(), e.reason.as_str()));
+                        if (pos.counts[p] as i64) <= *count {
+                            return Some(Outcome::win(if *win { p } else { p.other() }, e.reason.as_str()));
                         }
                     }
                 }

@@ -95,6 +95,17 @@ pub enum Form {
     Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
     Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
+    /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
+    /// counts as empty), ending on a cell other than the start; one move per end cell.
+    Walk { vecs: Vec<u8>, steps: u8, cond: Cond },
+}
+
+/// Leaving the game on reaching a zone: the piece is removed and a counter of its owner's
+/// goes up by one.
+#[derive(Clone, Debug)]
+pub struct Exit {
+    pub zone: u64,
+    pub counter: Option<u8>,
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
@@ -134,12 +145,16 @@ pub struct Effect {
 #[derive(Clone, Debug, Default)]
 pub struct PieceRules {
     pub quiet: Vec<Form>,
+    /// For each quiet form: it applies only while its owner has at most this many pieces on
+    /// the board (`u16::MAX`: always).
+    pub limits: Vec<u16>,
     pub jumps: Vec<Jump>,
     /// All jump forms merged, (jumped, landing, victim codes) per cell: a quick test of whether
     /// a piece can capture at all before a chain is set up.
     pub any_jump: CellTable<(u16, u16, CodeSet)>,
     pub promote: Option<Promotion>,
     pub effects: Vec<Effect>,
+    pub exit: Option<Exit>,
     /// Each form in words, for explaining why a move is illegal.
     pub notes: Vec<String>,
 }
@@ -190,8 +205,11 @@ pub enum EndKind {
     RoyalLeftBoard,
     /// A player's pieces stand on every cell of that player's zone: that player wins.
     ZoneFilled(ByPlayer<Vec<u16>>),
-    /// A player with this many pieces or fewer loses.
-    PiecesAtMost(i64),
+    /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
+    PiecesAtMost {
+        count: i64,
+        win: bool,
+    },
     NoMoves(NoMoves),
     /// The move that creates a position for the `count`-th time.
     Repetition {
@@ -224,6 +242,16 @@ pub struct HookFilter {
     pub kinds: KindSet,
     pub captures_only: bool,
     pub forward_only: bool,
+    /// Only moves whose landing has an enemy piece beside it or in its file (see [`Near`]).
+    pub near: Option<Near>,
+}
+
+/// A hook filter on where the enemy stands: an enemy piece on one of `adjacent`'s cells of the
+/// landing, or (with `same_file`) anywhere in the landing's file.
+#[derive(Clone, Debug)]
+pub struct Near {
+    pub adjacent: CellTable<u16>,
+    pub file: Option<CellTable<u16>>,
 }
 
 impl HookFilter {

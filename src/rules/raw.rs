@@ -166,6 +166,17 @@ pub struct RawPiece {
     /// Attribute effects applied when a piece of this kind lands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<Spanned<RawEffect>>,
+    /// Removed on reaching a zone, counting it in a counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<RawExit>,
+}
+
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawExit {
+    pub zone: Spanned<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -193,6 +204,14 @@ pub struct RawForm {
     pub leap: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jump: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub walk: Option<Spanned<RawDirs>>,
+    /// How many single steps a walk makes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Spanned<u32>>,
+    /// The form applies only while its owner has at most this many pieces on the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub own_pieces_at_most: Option<Spanned<Setting<i64>>>,
     /// Explicit vectors are turned round for a player whose forward is south.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative: Option<bool>,
@@ -351,6 +370,12 @@ pub struct RawHookFilter {
     /// Only moves that end on a higher rank than they started (as the mover sees forward).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forward_only: Option<bool>,
+    /// Only moves whose landing has an enemy piece next to it in one of these directions…
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enemy_adjacent: Option<RawDirs>,
+    /// …or anywhere in the landing's file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enemy_in_file: Option<bool>,
     /// An option condition (`name == value`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,

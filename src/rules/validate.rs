@@ -177,7 +177,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         )));
     }
     let counters: Vec<(String, i32)> = m.counters.iter().map(|(k, v)| (k.clone(), *v as i32)).collect();
-    let ctx = PieceCtx { kinds: &kinds, zones: &zones, forward: &forward, attributes: &attributes };
+    let counter_names: Vec<String> = counters.iter().map(|(n, _)| n.clone()).collect();
+    let ctx = PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
     let mut pieces = vec![PieceRules::default(); code_count(kinds.len())];
     let mut dedup = false;
     for (ki, k) in kinds.iter().enumerate() {
@@ -190,7 +191,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let captures = stage_captures(&v)?;
     let ends = stage_ends(&v, &zones, &geometry)?;
     let setup = stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
-    let hooks = stage_hooks(&v, &kinds)?;
+    let hooks = stage_hooks(&v, &kinds, &geometry)?;
     let crown = stage_crown(&v, &attributes)?;
     let display_attribute = match &m.display {
         Some(d) => Some(attributes.iter().position(|a| a == d.val.attribute.get_ref()).ok_or_else(|| {
@@ -210,9 +211,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let zobrist = Zobrist::new(geometry.len(), code_count(kinds.len()));
     let royal_ends_game = ends.iter().any(|e| matches!(e.kind, EndKind::RoyalCaptured));
     let repetition = ends.iter().any(|e| matches!(e.kind, EndKind::Repetition { .. }));
-    let end_checks = ends
-        .iter()
-        .any(|e| matches!(e.kind, EndKind::RoyalCaptured | EndKind::RoyalLeftBoard | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost(_)));
+    let end_checks = ends.iter().any(|e| {
+        matches!(e.kind, EndKind::RoyalCaptured | EndKind::RoyalLeftBoard | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. })
+    });
     Ok(Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
@@ -294,7 +295,12 @@ fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options> {
             }
             None => match &ty {
                 OptionType::Choice(c) => OptionValue::Text(c[0].clone()),
-                OptionType::Bool => OptionValue::Bool(false),
+                // A switch defaults to the first value listed, like a choice.
+                OptionType::Bool => raw
+                    .values
+                    .as_ref()
+                    .and_then(|vs| vs.get_ref().first().and_then(toml_to_option_value))
+                    .unwrap_or(OptionValue::Bool(false)),
                 OptionType::Int { min, .. } => OptionValue::Int(*min),
             },
         };
@@ -740,6 +746,7 @@ fn stage_kinds(v: &V, players: &ByPlayer<String>) -> R<Vec<KindDef>> {
 
 struct PieceCtx<'a> {
     kinds: &'a [KindDef],
+    counters: &'a [String],
     zones: &'a BTreeMap<String, ByPlayer<u64>>,
     forward: &'a ByPlayer<i8>,
     attributes: &'a [String],
@@ -853,10 +860,11 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
             continue;
         }
         rules.notes.push(describe_form(v, f, fm, p)?);
-        let kinds_given = [fm.step.is_some(), fm.slide.is_some(), fm.leap.is_some(), fm.jump.is_some()].iter().filter(|x| **x).count();
+        let kinds_given =
+            [fm.step.is_some(), fm.slide.is_some(), fm.leap.is_some(), fm.jump.is_some(), fm.walk.is_some()].iter().filter(|x| **x).count();
         if kinds_given != 1 {
             return Err(v
-                .err(f, span, "a movement form names exactly one of step, slide, leap, jump", "this form")
+                .err(f, span, "a movement form names exactly one of step, slide, leap, jump, walk", "this form")
                 .with_help("e.g. { step = \"diagonal\" } or { jump = \"orthogonal\", victims = [\"pawn\"] }"));
         }
         let fwd = ctx.forward[p];
@@ -885,6 +893,24 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
             Some(c) if v.setting(f, c)? => enemy_codes(v.kind_set(f, &fm.victims, ctx.kinds)?, p),
             _ => 0,
         };
+        let limit = match &fm.own_pieces_at_most {
+            None => u16::MAX,
+            Some(s) => {
+                let n: i64 = v.setting(f, s)?;
+                if !(0..u16::MAX as i64).contains(&n) {
+                    return Err(v.err(f, s.span(), "own_pieces_at_most is a number of pieces, 0 or more", "here"));
+                }
+                if fm.jump.is_some() {
+                    return Err(v.err(f, s.span(), "own_pieces_at_most applies to step, slide, leap and walk forms", "on a jump"));
+                }
+                n as u16
+            }
+        };
+        if let Some(st) = &fm.steps
+            && fm.walk.is_none()
+        {
+            return Err(v.err(f, st.span(), "`steps` belongs to a walk", "here"));
+        }
         if let Some(d) = &fm.jump {
             let vecs: Vec<u8> = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
             let gg = &*g;
@@ -915,7 +941,16 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
             continue;
         }
         quiet_forms += 1;
-        if let Some(d) = &fm.step {
+        rules.limits.push(limit);
+        if let Some(d) = &fm.walk {
+            let vecs = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
+            let steps = match &fm.steps {
+                None => 2,
+                Some(s) if (1..=8).contains(s.get_ref()) => *s.get_ref() as u8,
+                Some(s) => return Err(v.err(f, s.span(), "a walk makes 1 to 8 steps", "here")),
+            };
+            rules.quiet.push(Form::Walk { vecs, steps, cond });
+        } else if let Some(d) = &fm.step {
             let vecs: Vec<u8> = dirs_of(v, f, d, fwd, relative)?.into_iter().map(|x| g.intern_vector(x)).collect();
             let gg = &*g;
             let targets = CellTable::build(gg.len(), |from, out| {
@@ -1024,6 +1059,20 @@ fn stage_movement(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut
         let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
         rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain: pr.ends_chain });
     }
+    if let Some(x) = &raw.val.exit {
+        let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
+        let counter = match &x.counter {
+            None => None,
+            Some(c) => Some(ctx.counters.iter().position(|n| n == c.get_ref()).ok_or_else(|| {
+                let mut e = v.err(f, c.span(), format!("unknown counter `{}`", c.get_ref()), "declare it under [counters]");
+                if let Some(h) = did_you_mean(c.get_ref(), ctx.counters.iter().map(String::as_str)) {
+                    e = e.with_help(h);
+                }
+                e
+            })? as u8),
+        };
+        rules.exit = Some(Exit { zone, counter });
+    }
     for e in &raw.val.effects {
         let ef = e.get_ref();
         let slot = ctx.attributes.iter().position(|a| a == ef.attribute.get_ref()).ok_or_else(|| {
@@ -1076,6 +1125,8 @@ fn describe_form(v: &V, f: usize, fm: &RawForm, _p: Player) -> R<String> {
         format!("leap {}", dirs(d))
     } else if let Some(d) = &fm.jump {
         format!("jump {}", dirs(d))
+    } else if let Some(d) = &fm.walk {
+        format!("walk {} steps {}", fm.steps.as_ref().map_or(2, |s| *s.get_ref()), dirs(d))
     } else {
         "form".to_string()
     };
@@ -1154,6 +1205,19 @@ fn forms_may_overlap(g: &Geometry, rules: &PieceRules) -> bool {
         let mut out = Vec::new();
         match form {
             Form::Step { targets, .. } => out.extend_from_slice(targets.get(from)),
+            Form::Walk { vecs, steps, .. } => {
+                let mut frontier = vec![from];
+                for _ in 0..*steps {
+                    frontier = frontier
+                        .iter()
+                        .flat_map(|&c| vecs.iter().map(move |&v| g.step(v, c)))
+                        .filter(|&c| c != crate::geometry::NONE)
+                        .collect();
+                    frontier.sort();
+                    frontier.dedup();
+                }
+                out.extend(frontier.into_iter().filter(|&c| c != from));
+            }
             Form::Slide { vecs, max, cond, .. } => {
                 for &v in vecs {
                     let mut cur = from;
@@ -1278,7 +1342,11 @@ fn stage_ends(v: &V, zones: &BTreeMap<String, ByPlayer<u64>>, g: &Geometry) -> R
             }
             "pieces_at_most" => {
                 let c = e.count.as_ref().ok_or_else(|| need("count"))?;
-                EndKind::PiecesAtMost(v.setting(f, c)?)
+                let win = match &e.result {
+                    None => false,
+                    Some(r) => v.word(f, r, &["loss", "win"])? == "win",
+                };
+                EndKind::PiecesAtMost { count: v.setting(f, c)?, win }
             }
             "no_moves" => {
                 let r = e.result.as_ref().ok_or_else(|| need("result"))?;
@@ -1379,7 +1447,7 @@ fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPlayer<String
     Ok(Setup { board, attrs })
 }
 
-fn stage_hooks(v: &V, kinds: &[KindDef]) -> R<HookRules> {
+fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules> {
     let mut h = HookRules::default();
     let Some(raw) = &v.m.hooks else { return Ok(h) };
     let f = raw.file;
@@ -1409,7 +1477,27 @@ fn stage_hooks(v: &V, kinds: &[KindDef]) -> R<HookRules> {
                     None => false,
                     Some(s) => v.setting(f, &Spanned::new(x.span(), s.clone()))?,
                 };
-                Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false) }))
+                let near = match &fl.enemy_adjacent {
+                    None if fl.enemy_in_file != Some(true) => None,
+                    adj => {
+                        let vecs = match adj {
+                            Some(d) => dirs_of(v, f, &Spanned::new(x.span(), d.clone()), 1, false)?,
+                            None => Vec::new(),
+                        };
+                        let adjacent = CellTable::build(g.len(), |c, out| {
+                            let (x, y) = g.coords(Cell(c));
+                            out.extend(vecs.iter().filter_map(|&(dx, dy)| g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|t| t.0));
+                        });
+                        let file = (fl.enemy_in_file == Some(true)).then(|| {
+                            CellTable::build(g.len(), |c, out| {
+                                let x = g.coords(Cell(c)).0;
+                                out.extend(g.cells().filter(|t| t.0 != c && g.coords(*t).0 == x).map(|t| t.0));
+                            })
+                        });
+                        Some(Near { adjacent, file })
+                    }
+                };
+                Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false), near }))
             }
         }
     };

@@ -136,3 +136,33 @@ fn lielow_thousand_playouts() {
         }
     }
 }
+
+/// Every Pyramida option value keeps the playout properties.
+#[test]
+fn pyramida_option_playouts() {
+    check_variant("pyramida", &[], 20, 300);
+    for (k, v) in [
+        ("blocked_contact", "no_effect"),
+        ("extra_move_attacks", "false"),
+        ("column_retreat", "lowest_only"),
+        ("column_retreat", "lowest_empty_any"),
+        ("contact_victims", "all"),
+        ("retreat_chooser", "owner"),
+        ("last_stone_move", "two_steps"),
+        ("repetition_loss", "2"),
+        ("no_moves", "loss"),
+    ] {
+        check_variant("pyramida", &[(k, v)], 8, 300);
+    }
+}
+
+/// 1000 seeded random playouts of Pyramida and Pyramida (calm start), cut at 1000 plies, end
+/// with a win, a repetition loss or a move-limit draw, and stay consistent.
+#[test]
+fn pyramida_thousand_playouts() {
+    for name in ["pyramida", "pyramida-calm"] {
+        for r in random_games(name, &[("move_limit", "1000")], 1000) {
+            assert!(["all stones escaped", "third repetition", "move limit"].contains(&&*r.reason), "{name}: unexpected end {r:?}");
+        }
+    }
+}
