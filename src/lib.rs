@@ -22,6 +22,7 @@
 // once per load, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod ai;
 pub mod cli;
 pub mod geometry;
 pub mod movegen;
