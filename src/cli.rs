@@ -102,7 +102,55 @@ pub enum Command {
         variant: String,
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// Continue the game autosaved when the REPL last closed.
+        #[arg(long)]
+        resume: bool,
     },
+    /// Play N machine games and report results, lengths, branching and speed.
+    Selfplay(SelfplayArgs),
+    /// Merge JSON-lines files written by `selfplay --jsonl` (e.g. shards) into one report.
+    Report {
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Also write the report's SVG picture.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct SelfplayArgs {
+    pub variant: String,
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// White's player: random or mcts:ITER.
+    #[arg(long, default_value = "random")]
+    pub white: String,
+    /// Black's player: random or mcts:ITER.
+    #[arg(long, default_value = "random")]
+    pub black: String,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Also play VARIANT_B on the same seeds and compare.
+    #[arg(long)]
+    pub compare: Option<String>,
+    /// Options for VARIANT_B only.
+    #[arg(long = "set-b", value_name = "NAME=VALUE")]
+    pub set_b: Vec<String>,
+    /// Write one JSON object per game to FILE.
+    #[arg(long)]
+    pub jsonl: Option<std::path::PathBuf>,
+    /// Play only the games whose index is I mod N.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Write a one-page SVG picture (length histogram, result bars).
+    #[arg(long)]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 /// An error for `main` to print, with its exit code.
@@ -177,7 +225,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     let w = |out: &mut dyn Write, s: &str| -> Result<(), CliError> {
         out.write_all(s.as_bytes()).map_err(|e| CliError { message: e.to_string(), code: 1 })
     };
-    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), set: vec![] }) {
+    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), set: vec![], resume: false }) {
         Command::List => {
             for n in variant::shipped_names() {
                 let v = Variant::load(&n, &[]);
@@ -264,10 +312,76 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let report = crate::workflow::diff(&a, &b, games, seed, 5).map_err(CliError::usage)?;
             w(out, &report)?;
         }
-        Command::Play { variant, set } => {
+        Command::Play { variant, set, resume } => {
             let sets = parse_sets(&set)?;
-            crate::repl::run(&variant, &sets).map_err(|e| CliError { message: e, code: 1 })?;
+            crate::repl::run(&variant, &sets, resume).map_err(|e| CliError { message: e, code: 1 })?;
+        }
+        Command::Selfplay(a) => w(out, &selfplay(&a)?)?,
+        Command::Report { files, svg } => {
+            let reports = crate::selfplay::Report::merge(&files).map_err(|e| CliError { message: e, code: 1 })?;
+            let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
+            if let Some(p) = svg {
+                std::fs::write(&p, crate::selfplay::svg(&refs))
+                    .map_err(|e| CliError { message: format!("{}: {e}", p.display()), code: 1 })?;
+            }
+            let texts: Vec<String> = reports.iter().map(|r| r.text()).collect();
+            w(out, &texts.join("\n"))?;
+            if let [a, b] = refs.as_slice() {
+                w(out, &format!("\n{}", crate::selfplay::compare(a, b)))?;
+            }
         }
     }
     Ok(())
+}
+
+fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
+    use crate::selfplay::{Config, Report, compare, run, svg};
+    let fail = |e: String| CliError { message: e, code: 1 };
+    let engine = |t: &str| crate::ai::Engine::parse(t).map_err(CliError::usage);
+    let shard = match &a.shard {
+        None => None,
+        Some(t) => {
+            let (i, n) = t
+                .split_once('/')
+                .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
+                .filter(|(i, n)| *n > 0 && i < n)
+                .ok_or_else(|| CliError::usage(format!("--shard {t}: expected I/N with 0 <= I < N")))?;
+            Some((i, n))
+        }
+    };
+    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let cfg = Config {
+        games: a.games,
+        seed: a.seed,
+        white: engine(&a.white)?,
+        black: engine(&a.black)?,
+        threads,
+        shard,
+        record_moves: a.jsonl.is_some(),
+    };
+    let sets = parse_sets(&a.set)?;
+    let progress = {
+        use std::io::IsTerminal;
+        std::io::stderr().is_terminal()
+    };
+    let ra: Report = run(&a.variant, &sets, &cfg, progress).map_err(fail)?;
+    let mut jsonl = ra.jsonl();
+    let (text, picture) = match &a.compare {
+        None => (ra.text(), svg(&[&ra])),
+        Some(b) => {
+            let mut sets_b = sets.clone();
+            sets_b.extend(parse_sets(&a.set_b)?);
+            let rb = run(b, &sets_b, &cfg, progress).map_err(fail)?;
+            jsonl.push_str(&rb.jsonl());
+            (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
+        }
+    };
+    let write = |p: &std::path::Path, t: &str| std::fs::write(p, t).map_err(|e| fail(format!("{}: {e}", p.display())));
+    if let Some(p) = &a.jsonl {
+        write(p, &jsonl)?;
+    }
+    if let Some(p) = &a.svg {
+        write(p, &picture)?;
+    }
+    Ok(text)
 }

@@ -324,7 +324,7 @@ impl Variant {
 
     fn hook_applies(&self, f: &crate::rules::HookFilter, pos: &Position, mv: &Move) -> bool {
         if mv.kind == MoveKind::Pass || mv.from == NONE {
-            return f.kinds == 0 && !f.captures_only && !f.forward_only;
+            return f.kinds == 0 && !f.captures_only && !f.forward_only && f.near.is_none();
         }
         let code = pos.board[mv.from as usize];
         if code == 0 {
@@ -349,6 +349,12 @@ impl Variant {
                 };
                 n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
             })
+    }
+
+    /// Whether playing `mv` in `pos` calls the `after_move` hook (for `trace`).
+    pub fn after_move_runs(&self, pos: &Position, mv: &Move) -> bool {
+        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        self.after_move.as_ref().is_some_and(|f| listed || self.hook_applies(f, pos, mv))
     }
 
     /// The legal moves of `pos` (empty when the game is over).

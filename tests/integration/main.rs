@@ -5,7 +5,9 @@ mod cli;
 mod errors;
 mod perft_files;
 mod properties;
+mod repl;
 mod scenarios;
+mod selfplay;
 mod session;
 mod workflow;
 

@@ -1,0 +1,703 @@
+//! Self-play: N machine games of a variant and a report of what they say about it (results with
+//! confidence intervals, why games ended, lengths, branching, speed); two rule sets compared on
+//! the same seeds; JSON lines per game so shards played anywhere merge into one report.
+//!
+//! Game `i` uses a seed derived from the study's seed and `i` alone, so the report (all but the
+//! speed line) is the same for any number of threads or shards.
+
+use crate::ai::{self, Engine};
+use crate::outcome::Winner;
+use crate::variant::Variant;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Instant;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub games: u64,
+    pub seed: u64,
+    pub white: Engine,
+    pub black: Engine,
+    pub threads: usize,
+    /// Play only the games whose index is `shard.0` mod `shard.1`.
+    pub shard: Option<(u64, u64)>,
+    /// Keep each game's move texts (for JSON lines; costs time).
+    pub record_moves: bool,
+}
+
+impl Config {
+    /// `N [--white E] [--black E] [--seed S]` as typed in the REPL.
+    ///
+    /// # Errors
+    /// A missing count or a bad engine.
+    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, String> {
+        let usage = "usage: selfplay N [--white random|mcts:ITER] [--black …] [--seed S]";
+        let mut c = Config { games: 0, seed, white: Engine::Random, black: Engine::Random, threads: 1, shard: None, record_moves: false };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            match a.as_str() {
+                "--white" => c.white = Engine::parse(it.next().ok_or(usage)?)?,
+                "--black" => c.black = Engine::parse(it.next().ok_or(usage)?)?,
+                "--seed" => c.seed = it.next().and_then(|s| s.parse().ok()).ok_or(usage)?,
+                n => c.games = n.parse().map_err(|_| usage.to_string())?,
+            }
+        }
+        if c.games == 0 {
+            return Err(usage.into());
+        }
+        Ok(c)
+    }
+
+    fn indices(&self) -> Vec<u64> {
+        (0..self.games).filter(|i| self.shard.is_none_or(|(k, n)| i % n == k)).collect()
+    }
+}
+
+/// The seed of game `index` of a study seeded with `seed` (SplitMix64 of both).
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(0x6A09_E667_F3BC_C909);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// One game, as written to a JSON-lines file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub index: u64,
+    pub seed: u64,
+    pub variant: String,
+    pub options: BTreeMap<String, String>,
+    /// `white`, `black` or `draw` (the winner's player name, or `draw`).
+    pub result: String,
+    pub reason: String,
+    pub plies: u32,
+    pub moves: Vec<String>,
+    /// The number of legal moves in each position where a decision was made.
+    pub branching: Vec<u32>,
+}
+
+/// Plays game `index` of a study.
+///
+/// # Errors
+/// A script hook failed.
+pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, String> {
+    let seed = game_seed(cfg.seed, index);
+    let mut rng = ai::rng(seed);
+    let mut pos = v.start();
+    let g = &v.rules.geometry;
+    let mut moves = Vec::new();
+    let mut texts = Vec::new();
+    let mut branching = Vec::new();
+    let mut plies = 0u32;
+    loop {
+        v.legal_moves(&mut pos, &mut moves).map_err(|e| e.to_string())?;
+        if moves.is_empty() {
+            break;
+        }
+        branching.push(moves.len() as u32);
+        let engine = if pos.side == crate::Player::FIRST { cfg.white } else { cfg.black };
+        let m = match engine {
+            Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
+            e => ai::choose(v, &mut pos, e, &mut rng).map_err(|e| e.to_string())?.expect("a move exists"),
+        };
+        if cfg.record_moves {
+            texts.push(m.text(g));
+        }
+        plies += 1;
+        v.make(&mut pos, &m).map_err(|e| e.to_string())?;
+    }
+    let out = v.outcome(&mut pos).map_err(|e| e.to_string())?.expect("a finished game has a result");
+    let result = match out.winner {
+        Winner::Player(p) => v.rules.player_name(p).to_string(),
+        Winner::Draw => "draw".into(),
+    };
+    Ok(GameRecord {
+        index,
+        seed,
+        variant: v.name().to_string(),
+        options: v.overrides.iter().cloned().collect(),
+        result,
+        reason: out.reason.to_string(),
+        plies,
+        moves: texts,
+        branching,
+    })
+}
+
+/// The options self-play sets unless given: `move_limit = 1000`.
+pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
+    let mut s = sets.to_vec();
+    if !s.iter().any(|(k, _)| k == "move_limit") {
+        s.push(("move_limit".into(), "1000".into()));
+    }
+    s
+}
+
+/// Plays a study on `threads` threads (each loads its own copy of the variant), with a progress
+/// bar on standard error when it is a terminal.
+///
+/// # Errors
+/// The variant does not load, or a script hook failed.
+pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, String> {
+    let sets = with_move_limit(sets);
+    let v = Variant::load(spec, &sets).map_err(|e| e.render(false))?;
+    let indices = cfg.indices();
+    let bar = progress.then(|| progress_bar(indices.len() as u64, v.name()));
+    let t = Instant::now();
+    let threads = cfg.threads.max(1).min(indices.len().max(1));
+    let mut games: Vec<GameRecord> = if threads == 1 {
+        let mut out = Vec::new();
+        for &i in &indices {
+            out.push(play_game(&v, cfg, i)?);
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        }
+        out
+    } else {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<Result<Vec<GameRecord>, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| -> Result<Vec<GameRecord>, String> {
+                        let v = Variant::load(spec, &sets).map_err(|e| e.render(false))?;
+                        let mut out = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(&i) = indices.get(k) else { break };
+                            out.push(play_game(&v, cfg, i)?);
+                            if let Some(b) = &bar {
+                                b.inc(1);
+                            }
+                        }
+                        Ok(out)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a self-play thread panicked".into()))).collect()
+        });
+        let mut all = Vec::new();
+        for r in results {
+            all.extend(r?);
+        }
+        all
+    };
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    games.sort_by_key(|g| g.index);
+    let secs = t.elapsed().as_secs_f64();
+    Ok(Report::new(describe(&v), games, Some(secs)))
+}
+
+/// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`).
+///
+/// # Errors
+/// A script hook failed.
+pub fn run_variant(v: &Variant, cfg: &Config) -> Result<Report, String> {
+    let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| e.render(false))?;
+    let t = Instant::now();
+    let mut games = Vec::new();
+    for i in cfg.indices() {
+        games.push(play_game(&v, cfg, i)?);
+    }
+    Ok(Report::new(describe(&v), games, Some(t.elapsed().as_secs_f64())))
+}
+
+fn describe(v: &Variant) -> String {
+    let opts: Vec<String> = v.overrides.iter().map(|(k, x)| format!("{k}={x}")).collect();
+    if opts.is_empty() { v.name().to_string() } else { format!("{} ({})", v.name(), opts.join(", ")) }
+}
+
+fn progress_bar(n: u64, name: &str) -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::new(n);
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    b.set_message(name.to_string());
+    b
+}
+
+/// A proportion with its 95 % Wilson interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Share {
+    pub count: u64,
+    pub p: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Share {
+    pub fn new(count: u64, n: u64) -> Share {
+        if n == 0 {
+            return Share { count, p: 0.0, lo: 0.0, hi: 0.0 };
+        }
+        let (k, n) = (count as f64, n as f64);
+        let p = k / n;
+        let z = 1.96f64;
+        let den = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / den;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
+        Share { count, p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
+    }
+}
+
+/// The numbers of a study.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub title: String,
+    pub games: Vec<GameRecord>,
+    pub n: u64,
+    pub white: Share,
+    pub black: Share,
+    pub draws: Share,
+    /// White's score (wins + half the draws) over the games, with a 95 % interval (normal
+    /// approximation with the sample variance).
+    pub white_score: (f64, f64, f64),
+    pub reasons: Vec<(String, u64)>,
+    pub length: Lengths,
+    /// Mean legal moves per position: overall, per third of the game, and the maximum.
+    pub branching: Branching,
+    /// Seconds the study took, when it was played here (not for merged files).
+    pub seconds: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lengths {
+    pub mean: f64,
+    /// The standard deviation (for comparing means).
+    pub sd: f64,
+    pub median: f64,
+    pub p10: u32,
+    pub p90: u32,
+    pub min: u32,
+    pub max: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Branching {
+    pub mean: f64,
+    pub phases: [f64; 3],
+    pub max: u32,
+    pub positions: u64,
+}
+
+/// The value at quantile `q` of sorted data (nearest rank).
+fn quantile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
+    sorted[rank.min(sorted.len()) - 1]
+}
+
+impl Report {
+    pub fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
+        let n = games.len() as u64;
+        let count = |r: &str| games.iter().filter(|g| g.result == r).count() as u64;
+        let (w, b) = (count("white"), count("black"));
+        let d = count("draw");
+        let scores: Vec<f64> = games
+            .iter()
+            .map(|g| {
+                if g.result == "white" {
+                    1.0
+                } else if g.result == "draw" {
+                    0.5
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let white_score = mean_ci(&scores);
+        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        for g in &games {
+            let key = if g.result == "draw" { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+            *reasons.entry(key).or_default() += 1;
+        }
+        let mut reasons: Vec<(String, u64)> = reasons.into_iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut lens: Vec<u32> = games.iter().map(|g| g.plies).collect();
+        lens.sort_unstable();
+        let lf: Vec<f64> = lens.iter().map(|&x| x as f64).collect();
+        let (mean, _, _) = mean_ci(&lf);
+        let sd = sd(&lf);
+        let median = if lens.is_empty() {
+            0.0
+        } else if lens.len() % 2 == 1 {
+            lens[lens.len() / 2] as f64
+        } else {
+            (lens[lens.len() / 2 - 1] + lens[lens.len() / 2]) as f64 / 2.0
+        };
+        let length = Lengths {
+            mean,
+            sd,
+            median,
+            p10: quantile(&lens, 0.1),
+            p90: quantile(&lens, 0.9),
+            min: lens.first().copied().unwrap_or(0),
+            max: lens.last().copied().unwrap_or(0),
+        };
+        let mut sum = 0u64;
+        let mut positions = 0u64;
+        let mut phase_sum = [0u64; 3];
+        let mut phase_n = [0u64; 3];
+        let mut max = 0;
+        for g in &games {
+            let len = g.branching.len();
+            for (i, &b) in g.branching.iter().enumerate() {
+                sum += b as u64;
+                positions += 1;
+                max = max.max(b);
+                let ph = (i * 3 / len.max(1)).min(2);
+                phase_sum[ph] += b as u64;
+                phase_n[ph] += 1;
+            }
+        }
+        let avg = |s: u64, n: u64| if n == 0 { 0.0 } else { s as f64 / n as f64 };
+        let branching = Branching {
+            mean: avg(sum, positions),
+            phases: [avg(phase_sum[0], phase_n[0]), avg(phase_sum[1], phase_n[1]), avg(phase_sum[2], phase_n[2])],
+            max,
+            positions,
+        };
+        Report {
+            title,
+            n,
+            white: Share::new(w, n),
+            black: Share::new(b, n),
+            draws: Share::new(d, n),
+            white_score,
+            reasons,
+            length,
+            branching,
+            seconds,
+            games,
+        }
+    }
+
+    /// A text histogram of game lengths: `bins` rows.
+    pub fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64)> {
+        let (lo, hi) = (self.length.min, self.length.max);
+        let width = ((hi - lo) / bins as u32 + 1).max(1);
+        let mut rows: Vec<(u32, u32, u64)> = (0..bins as u32).map(|i| (lo + i * width, lo + (i + 1) * width - 1, 0)).collect();
+        for g in &self.games {
+            let i = (((g.plies - lo) / width) as usize).min(bins - 1);
+            rows[i].2 += 1;
+        }
+        while rows.len() > 1 && rows.last().is_some_and(|r| r.2 == 0) {
+            rows.pop();
+        }
+        rows
+    }
+
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let pct = |x: f64| format!("{:.1}%", x * 100.0);
+        let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
+        let _ = writeln!(s, "{}: {} games", self.title, self.n);
+        let _ = writeln!(s, "results (count, share, 95% interval)");
+        let _ = writeln!(s, "  white wins {}", share(&self.white));
+        let _ = writeln!(s, "  black wins {}", share(&self.black));
+        let _ = writeln!(s, "  draws      {}", share(&self.draws));
+        let (m, lo, hi) = self.white_score;
+        let _ = writeln!(
+            s,
+            "  first player's score {} [{} – {}]: advantage {:+.1} points{}",
+            pct(m),
+            pct(lo),
+            pct(hi),
+            (m - 0.5) * 100.0,
+            if lo > 0.5 || hi < 0.5 { " (significant)" } else { " (not significant)" }
+        );
+        let _ = writeln!(s, "why games ended");
+        for (r, c) in &self.reasons {
+            let _ = writeln!(s, "  {c:>6}  {r}");
+        }
+        let l = &self.length;
+        let _ = writeln!(
+            s,
+            "length in plies: mean {:.1}, median {:.1}, 10th {} / 90th {} percentile, min {}, max {}",
+            l.mean, l.median, l.p10, l.p90, l.min, l.max
+        );
+        let rows = self.histogram(10);
+        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1);
+        for (a, b, c) in rows {
+            let bar = "#".repeat(((c as f64 / top as f64) * 40.0).round() as usize);
+            let _ = writeln!(s, "  {a:>6}–{b:<6} {c:>6} {bar}");
+        }
+        let br = &self.branching;
+        let _ = writeln!(
+            s,
+            "branching (legal moves per position): mean {:.2}; by third of the game {:.2} / {:.2} / {:.2}; max {}",
+            br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
+        );
+        s.push_str(&self.speed_line());
+        s
+    }
+
+    /// The speed line (the one line that depends on the machine and the thread count).
+    pub fn speed_line(&self) -> String {
+        match self.seconds {
+            Some(t) if t > 0.0 => {
+                format!("speed: {:.0} games/s, {:.0} positions/s ({:.2} s)\n", self.n as f64 / t, self.branching.positions as f64 / t, t)
+            }
+            _ => "speed: (not measured: merged from files)\n".into(),
+        }
+    }
+
+    /// The games as JSON lines.
+    pub fn jsonl(&self) -> String {
+        self.games.iter().map(|g| serde_json::to_string(g).unwrap_or_default() + "\n").collect()
+    }
+
+    /// Reads JSON-lines files (shards) into reports, one per rule set (variant and options)
+    /// in the order first seen; a game index seen twice for one rule set counts once.
+    ///
+    /// # Errors
+    /// A file cannot be read or a line is not a game record.
+    pub fn merge(files: &[std::path::PathBuf]) -> Result<Vec<Report>, String> {
+        let mut groups: Vec<(String, Vec<GameRecord>)> = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let g: GameRecord = serde_json::from_str(line).map_err(|e| format!("{}:{}: not a game record: {e}", f.display(), i + 1))?;
+                let title = if g.options.is_empty() {
+                    g.variant.clone()
+                } else {
+                    format!("{} ({})", g.variant, g.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "))
+                };
+                match groups.iter_mut().find(|x| x.0 == title) {
+                    Some(x) => x.1.push(g),
+                    None => groups.push((title, vec![g])),
+                }
+            }
+        }
+        if groups.is_empty() {
+            return Err("no games in these files".into());
+        }
+        Ok(groups
+            .into_iter()
+            .map(|(title, mut games)| {
+                games.sort_by_key(|g| g.index);
+                games.dedup_by_key(|g| g.index);
+                Report::new(title, games, None)
+            })
+            .collect())
+    }
+}
+
+fn mean_ci(xs: &[f64]) -> (f64, f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    let half = 1.96 * sd(xs) / n.sqrt();
+    (m, m - half, m + half)
+}
+
+fn sd(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
+}
+
+/// Two reports side by side, with each difference and whether it exceeds its 95 % interval.
+pub fn compare(a: &Report, b: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", trunc(&a.title, 22), trunc(&b.title, 22), "difference (B − A) [95%]");
+    let prop = |name: &str, x: &Share, y: &Share, s: &mut String| {
+        let (na, nb) = (a.n.max(1) as f64, b.n.max(1) as f64);
+        let d = y.p - x.p;
+        let half = 1.96 * (x.p * (1.0 - x.p) / na + y.p * (1.0 - y.p) / nb).sqrt();
+        let _ = writeln!(
+            s,
+            "{name:<34} {:>22} {:>22} {:>+8.1} [{:+.1}, {:+.1}]{}",
+            format!("{:.1}%", x.p * 100.0),
+            format!("{:.1}%", y.p * 100.0),
+            d * 100.0,
+            (d - half) * 100.0,
+            (d + half) * 100.0,
+            significant(d, half)
+        );
+    };
+    prop("white wins", &a.white, &b.white, &mut s);
+    prop("black wins", &a.black, &b.black, &mut s);
+    prop("draws", &a.draws, &b.draws, &mut s);
+    let mean = |name: &str, x: f64, sx: f64, y: f64, sy: f64, s: &mut String| {
+        let half = 1.96 * (sx * sx / a.n.max(1) as f64 + sy * sy / b.n.max(1) as f64).sqrt();
+        let d = y - x;
+        let _ = writeln!(s, "{name:<34} {x:>22.1} {y:>22.1} {d:>+8.1} [{:+.1}, {:+.1}]{}", d - half, d + half, significant(d, half));
+    };
+    let sa = (a.white_score.2 - a.white_score.0) / 1.96 * (a.n as f64).sqrt();
+    let sb = (b.white_score.2 - b.white_score.0) / 1.96 * (b.n as f64).sqrt();
+    mean("first player's score (%)", a.white_score.0 * 100.0, sa * 100.0, b.white_score.0 * 100.0, sb * 100.0, &mut s);
+    mean("mean length (plies)", a.length.mean, a.length.sd, b.length.mean, b.length.sd, &mut s);
+    let _ = writeln!(
+        s,
+        "{:<34} {:>22.1} {:>22.1} {:>+8.1}",
+        "median length (plies)",
+        a.length.median,
+        b.length.median,
+        b.length.median - a.length.median
+    );
+    let _ = writeln!(
+        s,
+        "{:<34} {:>22.2} {:>22.2} {:>+8.2}",
+        "mean branching",
+        a.branching.mean,
+        b.branching.mean,
+        b.branching.mean - a.branching.mean
+    );
+    let mut reasons: Vec<String> = a.reasons.iter().chain(&b.reasons).map(|r| r.0.clone()).collect();
+    reasons.sort();
+    reasons.dedup();
+    for r in reasons {
+        let get = |rep: &Report| rep.reasons.iter().find(|x| x.0 == r).map_or(0, |x| x.1);
+        let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>+8}", trunc(&r, 34), get(a), get(b), get(b) as i64 - get(a) as i64);
+    }
+    let _ = write!(s, "A {}B {}", a.speed_line(), b.speed_line());
+    s
+}
+
+fn significant(d: f64, half: f64) -> &'static str {
+    if d.abs() > half { "  significant" } else { "" }
+}
+
+fn trunc(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
+}
+
+/// A one-page SVG: the result bars and the length histogram of one or two reports.
+pub fn svg(reports: &[&Report]) -> String {
+    let w = 420 * reports.len() as u32 + 40;
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"520\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    let colours = ["#4a7ab5", "#b5524a", "#999999"];
+    for (k, r) in reports.iter().enumerate() {
+        let x0 = 20 + 420 * k as u32;
+        let _ = writeln!(s, "<text x=\"{x0}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{} — {} games</text>", esc(&r.title), r.n);
+        // Result bars.
+        for (i, (name, sh)) in [("white wins", r.white), ("black wins", r.black), ("draws", r.draws)].iter().enumerate() {
+            let y = 44 + i as u32 * 30;
+            let len = (sh.p * 300.0).round();
+            let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">{name}</text>", y + 15);
+            let _ = writeln!(s, "<rect x=\"{}\" y=\"{y}\" width=\"{len}\" height=\"20\" fill=\"{}\"/>", x0 + 75, colours[i]);
+            let (lo, hi) = ((sh.lo * 300.0).round(), (sh.hi * 300.0).round());
+            let _ = writeln!(
+                s,
+                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>",
+                x0 + 75 + lo as u32,
+                x0 + 75 + hi as u32,
+                y + 10,
+                y + 10
+            );
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{:.1}%</text>", x0 + 80 + len as u32, y + 15, sh.p * 100.0);
+        }
+        // Length histogram.
+        let rows = r.histogram(20);
+        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1) as f64;
+        let (hx, hy, hw, hh) = (x0 + 10, 160u32, 380u32, 300u32);
+        let _ = writeln!(
+            s,
+            "<text x=\"{x0}\" y=\"{}\">game length (plies): mean {:.1}, median {:.1}</text>",
+            hy - 8,
+            r.length.mean,
+            r.length.median
+        );
+        let bw = hw as f64 / rows.len().max(1) as f64;
+        for (i, (a, b, c)) in rows.iter().enumerate() {
+            let h = (*c as f64 / top * hh as f64).round();
+            let _ = writeln!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h}\" fill=\"#6a9a5b\"><title>{a}–{b}: {c}</title></rect>",
+                hx as f64 + i as f64 * bw,
+                (hy + hh) as f64 - h,
+                (bw - 1.0).max(1.0)
+            );
+        }
+        let _ = writeln!(s, "<line x1=\"{hx}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>", hx + hw, hy + hh, hy + hh);
+        let _ = writeln!(s, "<text x=\"{hx}\" y=\"{}\">{}</text>", hy + hh + 16, r.length.min);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", hx + hw, hy + hh + 16, r.length.max);
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(index: u64, result: &str, plies: u32, branching: Vec<u32>) -> GameRecord {
+        GameRecord {
+            index,
+            seed: 0,
+            variant: "x".into(),
+            options: BTreeMap::new(),
+            result: result.into(),
+            reason: "r".into(),
+            plies,
+            moves: vec![],
+            branching,
+        }
+    }
+
+    #[test]
+    fn numbers_match_a_hand_count() {
+        // Four games: white wins twice, black once, one draw; lengths 2, 4, 6, 10.
+        let games = vec![
+            game(0, "white", 2, vec![3, 5]),
+            game(1, "black", 4, vec![2, 2, 2, 2]),
+            game(2, "white", 6, vec![1, 1, 1, 1, 1, 7]),
+            game(3, "draw", 10, vec![4; 10]),
+        ];
+        let r = Report::new("x".into(), games, None);
+        assert_eq!((r.white.count, r.black.count, r.draws.count), (2, 1, 1));
+        assert!((r.white.p - 0.5).abs() < 1e-12);
+        // White's score: (1 + 0 + 1 + 0.5) / 4.
+        assert!((r.white_score.0 - 0.625).abs() < 1e-12);
+        assert!((r.length.mean - 5.5).abs() < 1e-12);
+        assert!((r.length.median - 5.0).abs() < 1e-12);
+        assert_eq!((r.length.min, r.length.max, r.length.p10, r.length.p90), (2, 10, 2, 10));
+        // 22 positions with 3+5+8+12+40 = 68 moves.
+        assert_eq!(r.branching.positions, 22);
+        assert!((r.branching.mean - 68.0 / 22.0).abs() < 1e-12);
+        assert_eq!(r.branching.max, 7);
+        // First thirds: game 0 → [3] (i*3/2: 0,1), game 1 → [2,2] (0,0,1,2), game 2 → [1,1],
+        // game 3 → 4 positions (i*3/10 = 0 for i < 4): 3 + 4 + 2 + 16 = 25 over 9.
+        assert!((r.branching.phases[0] - 25.0 / 9.0).abs() < 1e-12, "{:?}", r.branching.phases);
+        assert_eq!(r.reasons.len(), 3);
+    }
+
+    #[test]
+    fn wilson_interval() {
+        // 50 of 100: 40.4 % to 59.6 % (the textbook value).
+        let s = Share::new(50, 100);
+        assert!((s.lo - 0.4038).abs() < 1e-3 && (s.hi - 0.5962).abs() < 1e-3, "{s:?}");
+    }
+
+    #[test]
+    fn game_seeds_differ() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        assert_eq!(game_seed(5, 7), game_seed(5, 7));
+    }
+}

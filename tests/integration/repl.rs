@@ -1,0 +1,241 @@
+//! The REPL: every command through the I/O-free session (error paths included), game records,
+//! and the real binary with piped input (non-interactive mode, autosave and `--resume`).
+
+use boardlab::record::Record;
+use boardlab::render::Style;
+use boardlab::session::{COMMANDS, Session};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn session(v: &str) -> Session {
+    Session::new(v, &[], Style::PLAIN).unwrap()
+}
+
+fn ok(s: &mut Session, line: &str) -> String {
+    s.execute(line).unwrap_or_else(|e| panic!("`{line}` failed: {e}")).0
+}
+
+#[test]
+fn browsing_the_history_keeps_it() {
+    let mut s = session("basileus");
+    for m in ["e2-e3", "e7-e6", "c2-d3", "c7-d6"] {
+        ok(&mut s, m);
+    }
+    let h = ok(&mut s, "history");
+    assert_eq!(h, "  1. e2-e3 e7-e6\n  2. c2-d3 c7-d6\n");
+    ok(&mut s, "back 3");
+    assert_eq!(s.pos.ply, 1);
+    assert!(ok(&mut s, "history").contains("(3 more plies ahead"));
+    ok(&mut s, "forward");
+    assert_eq!(s.pos.ply, 2);
+    ok(&mut s, "goto 4");
+    assert_eq!(s.pos.ply, 4);
+    ok(&mut s, "goto 0");
+    assert_eq!(s.pos, s.start);
+    assert!(s.execute("goto 9").unwrap_err().contains("not in this game's history"));
+    assert!(s.execute("goto x").is_err());
+    ok(&mut s, "goto 2");
+    // A new move from an earlier ply starts a new line and says so.
+    let out = ok(&mut s, "a2-b3");
+    assert!(out.contains("a new line from ply 2 (2 later plies dropped)"), "{out}");
+    assert_eq!(s.played.len(), 3);
+    assert!(s.undone.is_empty());
+    assert!(s.execute("undo x").is_err());
+}
+
+#[test]
+fn history_with_continuations_names_each_decider() {
+    let mut s = session("pyramida");
+    ok(&mut s, "d1-c2");
+    ok(&mut s, "t1-u2");
+    let h = ok(&mut s, "history");
+    assert_eq!(h, "  1. white d1-c2\n  2. white t1-u2\n");
+}
+
+#[test]
+fn editing_a_position_starts_a_new_line() {
+    let mut s = session("pyramida");
+    ok(&mut s, "t1-u2");
+    ok(&mut s, "clear");
+    assert!(s.pos.board.iter().all(|&c| c == 0));
+    assert!(s.played.is_empty());
+    ok(&mut s, "place e4 W");
+    ok(&mut s, "place e6 black stone");
+    ok(&mut s, "place j1 b");
+    ok(&mut s, "turn white");
+    assert_eq!(s.pos.to_text(&s.variant.rules), "1/2/3/4/5/6/7/8/1b7/10/2W8/10/11/4b5 white 1 counters=escaped:0:0");
+    ok(&mut s, "remove j1");
+    assert!(s.execute("remove j1").unwrap_err().contains("already empty"));
+    assert!(s.execute("place b2 W").unwrap_err().contains("not on the board"));
+    assert!(s.execute("place e4 Q").unwrap_err().contains("no piece has the symbol"));
+    assert!(s.execute("place e4 white king").unwrap_err().contains("not a piece kind"));
+    assert!(s.execute("turn green").is_err());
+    // The edited position is the start of the new game: moves and undo work from it.
+    ok(&mut s, "e4-f5");
+    ok(&mut s, "undo");
+    assert_eq!(s.pos, s.start);
+}
+
+#[test]
+fn machine_players() {
+    let mut s = session("checkers");
+    ok(&mut s, "seed 7");
+    let out = ok(&mut s, "ai random");
+    assert!(out.contains("random plays"), "{out}");
+    let out = ok(&mut s, "ai mcts 50");
+    assert!(out.contains("mcts:50 plays"), "{out}");
+    assert_eq!(s.pos.ply, 2);
+    // The machine answers for black after each white move.
+    ok(&mut s, "play black random");
+    ok(&mut s, "board off");
+    let before = s.pos.ply;
+    let mut legal = Vec::new();
+    s.variant.legal_moves(&mut s.pos, &mut legal).unwrap();
+    let t = legal[0].text(&s.variant.rules.geometry);
+    let out = ok(&mut s, &t);
+    assert!(out.contains("black (random) plays"), "{out}");
+    assert_eq!(s.pos.ply, before + 2);
+    ok(&mut s, "play none");
+    let out = ok(&mut s, "auto 3");
+    assert!(out.contains("3 moves played (random)"), "{out}");
+    // Same seed, same game.
+    let mut a = session("lielow");
+    let mut b = session("lielow");
+    for s in [&mut a, &mut b] {
+        ok(s, "seed 11");
+        ok(s, "auto 20");
+    }
+    assert_eq!(a.played, b.played);
+    assert!(a.execute("ai minimax").unwrap_err().contains("not a player"));
+    assert!(a.execute("seed x").is_err());
+    assert!(a.execute("play purple").is_err());
+}
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("boardlab-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.toml");
+    let mut s = session("pyramida");
+    ok(&mut s, "set no_moves draw");
+    ok(&mut s, "d1-c2");
+    ok(&mut s, "h1-g2");
+    ok(&mut s, &format!("save {}", file.display()));
+    let rec = Record::load(&file).unwrap();
+    assert_eq!(rec.variant, "pyramida");
+    assert_eq!(rec.moves, vec!["d1-c2", "h1-g2"]);
+    assert_eq!(rec.options.get("no_moves").map(String::as_str), Some("draw"));
+    assert_eq!(rec.start, None);
+    let mut t = session("basileus");
+    ok(&mut t, &format!("load {}", file.display()));
+    assert_eq!(t.pos, s.pos);
+    assert_eq!(t.record(), rec);
+    // From an edited position, the start is recorded too.
+    ok(&mut s, "remove c2");
+    ok(&mut s, &format!("save {}", file.display()));
+    let mut u = session("checkers");
+    ok(&mut u, &format!("load {}", file.display()));
+    assert_eq!(u.pos, s.pos);
+    // A malformed record, a missing file, a record with an illegal move: errors, game unchanged.
+    let before = u.pos.clone();
+    std::fs::write(&file, "variant = \"pyramida\"\nmoves = [\"d1-d2\"]\n").unwrap();
+    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().contains("move 1 (d1-d2)"));
+    std::fs::write(&file, "this is not toml").unwrap();
+    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().contains("not a game record"));
+    assert!(u.execute("load /nonexistent/boardlab.toml").is_err());
+    assert_eq!(u.pos, before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reload_keeps_old_rules_when_the_file_breaks() {
+    let dir = std::env::temp_dir().join(format!("boardlab-reload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("variant.toml");
+    std::fs::write(&file, "extends = \"basileus\"\n").unwrap();
+    let mut s = session(file.to_str().unwrap());
+    ok(&mut s, "e2-e3");
+    std::fs::write(&file, "extends = \"basileus\"\n[options.no_moves]\ndefault = \"draw\"\n").unwrap();
+    let out = ok(&mut s, "reload");
+    assert!(out.contains("replayed 1 moves"), "{out}");
+    assert!(ok(&mut s, "options").contains("no_moves = draw"));
+    std::fs::write(&file, "extends = \"basileus\"\n[pieces.pawn]\nsymbool = \"P\"\n").unwrap();
+    let e = s.execute("reload").unwrap_err();
+    assert!(e.contains("symbool") && e.contains("old rules stay"), "{e}");
+    assert_eq!(s.pos.ply, 1);
+    assert!(ok(&mut s, "options").contains("no_moves = draw"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_command_has_help_and_unknown_ones_are_errors() {
+    let mut s = session("lielow");
+    for (name, _, _) in COMMANDS {
+        let h = ok(&mut s, &format!("help {name}"));
+        assert!(h.starts_with(name), "{h}");
+    }
+    let e = s.execute("hisotry").unwrap_err();
+    assert!(e.contains("did you mean `history`"), "{e}");
+    assert!(s.execute("trace sideways").is_err());
+    let out = ok(&mut s, "trace on");
+    assert_eq!(out, "trace on\n");
+    let out = ok(&mut s, "a2-b3");
+    assert!(out.contains("trace a2-b3: no hook ran") && out.contains("a2 P→., b3 .→P") && out.contains("b3 level 1→2"), "{out}");
+    let why = ok(&mut s, "why a7-a5");
+    assert!(!why.is_empty());
+    let sp = ok(&mut s, "selfplay 5 --seed 3");
+    assert!(sp.contains("5 games") && sp.contains("branching"), "{sp}");
+    assert!(s.execute("selfplay").is_err());
+}
+
+#[test]
+fn trace_shows_hooks_and_continuations() {
+    let mut s = session("pyramida");
+    ok(&mut s, "trace on");
+    let out = ok(&mut s, "d1-c2");
+    assert!(out.contains("after_move hook ran"), "{out}");
+    assert!(out.contains("continuation `extra_move` for white"), "{out}");
+    let out = ok(&mut s, "c2-d1");
+    assert!(out.contains("no hook ran"), "{out}");
+}
+
+fn binary(args: &[&str], input: &str, data: &std::path::Path) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .env("BOARDLAB_DATA_DIR", data)
+        .env("NO_COLOR", "1")
+        .current_dir(crate::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn piped_session_autosave_and_resume() {
+    let data = std::env::temp_dir().join(format!("boardlab-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let o = binary(&["play", "pyramida"], "board off\nd1-c2\nwhy d1-d2\nh1-g2\nposition\n", &data);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("white to decide: extra move"), "{out}");
+    assert!(!out.contains("pyramida 0 white>"), "no prompt when not a terminal: {out}");
+    // The game was autosaved at the end of input (as on Ctrl-D): --resume continues it.
+    let o = binary(&["play", "--resume"], "position\nhistory\n", &data);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("white d1-c2") && out.contains("white h1-g2"), "{out}");
+    // The first failing command stops the run with status 1 and its error on stderr; the game
+    // so far is still autosaved.
+    let o = binary(&["play", "basileus"], "e2-e3\ne3-e5\nshow\n", &data);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("e3-e5"));
+    let rec = Record::load(&data.join("autosave.toml")).unwrap();
+    assert_eq!(rec.moves, vec!["e2-e3"]);
+    let o = binary(&["play", "basileus"], "frobnicate\n", &data);
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&data);
+}
