@@ -146,7 +146,8 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(),
     print!("{}", s.board());
     let words = Rc::new(RefCell::new(Words { variants: crate::variant::shipped_names(), ..Words::default() }));
     refresh(&words, &mut s);
-    let mut rl: Editor<Shell, DefaultHistory> = Editor::new().map_err(|e| e.to_string())?;
+    let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
+    let mut rl: Editor<Shell, DefaultHistory> = Editor::with_config(config).map_err(|e| e.to_string())?;
     rl.set_helper(Some(Shell { words: words.clone(), files: FilenameCompleter::new() }));
     let history = record::data_dir().map(|d| d.join("history.txt"));
     if let Some(h) = &history {

@@ -208,8 +208,14 @@ pub fn run_variant(v: &Variant, cfg: &Config) -> Result<Report, String> {
 }
 
 fn describe(v: &Variant) -> String {
-    let opts: Vec<String> = v.overrides.iter().map(|(k, x)| format!("{k}={x}")).collect();
-    if opts.is_empty() { v.name().to_string() } else { format!("{} ({})", v.name(), opts.join(", ")) }
+    title(v.name(), v.overrides.iter().map(|(k, x)| (k.as_str(), x.as_str())))
+}
+
+/// A rule set's title: the variant and the options given (self-play's own `move_limit = 1000`
+/// left out).
+fn title<'a>(variant: &str, options: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let opts: Vec<String> = options.filter(|(k, v)| !(*k == "move_limit" && *v == "1000")).map(|(k, x)| format!("{k}={x}")).collect();
+    if opts.is_empty() { variant.to_string() } else { format!("{variant} ({})", opts.join(", ")) }
 }
 
 fn progress_bar(n: u64, name: &str) -> indicatif::ProgressBar {
@@ -471,11 +477,7 @@ impl Report {
                     continue;
                 }
                 let g: GameRecord = serde_json::from_str(line).map_err(|e| format!("{}:{}: not a game record: {e}", f.display(), i + 1))?;
-                let title = if g.options.is_empty() {
-                    g.variant.clone()
-                } else {
-                    format!("{} ({})", g.variant, g.options.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "))
-                };
+                let title = title(&g.variant, g.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
                 match groups.iter_mut().find(|x| x.0 == title) {
                     Some(x) => x.1.push(g),
                     None => groups.push((title, vec![g])),
@@ -518,7 +520,8 @@ fn sd(xs: &[f64]) -> f64 {
 /// Two reports side by side, with each difference and whether it exceeds its 95 % interval.
 pub fn compare(a: &Report, b: &Report) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", trunc(&a.title, 22), trunc(&b.title, 22), "difference (B − A) [95%]");
+    let _ = writeln!(s, "A = {}, B = {}", a.title, b.title);
+    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", "A", "B", "difference (B − A) [95%]");
     let prop = |name: &str, x: &Share, y: &Share, s: &mut String| {
         let (na, nb) = (a.n.max(1) as f64, b.n.max(1) as f64);
         let d = y.p - x.p;

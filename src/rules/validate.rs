@@ -1190,6 +1190,13 @@ fn describe_form(v: &V, f: usize, fm: &RawForm, _p: Player) -> R<String> {
     {
         parts.push("may leave the board".into());
     }
+    if let Some(m) = &fm.max_distance {
+        parts.push(format!("at most {} cells", m.get_ref()));
+    }
+    if let Some(n) = &fm.own_pieces_at_most {
+        let n: i64 = v.setting(f, n)?;
+        parts.push(format!("only while its side has at most {n} piece{} on the board", if n == 1 { "" } else { "s" }));
+    }
     if !parts.is_empty() {
         s.push_str(", ");
         s.push_str(&parts.join(", "));
