@@ -47,6 +47,26 @@ fn summary() {
     println!("  lielow depth 4 = {l}: kernel {:.2} M/s", lr / 1e6);
     println!("  lielow-ludii depth 4 = {ll}: kernel {:.2} M/s", llr / 1e6);
     println!("  pyramida depth 5 = {p}: kernel {:.3} M/s", pr / 1e6);
+    println!("self-play (random players, move_limit 1000; games per second)");
+    for (name, games) in [("checkers", 20000), ("basileus", 10000), ("lielow", 20000), ("bivouac", 200), ("pyramida", 200)] {
+        let mut line = format!("  {name:<10}");
+        for threads in [1, 2] {
+            let cfg = boardlab::selfplay::Config {
+                games,
+                seed: 1,
+                white: boardlab::ai::Engine::Random,
+                black: boardlab::ai::Engine::Random,
+                threads,
+                shard: None,
+                record_moves: false,
+            };
+            let t = Instant::now();
+            let r = boardlab::selfplay::run(name, &[], &cfg, false).expect("self-play runs");
+            let secs = t.elapsed().as_secs_f64();
+            line.push_str(&format!("  {threads} thread{}: {:>8.0} games/s", if threads == 1 { "" } else { "s" }, r.n as f64 / secs));
+        }
+        println!("{line}");
+    }
     for name in ["basileus", "checkers", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii", "pyramida", "pyramida-calm"] {
         let (games, plies, secs) = playouts(name, 200);
         println!(

@@ -14,7 +14,7 @@ use crate::outcome::Outcome;
 use crate::piece;
 use crate::rules::validate::{Merged, validate};
 use crate::rules::{EndKind, LoadError, NoMoves, RepetitionResult, Ruleset, SourceFile, raw::RawVariant};
-use crate::script::{Script, ScriptError, api};
+use crate::script::{Script, ScriptError};
 use crate::state::Position;
 use include_dir::{Dir, include_dir};
 use std::path::{Path, PathBuf};
@@ -407,7 +407,7 @@ impl Variant {
             while i < out.len() {
                 let m = out[i];
                 if self.hook_applies(f, pos, &m) {
-                    let map = api::move_map(&self.rules, pos, &m, &[]);
+                    let map = s.move_map(&self.rules, pos, &m, &[]);
                     let doing = format!("while checking {}", m.text(&self.rules.geometry));
                     if let Some(reason) = s.allow_move(pos, map, &doing)? {
                         refused.push((m, reason));
@@ -441,7 +441,7 @@ impl Variant {
                 }
             }
         }
-        let map = hook.then(|| api::move_map(rules, pos, mv, &captured_kinds));
+        let map = hook.then(|| self.script.as_ref().map(|s| s.move_map(rules, pos, mv, &captured_kinds))).flatten();
         let fx = pos.make_kernel(rules, mv);
         if let (Some(map), Some(s)) = (map, &self.script) {
             let doing = format!("while playing {}", mv.text(&rules.geometry));

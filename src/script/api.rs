@@ -45,6 +45,11 @@ pub const SIGNATURES: &[&str] = &[
     "count(player, kind) -> int",
     "counter(player, name) -> int",
     "set_counter(player, name, value)",
+    "adjacent(cell, dirs) -> array of cells",
+    "adjacent_empty(cell, dirs) -> array of cells",
+    "adjacent_pieces(cell, dirs, player) -> array of cells",
+    "file_cells(cell) -> array of cells",
+    "pieces_in_file(cell, player) -> array of cells",
     "side() -> player",
     "opponent(player) -> player",
     "forward(player) -> int",
@@ -74,7 +79,54 @@ fn kind_of(c: &Ctx, name: &str) -> RR<u8> {
 }
 
 fn name_of(c: &Ctx, cell: u16) -> Dynamic {
-    if cell == NONE { Dynamic::UNIT } else { Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string()) }
+    if cell == NONE {
+        Dynamic::UNIT
+    } else {
+        match c.names.get(cell as usize) {
+            Some(n) => Dynamic::from(n.clone()),
+            None => Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string()),
+        }
+    }
+}
+
+fn player_str(c: &Ctx, p: Player) -> ImmutableString {
+    c.players.get(p.index()).cloned().unwrap_or_else(|| rules(c).player_name(p).into())
+}
+
+/// A direction set for the neighbour functions: a compass name, `orthogonal`, `diagonal`,
+/// `all`, or an array of compass names.
+fn dir_set(d: &Dynamic) -> RR<Vec<(i8, i8)>> {
+    let one = |n: &str| -> RR<Vec<(i8, i8)>> {
+        let all = crate::geometry::COMPASS.iter().map(|(_, v)| *v);
+        Ok(match n {
+            "all" => all.collect(),
+            "orthogonal" => all.filter(|v| v.0 == 0 || v.1 == 0).collect(),
+            "diagonal" => all.filter(|v| v.0 != 0 && v.1 != 0).collect(),
+            other => vec![
+                compass_vector(other)
+                    .ok_or_else(|| format!("`{other}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all)"))?,
+            ],
+        })
+    };
+    if let Some(s) = d.read_lock::<ImmutableString>() {
+        return one(&s);
+    }
+    if let Some(a) = d.read_lock::<Array>() {
+        let mut out = Vec::new();
+        for x in a.iter() {
+            let s = x.read_lock::<ImmutableString>().ok_or("directions are names")?;
+            out.extend(one(&s)?);
+        }
+        return Ok(out);
+    }
+    Err("directions are a name or an array of names".into())
+}
+
+/// The existing neighbours of `cell` in the directions `d`, in the order given.
+fn neighbours(c: &Ctx, cell: u16, d: &Dynamic) -> RR<Vec<u16>> {
+    let g = &rules(c).geometry;
+    let (f, r) = g.coords(Cell(cell));
+    Ok(dir_set(d)?.into_iter().filter_map(|v| g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32)).map(|t| t.0).collect())
 }
 
 fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<u64> {
@@ -99,11 +151,18 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, String> {
 }
 
 /// The map a hook receives for a move.
-pub fn move_map(rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
+pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
     let g = &rules.geometry;
     let mut map = rhai::Map::new();
     let cell = |c: u16| {
-        if c == NONE { Dynamic::UNIT } else { Dynamic::from(g.name(Cell(c)).to_string()) }
+        if c == NONE {
+            Dynamic::UNIT
+        } else {
+            match ctx.names.get(c as usize) {
+                Some(n) => Dynamic::from(n.clone()),
+                None => Dynamic::from(g.name(Cell(c)).to_string()),
+            }
+        }
     };
     map.insert("text".into(), m.text(g).into());
     map.insert("from".into(), cell(m.from));
@@ -115,14 +174,14 @@ pub fn move_map(rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
     let code = if m.from != NONE { pos.board.get(m.from as usize).copied().unwrap_or(0) } else { 0 };
-    let (kind, owner) = if code != 0 {
-        (rules.kind(piece::kind(code)).name.clone(), rules.player_name(piece::owner(code)).to_string())
-    } else {
-        (String::new(), String::new())
+    let player = |p: Player| -> Dynamic {
+        ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
     };
-    map.insert("kind".into(), kind.into());
-    map.insert("owner".into(), owner.into());
-    map.insert("player".into(), rules.player_name(pos.side).to_string().into());
+    let (kind, owner): (Dynamic, Dynamic) =
+        if code != 0 { (rules.kind(piece::kind(code)).name.clone().into(), player(piece::owner(code))) } else { ("".into(), "".into()) };
+    map.insert("kind".into(), kind);
+    map.insert("owner".into(), owner);
+    map.insert("player".into(), player(pos.side));
     map.insert("continuation".into(), pos.cont.as_ref().map_or(String::new(), |c| c.tag.clone()).into());
     map
 }
@@ -180,7 +239,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board[cell_of(c, cell)? as usize] == 0) });
     reg!("owner", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board[cell_of(c, cell)? as usize];
-        Ok(if code == 0 { "".into() } else { rules(c).player_name(piece::owner(code)).into() })
+        Ok(if code == 0 { "".into() } else { player_str(c, piece::owner(code)) })
     });
     reg!("kind", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board[cell_of(c, cell)? as usize];
@@ -254,8 +313,48 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         c.pos.set_counter(p, s, value as i32);
         Ok(())
     });
-    reg!("side", |c| -> ImmutableString { rules(c).player_name(c.pos.side).into() });
-    reg!("opponent", |c, player: &str| -> RR<ImmutableString> { Ok(rules(c).player_name(player_of(c, player)?.other()).into()) });
+    reg!("side", |c| -> ImmutableString { player_str(c, c.pos.side) });
+    reg!("opponent", |c, player: &str| -> RR<ImmutableString> { Ok(player_str(c, player_of(c, player)?.other())) });
+    reg!("adjacent", |c, cell: &str, dirs: Dynamic| -> RR<Array> {
+        let x = cell_of(c, cell)?;
+        Ok(neighbours(c, x, &dirs)?.into_iter().map(|t| name_of(c, t)).collect())
+    });
+    reg!("adjacent_empty", |c, cell: &str, dirs: Dynamic| -> RR<Array> {
+        let x = cell_of(c, cell)?;
+        Ok(neighbours(c, x, &dirs)?.into_iter().filter(|&t| c.pos.board[t as usize] == 0).map(|t| name_of(c, t)).collect())
+    });
+    reg!("adjacent_pieces", |c, cell: &str, dirs: Dynamic, player: &str| -> RR<Array> {
+        let x = cell_of(c, cell)?;
+        let p = player_of(c, player)?;
+        Ok(neighbours(c, x, &dirs)?
+            .into_iter()
+            .filter(|&t| {
+                let b = c.pos.board[t as usize];
+                b != 0 && piece::owner(b) == p
+            })
+            .map(|t| name_of(c, t))
+            .collect())
+    });
+    reg!("file_cells", |c, cell: &str| -> RR<Array> {
+        let x = cell_of(c, cell)?;
+        let g = &rules(c).geometry;
+        let f = g.coords(Cell(x)).0 as i32;
+        Ok((0..g.ranks as i32).filter_map(|r| g.at(f, r)).map(|t| name_of(c, t.0)).collect())
+    });
+    reg!("pieces_in_file", |c, cell: &str, player: &str| -> RR<Array> {
+        let x = cell_of(c, cell)?;
+        let p = player_of(c, player)?;
+        let g = &rules(c).geometry;
+        let f = g.coords(Cell(x)).0 as i32;
+        Ok((0..g.ranks as i32)
+            .filter_map(|r| g.at(f, r))
+            .filter(|t| {
+                let b = c.pos.board[t.0 as usize];
+                b != 0 && piece::owner(b) == p
+            })
+            .map(|t| name_of(c, t.0))
+            .collect())
+    });
     reg!("forward", |c, player: &str| -> RR<i64> { Ok(rules(c).forward[player_of(c, player)?] as i64) });
     reg!("ply", |c| -> i64 { c.pos.ply as i64 });
     reg!("repetitions", |c| -> i64 { c.pos.repetitions() as i64 });

@@ -29,6 +29,9 @@ pub struct Ctx {
     pub pos: Position,
     /// Lines the script printed.
     pub output: Vec<String>,
+    /// Cell and player names, made once so the API hands out shared strings, not new ones.
+    pub names: Vec<rhai::ImmutableString>,
+    pub players: Vec<rhai::ImmutableString>,
 }
 
 /// A compiled script and its engine.
@@ -51,7 +54,9 @@ impl Script {
     /// # Errors
     /// A syntax error, or a hook with the wrong number of parameters, with file, line and column.
     pub fn compile(file: SourceFile, rules: Rc<Ruleset>) -> Result<Script, LoadError> {
-        let ctx = Rc::new(RefCell::new(Ctx { rules: Some(rules), ..Ctx::default() }));
+        let names = rules.geometry.cells().map(|c| rules.geometry.name(c).into()).collect();
+        let players = crate::Player::both().iter().map(|&p| rules.player_name(p).into()).collect();
+        let ctx = Rc::new(RefCell::new(Ctx { rules: Some(rules), names, players, ..Ctx::default() }));
         let mut engine = Engine::new();
         engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
         engine.disable_symbol("eval");
@@ -99,6 +104,11 @@ impl Script {
             }
         }
         Ok(Script { engine, ast, file, ctx, defined })
+    }
+
+    /// The map a hook receives for a move (see [`api::move_map`]).
+    pub fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
+        api::move_map(&self.ctx.borrow(), rules, pos, m, captured_kinds)
     }
 
     /// Whether the script defines a hook.
