@@ -153,6 +153,8 @@ fn play_reads_commands_from_a_pipe() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["play", "basileus"])
         .current_dir(crate::root())
+        // The autosave goes to a scratch folder, never the user's data directory.
+        .env("BOARDLAB_DATA_DIR", std::env::temp_dir().join(format!("boardlab-cli-play-{}", std::process::id())))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
