@@ -549,22 +549,11 @@ pub fn compare(a: &Report, b: &Report) -> String {
     let sb = (b.white_score.2 - b.white_score.0) / 1.96 * (b.n as f64).sqrt();
     mean("first player's score (%)", a.white_score.0 * 100.0, sa * 100.0, b.white_score.0 * 100.0, sb * 100.0, &mut s);
     mean("mean length (plies)", a.length.mean, a.length.sd, b.length.mean, b.length.sd, &mut s);
-    let _ = writeln!(
-        s,
-        "{:<34} {:>22.1} {:>22.1} {:>+8.1}",
-        "median length (plies)",
-        a.length.median,
-        b.length.median,
-        b.length.median - a.length.median
-    );
-    let _ = writeln!(
-        s,
-        "{:<34} {:>22.2} {:>22.2} {:>+8.2}",
-        "mean branching",
-        a.branching.mean,
-        b.branching.mean,
-        b.branching.mean - a.branching.mean
-    );
+    let plain = |name: &str, x: f64, y: f64, s: &mut String| {
+        let _ = writeln!(s, "{name:<34} {x:>22.2} {y:>22.2} {:>+8.2}", y - x);
+    };
+    plain("median length (plies)", a.length.median, b.length.median, &mut s);
+    plain("mean branching", a.branching.mean, b.branching.mean, &mut s);
     let mut reasons: Vec<String> = a.reasons.iter().chain(&b.reasons).map(|r| r.0.clone()).collect();
     reasons.sort();
     reasons.dedup();
