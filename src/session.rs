@@ -39,7 +39,7 @@ pub const COMMANDS: &[(&str, &str, &str)] = &[
     ("load", "FILE", "read a game record and replay it"),
     ("ai", "[random|mcts ITER]", "let the machine make a move for the side to move (default mcts 1000)"),
     ("play", "white|black|none [ENGINE]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER)"),
-    ("auto", "[N] [ENGINE]", "play N machine moves (default 1, random)"),
+    ("auto", "[N] [ENGINE]", "play N machine moves (default 1, random; a side set with `play` keeps its engine)"),
     ("seed", "N", "seed the machine players' random generator"),
     ("selfplay", "N [--white E] [--black E] [--seed S]", "play N machine games from the start and report results, lengths and branching"),
     ("perft", "N [--divide]", "count the move tree from here"),
@@ -675,7 +675,9 @@ impl Session {
                     if self.pos.result.is_some() {
                         break;
                     }
-                    let Some(m) = ai::choose(&self.variant, &mut self.pos, engine, &mut self.rng).map_err(|e| e.to_string())? else {
+                    // A side the machine plays keeps its own engine.
+                    let e = self.machine[self.pos.side.index()].unwrap_or(engine);
+                    let Some(m) = ai::choose(&self.variant, &mut self.pos, e, &mut self.rng).map_err(|e| e.to_string())? else {
                         break;
                     };
                     if !self.undone.is_empty() {

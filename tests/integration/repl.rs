@@ -239,3 +239,12 @@ fn piped_session_autosave_and_resume() {
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn docs_list_every_command() {
+    let doc = std::fs::read_to_string(crate::root().join("docs/repl.md")).unwrap();
+    for (name, args, _) in COMMANDS {
+        let row = format!("| `{name}{}{}`", if args.is_empty() { "" } else { " " }, args.replace('|', "\\|"));
+        assert!(doc.contains(&row), "docs/repl.md does not list `{name} {args}`");
+    }
+}
