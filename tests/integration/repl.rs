@@ -248,3 +248,28 @@ fn docs_list_every_command() {
         assert!(doc.contains(&row), "docs/repl.md does not list `{name} {args}`");
     }
 }
+
+#[test]
+fn the_remaining_commands() {
+    let mut s = session("checkers");
+    assert!(ok(&mut s, "moves").contains("c3: c3-b4 c3-d4"));
+    // Perft 2 from the start is 49 (Bik, "Perft for Checkers").
+    assert_eq!(ok(&mut s, "perft 2"), "49\n");
+    assert!(ok(&mut s, "board off").contains("off"));
+    assert_eq!(ok(&mut s, "c3-d4"), "black to move\n");
+    assert!(ok(&mut s, "show").contains("black to move"));
+    // Black's seven replies: b6, d6, f6 two each, h6 one.
+    assert!(ok(&mut s, "perft 1 --divide").ends_with("h6-g5: 1\n7\n"));
+    assert!(s.execute("perft").is_err());
+    ok(&mut s, "new");
+    assert_eq!(s.pos.ply, 0);
+    assert!(s.played.is_empty());
+    assert!(ok(&mut s, "rules").contains("# checkers resolved"));
+    let e = s.execute("variant basilues").unwrap_err();
+    assert!(e.contains("basileus"), "{e}");
+    assert!(s.execute("variant").unwrap_err().contains("shipped"));
+    ok(&mut s, "variant pyramida");
+    assert_eq!(s.prompt(), "pyramida 0 white> ");
+    assert!(s.execute("setup nonsense").is_err());
+    assert!(s.execute("save").is_err() && s.execute("load").is_err());
+}
