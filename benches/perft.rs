@@ -28,25 +28,35 @@ fn rate(f: impl Fn() -> u64) -> (u64, f64) {
     (count, leaves as f64 / t.elapsed().as_secs_f64())
 }
 
+fn kernel_perft_made(name: &str, depth: u32) -> u64 {
+    let v = Variant::load(name, &[]).expect("shipped variant loads");
+    let mut pos = v.start();
+    perft::perft_made(&v, &mut pos, depth).expect("no script error")
+}
+
 fn summary() {
     let depth = 9;
-    let (k, kr) = rate(|| kernel_perft("checkers", depth));
-    let (h, hr) = rate(|| handwritten::perft_start(depth as usize));
-    assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
-    let (b, br) = rate(|| kernel_perft("basileus", 4));
-    let (bv, bvr) = rate(|| kernel_perft("bivouac", 4));
-    let (hb, hbr) = rate(|| kernel_perft("hostile-bivouac", 4));
-    let (l, lr) = rate(|| kernel_perft("lielow", 4));
-    let (ll, llr) = rate(|| kernel_perft("lielow-ludii", 4));
-    let (p, pr) = rate(|| kernel_perft("pyramida", 5));
-    println!("perft summary (leaf nodes per second, one thread)");
-    println!("  checkers depth {depth} = {k}: kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}", kr / 1e6, hr / 1e6, kr / hr);
-    println!("  basileus depth 4 = {b}: kernel {:.2} M/s", br / 1e6);
-    println!("  bivouac depth 4 = {bv}: kernel {:.2} M/s", bvr / 1e6);
-    println!("  hostile-bivouac depth 4 = {hb}: kernel {:.2} M/s", hbr / 1e6);
-    println!("  lielow depth 4 = {l}: kernel {:.2} M/s", lr / 1e6);
-    println!("  lielow-ludii depth 4 = {ll}: kernel {:.2} M/s", llr / 1e6);
-    println!("  pyramida depth 5 = {p}: kernel {:.3} M/s", pr / 1e6);
+    println!(
+        "perft summary (leaf nodes per second, one thread; `counted`: the last level is counted, not made; `made`: every leaf made and unmade)"
+    );
+    for bulk in [true, false] {
+        let mode = if bulk { "counted" } else { "made" };
+        let (k, kr) = rate(|| if bulk { kernel_perft("checkers", depth) } else { kernel_perft_made("checkers", depth) });
+        let (h, hr) = rate(|| handwritten::perft_start(depth as usize, bulk));
+        assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
+        println!(
+            "  checkers depth {depth} = {k} ({mode}): kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}",
+            kr / 1e6,
+            hr / 1e6,
+            kr / hr
+        );
+    }
+    for (name, depth) in [("basileus", 4), ("bivouac", 4), ("hostile-bivouac", 4), ("lielow", 4), ("lielow-ludii", 4), ("pyramida", 5)] {
+        let (c, cr) = rate(|| kernel_perft(name, depth));
+        let (m, mr) = rate(|| kernel_perft_made(name, depth));
+        assert_eq!(c, m);
+        println!("  {name} depth {depth} = {c}: counted {:.3} M/s, made {:.3} M/s", cr / 1e6, mr / 1e6);
+    }
     println!("self-play (random players, move_limit 1000; games per second)");
     for (name, games) in [("checkers", 20000), ("basileus", 10000), ("lielow", 20000), ("bivouac", 200), ("pyramida", 200)] {
         let mut line = format!("  {name:<10}");
@@ -113,7 +123,7 @@ fn checkers_kernel_depth7() -> u64 {
 
 #[divan::bench(sample_count = 5)]
 fn checkers_handwritten_depth7() -> u64 {
-    handwritten::perft_start(7)
+    handwritten::perft_start(7, true)
 }
 
 #[divan::bench(sample_count = 5)]

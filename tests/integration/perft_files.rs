@@ -35,3 +35,27 @@ fn perft_file_format_errors() {
     assert_eq!(c[0].options, vec![("x".to_string(), "y".to_string())]);
     assert_eq!(c[0].comment, "hand");
 }
+
+/// Counting the last level gives the same numbers as making every leaf, on every shipped
+/// variant (continuations, passes and finished games included).
+#[test]
+fn counted_and_made_perft_agree() {
+    for name in boardlab::variant::shipped_names() {
+        let v = boardlab::Variant::load(&name, &[]).unwrap();
+        let depth = if name.starts_with("pyramida") { 4 } else { 3 };
+        let mut pos = v.start();
+        let counted = boardlab::perft::perft(&v, &mut pos, depth).unwrap();
+        let made = boardlab::perft::perft_made(&v, &mut pos, depth).unwrap();
+        assert_eq!(counted, made, "{name}");
+        assert_eq!(pos, v.start());
+    }
+    // A finished game: 1 at depth 0, 0 below, in both modes.
+    let v = boardlab::Variant::load("pyramida", &[]).unwrap();
+    let mut pos = boardlab::Position::from_text(&v.rules, "1/W1/3/4/5/6/7/8/9/10/11/10/11/b3b3b1 white 10 counters=escaped:4:0").unwrap();
+    v.play(&mut pos, "j13-k14").unwrap();
+    for d in 0..3 {
+        let want = u64::from(d == 0);
+        assert_eq!(boardlab::perft::perft(&v, &mut pos, d).unwrap(), want);
+        assert_eq!(boardlab::perft::perft_made(&v, &mut pos, d).unwrap(), want);
+    }
+}
