@@ -176,7 +176,6 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
         for _ in 0..plies + depth {
             pos.undo();
         }
-        let _ = at;
         // Backpropagation.
         for &n in &path {
             let node = &mut nodes[n];

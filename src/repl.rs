@@ -65,9 +65,8 @@ impl Completer for Shell {
 fn refresh(words: &RefCell<Words>, s: &mut Session) {
     let mut w = words.borrow_mut();
     let mut legal = Vec::new();
-    let g = s.variant.rules.geometry.clone();
     if s.variant.legal_moves(&mut s.pos, &mut legal).is_ok() {
-        w.moves = legal.iter().map(|m| m.text(&g)).collect();
+        w.moves = legal.iter().map(|m| m.text(&s.variant.rules.geometry)).collect();
     }
     w.options = s
         .variant
@@ -84,8 +83,7 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
             (d.name.clone(), vals)
         })
         .collect();
-    let r = &s.variant.rules;
-    w.players = vec![r.player_name(crate::Player::FIRST).to_string(), r.player_name(crate::Player::FIRST.other()).to_string()];
+    w.players = s.player_list().split('|').map(String::from).collect();
 }
 
 /// Writes the autosave; problems are reported, never fatal.

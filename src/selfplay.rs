@@ -70,7 +70,7 @@ pub struct GameRecord {
     pub seed: u64,
     pub variant: String,
     pub options: BTreeMap<String, String>,
-    /// `white`, `black` or `draw` (the winner's player name, or `draw`).
+    /// `white` (the first player won), `black` (the second) or `draw`.
     pub result: String,
     pub reason: String,
     pub plies: u32,
@@ -111,7 +111,10 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, St
     }
     let out = v.outcome(&mut pos).map_err(|e| e.to_string())?.expect("a finished game has a result");
     let result = match out.winner {
-        Winner::Player(p) => v.rules.player_name(p).to_string(),
+        // The first player is "white" and the second "black" whatever the variant calls them, so
+        // reports and merged files count results the same way for every variant.
+        Winner::Player(p) if p == crate::Player::FIRST => "white".into(),
+        Winner::Player(_) => "black".into(),
         Winner::Draw => "draw".into(),
     };
     Ok(GameRecord {

@@ -199,10 +199,7 @@ impl Session {
     /// # Errors
     /// A failing script hook.
     pub fn play_move(&mut self, m: Move) -> Result<String, String> {
-        let mut out = String::new();
-        if !self.undone.is_empty() {
-            out.push_str(&format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply, self.undone.len()));
-        }
+        let mut out = self.new_line_note();
         out.push_str(&self.make_one(m)?);
         out.push_str(&self.machine_replies()?);
         if self.show_board {
@@ -212,6 +209,15 @@ impl Session {
             out.push('\n');
         }
         Ok(out)
+    }
+
+    /// What playing a move from an earlier ply of the history does to the plies after it.
+    fn new_line_note(&self) -> String {
+        if self.undone.is_empty() {
+            String::new()
+        } else {
+            format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply, self.undone.len())
+        }
     }
 
     /// Makes one move with script output and, when tracing, what changed.
@@ -307,23 +313,32 @@ impl Session {
         Ok(out)
     }
 
-    /// Replays `moves` from `start` under the current variant; stops at the first one that is
-    /// no longer legal and says so.
-    fn replay(&mut self, moves: Vec<Move>) -> String {
+    /// Replays moves, given as text, from `start` under the current variant; stops at the first
+    /// one that is no longer legal and says so.
+    fn replay(&mut self, texts: Vec<String>) -> String {
         self.pos = self.start.clone();
         self.played.clear();
         self.undone.clear();
-        let g = self.variant.rules.geometry.clone();
-        for (i, m) in moves.iter().enumerate() {
-            let text = m.text(&g);
-            match self.variant.play(&mut self.pos, &text) {
-                Ok(m2) => self.played.push(m2),
+        for (i, text) in texts.iter().enumerate() {
+            match self.variant.play(&mut self.pos, text) {
+                Ok(m) => self.played.push(m),
                 Err(e) => {
+                    let _ = self.variant.take_output();
                     return format!("replayed {i} moves; move {} ({text}) is no longer legal: {e}\n", i + 1);
                 }
             }
         }
-        format!("replayed {} moves\n", moves.len())
+        let _ = self.variant.take_output();
+        format!("replayed {} moves\n", texts.len())
+    }
+
+    /// Switches to new rules and replays the game under them. Moves are carried as text: cell
+    /// numbers mean other cells on another board.
+    fn replay_under(&mut self, v: Variant) -> String {
+        let g = &self.variant.rules.geometry;
+        let texts: Vec<String> = self.played.iter().map(|m| m.text(g)).collect();
+        let note = self.switch_rules(v);
+        format!("{note}{}", self.replay(texts))
     }
 
     /// Steps back (`n` < 0) or forward through the history.
@@ -334,9 +349,11 @@ impl Session {
                 self.pos.undo();
                 self.undone.push(m);
             } else {
-                let Some(m) = self.undone.pop() else { break };
+                let Some(&m) = self.undone.last() else { break };
+                // A failing hook leaves the position as it was; the move stays ahead.
                 self.variant.make(&mut self.pos, &m).map_err(|e| e.to_string())?;
                 let _ = self.variant.take_output();
+                self.undone.pop();
                 self.played.push(m);
             }
         }
@@ -572,17 +589,13 @@ impl Session {
                 let mut sets: Vec<(String, String)> = self.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();
                 sets.push((name.trim().to_string(), value.trim().to_string()));
                 let v = self.variant.with_options(&sets).map_err(|e| e.render(self.style.color))?;
-                self.switch_rules(v);
-                let moves = std::mem::take(&mut self.played);
-                let msg = self.replay(moves);
+                let msg = self.replay_under(v);
                 ok(format!("{name} = {}\n{msg}", value.trim()))
             }
             "reload" => {
                 let v = Variant::load(&self.variant.spec, &self.variant.overrides)
                     .map_err(|e| format!("{}\nthe old rules stay in force", e.render(self.style.color)))?;
-                self.switch_rules(v);
-                let moves = std::mem::take(&mut self.played);
-                let msg = self.replay(moves);
+                let msg = self.replay_under(v);
                 ok(format!("reloaded {}\n{msg}", self.variant.spec))
             }
             "variant" => {
@@ -680,9 +693,7 @@ impl Session {
                     let Some(m) = ai::choose(&self.variant, &mut self.pos, e, &mut self.rng).map_err(|e| e.to_string())? else {
                         break;
                     };
-                    if !self.undone.is_empty() {
-                        out.push_str(&format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply, self.undone.len()));
-                    }
+                    out.push_str(&self.new_line_note());
                     out.push_str(&self.make_one(m)?);
                     made += 1;
                 }
@@ -734,21 +745,33 @@ impl Session {
         }
     }
 
-    fn player_list(&self) -> String {
+    /// The players' names as `white|black`.
+    pub fn player_list(&self) -> String {
         let r = &self.variant.rules;
         format!("{}|{}", r.player_name(crate::Player::FIRST), r.player_name(crate::Player::FIRST.other()))
     }
 
-    /// New rules for the same game: the start position is re-read under them.
-    fn switch_rules(&mut self, v: Variant) {
+    /// New rules for the same game: the start position is re-read under them. Returns a note
+    /// when a set-up start position no longer fits the rules (the game then restarts from the
+    /// variant's initial position, and says so).
+    fn switch_rules(&mut self, v: Variant) -> String {
         let initial = self.start == self.variant.start();
         let text = self.start.to_text(&self.variant.rules);
         self.variant = v;
-        self.start = if initial {
-            self.variant.start()
-        } else {
-            Position::from_text(&self.variant.rules, &text).unwrap_or_else(|_| self.variant.start())
-        };
+        if initial {
+            self.start = self.variant.start();
+            return String::new();
+        }
+        match Position::from_text(&self.variant.rules, &text) {
+            Ok(p) => {
+                self.start = p;
+                String::new()
+            }
+            Err(e) => {
+                self.start = self.variant.start();
+                format!("the set-up start position does not fit the new rules ({e}); starting from the initial position\n")
+            }
+        }
     }
 }
 

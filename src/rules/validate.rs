@@ -795,7 +795,7 @@ impl V<'_> {
 }
 
 /// Direction sets by name, for a player whose forward is `fwd` (+1 north, -1 south).
-fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
+pub(crate) fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
     let all: Vec<(i8, i8)> = crate::geometry::COMPASS.iter().map(|(_, d)| *d).collect();
     let v = match name {
         "orthogonal" => all.iter().copied().filter(|d| d.0 == 0 || d.1 == 0).collect(),

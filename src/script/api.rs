@@ -93,20 +93,12 @@ fn player_str(c: &Ctx, p: Player) -> ImmutableString {
     c.players.get(p.index()).cloned().unwrap_or_else(|| rules(c).player_name(p).into())
 }
 
-/// A direction set for the neighbour functions: a compass name, `orthogonal`, `diagonal`,
-/// `all`, or an array of compass names.
+/// A direction set for the neighbour functions: any direction-set name of the variant format
+/// (`diagonal`, `ne`, …, read with forward = north), or an array of them.
 fn dir_set(d: &Dynamic) -> RR<Vec<(i8, i8)>> {
     let one = |n: &str| -> RR<Vec<(i8, i8)>> {
-        let all = crate::geometry::COMPASS.iter().map(|(_, v)| *v);
-        Ok(match n {
-            "all" => all.collect(),
-            "orthogonal" => all.filter(|v| v.0 == 0 || v.1 == 0).collect(),
-            "diagonal" => all.filter(|v| v.0 != 0 && v.1 != 0).collect(),
-            other => vec![
-                compass_vector(other)
-                    .ok_or_else(|| format!("`{other}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all)"))?,
-            ],
-        })
+        crate::rules::validate::named_dirs(n, 1)
+            .ok_or_else(|| format!("`{n}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all, …)").into())
     };
     if let Some(s) = d.read_lock::<ImmutableString>() {
         return one(&s);

@@ -11,6 +11,14 @@ fn session(v: &str) -> Session {
     Session::new(v, &[], Style::PLAIN).unwrap()
 }
 
+/// An empty scratch folder for one test (removed first if a failed run left it).
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn ok(s: &mut Session, line: &str) -> String {
     s.execute(line).unwrap_or_else(|e| panic!("`{line}` failed: {e}")).0
 }
@@ -113,8 +121,7 @@ fn machine_players() {
 
 #[test]
 fn save_and_load_round_trip() {
-    let dir = std::env::temp_dir().join(format!("boardlab-repl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("repl");
     let file = dir.join("game.toml");
     let mut s = session("pyramida");
     ok(&mut s, "set no_moves draw");
@@ -149,8 +156,7 @@ fn save_and_load_round_trip() {
 
 #[test]
 fn reload_keeps_old_rules_when_the_file_breaks() {
-    let dir = std::env::temp_dir().join(format!("boardlab-reload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("reload");
     let file = dir.join("variant.toml");
     std::fs::write(&file, "extends = \"basileus\"\n").unwrap();
     let mut s = session(file.to_str().unwrap());
@@ -164,6 +170,31 @@ fn reload_keeps_old_rules_when_the_file_breaks() {
     assert!(e.contains("symbool") && e.contains("old rules stay"), "{e}");
     assert_eq!(s.pos.ply, 1);
     assert!(ok(&mut s, "options").contains("no_moves = draw"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reload_says_when_the_set_up_start_no_longer_fits() {
+    let dir = scratch("refit");
+    let file = dir.join("variant.toml");
+    let board = |n: u32| {
+        format!(
+            "[board]\nfiles = {n}\nranks = {n}\n[pieces.man]\nsymbol = \"M\"\nmoves = [{{ step = \"all\" }}]\n[setup.pieces.white]\nman = [\"a1\"]\n[setup.pieces.black]\nman = [\"b{n}\"]\n"
+        )
+    };
+    std::fs::write(&file, board(3)).unwrap();
+    let mut s = session(file.to_str().unwrap());
+    // A set-up start (not the initial one) and a move.
+    ok(&mut s, "setup m2/3/M2 white 0");
+    ok(&mut s, "a1-a2");
+    // A bigger board: the start no longer parses, so the game restarts from the new initial
+    // position, says so, and replays a1-a2 by its text (cell numbers differ between boards).
+    std::fs::write(&file, board(4)).unwrap();
+    let out = ok(&mut s, "reload");
+    assert!(out.contains("does not fit the new rules") && out.contains("starting from the initial position"), "{out}");
+    assert!(out.contains("replayed 1 moves"), "{out}");
+    assert_eq!(s.start, s.variant.start());
+    assert_eq!(s.played[0].text(&s.variant.rules.geometry), "a1-a2");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -216,8 +247,7 @@ fn binary(args: &[&str], input: &str, data: &std::path::Path) -> std::process::O
 
 #[test]
 fn piped_session_autosave_and_resume() {
-    let data = std::env::temp_dir().join(format!("boardlab-data-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = scratch("data");
     let o = binary(&["play", "pyramida"], "board off\nd1-c2\nwhy d1-d2\nh1-g2\nposition\n", &data);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
