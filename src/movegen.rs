@@ -5,9 +5,10 @@
 //! beyond the caller's reusable move list.
 
 use crate::geometry::NONE;
-use crate::notation::{MAX_PATH, Move, MoveKind, compass_index};
+use crate::notation::{MAX_PATH, Move, MoveKind};
 use crate::piece::{self, Player};
-use crate::rules::{Chain, Form, OffBoard, Removal, Ruleset};
+use crate::rules::movement::victim;
+use crate::rules::{BoardView, Chain, Removal, Ruleset};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -17,12 +18,6 @@ pub type MoveList = Vec<Move>;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct IllegalMove(pub String);
-
-/// Whether a board code is in a form's victim set (enemy codes only; never 0).
-#[inline(always)]
-fn victim(code: u8, set: u128) -> bool {
-    (set >> code) & 1 != 0
-}
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
@@ -122,155 +117,18 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
     }
 }
 
-/// Appends the non-chaining moves of the piece `code` on `from`.
+/// Appends the non-chaining moves of the piece `code` on `from`: each of its forms that
+/// applies at the owner's piece count.
 #[inline]
 fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut MoveList) {
-    let g = &rules.geometry;
-    let board = &pos.board;
     let pr = &rules.pieces[code as usize];
     let own = pos.counts[piece::owner(code)];
-    {
-        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-            if limit != u16::MAX && own as u64 > limit as u64 {
-                continue;
-            }
-            match form {
-                Form::Walk { vecs, steps, cond } => {
-                    if cond.start_ok(g, from) {
-                        let start = out.len();
-                        // A walk does not pass through a cell where its piece leaves the game.
-                        let avoid = pr.exit.as_ref().map_or(0, |x| x.zone);
-                        walk(g, board, (from, avoid), from, vecs, *steps, cond, start, out);
-                    }
-                }
-                Form::Step { targets, capture } => {
-                    for &to in targets.get(from) {
-                        let tc = board[to as usize];
-                        if tc == 0 {
-                            out.push(Move::quiet(from, to));
-                        } else if victim(tc, *capture) {
-                            out.push(Move::replace(from, to));
-                        }
-                    }
-                }
-                Form::Slide { vecs, pass_over, stop_first, max, capture, cond } => {
-                    if !cond.start_ok(g, from) {
-                        continue;
-                    }
-                    for &v in vecs {
-                        let mut cur = from;
-                        let mut passed = 0u8;
-                        let mut dist = 0u8;
-                        loop {
-                            cur = g.step(v, cur);
-                            if cur == NONE {
-                                break;
-                            }
-                            dist += 1;
-                            if dist > *max || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
-                                break;
-                            }
-                            let tc = board[cur as usize];
-                            if tc == 0 {
-                                if cond.land_ok(g, from, cur) {
-                                    out.push(Move::quiet(from, cur));
-                                    if *stop_first {
-                                        break;
-                                    }
-                                }
-                                continue;
-                            }
-                            if passed == 0 && victim(tc, *capture) && cond.land_ok(g, from, cur) {
-                                out.push(Move::replace(from, cur));
-                            }
-                            if *pass_over == 255 || passed < *pass_over {
-                                passed = passed.saturating_add(1);
-                            } else {
-                                break;
-                            }
-                        }
-                    }
-                }
-                Form::Leap { vecs, distance, capture, off, off_per_direction, cond } => {
-                    if !cond.start_ok(g, from) {
-                        continue;
-                    }
-                    let d = match distance {
-                        crate::rules::Distance::Fixed(d) => *d as i32,
-                        crate::rules::Distance::Attribute(s) => pos.attr(from, *s),
-                    };
-                    if d <= 0 {
-                        continue;
-                    }
-                    let (f0, r0) = g.coords(crate::Cell(from));
-                    let mut off_done = false;
-                    for &(dx, dy) in vecs {
-                        let tf = f0 as i32 + dx as i32 * d;
-                        let tr = r0 as i32 + dy as i32 * d;
-                        if g.in_rect(tf, tr) {
-                            let Some(to) = g.at(tf, tr) else { continue };
-                            let to = to.0;
-                            if !cond.land_ok(g, from, to) {
-                                continue;
-                            }
-                            let tc = board[to as usize];
-                            if tc == 0 {
-                                out.push(Move::quiet(from, to));
-                            } else if victim(tc, *capture) {
-                                out.push(Move::replace(from, to));
-                            }
-                            continue;
-                        }
-                        let allowed = match off {
-                            OffBoard::No => false,
-                            OffBoard::AnyDistance => true,
-                            OffBoard::OneBeyond => g.in_rect(tf - dx as i32, tr - dy as i32),
-                        };
-                        if !allowed {
-                            continue;
-                        }
-                        if *off_per_direction {
-                            out.push(Move::off(from, compass_index((dx, dy))));
-                        } else if !off_done {
-                            off_done = true;
-                            out.push(Move::off(from, 255));
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The walk's remaining `left` steps from `at`: each step to an empty cell (`from`, the
-/// walker's own cell, counts as empty; cells of the `avoid` zones are not passed through); a
-/// landing other than `from` once per end cell.
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    g: &crate::geometry::Geometry,
-    board: &[u8],
-    (from, avoid): (u16, u64),
-    at: u16,
-    vecs: &[u8],
-    left: u8,
-    cond: &crate::rules::Cond,
-    start: usize,
-    out: &mut MoveList,
-) {
-    for &v in vecs {
-        let next = g.step(v, at);
-        if next == NONE || (next != from && board[next as usize] != 0) {
-            continue;
-        }
-        if left > 1 {
-            if g.zones_of(next) & avoid == 0 {
-                walk(g, board, (from, avoid), next, vecs, left - 1, cond, start, out);
-            }
-        } else if next != from && cond.land_ok(g, from, next) {
-            let m = Move::quiet(from, next);
-            if !out[start..].contains(&m) {
-                out.push(m);
-            }
+    // A walk does not pass through a cell where its piece leaves the game.
+    let avoid = pr.exit.as_ref().map_or(0, |x| x.zone);
+    let board = BoardView { board: &pos.board, attrs: &pos.attrs, nattr: pos.nattr };
+    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+        if limit == u16::MAX || own as u64 <= limit as u64 {
+            form.generate(&rules.geometry, board, from, avoid, out);
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind};
 use crate::outcome::Outcome;
 use crate::piece::{self, ByPlayer, Player};
-use crate::rules::{EffectOn, Ruleset, Zobrist};
+use crate::rules::{EffectOn, MoveEffects, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,20 +36,6 @@ struct Frame {
     side: Player,
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
-}
-
-/// What the kernel did in a move, for hooks and end conditions.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MoveEffects {
-    /// The code of the piece that moved (0 for a pass).
-    pub code: u8,
-    /// The code it has after the move (differs after a promotion; 0 when it left the board).
-    pub new_code: u8,
-    pub captured: u32,
-    /// The owner of a captured royal (or crowned) piece, if any.
-    pub royal_victim: Option<Player>,
-    /// The owner of a royal (or crowned) piece that left the board, if any.
-    pub royal_left: Option<Player>,
 }
 
 /// A game position.

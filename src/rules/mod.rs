@@ -2,13 +2,21 @@
 //! every movement form compiled into per-piece tables. Built by [`validate`] from the raw TOML
 //! ([`raw`]); move generation and make/undo read only this.
 
+pub mod ends;
 pub mod error;
+pub mod hooks;
+pub mod movement;
+mod names;
 pub mod options;
 pub mod raw;
 pub mod validate;
 
+pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult};
 pub use error::{LoadError, SourceFile};
+pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
+pub use movement::{BoardView, Cond, Distance, Form, FormKind, Jump, OffBoard};
 pub use options::{OptionDecl, OptionType, OptionValue, Options};
+pub use validate::CROWN;
 
 use crate::geometry::{CellTable, Geometry};
 use crate::piece::{ByPlayer, KindId, Player};
@@ -31,89 +39,12 @@ pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
     s
 }
 
-/// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Cond {
-    pub from: u64,
-    pub from_not: u64,
-    pub to: u64,
-    pub to_not: u64,
-    pub from_or_to: u64,
-    /// The jumped cell (jumps only).
-    pub over: u64,
-    /// Every cell passed over and the landing cell (slides).
-    pub path: u64,
-    /// The jumped cell and the landing (for a step: the start and the landing) share one of
-    /// these zones.
-    pub same_zone: u64,
-}
-
-impl Cond {
-    #[inline(always)]
-    pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
-        let z = g.zones_of(from);
-        (self.from == 0 || z & self.from != 0) && z & self.from_not == 0
-    }
-
-    /// Checks the landing-side conditions of a move from `from` to `to`.
-    #[inline(always)]
-    pub fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
-        let zt = g.zones_of(to);
-        (self.to == 0 || zt & self.to != 0)
-            && zt & self.to_not == 0
-            && (self.from_or_to == 0 || (zt | g.zones_of(from)) & self.from_or_to != 0)
-            && (self.path == 0 || zt & self.path != 0)
-    }
-}
-
-/// How far an exact-distance move goes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Distance {
-    Fixed(u8),
-    /// The value of an attribute slot of the moving piece.
-    Attribute(u8),
-}
-
-/// Whether and how a piece may leave the board.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum OffBoard {
-    No,
-    /// Whenever the landing point is outside the board.
-    AnyDistance,
-    /// Only when the landing point is exactly one step outside the board.
-    OneBeyond,
-}
-
-/// A compiled non-chaining movement form for one piece code.
-#[derive(Clone, Debug)]
-pub enum Form {
-    /// One cell along one of the vectors.
-    /// The targets of each cell, zone conditions applied.
-    Step { targets: CellTable<u16>, capture: CodeSet },
-    /// Along a line. `pass_over`: how many pieces may be passed over (255 = any). With
-    /// `stop_first`, the move stops on the first empty cell after any passed pieces.
-    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
-    /// Exactly `distance` cells along a vector, passing over anything.
-    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
-    /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
-    /// counts as empty), ending on a cell other than the start; one move per end cell.
-    Walk { vecs: Vec<u8>, steps: u8, cond: Cond },
-}
-
 /// Leaving the game on reaching a zone: the piece is removed and a counter of its owner's
 /// goes up by one.
 #[derive(Clone, Debug)]
 pub struct Exit {
     pub zone: u64,
     pub counter: Option<u8>,
-}
-
-/// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
-#[derive(Clone, Debug)]
-pub struct Jump {
-    /// For each cell: (jumped cell, landing cell), zone conditions applied.
-    pub table: CellTable<(u16, u16)>,
-    pub victims: CodeSet,
 }
 
 /// A kind change on reaching a zone.
@@ -182,48 +113,6 @@ pub struct CapturePolicy {
     pub maximum: bool,
 }
 
-/// What "no legal move" means for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NoMoves {
-    Loss,
-    Draw,
-    Pass,
-}
-
-/// What the repetition rule does to the player whose move repeats.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RepetitionResult {
-    Loss,
-    Draw,
-}
-
-#[derive(Clone, Debug)]
-pub enum EndKind {
-    /// A royal (or crowned) piece was captured: its owner loses.
-    RoyalCaptured,
-    /// A player moved its own royal (or crowned) piece off the board: it loses.
-    RoyalLeftBoard,
-    /// A player's pieces stand on every cell of that player's zone: that player wins.
-    ZoneFilled(ByPlayer<Vec<u16>>),
-    /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
-    PiecesAtMost {
-        count: i64,
-        win: bool,
-    },
-    NoMoves(NoMoves),
-    /// The move that creates a position for the `count`-th time.
-    Repetition {
-        count: u32,
-        result: RepetitionResult,
-    },
-}
-
-#[derive(Clone, Debug)]
-pub struct EndRule {
-    pub kind: EndKind,
-    pub reason: String,
-}
-
 /// A piece kind.
 #[derive(Clone, Debug)]
 pub struct KindDef {
@@ -233,41 +122,6 @@ pub struct KindDef {
     pub royal: bool,
     /// (attribute slot, initial value) for the attributes this kind has.
     pub attributes: Vec<(u8, i32)>,
-}
-
-/// When a hook runs.
-#[derive(Clone, Debug, Default)]
-pub struct HookFilter {
-    /// Kinds whose moves trigger the hook (0 = all).
-    pub kinds: KindSet,
-    pub captures_only: bool,
-    pub forward_only: bool,
-    /// Only moves whose landing has an enemy piece beside it or in its file (see [`Near`]).
-    pub near: Option<Near>,
-}
-
-/// A hook filter on where the enemy stands: an enemy piece on one of `adjacent`'s cells of the
-/// landing, or (with `same_file`) anywhere in the landing's file.
-#[derive(Clone, Debug)]
-pub struct Near {
-    pub adjacent: CellTable<u16>,
-    pub file: Option<CellTable<u16>>,
-}
-
-impl HookFilter {
-    /// An unfiltered hook.
-    pub fn always() -> HookFilter {
-        HookFilter::default()
-    }
-}
-
-/// Which hooks a variant's script defines, and when they run.
-#[derive(Clone, Debug, Default)]
-pub struct HookRules {
-    pub after_move: Option<HookFilter>,
-    pub allow_move: Option<HookFilter>,
-    pub generate_moves: bool,
-    pub outcome: bool,
 }
 
 /// Random keys for position hashing, fixed by a seed so hashes are the same in every run.

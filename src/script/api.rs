@@ -97,7 +97,7 @@ fn player_str(c: &Ctx, p: Player) -> ImmutableString {
 /// (`diagonal`, `ne`, …, read with forward = north), or an array of them.
 fn dir_set(d: &Dynamic) -> RR<Vec<(i8, i8)>> {
     let one = |n: &str| -> RR<Vec<(i8, i8)>> {
-        crate::rules::validate::named_dirs(n, 1)
+        crate::rules::movement::named_dirs(n, 1)
             .ok_or_else(|| format!("`{n}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all, …)").into())
     };
     if let Some(s) = d.read_lock::<ImmutableString>() {

@@ -9,14 +9,11 @@
 pub mod api;
 
 use crate::notation::Move;
-use crate::rules::{LoadError, Ruleset, SourceFile};
+use crate::rules::{Hook, LoadError, Ruleset, SourceFile};
 use crate::state::Position;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// The hook names the kernel calls, with their parameter counts.
-pub const HOOKS: [(&str, usize); 4] = [("after_move", 1), ("allow_move", 1), ("generate_moves", 0), ("outcome", 0)];
 
 /// Limits that stop a runaway script.
 pub const MAX_OPERATIONS: u64 = 2_000_000;
@@ -40,13 +37,48 @@ pub struct Script {
     ast: AST,
     pub file: SourceFile,
     ctx: Rc<RefCell<Ctx>>,
-    defined: Vec<&'static str>,
+    defined: Vec<Hook>,
 }
 
-/// A script error during play: which hook, where, and what.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{0}")]
-pub struct ScriptError(pub String);
+/// A script error during play: which hook, where in which script, what the kernel was doing,
+/// and what went wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct ScriptError {
+    pub hook: Hook,
+    /// The script's name as shown to the designer.
+    pub file: String,
+    /// 1-based line and column, when the script engine knows them.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// What the kernel was doing (`while playing e2-e3`), or empty.
+    pub doing: String,
+    pub cause: ScriptCause,
+}
+
+/// What went wrong in a hook.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScriptCause {
+    /// The script failed while running (a thrown error, a bad call, the operation limit).
+    Runtime(String),
+    /// The hook returned something the kernel cannot use.
+    Returned(String),
+}
+
+impl ScriptError {
+    fn describe(&self) -> String {
+        let place = match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}", self.file),
+            (Some(l), None) => format!("{}:{l}", self.file),
+            _ => self.file.clone(),
+        };
+        let doing = if self.doing.is_empty() { String::new() } else { format!(" {}", self.doing) };
+        match &self.cause {
+            ScriptCause::Runtime(why) => format!("script error in hook `{}` ({place}){doing}: {why}", self.hook.name()),
+            ScriptCause::Returned(why) => format!("hook `{}` ({place}){doing}: {why}", self.hook.name()),
+        }
+    }
+}
 
 impl Script {
     /// Compiles a script and checks its hooks' signatures.
@@ -85,23 +117,18 @@ impl Script {
         })?;
         let mut defined = Vec::new();
         for f in ast.iter_functions() {
-            if let Some((name, arity)) = HOOKS.iter().find(|(n, _)| *n == f.name) {
-                if f.params.len() != *arity {
-                    let (line, col) = find_fn(&file.text, name);
-                    return Err(LoadError::at_line(
-                        &file,
-                        line,
-                        col,
-                        format!(
-                            "hook `{name}` takes {arity} parameter{}, this one takes {}",
-                            if *arity == 1 { "" } else { "s" },
-                            f.params.len()
-                        ),
-                        "this hook",
-                    ));
-                }
-                defined.push(*name);
+            let Some(h) = Hook::ALL.into_iter().find(|h| h.name() == f.name) else { continue };
+            if f.params.len() != h.arity() {
+                let (line, col) = find_fn(&file.text, h.name());
+                let (name, arity) = (h.name(), h.arity());
+                let msg = format!(
+                    "hook `{name}` takes {arity} parameter{}, this one takes {}",
+                    if arity == 1 { "" } else { "s" },
+                    f.params.len()
+                );
+                return Err(LoadError::at_line(&file, line, col, msg, "this hook"));
             }
+            defined.push(h);
         }
         Ok(Script { engine, ast, file, ctx, defined })
     }
@@ -112,7 +139,7 @@ impl Script {
     }
 
     /// Whether the script defines a hook.
-    pub fn defines(&self, hook: &str) -> bool {
+    pub fn defines(&self, hook: Hook) -> bool {
         self.defined.contains(&hook)
     }
 
@@ -121,42 +148,37 @@ impl Script {
         std::mem::take(&mut self.ctx.borrow_mut().output)
     }
 
+    /// A hook error with no place in the script.
+    fn returned(&self, hook: Hook, doing: &str, why: String) -> ScriptError {
+        let (file, doing) = (self.file.name.clone(), doing.to_string());
+        ScriptError { hook, file, line: None, column: None, doing, cause: ScriptCause::Returned(why) }
+    }
+
     /// Calls a hook with the position lent to the API.
-    fn call(&self, hook: &str, pos: &mut Position, args: impl rhai::FuncArgs, doing: &str) -> Result<Dynamic, ScriptError> {
+    fn call(&self, hook: Hook, pos: &mut Position, args: impl rhai::FuncArgs, doing: &str) -> Result<Dynamic, ScriptError> {
         std::mem::swap(&mut self.ctx.borrow_mut().pos, pos);
         let mut scope = Scope::new();
-        let r = self.engine.call_fn_with_options::<Dynamic>(
-            CallFnOptions::new().eval_ast(false).rewind_scope(true),
-            &mut scope,
-            &self.ast,
-            hook,
-            args,
-        );
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        let r = self.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook.name(), args);
         std::mem::swap(&mut self.ctx.borrow_mut().pos, pos);
         r.map_err(|e| {
             let p = e.position();
-            let place = match (p.line(), p.position()) {
-                (Some(l), Some(c)) => format!("{}:{l}:{c}", self.file.name),
-                (Some(l), None) => format!("{}:{l}", self.file.name),
-                _ => self.file.name.clone(),
-            };
-            let what = match *e {
-                rhai::EvalAltResult::ErrorTooManyOperations(_) => {
-                    format!("stopped after {MAX_OPERATIONS} operations (a runaway loop?)")
-                }
+            let why = match *e {
+                rhai::EvalAltResult::ErrorTooManyOperations(_) => format!("stopped after {MAX_OPERATIONS} operations (a runaway loop?)"),
                 ref other => other.to_string(),
             };
-            ScriptError(format!("script error in hook `{hook}` ({place}) {doing}: {what}"))
+            let (file, doing) = (self.file.name.clone(), doing.to_string());
+            ScriptError { hook, file, line: p.line(), column: p.position(), doing, cause: ScriptCause::Runtime(why) }
         })
     }
 
     pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
-        self.call("after_move", pos, (m,), doing).map(|_| ())
+        self.call(Hook::AfterMove, pos, (m,), doing).map(|_| ())
     }
 
     /// `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
     pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
-        let r = self.call("allow_move", pos, (m,), doing)?;
+        let r = self.call(Hook::AllowMove, pos, (m,), doing)?;
         if r.is_unit() {
             return Ok(None);
         }
@@ -166,34 +188,25 @@ impl Script {
         if r.is_string() {
             return Ok(Some(r.into_string().unwrap_or_default()));
         }
-        Err(ScriptError(format!(
-            "hook `allow_move` ({}) {doing}: returned {}, expected true, false, a reason text or ()",
-            self.file.name,
-            r.type_name()
-        )))
+        Err(self.returned(Hook::AllowMove, doing, format!("returned {}, expected true, false, a reason text or ()", r.type_name())))
     }
 
     /// Extra moves as text, for the side to move.
     pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
-        let r = self.call("generate_moves", pos, (), "while listing moves")?;
-        let arr = r
-            .try_cast::<rhai::Array>()
-            .ok_or_else(|| ScriptError(format!("hook `generate_moves` ({}) must return an array of move texts", self.file.name)))?;
+        let doing = "while listing moves";
+        let r = self.call(Hook::GenerateMoves, pos, (), doing)?;
+        let texts = || self.returned(Hook::GenerateMoves, doing, "must return an array of move texts".into());
+        let arr = r.try_cast::<rhai::Array>().ok_or_else(texts)?;
         let mut out = Vec::new();
         for d in arr {
-            let t = d
-                .into_string()
-                .map_err(|_| ScriptError(format!("hook `generate_moves` ({}) must return an array of move texts", self.file.name)))?;
-            out.push(
-                api::parse_script_move(&t, rules)
-                    .map_err(|e| ScriptError(format!("hook `generate_moves` ({}): `{t}`: {e}", self.file.name)))?,
-            );
+            let t = d.into_string().map_err(|_| texts())?;
+            out.push(api::parse_script_move(&t, rules).map_err(|e| self.returned(Hook::GenerateMoves, doing, format!("`{t}`: {e}")))?);
         }
         Ok(out)
     }
 
     pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
-        self.call("outcome", pos, (), "while checking the result").map(|_| ())
+        self.call(Hook::Outcome, pos, (), "while checking the result").map(|_| ())
     }
 }
 

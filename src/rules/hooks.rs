@@ -1,0 +1,171 @@
+//! The hooks a script may define, each in one place: its name and parameters ([`Hook`]), how
+//! `[hooks]` configures it, and the filter that keeps it from running where it cannot matter.
+//! Adding a hook is adding a [`Hook`] variant (and its field in `raw::RawHooks`), then
+//! following the compiler (the script host calls hooks through `script::Script`).
+
+use super::raw::{RawHook, RawHookFilter, RawHooks};
+use super::validate::{R, V, eval_when};
+use super::{KindDef, KindSet};
+use crate::geometry::{Cell, CellTable, Geometry};
+use toml::Spanned;
+
+/// A hook: a script function with a name the kernel knows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Hook {
+    /// `after_move(m)`: after the kernel's part of every move (filtered).
+    AfterMove,
+    /// `allow_move(m)`: may refuse a move the kernel generated (filtered).
+    AllowMove,
+    /// `generate_moves()`: adds moves the kernel cannot generate.
+    GenerateMoves,
+    /// `outcome()`: may declare a result after each move.
+    Outcome,
+}
+
+impl Hook {
+    pub const ALL: [Hook; 4] = [Hook::AfterMove, Hook::AllowMove, Hook::GenerateMoves, Hook::Outcome];
+
+    /// The script function's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hook::AfterMove => "after_move",
+            Hook::AllowMove => "allow_move",
+            Hook::GenerateMoves => "generate_moves",
+            Hook::Outcome => "outcome",
+        }
+    }
+
+    /// How many parameters the function takes.
+    pub fn arity(self) -> usize {
+        match self {
+            Hook::AfterMove | Hook::AllowMove => 1,
+            Hook::GenerateMoves | Hook::Outcome => 0,
+        }
+    }
+
+    /// Whether a filter decides per move if the hook runs (otherwise it is on or off).
+    pub fn per_move(self) -> bool {
+        matches!(self, Hook::AfterMove | Hook::AllowMove)
+    }
+
+    /// The hook's entry in a `[hooks]` table.
+    pub fn raw(self, h: &RawHooks) -> Option<&Spanned<RawHook>> {
+        match self {
+            Hook::AfterMove => h.after_move.as_ref(),
+            Hook::AllowMove => h.allow_move.as_ref(),
+            Hook::GenerateMoves => h.generate_moves.as_ref(),
+            Hook::Outcome => h.outcome.as_ref(),
+        }
+    }
+}
+
+/// When a hook runs.
+#[derive(Clone, Debug, Default)]
+pub struct HookFilter {
+    /// Kinds whose moves trigger the hook (`KindSet::MAX`: all).
+    pub kinds: KindSet,
+    pub captures_only: bool,
+    pub forward_only: bool,
+    /// Only moves whose landing has an enemy piece beside it or in its file (see [`Near`]).
+    pub near: Option<Near>,
+}
+
+/// A hook filter on where the enemy stands: an enemy piece on one of `adjacent`'s cells of the
+/// landing, or (with `same_file`) anywhere in the landing's file.
+#[derive(Clone, Debug)]
+pub struct Near {
+    pub adjacent: CellTable<u16>,
+    pub file: Option<CellTable<u16>>,
+}
+
+impl HookFilter {
+    /// An unfiltered hook.
+    pub fn always() -> HookFilter {
+        HookFilter { kinds: KindSet::MAX, ..HookFilter::default() }
+    }
+
+    /// Whether the filter lets every move through.
+    pub fn is_always(&self) -> bool {
+        self.kinds == KindSet::MAX && !self.captures_only && !self.forward_only && self.near.is_none()
+    }
+}
+
+/// How `[hooks]` sets one hook.
+#[derive(Clone, Debug, Default)]
+pub enum HookSetting {
+    /// Not in `[hooks]`: a hook the script defines always runs.
+    #[default]
+    Unmentioned,
+    /// `false`, or a filter whose `when` is false.
+    Off,
+    On(HookFilter),
+}
+
+/// The `[hooks]` settings, by [`Hook`].
+#[derive(Clone, Debug, Default)]
+pub struct HookRules {
+    settings: [HookSetting; 4],
+}
+
+impl HookRules {
+    pub fn get(&self, h: Hook) -> &HookSetting {
+        &self.settings[h as usize]
+    }
+}
+
+/// The `[hooks]` table in force.
+pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules> {
+    let mut rules = HookRules::default();
+    let Some(raw) = &v.m.hooks else { return Ok(rules) };
+    for h in Hook::ALL {
+        let Some(x) = h.raw(&raw.val) else { continue };
+        rules.settings[h as usize] = match x.get_ref() {
+            RawHook::Always(true) => HookSetting::On(HookFilter::always()),
+            RawHook::Always(false) => HookSetting::Off,
+            RawHook::Filter(fl) => match filter(v, raw.file, x.span(), fl, kinds, g)? {
+                Some(f) => HookSetting::On(f),
+                None => HookSetting::Off,
+            },
+        };
+    }
+    Ok(rules)
+}
+
+/// A hook filter; `None` when its `when` condition is false.
+fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kinds: &[KindDef], g: &Geometry) -> R<Option<HookFilter>> {
+    if let Some(w) = &fl.when
+        && !eval_when(&v.opts, w).map_err(|e| v.err(f, span.clone(), e, "in this hook's condition"))?
+    {
+        return Ok(None);
+    }
+    let known = super::names::Names::new("piece kind", kinds.iter().map(|d| d.name.as_str()));
+    let mut kset = if fl.kinds.is_empty() { KindSet::MAX } else { 0 };
+    for k in &fl.kinds {
+        kset |= 1 << v.lookup(f, span.clone(), &known, k, " in a hook filter", "here")?;
+    }
+    let captures_only = match &fl.captures_only {
+        None => false,
+        Some(s) => v.setting(f, &Spanned::new(span.clone(), s.clone()))?,
+    };
+    let near = match &fl.enemy_adjacent {
+        None if fl.enemy_in_file != Some(true) => None,
+        adj => {
+            let vecs = match adj {
+                Some(d) => super::movement::dirs_of(v, f, &Spanned::new(span, d.clone()), 1, false)?,
+                None => Vec::new(),
+            };
+            let adjacent = CellTable::build(g.len(), |c, out| {
+                let (x, y) = g.coords(Cell(c));
+                out.extend(vecs.iter().filter_map(|&(dx, dy)| g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|t| t.0));
+            });
+            let file = (fl.enemy_in_file == Some(true)).then(|| {
+                CellTable::build(g.len(), |c, out| {
+                    let x = g.coords(Cell(c)).0;
+                    out.extend(g.cells().filter(|t| t.0 != c && g.coords(*t).0 == x).map(|t| t.0));
+                })
+            });
+            Some(Near { adjacent, file })
+        }
+    };
+    Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false), near }))
+}

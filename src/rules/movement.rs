@@ -1,0 +1,783 @@
+//! Movement forms, each in one place: how a form is read from the variant file, described in
+//! words, compiled into per-cell tables, and how it generates moves.
+//!
+//! The forms are `step`, `slide`, `leap`, `jump` and `walk` ([`FormKind`]). A form names one of
+//! them with its directions, plus shared modifiers (zone conditions, capture and victims, a
+//! piece-count limit, `when`). Adding a form is adding a [`FormKind`] and a [`Shape`] variant
+//! and following the compiler through this file (and the field in `raw::RawForm`).
+
+use super::error::did_you_mean;
+use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrInt};
+use super::validate::{R, V, ZoneMap};
+use super::{CodeSet, KindDef, enemy_codes};
+use crate::geometry::{CellTable, Geometry, NONE, compass_vector};
+use crate::notation::{Move, compass_index};
+use crate::piece::{ByPlayer, Player};
+use toml::Spanned;
+
+/// The kinds of movement form, by the key that names them in a form.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FormKind {
+    Step,
+    Slide,
+    Leap,
+    Jump,
+    Walk,
+}
+
+impl FormKind {
+    pub const ALL: [FormKind; 5] = [FormKind::Step, FormKind::Slide, FormKind::Leap, FormKind::Jump, FormKind::Walk];
+
+    /// The key that names the form (`step = "diagonal"`).
+    pub fn key(self) -> &'static str {
+        match self {
+            FormKind::Step => "step",
+            FormKind::Slide => "slide",
+            FormKind::Leap => "leap",
+            FormKind::Jump => "jump",
+            FormKind::Walk => "walk",
+        }
+    }
+
+    /// The directions a raw form gives under this form's key.
+    fn raw(self, fm: &RawForm) -> Option<&Spanned<RawDirs>> {
+        match self {
+            FormKind::Step => fm.step.as_ref(),
+            FormKind::Slide => fm.slide.as_ref(),
+            FormKind::Leap => fm.leap.as_ref(),
+            FormKind::Jump => fm.jump.as_ref(),
+            FormKind::Walk => fm.walk.as_ref(),
+        }
+    }
+}
+
+/// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cond {
+    pub from: u64,
+    pub from_not: u64,
+    pub to: u64,
+    pub to_not: u64,
+    pub from_or_to: u64,
+    /// The jumped cell (jumps only).
+    pub over: u64,
+    /// Every cell passed over and the landing cell (slides).
+    pub path: u64,
+    /// The jumped cell and the landing (for a step: the start and the landing) share one of
+    /// these zones.
+    pub same_zone: u64,
+}
+
+impl Cond {
+    #[inline(always)]
+    pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
+        let z = g.zones_of(from);
+        (self.from == 0 || z & self.from != 0) && z & self.from_not == 0
+    }
+
+    /// Checks the landing-side conditions of a move from `from` to `to`.
+    #[inline(always)]
+    pub fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
+        let zt = g.zones_of(to);
+        (self.to == 0 || zt & self.to != 0)
+            && zt & self.to_not == 0
+            && (self.from_or_to == 0 || (zt | g.zones_of(from)) & self.from_or_to != 0)
+            && (self.path == 0 || zt & self.path != 0)
+    }
+
+    /// Whether the start and landing (or jumped cell and landing) share a `same_zone` zone.
+    #[inline(always)]
+    fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
+        self.same_zone == 0 || g.zones_of(a) & g.zones_of(b) & self.same_zone != 0
+    }
+}
+
+/// How far an exact-distance move goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Distance {
+    Fixed(u8),
+    /// The value of an attribute slot of the moving piece.
+    Attribute(u8),
+}
+
+/// Whether and how a piece may leave the board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OffBoard {
+    No,
+    /// Whenever the landing point is outside the board.
+    AnyDistance,
+    /// Only when the landing point is exactly one step outside the board.
+    OneBeyond,
+}
+
+/// What is particular to each form once read: the shape of the move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Step,
+    /// `pass_over`: how many pieces may be passed over (255 = any); with `stop_first`, the move
+    /// stops on the first empty cell after any passed pieces.
+    Slide {
+        pass_over: u8,
+        stop_first: bool,
+        max: u8,
+    },
+    Leap {
+        distance: Distance,
+        off: OffBoard,
+        off_per_direction: bool,
+    },
+    Jump,
+    Walk {
+        steps: u8,
+    },
+}
+
+/// A form read from the file for one player: options applied, names resolved.
+#[derive(Clone, Debug)]
+pub struct FormSpec {
+    pub shape: Shape,
+    pub dirs: Vec<(i8, i8)>,
+    pub cond: Cond,
+    /// Landing captures (quiet forms) or the pieces jumped (jumps), as enemy codes.
+    pub capture: CodeSet,
+    /// The form applies only while its owner has at most this many pieces (`u16::MAX`: always).
+    pub limit: u16,
+    /// The form in words, for explaining why a move is illegal.
+    pub note: String,
+}
+
+/// A compiled non-chaining movement form for one piece code.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
+    Step { targets: CellTable<u16>, capture: CodeSet },
+    /// Along a line (see [`Shape::Slide`]).
+    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
+    /// Exactly `distance` cells along a vector, passing over anything.
+    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
+    /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
+    /// counts as empty), ending on a cell other than the start; one move per end cell.
+    Walk { vecs: Vec<u8>, steps: u8, cond: Cond },
+}
+
+/// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
+#[derive(Clone, Debug)]
+pub struct Jump {
+    /// For each cell: (jumped cell, landing cell), zone conditions applied.
+    pub table: CellTable<(u16, u16)>,
+    pub victims: CodeSet,
+}
+
+/// A compiled form: a move of its own, or a link of a capture chain.
+#[derive(Clone, Debug)]
+pub enum Compiled {
+    Quiet(Form),
+    Jump(Jump),
+}
+
+/// What a piece's forms are resolved against.
+pub(crate) struct PieceCtx<'a> {
+    pub kinds: &'a [KindDef],
+    pub counters: &'a [&'a str],
+    pub zones: &'a ZoneMap,
+    pub forward: &'a ByPlayer<i8>,
+    pub attributes: &'a [String],
+}
+
+/// What generation reads of a position.
+#[derive(Clone, Copy)]
+pub struct BoardView<'a> {
+    pub board: &'a [u8],
+    pub attrs: &'a [i32],
+    pub nattr: usize,
+}
+
+// ---------------------------------------------------------------- reading a form
+
+impl V<'_> {
+    /// Reads one movement form for player `p`; `None` when its `when` condition is false.
+    pub(crate) fn form(&self, f: usize, form: &Spanned<RawForm>, p: Player, ctx: &PieceCtx) -> R<Option<FormSpec>> {
+        let fm = form.get_ref();
+        if !self.when(f, &fm.when)? {
+            return Ok(None);
+        }
+        let given: Vec<FormKind> = FormKind::ALL.into_iter().filter(|k| k.raw(fm).is_some()).collect();
+        let [kind] = given[..] else {
+            let keys: Vec<&str> = FormKind::ALL.iter().map(|k| k.key()).collect();
+            return Err(self
+                .err(f, form.span(), format!("a movement form names exactly one of {}", keys.join(", ")), "this form")
+                .with_help("e.g. { step = \"diagonal\" } or { jump = \"orthogonal\", victims = [\"pawn\"] }"));
+        };
+        let note = describe(self, f, fm, kind)?;
+        let dirs = dirs_of(self, f, kind.raw(fm).expect("given"), ctx.forward[p], fm.relative.unwrap_or(false))?;
+        let cond = self.cond(f, fm, ctx.zones, p)?;
+        let victims = enemy_codes(self.kind_set(f, &fm.victims, ctx.kinds)?, p);
+        let capture = match (&fm.capture, kind) {
+            (_, FormKind::Jump) => victims,
+            (Some(c), _) if self.setting(f, c)? => victims,
+            _ => 0,
+        };
+        let limit = self.limit(f, fm, kind)?;
+        if let Some(st) = &fm.steps
+            && kind != FormKind::Walk
+        {
+            return Err(self.err(f, st.span(), "`steps` belongs to a walk", "here"));
+        }
+        let shape = self.shape(f, fm, kind, ctx)?;
+        Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
+    }
+
+    /// The shape of a form of `kind`: what is particular to it.
+    fn shape(&self, f: usize, fm: &RawForm, kind: FormKind, ctx: &PieceCtx) -> R<Shape> {
+        Ok(match kind {
+            FormKind::Step => Shape::Step,
+            FormKind::Jump => Shape::Jump,
+            FormKind::Walk => Shape::Walk {
+                steps: match &fm.steps {
+                    None => 2,
+                    Some(s) if (1..=8).contains(s.get_ref()) => *s.get_ref() as u8,
+                    Some(s) => return Err(self.err(f, s.span(), "a walk makes 1 to 8 steps", "here")),
+                },
+            },
+            FormKind::Slide => Shape::Slide {
+                pass_over: self.pass_over(f, &fm.pass_over)?,
+                stop_first: match &fm.stop {
+                    None => false,
+                    Some(s) => self.word(f, s, &["any", "first_empty"])? == "first_empty",
+                },
+                max: fm.max_distance.as_ref().map_or(255, |m| (*m.get_ref()).min(255) as u8),
+            },
+            FormKind::Leap => Shape::Leap {
+                distance: self.distance(f, &fm.distance, ctx.attributes)?,
+                off: match &fm.off_board {
+                    None => OffBoard::No,
+                    Some(s) => match self.word(f, s, &["no", "any_distance", "one_beyond"])?.as_str() {
+                        "any_distance" => OffBoard::AnyDistance,
+                        "one_beyond" => OffBoard::OneBeyond,
+                        _ => OffBoard::No,
+                    },
+                },
+                off_per_direction: match &fm.off_moves {
+                    None => false,
+                    Some(s) => self.word(f, s, &["one_per_piece", "per_direction"])? == "per_direction",
+                },
+            },
+        })
+    }
+
+    fn cond(&self, f: usize, fm: &RawForm, zones: &ZoneMap, p: Player) -> R<Cond> {
+        let mut same_zone = 0;
+        for z in fm.same_zone.iter().flatten() {
+            same_zone |= self.zone_named(f, z.get_ref(), z.span(), zones, p)?;
+        }
+        Ok(Cond {
+            from: self.zone_ref(f, &fm.from, zones, p)?,
+            from_not: self.zone_ref(f, &fm.from_not, zones, p)?,
+            to: self.zone_ref(f, &fm.to, zones, p)?,
+            to_not: self.zone_ref(f, &fm.to_not, zones, p)?,
+            from_or_to: self.zone_ref(f, &fm.from_or_to, zones, p)?,
+            over: self.zone_ref(f, &fm.over, zones, p)?,
+            path: self.zone_ref(f, &fm.path, zones, p)?,
+            same_zone,
+        })
+    }
+
+    fn limit(&self, f: usize, fm: &RawForm, kind: FormKind) -> R<u16> {
+        let Some(s) = &fm.own_pieces_at_most else { return Ok(u16::MAX) };
+        let n: i64 = self.setting(f, s)?;
+        if !(0..u16::MAX as i64).contains(&n) {
+            return Err(self.err(f, s.span(), "own_pieces_at_most is a number of pieces, 0 or more", "here"));
+        }
+        if kind == FormKind::Jump {
+            return Err(self.err(f, s.span(), "own_pieces_at_most applies to step, slide, leap and walk forms", "on a jump"));
+        }
+        Ok(n as u16)
+    }
+
+    fn pass_over(&self, f: usize, s: &Option<Spanned<Setting<TextOrInt>>>) -> R<u8> {
+        let Some(s) = s else { return Ok(0) };
+        match self.setting(f, s)? {
+            TextOrInt::Text(t) if t == "none" => Ok(0),
+            TextOrInt::Text(t) if t == "any" => Ok(255),
+            TextOrInt::Int(i) if (0..255).contains(&i) => Ok(i as u8),
+            other => Err(self.err(f, s.span(), format!("pass_over is none, any or a number of pieces, not {other:?}"), "here")),
+        }
+    }
+
+    fn distance(&self, f: usize, s: &Option<Spanned<Setting<TextOrInt>>>, attributes: &[String]) -> R<Distance> {
+        let Some(s) = s else { return Ok(Distance::Fixed(1)) };
+        match self.setting(f, s)? {
+            TextOrInt::Int(i) if (1..=30).contains(&i) => Ok(Distance::Fixed(i as u8)),
+            TextOrInt::Text(t) => {
+                let known = super::names::Names::new("attribute", attributes.iter().map(String::as_str));
+                Ok(Distance::Attribute(self.lookup(f, s.span(), &known, &t, "", "distance from this attribute")? as u8))
+            }
+            other => Err(self.err(f, s.span(), format!("a distance is 1 to 30 or an attribute name, not {other:?}"), "here")),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- compiling
+
+impl FormSpec {
+    /// Compiles the form into per-cell tables on `g` (interning its direction vectors).
+    pub fn compile(&self, g: &mut Geometry) -> Compiled {
+        let cond = self.cond.clone();
+        let capture = self.capture;
+        match self.shape {
+            Shape::Step => {
+                let vecs = intern(g, &self.dirs);
+                let targets = CellTable::build(g.len(), |from, out| {
+                    if cond.start_ok(g, from) {
+                        let lands = vecs.iter().map(|&v| g.step(v, from)).filter(|&to| to != NONE);
+                        out.extend(lands.filter(|&to| cond.land_ok(g, from, to) && cond.same_zone_ok(g, from, to)));
+                    }
+                });
+                Compiled::Quiet(Form::Step { targets, capture })
+            }
+            Shape::Jump => {
+                let vecs = intern(g, &self.dirs);
+                let table = CellTable::build(g.len(), |at, out| {
+                    if !cond.start_ok(g, at) {
+                        return;
+                    }
+                    for &v in &vecs {
+                        let over = g.step(v, at);
+                        let land = if over == NONE { NONE } else { g.step(v, over) };
+                        if land == NONE || (cond.over != 0 && g.zones_of(over) & cond.over == 0) {
+                            continue;
+                        }
+                        if cond.land_ok(g, at, land) && cond.same_zone_ok(g, over, land) {
+                            out.push((over, land));
+                        }
+                    }
+                });
+                Compiled::Jump(Jump { table, victims: capture })
+            }
+            Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
+            Shape::Slide { pass_over, stop_first, max } => {
+                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond })
+            }
+            Shape::Leap { distance, off, off_per_direction } => {
+                intern(g, &self.dirs);
+                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond })
+            }
+        }
+    }
+}
+
+fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u8> {
+    dirs.iter().map(|&d| g.intern_vector(d)).collect()
+}
+
+// ---------------------------------------------------------------- reach and generation
+
+impl Form {
+    /// The cells the form can reach from `from` on an empty board (ignoring occupancy, so it
+    /// errs on the side of "may"); leaving the board is not a cell.
+    pub fn reach(&self, g: &Geometry, from: u16) -> Vec<u16> {
+        let mut out = Vec::new();
+        match self {
+            Form::Step { targets, .. } => out.extend_from_slice(targets.get(from)),
+            Form::Walk { vecs, steps, .. } => {
+                let mut frontier = vec![from];
+                for _ in 0..*steps {
+                    frontier = frontier.iter().flat_map(|&c| vecs.iter().map(move |&v| g.step(v, c))).filter(|&c| c != NONE).collect();
+                    frontier.sort();
+                    frontier.dedup();
+                }
+                out.extend(frontier.into_iter().filter(|&c| c != from));
+            }
+            Form::Slide { vecs, max, cond, .. } => {
+                for &v in vecs {
+                    let mut cur = from;
+                    for _ in 0..*max {
+                        cur = g.step(v, cur);
+                        if cur == NONE || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+                            break;
+                        }
+                        out.push(cur);
+                    }
+                }
+            }
+            Form::Leap { vecs, distance, .. } => {
+                let (f0, r0) = g.coords(crate::Cell(from));
+                let ds: Vec<i32> = match distance {
+                    Distance::Fixed(d) => vec![*d as i32],
+                    Distance::Attribute(_) => (1..=g.files.max(g.ranks) as i32).collect(),
+                };
+                for &(dx, dy) in vecs {
+                    out.extend(ds.iter().filter_map(|&d| g.at(f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d)).map(|c| c.0));
+                }
+            }
+        }
+        out
+    }
+
+    /// Appends the moves of the piece `code` on `from` by this form. `avoid`: zones a walk does
+    /// not pass through (where its piece would leave the game).
+    #[inline]
+    pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: u64, out: &mut Vec<Move>) {
+        match self {
+            Form::Walk { vecs, steps, cond } => {
+                if cond.start_ok(g, from) {
+                    let start = out.len();
+                    walk(g, b.board, (from, avoid), from, vecs, *steps, cond, start, out);
+                }
+            }
+            Form::Step { targets, capture } => {
+                for &to in targets.get(from) {
+                    let tc = b.board[to as usize];
+                    if tc == 0 {
+                        out.push(Move::quiet(from, to));
+                    } else if victim(tc, *capture) {
+                        out.push(Move::replace(from, to));
+                    }
+                }
+            }
+            Form::Slide { vecs, pass_over, stop_first, max, capture, cond } => {
+                if cond.start_ok(g, from) {
+                    for &v in vecs {
+                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max), *capture, cond, out);
+                    }
+                }
+            }
+            Form::Leap { vecs, distance, capture, off, off_per_direction, cond } => {
+                if !cond.start_ok(g, from) {
+                    return;
+                }
+                let d = match distance {
+                    Distance::Fixed(d) => *d as i32,
+                    Distance::Attribute(s) => b.attrs[from as usize * b.nattr + *s as usize],
+                };
+                if d > 0 {
+                    leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction), cond, out);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a board code is in a victim set (enemy codes only; never 0).
+#[inline(always)]
+pub fn victim(code: u8, set: CodeSet) -> bool {
+    (set >> code) & 1 != 0
+}
+
+/// One slide direction: empty cells, then (after up to `pass_over` passed pieces) a capture.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn slide(
+    g: &Geometry,
+    board: &[u8],
+    from: u16,
+    v: u8,
+    (pass_over, stop_first, max): (u8, bool, u8),
+    capture: CodeSet,
+    cond: &Cond,
+    out: &mut Vec<Move>,
+) {
+    let mut cur = from;
+    let mut passed = 0u8;
+    let mut dist = 0u8;
+    loop {
+        cur = g.step(v, cur);
+        if cur == NONE {
+            break;
+        }
+        dist += 1;
+        if dist > max || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+            break;
+        }
+        let tc = board[cur as usize];
+        if tc == 0 {
+            if cond.land_ok(g, from, cur) {
+                out.push(Move::quiet(from, cur));
+                if stop_first {
+                    break;
+                }
+            }
+            continue;
+        }
+        if passed == 0 && victim(tc, capture) && cond.land_ok(g, from, cur) {
+            out.push(Move::replace(from, cur));
+        }
+        if pass_over == 255 || passed < pass_over {
+            passed = passed.saturating_add(1);
+        } else {
+            break;
+        }
+    }
+}
+
+/// Leaps of exactly `d` cells in each direction, and leaving the board where allowed.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn leap(
+    g: &Geometry,
+    board: &[u8],
+    from: u16,
+    d: i32,
+    vecs: &[(i8, i8)],
+    (capture, off, per_direction): (CodeSet, OffBoard, bool),
+    cond: &Cond,
+    out: &mut Vec<Move>,
+) {
+    let (f0, r0) = g.coords(crate::Cell(from));
+    let mut off_done = false;
+    for &(dx, dy) in vecs {
+        let tf = f0 as i32 + dx as i32 * d;
+        let tr = r0 as i32 + dy as i32 * d;
+        if g.in_rect(tf, tr) {
+            let Some(to) = g.at(tf, tr) else { continue };
+            if !cond.land_ok(g, from, to.0) {
+                continue;
+            }
+            let tc = board[to.0 as usize];
+            if tc == 0 {
+                out.push(Move::quiet(from, to.0));
+            } else if victim(tc, capture) {
+                out.push(Move::replace(from, to.0));
+            }
+            continue;
+        }
+        let allowed = match off {
+            OffBoard::No => false,
+            OffBoard::AnyDistance => true,
+            OffBoard::OneBeyond => g.in_rect(tf - dx as i32, tr - dy as i32),
+        };
+        if !allowed {
+            continue;
+        }
+        if per_direction {
+            out.push(Move::off(from, compass_index((dx, dy))));
+        } else if !off_done {
+            off_done = true;
+            out.push(Move::off(from, 255));
+        }
+    }
+}
+
+/// The walk's remaining `left` steps from `at`: each step to an empty cell (`from`, the
+/// walker's own cell, counts as empty; cells of the `avoid` zones are not passed through); a
+/// landing other than `from` once per end cell.
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    g: &Geometry,
+    board: &[u8],
+    (from, avoid): (u16, u64),
+    at: u16,
+    vecs: &[u8],
+    left: u8,
+    cond: &Cond,
+    start: usize,
+    out: &mut Vec<Move>,
+) {
+    for &v in vecs {
+        let next = g.step(v, at);
+        if next == NONE || (next != from && board[next as usize] != 0) {
+            continue;
+        }
+        if left > 1 {
+            if g.zones_of(next) & avoid == 0 {
+                walk(g, board, (from, avoid), next, vecs, left - 1, cond, start, out);
+            }
+        } else if next != from && cond.land_ok(g, from, next) {
+            let m = Move::quiet(from, next);
+            if !out[start..].contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+}
+
+/// Whether two of a piece's non-chaining forms can reach the same cell from the same start (then
+/// the same move text could be generated twice and move lists must be deduplicated).
+pub fn forms_may_overlap(g: &Geometry, forms: &[Form]) -> bool {
+    forms.len() > 1
+        && g.cells().any(|c| {
+            let mut seen: Vec<(u16, usize)> = Vec::new();
+            for (i, f) in forms.iter().enumerate() {
+                for t in f.reach(g, c.0) {
+                    if seen.iter().any(|&(u, j)| u == t && j != i) {
+                        return true;
+                    }
+                    seen.push((t, i));
+                }
+            }
+            false
+        })
+}
+
+// ---------------------------------------------------------------- directions and words
+
+/// A movement form in words: `slide orthogonal, from run, within run, passing over any pieces`.
+fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
+    let dirs = |d: &Spanned<RawDirs>| match d.get_ref() {
+        RawDirs::One(s) => s.clone(),
+        RawDirs::List(l) => l
+            .iter()
+            .map(|x| match x {
+                RawDir::Name(n) => n.clone(),
+                RawDir::Vector([a, b]) => format!("[{a}, {b}]"),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let raw = kind.raw(fm).expect("the form names its kind");
+    let mut s = match kind {
+        FormKind::Walk => format!("walk {} steps {}", fm.steps.as_ref().map_or(2, |s| *s.get_ref()), dirs(raw)),
+        FormKind::Step | FormKind::Slide | FormKind::Leap | FormKind::Jump => format!("{} {}", kind.key(), dirs(raw)),
+    };
+    let mut parts = zone_words(v, f, fm, kind)?;
+    if let Some(d) = &fm.distance {
+        match v.setting(f, d)? {
+            TextOrInt::Int(i) => parts.push(format!("exactly {i} cells")),
+            TextOrInt::Text(t) => parts.push(format!("as far as its {t}")),
+        }
+    }
+    if let Some(po) = &fm.pass_over {
+        match v.setting(f, po)? {
+            TextOrInt::Text(t) if t == "any" => parts.push("passing over any pieces".into()),
+            TextOrInt::Int(n) if n > 0 => parts.push(format!("passing over up to {n} piece{}", if n == 1 { "" } else { "s" })),
+            _ => {}
+        }
+    }
+    if let Some(st) = &fm.stop
+        && v.setting(f, st)? == "first_empty"
+    {
+        parts.push("stopping on the first empty cell".into());
+    }
+    if let Some(vs) = &fm.victims {
+        let names: Vec<&str> = vs.iter().map(|x| x.get_ref().as_str()).collect();
+        parts.push(format!("capturing only {}", names.join(" or ")));
+    } else if fm.capture.as_ref().map(|c| v.setting(f, c)).transpose()?.unwrap_or(false) {
+        parts.push("may capture by landing".into());
+    }
+    if let Some(o) = &fm.off_board
+        && v.setting(f, o)? != "no"
+    {
+        parts.push("may leave the board".into());
+    }
+    if let Some(m) = &fm.max_distance {
+        parts.push(format!("at most {} cells", m.get_ref()));
+    }
+    if let Some(n) = &fm.own_pieces_at_most {
+        let n: i64 = v.setting(f, n)?;
+        parts.push(format!("only while its side has at most {n} piece{} on the board", if n == 1 { "" } else { "s" }));
+    }
+    if !parts.is_empty() {
+        s.push_str(", ");
+        s.push_str(&parts.join(", "));
+    }
+    Ok(s)
+}
+
+/// Whether two of a piece's non-chaining forms can reach the same cell from the same start (then
+/// the same move text could be generated twice and move lists must be deduplicated). Occupancy
+/// is ignored, so this errs on the side of deduplicating.
+
+/// The zone conditions of a form in words.
+fn zone_words(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<Vec<String>> {
+    let zone = |x: &Option<Spanned<Setting<String>>>| -> R<Option<String>> { x.as_ref().map(|z| v.setting(f, z)).transpose() };
+    let mut parts = Vec::new();
+    if let Some(z) = zone(&fm.from)?.filter(|z| z != "board") {
+        parts.push(format!("from {z}"));
+    }
+    if let Some(z) = zone(&fm.from_not)? {
+        parts.push(format!("not from {z}"));
+    }
+    if let Some(z) = zone(&fm.to)? {
+        parts.push(format!("to {z}"));
+    }
+    if let Some(z) = zone(&fm.to_not)? {
+        parts.push(format!("not to {z}"));
+    }
+    if let Some(z) = zone(&fm.from_or_to)? {
+        parts.push(format!("start or landing in {z}"));
+    }
+    if let Some(z) = zone(&fm.over)? {
+        parts.push(format!("over {z}"));
+    }
+    if let Some(z) = zone(&fm.path)? {
+        parts.push(format!("within {z}"));
+    }
+    if let Some(zs) = &fm.same_zone {
+        let names: Vec<&str> = zs.iter().map(|z| z.get_ref().as_str()).collect();
+        parts.push(format!(
+            "{} in one {}",
+            if kind == FormKind::Jump { "jumped and landing cells" } else { "start and landing" },
+            names.join(" or ")
+        ));
+    }
+    Ok(parts)
+}
+
+/// Direction sets by name, for a player whose forward is `fwd` (+1 north, -1 south).
+pub(crate) fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
+    let all: Vec<(i8, i8)> = crate::geometry::COMPASS.iter().map(|(_, d)| *d).collect();
+    let v = match name {
+        "orthogonal" => all.iter().copied().filter(|d| d.0 == 0 || d.1 == 0).collect(),
+        "diagonal" => all.iter().copied().filter(|d| d.0 != 0 && d.1 != 0).collect(),
+        "all" => all,
+        "forward" => vec![(0, fwd)],
+        "backward" => vec![(0, -fwd)],
+        "sideways" => vec![(1, 0), (-1, 0)],
+        "forward_diagonal" => vec![(-1, fwd), (1, fwd)],
+        "backward_diagonal" => vec![(-1, -fwd), (1, -fwd)],
+        "forward_all" => vec![(-1, fwd), (0, fwd), (1, fwd)],
+        "backward_all" => vec![(-1, -fwd), (0, -fwd), (1, -fwd)],
+        other => vec![compass_vector(other)?],
+    };
+    Some(v)
+}
+
+const DIR_NAMES: &str = "orthogonal, diagonal, all, forward, backward, sideways, forward_diagonal, backward_diagonal, forward_all, backward_all, n, ne, e, se, s, sw, w, nw, or [dx, dy] vectors";
+
+pub(super) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<Vec<(i8, i8)>> {
+    let mut out = Vec::new();
+    let items: Vec<RawDir> = match d.get_ref() {
+        RawDirs::One(s) => vec![RawDir::Name(s.clone())],
+        RawDirs::List(l) => l.clone(),
+    };
+    for it in items {
+        match it {
+            RawDir::Name(n) => {
+                let ds = named_dirs(&n, fwd).ok_or_else(|| {
+                    let names: Vec<&str> = DIR_NAMES.split(", ").collect();
+                    let mut e =
+                        v.err(f, d.span(), format!("`{n}` is not a direction set"), "here").with_help(format!("expected {DIR_NAMES}"));
+                    if let Some(h) = did_you_mean(&n, names) {
+                        e = e.with_help(format!("{h} (expected {DIR_NAMES})"));
+                    }
+                    e
+                })?;
+                out.extend(ds);
+            }
+            RawDir::Vector([dx, dy]) => {
+                if dx.abs() > 30 || dy.abs() > 30 || (dx == 0 && dy == 0) {
+                    return Err(v.err(f, d.span(), "a vector is [dx, dy], not both 0, each at most 30", "here"));
+                }
+                let dy = if relative { dy * fwd as i64 } else { dy };
+                out.push((dx as i8, dy as i8));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_directions_turn_with_forward() {
+        assert_eq!(named_dirs("forward_diagonal", 1), Some(vec![(-1, 1), (1, 1)]));
+        assert_eq!(named_dirs("forward_diagonal", -1), Some(vec![(-1, -1), (1, -1)]));
+        assert_eq!(named_dirs("all", 1).unwrap().len(), 8);
+        assert_eq!(named_dirs("ne", -1), Some(vec![(1, 1)]));
+        assert_eq!(named_dirs("sideways-ish", 1), None);
+    }
+}

@@ -1,0 +1,110 @@
+//! Merging a variant's files along its `extends` chain: each section remembers the file that
+//! wrote it, so a diagnostic points into the right file.
+
+use crate::rules::SourceFile;
+use crate::rules::raw::*;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// A value together with the index of the file that wrote it.
+#[derive(Clone, Debug)]
+pub struct Src<T> {
+    pub file: usize,
+    pub val: T,
+}
+
+/// An option as merged along an `extends` chain.
+#[derive(Clone, Debug)]
+pub struct MergedOption {
+    pub decl: Src<RawOption>,
+    /// A later file's new default.
+    pub default: Option<Src<Spanned<toml::Value>>>,
+    pub description: Option<String>,
+}
+
+/// A variant's sections merged along its `extends` chain: each section remembers its file.
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    pub files: Vec<SourceFile>,
+    /// Variant names, most derived first.
+    pub chain: Vec<String>,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub script: Option<Src<Spanned<String>>>,
+    pub board: Option<Src<RawBoard>>,
+    pub players: Option<Src<RawPlayers>>,
+    pub zones: BTreeMap<String, Src<Spanned<RawZone>>>,
+    pub counters: BTreeMap<String, i64>,
+    pub pieces: BTreeMap<String, Src<RawPiece>>,
+    pub captures: Option<Src<RawCaptures>>,
+    pub ends: Option<Src<Vec<RawEnd>>>,
+    pub setup: Option<Src<RawSetup>>,
+    pub options: BTreeMap<String, MergedOption>,
+    pub hooks: Option<Src<RawHooks>>,
+    pub crown: Option<Src<RawCrown>>,
+    pub display: Option<Src<RawDisplay>>,
+}
+
+impl Merged {
+    /// Lays one file's sections over what the files before it (its bases) said.
+    pub fn overlay(&mut self, file: usize, raw: RawVariant, name: &str) {
+        self.chain.insert(0, name.to_string());
+        self.name = name.to_string();
+        if raw.title.is_some() {
+            self.title = raw.title;
+        }
+        if raw.description.is_some() {
+            self.description = raw.description;
+        }
+        if let Some(s) = raw.script {
+            self.script = Some(Src { file, val: s });
+        }
+        if let Some(b) = raw.board {
+            self.board = Some(Src { file, val: b });
+        }
+        if let Some(p) = raw.players {
+            self.players = Some(Src { file, val: p });
+        }
+        for (k, z) in raw.zones {
+            self.zones.insert(k, Src { file, val: z });
+        }
+        self.counters.extend(raw.counters);
+        for (k, p) in raw.pieces {
+            self.pieces.insert(k, Src { file, val: p });
+        }
+        if let Some(c) = raw.captures {
+            self.captures = Some(Src { file, val: c });
+        }
+        if let Some(e) = raw.ends {
+            self.ends = Some(Src { file, val: e });
+        }
+        if let Some(s) = raw.setup {
+            self.setup = Some(Src { file, val: s });
+        }
+        if let Some(c) = raw.crown {
+            self.crown = Some(Src { file, val: c });
+        }
+        if let Some(d) = raw.display {
+            self.display = Some(Src { file, val: d });
+        }
+        if let Some(h) = raw.hooks {
+            self.hooks = Some(Src { file, val: h });
+        }
+        for (k, o) in raw.options {
+            match self.options.get_mut(&k) {
+                Some(existing) if o.values.is_none() && o.min.is_none() && o.max.is_none() => {
+                    if let Some(d) = o.default {
+                        existing.default = Some(Src { file, val: d });
+                    }
+                    if o.description.is_some() {
+                        existing.description = o.description;
+                    }
+                }
+                _ => {
+                    self.options.insert(k, MergedOption { decl: Src { file, val: o }, default: None, description: None });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Raw TOML → [`Ruleset`], in named stages, one file per concern: options and settings
+//! ([`settings`]), the board and players ([`board`]), zones ([`zones`]), piece kinds, their
+//! movement and the capture policy ([`pieces`]), the start position, crown and display
+//! ([`setup`]); end conditions, hooks and movement forms have modules of their own in
+//! [`crate::rules`]. Each stage reports its problems as a [`LoadError`] pointing into the file
+//! that wrote the offending value.
+
+mod board;
+mod merge;
+mod pieces;
+mod settings;
+mod setup;
+mod zones;
+
+pub use merge::{Merged, MergedOption, Src};
+pub use pieces::CROWN;
+pub use settings::eval_when;
+pub(super) use zones::ZoneMap;
+
+use super::error::{LoadError, SourceFile};
+use super::names::Names;
+use super::options::{OptionValue, Options};
+use super::{ends, hooks, movement, *};
+use crate::piece::code_count;
+use std::ops::Range;
+
+/// The validator's state: the merged files and the options in force.
+pub(super) struct V<'a> {
+    pub(super) m: &'a Merged,
+    pub(super) opts: Options,
+}
+
+pub(super) type R<T> = Result<T, LoadError>;
+
+impl V<'_> {
+    pub(super) fn file(&self, i: usize) -> &SourceFile {
+        &self.m.files[i]
+    }
+
+    /// An error pointing at `span` of file `file`.
+    pub(super) fn err(&self, file: usize, span: Range<usize>, msg: impl Into<String>, label: impl Into<String>) -> LoadError {
+        LoadError::at(self.file(file), span, msg, label)
+    }
+
+    pub(super) fn main_file(&self) -> usize {
+        self.m.files.len() - 1
+    }
+
+    /// Looks a name up; a miss is `unknown NOUN `name`CONTEXT` at `span`, with "did you mean".
+    pub(super) fn lookup(&self, file: usize, span: Range<usize>, names: &Names, name: &str, context: &str, label: &str) -> R<usize> {
+        names.index(name).ok_or_else(|| {
+            let e = self.err(file, span, format!("{}{context}", names.unknown(name)), label);
+            match names.hint(name) {
+                Some(h) => e.with_help(h),
+                None => e,
+            }
+        })
+    }
+}
+
+/// Builds the ruleset of a merged variant with the given option overrides (`name`, `value`).
+///
+/// # Errors
+/// The first problem found, pointing into the file that caused it.
+pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
+    let mut v = V { m, opts: Options::default() };
+    v.opts = settings::stage_options(&v, overrides)?;
+    let mut geometry = board::stage_geometry(&v)?;
+    let (player_names, first, forward) = board::stage_players(&v)?;
+    let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
+    let attributes = pieces::stage_attributes(&v)?;
+    let kinds = pieces::stage_kinds(&v, &player_names, &attributes)?;
+    let counters: Vec<(String, i32)> = m.counters.iter().map(|(k, v)| (k.clone(), *v as i32)).collect();
+    let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
+    let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
+    let (pieces, dedup) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
+    let captures = pieces::stage_captures(&v)?;
+    let ends = ends::stage_ends(&v, &zones, &geometry)?;
+    let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
+    let hooks = hooks::stage_hooks(&v, &kinds, &geometry)?;
+    let crown = setup::stage_crown(&v, &attributes)?;
+    let display_attribute = setup::stage_display(&v, &attributes)?;
+    let move_limit = match v.opts.get("move_limit") {
+        Some(OptionValue::Int(i)) => *i as u32,
+        _ => 0,
+    };
+    let zobrist = Zobrist::new(geometry.len(), code_count(kinds.len()));
+    Ok(Ruleset {
+        name: m.name.clone(),
+        title: m.title.clone().unwrap_or_else(|| m.name.clone()),
+        description: m.description.clone().unwrap_or_default(),
+        royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
+        repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
+        end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
+        geometry,
+        player_names,
+        first,
+        forward,
+        kinds,
+        attributes,
+        counters,
+        pieces,
+        captures,
+        ends,
+        setup,
+        options: v.opts,
+        hooks,
+        move_limit,
+        zobrist,
+        dedup,
+        crown,
+        display_attribute,
+        zones: zones.into_iter().collect(),
+    })
+}

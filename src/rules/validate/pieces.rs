@@ -1,0 +1,233 @@
+//! Piece kinds (symbols, royalty, attributes) and, per piece code, its compiled movement,
+//! promotion, leaving the game and attribute effects; and the capture policy.
+
+use super::{R, V};
+use crate::geometry::{CellTable, Geometry};
+use crate::piece::{ByPlayer, KindId, Player, code, code_count};
+use crate::rules::error::LoadError;
+use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
+use crate::rules::names::Names;
+use crate::rules::raw::{RawPiece, RawSymbols};
+use crate::rules::validate::Src;
+use crate::rules::*;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The attribute that marks the crowned piece (added to every kind when `[crown]` is declared).
+pub const CROWN: &str = "crown";
+
+/// The attribute names, sorted: every kind's attributes, and `crown` with a crown.
+pub(super) fn stage_attributes(v: &V) -> R<Vec<String>> {
+    let mut a: Vec<String> = v.m.pieces.values().flat_map(|p| p.val.attributes.keys().cloned()).collect();
+    if v.m.crown.is_some() {
+        a.push(CROWN.to_string());
+    }
+    a.sort();
+    a.dedup();
+    if a.len() > 16 {
+        // make/undo carry a piece's attributes in a fixed array of 16.
+        return Err(LoadError::plain(format!("a variant may declare at most 16 attributes; this one has {}: {}", a.len(), a.join(", "))));
+    }
+    Ok(a)
+}
+
+/// The piece kinds with their symbols and attribute slots.
+pub(super) fn stage_kinds(v: &V, players: &ByPlayer<String>, attributes: &[String]) -> R<Vec<KindDef>> {
+    if v.m.pieces.is_empty() {
+        return Err(LoadError::at(v.file(v.main_file()), 0..0, "the variant declares no [pieces]", "expected [pieces.NAME] tables"));
+    }
+    if v.m.pieces.len() > 60 {
+        return Err(LoadError::plain("a variant may have at most 60 piece kinds"));
+    }
+    let slot = |n: &str| attributes.iter().position(|a| a == n).expect("collected from the kinds") as u8;
+    let mut kinds = Vec::new();
+    let mut seen: BTreeMap<char, String> = BTreeMap::new();
+    for (name, p) in &v.m.pieces {
+        let (f, raw) = (p.file, &p.val);
+        let symbols = symbols(v, f, name, raw, players)?;
+        for p in Player::both() {
+            if let Some(other) = seen.insert(symbols[p], name.clone()) {
+                let msg = format!("symbol `{}` is used twice (by `{other}` and `{name}`)", symbols[p]);
+                return Err(v.err(f, raw.symbol.span(), msg, "here"));
+            }
+        }
+        if symbols[Player::FIRST] == symbols[Player::SECOND] {
+            return Err(v.err(f, raw.symbol.span(), "the two players need different symbols", "here"));
+        }
+        let mut attrs: Vec<(u8, i32)> = raw.attributes.iter().map(|(n, x)| (slot(n), *x as i32)).collect();
+        if v.m.crown.is_some() && !raw.attributes.contains_key(CROWN) {
+            // Every piece carries the crown marker, 0 until it is crowned.
+            attrs.push((slot(CROWN), 0));
+            attrs.sort();
+        }
+        let description = raw.description.clone().unwrap_or_default();
+        kinds.push(KindDef { name: name.clone(), description, symbols, royal: raw.royal, attributes: attrs });
+    }
+    Ok(kinds)
+}
+
+/// A kind's symbols for both players.
+fn symbols(v: &V, f: usize, name: &str, raw: &RawPiece, players: &ByPlayer<String>) -> R<ByPlayer<char>> {
+    let sym = |s: &str| -> R<char> {
+        let mut it = s.chars();
+        match (it.next(), it.next()) {
+            (Some(c), None) if c.is_alphabetic() => Ok(c),
+            _ => Err(v.err(f, raw.symbol.span(), format!("piece `{name}`: a symbol is one letter"), "here")),
+        }
+    };
+    match raw.symbol.get_ref() {
+        RawSymbols::One(s) => {
+            let c = sym(s)?;
+            Ok(ByPlayer::new(c.to_ascii_uppercase(), c.to_ascii_lowercase()))
+        }
+        RawSymbols::ByPlayer(m) => {
+            let mut out = ByPlayer::new(' ', ' ');
+            for p in Player::both() {
+                let s = m
+                    .get(&players[p])
+                    .ok_or_else(|| v.err(f, raw.symbol.span(), format!("piece `{name}` has no symbol for {}", players[p]), "here"))?;
+                out[p] = sym(s)?;
+            }
+            if m.len() != 2 {
+                let msg = format!("piece `{name}`: symbols are given for {} and {} only", players.0[0], players.0[1]);
+                return Err(v.err(f, raw.symbol.span(), msg, "here"));
+            }
+            Ok(out)
+        }
+    }
+}
+
+impl V<'_> {
+    /// A set of kinds by name; no list means every kind.
+    pub(crate) fn kind_set(&self, f: usize, names: &Option<Vec<Spanned<String>>>, kinds: &[KindDef]) -> R<KindSet> {
+        let Some(names) = names else {
+            return Ok(KindSet::MAX);
+        };
+        let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
+        let mut set = 0;
+        for n in names {
+            set |= 1u64 << self.lookup(f, n.span(), &known, n.get_ref(), "", "not a kind of this variant")?;
+        }
+        Ok(set)
+    }
+}
+
+/// Every piece code's rules, and whether move lists need deduplicating.
+pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool)> {
+    let mut pieces = vec![PieceRules::default(); code_count(ctx.kinds.len())];
+    let mut dedup = false;
+    for (ki, k) in ctx.kinds.iter().enumerate() {
+        let raw = &v.m.pieces[&k.name];
+        for p in Player::both() {
+            let rules = stage_piece(v, raw, p, ctx, g)?;
+            dedup |= may_repeat(g, &rules);
+            pieces[code(KindId(ki as u8), p) as usize] = rules;
+        }
+    }
+    Ok((pieces, dedup))
+}
+
+/// How one piece code moves.
+fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry) -> R<PieceRules> {
+    let f = raw.file;
+    let mut rules = PieceRules::default();
+    for form in &raw.val.moves {
+        let Some(spec) = v.form(f, form, p, ctx)? else { continue };
+        rules.notes.push(spec.note.clone());
+        match spec.compile(g) {
+            Compiled::Jump(j) => rules.jumps.push(j),
+            Compiled::Quiet(q) => {
+                rules.quiet.push(q);
+                rules.limits.push(spec.limit);
+            }
+        }
+    }
+    rules.any_jump = CellTable::build(g.len(), |c, out| {
+        for j in &rules.jumps {
+            out.extend(j.table.get(c).iter().map(|&(o, l)| (o, l, j.victims)));
+        }
+    });
+    if let Some(pr) = &raw.val.promote {
+        let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+        let to = v.lookup(f, pr.to.span(), &known, pr.to.get_ref(), "", "promotes to this")?;
+        let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
+        rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain: pr.ends_chain });
+    }
+    if let Some(x) = &raw.val.exit {
+        let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
+        let known = Names::new("counter", ctx.counters.iter().copied());
+        let counter = match &x.counter {
+            None => None,
+            Some(c) => Some(v.lookup(f, c.span(), &known, c.get_ref(), "", "declare it under [counters]")? as u8),
+        };
+        rules.exit = Some(Exit { zone, counter });
+    }
+    for e in &raw.val.effects {
+        rules.effects.push(effect(v, f, e, ctx.attributes)?);
+    }
+    Ok(rules)
+}
+
+/// Whether a piece's forms can produce the same move twice: two quiet forms reaching the same
+/// cell, or two jump forms sharing a (jumped, landing) pair (the same chain built twice).
+fn may_repeat(g: &Geometry, rules: &PieceRules) -> bool {
+    if forms_may_overlap(g, &rules.quiet) {
+        return true;
+    }
+    rules.jumps.len() > 1
+        && g.cells().any(|c| {
+            let mut pairs: Vec<(u16, u16)> = rules.jumps.iter().flat_map(|j| j.table.get(c.0).iter().copied()).collect();
+            let n = pairs.len();
+            pairs.sort();
+            pairs.dedup();
+            pairs.len() != n
+        })
+}
+
+/// An attribute effect applied when the piece lands.
+fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes: &[String]) -> R<Effect> {
+    let ef = e.get_ref();
+    let known = Names::new("attribute", attributes.iter().map(String::as_str));
+    let slot = v.lookup(f, ef.attribute.span(), &known, ef.attribute.get_ref(), "", "declare it under [pieces.NAME.attributes]")?;
+    let on = match ef.on.as_ref().map(|o| (o.get_ref().as_str(), o.span())) {
+        None | Some(("any", _)) => EffectOn::Any,
+        Some(("quiet", _)) => EffectOn::Quiet,
+        Some(("capture", _)) => EffectOn::Capture,
+        Some((other, span)) => {
+            return Err(v.err(f, span, format!("`{other}` is not allowed; expected quiet, capture or any"), "here"));
+        }
+    };
+    if ef.add.is_some() == ef.set.is_some() {
+        return Err(v.err(f, e.span(), "an effect has exactly one of `add` and `set`", "this effect"));
+    }
+    Ok(Effect { slot: slot as u8, on, add: ef.add.unwrap_or(0) as i32, set: ef.set.map(|s| s as i32) })
+}
+
+/// The capture policy: compulsory, chains, removal, maximum.
+pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
+    let mut pol = CapturePolicy { compulsory: false, chain: Chain::Single, removal: Removal::Immediate, maximum: false };
+    let Some(c) = &v.m.captures else {
+        return Ok(pol);
+    };
+    let f = c.file;
+    if let Some(s) = &c.val.compulsory {
+        pol.compulsory = v.setting(f, s)?;
+    }
+    if let Some(s) = &c.val.chain {
+        pol.chain = match v.word(f, s, &["must_continue", "may_stop", "single"])?.as_str() {
+            "must_continue" => Chain::MustContinue,
+            "may_stop" => Chain::MayStop,
+            _ => Chain::Single,
+        };
+    }
+    if let Some(s) = &c.val.removal {
+        pol.removal = match v.word(f, s, &["immediate", "end_of_chain"])?.as_str() {
+            "end_of_chain" => Removal::EndOfChain,
+            _ => Removal::Immediate,
+        };
+    }
+    if let Some(s) = &c.val.maximum {
+        pol.maximum = v.setting(f, s)?;
+    }
+    Ok(pol)
+}

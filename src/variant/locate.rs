@@ -1,0 +1,165 @@
+//! Finding a variant's files: a path to a `.toml` file or a folder holding `variant.toml`;
+//! `variants/NAME/` in the current directory; the variants shipped inside the binary. And
+//! reading them along their `extends` chain (beside the extending variant first, then shipped).
+
+use crate::rules::raw::RawVariant;
+use crate::rules::validate::Merged;
+use crate::rules::{LoadError, SourceFile};
+use include_dir::{Dir, include_dir};
+use std::path::{Path, PathBuf};
+
+/// The variants shipped with boardlab.
+pub static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/variants");
+
+/// Where a variant's files live.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    Disk(PathBuf),
+    Shipped(String),
+}
+
+impl Origin {
+    pub(crate) fn read(&self, file: &str) -> Option<(String, String)> {
+        match self {
+            Origin::Disk(dir) => {
+                let p = dir.join(file);
+                std::fs::read_to_string(&p).ok().map(|t| (p.display().to_string(), t))
+            }
+            Origin::Shipped(name) => {
+                let path = format!("{name}/{file}");
+                SHIPPED.get_file(&path).and_then(|f| f.contents_utf8()).map(|t| (format!("variants/{path}"), t.to_string()))
+            }
+        }
+    }
+
+    /// The folder for display.
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::Disk(d) => d.display().to_string(),
+            Origin::Shipped(n) => format!("(shipped) variants/{n}"),
+        }
+    }
+}
+
+/// The names of the shipped variants, sorted.
+pub fn shipped_names() -> Vec<String> {
+    let mut v: Vec<String> =
+        SHIPPED.dirs().filter(|d| d.get_file(d.path().join("variant.toml")).is_some()).map(|d| d.path().display().to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Finds a variant by name or path: (origin, file name in it, variant name).
+fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
+    let p = Path::new(spec);
+    if spec.ends_with(".toml") && p.is_file() {
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        let file = p.file_name().unwrap().to_string_lossy().to_string();
+        let name = if file == "variant.toml" {
+            dir.file_name().map_or("variant".into(), |n| n.to_string_lossy().to_string())
+        } else {
+            file.trim_end_matches(".toml").to_string()
+        };
+        return Ok((Origin::Disk(dir), file, name));
+    }
+    if p.is_dir() && p.join("variant.toml").is_file() && (spec.contains('/') || spec.contains('\\') || spec.starts_with('.')) {
+        let name =
+            p.canonicalize().ok().and_then(|c| c.file_name().map(|n| n.to_string_lossy().to_string())).unwrap_or_else(|| spec.to_string());
+        return Ok((Origin::Disk(p.to_path_buf()), "variant.toml".into(), name));
+    }
+    let local = Path::new("variants").join(spec);
+    if local.join("variant.toml").is_file() {
+        return Ok((Origin::Disk(local), "variant.toml".into(), spec.to_string()));
+    }
+    if SHIPPED.get_file(format!("{spec}/variant.toml")).is_some() {
+        return Ok((Origin::Shipped(spec.to_string()), "variant.toml".into(), spec.to_string()));
+    }
+    let names = shipped_names();
+    let mut e = LoadError::plain(format!("unknown variant `{spec}`; the shipped variants are: {}", names.join(", ")));
+    if let Some(h) = crate::rules::error::did_you_mean(spec, names.iter().map(String::as_str)) {
+        e = e.with_help(h);
+    }
+    Err(e)
+}
+
+/// Finds the base of an `extends`: beside the extending variant, then shipped.
+fn locate_base(from: &Origin, name: &str) -> Option<Origin> {
+    if let Origin::Disk(dir) = from {
+        let sib = dir.join("..").join(name);
+        if sib.join("variant.toml").is_file() {
+            return Some(Origin::Disk(sib));
+        }
+    }
+    if SHIPPED.get_file(format!("{name}/variant.toml")).is_some() {
+        return Some(Origin::Shipped(name.to_string()));
+    }
+    None
+}
+
+/// Parses one file's TOML, with a diagnostic on error.
+fn parse_file(file: &SourceFile) -> Result<RawVariant, LoadError> {
+    toml::from_str::<RawVariant>(&file.text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let msg = e.message().trim().to_string();
+        let mut err = LoadError::at(file, span, format!("invalid variant file: {msg}"), "here");
+        if let Some(field) = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+            // toml lists the expected fields after "expected one of".
+            let known: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
+            if let Some(h) = crate::rules::error::did_you_mean(field, known.iter().copied()) {
+                err = err.with_help(h);
+            }
+        }
+        err
+    })
+}
+
+/// Reads a variant's files along its `extends` chain, base first.
+pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadError> {
+    let (origin, file, name) = locate(spec)?;
+    let mut chain: Vec<(Origin, SourceFile, RawVariant, String)> = Vec::new();
+    let (mut cur_origin, mut cur_file, mut cur_name) = (origin.clone(), file, name);
+    loop {
+        let (display, text) =
+            cur_origin.read(&cur_file).ok_or_else(|| LoadError::plain(format!("cannot read {} in {}", cur_file, cur_origin.describe())))?;
+        let sf = SourceFile { name: display, text };
+        let raw = parse_file(&sf)?;
+        let ext = raw.extends.clone();
+        chain.push((cur_origin.clone(), sf, raw, cur_name.clone()));
+        let Some(ext) = ext else { break };
+        if chain.iter().any(|(_, _, _, n)| n == ext.get_ref()) {
+            let sf = &chain.last().unwrap().1;
+            return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here"));
+        }
+        let Some(base) = locate_base(&cur_origin, ext.get_ref()) else {
+            let sf = &chain.last().unwrap().1;
+            let names = shipped_names();
+            let mut e = LoadError::at(
+                sf,
+                ext.span(),
+                format!("`extends`: no variant `{}` beside this one or shipped", ext.get_ref()),
+                "this variant",
+            );
+            if let Some(h) = crate::rules::error::did_you_mean(ext.get_ref(), names.iter().map(String::as_str)) {
+                e = e.with_help(h);
+            }
+            return Err(e);
+        };
+        if chain.len() > 16 {
+            return Err(LoadError::plain("`extends` chain is longer than 16"));
+        }
+        cur_origin = base;
+        cur_file = "variant.toml".into();
+        cur_name = ext.get_ref().clone();
+    }
+    let mut m = Merged::default();
+    let mut origins = Vec::new();
+    // Base first, so later (more derived) files override.
+    for (i, (o, sf, raw, name)) in chain.into_iter().rev().enumerate() {
+        origins.push(o);
+        m.files.push(sf);
+        let name = raw.name.clone().unwrap_or(name);
+        m.overlay(i, raw, &name);
+    }
+    Ok((m, origin, origins))
+}

@@ -1,0 +1,137 @@
+//! A playable variant: its files found and merged along `extends` ([`locate`]), options
+//! applied, rules validated, script compiled and its hooks matched with `[hooks]`; the game
+//! operations that involve hooks are in [`play`].
+
+mod locate;
+mod play;
+
+pub use locate::{Origin, SHIPPED, read_merged, shipped_names};
+pub use play::PlayError;
+
+use crate::rules::validate::{Merged, validate};
+use crate::rules::{Hook, HookFilter, HookSetting, LoadError, Ruleset, SourceFile};
+use crate::script::Script;
+use crate::state::Position;
+use std::rc::Rc;
+
+/// A loaded variant: rules for one option assignment, plus its script.
+pub struct Variant {
+    pub rules: Rc<Ruleset>,
+    pub script: Option<Script>,
+    pub merged: Merged,
+    pub origin: Origin,
+    /// Where each of `merged.files` lives (a designer's variant may extend a shipped one).
+    pub file_origins: Vec<Origin>,
+    /// The name or path it was loaded by.
+    pub spec: String,
+    pub overrides: Vec<(String, String)>,
+    /// The hooks that run (the script defines them and `[hooks]` leaves them on), by [`Hook`].
+    hooks: [Option<HookFilter>; 4],
+    /// Zone display marks for empty cells, smallest zone first (it wins where zones overlap).
+    pub marks: Vec<(String, char)>,
+}
+
+impl Variant {
+    /// Loads a variant by name or path with option overrides (`name`, `value`).
+    ///
+    /// # Errors
+    /// Any problem in the files, the options or the script, as a diagnostic.
+    pub fn load(spec: &str, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
+        let (merged, origin, origins) = read_merged(spec)?;
+        Variant::build(merged, origin, origins, spec, overrides)
+    }
+
+    /// The same variant under other option overrides (files are not re-read).
+    ///
+    /// # Errors
+    /// An unknown option or a bad value.
+    pub fn with_options(&self, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
+        Variant::build(self.merged.clone(), self.origin.clone(), self.file_origins.clone(), &self.spec, overrides)
+    }
+
+    fn build(
+        merged: Merged,
+        origin: Origin,
+        file_origins: Vec<Origin>,
+        spec: &str,
+        overrides: &[(String, String)],
+    ) -> Result<Variant, LoadError> {
+        let rules = Rc::new(validate(&merged, overrides)?);
+        let script = match &merged.script {
+            None => None,
+            Some(s) => {
+                // The script lives beside the file that named it.
+                let file_name = s.val.get_ref();
+                let dir = file_origins.get(s.file).cloned().unwrap_or_else(|| origin.clone());
+                let (display, text) = dir.read(file_name).ok_or_else(|| {
+                    LoadError::at(&merged.files[s.file], s.val.span(), format!("cannot read the script `{file_name}`"), "named here")
+                })?;
+                Some(Script::compile(SourceFile { name: display, text }, rules.clone())?)
+            }
+        };
+        let hooks = active_hooks(&merged, &rules, script.as_ref())?;
+        let marks = zone_marks(&merged, &rules);
+        Ok(Variant { marks, file_origins, rules, script, merged, origin, spec: spec.to_string(), overrides: overrides.to_vec(), hooks })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.rules.name
+    }
+
+    /// The start position.
+    pub fn start(&self) -> Position {
+        Position::start(&self.rules)
+    }
+
+    /// The filter of a hook that runs, or `None` when it does not.
+    pub fn hook(&self, h: Hook) -> Option<&HookFilter> {
+        self.hooks[h as usize].as_ref()
+    }
+}
+
+/// The hooks that run: those the script defines, unless `[hooks]` turns them off. A hook that
+/// `[hooks]` configures but the script does not define is an error.
+fn active_hooks(merged: &Merged, rules: &Ruleset, script: Option<&Script>) -> Result<[Option<HookFilter>; 4], LoadError> {
+    let defined = |h: Hook| script.is_some_and(|s| s.defines(h));
+    if let Some(raw) = &merged.hooks {
+        for h in Hook::ALL {
+            if let Some(x) = h.raw(&raw.val)
+                && !defined(h)
+            {
+                let name = h.name();
+                let msg = format!("hook `{name}` is configured but the script defines no `fn {name}`");
+                return Err(LoadError::at(&merged.files[raw.file], x.span(), msg, "configured here"));
+            }
+        }
+    }
+    Ok(Hook::ALL.map(|h| match rules.hooks.get(h) {
+        _ if !defined(h) => None,
+        HookSetting::Unmentioned => Some(HookFilter::always()),
+        HookSetting::Off => None,
+        HookSetting::On(f) if h.per_move() => Some(f.clone()),
+        HookSetting::On(_) => Some(HookFilter::always()),
+    }))
+}
+
+/// Zone display marks for empty cells, smallest zone first.
+fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
+    let mut marks: Vec<(usize, String, char)> = Vec::new();
+    for (name, z) in &merged.zones {
+        if let Some(mk) = &z.val.get_ref().mark {
+            let ch = mk.chars().next().unwrap_or('.');
+            let size = rules
+                .zone_mask(name, crate::Player::FIRST)
+                .map_or(0, |m| rules.geometry.cells().filter(|c| rules.geometry.zones_of(c.0) & m != 0).count());
+            marks.push((size, name.clone(), ch));
+        }
+    }
+    marks.sort();
+    marks.into_iter().map(|(_, n, c)| (n, c)).collect()
+}
+
+impl Variant {
+    /// The resolved variant as TOML with comments saying where each section came from.
+    pub fn resolved_text(&self) -> String {
+        crate::render::resolved(self)
+    }
+}

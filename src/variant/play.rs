@@ -1,0 +1,263 @@
+//! Playing a loaded variant: legal moves with hooks, make, end conditions, results, finding
+//! the move a text names, and why a move is illegal.
+
+use super::Variant;
+use crate::geometry::NONE;
+use crate::movegen::{self, MoveList};
+use crate::notation::{Move, MoveKind};
+use crate::outcome::Outcome;
+use crate::piece;
+use crate::rules::{AfterMove, Hook, HookFilter, NoMoves, Phase};
+use crate::script::ScriptError;
+use crate::state::Position;
+
+/// Why a move could not be played.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PlayError {
+    #[error("{0}")]
+    Illegal(String),
+    #[error("{0}")]
+    Script(#[from] ScriptError),
+}
+
+impl Variant {
+    fn hook_applies(&self, f: &HookFilter, pos: &Position, mv: &Move) -> bool {
+        if mv.kind == MoveKind::Pass || mv.from == NONE {
+            return f.is_always();
+        }
+        let code = pos.board[mv.from as usize];
+        if code == 0 {
+            return false;
+        }
+        f.kinds & (1u64 << piece::kind(code).0) != 0
+            && (!f.captures_only || mv.is_capture())
+            && (!f.forward_only || {
+                let g = &self.rules.geometry;
+                mv.to().is_some_and(|t| {
+                    let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
+                    let r1 = g.coords(crate::Cell(t)).1 as i32;
+                    (r1 - r0) * self.rules.forward[piece::owner(code)] as i32 > 0
+                })
+            })
+            && f.near.as_ref().is_none_or(|n| {
+                let Some(to) = mv.to() else { return false };
+                let enemy = piece::owner(code).other();
+                let is_enemy = |c: &u16| {
+                    let x = pos.board[*c as usize];
+                    x != 0 && piece::owner(x) == enemy
+                };
+                n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
+            })
+    }
+
+    /// Whether playing `mv` in `pos` calls the `after_move` hook (for `trace`).
+    pub fn after_move_runs(&self, pos: &Position, mv: &Move) -> bool {
+        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        self.hook(Hook::AfterMove).is_some_and(|f| listed || self.hook_applies(f, pos, mv))
+    }
+
+    /// The legal moves of `pos` (empty when the game is over).
+    ///
+    /// # Errors
+    /// A script hook failed.
+    pub fn legal_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
+        out.clear();
+        if pos.result.is_some() {
+            return Ok(());
+        }
+        if let Some(c) = &pos.cont {
+            out.extend_from_slice(&c.moves);
+            if !c.normal {
+                return Ok(());
+            }
+        }
+        let start = out.len();
+        if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
+            movegen::normal_moves(&self.rules, pos, out);
+        } else {
+            self.filtered_moves(pos, out, &mut Vec::new())?;
+        }
+        if pos.cont.is_some() && start > 0 {
+            movegen::dedup(out);
+        }
+        if out.is_empty()
+            && let Some((_, NoMoves::Pass)) = self.rules.no_moves_rule()
+        {
+            out.push(Move::PASS);
+        }
+        Ok(())
+    }
+
+    /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
+    /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
+    fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
+        let start = out.len();
+        let side = pos.side;
+        movegen::captures(&self.rules, &mut pos.board, side, out);
+        movegen::quiet_moves(&self.rules, pos, side, out);
+        if self.hook(Hook::GenerateMoves).is_some()
+            && let Some(s) = &self.script
+        {
+            let extra = s.generate_moves(pos, &self.rules)?;
+            out.extend(extra);
+        }
+        if let (Some(f), Some(s)) = (self.hook(Hook::AllowMove), &self.script) {
+            let mut i = start;
+            while i < out.len() {
+                let m = out[i];
+                if self.hook_applies(f, pos, &m) {
+                    let map = s.move_map(&self.rules, pos, &m, &[]);
+                    let doing = format!("while checking {}", m.text(&self.rules.geometry));
+                    if let Some(reason) = s.allow_move(pos, map, &doing)? {
+                        refused.push((m, reason));
+                        out.remove(i);
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        movegen::finish(&self.rules, out, start);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal: the kernel's part, hooks, then end conditions.
+    ///
+    /// # Errors
+    /// A script hook failed; the position is then as it was before the move.
+    pub fn make(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
+        let rules = &*self.rules;
+        let decider = pos.side;
+        // A move a continuation lists always calls the hook; a normal move follows the filter.
+        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        let hook = self.hook(Hook::AfterMove).filter(|f| listed || self.hook_applies(f, pos, mv)).is_some();
+        let mut captured_kinds = Vec::new();
+        if hook {
+            for v in mv.victims() {
+                let c = pos.board[v as usize];
+                if c != 0 {
+                    captured_kinds.push(rules.kind(piece::kind(c)).name.clone());
+                }
+            }
+        }
+        let map = hook.then(|| self.script.as_ref().map(|s| s.move_map(rules, pos, mv, &captured_kinds))).flatten();
+        let fx = pos.make_kernel(rules, mv);
+        if let (Some(map), Some(s)) = (map, &self.script) {
+            let doing = format!("while playing {}", mv.text(&rules.geometry));
+            if let Err(e) = s.after_move(pos, map, &doing) {
+                pos.undo();
+                return Err(e);
+            }
+        }
+        if self.hook(Hook::Outcome).is_some()
+            && pos.result.is_none()
+            && let Some(s) = &self.script
+            && let Err(e) = s.outcome(pos)
+        {
+            pos.undo();
+            return Err(e);
+        }
+        if rules.end_checks && pos.result.is_none() {
+            let m = AfterMove { board: &pos.board, counts: &pos.counts, effects: &fx, mover: decider };
+            pos.result =
+                rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| Some(e.outcome(e.kind.after_move(&m)?)));
+        }
+        if rules.repetition {
+            pos.record();
+            if pos.result.is_none() {
+                let n = pos.repetitions();
+                pos.result = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?)));
+            }
+        }
+        if pos.result.is_none() && rules.move_limit > 0 && pos.ply >= rules.move_limit {
+            pos.result = Some(Outcome::draw("move limit"));
+        }
+        Ok(())
+    }
+
+    /// The result of `pos`: a declared result, or what having no legal move means.
+    ///
+    /// # Errors
+    /// A script hook failed while listing moves.
+    pub fn outcome(&self, pos: &mut Position) -> Result<Option<Outcome>, ScriptError> {
+        if let Some(r) = &pos.result {
+            return Ok(Some(r.clone()));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves)?;
+        if !moves.is_empty() {
+            return Ok(None);
+        }
+        let (reason, rule) = match self.rules.no_moves_rule() {
+            Some((e, n)) => (e.reason.as_str(), n),
+            None => ("no moves", NoMoves::Loss),
+        };
+        Ok(Some(match rule {
+            NoMoves::Loss => Outcome::win(pos.side.other(), reason),
+            NoMoves::Draw | NoMoves::Pass => Outcome::draw(reason),
+        }))
+    }
+
+    /// Finds the legal move a text names, or says why there is none.
+    ///
+    /// # Errors
+    /// Unparsable text or an illegal move, with the reason; a failing hook.
+    pub fn find_move(&self, pos: &mut Position, text: &str) -> Result<Move, PlayError> {
+        let mv = Move::parse(text, &self.rules.geometry).map_err(PlayError::Illegal)?;
+        let mut legal = Vec::new();
+        self.legal_moves(pos, &mut legal)?;
+        if let Some(m) = legal.iter().find(|m| **m == mv) {
+            return Ok(*m);
+        }
+        Err(PlayError::Illegal(self.explain_move(pos, &mv, &legal)?))
+    }
+
+    /// Parses and plays a move, or says why it is not legal (the position is then unchanged).
+    ///
+    /// # Errors
+    /// See [`find_move`](Self::find_move) and [`make`](Self::make).
+    pub fn play(&self, pos: &mut Position, text: &str) -> Result<Move, PlayError> {
+        let m = self.find_move(pos, text)?;
+        self.make(pos, &m)?;
+        Ok(m)
+    }
+
+    /// Why `mv` is not legal in `pos`.
+    ///
+    /// # Errors
+    /// A failing hook.
+    pub fn explain_move(&self, pos: &mut Position, mv: &Move, legal: &[Move]) -> Result<String, ScriptError> {
+        if let Some(r) = &pos.result {
+            return Ok(format!("the game is over ({})", r.describe(&self.rules.player_names)));
+        }
+        let mut pseudo = Vec::new();
+        let mut refused = Vec::new();
+        if pos.cont.as_ref().is_none_or(|c| c.normal) {
+            let side = pos.side;
+            movegen::captures(&self.rules, &mut pos.board, side, &mut pseudo);
+            movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
+            if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
+                let mut tmp = Vec::new();
+                self.filtered_moves(pos, &mut tmp, &mut refused)?;
+            }
+        }
+        Ok(movegen::explain(&self.rules, pos, mv, legal, &pseudo, &refused))
+    }
+
+    /// Plays a list of moves from `pos`; on the first bad one says `move N (text): reason`.
+    ///
+    /// # Errors
+    /// The first move that cannot be played, with its index from 1; the position is left after
+    /// the moves before it.
+    pub fn play_all(&self, pos: &mut Position, moves: &[String]) -> Result<(), String> {
+        for (i, t) in moves.iter().enumerate() {
+            self.play(pos, t).map_err(|e| format!("move {} ({}): {}", i + 1, t, e))?;
+        }
+        Ok(())
+    }
+
+    /// Takes what scripts printed since the last call.
+    pub fn take_output(&self) -> Vec<String> {
+        self.script.as_ref().map(|s| s.take_output()).unwrap_or_default()
+    }
+}
