@@ -209,7 +209,7 @@ fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
         Some(t) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
         None => v.start(),
     };
-    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(CliError::usage)?;
+    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(|e| CliError::usage(e.to_string()))?;
     Ok((v, pos))
 }
 

@@ -121,13 +121,10 @@ impl Geometry {
     /// Parses a cell name, leniently on case.
     ///
     /// # Errors
-    /// A message saying why the text is not a cell of this board.
-    pub fn parse_cell(&self, text: &str) -> Result<Cell, String> {
+    /// The text is not a cell name, or names no cell of this board.
+    pub fn parse_cell(&self, text: &str) -> Result<Cell, CellError> {
         let (f, r) = parse_coords(text)?;
-        if f >= self.files as i32 || r >= self.ranks as i32 || r < 0 {
-            return Err(format!("{} is not on the board", text.to_ascii_lowercase()));
-        }
-        self.at(f, r).ok_or_else(|| format!("{} is not on the board", text.to_ascii_lowercase()))
+        self.at(f, r).ok_or_else(|| CellError::OffBoard(text.trim().to_ascii_lowercase()))
     }
 
     /// Interns a direction vector, building its neighbour table, and returns its index.
@@ -162,10 +159,10 @@ impl Geometry {
     ///
     /// # Errors
     /// More than 64 zones.
-    pub fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, String> {
+    pub fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, TooManyZones> {
         let id = self.zone_names.len();
         if id >= 64 {
-            return Err("a board may have at most 64 zones".into());
+            return Err(TooManyZones);
         }
         self.zone_names.push(name.to_string());
         for c in cells {
@@ -194,26 +191,41 @@ impl Geometry {
     }
 }
 
+/// Why a text is not a cell of a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CellError {
+    #[error("empty cell name")]
+    Empty,
+    #[error("`{0}` is not a cell name (a letter then a number, like e2)")]
+    NotAName(String),
+    #[error("`{0}` is not a cell name: ranks count from 1")]
+    RankZero(String),
+    #[error("{0} is not on the board")]
+    OffBoard(String),
+}
+
+/// A board has more than 64 zones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a board may have at most 64 zones")]
+pub struct TooManyZones;
+
 /// Parses `a1`-style text into (file, rank) from 0, without checking a board.
 ///
 /// # Errors
-/// A message when the text is not a letter followed by a number.
-pub fn parse_coords(text: &str) -> Result<(i32, i32), String> {
+/// The text is not a letter followed by a number from 1.
+pub fn parse_coords(text: &str) -> Result<(i32, i32), CellError> {
     let t = text.trim();
     let mut chars = t.chars();
     let Some(letter) = chars.next() else {
-        return Err("empty cell name".into());
+        return Err(CellError::Empty);
     };
-    if !letter.is_ascii_alphabetic() {
-        return Err(format!("`{t}` is not a cell name (a letter then a number, like e2)"));
-    }
     let rest = chars.as_str();
-    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 3 {
-        return Err(format!("`{t}` is not a cell name (a letter then a number, like e2)"));
+    if !letter.is_ascii_alphabetic() || rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) || rest.len() > 3 {
+        return Err(CellError::NotAName(t.to_string()));
     }
-    let rank: i32 = rest.parse().map_err(|_| format!("`{t}` is not a cell name"))?;
+    let rank: i32 = rest.parse().map_err(|_| CellError::NotAName(t.to_string()))?;
     if rank == 0 {
-        return Err(format!("`{t}` is not a cell name: ranks count from 1"));
+        return Err(CellError::RankZero(t.to_string()));
     }
     let file = (letter.to_ascii_lowercase() as u8 - b'a') as i32;
     Ok((file, rank - 1))

@@ -24,6 +24,7 @@
 
 pub mod ai;
 pub mod cli;
+pub mod explain;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
@@ -43,7 +44,7 @@ pub mod variant;
 pub mod workflow;
 
 pub use geometry::{Cell, Geometry};
-pub use movegen::{IllegalMove, MoveList};
+pub use movegen::MoveList;
 pub use notation::Move;
 pub use outcome::{Outcome, Winner};
 pub use piece::{ByPlayer, KindId, Player};

@@ -5,7 +5,7 @@
 //! beyond the caller's reusable move list.
 
 use crate::geometry::NONE;
-use crate::notation::{MAX_PATH, Move, MoveKind};
+use crate::notation::{MAX_PATH, Move};
 use crate::piece::{self, Player};
 use crate::rules::movement::victim;
 use crate::rules::{BoardView, Chain, Removal, Ruleset};
@@ -13,11 +13,6 @@ use crate::state::Position;
 
 /// A reusable list of moves.
 pub type MoveList = Vec<Move>;
-
-/// Why a move was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct IllegalMove(pub String);
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
@@ -241,135 +236,6 @@ fn dedup_from(out: &mut MoveList, start: usize) {
     out.truncate(w);
 }
 
-/// Explains, in terms of the rules, why `mv` is not among the legal moves of `pos`.
-///
-/// `legal` is the legal move list; `pseudo` the moves before the capture policy and hook
-/// filters were applied; `refused` the moves a hook refused, with the hook's reason.
-pub fn explain(rules: &Ruleset, pos: &Position, mv: &Move, legal: &[Move], pseudo: &[Move], refused: &[(Move, String)]) -> String {
-    let g = &rules.geometry;
-    let text = mv.text(g);
-    if let Some(r) = &pos.result {
-        return format!("the game is over ({})", r.describe(&rules.player_names));
-    }
-    let list = |ms: &mut dyn Iterator<Item = &Move>| -> String {
-        let mut v: Vec<String> = ms.map(|m| m.text(g)).collect();
-        v.sort();
-        let more = v.len().saturating_sub(6);
-        v.truncate(6);
-        let mut s = v.join(", ");
-        if more > 0 {
-            s.push_str(&format!(", … {more} more"));
-        }
-        s
-    };
-    if let Some(c) = &pos.cont
-        && !c.normal
-    {
-        return format!(
-            "{} must decide the pending {} first: {}",
-            rules.player_name(c.player),
-            c.tag.replace('_', " "),
-            list(&mut legal.iter())
-        );
-    }
-    if mv.kind == MoveKind::Pass {
-        return "passing is allowed only when the rules give no move".into();
-    }
-    if let Some((_, why)) = refused.iter().find(|(m, _)| m == mv) {
-        return why.clone();
-    }
-    if pseudo.contains(mv) {
-        if rules.captures.compulsory && !mv.is_capture() && legal.iter().any(Move::is_capture) {
-            return format!(
-                "capture is compulsory ({} {} available)",
-                list(&mut legal.iter().filter(|m| m.is_capture())),
-                if legal.iter().filter(|m| m.is_capture()).count() == 1 { "is" } else { "are" }
-            );
-        }
-        if rules.captures.maximum && mv.is_capture() {
-            let best = legal.iter().map(Move::captures).max().unwrap_or(0);
-            return format!(
-                "only the captures that take the most pieces ({best}) are legal: {}",
-                list(&mut legal.iter().filter(|m| m.captures() == best))
-            );
-        }
-        return "refused by the rules' filters".into();
-    }
-    let code = pos.board[mv.from as usize];
-    let from = g.name(crate::Cell(mv.from));
-    if let Some(c) = &pos.cont
-        && c.moves.iter().any(|m| m.from == mv.from)
-    {
-        return format!("{text} is not one of the choices of the pending {}: {}", c.tag.replace('_', " "), list(&mut legal.iter()));
-    }
-    if code == 0 {
-        return format!("there is no piece on {from}");
-    }
-    let owner = piece::owner(code);
-    let kname = &rules.kind(piece::kind(code)).name;
-    if owner != pos.side {
-        return format!("{from} holds a {} {kname}; {} is to move", rules.player_name(owner), rules.player_name(pos.side));
-    }
-    let pieces_moves: Vec<&Move> = legal.iter().filter(|m| m.from == mv.from).collect();
-    // A capture written only part of the way.
-    if mv.is_capture() {
-        let longer: Vec<&Move> = legal
-            .iter()
-            .filter(|m| m.from == mv.from && m.len > mv.len && m.path[..mv.len as usize] == mv.path[..mv.len as usize])
-            .collect();
-        if !longer.is_empty() {
-            return format!("the capture must go on while it can ({})", list(&mut longer.into_iter()));
-        }
-    }
-    // A jump over a piece this piece may not capture.
-    if mv.is_capture() && mv.len >= 1 {
-        let mut at = mv.from;
-        for &land in mv.landings() {
-            let (f0, r0) = g.coords(crate::Cell(at));
-            let (f1, r1) = g.coords(crate::Cell(land));
-            let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
-            if df % 2 == 0
-                && dr % 2 == 0
-                && (df.abs() == 2 || dr.abs() == 2)
-                && df.abs() <= 2
-                && dr.abs() <= 2
-                && let Some(mid) = g.at(f0 as i32 + df / 2, r0 as i32 + dr / 2)
-            {
-                let vc = pos.board[mid.0 as usize];
-                let can = rules.pieces[code as usize].jumps.iter().any(|j| victim(vc, j.victims));
-                if vc != 0 && piece::owner(vc) != owner && !can {
-                    let vk = &rules.kind(piece::kind(vc)).name;
-                    return format!("a {kname} may not capture a {vk} ({} holds one)", g.name(mid));
-                }
-            }
-            at = land;
-        }
-    }
-    if let Some(to) = mv.to() {
-        let tc = pos.board[to as usize];
-        if mv.len == 1 && !mv.is_capture() && tc != 0 {
-            return format!("{} is occupied", g.name(crate::Cell(to)));
-        }
-    }
-    if pieces_moves.is_empty() {
-        if legal.is_empty() {
-            return format!("{} has no legal move", rules.player_name(pos.side));
-        }
-        if rules.captures.compulsory && legal.iter().any(Move::is_capture) {
-            return format!("capture is compulsory ({} available)", list(&mut legal.iter().filter(|m| m.is_capture())));
-        }
-        return format!(
-            "the {kname} on {from} has no legal move here (a {kname} moves by: {})",
-            rules.pieces[code as usize].notes.join("; ")
-        );
-    }
-    format!(
-        "the {kname} on {from} cannot play {text}; its moves: {} (a {kname} moves by: {})",
-        list(&mut pieces_moves.into_iter()),
-        rules.pieces[code as usize].notes.join("; ")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -409,8 +275,7 @@ mod tests {
     fn dedup_and_maximal_helpers() {
         let a = Move::quiet(0, 1);
         let b = Move::quiet(0, 2);
-        let mut c = Move::quiet(0, 3);
-        c.victims[0] = 3;
+        let c = Move::replace(0, 3);
         let mut list = vec![a, b, a, c, b];
         dedup_from(&mut list, 1);
         assert_eq!(list, vec![a, b, a, c]);

@@ -12,7 +12,7 @@
 //! The position line: `BOARD SIDE PLY` then optional fields: `counters=name:white:black,…`,
 //! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `result="white wins: reason"`.
 
-use crate::geometry::{Geometry, NONE, compass_name};
+use crate::geometry::{CellError, Geometry, NONE, compass_name};
 use crate::piece::Player;
 use std::fmt::Write;
 
@@ -43,12 +43,14 @@ pub struct Move {
 }
 
 impl PartialEq for Move {
+    /// The same move: kind, start, landings and what each landing captures (the entries past
+    /// `len` are scratch space and not compared).
     fn eq(&self, o: &Move) -> bool {
         self.kind == o.kind
             && self.from == o.from
             && self.len == o.len
             && self.path[..self.len as usize] == o.path[..o.len as usize]
-            && self.is_capture() == o.is_capture()
+            && self.victims[..self.len as usize] == o.victims[..o.len as usize]
     }
 }
 
@@ -124,60 +126,133 @@ impl Move {
         }
         s
     }
+}
 
-    /// Parses move text into its cells, without checking legality: the result may be matched
-    /// against a legal move list with `==`.
+/// A move as a person typed it: its cells and whether it is written as a capture, not yet
+/// matched against the legal moves (which know what each capture takes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveText {
+    Pass,
+    /// `e2-off` or `e2-off:n` (`dir` in the compass order, 255 for none).
+    Off {
+        from: u16,
+        dir: u8,
+    },
+    /// `e2-e3`, or `c3xc5xe5` with `capture`.
+    Path {
+        from: u16,
+        landings: Vec<u16>,
+        capture: bool,
+    },
+}
+
+/// Why a text is not a move of a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    #[error("empty move")]
+    Empty,
+    #[error(transparent)]
+    Cell(#[from] CellError),
+    #[error("`{0}` is not a direction (n ne e se s sw w nw)")]
+    Direction(String),
+    #[error("cannot read `{0}`: {1}")]
+    Unreadable(String, &'static str),
+}
+
+impl MoveText {
+    /// Parses move text into its cells, without checking legality.
     ///
     /// # Errors
-    /// A message saying what is wrong with the text.
-    pub fn parse(text: &str, g: &Geometry) -> Result<Move, String> {
+    /// The text is not a move of this board, with what is wrong.
+    pub fn parse(text: &str, g: &Geometry) -> Result<MoveText, NotationError> {
         let t = text.trim().to_ascii_lowercase();
+        let bad = |why: &'static str| NotationError::Unreadable(t.clone(), why);
         if t.is_empty() {
-            return Err("empty move".into());
+            return Err(NotationError::Empty);
         }
         if t == "pass" {
-            return Ok(Move::PASS);
+            return Ok(MoveText::Pass);
         }
         if let Some((from, rest)) = t.split_once("-off") {
-            let from = g.parse_cell(from)?;
-            let dir = if rest.is_empty() {
-                255
-            } else if let Some(d) = rest.strip_prefix(':') {
-                crate::geometry::COMPASS
-                    .iter()
-                    .position(|(n, _)| *n == d)
-                    .ok_or_else(|| format!("`{d}` is not a direction (n ne e se s sw w nw)"))? as u8
-            } else {
-                return Err(format!("cannot read `{t}`: expected from-off or from-off:dir"));
+            let from = g.parse_cell(from)?.0;
+            let dir = match rest.strip_prefix(':') {
+                None if rest.is_empty() => 255,
+                None => return Err(bad("expected from-off or from-off:dir")),
+                Some(d) => {
+                    crate::geometry::COMPASS.iter().position(|(n, _)| *n == d).ok_or_else(|| NotationError::Direction(d.into()))? as u8
+                }
             };
-            return Ok(Move::off(from.0, dir));
+            return Ok(MoveText::Off { from, dir });
         }
-        let capture = t.contains('x');
-        let quiet = t.contains('-');
+        let (capture, quiet) = (t.contains('x'), t.contains('-'));
         if capture && quiet {
-            return Err(format!("cannot read `{t}`: a move uses either - or x between its cells"));
+            return Err(bad("a move uses either - or x between its cells"));
         }
         let parts: Vec<&str> = t.split(['x', '-']).collect();
         if parts.len() < 2 {
-            return Err(format!("cannot read `{t}`: expected from-to, fromxto(xto…), from-off or pass"));
+            return Err(bad("expected from-to, fromxto(xto…), from-off or pass"));
         }
         if quiet && parts.len() > 2 {
-            return Err(format!("cannot read `{t}`: a non-capturing move has one landing cell"));
+            return Err(bad("a non-capturing move has one landing cell"));
         }
         if parts.len() - 1 > MAX_PATH {
-            return Err(format!("cannot read `{t}`: more than {MAX_PATH} landings"));
+            return Err(bad("more than 16 landings"));
         }
-        let from = g.parse_cell(parts[0])?;
-        let mut m = Move::quiet(from.0, NONE);
-        m.len = (parts.len() - 1) as u8;
-        for (i, p) in parts[1..].iter().enumerate() {
-            m.path[i] = g.parse_cell(p)?.0;
-            if capture {
-                // The victim is not known from the text; any value marks the move a capture.
-                m.victims[i] = 0;
+        let from = g.parse_cell(parts[0])?.0;
+        let landings = parts[1..].iter().map(|p| g.parse_cell(p).map(|c| c.0)).collect::<Result<Vec<u16>, CellError>>()?;
+        Ok(MoveText::Path { from, landings, capture })
+    }
+
+    /// Whether a legal move is written this way.
+    pub fn names(&self, m: &Move) -> bool {
+        match self {
+            MoveText::Pass => m.kind == MoveKind::Pass,
+            MoveText::Off { from, dir } => m.kind == (MoveKind::Off { dir: *dir }) && m.from == *from,
+            MoveText::Path { from, landings, capture } => {
+                m.kind == MoveKind::Normal && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
             }
         }
-        Ok(m)
+    }
+
+    /// The start cell, if the move has one.
+    pub fn from(&self) -> Option<u16> {
+        match self {
+            MoveText::Pass => None,
+            MoveText::Off { from, .. } | MoveText::Path { from, .. } => Some(*from),
+        }
+    }
+
+    /// The landings (none for a pass or leaving the board).
+    pub fn landings(&self) -> &[u16] {
+        match self {
+            MoveText::Path { landings, .. } => landings,
+            _ => &[],
+        }
+    }
+
+    /// Whether the text is written as a capture.
+    pub fn is_capture(&self) -> bool {
+        matches!(self, MoveText::Path { capture: true, .. })
+    }
+
+    /// The move this text names when each `x` landing captures what stands there (how scripts
+    /// and position texts write their moves).
+    pub fn capturing_at_landings(&self) -> Move {
+        match self {
+            MoveText::Pass => Move::PASS,
+            MoveText::Off { from, dir } => Move::off(*from, *dir),
+            MoveText::Path { from, landings, capture } => {
+                let mut m = Move::quiet(*from, NONE);
+                m.len = landings.len() as u8;
+                for (i, &c) in landings.iter().enumerate() {
+                    m.path[i] = c;
+                    if *capture {
+                        m.victims[i] = c;
+                    }
+                }
+                m
+            }
+        }
     }
 }
 
@@ -340,16 +415,20 @@ mod tests {
     #[test]
     fn move_text_round_trip() {
         let g = g();
+        let parse = |t: &str| MoveText::parse(t, &g);
         for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3"] {
-            let m = Move::parse(t, &g).unwrap();
-            assert_eq!(m.text(&g), t);
+            let m = parse(t).unwrap();
+            assert_eq!(m.capturing_at_landings().text(&g), t);
+            assert!(m.names(&m.capturing_at_landings()));
         }
-        assert_eq!(Move::parse("E2-D3", &g).unwrap().text(&g), "e2-d3");
-        assert!(Move::parse("e2-d3-d4", &g).is_err());
-        assert!(Move::parse("e2xd3-d4", &g).is_err());
-        assert!(Move::parse("e9-e8", &g).unwrap_err().contains("not on the board"));
-        assert!(Move::parse("e2", &g).is_err());
-        assert!(Move::parse("h2-off:up", &g).is_err());
+        assert_eq!(parse("E2-D3").unwrap().capturing_at_landings().text(&g), "e2-d3");
+        assert!(parse("e2-d3-d4").is_err());
+        assert!(parse("e2xd3-d4").is_err());
+        assert!(parse("e9-e8").unwrap_err().to_string().contains("not on the board"));
+        assert!(parse("e2").is_err());
+        assert!(parse("h2-off:up").is_err());
+        // A capture text does not name the quiet move along the same cells, nor the reverse.
+        assert!(!parse("a1xa3").unwrap().names(&parse("a1-a3").unwrap().capturing_at_landings()));
     }
 
     #[test]

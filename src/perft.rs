@@ -10,7 +10,7 @@
 use crate::movegen::MoveList;
 use crate::script::ScriptError;
 use crate::state::Position;
-use crate::variant::Variant;
+use crate::variant::{MoveListError, Variant};
 
 /// Counts the leaves at `depth`. A finished game is a leaf with no children.
 ///
@@ -87,7 +87,7 @@ pub struct PerftCheck {
 ///
 /// # Errors
 /// A line that does not follow the format, with its number.
-pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, String> {
+pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, FileError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -99,7 +99,7 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, String> {
             None => (line, String::new()),
         };
         let fields = crate::notation::split_fields(body);
-        let bad = |what: &str| format!("line {}: {what}", i + 1);
+        let bad = |what: &str| FileError { line: i + 1, what: what.to_string() };
         if fields.len() < 2 {
             return Err(bad("expected DEPTH COUNT [moves=…] [position=\"…\"] [set=…]"));
         }
@@ -129,14 +129,36 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, String> {
 ///
 /// # Errors
 /// The variant, position or moves could not be loaded or played.
-pub fn run_check(spec: &str, c: &PerftCheck) -> Result<u64, String> {
-    let v = Variant::load(spec, &c.options).map_err(|e| e.render_plain())?;
+pub fn run_check(spec: &str, c: &PerftCheck) -> Result<u64, CheckError> {
+    let v = Variant::load(spec, &c.options).map_err(|e| CheckError::Load(e.render_plain()))?;
     let mut pos = match &c.position {
-        Some(t) => Position::from_text(&v.rules, t)?,
+        Some(t) => Position::from_text(&v.rules, t).map_err(CheckError::Position)?,
         None => v.start(),
     };
     v.play_all(&mut pos, &c.moves)?;
-    perft(&v, &mut pos, c.depth).map_err(|e| e.to_string())
+    Ok(perft(&v, &mut pos, c.depth)?)
+}
+
+/// Why a perft check could not be run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CheckError {
+    /// The variant does not load (its diagnostic, rendered).
+    #[error("{0}")]
+    Load(String),
+    #[error("{0}")]
+    Position(String),
+    #[error(transparent)]
+    Moves(#[from] MoveListError),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+}
+
+/// A line of a perft file that does not follow the format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {what}")]
+pub struct FileError {
+    pub line: usize,
+    pub what: String,
 }
 
 #[cfg(test)]

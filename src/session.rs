@@ -378,7 +378,7 @@ impl Session {
     }
 
     fn cell(&self, name: &str) -> Result<u16, String> {
-        self.variant.rules.geometry.parse_cell(name).map(|c| c.0)
+        self.variant.rules.geometry.parse_cell(name).map(|c| c.0).map_err(|e| e.to_string())
     }
 
     /// A piece by its symbol (`W`, `b`) or as `PLAYER KIND`.

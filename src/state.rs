@@ -6,8 +6,7 @@
 //! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
 //! the hash and piece counts up to date.
 
-use crate::geometry::NONE;
-use crate::notation::{Move, MoveKind};
+use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::{self, ByPlayer, Player};
 use crate::rules::{EffectOn, MoveEffects, Ruleset, Zobrist};
@@ -545,7 +544,7 @@ impl Position {
                     };
                     let mut moves = Vec::new();
                     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
-                        moves.push(Move::parse(m, &rules.geometry)?);
+                        moves.push(MoveText::parse(m, &rules.geometry).map_err(|e| e.to_string())?.capturing_at_landings());
                     }
                     p.cont = Some(Box::new(Continuation { player, turn, tag: bits[2].to_string(), moves, normal }));
                 }
@@ -565,17 +564,6 @@ impl Position {
                     });
                 }
                 other => return Err(format!("unknown position field `{other}`")),
-            }
-        }
-        // A continuation's victims may be cells captured texts: mark capture moves with the
-        // victim at the landing (scripted continuation moves capture by landing).
-        if let Some(c) = &mut p.cont {
-            for m in &mut c.moves {
-                for i in 0..m.len as usize {
-                    if m.victims[i] != NONE {
-                        m.victims[i] = m.path[i];
-                    }
-                }
             }
         }
         p.rehash(rules);

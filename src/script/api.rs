@@ -7,7 +7,7 @@
 
 use super::Ctx;
 use crate::geometry::{Cell, NONE, compass_vector};
-use crate::notation::Move;
+use crate::notation::{Move, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{self, Player};
 use crate::rules::Ruleset;
@@ -67,7 +67,7 @@ fn rules(c: &Ctx) -> &Ruleset {
 }
 
 fn cell_of(c: &Ctx, name: &str) -> RR<u16> {
-    rules(c).geometry.parse_cell(name).map(|c| c.0).map_err(|e| e.into())
+    rules(c).geometry.parse_cell(name).map(|c| c.0).map_err(|e| e.to_string().into())
 }
 
 fn player_of(c: &Ctx, name: &str) -> RR<Player> {
@@ -132,14 +132,8 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<u64> {
 ///
 /// # Errors
 /// Text that is not a move of this board.
-pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, String> {
-    let mut m = Move::parse(text, &rules.geometry)?;
-    for i in 0..m.len as usize {
-        if m.victims[i] != NONE {
-            m.victims[i] = m.path[i];
-        }
-    }
-    Ok(m)
+pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
+    Ok(MoveText::parse(text, &rules.geometry)?.capturing_at_landings())
 }
 
 /// The map a hook receives for a move.

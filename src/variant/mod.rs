@@ -6,7 +6,7 @@ mod locate;
 mod play;
 
 pub use locate::{Origin, SHIPPED, read_merged, shipped_names};
-pub use play::PlayError;
+pub use play::{MoveListError, PlayError};
 
 use crate::rules::validate::{Merged, validate};
 use crate::rules::{Hook, HookFilter, HookSetting, LoadError, Ruleset, SourceFile};

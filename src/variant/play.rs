@@ -2,9 +2,10 @@
 //! the move a text names, and why a move is illegal.
 
 use super::Variant;
+use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
-use crate::notation::{Move, MoveKind};
+use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece;
 use crate::rules::{AfterMove, Hook, HookFilter, NoMoves, Phase};
@@ -12,12 +13,25 @@ use crate::script::ScriptError;
 use crate::state::Position;
 
 /// Why a move could not be played.
-#[derive(Debug, Clone, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PlayError {
-    #[error("{0}")]
-    Illegal(String),
-    #[error("{0}")]
+    /// The text is not a move of this board.
+    #[error(transparent)]
+    Unreadable(#[from] NotationError),
+    /// The move is not legal here, and why.
+    #[error(transparent)]
+    Illegal(#[from] IllegalReason),
+    #[error(transparent)]
     Script(#[from] ScriptError),
+}
+
+/// A move of a list that could not be played: its number from 1, its text, and why.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("move {number} ({text}): {error}")]
+pub struct MoveListError {
+    pub number: usize,
+    pub text: String,
+    pub error: PlayError,
 }
 
 impl Variant {
@@ -203,10 +217,10 @@ impl Variant {
     /// # Errors
     /// Unparsable text or an illegal move, with the reason; a failing hook.
     pub fn find_move(&self, pos: &mut Position, text: &str) -> Result<Move, PlayError> {
-        let mv = Move::parse(text, &self.rules.geometry).map_err(PlayError::Illegal)?;
+        let mv = MoveText::parse(text, &self.rules.geometry)?;
         let mut legal = Vec::new();
         self.legal_moves(pos, &mut legal)?;
-        if let Some(m) = legal.iter().find(|m| **m == mv) {
+        if let Some(m) = legal.iter().find(|m| mv.names(m)) {
             return Ok(*m);
         }
         Err(PlayError::Illegal(self.explain_move(pos, &mv, &legal)?))
@@ -226,9 +240,9 @@ impl Variant {
     ///
     /// # Errors
     /// A failing hook.
-    pub fn explain_move(&self, pos: &mut Position, mv: &Move, legal: &[Move]) -> Result<String, ScriptError> {
+    pub fn explain_move(&self, pos: &mut Position, mv: &MoveText, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
         if let Some(r) = &pos.result {
-            return Ok(format!("the game is over ({})", r.describe(&self.rules.player_names)));
+            return Ok(IllegalReason::GameOver(r.describe(&self.rules.player_names)));
         }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
@@ -241,7 +255,7 @@ impl Variant {
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
         }
-        Ok(movegen::explain(&self.rules, pos, mv, legal, &pseudo, &refused))
+        Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused }))
     }
 
     /// Plays a list of moves from `pos`; on the first bad one says `move N (text): reason`.
@@ -249,9 +263,9 @@ impl Variant {
     /// # Errors
     /// The first move that cannot be played, with its index from 1; the position is left after
     /// the moves before it.
-    pub fn play_all(&self, pos: &mut Position, moves: &[String]) -> Result<(), String> {
+    pub fn play_all(&self, pos: &mut Position, moves: &[String]) -> Result<(), MoveListError> {
         for (i, t) in moves.iter().enumerate() {
-            self.play(pos, t).map_err(|e| format!("move {} ({}): {}", i + 1, t, e))?;
+            self.play(pos, t).map_err(|error| MoveListError { number: i + 1, text: t.clone(), error })?;
         }
         Ok(())
     }

@@ -27,7 +27,7 @@ fn perft_files() {
 
 #[test]
 fn perft_file_format_errors() {
-    assert!(parse_file("1").unwrap_err().contains("line 1"));
+    assert!(parse_file("1").unwrap_err().to_string().contains("line 1"));
     assert!(parse_file("x 3").is_err());
     assert!(parse_file("1 3 bogus=1").is_err());
     let c = parse_file("# comment\n2 10 moves=a1-a2,b1-b2 set=x:y # hand\n").unwrap();

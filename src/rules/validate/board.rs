@@ -53,7 +53,7 @@ pub(super) fn stage_geometry(v: &V) -> R<Geometry> {
     if !raw.holes.is_empty() {
         let mut holes = Vec::new();
         for h in &raw.holes {
-            let c = g.parse_cell(h.get_ref()).map_err(|e| v.err(f, h.span(), e, "not a cell"))?;
+            let c = g.parse_cell(h.get_ref()).map_err(|e| v.err(f, h.span(), e.to_string(), "not a cell"))?;
             holes.push(g.coords(c));
         }
         let old = g.clone();

@@ -23,8 +23,8 @@ fn zone_cells(v: &V, f: usize, g: &Geometry, z: &RawZone, done: &ZoneMap, player
         if z.rect.len() != 2 {
             return Err(v.err(f, z.rect[0].span(), "a rect is two opposite corners, like [\"b2\", \"e5\"]", "here"));
         }
-        let a = crate::geometry::parse_coords(z.rect[0].get_ref()).map_err(|e| v.err(f, z.rect[0].span(), e, "here"))?;
-        let b = crate::geometry::parse_coords(z.rect[1].get_ref()).map_err(|e| v.err(f, z.rect[1].span(), e, "here"))?;
+        let a = crate::geometry::parse_coords(z.rect[0].get_ref()).map_err(|e| v.err(f, z.rect[0].span(), e.to_string(), "here"))?;
+        let b = crate::geometry::parse_coords(z.rect[1].get_ref()).map_err(|e| v.err(f, z.rect[1].span(), e.to_string(), "here"))?;
         for c in g.cells() {
             let (cf, cr) = g.coords(c);
             let (cf, cr) = (cf as i32, cr as i32);
@@ -82,7 +82,7 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
             let mut masks = ByPlayer::new(0u64, 0u64);
             if raw.by_player.is_empty() {
                 let cells = zone_cells(v, f, g, raw, &done, Player::FIRST)?;
-                let id = g.add_zone(name, &cells).map_err(|e| v.err(f, z.val.span(), e, "here"))?;
+                let id = g.add_zone(name, &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
                 masks = ByPlayer::new(1 << id, 1 << id);
             } else {
                 for (pname, pz) in &raw.by_player {
@@ -91,7 +91,7 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
                         .find(|&p| &players[p] == pname)
                         .ok_or_else(|| v.err(f, z.val.span(), format!("`{pname}` is not a player"), "in this zone"))?;
                     let cells = zone_cells(v, f, g, pz, &done, p)?;
-                    let id = g.add_zone(&format!("{name}@{pname}"), &cells).map_err(|e| v.err(f, z.val.span(), e, "here"))?;
+                    let id = g.add_zone(&format!("{name}@{pname}"), &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
                     masks[p] = 1 << id;
                 }
             }

@@ -1,0 +1,180 @@
+//! Why a move is not legal, in terms of the rules: the reasons `why`, the REPL and scenario
+//! snapshots give, as an [`IllegalReason`] whose text names the rule.
+
+use crate::movegen::MoveList;
+use crate::notation::{Move, MoveText};
+use crate::piece;
+use crate::rules::Ruleset;
+use crate::rules::movement::victim;
+use crate::state::Position;
+use std::fmt;
+
+/// A list of move texts, sorted, at most six with "… N more".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves(pub Vec<String>);
+
+impl Moves {
+    fn of<'a>(rules: &Ruleset, ms: impl Iterator<Item = &'a Move>) -> Moves {
+        let mut v: Vec<String> = ms.map(|m| m.text(&rules.geometry)).collect();
+        v.sort();
+        Moves(v)
+    }
+}
+
+impl fmt::Display for Moves {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.iter().take(6).cloned().collect::<Vec<_>>().join(", "))?;
+        if self.0.len() > 6 {
+            write!(f, ", … {} more", self.0.len() - 6)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a move is illegal. Its text is what the designer reads.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalReason {
+    #[error("the game is over ({0})")]
+    GameOver(String),
+    #[error("{player} must decide the pending {tag} first: {choices}")]
+    PendingDecision { player: String, tag: String, choices: Moves },
+    #[error("passing is allowed only when the rules give no move")]
+    PassNotAllowed,
+    /// A hook refused it, with the hook's words.
+    #[error("{0}")]
+    Refused(String),
+    #[error("capture is compulsory ({captures} {})", if captures.0.len() == 1 { "is available" } else { "are available" })]
+    CaptureCompulsory { captures: Moves },
+    #[error("only the captures that take the most pieces ({most}) are legal: {captures}")]
+    NotMaximal { most: usize, captures: Moves },
+    #[error("refused by the rules' filters")]
+    Filtered,
+    #[error("{text} is not one of the choices of the pending {tag}: {choices}")]
+    NotAChoice { text: String, tag: String, choices: Moves },
+    #[error("there is no piece on {0}")]
+    NoPiece(String),
+    #[error("{cell} holds a {owner} {kind}; {side} is to move")]
+    NotYours { cell: String, owner: String, kind: String, side: String },
+    #[error("the capture must go on while it can ({0})")]
+    MustContinue(Moves),
+    #[error("a {kind} may not capture a {victim} ({cell} holds one)")]
+    MayNotCapture { kind: String, victim: String, cell: String },
+    #[error("{0} is occupied")]
+    Occupied(String),
+    #[error("{0} has no legal move")]
+    NoLegalMove(String),
+    #[error("capture is compulsory ({0} available)")]
+    OnlyCaptures(Moves),
+    #[error("the {kind} on {cell} has no legal move here (a {kind} moves by: {forms})")]
+    PieceStuck { kind: String, cell: String, forms: String },
+    #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} (a {kind} moves by: {forms})")]
+    NotAMoveOf { kind: String, cell: String, text: String, moves: Moves, forms: String },
+}
+
+/// What explaining a move needs besides the position: the legal moves, the moves before the
+/// capture policy and hook filters were applied, and the moves a hook refused with its reason.
+pub struct Lists<'a> {
+    pub legal: &'a [Move],
+    pub pseudo: &'a MoveList,
+    pub refused: &'a [(Move, String)],
+}
+
+/// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
+pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> IllegalReason {
+    let names = |p: crate::Player| rules.player_name(p).to_string();
+    if let Some(r) = &pos.result {
+        return IllegalReason::GameOver(r.describe(&rules.player_names));
+    }
+    if let Some(c) = &pos.cont
+        && !c.normal
+    {
+        return IllegalReason::PendingDecision {
+            player: names(c.player),
+            tag: c.tag.replace('_', " "),
+            choices: Moves::of(rules, l.legal.iter()),
+        };
+    }
+    let Some(from) = mv.from() else { return IllegalReason::PassNotAllowed };
+    if let Some((_, why)) = l.refused.iter().find(|(m, _)| mv.names(m)) {
+        return IllegalReason::Refused(why.clone());
+    }
+    if l.pseudo.iter().any(|m| mv.names(m)) {
+        return by_policy(rules, mv, l.legal);
+    }
+    let text = mv.capturing_at_landings().text(&rules.geometry);
+    if let Some(c) = &pos.cont
+        && c.moves.iter().any(|m| m.from == from)
+    {
+        return IllegalReason::NotAChoice { text, tag: c.tag.replace('_', " "), choices: Moves::of(rules, l.legal.iter()) };
+    }
+    let cell = rules.geometry.name(crate::Cell(from)).to_string();
+    let code = pos.board[from as usize];
+    if code == 0 {
+        return IllegalReason::NoPiece(cell);
+    }
+    let kind = rules.kind(piece::kind(code)).name.clone();
+    if piece::owner(code) != pos.side {
+        return IllegalReason::NotYours { cell, owner: names(piece::owner(code)), kind, side: names(pos.side) };
+    }
+    if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
+        return r;
+    }
+    let forms = rules.pieces[code as usize].notes.join("; ");
+    let own: Vec<&Move> = l.legal.iter().filter(|m| m.from == from).collect();
+    if !own.is_empty() {
+        return IllegalReason::NotAMoveOf { kind, cell, text, moves: Moves::of(rules, own.into_iter()), forms };
+    }
+    if l.legal.is_empty() {
+        return IllegalReason::NoLegalMove(names(pos.side));
+    }
+    if rules.captures.compulsory && l.legal.iter().any(Move::is_capture) {
+        return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
+    }
+    IllegalReason::PieceStuck { kind, cell, forms }
+}
+
+/// A move the pieces can make that the capture policy (or a filter) took away.
+fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
+    let captures = || legal.iter().filter(|m| m.is_capture());
+    if rules.captures.compulsory && !mv.is_capture() && legal.iter().any(Move::is_capture) {
+        return IllegalReason::CaptureCompulsory { captures: Moves::of(rules, captures()) };
+    }
+    if rules.captures.maximum && mv.is_capture() {
+        let most = legal.iter().map(Move::captures).max().unwrap_or(0);
+        return IllegalReason::NotMaximal { most, captures: Moves::of(rules, legal.iter().filter(|m| m.captures() == most)) };
+    }
+    IllegalReason::Filtered
+}
+
+/// What the cells of the text say: a capture stopped short, a jump over a piece this piece may
+/// not take (found through the piece's own jump tables), a step onto an occupied cell.
+fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Move]) -> Option<IllegalReason> {
+    let from = mv.from()?;
+    let path = mv.landings();
+    if mv.is_capture() {
+        let longer: Vec<&Move> =
+            legal.iter().filter(|m| m.from == from && m.len as usize > path.len() && m.path[..path.len()] == *path).collect();
+        if !longer.is_empty() {
+            return Some(IllegalReason::MustContinue(Moves::of(rules, longer.into_iter())));
+        }
+        let pr = &rules.pieces[code as usize];
+        let mut at = from;
+        for &land in path {
+            for &(over, _, _) in pr.any_jump.get(at).iter().filter(|j| j.1 == land) {
+                let vc = pos.board[over as usize];
+                let can = pr.jumps.iter().any(|j| j.table.get(at).contains(&(over, land)) && victim(vc, j.victims));
+                if vc != 0 && piece::owner(vc) != piece::owner(code) && !can {
+                    let (kind, victim) = (rules.kind(piece::kind(code)).name.clone(), rules.kind(piece::kind(vc)).name.clone());
+                    return Some(IllegalReason::MayNotCapture { kind, victim, cell: rules.geometry.name(crate::Cell(over)).to_string() });
+                }
+            }
+            at = land;
+        }
+    }
+    match path {
+        [to] if !mv.is_capture() && pos.board[*to as usize] != 0 => {
+            Some(IllegalReason::Occupied(rules.geometry.name(crate::Cell(*to)).to_string()))
+        }
+        _ => None,
+    }
+}
