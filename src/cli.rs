@@ -277,7 +277,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Check { variant, set, resolved } => {
             let v = load(&variant, &set)?;
             if resolved {
-                w(out, &v.resolved_text())?;
+                w(out, &render::resolved(&v))?;
             } else {
                 let r = &v.rules;
                 w(

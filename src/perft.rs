@@ -145,8 +145,8 @@ pub enum CheckError {
     /// The variant does not load (its diagnostic, rendered).
     #[error("{0}")]
     Load(String),
-    #[error("{0}")]
-    Position(String),
+    #[error(transparent)]
+    Position(#[from] crate::state::PositionError),
     #[error(transparent)]
     Moves(#[from] MoveListError),
     #[error(transparent)]

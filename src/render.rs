@@ -28,49 +28,17 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
     let g = &r.geometry;
     let mut s = String::new();
     let marked: Vec<u16> = last
-        .map(|m| {
-            let mut c = vec![];
-            if m.from != crate::geometry::NONE {
-                c.push(m.from);
-            }
-            c.extend_from_slice(m.landings());
-            c
-        })
+        .map(|m| (m.from != crate::geometry::NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).collect())
         .unwrap_or_default();
     // With a display attribute, each cell shows the symbol, the value and `*` on a crowned piece.
-    let shown = r.display_attribute;
-    let width = if shown.is_some() { 5 } else { 3 };
+    let width = if r.display_attribute.is_some() { 5 } else { 3 };
     for rank in (0..g.ranks as i32).rev() {
         let _ = write!(s, "{:>3} ", rank + 1);
         for f in 0..g.files as i32 {
-            let cell = g.at(f, rank);
-            let text = match cell {
+            s.push_str(&match g.at(f, rank) {
                 None => " ".repeat(width),
-                Some(c) => {
-                    let code = pos.board[c.0 as usize];
-                    let mark = if code == 0 { zone_mark(v, c) } else { r.symbol(code) };
-                    let mut label = mark.to_string();
-                    if let Some(slot) = shown {
-                        if code != 0 {
-                            label.push_str(&pos.attr(c.0, slot).to_string());
-                            let crowned = r.crown.is_some_and(|k| pos.attr(c.0, k.marker) != 0);
-                            label.push(if crowned { '*' } else { ' ' });
-                        } else {
-                            label.push_str("  ");
-                        }
-                    }
-                    let is_last = marked.contains(&c.0);
-                    let body = if code == 0 {
-                        style.paint("2", &label)
-                    } else if piece::owner(code) == crate::Player::FIRST {
-                        style.paint("1;37", &label)
-                    } else {
-                        style.paint("1;31", &label)
-                    };
-                    if is_last { if style.color { format!("[{}]", body) } else { format!("({body})") } } else { format!(" {body} ") }
-                }
-            };
-            s.push_str(&text);
+                Some(c) => cell_text(v, pos, c, marked.contains(&c.0), style),
+            });
         }
         let trimmed = s.trim_end_matches(' ').len();
         s.truncate(trimmed);
@@ -83,7 +51,46 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
     let trimmed = s.trim_end_matches(' ').len();
     s.truncate(trimmed);
     s.push('\n');
-    // Kings (crowned pieces), then attributes not drawn on the board, and counters.
+    s.push_str(&state_lines(v, pos));
+    s.push_str(&status(v, pos));
+    s.push('\n');
+    s
+}
+
+/// One cell: its piece (or the zone mark of an empty cell), the display attribute, and the
+/// last move's mark.
+fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, style: Style) -> String {
+    let r = &v.rules;
+    let code = pos.board[c.0 as usize];
+    let mut label = if code == 0 { zone_mark(v, c) } else { r.symbol(code) }.to_string();
+    if let Some(slot) = r.display_attribute {
+        if code != 0 {
+            label.push_str(&pos.attr(c.0, slot).to_string());
+            let crowned = r.crown.is_some_and(|k| pos.attr(c.0, k.marker) != 0);
+            label.push(if crowned { '*' } else { ' ' });
+        } else {
+            label.push_str("  ");
+        }
+    }
+    let body = if code == 0 {
+        style.paint("2", &label)
+    } else if piece::owner(code) == crate::Player::FIRST {
+        style.paint("1;37", &label)
+    } else {
+        style.paint("1;31", &label)
+    };
+    match (is_last, style.color) {
+        (true, true) => format!("[{body}]"),
+        (true, false) => format!("({body})"),
+        (false, _) => format!(" {body} "),
+    }
+}
+
+/// Kings (crowned pieces), attributes not drawn on the board, and counters, a line each.
+fn state_lines(v: &Variant, pos: &Position) -> String {
+    let r = &v.rules;
+    let g = &r.geometry;
+    let mut s = String::new();
     if let Some(k) = r.crown {
         let kings: Vec<String> = crate::Player::both()
             .iter()
@@ -100,30 +107,27 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
             .collect();
         let _ = writeln!(s, "kings (*): {}", kings.join(", "));
     }
-    if r.nattr() > 0 {
-        for (slot, name) in r.attributes.iter().enumerate() {
-            if Some(slot as u8) == shown || r.crown.is_some_and(|k| k.marker as usize == slot) {
-                continue;
-            }
-            let mut items = vec![];
-            for c in g.cells() {
+    for (slot, name) in r.attributes.iter().enumerate() {
+        if Some(slot as u8) == r.display_attribute || r.crown.is_some_and(|k| k.marker as usize == slot) {
+            continue;
+        }
+        let items: Vec<String> = g
+            .cells()
+            .filter(|c| {
                 let code = pos.board[c.0 as usize];
-                if code != 0 && r.kind(piece::kind(code)).attributes.iter().any(|&(sl, _)| sl as usize == slot) {
-                    items.push(format!("{}{}={}", r.symbol(code), g.name(c), pos.attr(c.0, slot as u8)));
-                }
-            }
-            if !items.is_empty() {
-                let _ = writeln!(s, "{name}: {}", items.join(" "));
-            }
+                code != 0 && r.kind(piece::kind(code)).attributes.iter().any(|&(sl, _)| sl as usize == slot)
+            })
+            .map(|c| format!("{}{}={}", r.symbol(pos.board[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
+            .collect();
+        if !items.is_empty() {
+            let _ = writeln!(s, "{name}: {}", items.join(" "));
         }
     }
     for (i, (name, _)) in r.counters.iter().enumerate() {
         let vals: Vec<String> =
-            crate::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counters[i * 2 + p.index()])).collect();
+            crate::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counter(p, i as u8))).collect();
         let _ = writeln!(s, "{name}: {}", vals.join(", "));
     }
-    s.push_str(&status(v, pos));
-    s.push('\n');
     s
 }
 

@@ -610,7 +610,7 @@ impl Session {
                 self.undone.clear();
                 ok(self.board())
             }
-            "rules" => ok(self.variant.resolved_text()),
+            "rules" => ok(render::resolved(&self.variant)),
             "save" => {
                 if rest.is_empty() {
                     return Err("usage: save FILE".into());

@@ -198,6 +198,7 @@ impl Position {
     }
 
     /// Clears a cell and its attributes.
+    #[inline]
     pub fn clear_cell(&mut self, z: &Zobrist, cell: u16) {
         self.set_piece(z, cell, 0);
         for s in 0..self.nattr as u8 {
@@ -268,89 +269,16 @@ impl Position {
     pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
         let z = &rules.zobrist;
-        let mover = self.side;
-        let turn = self.cont.as_ref().map_or(mover, |c| c.turn);
+        let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
         if self.cont.is_some() {
             self.set_continuation(z, None);
         }
         let mut fx = MoveEffects::default();
         if mv.kind != MoveKind::Pass {
-            let from = mv.from;
-            let code = self.board[from as usize];
-            fx.code = code;
-            let mut vals = [0i32; 16];
-            let n = self.nattr.min(16);
-            for (s, v) in vals.iter_mut().enumerate().take(n) {
-                *v = self.attr(from, s as u8);
-            }
-            if mv.to().is_none()
-                && (rules.kinds[piece::kind(code).0 as usize].royal || rules.crown.is_some_and(|c| vals[c.marker as usize] != 0))
-            {
-                fx.royal_left = Some(piece::owner(code));
-            }
-            if n == 0 {
-                self.set_piece(z, from, 0);
-            } else {
-                self.clear_cell(z, from);
-            }
-            for i in 0..mv.len as usize {
-                let v = mv.victims[i];
-                if v == crate::geometry::NONE {
-                    continue;
-                }
-                let vc = self.board[v as usize];
-                if vc != 0 {
-                    fx.captured += 1;
-                    if rules.kinds[piece::kind(vc).0 as usize].royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
-                        fx.royal_victim = Some(piece::owner(vc));
-                    }
-                    if n == 0 {
-                        self.set_piece(z, v, 0);
-                    } else {
-                        self.clear_cell(z, v);
-                    }
-                }
-            }
+            let (code, mut vals) = self.lift(rules, mv, &mut fx);
+            self.take_victims(rules, mv, &mut fx);
             if let Some(to) = mv.to() {
-                let pr = &rules.pieces[code as usize];
-                let mut new_code = code;
-                if let Some(p) = &pr.promote
-                    && mv.landings().iter().any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
-                {
-                    new_code = piece::code(p.to, piece::owner(code));
-                }
-                for e in &pr.effects {
-                    let applies = match e.on {
-                        EffectOn::Any => true,
-                        EffectOn::Quiet => fx.captured == 0,
-                        EffectOn::Capture => fx.captured > 0,
-                    };
-                    if applies && (e.slot as usize) < n {
-                        let v = &mut vals[e.slot as usize];
-                        *v = e.set.unwrap_or(*v + e.add);
-                    }
-                }
-                if n == 0 {
-                    self.set_piece(z, to, new_code);
-                } else {
-                    self.put(z, to, new_code, &vals[..n]);
-                }
-                fx.new_code = new_code;
-                if let Some(x) = &pr.exit
-                    && rules.geometry.zones_of(to) & x.zone != 0
-                {
-                    // The piece leaves the game here.
-                    if n == 0 {
-                        self.set_piece(z, to, 0);
-                    } else {
-                        self.clear_cell(z, to);
-                    }
-                    if let Some(slot) = x.counter {
-                        let owner = piece::owner(code);
-                        let v = self.counter(owner, slot);
-                        self.set_counter(owner, slot, v + 1);
-                    }
-                }
+                self.land(rules, mv, to, code, &mut vals, &mut fx);
             }
         }
         if let Some(c) = rules.crown
@@ -366,6 +294,77 @@ impl Position {
         self.ply += 1;
         self.set_side(z, turn.other());
         fx
+    }
+
+    /// Takes the moving piece off its start cell: its code and attribute values.
+    #[inline]
+    fn lift(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) -> (u8, [i32; 16]) {
+        let from = mv.from;
+        let code = self.board[from as usize];
+        fx.code = code;
+        let mut vals = [0i32; 16];
+        for (s, v) in vals.iter_mut().enumerate().take(self.nattr) {
+            *v = self.attr(from, s as u8);
+        }
+        if mv.to().is_none() && (rules.kind(piece::kind(code)).royal || rules.crown.is_some_and(|c| vals[c.marker as usize] != 0)) {
+            fx.royal_left = Some(piece::owner(code));
+        }
+        self.clear_cell(&rules.zobrist, from);
+        (code, vals)
+    }
+
+    /// Removes what the move captures, noting royal victims.
+    #[inline]
+    fn take_victims(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
+        for v in mv.victims() {
+            let vc = self.board[v as usize];
+            if vc != 0 {
+                fx.captured += 1;
+                if rules.kind(piece::kind(vc)).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
+                    fx.royal_victim = Some(piece::owner(vc));
+                }
+                self.clear_cell(&rules.zobrist, v);
+            }
+        }
+    }
+
+    /// Puts the moving piece on its landing: promotion, attribute effects, and leaving the game
+    /// where its exit zone is.
+    #[inline]
+    fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: u8, vals: &mut [i32; 16], fx: &mut MoveEffects) {
+        let z = &rules.zobrist;
+        let pr = &rules.pieces[code as usize];
+        let mut new_code = code;
+        if let Some(p) = &pr.promote
+            && mv.landings().iter().any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
+        {
+            new_code = piece::code(p.to, piece::owner(code));
+        }
+        let n = self.nattr;
+        for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
+            let applies = match e.on {
+                EffectOn::Any => true,
+                EffectOn::Quiet => fx.captured == 0,
+                EffectOn::Capture => fx.captured > 0,
+            };
+            if applies {
+                let v = &mut vals[e.slot as usize];
+                *v = e.set.unwrap_or(*v + e.add);
+            }
+        }
+        self.put(z, to, new_code, &vals[..n]);
+        fx.new_code = new_code;
+        if let Some(x) = &pr.exit
+            && rules.geometry.zones_of(to) & x.zone != 0
+        {
+            // The piece leaves the game here.
+            self.clear_cell(z, to);
+            if let Some(slot) = x.counter {
+                let owner = piece::owner(code);
+                let v = self.counter(owner, slot);
+                self.set_counter(owner, slot, v + 1);
+            }
+        }
     }
 
     /// Crowns `p`'s piece with the unique highest value of the crown's attribute; a tie (or no
@@ -487,25 +486,19 @@ impl Position {
     /// Reads a position line; its repetition history starts empty (just itself).
     ///
     /// # Errors
-    /// A message naming the field that is wrong.
-    pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, String> {
+    /// The field that is wrong, and why.
+    pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+        let bad = |m: String| PositionError(m);
         let fields = crate::notation::split_fields(text);
         if fields.len() < 2 {
-            return Err("a position is BOARD SIDE [PLY] [fields…]".into());
+            return Err(bad("a position is BOARD SIDE [PLY] [fields…]".into()));
         }
         let lookup = |ch: char| rules.code_of_symbol(ch);
         let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
-        let (board, attrs) = crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr())?;
-        let side = crate::notation::player_from_text(&fields[1].to_ascii_lowercase(), &rules.player_names)
-            .ok_or_else(|| format!("`{}` is not a player", fields[1]))?;
-        let mut p = Position {
-            board,
-            attrs,
-            nattr: rules.nattr(),
-            counters: rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect(),
-            side,
-            ..Position::default()
-        };
+        let (board, attrs) = crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(bad)?;
+        let side = player(rules, &fields[1].to_ascii_lowercase())?;
+        let counters = rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect();
+        let mut p = Position { board, attrs, nattr: rules.nattr(), counters, side, ..Position::default() };
         let mut rest = &fields[2..];
         if let Some(first) = rest.first()
             && let Ok(ply) = first.parse::<u32>()
@@ -514,62 +507,77 @@ impl Position {
             rest = &rest[1..];
         }
         for f in rest {
-            let (k, v) = f.split_once('=').ok_or_else(|| format!("`{f}` is not a key=value field"))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field")))?;
             match k {
-                "counters" => {
-                    for part in v.split(',') {
-                        let bits: Vec<&str> = part.split(':').collect();
-                        if bits.len() != 3 {
-                            return Err(format!("`{part}`: a counter is name:first:second"));
-                        }
-                        let slot = rules.counter_slot(bits[0]).ok_or_else(|| format!("`{}` is not a counter", bits[0]))?;
-                        for (i, b) in bits[1..].iter().enumerate() {
-                            p.counters[slot as usize * 2 + i] = b.parse().map_err(|_| format!("`{b}` is not an integer"))?;
-                        }
-                    }
-                }
-                "cont" => {
-                    let bits: Vec<&str> = v.splitn(5, ':').collect();
-                    if bits.len() != 5 {
-                        return Err("cont is PLAYER:TURN:TAG:normal|only:MOVES".into());
-                    }
-                    let player = crate::notation::player_from_text(bits[0], &rules.player_names)
-                        .ok_or_else(|| format!("`{}` is not a player", bits[0]))?;
-                    let turn = crate::notation::player_from_text(bits[1], &rules.player_names)
-                        .ok_or_else(|| format!("`{}` is not a player", bits[1]))?;
-                    let normal = match bits[3] {
-                        "normal" => true,
-                        "only" => false,
-                        o => return Err(format!("`{o}`: expected normal or only")),
-                    };
-                    let mut moves = Vec::new();
-                    for m in bits[4].split(',').filter(|m| !m.is_empty()) {
-                        moves.push(MoveText::parse(m, &rules.geometry).map_err(|e| e.to_string())?.capturing_at_landings());
-                    }
-                    p.cont = Some(Box::new(Continuation { player, turn, tag: bits[2].to_string(), moves, normal }));
-                }
-                "result" => {
-                    let r = v.trim_matches('"');
-                    let (who, reason) =
-                        r.split_once(": ").ok_or_else(|| "result is \"white wins: reason\" or \"draw: reason\"".to_string())?;
-                    p.result = Some(if who == "draw" {
-                        Outcome::draw(reason)
-                    } else {
-                        let name = who.strip_suffix(" wins").ok_or("result is \"white wins: reason\" or \"draw: reason\"")?;
-                        Outcome::win(
-                            crate::notation::player_from_text(name, &rules.player_names)
-                                .ok_or_else(|| format!("`{name}` is not a player"))?,
-                            reason,
-                        )
-                    });
-                }
-                other => return Err(format!("unknown position field `{other}`")),
+                "counters" => p.read_counters(rules, v)?,
+                "cont" => p.cont = Some(Box::new(continuation(rules, v)?)),
+                "result" => p.result = Some(result(rules, v)?),
+                other => return Err(bad(format!("unknown position field `{other}`"))),
             }
         }
         p.rehash(rules);
         p.history.push(p.hash);
         Ok(p)
     }
+
+    /// `counters=name:first:second,…`.
+    fn read_counters(&mut self, rules: &Ruleset, v: &str) -> Result<(), PositionError> {
+        for part in v.split(',') {
+            let bits: Vec<&str> = part.split(':').collect();
+            if bits.len() != 3 {
+                return Err(PositionError(format!("`{part}`: a counter is name:first:second")));
+            }
+            let slot = rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", bits[0])))?;
+            for (i, b) in bits[1..].iter().enumerate() {
+                self.counters[slot as usize * 2 + i] = b.parse().map_err(|_| PositionError(format!("`{b}` is not an integer")))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A position text that cannot be read: which field, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PositionError(pub String);
+
+// Interim, while the session and workflow still speak `String` errors.
+impl From<PositionError> for String {
+    fn from(e: PositionError) -> String {
+        e.0
+    }
+}
+
+fn player(rules: &Ruleset, text: &str) -> Result<Player, PositionError> {
+    crate::notation::player_from_text(text, &rules.player_names).ok_or_else(|| PositionError(format!("`{text}` is not a player")))
+}
+
+/// `cont=PLAYER:TURN:TAG:normal|only:MOVES`.
+fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError> {
+    let bits: Vec<&str> = v.splitn(5, ':').collect();
+    if bits.len() != 5 {
+        return Err(PositionError("cont is PLAYER:TURN:TAG:normal|only:MOVES".into()));
+    }
+    let normal = match bits[3] {
+        "normal" => true,
+        "only" => false,
+        o => return Err(PositionError(format!("`{o}`: expected normal or only"))),
+    };
+    let mut moves = Vec::new();
+    for m in bits[4].split(',').filter(|m| !m.is_empty()) {
+        moves.push(MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?.capturing_at_landings());
+    }
+    Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag: bits[2].to_string(), moves, normal })
+}
+
+/// `result="white wins: reason"` or `result="draw: reason"`.
+fn result(rules: &Ruleset, v: &str) -> Result<Outcome, PositionError> {
+    let form = || PositionError("result is \"white wins: reason\" or \"draw: reason\"".into());
+    let (who, reason) = v.trim_matches('"').split_once(": ").ok_or_else(form)?;
+    if who == "draw" {
+        return Ok(Outcome::draw(reason));
+    }
+    Ok(Outcome::win(player(rules, who.strip_suffix(" wins").ok_or_else(form)?)?, reason))
 }
 
 #[cfg(test)]

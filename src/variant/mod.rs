@@ -128,10 +128,3 @@ fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
     marks.sort();
     marks.into_iter().map(|(_, n, c)| (n, c)).collect()
 }
-
-impl Variant {
-    /// The resolved variant as TOML with comments saying where each section came from.
-    pub fn resolved_text(&self) -> String {
-        crate::render::resolved(self)
-    }
-}
