@@ -33,6 +33,56 @@ pub fn file_letter(file: u8) -> char {
     (b'a' + file) as char
 }
 
+/// A set of zones (at most 64), as the zones a cell belongs to or the zones a condition names.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ZoneSet(u64);
+
+impl ZoneSet {
+    /// No zone (a condition that does not constrain).
+    pub const EMPTY: ZoneSet = ZoneSet(0);
+    /// Every zone.
+    pub const ALL: ZoneSet = ZoneSet(u64::MAX);
+
+    /// The set of one zone, by id.
+    pub const fn one(id: u8) -> ZoneSet {
+        ZoneSet(1 << id)
+    }
+
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the sets share a zone.
+    #[inline(always)]
+    pub fn meets(self, other: ZoneSet) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
+impl std::ops::BitOr for ZoneSet {
+    type Output = ZoneSet;
+    #[inline(always)]
+    fn bitor(self, o: ZoneSet) -> ZoneSet {
+        ZoneSet(self.0 | o.0)
+    }
+}
+
+impl std::ops::BitOrAssign for ZoneSet {
+    #[inline(always)]
+    fn bitor_assign(&mut self, o: ZoneSet) {
+        self.0 |= o.0;
+    }
+}
+
+impl std::ops::BitAnd for ZoneSet {
+    type Output = ZoneSet;
+    #[inline(always)]
+    fn bitand(self, o: ZoneSet) -> ZoneSet {
+        ZoneSet(self.0 & o.0)
+    }
+}
+
 /// Board geometry: which grid points exist, their names, and neighbour tables.
 #[derive(Clone, Debug)]
 pub struct Geometry {
@@ -48,7 +98,7 @@ pub struct Geometry {
     /// `vector * cells + cell` → neighbour cell or [`NONE`].
     nbr: Vec<u16>,
     /// cell → bit set of the zones it belongs to.
-    zone_bits: Vec<u64>,
+    zone_bits: Vec<ZoneSet>,
     zone_names: Vec<String>,
 }
 
@@ -68,7 +118,17 @@ impl Geometry {
             }
         }
         let n = coords.len();
-        Geometry { files, ranks, grid, coords, names, vectors: Vec::new(), nbr: Vec::new(), zone_bits: vec![0; n], zone_names: Vec::new() }
+        Geometry {
+            files,
+            ranks,
+            grid,
+            coords,
+            names,
+            vectors: Vec::new(),
+            nbr: Vec::new(),
+            zone_bits: vec![ZoneSet::EMPTY; n],
+            zone_names: Vec::new(),
+        }
     }
 
     /// The number of existing cells.
@@ -166,14 +226,14 @@ impl Geometry {
         }
         self.zone_names.push(name.to_string());
         for c in cells {
-            self.zone_bits[c.0 as usize] |= 1 << id;
+            self.zone_bits[c.0 as usize] |= ZoneSet::one(id as u8);
         }
         Ok(id as u8)
     }
 
     /// The zone bit set of a cell.
     #[inline(always)]
-    pub fn zones_of(&self, c: u16) -> u64 {
+    pub fn zones_of(&self, c: u16) -> ZoneSet {
         self.zone_bits[c as usize]
     }
 
@@ -187,7 +247,7 @@ impl Geometry {
 
     /// The cells of a zone, in index order.
     pub fn zone_cells(&self, zone: u8) -> Vec<Cell> {
-        self.cells().filter(|c| self.zone_bits[c.0 as usize] & (1 << zone) != 0).collect()
+        self.cells().filter(|c| self.zone_bits[c.0 as usize].meets(ZoneSet::one(zone))).collect()
     }
 }
 

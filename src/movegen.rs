@@ -4,7 +4,7 @@
 //! Generation reads only the [`Ruleset`]'s tables and the board: no strings, no allocation
 //! beyond the caller's reusable move list.
 
-use crate::geometry::NONE;
+use crate::geometry::{NONE, ZoneSet};
 use crate::notation::{MAX_PATH, Move};
 use crate::piece::{self, Player};
 use crate::rules::movement::victim;
@@ -68,7 +68,7 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
             let mut next_code = code;
             let mut stop = royal_end || pol.chain == Chain::Single;
             if let Some(p) = &pr.promote
-                && g.zones_of(land) & p.zone != 0
+                && g.zones_of(land).meets(p.zone)
                 && piece::kind(code) != p.to
             {
                 if p.ends_chain {
@@ -119,7 +119,7 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut Mo
     let pr = &rules.pieces[code as usize];
     let own = pos.counts[piece::owner(code)];
     // A walk does not pass through a cell where its piece leaves the game.
-    let avoid = pr.exit.as_ref().map_or(0, |x| x.zone);
+    let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     let board = BoardView { board: &pos.board, attrs: &pos.attrs, nattr: pos.nattr };
     for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
         if limit == u16::MAX || own as u64 <= limit as u64 {

@@ -35,7 +35,7 @@ impl Player {
 pub struct KindId(pub u8);
 
 /// Per-player data, indexed by [`Player`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ByPlayer<T>(pub [T; 2]);
 
 impl<T> ByPlayer<T> {

@@ -136,7 +136,7 @@ fn zone_mark(v: &Variant, c: Cell) -> char {
     let g = &v.rules.geometry;
     for (name, mark) in &v.marks {
         if let Some(m) = v.rules.zone_mask(name, crate::Player::FIRST)
-            && g.zones_of(c.0) & m != 0
+            && g.zones_of(c.0).meets(m)
         {
             return *mark;
         }

@@ -276,9 +276,9 @@ impl Session {
         }
         for (i, (name, _)) in r.counters.iter().enumerate() {
             for p in crate::Player::both() {
-                let k = i * 2 + p.index();
-                if before.counters[k] != self.pos.counters[k] {
-                    s.push_str(&format!("  counter {name} of {}: {} → {}\n", r.player_name(p), before.counters[k], self.pos.counters[k]));
+                let (was, now) = (before.counter(p, i as u8), self.pos.counter(p, i as u8));
+                if was != now {
+                    s.push_str(&format!("  counter {name} of {}: {was} → {now}\n", r.player_name(p)));
                 }
             }
         }

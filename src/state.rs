@@ -43,8 +43,8 @@ pub struct Position {
     pub board: Vec<u8>,
     pub attrs: Vec<i32>,
     pub nattr: usize,
-    /// `counter * 2 + player`.
-    pub counters: Vec<i32>,
+    /// Per counter, each player's value.
+    pub counters: Vec<ByPlayer<i32>>,
     pub side: Player,
     pub ply: u32,
     pub cont: Option<Box<Continuation>>,
@@ -56,7 +56,7 @@ pub struct Position {
     /// Copy-make: the board, attributes and counters before each move, stacked.
     saved_board: Vec<u8>,
     saved_attrs: Vec<i32>,
-    saved_counters: Vec<i32>,
+    saved_counters: Vec<ByPlayer<i32>>,
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Box<Continuation>>, Option<Outcome>)>,
     frames: Vec<Frame>,
@@ -92,7 +92,7 @@ impl Position {
             board: rules.setup.board.clone(),
             attrs: rules.setup.attrs.clone(),
             nattr: rules.nattr(),
-            counters: rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect(),
+            counters: rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect(),
             side: rules.first,
             ..Position::default()
         };
@@ -115,8 +115,10 @@ impl Position {
                 h ^= Zobrist::attribute(c as u16, s as u8, self.attrs[c * self.nattr + s]);
             }
         }
-        for (i, &v) in self.counters.iter().enumerate() {
-            h ^= Zobrist::counter(Player((i % 2) as u8), (i / 2) as u8, v);
+        for (slot, values) in self.counters.iter().enumerate() {
+            for p in Player::both() {
+                h ^= Zobrist::counter(p, slot as u8, values[p]);
+            }
         }
         if self.cont.is_some() {
             h ^= z.continuation;
@@ -154,7 +156,7 @@ impl Position {
     }
 
     pub fn counter(&self, p: Player, slot: u8) -> i32 {
-        self.counters[slot as usize * 2 + p.index()]
+        self.counters[slot as usize][p]
     }
 
     /// Sets a cell's piece code (attributes are not touched).
@@ -188,13 +190,12 @@ impl Position {
 
     /// Sets a per-player counter.
     pub fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
-        let index = slot as usize * 2 + p.index();
-        let old = self.counters[index];
+        let old = self.counters[slot as usize][p];
         if old == value {
             return;
         }
         self.hash ^= Zobrist::counter(p, slot, old) ^ Zobrist::counter(p, slot, value);
-        self.counters[index] = value;
+        self.counters[slot as usize][p] = value;
     }
 
     /// Clears a cell and its attributes.
@@ -336,7 +337,7 @@ impl Position {
         let pr = &rules.pieces[code as usize];
         let mut new_code = code;
         if let Some(p) = &pr.promote
-            && mv.landings().iter().any(|&c| rules.geometry.zones_of(c) & p.zone != 0)
+            && mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone))
         {
             new_code = piece::code(p.to, piece::owner(code));
         }
@@ -355,7 +356,7 @@ impl Position {
         self.put(z, to, new_code, &vals[..n]);
         fx.new_code = new_code;
         if let Some(x) = &pr.exit
-            && rules.geometry.zones_of(to) & x.zone != 0
+            && rules.geometry.zones_of(to).meets(x.zone)
         {
             // The piece leaves the game here.
             self.clear_cell(z, to);
@@ -462,7 +463,7 @@ impl Position {
                 .counters
                 .iter()
                 .enumerate()
-                .map(|(i, (n, _))| format!("{n}:{}:{}", self.counters[i * 2], self.counters[i * 2 + 1]))
+                .map(|(i, (n, _))| format!("{n}:{}:{}", self.counters[i].0[0], self.counters[i].0[1]))
                 .collect();
             s.push_str(&format!(" counters={}", parts.join(",")));
         }
@@ -497,7 +498,7 @@ impl Position {
         let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
         let (board, attrs) = crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(bad)?;
         let side = player(rules, &fields[1].to_ascii_lowercase())?;
-        let counters = rules.counters.iter().flat_map(|(_, v)| [*v, *v]).collect();
+        let counters = rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect();
         let mut p = Position { board, attrs, nattr: rules.nattr(), counters, side, ..Position::default() };
         let mut rest = &fields[2..];
         if let Some(first) = rest.first()
@@ -529,7 +530,7 @@ impl Position {
             }
             let slot = rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", bits[0])))?;
             for (i, b) in bits[1..].iter().enumerate() {
-                self.counters[slot as usize * 2 + i] = b.parse().map_err(|_| PositionError(format!("`{b}` is not an integer")))?;
+                self.counters[slot as usize].0[i] = b.parse().map_err(|_| PositionError(format!("`{b}` is not an integer")))?;
             }
         }
         Ok(())

@@ -170,7 +170,7 @@ fn zone_filled(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let mut cells = ByPlayer::new(Vec::new(), Vec::new());
     for p in Player::both() {
         let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
-        cells[p] = c.g.cells().filter(|x| c.g.zones_of(x.0) & m != 0).map(|x| x.0).collect();
+        cells[p] = c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)).map(|x| x.0).collect();
     }
     Ok(Some(EndKind::ZoneFilled(cells)))
 }

@@ -62,7 +62,7 @@ impl Hook {
 /// When a hook runs.
 #[derive(Clone, Debug, Default)]
 pub struct HookFilter {
-    /// Kinds whose moves trigger the hook (`KindSet::MAX`: all).
+    /// Kinds whose moves trigger the hook.
     pub kinds: KindSet,
     pub captures_only: bool,
     pub forward_only: bool,
@@ -81,12 +81,12 @@ pub struct Near {
 impl HookFilter {
     /// An unfiltered hook.
     pub fn always() -> HookFilter {
-        HookFilter { kinds: KindSet::MAX, ..HookFilter::default() }
+        HookFilter { kinds: KindSet::ALL, ..HookFilter::default() }
     }
 
     /// Whether the filter lets every move through.
     pub fn is_always(&self) -> bool {
-        self.kinds == KindSet::MAX && !self.captures_only && !self.forward_only && self.near.is_none()
+        self.kinds == KindSet::ALL && !self.captures_only && !self.forward_only && self.near.is_none()
     }
 }
 
@@ -139,9 +139,9 @@ fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kin
         return Ok(None);
     }
     let known = super::names::Names::new("piece kind", kinds.iter().map(|d| d.name.as_str()));
-    let mut kset = if fl.kinds.is_empty() { KindSet::MAX } else { 0 };
+    let mut kset = if fl.kinds.is_empty() { KindSet::ALL } else { KindSet::EMPTY };
     for k in &fl.kinds {
-        kset |= 1 << v.lookup(f, span.clone(), &known, k, " in a hook filter", "here")?;
+        kset = kset.with(crate::KindId(v.lookup(f, span.clone(), &known, k, " in a hook filter", "here")? as u8));
     }
     let captures_only = match &fl.captures_only {
         None => false,

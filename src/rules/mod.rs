@@ -18,11 +18,27 @@ pub use movement::{BoardView, Cond, Distance, Form, FormKind, Jump, OffBoard};
 pub use options::{OptionDecl, OptionType, OptionValue, Options};
 pub use validate::CROWN;
 
-use crate::geometry::{CellTable, Geometry};
+use crate::geometry::{CellTable, Geometry, ZoneSet};
 use crate::piece::{ByPlayer, KindId, Player};
 
-/// A set of piece kinds as a bit set (at most 60 kinds).
-pub type KindSet = u64;
+/// A set of piece kinds (at most 60).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KindSet(u64);
+
+impl KindSet {
+    pub const EMPTY: KindSet = KindSet(0);
+    pub const ALL: KindSet = KindSet(u64::MAX);
+
+    #[inline(always)]
+    pub fn contains(self, k: KindId) -> bool {
+        self.0 & (1 << k.0) != 0
+    }
+
+    /// The set with `k` added.
+    pub fn with(self, k: KindId) -> KindSet {
+        KindSet(self.0 | 1 << k.0)
+    }
+}
 
 /// A set of board codes (kind × owner) as a bit set: movement forms store their victims as the
 /// codes of the enemy pieces they may capture, so a test is one shift.
@@ -32,7 +48,7 @@ pub type CodeSet = u128;
 pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
     let mut s = 0u128;
     for k in 0..60u8 {
-        if kinds & (1u64 << k) != 0 {
+        if kinds.contains(KindId(k)) {
             s |= 1u128 << crate::piece::code(KindId(k), player.other());
         }
     }
@@ -43,14 +59,14 @@ pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
 /// goes up by one.
 #[derive(Clone, Debug)]
 pub struct Exit {
-    pub zone: u64,
+    pub zone: ZoneSet,
     pub counter: Option<u8>,
 }
 
 /// A kind change on reaching a zone.
 #[derive(Clone, Debug)]
 pub struct Promotion {
-    pub zone: u64,
+    pub zone: ZoneSet,
     pub to: KindId,
     pub ends_chain: bool,
 }
@@ -227,7 +243,7 @@ pub struct Ruleset {
     /// Whether any end condition must be checked after each move.
     pub end_checks: bool,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
-    pub zones: Vec<(String, ByPlayer<u64>)>,
+    pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
 }
 
 impl Ruleset {
@@ -284,13 +300,13 @@ impl Ruleset {
     }
 
     /// The cells of a named zone for a player.
-    pub fn zone_mask(&self, name: &str, p: Player) -> Option<u64> {
+    pub fn zone_mask(&self, name: &str, p: Player) -> Option<ZoneSet> {
         self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
     }
 
     /// Whether a cell lies in a named zone for a player.
     pub fn in_zone(&self, cell: u16, name: &str, p: Player) -> Option<bool> {
-        self.zone_mask(name, p).map(|m| self.geometry.zones_of(cell) & m != 0)
+        self.zone_mask(name, p).map(|m| self.geometry.zones_of(cell).meets(m))
     }
 
     pub fn has_repetition_rule(&self) -> bool {

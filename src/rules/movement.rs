@@ -10,7 +10,7 @@ use super::error::did_you_mean;
 use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrInt};
 use super::validate::{R, V, ZoneMap};
 use super::{CodeSet, KindDef, enemy_codes};
-use crate::geometry::{CellTable, Geometry, NONE, compass_vector};
+use crate::geometry::{CellTable, Geometry, NONE, ZoneSet, compass_vector};
 use crate::notation::{Move, compass_index};
 use crate::piece::{ByPlayer, Player};
 use toml::Spanned;
@@ -51,44 +51,44 @@ impl FormKind {
     }
 }
 
-/// Zone conditions on a move's cells, as zone bit masks (0 = no condition).
+/// Zone conditions on a move's cells (an empty set: no condition).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cond {
-    pub from: u64,
-    pub from_not: u64,
-    pub to: u64,
-    pub to_not: u64,
-    pub from_or_to: u64,
+    pub from: ZoneSet,
+    pub from_not: ZoneSet,
+    pub to: ZoneSet,
+    pub to_not: ZoneSet,
+    pub from_or_to: ZoneSet,
     /// The jumped cell (jumps only).
-    pub over: u64,
+    pub over: ZoneSet,
     /// Every cell passed over and the landing cell (slides).
-    pub path: u64,
+    pub path: ZoneSet,
     /// The jumped cell and the landing (for a step: the start and the landing) share one of
     /// these zones.
-    pub same_zone: u64,
+    pub same_zone: ZoneSet,
 }
 
 impl Cond {
     #[inline(always)]
     pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
         let z = g.zones_of(from);
-        (self.from == 0 || z & self.from != 0) && z & self.from_not == 0
+        (self.from.is_empty() || z.meets(self.from)) && !z.meets(self.from_not)
     }
 
     /// Checks the landing-side conditions of a move from `from` to `to`.
     #[inline(always)]
     pub fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
         let zt = g.zones_of(to);
-        (self.to == 0 || zt & self.to != 0)
-            && zt & self.to_not == 0
-            && (self.from_or_to == 0 || (zt | g.zones_of(from)) & self.from_or_to != 0)
-            && (self.path == 0 || zt & self.path != 0)
+        (self.to.is_empty() || zt.meets(self.to))
+            && !zt.meets(self.to_not)
+            && (self.from_or_to.is_empty() || (zt | g.zones_of(from)).meets(self.from_or_to))
+            && (self.path.is_empty() || zt.meets(self.path))
     }
 
     /// Whether the start and landing (or jumped cell and landing) share a `same_zone` zone.
     #[inline(always)]
     fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
-        self.same_zone == 0 || g.zones_of(a) & g.zones_of(b) & self.same_zone != 0
+        self.same_zone.is_empty() || (g.zones_of(a) & g.zones_of(b)).meets(self.same_zone)
     }
 }
 
@@ -266,7 +266,7 @@ impl V<'_> {
     }
 
     fn cond(&self, f: usize, fm: &RawForm, zones: &ZoneMap, p: Player) -> R<Cond> {
-        let mut same_zone = 0;
+        let mut same_zone = ZoneSet::EMPTY;
         for z in fm.same_zone.iter().flatten() {
             same_zone |= self.zone_named(f, z.get_ref(), z.span(), zones, p)?;
         }
@@ -344,7 +344,7 @@ impl FormSpec {
                     for &v in &vecs {
                         let over = g.step(v, at);
                         let land = if over == NONE { NONE } else { g.step(v, over) };
-                        if land == NONE || (cond.over != 0 && g.zones_of(over) & cond.over == 0) {
+                        if land == NONE || (!cond.over.is_empty() && !g.zones_of(over).meets(cond.over)) {
                             continue;
                         }
                         if cond.land_ok(g, at, land) && cond.same_zone_ok(g, over, land) {
@@ -393,7 +393,7 @@ impl Form {
                     let mut cur = from;
                     for _ in 0..*max {
                         cur = g.step(v, cur);
-                        if cur == NONE || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+                        if cur == NONE || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
                             break;
                         }
                         out.push(cur);
@@ -417,7 +417,7 @@ impl Form {
     /// Appends the moves of the piece `code` on `from` by this form. `avoid`: zones a walk does
     /// not pass through (where its piece would leave the game).
     #[inline]
-    pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: u64, out: &mut Vec<Move>) {
+    pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, out: &mut Vec<Move>) {
         match self {
             Form::Walk { vecs, steps, cond } => {
                 if cond.start_ok(g, from) {
@@ -486,7 +486,7 @@ fn slide(
             break;
         }
         dist += 1;
-        if dist > max || (cond.path != 0 && g.zones_of(cur) & cond.path == 0) {
+        if dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
             break;
         }
         let tc = board[cur as usize];
@@ -565,7 +565,7 @@ fn leap(
 fn walk(
     g: &Geometry,
     board: &[u8],
-    (from, avoid): (u16, u64),
+    (from, avoid): (u16, ZoneSet),
     at: u16,
     vecs: &[u8],
     left: u8,
@@ -579,7 +579,7 @@ fn walk(
             continue;
         }
         if left > 1 {
-            if g.zones_of(next) & avoid == 0 {
+            if !g.zones_of(next).meets(avoid) {
                 walk(g, board, (from, avoid), next, vecs, left - 1, cond, start, out);
             }
         } else if next != from && cond.land_ok(g, from, next) {

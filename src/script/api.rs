@@ -6,7 +6,7 @@
 //! signatures is snapshot-tested so an API change shows up as a diff.
 
 use super::Ctx;
-use crate::geometry::{Cell, NONE, compass_vector};
+use crate::geometry::{Cell, NONE, ZoneSet, compass_vector};
 use crate::notation::{Move, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{self, Player};
@@ -121,9 +121,9 @@ fn neighbours(c: &Ctx, cell: u16, d: &Dynamic) -> RR<Vec<u16>> {
     Ok(dir_set(d)?.into_iter().filter_map(|v| g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32)).map(|t| t.0).collect())
 }
 
-fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<u64> {
+fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
     if zone == "board" {
-        return Ok(u64::MAX);
+        return Ok(ZoneSet::ALL);
     }
     rules(c).zone_mask(zone, p).ok_or_else(|| format!("`{zone}` is not a zone").into())
 }
@@ -203,24 +203,24 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("in_zone", |c, cell: &str, zone: &str| -> RR<bool> {
         let x = cell_of(c, cell)?;
         let m = zone_mask(c, zone, c.pos.side)?;
-        Ok(rules(c).geometry.zones_of(x) & m != 0)
+        Ok(rules(c).geometry.zones_of(x).meets(m))
     });
     reg!("in_zone", |c, cell: &str, zone: &str, player: &str| -> RR<bool> {
         let x = cell_of(c, cell)?;
         let p = player_of(c, player)?;
         let m = zone_mask(c, zone, p)?;
-        Ok(rules(c).geometry.zones_of(x) & m != 0)
+        Ok(rules(c).geometry.zones_of(x).meets(m))
     });
     reg!("zone", |c, zone: &str| -> RR<Array> {
         let m = zone_mask(c, zone, c.pos.side)?;
         let g = &rules(c).geometry;
-        Ok(g.cells().filter(|x| g.zones_of(x.0) & m != 0).map(|x| name_of(c, x.0)).collect())
+        Ok(g.cells().filter(|x| g.zones_of(x.0).meets(m)).map(|x| name_of(c, x.0)).collect())
     });
     reg!("zone", |c, zone: &str, player: &str| -> RR<Array> {
         let p = player_of(c, player)?;
         let m = zone_mask(c, zone, p)?;
         let g = &rules(c).geometry;
-        Ok(g.cells().filter(|x| g.zones_of(x.0) & m != 0).map(|x| name_of(c, x.0)).collect())
+        Ok(g.cells().filter(|x| g.zones_of(x.0).meets(m)).map(|x| name_of(c, x.0)).collect())
     });
     reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board[cell_of(c, cell)? as usize] == 0) });
     reg!("owner", |c, cell: &str| -> RR<ImmutableString> {

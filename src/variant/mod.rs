@@ -121,7 +121,7 @@ fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
             let ch = mk.chars().next().unwrap_or('.');
             let size = rules
                 .zone_mask(name, crate::Player::FIRST)
-                .map_or(0, |m| rules.geometry.cells().filter(|c| rules.geometry.zones_of(c.0) & m != 0).count());
+                .map_or(0, |m| rules.geometry.cells().filter(|c| rules.geometry.zones_of(c.0).meets(m)).count());
             marks.push((size, name.clone(), ch));
         }
     }

@@ -43,7 +43,7 @@ impl Variant {
         if code == 0 {
             return false;
         }
-        f.kinds & (1u64 << piece::kind(code).0) != 0
+        f.kinds.contains(piece::kind(code))
             && (!f.captures_only || mv.is_capture())
             && (!f.forward_only || {
                 let g = &self.rules.geometry;

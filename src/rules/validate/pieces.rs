@@ -101,12 +101,12 @@ impl V<'_> {
     /// A set of kinds by name; no list means every kind.
     pub(crate) fn kind_set(&self, f: usize, names: &Option<Vec<Spanned<String>>>, kinds: &[KindDef]) -> R<KindSet> {
         let Some(names) = names else {
-            return Ok(KindSet::MAX);
+            return Ok(KindSet::ALL);
         };
         let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
-        let mut set = 0;
+        let mut set = KindSet::EMPTY;
         for n in names {
-            set |= 1u64 << self.lookup(f, n.span(), &known, n.get_ref(), "", "not a kind of this variant")?;
+            set = set.with(KindId(self.lookup(f, n.span(), &known, n.get_ref(), "", "not a kind of this variant")? as u8));
         }
         Ok(set)
     }

@@ -2,7 +2,7 @@
 //! ranks and unions of zones defined before them.
 
 use super::{R, V};
-use crate::geometry::{Cell, Geometry};
+use crate::geometry::{Cell, Geometry, ZoneSet};
 use crate::piece::{ByPlayer, Player};
 use crate::rules::names::Names;
 use crate::rules::raw::RawZone;
@@ -12,7 +12,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 /// The zones by name, as per-player zone masks (a shared zone has the same mask twice).
-pub(crate) type ZoneMap = BTreeMap<String, ByPlayer<u64>>;
+pub(crate) type ZoneMap = BTreeMap<String, ByPlayer<ZoneSet>>;
 
 fn zone_cells(v: &V, f: usize, g: &Geometry, z: &RawZone, done: &ZoneMap, player: Player) -> R<Vec<Cell>> {
     let mut cells = Vec::new();
@@ -52,7 +52,7 @@ fn zone_cells(v: &V, f: usize, g: &Geometry, z: &RawZone, done: &ZoneMap, player
         let known = Names::new("zone", done.keys().map(String::as_str));
         v.lookup(f, u.span(), &known, u.get_ref(), " (a union names zones defined before it)", "here")?;
         let m = &done[u.get_ref()];
-        cells.extend(g.cells().filter(|&c| g.zones_of(c.0) & m[player] != 0));
+        cells.extend(g.cells().filter(|&c| g.zones_of(c.0).meets(m[player])));
     }
     cells.sort();
     cells.dedup();
@@ -79,11 +79,11 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
                 continue;
             }
             let f = z.file;
-            let mut masks = ByPlayer::new(0u64, 0u64);
+            let mut masks = ByPlayer::new(ZoneSet::EMPTY, ZoneSet::EMPTY);
             if raw.by_player.is_empty() {
                 let cells = zone_cells(v, f, g, raw, &done, Player::FIRST)?;
                 let id = g.add_zone(name, &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
-                masks = ByPlayer::new(1 << id, 1 << id);
+                masks = ByPlayer::new(ZoneSet::one(id), ZoneSet::one(id));
             } else {
                 for (pname, pz) in &raw.by_player {
                     let p = Player::both()
@@ -92,7 +92,7 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
                         .ok_or_else(|| v.err(f, z.val.span(), format!("`{pname}` is not a player"), "in this zone"))?;
                     let cells = zone_cells(v, f, g, pz, &done, p)?;
                     let id = g.add_zone(&format!("{name}@{pname}"), &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
-                    masks[p] = 1 << id;
+                    masks[p] = ZoneSet::one(id);
                 }
             }
             done.insert(name.clone(), masks);
@@ -108,16 +108,22 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
 
 impl V<'_> {
     /// The mask of an optional zone setting for player `p` (0 when absent or `board`).
-    pub(crate) fn zone_ref(&self, f: usize, s: &Option<Spanned<crate::rules::raw::Setting<String>>>, zones: &ZoneMap, p: Player) -> R<u64> {
-        let Some(s) = s else { return Ok(0) };
+    pub(crate) fn zone_ref(
+        &self,
+        f: usize,
+        s: &Option<Spanned<crate::rules::raw::Setting<String>>>,
+        zones: &ZoneMap,
+        p: Player,
+    ) -> R<ZoneSet> {
+        let Some(s) = s else { return Ok(ZoneSet::EMPTY) };
         let name = self.setting(f, s)?;
         self.zone_named(f, &name, s.span(), zones, p)
     }
 
     /// The mask of a named zone for player `p` (0 for `board`, the whole board).
-    pub(crate) fn zone_named(&self, f: usize, name: &str, span: Range<usize>, zones: &ZoneMap, p: Player) -> R<u64> {
+    pub(crate) fn zone_named(&self, f: usize, name: &str, span: Range<usize>, zones: &ZoneMap, p: Player) -> R<ZoneSet> {
         if name == "board" {
-            return Ok(0);
+            return Ok(ZoneSet::EMPTY);
         }
         let known = Names::new("zone", zones.keys().map(String::as_str));
         self.lookup(f, span, &known, name, "", "not a zone of this variant")?;
