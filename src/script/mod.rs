@@ -14,6 +14,8 @@ use crate::state::Position;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Limits that stop a runaway script.
 pub const MAX_OPERATIONS: u64 = 2_000_000;
@@ -22,7 +24,7 @@ pub const MAX_CALL_LEVELS: usize = 64;
 /// What the script API works on during a hook call.
 #[derive(Default)]
 pub struct Ctx {
-    pub rules: Option<Rc<Ruleset>>,
+    pub rules: Option<Arc<Ruleset>>,
     pub pos: Position,
     /// Lines the script printed.
     pub output: Vec<String>,
@@ -31,11 +33,110 @@ pub struct Ctx {
     pub players: Vec<rhai::ImmutableString>,
 }
 
-/// A compiled script and its engine.
+/// A variant's script: its text, checked at load and compiled once per thread that calls its
+/// hooks. A Rhai engine cannot be shared between threads, so each thread gets its own copy
+/// (compiled on its first hook call); the loaded variant is then `Send + Sync`, and self-play
+/// threads share one.
 pub struct Script {
+    pub file: SourceFile,
+    rules: Arc<Ruleset>,
+    defined: Vec<Hook>,
+    id: u64,
+}
+
+/// Ids for [`Script`]s, to find each thread's compiled copy.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's compiled scripts, by [`Script`] id.
+    static COMPILED: RefCell<Vec<(u64, Rc<Compiled>)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Script {
+    /// Compiles a script and checks its hooks' signatures.
+    ///
+    /// # Errors
+    /// A syntax error, or a hook with the wrong number of parameters, with file, line and column.
+    pub fn compile(file: SourceFile, rules: Arc<Ruleset>) -> Result<Script, LoadError> {
+        let compiled = Compiled::compile(file.clone(), rules.clone())?;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let defined = compiled.defined.clone();
+        COMPILED.with(|c| c.borrow_mut().push((id, Rc::new(compiled))));
+        Ok(Script { file, rules, defined, id })
+    }
+
+    /// This thread's compiled copy (compiled now if this thread has none yet).
+    fn here(&self) -> Rc<Compiled> {
+        if let Some(c) = COMPILED.with(|c| c.borrow().iter().find(|(i, _)| *i == self.id).map(|(_, x)| x.clone())) {
+            return c;
+        }
+        // The same text compiled at load, so it compiles again.
+        let c = Rc::new(Compiled::compile(self.file.clone(), self.rules.clone()).expect("the script compiled when it was loaded"));
+        COMPILED.with(|x| x.borrow_mut().push((self.id, c.clone())));
+        c
+    }
+
+    /// Whether the script defines a hook.
+    pub fn defines(&self, hook: Hook) -> bool {
+        self.defined.contains(&hook)
+    }
+
+    /// The map a hook receives for a move (see [`api::move_map`]).
+    pub fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
+        self.here().move_map(rules, pos, m, captured_kinds)
+    }
+
+    /// Takes what the script printed (on this thread) since the last call.
+    pub fn take_output(&self) -> Vec<String> {
+        self.here().take_output()
+    }
+
+    /// Runs `after_move`.
+    ///
+    /// # Errors
+    /// The hook failed.
+    pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
+        self.here().after_move(pos, m, doing)
+    }
+
+    /// Runs `allow_move`: `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
+    ///
+    /// # Errors
+    /// The hook failed or returned something else.
+    pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
+        self.here().allow_move(pos, m, doing)
+    }
+
+    /// Runs `generate_moves`: extra moves for the side to move.
+    ///
+    /// # Errors
+    /// The hook failed or returned something other than move texts.
+    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
+        self.here().generate_moves(pos, rules)
+    }
+
+    /// Runs `outcome`.
+    ///
+    /// # Errors
+    /// The hook failed.
+    pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
+        self.here().outcome(pos)
+    }
+}
+
+impl Drop for Script {
+    fn drop(&mut self) {
+        let id = self.id;
+        // This thread's copy goes with it; other threads' copies stay until they end.
+        let _ = COMPILED.try_with(|c| c.borrow_mut().retain(|(i, _)| *i != id));
+    }
+}
+
+/// A compiled script and its engine, for one thread.
+struct Compiled {
     engine: Engine,
     ast: AST,
-    pub file: SourceFile,
+    file: SourceFile,
     ctx: Rc<RefCell<Ctx>>,
     defined: Vec<Hook>,
 }
@@ -80,12 +181,8 @@ impl ScriptError {
     }
 }
 
-impl Script {
-    /// Compiles a script and checks its hooks' signatures.
-    ///
-    /// # Errors
-    /// A syntax error, or a hook with the wrong number of parameters, with file, line and column.
-    pub fn compile(file: SourceFile, rules: Rc<Ruleset>) -> Result<Script, LoadError> {
+impl Compiled {
+    fn compile(file: SourceFile, rules: Arc<Ruleset>) -> Result<Compiled, LoadError> {
         let names = rules.geometry.cells().map(|c| rules.geometry.name(c).into()).collect();
         let players = crate::Player::both().iter().map(|&p| rules.player_name(p).into()).collect();
         let ctx = Rc::new(RefCell::new(Ctx { rules: Some(rules), names, players, ..Ctx::default() }));
@@ -130,21 +227,16 @@ impl Script {
             }
             defined.push(h);
         }
-        Ok(Script { engine, ast, file, ctx, defined })
+        Ok(Compiled { engine, ast, file, ctx, defined })
     }
 
     /// The map a hook receives for a move (see [`api::move_map`]).
-    pub fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
+    fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
         api::move_map(&self.ctx.borrow(), rules, pos, m, captured_kinds)
     }
 
-    /// Whether the script defines a hook.
-    pub fn defines(&self, hook: Hook) -> bool {
-        self.defined.contains(&hook)
-    }
-
     /// Takes what the script printed since the last call.
-    pub fn take_output(&self) -> Vec<String> {
+    fn take_output(&self) -> Vec<String> {
         std::mem::take(&mut self.ctx.borrow_mut().output)
     }
 
@@ -172,12 +264,12 @@ impl Script {
         })
     }
 
-    pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
+    fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
         self.call(Hook::AfterMove, pos, (m,), doing).map(|_| ())
     }
 
     /// `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
-    pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
+    fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
         let r = self.call(Hook::AllowMove, pos, (m,), doing)?;
         if r.is_unit() {
             return Ok(None);
@@ -192,7 +284,7 @@ impl Script {
     }
 
     /// Extra moves as text, for the side to move.
-    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
+    fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
         let doing = "while listing moves";
         let r = self.call(Hook::GenerateMoves, pos, (), doing)?;
         let texts = || self.returned(Hook::GenerateMoves, doing, "must return an array of move texts".into());
@@ -205,7 +297,7 @@ impl Script {
         Ok(out)
     }
 
-    pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
+    fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
         self.call(Hook::Outcome, pos, (), "while checking the result").map(|_| ())
     }
 }

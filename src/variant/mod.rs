@@ -12,11 +12,11 @@ use crate::rules::validate::{Merged, validate};
 use crate::rules::{Hook, HookFilter, HookSetting, LoadError, Ruleset, SourceFile};
 use crate::script::Script;
 use crate::state::Position;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A loaded variant: rules for one option assignment, plus its script.
 pub struct Variant {
-    pub rules: Rc<Ruleset>,
+    pub rules: Arc<Ruleset>,
     pub script: Option<Script>,
     pub merged: Merged,
     pub origin: Origin,
@@ -56,7 +56,7 @@ impl Variant {
         spec: &str,
         overrides: &[(String, String)],
     ) -> Result<Variant, LoadError> {
-        let rules = Rc::new(validate(&merged, overrides)?);
+        let rules = Arc::new(validate(&merged, overrides)?);
         let script = match &merged.script {
             None => None,
             Some(s) => {
@@ -127,4 +127,24 @@ fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
     }
     marks.sort();
     marks.into_iter().map(|(_, n, c)| (n, c)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loaded_variant_is_shared_between_threads() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Variant>();
+        // Pyramida's attacks are a script hook: each thread compiles its own copy on first use,
+        // and both count the same tree.
+        let v = Variant::load("pyramida", &[]).unwrap();
+        let here = crate::perft::perft(&v, &mut v.start(), 3).unwrap();
+        let there: Vec<u64> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2).map(|_| s.spawn(|| crate::perft::perft(&v, &mut v.start(), 3).unwrap())).collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(there, vec![here, here]);
+    }
 }
