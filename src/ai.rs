@@ -118,7 +118,7 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
         _ => {}
     }
     let mut nodes =
-        vec![Node { mv: Move::PASS, mover: pos.side, children: vec![], untried: root_moves, expanded: true, visits: 0, score: 0.0 }];
+        vec![Node { mv: Move::PASS, mover: pos.side(), children: vec![], untried: root_moves, expanded: true, visits: 0, score: 0.0 }];
     let mut scratch: MoveList = Vec::new();
     let mut path: Vec<usize> = Vec::new();
     for _ in 0..iterations {
@@ -147,7 +147,7 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
         if !nodes[at].untried.is_empty() {
             let i = rng.random_range(0..nodes[at].untried.len());
             let mv = nodes[at].untried.swap_remove(i);
-            let mover = pos.side;
+            let mover = pos.side();
             v.make(pos, &mv)?;
             depth += 1;
             nodes.push(Node { mv, mover, children: vec![], untried: vec![], expanded: false, visits: 0, score: 0.0 });

@@ -82,10 +82,10 @@ pub struct Lists<'a> {
 /// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
 pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> IllegalReason {
     let names = |p: crate::Player| rules.player_name(p).to_string();
-    if let Some(r) = &pos.result {
+    if let Some(r) = pos.result() {
         return IllegalReason::GameOver(r.describe(&rules.player_names));
     }
-    if let Some(c) = &pos.cont
+    if let Some(c) = pos.continuation()
         && !c.normal
     {
         return IllegalReason::PendingDecision {
@@ -102,19 +102,19 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
         return by_policy(rules, mv, l.legal);
     }
     let text = mv.capturing_at_landings().text(&rules.geometry);
-    if let Some(c) = &pos.cont
+    if let Some(c) = pos.continuation()
         && c.moves.iter().any(|m| m.from == from)
     {
         return IllegalReason::NotAChoice { text, tag: c.tag.replace('_', " "), choices: Moves::of(rules, l.legal.iter()) };
     }
     let cell = rules.geometry.name(crate::Cell(from)).to_string();
-    let code = pos.board[from as usize];
+    let code = pos.board()[from as usize];
     if code == 0 {
         return IllegalReason::NoPiece(cell);
     }
     let kind = rules.kind(piece::kind(code)).name.clone();
-    if piece::owner(code) != pos.side {
-        return IllegalReason::NotYours { cell, owner: names(piece::owner(code)), kind, side: names(pos.side) };
+    if piece::owner(code) != pos.side() {
+        return IllegalReason::NotYours { cell, owner: names(piece::owner(code)), kind, side: names(pos.side()) };
     }
     if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
         return r;
@@ -125,7 +125,7 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
         return IllegalReason::NotAMoveOf { kind, cell, text, moves: Moves::of(rules, own.into_iter()), forms };
     }
     if l.legal.is_empty() {
-        return IllegalReason::NoLegalMove(names(pos.side));
+        return IllegalReason::NoLegalMove(names(pos.side()));
     }
     if rules.captures.compulsory && l.legal.iter().any(Move::is_capture) {
         return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
@@ -161,7 +161,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Mo
         let mut at = from;
         for &land in path {
             for &(over, _, _) in pr.any_jump.get(at).iter().filter(|j| j.1 == land) {
-                let vc = pos.board[over as usize];
+                let vc = pos.board()[over as usize];
                 let can = pr.jumps.iter().any(|j| j.table.get(at).contains(&(over, land)) && victim(vc, j.victims));
                 if vc != 0 && piece::owner(vc) != piece::owner(code) && !can {
                     let (kind, victim) = (rules.kind(piece::kind(code)).name.clone(), rules.kind(piece::kind(vc)).name.clone());
@@ -172,7 +172,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Mo
         }
     }
     match path {
-        [to] if !mv.is_capture() && pos.board[*to as usize] != 0 => {
+        [to] if !mv.is_capture() && pos.board()[*to as usize] != 0 => {
             Some(IllegalReason::Occupied(rules.geometry.name(crate::Cell(*to)).to_string()))
         }
         _ => None,

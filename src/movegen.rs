@@ -8,7 +8,7 @@ use crate::geometry::{NONE, ZoneSet};
 use crate::notation::{MAX_PATH, Move};
 use crate::piece::{self, Player};
 use crate::rules::movement::victim;
-use crate::rules::{BoardView, Chain, Removal, Ruleset};
+use crate::rules::{Chain, Removal, Ruleset};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -104,8 +104,8 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
 /// board) of `side`.
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
-    for from in 0..pos.board.len() as u16 {
-        let code = pos.board[from as usize];
+    for from in 0..pos.board().len() as u16 {
+        let code = pos.board()[from as usize];
         if code != 0 && piece::owner(code) == side {
             quiet_from(rules, pos, from, code, out);
         }
@@ -117,10 +117,10 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 #[inline]
 fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut MoveList) {
     let pr = &rules.pieces[code as usize];
-    let own = pos.counts[piece::owner(code)];
+    let own = pos.counts()[piece::owner(code)];
     // A walk does not pass through a cell where its piece leaves the game.
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
-    let board = BoardView { board: &pos.board, attrs: &pos.attrs, nattr: pos.nattr };
+    let board = pos.view();
     for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
         if limit == u16::MAX || own as u64 <= limit as u64 {
             form.generate(&rules.geometry, board, from, avoid, out);
@@ -150,7 +150,7 @@ pub fn dedup(moves: &mut MoveList) {
 
 /// The normal moves of the side to move under the capture policy, with no hooks: the fast path.
 pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
-    let side = pos.side;
+    let side = pos.side();
     let start = out.len();
     let compulsory = rules.captures.compulsory;
     let mut m = Move::quiet(0, NONE);
@@ -159,13 +159,13 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     // One pass over the board: each piece's captures, then (unless a capture is already known
     // to be compulsory) its other moves.
     let mut first_capture = usize::MAX;
-    for from in 0..pos.board.len() as u16 {
-        let code = pos.board[from as usize];
+    for from in 0..pos.board().len() as u16 {
+        let code = pos.board()[from as usize];
         if code == 0 || piece::owner(code) != side {
             continue;
         }
         let before = out.len();
-        captures_from(rules, &mut pos.board, side, from, code, &mut m, out);
+        captures_from(rules, pos.board_scratch(), side, from, code, &mut m, out);
         if out.len() > before && first_capture == usize::MAX {
             first_capture = before;
         }

@@ -61,7 +61,7 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
 /// last move's mark.
 fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, style: Style) -> String {
     let r = &v.rules;
-    let code = pos.board[c.0 as usize];
+    let code = pos.board()[c.0 as usize];
     let mut label = if code == 0 { zone_mark(v, c) } else { r.symbol(code) }.to_string();
     if let Some(slot) = r.display_attribute {
         if code != 0 {
@@ -96,7 +96,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
             .iter()
             .map(|&p| {
                 let at = g.cells().find(|c| {
-                    let code = pos.board[c.0 as usize];
+                    let code = pos.board()[c.0 as usize];
                     code != 0 && piece::owner(code) == p && pos.attr(c.0, k.marker) != 0
                 });
                 match at {
@@ -114,10 +114,10 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
         let items: Vec<String> = g
             .cells()
             .filter(|c| {
-                let code = pos.board[c.0 as usize];
+                let code = pos.board()[c.0 as usize];
                 code != 0 && r.kind(piece::kind(code)).attributes.iter().any(|&(sl, _)| sl as usize == slot)
             })
-            .map(|c| format!("{}{}={}", r.symbol(pos.board[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
+            .map(|c| format!("{}{}={}", r.symbol(pos.board()[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
             .collect();
         if !items.is_empty() {
             let _ = writeln!(s, "{name}: {}", items.join(" "));
@@ -147,18 +147,18 @@ fn zone_mark(v: &Variant, c: Cell) -> char {
 /// "white to move", "black to decide: retreat (continuation)", or the result.
 pub fn status(v: &Variant, pos: &Position) -> String {
     let r = &v.rules;
-    if let Some(res) = &pos.result {
+    if let Some(res) = pos.result() {
         return res.describe(&r.player_names);
     }
     let mut p = pos.clone();
     if let Ok(Some(res)) = v.outcome(&mut p) {
         return res.describe(&r.player_names);
     }
-    match &pos.cont {
+    match pos.continuation() {
         Some(c) => {
             format!("{} to decide: {} (continuation of {}'s turn)", r.player_name(c.player), c.tag.replace('_', " "), r.player_name(c.turn))
         }
-        None => format!("{} to move", r.player_name(pos.side)),
+        None => format!("{} to move", r.player_name(pos.side())),
     }
 }
 

@@ -98,7 +98,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, St
             break;
         }
         branching.push(moves.len() as u32);
-        let engine = if pos.side == crate::Player::FIRST { cfg.white } else { cfg.black };
+        let engine = if pos.side() == crate::Player::FIRST { cfg.white } else { cfg.black };
         let m = match engine {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
             e => ai::choose(v, &mut pos, e, &mut rng).map_err(|e| e.to_string())?.expect("a move exists"),

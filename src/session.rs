@@ -140,8 +140,8 @@ impl Session {
     /// The prompt: variant, ply and who decides (`basileus 12 white> `).
     pub fn prompt(&self) -> String {
         let r = &self.variant.rules;
-        let who = if self.pos.result.is_some() { "over".to_string() } else { r.player_name(self.pos.side).to_string() };
-        format!("{} {} {}> ", r.name, self.pos.ply, who)
+        let who = if self.pos.result().is_some() { "over".to_string() } else { r.player_name(self.pos.side()).to_string() };
+        format!("{} {} {}> ", r.name, self.pos.ply(), who)
     }
 
     fn legal(&mut self) -> Result<Vec<Move>, String> {
@@ -216,7 +216,7 @@ impl Session {
         if self.undone.is_empty() {
             String::new()
         } else {
-            format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply, self.undone.len())
+            format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply(), self.undone.len())
         }
     }
 
@@ -247,7 +247,7 @@ impl Session {
         let mark = |code: u8| if code == 0 { '.' } else { r.symbol(code) };
         let mut changes = Vec::new();
         for c in g.cells() {
-            let (a, b) = (before.board[c.0 as usize], self.pos.board[c.0 as usize]);
+            let (a, b) = (before.board()[c.0 as usize], self.pos.board()[c.0 as usize]);
             if a != b {
                 changes.push(format!("{} {}→{}", g.name(c), mark(a), mark(b)));
             }
@@ -255,13 +255,13 @@ impl Session {
         s.push_str(&format!("  cells: {}\n", if changes.is_empty() { "none".into() } else { changes.join(", ") }));
         let mut attrs = Vec::new();
         for c in g.cells() {
-            if self.pos.board[c.0 as usize] == 0 {
+            if self.pos.board()[c.0 as usize] == 0 {
                 continue;
             }
             for (slot, name) in r.attributes.iter().enumerate() {
                 let now = self.pos.attr(c.0, slot as u8);
                 // A piece that moved here is compared with where it came from.
-                let was = if before.board[c.0 as usize] == 0 && m.to() == Some(c.0) && m.from != crate::geometry::NONE {
+                let was = if before.board()[c.0 as usize] == 0 && m.to() == Some(c.0) && m.from != crate::geometry::NONE {
                     before.attr(m.from, slot as u8)
                 } else {
                     before.attr(c.0, slot as u8)
@@ -282,10 +282,10 @@ impl Session {
                 }
             }
         }
-        if let Some(c) = &self.pos.cont {
+        if let Some(c) = self.pos.continuation() {
             s.push_str(&format!("  continuation `{}` for {}\n", c.tag, r.player_name(c.player)));
         }
-        if let Some(res) = &self.pos.result {
+        if let Some(res) = self.pos.result() {
             s.push_str(&format!("  result: {}\n", res.describe(&r.player_names)));
         }
         s
@@ -295,15 +295,15 @@ impl Session {
     fn machine_replies(&mut self) -> Result<String, String> {
         let mut out = String::new();
         let mut guard = 0;
-        while self.pos.result.is_none() {
-            let Some(engine) = self.machine[self.pos.side.index()] else { break };
+        while self.pos.result().is_none() {
+            let Some(engine) = self.machine[self.pos.side().index()] else { break };
             guard += 1;
             if guard > 10_000 {
                 break;
             }
             match ai::choose(&self.variant, &mut self.pos, engine, &mut self.rng).map_err(|e| e.to_string())? {
                 Some(m) => {
-                    let who = self.variant.rules.player_name(self.pos.side).to_string();
+                    let who = self.variant.rules.player_name(self.pos.side()).to_string();
                     out.push_str(&format!("{who} ({engine}) plays {}\n", m.text(&self.variant.rules.geometry)));
                     out.push_str(&self.make_one(m)?);
                 }
@@ -364,8 +364,8 @@ impl Session {
     fn edit(&mut self, f: impl FnOnce(&mut Position, &crate::rules::Ruleset) -> Result<(), String>) -> Result<String, String> {
         let r = self.variant.rules.clone();
         let mut p = self.pos.clone();
-        p.cont = None;
-        p.result = None;
+        p.set_continuation(&r.zobrist, None);
+        p.set_result(None);
         f(&mut p, &r)?;
         p.rehash(&r);
         // Through the text: a fresh position (no undo stack, an empty repetition history).
@@ -407,7 +407,7 @@ impl Session {
         let mut p = self.start.clone();
         let mut deciders = Vec::new();
         for m in &self.played {
-            deciders.push(p.side);
+            deciders.push(p.side());
             if self.variant.make(&mut p, m).is_err() {
                 break;
             }
@@ -418,7 +418,7 @@ impl Session {
         }
         let alternate = deciders.iter().enumerate().all(|(i, d)| *d == if i % 2 == 0 { deciders[0] } else { deciders[0].other() });
         let mut s = String::new();
-        let first_ply = self.start.ply;
+        let first_ply = self.start.ply();
         if alternate && deciders[0] == crate::Player::FIRST {
             for (i, pair) in self.played.chunks(2).enumerate() {
                 let texts: Vec<String> = pair.iter().map(|m| m.text(g)).collect();
@@ -495,12 +495,12 @@ impl Session {
             }
             "goto" => {
                 let target: i64 = rest.parse().map_err(|_| "usage: goto PLY".to_string())?;
-                let first = self.start.ply as i64;
+                let first = self.start.ply() as i64;
                 let last = first + (self.played.len() + self.undone.len()) as i64;
                 if target < first || target > last {
                     return Err(format!("ply {target} is not in this game's history ({first} to {last})"));
                 }
-                self.step(target - self.pos.ply as i64)?;
+                self.step(target - self.pos.ply() as i64)?;
                 ok(self.board())
             }
             "show" => ok(self.board()),
@@ -541,7 +541,7 @@ impl Session {
             }
             "remove" => {
                 let cell = self.cell(rest)?;
-                if self.pos.board[cell as usize] == 0 {
+                if self.pos.board()[cell as usize] == 0 {
                     return Err(format!("{rest} is already empty"));
                 }
                 let out = self.edit(|p, r| {
@@ -552,7 +552,7 @@ impl Session {
             }
             "clear" => {
                 let out = self.edit(|p, r| {
-                    for c in 0..p.board.len() as u16 {
+                    for c in 0..p.board().len() as u16 {
                         p.clear_cell(&r.zobrist, c);
                     }
                     Ok(())
@@ -637,7 +637,7 @@ impl Session {
             }
             "ai" => {
                 let engine = if rest.is_empty() { Engine::Mcts { iterations: 1000 } } else { Engine::parse(rest)? };
-                if self.pos.result.is_some() {
+                if self.pos.result().is_some() {
                     return Err(format!("the game is over ({})", render::status(&self.variant, &self.pos)));
                 }
                 let t = std::time::Instant::now();
@@ -685,11 +685,11 @@ impl Session {
                 let mut out = String::new();
                 let mut made = 0;
                 for _ in 0..n {
-                    if self.pos.result.is_some() {
+                    if self.pos.result().is_some() {
                         break;
                     }
                     // A side the machine plays keeps its own engine.
-                    let e = self.machine[self.pos.side.index()].unwrap_or(engine);
+                    let e = self.machine[self.pos.side().index()].unwrap_or(engine);
                     let Some(m) = ai::choose(&self.variant, &mut self.pos, e, &mut self.rng).map_err(|e| e.to_string())? else {
                         break;
                     };

@@ -40,19 +40,20 @@ struct Frame {
 /// A game position.
 #[derive(Clone, Debug, Default)]
 pub struct Position {
-    pub board: Vec<u8>,
-    pub attrs: Vec<i32>,
-    pub nattr: usize,
+    board: Vec<u8>,
+    attrs: Vec<i32>,
+    nattr: usize,
     /// Per counter, each player's value.
-    pub counters: Vec<ByPlayer<i32>>,
-    pub side: Player,
-    pub ply: u32,
-    pub cont: Option<Box<Continuation>>,
-    pub result: Option<Outcome>,
-    pub hash: u64,
-    pub counts: ByPlayer<u32>,
+    counters: Vec<ByPlayer<i32>>,
+    side: Player,
+    ply: u32,
+    cont: Option<Box<Continuation>>,
+    result: Option<Outcome>,
+    /// Kept up to date by every setter.
+    hash: u64,
+    counts: ByPlayer<u32>,
     /// Position keys since the start position (inclusive), for repetition.
-    pub history: Vec<u64>,
+    history: Vec<u64>,
     /// Copy-make: the board, attributes and counters before each move, stacked.
     saved_board: Vec<u8>,
     saved_attrs: Vec<i32>,
@@ -97,7 +98,7 @@ impl Position {
             ..Position::default()
         };
         p.rehash(rules);
-        p.history.push(p.key(rules));
+        p.history.push(p.hash);
         p
     }
 
@@ -127,22 +128,67 @@ impl Position {
         self.counts = counts;
     }
 
-    /// The key the repetition rule compares: placement, attributes, counters, who decides,
-    /// and whether it is a continuation.
-    #[inline]
-    pub fn key(&self, _rules: &Ruleset) -> u64 {
+    /// The board: a piece code per cell (0 = empty).
+    #[inline(always)]
+    pub fn board(&self) -> &[u8] {
+        &self.board
+    }
+
+    /// The board as scratch space for move generation, which empties cells during a capture
+    /// chain and restores each one (the hash and counts are not touched, so every change must
+    /// be undone before the position is used again).
+    #[inline(always)]
+    pub(crate) fn board_scratch(&mut self) -> &mut [u8] {
+        &mut self.board
+    }
+
+    /// What move generation reads: the board and attribute values.
+    #[inline(always)]
+    pub fn view(&self) -> crate::rules::BoardView<'_> {
+        crate::rules::BoardView { board: &self.board, attrs: &self.attrs, nattr: self.nattr }
+    }
+
+    /// Who decides next (the side to move, or the player a continuation hands the decision).
+    #[inline(always)]
+    pub fn side(&self) -> Player {
+        self.side
+    }
+
+    /// Plies played since the game's start.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The pending continuation, if the turn is not over.
+    pub fn continuation(&self) -> Option<&Continuation> {
+        self.cont.as_deref()
+    }
+
+    /// The declared result, if the game is over by a rule.
+    pub fn result(&self) -> Option<&Outcome> {
+        self.result.as_ref()
+    }
+
+    /// Declares (or clears) the result.
+    pub fn set_result(&mut self, r: Option<Outcome>) {
+        self.result = r;
+    }
+
+    /// The position's hash (placement, attributes, counters, who decides, continuation).
+    pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// How many pieces each player has on the board.
+    #[inline(always)]
+    pub fn counts(&self) -> ByPlayer<u32> {
+        self.counts
     }
 
     /// How many times the current key occurs in the history (the current position included).
     pub fn repetitions(&self) -> usize {
         let k = self.hash;
         self.history.iter().filter(|&&h| h == k).count()
-    }
-
-    /// The number of moves made since this position was set up (undo depth).
-    pub fn depth(&self) -> usize {
-        self.frames.len()
     }
 
     #[inline(always)]
@@ -436,17 +482,6 @@ impl Position {
         }
         self.hash = f.hash;
         self.history.truncate(f.history_len as usize);
-    }
-
-    /// Forgets the undo information (the position becomes a new start).
-    pub fn forget_history(&mut self) {
-        self.saved_board.clear();
-        self.saved_attrs.clear();
-        self.saved_counters.clear();
-        self.saved_extra.clear();
-        self.frames.clear();
-        self.history.clear();
-        self.history.push(self.hash);
     }
 
     /// The one-line position text (see [`crate::notation`]).

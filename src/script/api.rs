@@ -159,7 +159,7 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
     map.insert("capture".into(), m.is_capture().into());
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
-    let code = if m.from != NONE { pos.board.get(m.from as usize).copied().unwrap_or(0) } else { 0 };
+    let code = if m.from != NONE { pos.board().get(m.from as usize).copied().unwrap_or(0) } else { 0 };
     let player = |p: Player| -> Dynamic {
         ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
     };
@@ -167,8 +167,8 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
         if code != 0 { (rules.kind(piece::kind(code)).name.clone().into(), player(piece::owner(code))) } else { ("".into(), "".into()) };
     map.insert("kind".into(), kind);
     map.insert("owner".into(), owner);
-    map.insert("player".into(), player(pos.side));
-    map.insert("continuation".into(), pos.cont.as_ref().map_or(String::new(), |c| c.tag.clone()).into());
+    map.insert("player".into(), player(pos.side()));
+    map.insert("continuation".into(), pos.continuation().map_or(String::new(), |c| c.tag.clone()).into());
     map
 }
 
@@ -202,7 +202,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("in_zone", |c, cell: &str, zone: &str| -> RR<bool> {
         let x = cell_of(c, cell)?;
-        let m = zone_mask(c, zone, c.pos.side)?;
+        let m = zone_mask(c, zone, c.pos.side())?;
         Ok(rules(c).geometry.zones_of(x).meets(m))
     });
     reg!("in_zone", |c, cell: &str, zone: &str, player: &str| -> RR<bool> {
@@ -212,7 +212,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         Ok(rules(c).geometry.zones_of(x).meets(m))
     });
     reg!("zone", |c, zone: &str| -> RR<Array> {
-        let m = zone_mask(c, zone, c.pos.side)?;
+        let m = zone_mask(c, zone, c.pos.side())?;
         let g = &rules(c).geometry;
         Ok(g.cells().filter(|x| g.zones_of(x.0).meets(m)).map(|x| name_of(c, x.0)).collect())
     });
@@ -222,17 +222,17 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let g = &rules(c).geometry;
         Ok(g.cells().filter(|x| g.zones_of(x.0).meets(m)).map(|x| name_of(c, x.0)).collect())
     });
-    reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board[cell_of(c, cell)? as usize] == 0) });
+    reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board()[cell_of(c, cell)? as usize] == 0) });
     reg!("owner", |c, cell: &str| -> RR<ImmutableString> {
-        let code = c.pos.board[cell_of(c, cell)? as usize];
+        let code = c.pos.board()[cell_of(c, cell)? as usize];
         Ok(if code == 0 { "".into() } else { player_str(c, piece::owner(code)) })
     });
     reg!("kind", |c, cell: &str| -> RR<ImmutableString> {
-        let code = c.pos.board[cell_of(c, cell)? as usize];
+        let code = c.pos.board()[cell_of(c, cell)? as usize];
         Ok(if code == 0 { "".into() } else { rules(c).kind(piece::kind(code)).name.as_str().into() })
     });
     reg!("is_royal", |c, cell: &str| -> RR<bool> {
-        let code = c.pos.board[cell_of(c, cell)? as usize];
+        let code = c.pos.board()[cell_of(c, cell)? as usize];
         Ok(code != 0 && rules(c).kind(piece::kind(code)).royal)
     });
     reg!("attr", |c, cell: &str, name: &str| -> RR<i64> {
@@ -268,7 +268,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("move_piece", |c, from: &str, to: &str| -> RR<()> {
         let a = cell_of(c, from)?;
         let b = cell_of(c, to)?;
-        if c.pos.board[a as usize] == 0 {
+        if c.pos.board()[a as usize] == 0 {
             return Err(format!("move_piece: {from} is empty").into());
         }
         let r = c.rules.clone().unwrap();
@@ -277,16 +277,16 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("pieces", |c, player: &str| -> RR<Array> {
         let p = player_of(c, player)?;
-        Ok((0..c.pos.board.len() as u16)
-            .filter(|&x| c.pos.board[x as usize] != 0 && piece::owner(c.pos.board[x as usize]) == p)
+        Ok((0..c.pos.board().len() as u16)
+            .filter(|&x| c.pos.board()[x as usize] != 0 && piece::owner(c.pos.board()[x as usize]) == p)
             .map(|x| name_of(c, x))
             .collect())
     });
-    reg!("count", |c, player: &str| -> RR<i64> { Ok(c.pos.counts[player_of(c, player)?] as i64) });
+    reg!("count", |c, player: &str| -> RR<i64> { Ok(c.pos.counts()[player_of(c, player)?] as i64) });
     reg!("count", |c, player: &str, kind: &str| -> RR<i64> {
         let p = player_of(c, player)?;
         let code = piece::code(crate::KindId(kind_of(c, kind)?), p);
-        Ok(c.pos.board.iter().filter(|&&b| b == code).count() as i64)
+        Ok(c.pos.board().iter().filter(|&&b| b == code).count() as i64)
     });
     reg!("counter", |c, player: &str, name: &str| -> RR<i64> {
         let p = player_of(c, player)?;
@@ -299,7 +299,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         c.pos.set_counter(p, s, value as i32);
         Ok(())
     });
-    reg!("side", |c| -> ImmutableString { player_str(c, c.pos.side) });
+    reg!("side", |c| -> ImmutableString { player_str(c, c.pos.side()) });
     reg!("opponent", |c, player: &str| -> RR<ImmutableString> { Ok(player_str(c, player_of(c, player)?.other())) });
     reg!("adjacent", |c, cell: &str, dirs: Dynamic| -> RR<Array> {
         let x = cell_of(c, cell)?;
@@ -307,7 +307,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("adjacent_empty", |c, cell: &str, dirs: Dynamic| -> RR<Array> {
         let x = cell_of(c, cell)?;
-        Ok(neighbours(c, x, &dirs)?.into_iter().filter(|&t| c.pos.board[t as usize] == 0).map(|t| name_of(c, t)).collect())
+        Ok(neighbours(c, x, &dirs)?.into_iter().filter(|&t| c.pos.board()[t as usize] == 0).map(|t| name_of(c, t)).collect())
     });
     reg!("adjacent_pieces", |c, cell: &str, dirs: Dynamic, player: &str| -> RR<Array> {
         let x = cell_of(c, cell)?;
@@ -315,7 +315,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         Ok(neighbours(c, x, &dirs)?
             .into_iter()
             .filter(|&t| {
-                let b = c.pos.board[t as usize];
+                let b = c.pos.board()[t as usize];
                 b != 0 && piece::owner(b) == p
             })
             .map(|t| name_of(c, t))
@@ -335,14 +335,14 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         Ok((0..g.ranks as i32)
             .filter_map(|r| g.at(f, r))
             .filter(|t| {
-                let b = c.pos.board[t.0 as usize];
+                let b = c.pos.board()[t.0 as usize];
                 b != 0 && piece::owner(b) == p
             })
             .map(|t| name_of(c, t.0))
             .collect())
     });
     reg!("forward", |c, player: &str| -> RR<i64> { Ok(rules(c).forward[player_of(c, player)?] as i64) });
-    reg!("ply", |c| -> i64 { c.pos.ply as i64 });
+    reg!("ply", |c| -> i64 { c.pos.ply() as i64 });
     reg!("repetitions", |c| -> i64 { c.pos.repetitions() as i64 });
     reg!("option", |c, name: &str| -> RR<Dynamic> {
         match rules(c).options.get(name) {
@@ -354,11 +354,11 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("win", |c, player: &str, reason: &str| -> RR<()> {
         let p = player_of(c, player)?;
-        c.pos.result = Some(Outcome::win(p, reason));
+        c.pos.set_result(Some(Outcome::win(p, reason)));
         Ok(())
     });
     reg!("draw", |c, reason: &str| -> () {
-        c.pos.result = Some(Outcome::draw(reason));
+        c.pos.set_result(Some(Outcome::draw(reason)));
     });
     reg!("continuation", |c, player: &str, tag: &str, moves: Array, normal: bool| -> RR<()> {
         let p = player_of(c, player)?;
@@ -370,12 +370,12 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         }
         // After the kernel's make, `side` is the next player, so the turn belongs to the other
         // one, unless this hook already granted a continuation (then keep its turn).
-        let turn = c.pos.cont.as_ref().map_or(c.pos.side.other(), |k| k.turn);
+        let turn = c.pos.continuation().map_or(c.pos.side().other(), |k| k.turn);
         c.pos.set_continuation(&r.zobrist, Some(Box::new(Continuation { player: p, turn, tag: tag.to_string(), moves: ms, normal })));
         c.pos.set_side(&r.zobrist, p);
         Ok(())
     });
-    reg!("continuation_tag", |c| -> ImmutableString { c.pos.cont.as_ref().map_or("".into(), |k| k.tag.as_str().into()) });
+    reg!("continuation_tag", |c| -> ImmutableString { c.pos.continuation().map_or("".into(), |k| k.tag.as_str().into()) });
 }
 
 /// The signatures actually registered on an engine, sorted (for the API snapshot test).

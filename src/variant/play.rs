@@ -39,7 +39,7 @@ impl Variant {
         if mv.kind == MoveKind::Pass || mv.from == NONE {
             return f.is_always();
         }
-        let code = pos.board[mv.from as usize];
+        let code = pos.board()[mv.from as usize];
         if code == 0 {
             return false;
         }
@@ -57,7 +57,7 @@ impl Variant {
                 let Some(to) = mv.to() else { return false };
                 let enemy = piece::owner(code).other();
                 let is_enemy = |c: &u16| {
-                    let x = pos.board[*c as usize];
+                    let x = pos.board()[*c as usize];
                     x != 0 && piece::owner(x) == enemy
                 };
                 n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
@@ -66,7 +66,7 @@ impl Variant {
 
     /// Whether playing `mv` in `pos` calls the `after_move` hook (for `trace`).
     pub fn after_move_runs(&self, pos: &Position, mv: &Move) -> bool {
-        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        let listed = pos.continuation().is_some_and(|c| c.moves.contains(mv));
         self.hook(Hook::AfterMove).is_some_and(|f| listed || self.hook_applies(f, pos, mv))
     }
 
@@ -76,10 +76,10 @@ impl Variant {
     /// A script hook failed.
     pub fn legal_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
         out.clear();
-        if pos.result.is_some() {
+        if pos.result().is_some() {
             return Ok(());
         }
-        if let Some(c) = &pos.cont {
+        if let Some(c) = pos.continuation() {
             out.extend_from_slice(&c.moves);
             if !c.normal {
                 return Ok(());
@@ -91,7 +91,7 @@ impl Variant {
         } else {
             self.filtered_moves(pos, out, &mut Vec::new())?;
         }
-        if pos.cont.is_some() && start > 0 {
+        if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
         }
         if out.is_empty()
@@ -106,8 +106,8 @@ impl Variant {
     /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
     fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
         let start = out.len();
-        let side = pos.side;
-        movegen::captures(&self.rules, &mut pos.board, side, out);
+        let side = pos.side();
+        movegen::captures(&self.rules, pos.board_scratch(), side, out);
         movegen::quiet_moves(&self.rules, pos, side, out);
         if self.hook(Hook::GenerateMoves).is_some()
             && let Some(s) = &self.script
@@ -141,14 +141,14 @@ impl Variant {
     /// A script hook failed; the position is then as it was before the move.
     pub fn make(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
         let rules = &*self.rules;
-        let decider = pos.side;
+        let decider = pos.side();
         // A move a continuation lists always calls the hook; a normal move follows the filter.
-        let listed = pos.cont.as_ref().is_some_and(|c| c.moves.contains(mv));
+        let listed = pos.continuation().is_some_and(|c| c.moves.contains(mv));
         let hook = self.hook(Hook::AfterMove).filter(|f| listed || self.hook_applies(f, pos, mv)).is_some();
         let mut captured_kinds = Vec::new();
         if hook {
             for v in mv.victims() {
-                let c = pos.board[v as usize];
+                let c = pos.board()[v as usize];
                 if c != 0 {
                     captured_kinds.push(rules.kind(piece::kind(c)).name.clone());
                 }
@@ -164,27 +164,28 @@ impl Variant {
             }
         }
         if self.hook(Hook::Outcome).is_some()
-            && pos.result.is_none()
+            && pos.result().is_none()
             && let Some(s) = &self.script
             && let Err(e) = s.outcome(pos)
         {
             pos.undo();
             return Err(e);
         }
-        if rules.end_checks && pos.result.is_none() {
-            let m = AfterMove { board: &pos.board, counts: &pos.counts, effects: &fx, mover: decider };
-            pos.result =
-                rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| Some(e.outcome(e.kind.after_move(&m)?)));
+        if rules.end_checks && pos.result().is_none() {
+            let counts = pos.counts();
+            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider };
+            let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| Some(e.outcome(e.kind.after_move(&m)?)));
+            pos.set_result(r);
         }
         if rules.repetition {
             pos.record();
-            if pos.result.is_none() {
+            if pos.result().is_none() {
                 let n = pos.repetitions();
-                pos.result = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?)));
+                pos.set_result(rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))));
             }
         }
-        if pos.result.is_none() && rules.move_limit > 0 && pos.ply >= rules.move_limit {
-            pos.result = Some(Outcome::draw("move limit"));
+        if pos.result().is_none() && rules.move_limit > 0 && pos.ply() >= rules.move_limit {
+            pos.set_result(Some(Outcome::draw("move limit")));
         }
         Ok(())
     }
@@ -194,7 +195,7 @@ impl Variant {
     /// # Errors
     /// A script hook failed while listing moves.
     pub fn outcome(&self, pos: &mut Position) -> Result<Option<Outcome>, ScriptError> {
-        if let Some(r) = &pos.result {
+        if let Some(r) = pos.result() {
             return Ok(Some(r.clone()));
         }
         let mut moves = Vec::new();
@@ -207,7 +208,7 @@ impl Variant {
             None => ("no moves", NoMoves::Loss),
         };
         Ok(Some(match rule {
-            NoMoves::Loss => Outcome::win(pos.side.other(), reason),
+            NoMoves::Loss => Outcome::win(pos.side().other(), reason),
             NoMoves::Draw | NoMoves::Pass => Outcome::draw(reason),
         }))
     }
@@ -241,14 +242,14 @@ impl Variant {
     /// # Errors
     /// A failing hook.
     pub fn explain_move(&self, pos: &mut Position, mv: &MoveText, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
-        if let Some(r) = &pos.result {
+        if let Some(r) = pos.result() {
             return Ok(IllegalReason::GameOver(r.describe(&self.rules.player_names)));
         }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
-        if pos.cont.as_ref().is_none_or(|c| c.normal) {
-            let side = pos.side;
-            movegen::captures(&self.rules, &mut pos.board, side, &mut pseudo);
+        if pos.continuation().is_none_or(|c| c.normal) {
+            let side = pos.side();
+            movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
             movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
             if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
                 let mut tmp = Vec::new();

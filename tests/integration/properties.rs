@@ -33,7 +33,7 @@ fn check_variant(name: &str, sets: &[(&str, &str)], games: u64, max_plies: u32) 
                 v.make(&mut pos, m).unwrap();
                 let mut fresh = pos.clone();
                 fresh.rehash(&v.rules);
-                assert_eq!(fresh.hash, pos.hash, "{name} seed {seed}: incremental hash after {}", m.text(g));
+                assert_eq!(fresh.hash(), pos.hash(), "{name} seed {seed}: incremental hash after {}", m.text(g));
                 pos.undo();
                 assert_eq!(pos, before, "{name} seed {seed}: undo of {} did not restore the position", m.text(g));
             }
@@ -42,8 +42,8 @@ fn check_variant(name: &str, sets: &[(&str, &str)], games: u64, max_plies: u32) 
             let back = Position::from_text(&v.rules, &text).unwrap();
             assert_eq!(back.to_text(&v.rules), text);
             assert_eq!(
-                (back.board.clone(), back.attrs.clone(), back.side, back.ply, back.hash),
-                (pos.board.clone(), pos.attrs.clone(), pos.side, pos.ply, pos.hash)
+                (back.board(), back.view().attrs, back.side(), back.ply(), back.hash()),
+                (pos.board(), pos.view().attrs, pos.side(), pos.ply(), pos.hash())
             );
             let pick = rng.random_range(0..moves.len());
             let played =
@@ -107,7 +107,7 @@ fn random_games(name: &str, sets: &[(&str, &str)], games: u64) -> Vec<boardlab::
             assert!(plies < 100_000, "{name} seed {seed}: no end in sight");
             let mut fresh = pos.clone();
             fresh.rehash(&v.rules);
-            assert_eq!((fresh.hash, fresh.counts.clone()), (pos.hash, pos.counts.clone()), "{name} seed {seed}");
+            assert_eq!((fresh.hash(), fresh.counts().clone()), (pos.hash(), pos.counts().clone()), "{name} seed {seed}");
         }
         results.push(v.outcome(&mut pos).unwrap().unwrap_or_else(|| panic!("{name} seed {seed}: a finished game has a result")));
         for _ in 0..plies {

@@ -32,12 +32,12 @@ fn browsing_the_history_keeps_it() {
     let h = ok(&mut s, "history");
     assert_eq!(h, "  1. e2-e3 e7-e6\n  2. c2-d3 c7-d6\n");
     ok(&mut s, "back 3");
-    assert_eq!(s.pos.ply, 1);
+    assert_eq!(s.pos.ply(), 1);
     assert!(ok(&mut s, "history").contains("(3 more plies ahead"));
     ok(&mut s, "forward");
-    assert_eq!(s.pos.ply, 2);
+    assert_eq!(s.pos.ply(), 2);
     ok(&mut s, "goto 4");
-    assert_eq!(s.pos.ply, 4);
+    assert_eq!(s.pos.ply(), 4);
     ok(&mut s, "goto 0");
     assert_eq!(s.pos, s.start);
     assert!(s.execute("goto 9").unwrap_err().contains("not in this game's history"));
@@ -65,7 +65,7 @@ fn editing_a_position_starts_a_new_line() {
     let mut s = session("pyramida");
     ok(&mut s, "t1-u2");
     ok(&mut s, "clear");
-    assert!(s.pos.board.iter().all(|&c| c == 0));
+    assert!(s.pos.board().iter().all(|&c| c == 0));
     assert!(s.played.is_empty());
     ok(&mut s, "place e4 W");
     ok(&mut s, "place e6 black stone");
@@ -92,17 +92,17 @@ fn machine_players() {
     assert!(out.contains("random plays"), "{out}");
     let out = ok(&mut s, "ai mcts 50");
     assert!(out.contains("mcts:50 plays"), "{out}");
-    assert_eq!(s.pos.ply, 2);
+    assert_eq!(s.pos.ply(), 2);
     // The machine answers for black after each white move.
     ok(&mut s, "play black random");
     ok(&mut s, "board off");
-    let before = s.pos.ply;
+    let before = s.pos.ply();
     let mut legal = Vec::new();
     s.variant.legal_moves(&mut s.pos, &mut legal).unwrap();
     let t = legal[0].text(&s.variant.rules.geometry);
     let out = ok(&mut s, &t);
     assert!(out.contains("black (random) plays"), "{out}");
-    assert_eq!(s.pos.ply, before + 2);
+    assert_eq!(s.pos.ply(), before + 2);
     ok(&mut s, "play none");
     let out = ok(&mut s, "auto 3");
     assert!(out.contains("3 moves played (random)"), "{out}");
@@ -168,7 +168,7 @@ fn reload_keeps_old_rules_when_the_file_breaks() {
     std::fs::write(&file, "extends = \"basileus\"\n[pieces.pawn]\nsymbool = \"P\"\n").unwrap();
     let e = s.execute("reload").unwrap_err();
     assert!(e.contains("symbool") && e.contains("old rules stay"), "{e}");
-    assert_eq!(s.pos.ply, 1);
+    assert_eq!(s.pos.ply(), 1);
     assert!(ok(&mut s, "options").contains("no_moves = draw"));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -292,7 +292,7 @@ fn the_remaining_commands() {
     assert!(ok(&mut s, "perft 1 --divide").ends_with("h6-g5: 1\n7\n"));
     assert!(s.execute("perft").is_err());
     ok(&mut s, "new");
-    assert_eq!(s.pos.ply, 0);
+    assert_eq!(s.pos.ply(), 0);
     assert!(s.played.is_empty());
     assert!(ok(&mut s, "rules").contains("# checkers resolved"));
     let e = s.execute("variant basilues").unwrap_err();

@@ -16,7 +16,7 @@ fn play_undo_redo() {
     s.execute("undo").unwrap();
     assert_eq!(s.pos, s.variant.start());
     s.execute("redo").unwrap();
-    assert_eq!(s.pos.ply, 1);
+    assert_eq!(s.pos.ply(), 1);
     assert_eq!(s.execute("quit").unwrap().1, Flow::Quit);
 }
 
@@ -39,7 +39,7 @@ fn prefixes_and_ambiguity() {
     s.execute("setup 9/4k4/9/4p4/4P4/9/4K4/9 white 0").unwrap();
     // Unique prefix of whole cells.
     s.execute("e4x").unwrap();
-    assert!(s.pos.result.is_some());
+    assert!(s.pos.result().is_some());
     let mut s = session("basileus");
     let e = s.execute("e2").unwrap_err();
     assert!(e.contains("ambiguous") && e.contains("e2-d3"), "{e}");
@@ -51,7 +51,7 @@ fn set_replays_the_game() {
     s.execute("e2-e3").unwrap();
     let out = s.execute("set no_moves draw").unwrap().0;
     assert!(out.contains("replayed 1 moves"), "{out}");
-    assert_eq!(s.pos.ply, 1);
+    assert_eq!(s.pos.ply(), 1);
     assert!(s.execute("options").unwrap().0.contains("no_moves = draw"));
 }
 
@@ -101,20 +101,20 @@ fn repetition_and_pass_rules() {
     let mut pos = boardlab::Position::from_text(&v.rules, "3k/4/4/4/4/4/4/K3 white 0").unwrap();
     let shuffle = ["a1-b2", "h8-g7", "b2-a1", "g7-h8"];
     for (i, m) in shuffle.iter().chain(shuffle.iter()).enumerate() {
-        assert!(pos.result.is_none(), "ended early at ply {i}");
+        assert!(pos.result().is_none(), "ended early at ply {i}");
         v.play(&mut pos, m).unwrap();
     }
-    let r = pos.result.clone().expect("the third repetition ends the game");
+    let r = pos.result().cloned().expect("the third repetition ends the game");
     assert_eq!(r.describe(&v.rules.player_names), "draw: third repetition");
     pos.undo();
-    assert!(pos.result.is_none(), "undo takes the result back");
+    assert!(pos.result().is_none(), "undo takes the result back");
     // A blocked man: the only move is `pass`, and it hands the turn over.
     let mut pos = boardlab::Position::from_text(&v.rules, "4/4/4/4/1m2/mm2/M3/4 white 0").unwrap();
     let mut moves = Vec::new();
     v.legal_moves(&mut pos, &mut moves).unwrap();
     assert_eq!(moves, vec![boardlab::Move::PASS]);
     v.play(&mut pos, "pass").unwrap();
-    assert_eq!(pos.side, boardlab::Player::SECOND);
+    assert_eq!(pos.side(), boardlab::Player::SECOND);
     assert!(v.find_move(&mut pos, "pass").unwrap_err().to_string().contains("passing is allowed only"));
 }
 
