@@ -13,7 +13,6 @@
 //! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `result="white wins: reason"`.
 
 use crate::geometry::{CellError, Geometry, NONE, compass_name};
-use crate::piece::Player;
 use std::fmt::Write;
 
 /// The longest capture chain a move can hold.
@@ -397,11 +396,6 @@ pub fn split_fields(text: &str) -> Vec<String> {
         out.push(cur);
     }
     out
-}
-
-/// A player's one-letter or full name in position text.
-pub fn player_from_text(text: &str, names: &crate::ByPlayer<String>) -> Option<Player> {
-    Player::both().into_iter().find(|&p| names[p] == text || (text.len() == 1 && names[p].starts_with(text)))
 }
 
 #[cfg(test)]

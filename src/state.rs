@@ -585,7 +585,7 @@ impl From<PositionError> for String {
 }
 
 fn player(rules: &Ruleset, text: &str) -> Result<Player, PositionError> {
-    crate::notation::player_from_text(text, &rules.player_names).ok_or_else(|| PositionError(format!("`{text}` is not a player")))
+    rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player")))
 }
 
 /// `cont=PLAYER:TURN:TAG:normal|only:MOVES`.

@@ -260,10 +260,11 @@ impl Ruleset {
     /// A player by name (case-insensitive), or by its first letter.
     pub fn parse_player(&self, text: &str) -> Option<Player> {
         let t = text.to_ascii_lowercase();
+        let names = &self.player_names;
         Player::both()
             .into_iter()
-            .find(|&p| self.player_names[p] == t)
-            .or_else(|| Player::both().into_iter().find(|&p| t.len() == 1 && self.player_names[p].starts_with(&t)))
+            .find(|&p| names[p] == t)
+            .or_else(|| Player::both().into_iter().find(|&p| t.len() == 1 && names[p].starts_with(&t)))
     }
 
     pub fn kind(&self, k: KindId) -> &KindDef {

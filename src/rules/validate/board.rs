@@ -90,10 +90,7 @@ pub(super) fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)
     }
     let mut forward = ByPlayer::new(1, -1);
     for (name, dir) in &p.val.forward {
-        let pl = Player::both()
-            .into_iter()
-            .find(|&x| &pn[x] == name)
-            .ok_or_else(|| v.err(f, dir.span(), format!("`{name}` is not a player"), "unknown player"))?;
+        let pl = v.player(f, dir.span(), &pn, name, "unknown player")?;
         forward[pl] = match dir.get_ref().as_str() {
             "north" | "up" => 1,
             "south" | "down" => -1,

@@ -46,6 +46,14 @@ impl V<'_> {
         self.m.files.len() - 1
     }
 
+    /// A player by its exact name; a miss is "`name` is not a player" at `span`.
+    pub(super) fn player(&self, file: usize, span: Range<usize>, players: &ByPlayer<String>, name: &str, label: &str) -> R<Player> {
+        Player::both()
+            .into_iter()
+            .find(|&p| players[p] == name)
+            .ok_or_else(|| self.err(file, span, format!("`{name}` is not a player"), label))
+    }
+
     /// Looks a name up; a miss is `unknown NOUN `name`CONTEXT` at `span`, with "did you mean".
     pub(super) fn lookup(&self, file: usize, span: Range<usize>, names: &Names, name: &str, context: &str, label: &str) -> R<usize> {
         names.index(name).ok_or_else(|| {

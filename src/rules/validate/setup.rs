@@ -60,10 +60,8 @@ pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPl
     }
     let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
     for (pname, per_kind) in &s.val.pieces {
-        let p = Player::both().into_iter().find(|&p| &players[p] == pname).ok_or_else(|| {
-            let span = per_kind.values().flatten().next().map(|c| c.span()).unwrap_or(0..0);
-            v.err(f, span, format!("`{pname}` is not a player"), "setup for an unknown player")
-        })?;
+        let span = per_kind.values().flatten().next().map(|c| c.span()).unwrap_or(0..0);
+        let p = v.player(f, span, players, pname, "setup for an unknown player")?;
         for (kname, cells) in per_kind {
             let span = cells.first().map(|c| c.span()).unwrap_or(0..0);
             let k = v.lookup(f, span, &known, kname, " in the setup", "here")?;

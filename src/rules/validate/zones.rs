@@ -86,10 +86,7 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
                 masks = ByPlayer::new(ZoneSet::one(id), ZoneSet::one(id));
             } else {
                 for (pname, pz) in &raw.by_player {
-                    let p = Player::both()
-                        .into_iter()
-                        .find(|&p| &players[p] == pname)
-                        .ok_or_else(|| v.err(f, z.val.span(), format!("`{pname}` is not a player"), "in this zone"))?;
+                    let p = v.player(f, z.val.span(), players, pname, "in this zone")?;
                     let cells = zone_cells(v, f, g, pz, &done, p)?;
                     let id = g.add_zone(&format!("{name}@{pname}"), &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
                     masks[p] = ZoneSet::one(id);
