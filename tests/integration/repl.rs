@@ -328,3 +328,40 @@ fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
     }
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn snapshot_returns_the_files_for_the_shell_to_write() {
+    use boardlab::session::Effect;
+    let dir = scratch("snapshot").join("mine");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\n").unwrap();
+    let mut s = session(dir.to_str().unwrap());
+    ok(&mut s, "c3-d4");
+    let reply = s.execute("snapshot opening").unwrap();
+    let written: Vec<_> =
+        reply.effects.iter().filter_map(|e| if let Effect::Write { path, .. } = e { Some(path.clone()) } else { None }).collect();
+    assert_eq!(written, vec![dir.join("scenarios/opening.toml"), dir.join("scenarios/snapshots/opening.snap")]);
+    assert!(!written[0].exists(), "the session writes nothing itself");
+    boardlab::repl::perform(&reply).unwrap();
+    assert!(reply.text.starts_with("wrote ") && reply.text.contains("opening.snap"), "{}", reply.text);
+    // What was written is a scenario whose snapshot passes `boardlab test`.
+    let r = boardlab::workflow::test(Some(dir.to_str().unwrap()), false).unwrap();
+    assert_eq!((r.passed, r.failed), (1, 0), "{}", r.text);
+    assert!(s.execute("snapshot opening").unwrap_err().to_string().contains("already exists"));
+    assert!(s.execute("snapshot no/way").is_err());
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn the_shell_times_the_ai_and_leaves_on_quit() {
+    use boardlab::session::Effect;
+    let mut s = session("checkers");
+    let reply = s.execute("ai random").unwrap();
+    assert!(matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.starts_with("random plays ")), "{reply:?}");
+    let out = reply.output(std::time::Duration::from_millis(1500));
+    assert!(out.lines().next().unwrap().ends_with(" (1.50 s)"), "{out}");
+    for q in ["quit", "exit", "q"] {
+        assert!(s.execute(q).unwrap().quits());
+    }
+    assert!(!s.execute("help").unwrap().quits());
+}
