@@ -38,7 +38,8 @@ pub struct Game {
 /// `--set NAME=VALUE`, repeatable: option overrides.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Sets {
-    /// Override an option: NAME=VALUE (repeatable).
+    /// Override an option: NAME=VALUE (repeatable; `diff` and `selfplay --compare` set it for
+    /// both rule sets).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
 }
@@ -101,7 +102,7 @@ pub enum Command {
     Diff {
         variant_a: String,
         variant_b: String,
-        /// Options for both variants.
+        // Options for both variants.
         #[command(flatten)]
         sets: Sets,
         /// Override an option in VARIANT_B only.

@@ -204,9 +204,9 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
 /// Writes the autosave; problems are reported, never fatal.
 fn autosave(s: &Session) {
     if let Some(p) = record::autosave_path()
-        && let Err(e) = write_atomic(&p, &s.record().to_text())
+        && let Err(e) = perform(&Reply::default().with(s.autosave(p)))
     {
-        let _ = writeln!(std::io::stderr(), "could not autosave: {}: {e}", p.display());
+        let _ = writeln!(std::io::stderr(), "could not autosave: {e}");
     }
 }
 

@@ -193,6 +193,11 @@ impl Session {
         }
     }
 
+    /// The autosave: the game's record written to `path` (the shell knows where its data lives).
+    pub fn autosave(&self, path: PathBuf) -> Effect {
+        Effect::Write { path, contents: self.record().to_text() }
+    }
+
     /// The prompt: variant, ply and who decides (`basileus 12 white> `).
     pub fn prompt(&self) -> String {
         let r = &self.variant.rules;
@@ -542,9 +547,4 @@ impl Session {
             }
         }
     }
-}
-
-/// The generated help text: every command, or the one `cmd` names.
-pub fn help(cmd: &str) -> String {
-    commands::help_text(cmd)
 }
