@@ -304,3 +304,38 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offered(w: &Words, line: &[&str]) -> Option<Vec<String>> {
+        let (name, args) = line.split_first()?;
+        match w.offer(commands::find(name)?.arg, args) {
+            Offer::List(l) => Some(l),
+            Offer::Files => None,
+        }
+    }
+
+    #[test]
+    fn completion_follows_the_argument_kinds() {
+        let w = Words {
+            moves: strings(&["c3-d4"]),
+            options: vec![("no_moves".into(), strings(&["loss", "draw"]))],
+            players: strings(&["white", "black"]),
+            variants: strings(&["checkers"]),
+        };
+        assert!(w.first().contains(&"history".to_string()) && w.first().contains(&"c3-d4".to_string()));
+        assert!(!w.first().contains(&commands::MOVE.to_string()));
+        assert_eq!(offered(&w, &["why"]), Some(strings(&["c3-d4"])));
+        assert_eq!(offered(&w, &["set"]), Some(strings(&["no_moves"])));
+        assert_eq!(offered(&w, &["set", "no_moves"]), Some(strings(&["loss", "draw"])));
+        assert_eq!(offered(&w, &["variant"]), Some(strings(&["checkers"])));
+        assert_eq!(offered(&w, &["trace"]), Some(strings(&["on", "off"])));
+        assert_eq!(offered(&w, &["play"]), Some(strings(&["white", "black", "none", "both"])));
+        assert_eq!(offered(&w, &["play", "black"]), Some(strings(&["random", "mcts"])));
+        assert_eq!(offered(&w, &["?"]).map(|l| l.len()), Some(COMMANDS.len()));
+        assert_eq!(offered(&w, &["save"]), None, "file names");
+        assert_eq!(offered(&w, &["undo"]), Some(vec![]));
+    }
+}

@@ -86,7 +86,7 @@ const fn cmd(name: &'static str, aliases: &'static [&'static str], usage: &'stat
 
 /// Every command, in the order `help` lists them.
 #[rustfmt::skip]
-pub const COMMANDS: &[Command] = &[
+pub static COMMANDS: &[Command] = &[
     cmd("help", &["?"], "[CMD]", "list the commands, or explain one", Arg::CommandName, help),
     cmd("moves", &[], "", "list the legal moves, grouped by piece", Arg::None, moves),
     cmd(MOVE, &[], "", "play a move in canonical notation (a unique prefix of whole cells is enough; `pass` where the rules allow it)", Arg::Move, play_move),
@@ -459,4 +459,26 @@ fn perft(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
     let mut out: String = rows.iter().map(|(m, c)| format!("{m}: {c}\n")).collect();
     out.push_str(&format!("{total}\n"));
     text(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique_and_found() {
+        let mut all: Vec<&str> = COMMANDS.iter().flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied())).collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "a name or alias is used twice");
+        for c in COMMANDS.iter().filter(|c| c.name != MOVE) {
+            assert!(std::ptr::eq(find(c.name).unwrap(), c));
+            for a in c.aliases {
+                assert!(std::ptr::eq(find(a).unwrap(), c), "{a}");
+            }
+        }
+        assert!(find(MOVE).is_none(), "the placeholder is not a command");
+        assert_eq!(find("undo").unwrap().usage_error().to_string(), "usage: undo [N]");
+    }
 }
