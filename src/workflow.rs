@@ -186,8 +186,8 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
                 continue;
             }
             if accept {
-                let dir = snap.parent().unwrap_or(Path::new("."));
-                std::fs::create_dir_all(dir).map_err(io(dir))?;
+                let snap_dir = snap.parent().unwrap_or(Path::new("."));
+                std::fs::create_dir_all(snap_dir).map_err(io(snap_dir))?;
                 std::fs::write(&snap, snapshot_file(f, &new)).map_err(io(&snap))?;
                 r.accepted += 1;
                 let _ = writeln!(r.text, "accepted {}", snap.display());

@@ -2,8 +2,9 @@
 //! (`crate::repl`) is a thin shell over it; tests drive it directly.
 //!
 //! [`Session::execute`] runs one command line and returns a [`Reply`]: the text to print and
-//! the [`Effect`]s the shell performs first, in order: files to write (`save`, `snapshot`), a
-//! head line followed by the time the command took (`ai`), and leaving (`quit`). The session
+//! the [`Effect`]s the shell performs first, in order: files to write (`save`, `snapshot`, and
+//! [`Session::autosave`] when the shell closes), a head line followed by the time the command
+//! took (`ai`; the shell times the whole command), and leaving (`quit`). The session
 //! never writes a file, prints, or reads the clock. It does read: `load FILE` reads the record
 //! itself, and `variant`, `reload` and `snapshot` read variant files through the kernel's loader.
 //! The commands themselves are the table in [`commands`].
@@ -26,7 +27,7 @@ use std::path::PathBuf;
 /// What a command asks of the shell besides printing its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// Write `contents` to `path` (creating its folder).
+    /// Write `contents` to `path`, creating its folder (the shell writes atomically).
     Write { path: PathBuf, contents: String },
     /// Print `head` and, in parentheses, how long the command took (`mcts:300 plays r1-s2 (0.83 s)`).
     Timed { head: String },
