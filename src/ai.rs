@@ -23,6 +23,15 @@ pub fn rng(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
 }
 
+/// Why a player's name is not an engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("`{0}`: MCTS iterations are a positive number (mcts:1000)")]
+    Iterations(String),
+    #[error("`{0}` is not a player; expected random or mcts:ITER")]
+    Unknown(String),
+}
+
 /// How a machine player chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
@@ -35,7 +44,7 @@ impl Engine {
     ///
     /// # Errors
     /// Anything else, with what is accepted.
-    pub fn parse(text: &str) -> Result<Engine, String> {
+    pub fn parse(text: &str) -> Result<Engine, EngineError> {
         let t = text.trim();
         if t == "random" {
             return Ok(Engine::Random);
@@ -48,8 +57,8 @@ impl Engine {
                 .ok()
                 .filter(|n| *n > 0)
                 .map(|iterations| Engine::Mcts { iterations })
-                .ok_or_else(|| format!("`{t}`: MCTS iterations are a positive number (mcts:1000)")),
-            None => Err(format!("`{t}` is not a player; expected random or mcts:ITER")),
+                .ok_or_else(|| EngineError::Iterations(t.to_string())),
+            None => Err(EngineError::Unknown(t.to_string())),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The command line: raw arguments → a command → output on standard output, errors returned
-//! once to `main` with their exit code. The contract is `../shared/rules/README.md`
-//! ("Command-line contract").
+//! once to `main` with their exit code. The contract other tools rely on (what `moves`,
+//! `perft`, `show` and `position` print, and the exit codes) is `docs/cli.md`.
 
 use crate::perft;
 use crate::render::{self, Style};
@@ -28,12 +28,30 @@ pub struct Game {
     /// Moves to play from the start (or from --position), separated by spaces or commas.
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// Override an option: NAME=VALUE (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub sets: Sets,
     /// Start from this position text instead of the initial position.
     #[arg(long)]
     pub position: Option<String>,
+}
+
+/// `--set NAME=VALUE`, repeatable: option overrides.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Sets {
+    /// Override an option: NAME=VALUE (repeatable; `diff` and `selfplay --compare` set it for
+    /// both rule sets).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl Sets {
+    /// The overrides as (name, value) pairs.
+    ///
+    /// # Errors
+    /// An item without `=`.
+    pub fn pairs(&self) -> Result<Vec<(String, String)>, CliError> {
+        parse_sets(&self.set)
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -58,8 +76,8 @@ pub enum Command {
     /// Load and validate a variant; print problems; exit 2 on errors.
     Check {
         variant: String,
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
+        #[command(flatten)]
+        sets: Sets,
         /// Print the fully resolved variant (after `extends`).
         #[arg(long)]
         resolved: bool,
@@ -84,9 +102,9 @@ pub enum Command {
     Diff {
         variant_a: String,
         variant_b: String,
-        /// Override an option in both variants.
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
+        // Options for both variants.
+        #[command(flatten)]
+        sets: Sets,
         /// Override an option in VARIANT_B only.
         #[arg(long = "set-b", value_name = "NAME=VALUE")]
         set_b: Vec<String>,
@@ -100,8 +118,8 @@ pub enum Command {
         /// The variant to start with.
         #[arg(default_value = "basileus")]
         variant: String,
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
+        #[command(flatten)]
+        sets: Sets,
         /// Continue the game autosaved when the REPL last closed.
         #[arg(long)]
         resume: bool,
@@ -121,8 +139,8 @@ pub enum Command {
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
     pub variant: String,
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
+    #[command(flatten)]
+    pub sets: Sets,
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
     #[arg(long, default_value_t = 1)]
@@ -153,16 +171,41 @@ pub struct SelfplayArgs {
     pub svg: Option<std::path::PathBuf>,
 }
 
-/// An error for `main` to print, with its exit code.
-#[derive(Debug)]
-pub struct CliError {
-    pub message: String,
-    pub code: i32,
+/// An error for `main` to print once, with its exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input: arguments, a variant that does not load, an illegal move (exit status 2).
+    #[error("{0}")]
+    Usage(String),
+    /// The command ran and failed: a failing test, a REPL command, a file (exit status 1).
+    #[error("{0}")]
+    Failed(String),
+    /// Standard output could not be written (exit status 1; a closed pipe is not an error).
+    #[error("{0}")]
+    Output(#[from] std::io::Error),
 }
 
 impl CliError {
-    fn usage(message: impl Into<String>) -> CliError {
-        CliError { message: message.into(), code: 2 }
+    fn usage(message: impl std::fmt::Display) -> CliError {
+        CliError::Usage(message.to_string())
+    }
+
+    fn failed(message: impl std::fmt::Display) -> CliError {
+        CliError::Failed(message.to_string())
+    }
+
+    /// The process exit status for this error.
+    pub fn code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            CliError::Failed(_) | CliError::Output(_) => 1,
+        }
+    }
+
+    /// Whether the reader of standard output went away (`boardlab moves x | head -1`): the
+    /// command's work is done as far as anyone can tell, so `main` exits quietly with success.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, CliError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -192,9 +235,8 @@ pub fn split_moves(text: &str) -> Vec<String> {
     text.split([' ', ',', '\n', '\t']).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
-fn load(name: &str, set: &[String]) -> Result<Variant, CliError> {
-    let sets = parse_sets(set)?;
-    Variant::load(name, &sets).map_err(|e| CliError { message: e.render(color_wanted_err()), code: 2 })
+fn load(name: &str, sets: &[(String, String)]) -> Result<Variant, CliError> {
+    Variant::load(name, sets).map_err(|e| CliError::Usage(e.render(color_wanted_err())))
 }
 
 fn color_wanted_err() -> bool {
@@ -204,151 +246,150 @@ fn color_wanted_err() -> bool {
 
 /// Loads the variant and plays the game's moves.
 fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
-    let v = load(&game.variant, &game.set)?;
+    let v = load(&game.variant, &game.sets.pairs()?)?;
     let mut pos = match &game.position {
         Some(t) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
         None => v.start(),
     };
-    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(|e| CliError::usage(e.to_string()))?;
+    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(|e| CliError::Usage(e.to_string()))?;
     Ok((v, pos))
-}
-
-fn script_err(e: impl std::fmt::Display) -> CliError {
-    CliError { message: e.to_string(), code: 2 }
 }
 
 /// Runs a parsed command, writing to `out`.
 ///
 /// # Errors
-/// Anything the user must be told, with the exit code.
+/// Anything the user must be told, with the exit code; [`CliError::is_broken_pipe`] when the
+/// reader of `out` went away.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
-    let w = |out: &mut dyn Write, s: &str| -> Result<(), CliError> {
-        out.write_all(s.as_bytes()).map_err(|e| CliError { message: e.to_string(), code: 1 })
-    };
-    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), set: vec![], resume: false }) {
-        Command::List => {
-            for n in variant::shipped_names() {
-                let v = Variant::load(&n, &[]);
-                let title = v.as_ref().map(|v| v.rules.title.clone()).unwrap_or_else(|_| "(does not load)".into());
-                w(out, &format!("{n:<18} {title}\n"))?;
-            }
-        }
-        Command::Moves(game) => {
-            let (v, mut pos) = setup(&game)?;
-            let mut moves = Vec::new();
-            v.legal_moves(&mut pos, &mut moves).map_err(script_err)?;
-            let mut texts: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
-            texts.sort();
-            let mut s = String::new();
-            for t in texts {
-                s.push_str(&t);
-                s.push('\n');
-            }
-            w(out, &s)?;
-        }
-        Command::Perft { game, depth, divide } => {
-            let (v, mut pos) = setup(&game)?;
-            if divide {
-                let rows = perft::divide(&v, &mut pos, depth).map_err(script_err)?;
-                let mut total = 0;
-                for (m, n) in rows {
-                    w(out, &format!("{m}: {n}\n"))?;
-                    total += n;
-                }
-                w(out, &format!("{total}\n"))?;
-            } else {
-                let n = perft::perft(&v, &mut pos, depth).map_err(script_err)?;
-                w(out, &format!("{n}\n"))?;
-            }
-        }
-        Command::Show(game) => {
-            let (v, pos) = setup(&game)?;
-            let style = Style { color: color_wanted() };
-            w(out, &render::board(&v, &pos, None, style))?;
-            let legend = render::legend(&v);
-            if !legend.is_empty() {
-                w(out, &format!("{legend}\n"))?;
-            }
-        }
+    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: false }) {
+        Command::List => list(out),
+        Command::Moves(game) => moves(&game, out),
+        Command::Perft { game, depth, divide } => perft(&game, depth, divide, out),
+        Command::Show(game) => show(&game, out),
         Command::Position(game) => {
             let (v, pos) = setup(&game)?;
-            w(out, &format!("{}\n", pos.to_text(&v.rules)))?;
+            Ok(writeln!(out, "{}", pos.to_text(&v.rules))?)
         }
-        Command::Check { variant, set, resolved } => {
-            let v = load(&variant, &set)?;
-            if resolved {
-                w(out, &render::resolved(&v))?;
-            } else {
-                let r = &v.rules;
-                w(
-                    out,
-                    &format!(
-                        "{}: ok ({} cells, {} piece kinds, {} options{})\n",
-                        r.name,
-                        r.geometry.len(),
-                        r.kinds.len(),
-                        r.options.decls.len(),
-                        if v.script.is_some() { ", script compiled" } else { "" }
-                    ),
-                )?;
-            }
-        }
+        Command::Check { variant, sets, resolved } => check(&variant, &sets, resolved, out),
         Command::Test { target, accept } => {
             let r = crate::workflow::test(target.as_deref(), accept).map_err(CliError::usage)?;
-            w(out, &r.text)?;
+            out.write_all(r.text.as_bytes())?;
             if r.failed > 0 {
-                return Err(CliError { message: format!("{} failed", r.failed), code: 1 });
+                return Err(CliError::failed(format!("{} failed", r.failed)));
             }
+            Ok(())
         }
         Command::New { name, from } => {
             let msg = crate::workflow::new_variant(&name, &from).map_err(CliError::usage)?;
-            w(out, &msg)?;
+            Ok(out.write_all(msg.as_bytes())?)
         }
-        Command::Diff { variant_a, variant_b, set, set_b, games, seed } => {
-            let a = load(&variant_a, &set)?;
-            let mut both = set.clone();
-            both.extend(set_b);
-            let b = load(&variant_b, &both)?;
+        Command::Diff { variant_a, variant_b, sets, set_b, games, seed } => {
+            let both = sets.pairs()?;
+            let a = load(&variant_a, &both)?;
+            let b = load(&variant_b, &[both, parse_sets(&set_b)?].concat())?;
             let report = crate::workflow::diff(&a, &b, games, seed, 5).map_err(CliError::usage)?;
-            w(out, &report)?;
+            Ok(out.write_all(report.as_bytes())?)
         }
-        Command::Play { variant, set, resume } => {
-            let sets = parse_sets(&set)?;
-            crate::repl::run(&variant, &sets, resume).map_err(|e| CliError { message: e, code: 1 })?;
-        }
-        Command::Selfplay(a) => w(out, &selfplay(&a)?)?,
-        Command::Report { files, svg } => {
-            let reports = crate::selfplay::Report::merge(&files).map_err(|e| CliError { message: e, code: 1 })?;
-            let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
-            if let Some(p) = svg {
-                std::fs::write(&p, crate::selfplay::svg(&refs))
-                    .map_err(|e| CliError { message: format!("{}: {e}", p.display()), code: 1 })?;
-            }
-            let texts: Vec<String> = reports.iter().map(|r| r.text()).collect();
-            w(out, &texts.join("\n"))?;
-            if let [a, b] = refs.as_slice() {
-                w(out, &format!("\n{}", crate::selfplay::compare(a, b)))?;
-            }
-        }
+        Command::Play { variant, sets, resume } => crate::repl::run(&variant, &sets.pairs()?, resume).map_err(CliError::failed),
+        Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
+        Command::Report { files, svg } => report(&files, svg.as_deref(), out),
+    }
+}
+
+fn list(out: &mut dyn Write) -> Result<(), CliError> {
+    for n in variant::shipped_names() {
+        let v = Variant::load(&n, &[]);
+        let title = v.as_ref().map(|v| v.rules.title.clone()).unwrap_or_else(|_| "(does not load)".into());
+        writeln!(out, "{n:<18} {title}")?;
     }
     Ok(())
 }
 
+fn moves(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
+    let (v, mut pos) = setup(game)?;
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).map_err(CliError::usage)?;
+    let mut texts: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+    texts.sort();
+    for t in texts {
+        writeln!(out, "{t}")?;
+    }
+    Ok(())
+}
+
+fn perft(game: &Game, depth: u32, divide: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let (v, mut pos) = setup(game)?;
+    if divide {
+        let rows = perft::divide(&v, &mut pos, depth).map_err(CliError::usage)?;
+        let mut total = 0;
+        for (m, n) in rows {
+            writeln!(out, "{m}: {n}")?;
+            total += n;
+        }
+        writeln!(out, "{total}")?;
+    } else {
+        let n = perft::perft(&v, &mut pos, depth).map_err(CliError::usage)?;
+        writeln!(out, "{n}")?;
+    }
+    Ok(())
+}
+
+fn show(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
+    let (v, pos) = setup(game)?;
+    let style = Style { color: color_wanted() };
+    out.write_all(render::board(&v, &pos, None, style).as_bytes())?;
+    let legend = render::legend(&v);
+    if !legend.is_empty() {
+        writeln!(out, "{legend}")?;
+    }
+    Ok(())
+}
+
+fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let v = load(variant, &sets.pairs()?)?;
+    if resolved {
+        return Ok(out.write_all(crate::render::resolved(&v).as_bytes())?);
+    }
+    let r = &v.rules;
+    writeln!(
+        out,
+        "{}: ok ({} cells, {} piece kinds, {} options{})",
+        r.name,
+        r.geometry.len(),
+        r.kinds.len(),
+        r.options.decls.len(),
+        if v.script.is_some() { ", script compiled" } else { "" }
+    )?;
+    Ok(())
+}
+
+fn report(files: &[std::path::PathBuf], svg: Option<&std::path::Path>, out: &mut dyn Write) -> Result<(), CliError> {
+    let reports = crate::selfplay::Report::merge(files).map_err(CliError::failed)?;
+    let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
+    if let Some(p) = svg {
+        std::fs::write(p, crate::selfplay::svg(&refs)).map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
+    }
+    let texts: Vec<String> = reports.iter().map(|r| r.text()).collect();
+    out.write_all(texts.join("\n").as_bytes())?;
+    if let [a, b] = refs.as_slice() {
+        write!(out, "\n{}", crate::selfplay::compare(a, b))?;
+    }
+    Ok(())
+}
+
+/// `--shard I/N`.
+fn shard(text: Option<&str>) -> Result<Option<(u64, u64)>, CliError> {
+    let Some(t) = text else { return Ok(None) };
+    t.split_once('/')
+        .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
+        .filter(|(i, n)| *n > 0 && i < n)
+        .map(Some)
+        .ok_or_else(|| CliError::usage(format!("--shard {t}: expected I/N with 0 <= I < N")))
+}
+
 fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
     use crate::selfplay::{Config, Report, compare, run, svg};
-    let fail = |e: String| CliError { message: e, code: 1 };
     let engine = |t: &str| crate::ai::Engine::parse(t).map_err(CliError::usage);
-    let shard = match &a.shard {
-        None => None,
-        Some(t) => {
-            let (i, n) = t
-                .split_once('/')
-                .and_then(|(i, n)| Some((i.parse::<u64>().ok()?, n.parse::<u64>().ok()?)))
-                .filter(|(i, n)| *n > 0 && i < n)
-                .ok_or_else(|| CliError::usage(format!("--shard {t}: expected I/N with 0 <= I < N")))?;
-            Some((i, n))
-        }
-    };
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let cfg = Config {
         games: a.games,
@@ -356,27 +397,26 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         white: engine(&a.white)?,
         black: engine(&a.black)?,
         threads,
-        shard,
+        shard: shard(a.shard.as_deref())?,
         record_moves: a.jsonl.is_some(),
     };
-    let sets = parse_sets(&a.set)?;
+    let sets = a.sets.pairs()?;
     let progress = {
         use std::io::IsTerminal;
         std::io::stderr().is_terminal()
     };
-    let ra: Report = run(&a.variant, &sets, &cfg, progress).map_err(fail)?;
+    let ra: Report = run(&a.variant, &sets, &cfg, progress).map_err(CliError::failed)?;
     let mut jsonl = ra.jsonl();
     let (text, picture) = match &a.compare {
         None => (ra.text(), svg(&[&ra])),
         Some(b) => {
-            let mut sets_b = sets.clone();
-            sets_b.extend(parse_sets(&a.set_b)?);
-            let rb = run(b, &sets_b, &cfg, progress).map_err(fail)?;
+            let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
+            let rb = run(b, &sets_b, &cfg, progress).map_err(CliError::failed)?;
             jsonl.push_str(&rb.jsonl());
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
     };
-    let write = |p: &std::path::Path, t: &str| std::fs::write(p, t).map_err(|e| fail(format!("{}: {e}", p.display())));
+    let write = |p: &std::path::Path, t: &str| std::fs::write(p, t).map_err(|e| CliError::failed(format!("{}: {e}", p.display())));
     if let Some(p) = &a.jsonl {
         write(p, &jsonl)?;
     }

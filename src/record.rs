@@ -1,4 +1,5 @@
 //! Game records: a small TOML file that replays a game (`save`, `load`, the REPL's autosave).
+//! This module reads records; writing one is the shell's job ([`crate::repl::write_atomic`]).
 //!
 //! ```toml
 //! # boardlab game record
@@ -28,8 +29,22 @@ pub struct Record {
     pub options: BTreeMap<String, String>,
 }
 
+/// Why a game record could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// The text is not a record: the line and what is wrong.
+    #[error("not a game record: {0}")]
+    Parse(String),
+    /// The file cannot be read.
+    #[error("{}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    /// The file is not a record.
+    #[error("{}: {source}", path.display())]
+    InFile { path: PathBuf, source: Box<RecordError> },
+}
+
 impl Record {
-    /// The record as TOML text.
+    /// The record as TOML text (what `save` and the autosave write).
     pub fn to_text(&self) -> String {
         format!("# boardlab game record\n{}", toml::to_string(self).unwrap_or_default())
     }
@@ -38,30 +53,17 @@ impl Record {
     ///
     /// # Errors
     /// Text that is not a record, with the line and what is wrong.
-    pub fn parse(text: &str) -> Result<Record, String> {
-        toml::from_str(text).map_err(|e| format!("not a game record: {}", e.to_string().trim()))
-    }
-
-    /// Writes the record to a file.
-    ///
-    /// # Errors
-    /// The file cannot be written.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        if let Some(dir) = path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::write(path, self.to_text()).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        toml::from_str(text).map_err(|e| RecordError::Parse(e.to_string().trim().to_string()))
     }
 
     /// Reads a record from a file.
     ///
     /// # Errors
     /// The file cannot be read or is not a record.
-    pub fn load(path: &Path) -> Result<Record, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Record::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<Record, RecordError> {
+        let text = std::fs::read_to_string(path).map_err(|source| RecordError::Read { path: path.to_path_buf(), source })?;
+        Record::parse(&text).map_err(|e| RecordError::InFile { path: path.to_path_buf(), source: Box::new(e) })
     }
 }
 
@@ -97,7 +99,7 @@ mod tests {
         assert_eq!(Record::parse(&r.to_text()).unwrap(), r);
         let plain = Record { variant: "lielow".into(), ..Record::default() };
         assert_eq!(Record::parse(&plain.to_text()).unwrap(), plain);
-        assert!(Record::parse("variant = 3").unwrap_err().starts_with("not a game record"));
+        assert!(Record::parse("variant = 3").unwrap_err().to_string().starts_with("not a game record"));
         assert!(Record::parse("varient = \"x\"").is_err());
     }
 }

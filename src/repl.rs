@@ -1,20 +1,106 @@
 //! The interactive shell: rustyline over a [`Session`]. When standard input is not a terminal,
 //! lines are read without a prompt and the first failing command exits with status 1.
 //!
-//! The shell adds only what needs a terminal or the disk: tab completion (commands, legal moves,
-//! variant and option names and values, file names), line history kept in the data directory,
-//! and the autosave written when the shell closes (`boardlab play --resume` continues it).
+//! The shell does what needs a terminal, the disk or the clock: it performs the [`Effect`]s a
+//! command returns (files are written atomically: a temporary file in the same folder, flushed,
+//! synced and renamed over the target), times the commands that ask for it, offers tab
+//! completion (derived from each command's [`Arg`] kind), keeps the line history in the data
+//! directory, and writes the autosave when it closes (`boardlab play --resume` continues it).
+//! When standard output closes (`boardlab play x | head -1`) it autosaves and stops quietly.
 
-use crate::record::{self, Record};
+use crate::record::{self, Record, RecordError};
 use crate::render::Style;
-use crate::session::{COMMANDS, Flow, Session};
+use crate::session::{Arg, COMMANDS, CommandError, Effect, Reply, Session, commands};
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::{Context, Editor, Helper, Highlighter, Hinter, Validator};
 use std::cell::RefCell;
-use std::io::IsTerminal;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::time::Instant;
+
+/// Why the shell stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplError {
+    /// The session could not open, or (inside [`ReplError::Line`]) a command failed.
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error("no data directory (set BOARDLAB_DATA_DIR)")]
+    NoDataDir,
+    #[error("nothing to resume: {0}")]
+    Resume(RecordError),
+    /// A file a command asked for could not be written.
+    #[error("{}: {source}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    /// A line of piped input failed.
+    #[error("{line}: {source}")]
+    Line { line: String, source: Box<ReplError> },
+    /// Standard input or output failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("{0}")]
+    Terminal(#[from] ReadlineError),
+}
+
+impl ReplError {
+    /// Whether standard output was closed by its reader: not an error for the shell.
+    fn is_broken_pipe(&self) -> bool {
+        match self {
+            ReplError::Io(e) => e.kind() == std::io::ErrorKind::BrokenPipe,
+            ReplError::Line { source, .. } => source.is_broken_pipe(),
+            _ => false,
+        }
+    }
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same folder (created if
+/// missing), flushed and synced, then renamed over `path`. A crash leaves the old file or the
+/// new one, never half of one.
+///
+/// # Errors
+/// The folder cannot be created or the file cannot be written or renamed.
+pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(contents.as_bytes())?;
+    tmp.flush()?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Performs a reply's file writes (the other effects are the caller's: printing, leaving).
+///
+/// # Errors
+/// A file cannot be written; the writes before it were made.
+pub fn perform(reply: &Reply) -> Result<(), ReplError> {
+    for e in &reply.effects {
+        if let Effect::Write { path, contents } = e {
+            write_atomic(path, contents).map_err(|source| ReplError::Write { path: path.clone(), source })?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs one line: the command, its effects, its output. Returns whether to leave.
+fn respond(s: &mut Session, line: &str, out: &mut impl Write) -> Result<bool, ReplError> {
+    let t = Instant::now();
+    let reply = s.execute(line)?;
+    let elapsed = t.elapsed();
+    perform(&reply)?;
+    if reply.quits() {
+        return Ok(true);
+    }
+    out.write_all(reply.output(elapsed).as_bytes())?;
+    out.flush()?;
+    Ok(false)
+}
 
 /// What completion offers, refreshed after every command.
 #[derive(Default)]
@@ -23,6 +109,41 @@ struct Words {
     options: Vec<(String, Vec<String>)>,
     players: Vec<String>,
     variants: Vec<String>,
+}
+
+/// What a word of a command's arguments completes to: a list, or file names.
+enum Offer {
+    List(Vec<String>),
+    Files,
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+impl Words {
+    /// The candidates for argument word number `before.len()` of a command of kind `arg`.
+    fn offer(&self, arg: Arg, before: &[&str]) -> Offer {
+        let list = match (arg, before) {
+            (Arg::File, _) => return Offer::Files,
+            (Arg::Move, []) => self.moves.clone(),
+            (Arg::Variant, []) => self.variants.clone(),
+            (Arg::Option, []) => self.options.iter().map(|o| o.0.clone()).collect(),
+            (Arg::Option, [name]) => self.options.iter().find(|o| o.0 == *name).map(|o| o.1.clone()).unwrap_or_default(),
+            (Arg::OnOff, []) => strings(&["on", "off"]),
+            (Arg::Player, []) => self.players.clone(),
+            (Arg::MachineSide, []) => self.players.iter().cloned().chain(strings(&["none", "both"])).collect(),
+            (Arg::MachineSide, [_]) | (Arg::Engine, _) => strings(&["random", "mcts"]),
+            (Arg::CommandName, []) => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
+            _ => vec![],
+        };
+        Offer::List(list)
+    }
+
+    /// The first word: a command or a legal move.
+    fn first(&self) -> Vec<String> {
+        COMMANDS.iter().filter(|c| c.name != commands::MOVE).map(|c| c.name.to_string()).chain(self.moves.iter().cloned()).collect()
+    }
 }
 
 #[derive(Helper, Hinter, Highlighter, Validator)]
@@ -40,19 +161,13 @@ impl Completer for Shell {
         let word = &head[start..];
         let before: Vec<&str> = head[..start].split_whitespace().collect();
         let w = self.words.borrow();
-        let list: Vec<String> = match before.as_slice() {
-            [] => COMMANDS.iter().filter(|c| c.0 != "MOVE").map(|c| c.0.to_string()).chain(w.moves.iter().cloned()).collect(),
-            ["save" | "load", ..] => return self.files.complete(line, pos, ctx),
-            ["variant"] => w.variants.clone(),
-            ["set"] => w.options.iter().map(|o| o.0.clone()).collect(),
-            ["set", name] => w.options.iter().find(|o| o.0 == *name).map(|o| o.1.clone()).unwrap_or_default(),
-            ["why"] => w.moves.clone(),
-            ["help"] => COMMANDS.iter().map(|c| c.0.to_string()).collect(),
-            ["board" | "trace"] => vec!["on".into(), "off".into()],
-            ["turn"] => w.players.clone(),
-            ["play"] => w.players.iter().cloned().chain(["none".to_string(), "both".to_string()]).collect(),
-            ["ai"] => vec!["random".into(), "mcts".into()],
-            _ => vec![],
+        let list = match before.split_first() {
+            None => w.first(),
+            Some((name, args)) => match commands::find(name).map(|c| w.offer(c.arg, args)) {
+                Some(Offer::Files) => return self.files.complete(line, pos, ctx),
+                Some(Offer::List(l)) => l,
+                None => vec![],
+            },
         };
         let mut out: Vec<Pair> =
             list.into_iter().filter(|c| c.starts_with(word)).map(|c| Pair { display: c.clone(), replacement: c }).collect();
@@ -77,7 +192,7 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
         .map(|d| {
             let vals = match &d.ty {
                 crate::rules::OptionType::Choice(c) => c.clone(),
-                crate::rules::OptionType::Bool => vec!["true".into(), "false".into()],
+                crate::rules::OptionType::Bool => strings(&["true", "false"]),
                 crate::rules::OptionType::Int { .. } => vec![d.default.to_string()],
             };
             (d.name.clone(), vals)
@@ -89,63 +204,71 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
 /// Writes the autosave; problems are reported, never fatal.
 fn autosave(s: &Session) {
     if let Some(p) = record::autosave_path()
-        && let Err(e) = s.record().save(&p)
+        && let Err(e) = perform(&Reply::default().with(s.autosave(p)))
     {
-        eprintln!("could not autosave: {e}");
+        let _ = writeln!(std::io::stderr(), "could not autosave: {e}");
     }
 }
 
-/// Runs the REPL on a variant (or, with `resume`, on the autosaved game).
+/// Opens the session: on a variant, or on the autosaved game.
+fn open(variant: &str, sets: &[(String, String)], resume: bool, style: Style) -> Result<Session, ReplError> {
+    if !resume {
+        return Ok(Session::new(variant, sets, style)?);
+    }
+    let p = record::autosave_path().ok_or(ReplError::NoDataDir)?;
+    let rec = Record::load(&p).map_err(ReplError::Resume)?;
+    Ok(Session::from_record(&rec, style)?)
+}
+
+/// Runs the REPL on a variant (or, with `resume`, on the autosaved game), autosaving when it
+/// closes. A closed standard output ends it quietly.
 ///
 /// # Errors
-/// The variant does not load, or a command failed in non-interactive use.
-pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(), String> {
+/// The variant does not load, a command failed in non-interactive use, or the terminal failed.
+pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(), ReplError> {
     let interactive = std::io::stdin().is_terminal();
     let color = interactive && std::env::var_os("NO_COLOR").is_none();
-    let style = Style { color };
-    let mut s = if resume {
-        let p = record::autosave_path().ok_or("no data directory (set BOARDLAB_DATA_DIR)")?;
-        let rec = Record::load(&p).map_err(|e| format!("nothing to resume: {e}"))?;
-        Session::from_record(&rec, style)?
-    } else {
-        Session::new(variant, sets, style)?
-    };
-    if !interactive {
-        let stdin = std::io::stdin();
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if std::io::BufRead::read_line(&mut stdin.lock(), &mut line).map_err(|e| e.to_string())? == 0 {
-                autosave(&s);
-                return Ok(());
-            }
-            match s.execute(&line) {
-                Ok((out, Flow::Continue)) => print!("{out}"),
-                Ok((out, Flow::Quit)) => {
-                    print!("{out}");
-                    autosave(&s);
-                    return Ok(());
-                }
-                Err(e) => {
-                    autosave(&s);
-                    return Err(format!("{}: {e}", line.trim()));
-                }
-            }
+    let mut s = open(variant, sets, resume, Style { color })?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = if interactive { run_interactive(&mut s, resume, color, &mut out) } else { run_piped(&mut s, &mut out) };
+    autosave(&s);
+    match result {
+        Err(e) if e.is_broken_pipe() => Ok(()),
+        r => r,
+    }
+}
+
+/// Piped input: no prompt; the first failing line stops the run.
+fn run_piped(s: &mut Session, out: &mut impl Write) -> Result<(), ReplError> {
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stdin.lock().read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        match respond(s, &line, out) {
+            Ok(false) => {}
+            Ok(true) => return Ok(()),
+            Err(e) => return Err(ReplError::Line { line: line.trim().to_string(), source: Box::new(e) }),
         }
     }
-    println!(
-        "boardlab — {} ({}). Type help for the commands, a move to play it, Tab to complete.",
-        s.variant.rules.title,
-        s.variant.name()
-    );
+}
+
+/// The terminal: prompt, completion, line history; errors are shown and the session goes on.
+fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Write) -> Result<(), ReplError> {
+    let r = &s.variant.rules;
+    writeln!(out, "boardlab — {} ({}). Type help for the commands, a move to play it, Tab to complete.", r.title, s.variant.name())?;
     if resume {
-        println!("resumed the autosaved game ({} moves)", s.played.len());
+        writeln!(out, "resumed the autosaved game ({} moves)", s.played.len())?;
     }
-    print!("{}", s.board());
+    write!(out, "{}", s.board())?;
+    out.flush()?;
     let words = Rc::new(RefCell::new(Words { variants: crate::variant::shipped_names(), ..Words::default() }));
-    refresh(&words, &mut s);
+    refresh(&words, s);
     let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
-    let mut rl: Editor<Shell, DefaultHistory> = Editor::with_config(config).map_err(|e| e.to_string())?;
+    let mut rl: Editor<Shell, DefaultHistory> = Editor::with_config(config)?;
     rl.set_helper(Some(Shell { words: words.clone(), files: FilenameCompleter::new() }));
     let history = record::data_dir().map(|d| d.join("history.txt"));
     if let Some(h) = &history {
@@ -153,23 +276,26 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(),
     }
     let result = loop {
         let prompt = s.prompt();
-        let shown = if color { (prompt.clone(), format!("\x1b[1;36m{}\x1b[0m", prompt)) } else { (prompt.clone(), prompt.clone()) };
-        match rl.readline(&(shown.0.as_str(), shown.1.as_str())) {
+        let shown = if color { format!("\x1b[1;36m{prompt}\x1b[0m") } else { prompt.clone() };
+        match rl.readline(&(prompt.as_str(), shown.as_str())) {
             Ok(line) => {
                 let _ = rl.add_history_entry(line.as_str());
-                match s.execute(&line) {
-                    Ok((out, Flow::Continue)) => print!("{out}"),
-                    Ok((_, Flow::Quit)) => break Ok(()),
-                    Err(e) => eprintln!("{}", if color { format!("\x1b[31m{e}\x1b[0m") } else { e }),
+                match respond(s, &line, out) {
+                    Ok(true) => break Ok(()),
+                    Ok(false) => {}
+                    Err(e) if e.is_broken_pipe() => break Err(e),
+                    Err(e) => {
+                        let e = e.to_string();
+                        let _ = writeln!(std::io::stderr(), "{}", if color { format!("\x1b[31m{e}\x1b[0m") } else { e });
+                    }
                 }
-                refresh(&words, &mut s);
+                refresh(&words, s);
             }
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break Ok(()),
-            Err(e) => break Err(e.to_string()),
+            Err(e) => break Err(e.into()),
         }
     };
-    autosave(&s);
     if let Some(h) = &history {
         if let Some(d) = h.parent() {
             let _ = std::fs::create_dir_all(d);
@@ -177,4 +303,39 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(),
         let _ = rl.save_history(h);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offered(w: &Words, line: &[&str]) -> Option<Vec<String>> {
+        let (name, args) = line.split_first()?;
+        match w.offer(commands::find(name)?.arg, args) {
+            Offer::List(l) => Some(l),
+            Offer::Files => None,
+        }
+    }
+
+    #[test]
+    fn completion_follows_the_argument_kinds() {
+        let w = Words {
+            moves: strings(&["c3-d4"]),
+            options: vec![("no_moves".into(), strings(&["loss", "draw"]))],
+            players: strings(&["white", "black"]),
+            variants: strings(&["checkers"]),
+        };
+        assert!(w.first().contains(&"history".to_string()) && w.first().contains(&"c3-d4".to_string()));
+        assert!(!w.first().contains(&commands::MOVE.to_string()));
+        assert_eq!(offered(&w, &["why"]), Some(strings(&["c3-d4"])));
+        assert_eq!(offered(&w, &["set"]), Some(strings(&["no_moves"])));
+        assert_eq!(offered(&w, &["set", "no_moves"]), Some(strings(&["loss", "draw"])));
+        assert_eq!(offered(&w, &["variant"]), Some(strings(&["checkers"])));
+        assert_eq!(offered(&w, &["trace"]), Some(strings(&["on", "off"])));
+        assert_eq!(offered(&w, &["play"]), Some(strings(&["white", "black", "none", "both"])));
+        assert_eq!(offered(&w, &["play", "black"]), Some(strings(&["random", "mcts"])));
+        assert_eq!(offered(&w, &["?"]).map(|l| l.len()), Some(COMMANDS.len()));
+        assert_eq!(offered(&w, &["save"]), None, "file names");
+        assert_eq!(offered(&w, &["undo"]), Some(vec![]));
+    }
 }

@@ -5,13 +5,37 @@
 //! Game `i` uses a seed derived from the study's seed and `i` alone, so the report (all but the
 //! speed line) is the same for any number of threads or shards.
 
-use crate::ai::{self, Engine};
+use crate::ai::{self, Engine, EngineError};
 use crate::outcome::Winner;
+use crate::script::ScriptError;
 use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
+
+/// Why a study could not be played or read.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfplayError {
+    /// The REPL's arguments do not say what to play: the usage.
+    #[error("usage: selfplay N [--white random|mcts:ITER] [--black …] [--seed S]")]
+    Usage,
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The variant does not load (the diagnostic, rendered).
+    #[error("{0}")]
+    Load(String),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    #[error("a self-play thread panicked")]
+    Panicked,
+    #[error("{}: {source}", path.display())]
+    Read { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{}:{line}: not a game record: {source}", path.display())]
+    NotARecord { path: std::path::PathBuf, line: usize, source: serde_json::Error },
+    #[error("no games in these files")]
+    NoGames,
+}
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -32,20 +56,20 @@ impl Config {
     ///
     /// # Errors
     /// A missing count or a bad engine.
-    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, String> {
-        let usage = "usage: selfplay N [--white random|mcts:ITER] [--black …] [--seed S]";
+    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
+        let usage = SelfplayError::Usage;
         let mut c = Config { games: 0, seed, white: Engine::Random, black: Engine::Random, threads: 1, shard: None, record_moves: false };
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
-                "--white" => c.white = Engine::parse(it.next().ok_or(usage)?)?,
-                "--black" => c.black = Engine::parse(it.next().ok_or(usage)?)?,
-                "--seed" => c.seed = it.next().and_then(|s| s.parse().ok()).ok_or(usage)?,
-                n => c.games = n.parse().map_err(|_| usage.to_string())?,
+                "--white" => c.white = Engine::parse(it.next().ok_or(SelfplayError::Usage)?)?,
+                "--black" => c.black = Engine::parse(it.next().ok_or(SelfplayError::Usage)?)?,
+                "--seed" => c.seed = it.next().and_then(|s| s.parse().ok()).ok_or(SelfplayError::Usage)?,
+                n => c.games = n.parse().map_err(|_| SelfplayError::Usage)?,
             }
         }
         if c.games == 0 {
-            return Err(usage.into());
+            return Err(usage);
         }
         Ok(c)
     }
@@ -83,7 +107,7 @@ pub struct GameRecord {
 ///
 /// # Errors
 /// A script hook failed.
-pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, String> {
+pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
     let mut pos = v.start();
@@ -93,7 +117,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, St
     let mut branching = Vec::new();
     let mut plies = 0u32;
     loop {
-        v.legal_moves(&mut pos, &mut moves).map_err(|e| e.to_string())?;
+        v.legal_moves(&mut pos, &mut moves)?;
         if moves.is_empty() {
             break;
         }
@@ -101,15 +125,15 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, St
         let engine = if pos.side() == crate::Player::FIRST { cfg.white } else { cfg.black };
         let m = match engine {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
-            e => ai::choose(v, &mut pos, e, &mut rng).map_err(|e| e.to_string())?.expect("a move exists"),
+            e => ai::choose(v, &mut pos, e, &mut rng)?.expect("a move exists"),
         };
         if cfg.record_moves {
             texts.push(m.text(g));
         }
         plies += 1;
-        v.make(&mut pos, &m).map_err(|e| e.to_string())?;
+        v.make(&mut pos, &m)?;
     }
-    let out = v.outcome(&mut pos).map_err(|e| e.to_string())?.expect("a finished game has a result");
+    let out = v.outcome(&mut pos)?.expect("a finished game has a result");
     let result = match out.winner {
         // The first player is "white" and the second "black" whatever the variant calls them, so
         // reports and merged files count results the same way for every variant.
@@ -144,9 +168,9 @@ pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
 ///
 /// # Errors
 /// The variant does not load, or a script hook failed.
-pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, String> {
+pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, SelfplayError> {
     let sets = with_move_limit(sets);
-    let v = Variant::load(spec, &sets).map_err(|e| e.render(false))?;
+    let v = Variant::load(spec, &sets).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let indices = cfg.indices();
     let bar = progress.then(|| progress_bar(indices.len() as u64, v.name()));
     let t = Instant::now();
@@ -162,11 +186,11 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
         out
     } else {
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<Result<Vec<GameRecord>, String>> = std::thread::scope(|s| {
+        let results: Vec<Result<Vec<GameRecord>, SelfplayError>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
-                    s.spawn(|| -> Result<Vec<GameRecord>, String> {
-                        let v = Variant::load(spec, &sets).map_err(|e| e.render(false))?;
+                    s.spawn(|| -> Result<Vec<GameRecord>, SelfplayError> {
+                        let v = Variant::load(spec, &sets).map_err(|e| SelfplayError::Load(e.render(false)))?;
                         let mut out = Vec::new();
                         loop {
                             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -180,7 +204,7 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a self-play thread panicked".into()))).collect()
+            handles.into_iter().map(|h| h.join().unwrap_or(Err(SelfplayError::Panicked))).collect()
         });
         let mut all = Vec::new();
         for r in results {
@@ -200,8 +224,8 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
 ///
 /// # Errors
 /// A script hook failed.
-pub fn run_variant(v: &Variant, cfg: &Config) -> Result<Report, String> {
-    let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| e.render(false))?;
+pub fn run_variant(v: &Variant, cfg: &Config) -> Result<Report, SelfplayError> {
+    let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let t = Instant::now();
     let mut games = Vec::new();
     for i in cfg.indices() {
@@ -296,46 +320,34 @@ pub struct Branching {
     pub positions: u64,
 }
 
-/// The value at quantile `q` of sorted data (nearest rank).
-fn quantile(sorted: &[u32], q: f64) -> u32 {
-    if sorted.is_empty() {
-        return 0;
+/// The first player's points for a result: 1 a win, 0.5 a draw, 0 a loss.
+fn score_of(result: &str) -> f64 {
+    match result {
+        "white" => 1.0,
+        "draw" => 0.5,
+        _ => 0.0,
     }
-    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted[rank.min(sorted.len()) - 1]
 }
 
-impl Report {
-    pub fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
-        let n = games.len() as u64;
-        let count = |r: &str| games.iter().filter(|g| g.result == r).count() as u64;
-        let (w, b) = (count("white"), count("black"));
-        let d = count("draw");
-        let scores: Vec<f64> = games
-            .iter()
-            .map(|g| {
-                if g.result == "white" {
-                    1.0
-                } else if g.result == "draw" {
-                    0.5
-                } else {
-                    0.0
-                }
-            })
-            .collect();
-        let white_score = mean_ci(&scores);
-        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
-        for g in &games {
-            let key = if g.result == "draw" { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
-            *reasons.entry(key).or_default() += 1;
-        }
-        let mut reasons: Vec<(String, u64)> = reasons.into_iter().collect();
-        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+/// Why games ended (`white wins: …`, `draw: …`), most frequent first.
+fn reasons(games: &[GameRecord]) -> Vec<(String, u64)> {
+    let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+    for g in games {
+        let key = if g.result == "draw" { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+        *reasons.entry(key).or_default() += 1;
+    }
+    let mut reasons: Vec<(String, u64)> = reasons.into_iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    reasons
+}
+
+impl Lengths {
+    /// The length statistics of some games.
+    fn of(games: &[GameRecord]) -> Lengths {
         let mut lens: Vec<u32> = games.iter().map(|g| g.plies).collect();
         lens.sort_unstable();
         let lf: Vec<f64> = lens.iter().map(|&x| x as f64).collect();
         let (mean, _, _) = mean_ci(&lf);
-        let sd = sd(&lf);
         let median = if lens.is_empty() {
             0.0
         } else if lens.len() % 2 == 1 {
@@ -343,21 +355,27 @@ impl Report {
         } else {
             (lens[lens.len() / 2 - 1] + lens[lens.len() / 2]) as f64 / 2.0
         };
-        let length = Lengths {
+        Lengths {
             mean,
-            sd,
+            sd: sd(&lf),
             median,
             p10: quantile(&lens, 0.1),
             p90: quantile(&lens, 0.9),
             min: lens.first().copied().unwrap_or(0),
             max: lens.last().copied().unwrap_or(0),
-        };
+        }
+    }
+}
+
+impl Branching {
+    /// The branching statistics of some games: overall, per third of each game, the maximum.
+    fn of(games: &[GameRecord]) -> Branching {
         let mut sum = 0u64;
         let mut positions = 0u64;
         let mut phase_sum = [0u64; 3];
         let mut phase_n = [0u64; 3];
         let mut max = 0;
-        for g in &games {
+        for g in games {
             let len = g.branching.len();
             for (i, &b) in g.branching.iter().enumerate() {
                 sum += b as u64;
@@ -369,22 +387,40 @@ impl Report {
             }
         }
         let avg = |s: u64, n: u64| if n == 0 { 0.0 } else { s as f64 / n as f64 };
-        let branching = Branching {
+        Branching {
             mean: avg(sum, positions),
             phases: [avg(phase_sum[0], phase_n[0]), avg(phase_sum[1], phase_n[1]), avg(phase_sum[2], phase_n[2])],
             max,
             positions,
-        };
+        }
+    }
+}
+
+/// The value at quantile `q` of sorted data (nearest rank).
+fn quantile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
+    sorted[rank.min(sorted.len()) - 1]
+}
+
+impl Report {
+    /// The numbers of a study's games (`seconds`: how long they took, when played here).
+    pub fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
+        let n = games.len() as u64;
+        let count = |r: &str| games.iter().filter(|g| g.result == r).count() as u64;
+        let scores: Vec<f64> = games.iter().map(|g| score_of(&g.result)).collect();
         Report {
             title,
             n,
-            white: Share::new(w, n),
-            black: Share::new(b, n),
-            draws: Share::new(d, n),
-            white_score,
-            reasons,
-            length,
-            branching,
+            white: Share::new(count("white"), n),
+            black: Share::new(count("black"), n),
+            draws: Share::new(count("draw"), n),
+            white_score: mean_ci(&scores),
+            reasons: reasons(&games),
+            length: Lengths::of(&games),
+            branching: Branching::of(&games),
             seconds,
             games,
         }
@@ -471,15 +507,16 @@ impl Report {
     ///
     /// # Errors
     /// A file cannot be read or a line is not a game record.
-    pub fn merge(files: &[std::path::PathBuf]) -> Result<Vec<Report>, String> {
+    pub fn merge(files: &[std::path::PathBuf]) -> Result<Vec<Report>, SelfplayError> {
         let mut groups: Vec<(String, Vec<GameRecord>)> = Vec::new();
         for f in files {
-            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let text = std::fs::read_to_string(f).map_err(|source| SelfplayError::Read { path: f.clone(), source })?;
             for (i, line) in text.lines().enumerate() {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let g: GameRecord = serde_json::from_str(line).map_err(|e| format!("{}:{}: not a game record: {e}", f.display(), i + 1))?;
+                let g: GameRecord =
+                    serde_json::from_str(line).map_err(|source| SelfplayError::NotARecord { path: f.clone(), line: i + 1, source })?;
                 let title = title(&g.variant, g.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
                 match groups.iter_mut().find(|x| x.0 == title) {
                     Some(x) => x.1.push(g),
@@ -488,7 +525,7 @@ impl Report {
             }
         }
         if groups.is_empty() {
-            return Err("no games in these files".into());
+            return Err(SelfplayError::NoGames);
         }
         Ok(groups
             .into_iter()

@@ -577,13 +577,6 @@ impl Position {
 #[error("{0}")]
 pub struct PositionError(pub String);
 
-// Interim, while the session and workflow still speak `String` errors.
-impl From<PositionError> for String {
-    fn from(e: PositionError) -> String {
-        e.0
-    }
-}
-
 fn player(rules: &Ruleset, text: &str) -> Result<Player, PositionError> {
     rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player")))
 }

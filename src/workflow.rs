@@ -12,6 +12,42 @@ use rand::{RngExt, SeedableRng};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// Why a workflow command could not do its work.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkflowError {
+    #[error("`{0}` is not a variant folder here (boardlab test runs the scenarios of a variant folder on disk; see boardlab new)")]
+    NotAFolder(String),
+    #[error("no `variants/` folder here: name a variant folder")]
+    NoVariantsFolder,
+    #[error("{0} is shipped inside boardlab and cannot be changed: create your own with boardlab new NAME --from {0}")]
+    ShippedTest(String),
+    #[error("{0} is a shipped variant: create your own with boardlab new NAME --from {0} and record scenarios there")]
+    ShippedRecord(String),
+    #[error("{} already exists", .0.display())]
+    Exists(PathBuf),
+    #[error("a scenario name is letters, digits, _ and -")]
+    ScenarioName,
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// A variant does not load (its diagnostic, rendered).
+    #[error("{0}")]
+    Load(String),
+    /// A scenario, a perft file, a position or a script hook failed (the kernel's words).
+    #[error("{0}")]
+    Kernel(String),
+}
+
+impl From<crate::script::ScriptError> for WorkflowError {
+    fn from(e: crate::script::ScriptError) -> WorkflowError {
+        WorkflowError::Kernel(e.to_string())
+    }
+}
+
+/// Maps an I/O error on `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WorkflowError + '_ {
+    move |source| WorkflowError::Io { path: path.to_path_buf(), source }
+}
+
 /// The contents of an insta snapshot file (what follows its header).
 pub fn snapshot_contents(text: &str) -> String {
     let t = text.replace("\r\n", "\n");
@@ -29,7 +65,7 @@ pub fn snapshot_file(input: &Path, contents: &str) -> String {
 
 /// The variant folders a `test` target names: a variant folder, a scenario file's variant, or
 /// every folder under `variants/`.
-fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, String> {
+fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, WorkflowError> {
     match target {
         Some(t) => {
             let p = Path::new(t);
@@ -40,13 +76,11 @@ fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, String> {
             if local.join("variant.toml").is_file() {
                 return Ok(vec![local]);
             }
-            Err(format!(
-                "`{t}` is not a variant folder here (boardlab test runs the scenarios of a variant folder on disk; see boardlab new)"
-            ))
+            Err(WorkflowError::NotAFolder(t.to_string()))
         }
         None => {
             let mut v: Vec<PathBuf> = std::fs::read_dir("variants")
-                .map_err(|_| "no `variants/` folder here: name a variant folder".to_string())?
+                .map_err(|_| WorkflowError::NoVariantsFolder)?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.join("variant.toml").is_file())
                 .collect();
@@ -73,8 +107,8 @@ impl TestReport {
     }
 
     /// Runs the checks of a perft file against the variant `spec`.
-    fn perft_file(&mut self, spec: &str, label: &str, text: &str) -> Result<(), String> {
-        for c in perft::parse_file(text).map_err(|e| format!("{label}: {e}"))? {
+    fn perft_file(&mut self, spec: &str, label: &str, text: &str) -> Result<(), WorkflowError> {
+        for c in perft::parse_file(text).map_err(|e| WorkflowError::Kernel(format!("{label}: {e}")))? {
             match perft::run_check(spec, &c) {
                 Ok(n) if n == c.count => self.passed += 1,
                 Ok(n) => {
@@ -96,7 +130,7 @@ impl TestReport {
 ///
 /// # Errors
 /// The target names no variant folder.
-pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
+pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, WorkflowError> {
     if let Some(t) = target
         && t.ends_with(".toml")
         && Path::new(t).is_file()
@@ -109,7 +143,7 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
         && crate::variant::SHIPPED.get_file(format!("{t}/variant.toml")).is_some()
     {
         if accept {
-            return Err(format!("{t} is shipped inside boardlab and cannot be changed: create your own with boardlab new NAME --from {t}"));
+            return Err(WorkflowError::ShippedTest(t.to_string()));
         }
         return test_shipped(t);
     }
@@ -131,7 +165,7 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, String> {
 }
 
 /// Checks scenario files against their snapshots, and the perft file of `dir` if given.
-fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<TestReport, String> {
+fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<TestReport, WorkflowError> {
     let mut r = TestReport::default();
     {
         for f in files {
@@ -152,8 +186,9 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
                 continue;
             }
             if accept {
-                std::fs::create_dir_all(snap.parent().unwrap()).map_err(|e| e.to_string())?;
-                std::fs::write(&snap, snapshot_file(f, &new)).map_err(|e| format!("{}: {e}", snap.display()))?;
+                let snap_dir = snap.parent().unwrap_or(Path::new("."));
+                std::fs::create_dir_all(snap_dir).map_err(io(snap_dir))?;
+                std::fs::write(&snap, snapshot_file(f, &new)).map_err(io(&snap))?;
                 r.accepted += 1;
                 let _ = writeln!(r.text, "accepted {}", snap.display());
                 continue;
@@ -190,7 +225,7 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
 }
 
 /// Runs a shipped variant's scenarios and perft file from the copies inside the binary.
-fn test_shipped(name: &str) -> Result<TestReport, String> {
+fn test_shipped(name: &str) -> Result<TestReport, WorkflowError> {
     let mut r = TestReport::default();
     let dir = crate::variant::SHIPPED.get_dir(format!("{name}/scenarios"));
     let mut files: Vec<&include_dir::File> =
@@ -198,7 +233,8 @@ fn test_shipped(name: &str) -> Result<TestReport, String> {
     files.sort_by_key(|f| f.path());
     for f in files {
         let label = format!("(shipped) variants/{}", f.path().display());
-        let sc: scenario::Scenario = toml::from_str(f.contents_utf8().unwrap_or_default()).map_err(|e| format!("{label}: {e}"))?;
+        let sc: scenario::Scenario =
+            toml::from_str(f.contents_utf8().unwrap_or_default()).map_err(|e| WorkflowError::Kernel(format!("{label}: {e}")))?;
         let spec = sc.variant.clone().unwrap_or_else(|| name.to_string());
         let new = scenario::run(&sc, &spec);
         let snap_path = format!("{name}/scenarios/snapshots/{}.snap", f.path().file_stem().unwrap().to_string_lossy());
@@ -237,13 +273,14 @@ fn test_shipped(name: &str) -> Result<TestReport, String> {
 ///
 /// # Errors
 /// The folder exists, or `from` does not load.
-pub fn new_variant(name: &str, from: &str) -> Result<String, String> {
-    let base = Variant::load(from, &[]).map_err(|e| e.render_plain())?;
+pub fn new_variant(name: &str, from: &str) -> Result<String, WorkflowError> {
+    let base = Variant::load(from, &[]).map_err(|e| WorkflowError::Load(e.render_plain()))?;
     let dir = if Path::new("variants").is_dir() { Path::new("variants").join(name) } else { PathBuf::from(name) };
     if dir.exists() {
-        return Err(format!("{} already exists", dir.display()));
+        return Err(WorkflowError::Exists(dir));
     }
-    std::fs::create_dir_all(dir.join("scenarios")).map_err(|e| e.to_string())?;
+    let scen = dir.join("scenarios");
+    std::fs::create_dir_all(&scen).map_err(io(&scen))?;
     let mut toml = format!(
         "# {name}: a variant of {from}. Change an option's default or override a section below;\n# `boardlab check {} --resolved` shows everything it inherits.\nname = \"{name}\"\nextends = \"{}\"\n",
         dir.display(),
@@ -256,12 +293,14 @@ pub fn new_variant(name: &str, from: &str) -> Result<String, String> {
         let _ =
             write!(toml, "\n# {} ({})\n# [options.{}]\n# default = {}\n", d.description, d.ty.describe(), d.name, toml_value(&d.default));
     }
-    std::fs::write(dir.join("variant.toml"), toml).map_err(|e| e.to_string())?;
-    std::fs::write(
-        dir.join("README.md"),
-        format!("# {name}\n\nA variant of {from}. What changes, and why:\n\n- …\n\nRun `boardlab test {}` after each change to see which scenarios behave differently.\n", dir.display()),
-    )
-    .map_err(|e| e.to_string())?;
+    write(&dir.join("variant.toml"), &toml)?;
+    write(
+        &dir.join("README.md"),
+        &format!(
+            "# {name}\n\nA variant of {from}. What changes, and why:\n\n- …\n\nRun `boardlab test {}` after each change to see which scenarios behave differently.\n",
+            dir.display()
+        ),
+    )?;
     // The base's scenarios, now about this variant.
     let mut copied = 0;
     if let crate::variant::Origin::Disk(bdir) = &base.origin {
@@ -269,24 +308,21 @@ pub fn new_variant(name: &str, from: &str) -> Result<String, String> {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "toml") {
-                    let text = std::fs::read_to_string(&p).map_err(|e| e.to_string())?;
-                    let text: String =
-                        text.lines().filter(|l| !l.trim_start().starts_with("variant =")).map(|l| format!("{l}\n")).collect();
-                    std::fs::write(dir.join("scenarios").join(p.file_name().unwrap()), text).map_err(|e| e.to_string())?;
+                    let text = std::fs::read_to_string(&p).map_err(io(&p))?;
+                    write(&scen.join(e.file_name()), &without_variant_key(&text))?;
                     copied += 1;
                 }
             }
         }
     } else if let Some(d) = crate::variant::SHIPPED.get_dir(format!("{}/scenarios", base.rules.name)) {
         for f in d.files().filter(|f| f.path().extension().is_some_and(|x| x == "toml")) {
-            let text = f.contents_utf8().unwrap_or_default();
-            let text: String = text.lines().filter(|l| !l.trim_start().starts_with("variant =")).map(|l| format!("{l}\n")).collect();
-            std::fs::write(dir.join("scenarios").join(f.path().file_name().unwrap()), text).map_err(|e| e.to_string())?;
+            let file = scen.join(f.path().file_name().unwrap_or_default());
+            write(&file, &without_variant_key(f.contents_utf8().unwrap_or_default()))?;
             copied += 1;
         }
     }
     if copied == 0 {
-        std::fs::write(dir.join("scenarios").join("start.toml"), "description = \"the start position\"\n").map_err(|e| e.to_string())?;
+        write(&scen.join("start.toml"), "description = \"the start position\"\n")?;
     }
     let r = test(Some(&dir.display().to_string()), true)?;
     Ok(format!(
@@ -298,6 +334,15 @@ pub fn new_variant(name: &str, from: &str) -> Result<String, String> {
     ))
 }
 
+/// A scenario's text without its `variant =` line (the copy belongs to the new variant).
+fn without_variant_key(text: &str) -> String {
+    text.lines().filter(|l| !l.trim_start().starts_with("variant =")).map(|l| format!("{l}\n")).collect()
+}
+
+fn write(path: &Path, text: &str) -> Result<(), WorkflowError> {
+    std::fs::write(path, text).map_err(io(path))
+}
+
 fn toml_value(v: &crate::rules::OptionValue) -> String {
     match v {
         crate::rules::OptionValue::Text(s) => format!("\"{s}\""),
@@ -305,24 +350,23 @@ fn toml_value(v: &crate::rules::OptionValue) -> String {
     }
 }
 
-/// Writes the game of a session as a scenario `name` of its variant's folder, and its snapshot.
+/// The files that record the game of a session as a scenario `name` of its variant's folder:
+/// the scenario and its snapshot, as (path, contents), for the caller to write (the REPL's
+/// `snapshot`). Nothing is written here.
 ///
 /// # Errors
-/// The variant is not a folder on disk, the scenario exists, or the game cannot be replayed.
-pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], name: &str) -> Result<String, String> {
+/// The variant is not a folder on disk, the name is not a plain word, the scenario exists, or
+/// the game cannot be replayed.
+pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], name: &str) -> Result<Vec<(PathBuf, String)>, WorkflowError> {
     let crate::variant::Origin::Disk(dir) = &v.origin else {
-        return Err(format!(
-            "{} is a shipped variant: create your own with boardlab new NAME --from {} and record scenarios there",
-            v.name(),
-            v.name()
-        ));
+        return Err(WorkflowError::ShippedRecord(v.name().to_string()));
     };
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err("a scenario name is letters, digits, _ and -".into());
+        return Err(WorkflowError::ScenarioName);
     }
     let file = dir.join("scenarios").join(format!("{name}.toml"));
     if file.exists() {
-        return Err(format!("{} already exists", file.display()));
+        return Err(WorkflowError::Exists(file));
     }
     let mut text = format!("description = \"{name} (recorded in the REPL)\"\n");
     if !v.overrides.is_empty() {
@@ -334,13 +378,13 @@ pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], nam
     }
     let ms: Vec<String> = moves.iter().map(|m| format!("\"{}\"", m.text(&v.rules.geometry))).collect();
     let _ = writeln!(text, "moves = [{}]", ms.join(", "));
-    std::fs::create_dir_all(file.parent().unwrap()).map_err(|e| e.to_string())?;
-    std::fs::write(&file, &text).map_err(|e| e.to_string())?;
-    let snap = scenario::run_file(&file)?;
+    let sc: scenario::Scenario = toml::from_str(&text).map_err(|e| WorkflowError::Kernel(format!("{}: {e}", file.display())))?;
+    // The variant as `scenario::run_file` would find it from the file: its folder, as a path.
+    let spec = if dir.is_absolute() { dir.display().to_string() } else { Path::new(".").join(dir).display().to_string() };
+    let snap = scenario::run(&sc, &spec).map_err(WorkflowError::Kernel)?;
     let snap_path = dir.join("scenarios").join("snapshots").join(format!("{name}.snap"));
-    std::fs::create_dir_all(snap_path.parent().unwrap()).map_err(|e| e.to_string())?;
-    std::fs::write(&snap_path, snapshot_file(&file, &snap)).map_err(|e| e.to_string())?;
-    Ok(format!("wrote {} and {}\n", file.display(), snap_path.display()))
+    let snap_text = snapshot_file(&file, &snap);
+    Ok(vec![(file, text), (snap_path, snap_text)])
 }
 
 /// One position where two rule sets disagree.
@@ -352,12 +396,12 @@ struct Difference {
     result_b: String,
 }
 
-fn moves_and_result(v: &Variant, pos: &mut Position) -> Result<(Vec<String>, String), String> {
+fn moves_and_result(v: &Variant, pos: &mut Position) -> Result<(Vec<String>, String), WorkflowError> {
     let mut ms = Vec::new();
-    v.legal_moves(pos, &mut ms).map_err(|e| e.to_string())?;
+    v.legal_moves(pos, &mut ms)?;
     let mut t: Vec<String> = ms.iter().map(|m| m.text(&v.rules.geometry)).collect();
     t.sort();
-    let r = v.outcome(pos).map_err(|e| e.to_string())?.map_or_else(|| "-".to_string(), |o| o.describe(&v.rules.player_names));
+    let r = v.outcome(pos)?.map_or_else(|| "-".to_string(), |o| o.describe(&v.rules.player_names));
     Ok((t, r))
 }
 
@@ -366,24 +410,26 @@ fn moves_and_result(v: &Variant, pos: &mut Position) -> Result<(Vec<String>, Str
 ///
 /// # Errors
 /// A variant's positions cannot be read by the other, or a hook fails.
-pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Result<String, String> {
+pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Result<String, WorkflowError> {
     let mut diffs: Vec<Difference> = Vec::new();
     let mut positions = 0usize;
-    let mut compare = |x: &Variant, y: &Variant, pos: &mut Position, flip: bool, diffs: &mut Vec<Difference>| -> Result<bool, String> {
-        positions += 1;
-        let text = pos.to_text(&x.rules);
-        let mut other = Position::from_text(&y.rules, &text).map_err(|e| format!("the other variant cannot read {text}: {e}"))?;
-        let (mx, rx) = moves_and_result(x, pos)?;
-        let (my, ry) = moves_and_result(y, &mut other)?;
-        if mx != my || rx != ry {
-            let only_x: Vec<String> = mx.iter().filter(|m| !my.contains(m)).cloned().collect();
-            let only_y: Vec<String> = my.iter().filter(|m| !mx.contains(m)).cloned().collect();
-            let (only_a, only_b, result_a, result_b) = if flip { (only_y, only_x, ry, rx) } else { (only_x, only_y, rx, ry) };
-            diffs.push(Difference { position: text, only_a, only_b, result_a, result_b });
-            return Ok(false);
-        }
-        Ok(true)
-    };
+    let mut compare =
+        |x: &Variant, y: &Variant, pos: &mut Position, flip: bool, diffs: &mut Vec<Difference>| -> Result<bool, WorkflowError> {
+            positions += 1;
+            let text = pos.to_text(&x.rules);
+            let mut other = Position::from_text(&y.rules, &text)
+                .map_err(|e| WorkflowError::Kernel(format!("the other variant cannot read {text}: {e}")))?;
+            let (mx, rx) = moves_and_result(x, pos)?;
+            let (my, ry) = moves_and_result(y, &mut other)?;
+            if mx != my || rx != ry {
+                let only_x: Vec<String> = mx.iter().filter(|m| !my.contains(m)).cloned().collect();
+                let only_y: Vec<String> = my.iter().filter(|m| !mx.contains(m)).cloned().collect();
+                let (only_a, only_b, result_a, result_b) = if flip { (only_y, only_x, ry, rx) } else { (only_x, only_y, rx, ry) };
+                diffs.push(Difference { position: text, only_a, only_b, result_a, result_b });
+                return Ok(false);
+            }
+            Ok(true)
+        };
     for (x, y, flip) in [(a, b, false), (b, a, true)] {
         let start = x.start();
         let mut moves = Vec::new();
@@ -392,18 +438,18 @@ pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Re
             let mut pos = start.clone();
             for _ in 0..300 {
                 compare(x, y, &mut pos, flip, &mut diffs)?;
-                x.legal_moves(&mut pos, &mut moves).map_err(|e| e.to_string())?;
+                x.legal_moves(&mut pos, &mut moves)?;
                 if moves.is_empty() {
                     break;
                 }
                 let m = moves[rng.random_range(0..moves.len())];
                 let text = m.text(&x.rules.geometry);
                 // A game's comparison stops at the first move the other variant does not accept.
-                let mut other = Position::from_text(&y.rules, &pos.to_text(&x.rules))?;
+                let mut other = Position::from_text(&y.rules, &pos.to_text(&x.rules)).map_err(|e| WorkflowError::Kernel(e.to_string()))?;
                 if y.find_move(&mut other, &text).is_err() {
                     break;
                 }
-                x.make(&mut pos, &m).map_err(|e| e.to_string())?;
+                x.make(&mut pos, &m)?;
             }
         }
     }
@@ -430,10 +476,15 @@ pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Re
             }
         }
     }
+    Ok(diff_text(a, b, &diffs, positions, shown))
+}
+
+/// The differences found, the first `shown` of them in full.
+fn diff_text(a: &Variant, b: &Variant, diffs: &[Difference], positions: usize, shown: usize) -> String {
     let mut out = String::new();
     if diffs.is_empty() {
         let _ = writeln!(out, "no differences in {positions} positions");
-        return Ok(out);
+        return out;
     }
     let _ = writeln!(out, "{} of {positions} positions differ (moves or result)", diffs.len());
     for d in diffs.iter().take(shown) {
@@ -444,5 +495,5 @@ pub fn diff(a: &Variant, b: &Variant, games: u64, seed: u64, shown: usize) -> Re
             let _ = writeln!(out, "  result: {} / {}", d.result_a, d.result_b);
         }
     }
-    Ok(out)
+    out
 }

@@ -1,4 +1,4 @@
-//! The command line, run as a user runs it: the contract of `../shared/rules/README.md`.
+//! The command line, run as a user runs it: the contract of `docs/cli.md`.
 
 use std::process::{Command, Output};
 
@@ -166,4 +166,55 @@ fn play_reads_commands_from_a_pipe() {
     let out = stdout(&o);
     assert!(out.contains("black to move"), "{out}");
     assert!(out.contains("9/pfpfkfpfp/9/9/9/9/PFPFKFPFP/9 white 0"), "{out}");
+}
+
+/// Runs the binary with its standard output closed by the reader: before anything is read
+/// (`read_first` false: every write fails) or after the first line. Returns the exit status,
+/// the first line read, and standard error.
+pub fn with_closed_stdout(args: &[&str], input: &[u8], data: &std::path::Path, read_first: bool) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, Read, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .current_dir(crate::root())
+        .env("NO_COLOR", "1")
+        .env("BOARDLAB_DATA_DIR", data)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // The program may stop reading early: a failed write here is expected.
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = child.stdout.take().unwrap();
+    let mut first = String::new();
+    if read_first {
+        let _ = std::io::BufReader::new(stdout).read_line(&mut first);
+    } else {
+        drop(stdout);
+    }
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    feeder.join().unwrap();
+    (status.code(), first, err)
+}
+
+#[test]
+fn a_closed_stdout_is_not_an_error() {
+    let data = std::env::temp_dir().join(format!("boardlab-cli-pipe-{}", std::process::id()));
+    let (code, _, err) = with_closed_stdout(&["moves", "basileus"], b"", &data, false);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let (code, first, err) = with_closed_stdout(&["moves", "basileus"], b"", &data, true);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert_eq!(first, "a2-b1\n");
+    let (code, first, err) = with_closed_stdout(&["perft", "checkers", "9", "--divide"], b"", &data, true);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(first.starts_with("a3-b4: "), "{first}");
+    let (code, _, err) = with_closed_stdout(&["perft", "checkers", "2", "--divide"], b"", &data, false);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -19,8 +19,11 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Runs a line as the shell does: the command, then its effects (files written), then its output.
 fn ok(s: &mut Session, line: &str) -> String {
-    s.execute(line).unwrap_or_else(|e| panic!("`{line}` failed: {e}")).0
+    let reply = s.execute(line).unwrap_or_else(|e| panic!("`{line}` failed: {e}"));
+    boardlab::repl::perform(&reply).unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    reply.output(std::time::Duration::ZERO)
 }
 
 #[test]
@@ -40,7 +43,7 @@ fn browsing_the_history_keeps_it() {
     assert_eq!(s.pos.ply(), 4);
     ok(&mut s, "goto 0");
     assert_eq!(s.pos, s.start);
-    assert!(s.execute("goto 9").unwrap_err().contains("not in this game's history"));
+    assert!(s.execute("goto 9").unwrap_err().to_string().contains("not in this game's history"));
     assert!(s.execute("goto x").is_err());
     ok(&mut s, "goto 2");
     // A new move from an earlier ply starts a new line and says so.
@@ -73,10 +76,10 @@ fn editing_a_position_starts_a_new_line() {
     ok(&mut s, "turn white");
     assert_eq!(s.pos.to_text(&s.variant.rules), "1/2/3/4/5/6/7/8/1b7/10/2W8/10/11/4b5 white 1 counters=escaped:0:0");
     ok(&mut s, "remove j1");
-    assert!(s.execute("remove j1").unwrap_err().contains("already empty"));
-    assert!(s.execute("place b2 W").unwrap_err().contains("not on the board"));
-    assert!(s.execute("place e4 Q").unwrap_err().contains("no piece has the symbol"));
-    assert!(s.execute("place e4 white king").unwrap_err().contains("not a piece kind"));
+    assert!(s.execute("remove j1").unwrap_err().to_string().contains("already empty"));
+    assert!(s.execute("place b2 W").unwrap_err().to_string().contains("not on the board"));
+    assert!(s.execute("place e4 Q").unwrap_err().to_string().contains("no piece has the symbol"));
+    assert!(s.execute("place e4 white king").unwrap_err().to_string().contains("not a piece kind"));
     assert!(s.execute("turn green").is_err());
     // The edited position is the start of the new game: moves and undo work from it.
     ok(&mut s, "e4-f5");
@@ -114,7 +117,7 @@ fn machine_players() {
         ok(s, "auto 20");
     }
     assert_eq!(a.played, b.played);
-    assert!(a.execute("ai minimax").unwrap_err().contains("not a player"));
+    assert!(a.execute("ai minimax").unwrap_err().to_string().contains("not a player"));
     assert!(a.execute("seed x").is_err());
     assert!(a.execute("play purple").is_err());
 }
@@ -146,9 +149,9 @@ fn save_and_load_round_trip() {
     // A malformed record, a missing file, a record with an illegal move: errors, game unchanged.
     let before = u.pos.clone();
     std::fs::write(&file, "variant = \"pyramida\"\nmoves = [\"d1-d2\"]\n").unwrap();
-    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().contains("move 1 (d1-d2)"));
+    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().to_string().contains("move 1 (d1-d2)"));
     std::fs::write(&file, "this is not toml").unwrap();
-    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().contains("not a game record"));
+    assert!(u.execute(&format!("load {}", file.display())).unwrap_err().to_string().contains("not a game record"));
     assert!(u.execute("load /nonexistent/boardlab.toml").is_err());
     assert_eq!(u.pos, before);
     let _ = std::fs::remove_dir_all(&dir);
@@ -166,7 +169,7 @@ fn reload_keeps_old_rules_when_the_file_breaks() {
     assert!(out.contains("replayed 1 moves"), "{out}");
     assert!(ok(&mut s, "options").contains("no_moves = draw"));
     std::fs::write(&file, "extends = \"basileus\"\n[pieces.pawn]\nsymbool = \"P\"\n").unwrap();
-    let e = s.execute("reload").unwrap_err();
+    let e = s.execute("reload").unwrap_err().to_string();
     assert!(e.contains("symbool") && e.contains("old rules stay"), "{e}");
     assert_eq!(s.pos.ply(), 1);
     assert!(ok(&mut s, "options").contains("no_moves = draw"));
@@ -201,11 +204,14 @@ fn reload_says_when_the_set_up_start_no_longer_fits() {
 #[test]
 fn every_command_has_help_and_unknown_ones_are_errors() {
     let mut s = session("lielow");
-    for (name, _, _) in COMMANDS {
-        let h = ok(&mut s, &format!("help {name}"));
-        assert!(h.starts_with(name), "{h}");
+    for c in COMMANDS {
+        let h = ok(&mut s, &format!("help {}", c.name));
+        assert!(h.starts_with(c.name), "{h}");
+        for a in c.aliases {
+            assert_eq!(ok(&mut s, &format!("help {a}")), h, "help for the alias {a}");
+        }
     }
-    let e = s.execute("hisotry").unwrap_err();
+    let e = s.execute("hisotry").unwrap_err().to_string();
     assert!(e.contains("did you mean `history`"), "{e}");
     assert!(s.execute("trace sideways").is_err());
     let out = ok(&mut s, "trace on");
@@ -273,9 +279,11 @@ fn piped_session_autosave_and_resume() {
 #[test]
 fn docs_list_every_command() {
     let doc = std::fs::read_to_string(crate::root().join("docs/repl.md")).unwrap();
-    for (name, args, _) in COMMANDS {
-        let row = format!("| `{name}{}{}`", if args.is_empty() { "" } else { " " }, args.replace('|', "\\|"));
-        assert!(doc.contains(&row), "docs/repl.md does not list `{name} {args}`");
+    for c in COMMANDS {
+        let (name, args) = (c.name, c.usage);
+        let row =
+            format!("| `{name}{}{}` | {} |", if args.is_empty() { "" } else { " " }, args.replace('|', "\\|"), c.help.replace('|', "\\|"));
+        assert!(doc.contains(&row), "docs/repl.md does not list `{name} {args}` as in the table:\n{row}");
     }
 }
 
@@ -295,11 +303,65 @@ fn the_remaining_commands() {
     assert_eq!(s.pos.ply(), 0);
     assert!(s.played.is_empty());
     assert!(ok(&mut s, "rules").contains("# checkers resolved"));
-    let e = s.execute("variant basilues").unwrap_err();
+    let e = s.execute("variant basilues").unwrap_err().to_string();
     assert!(e.contains("basileus"), "{e}");
-    assert!(s.execute("variant").unwrap_err().contains("shipped"));
+    assert!(s.execute("variant").unwrap_err().to_string().contains("shipped"));
     ok(&mut s, "variant pyramida");
     assert_eq!(s.prompt(), "pyramida 0 white> ");
     assert!(s.execute("setup nonsense").is_err());
     assert!(s.execute("save").is_err() && s.execute("load").is_err());
+}
+
+#[test]
+fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
+    let data = scratch("pipe");
+    let mut input = b"c3-d4\n".to_vec();
+    for _ in 0..500 {
+        input.extend_from_slice(b"help\n");
+    }
+    for read_first in [false, true] {
+        let _ = std::fs::remove_file(data.join("autosave.toml"));
+        let (code, _, err) = crate::cli::with_closed_stdout(&["play", "checkers"], &input, &data, read_first);
+        assert_eq!((code, err.as_str()), (Some(0), ""), "read_first {read_first}");
+        let rec = Record::load(&data.join("autosave.toml")).unwrap();
+        assert_eq!(rec.moves, vec!["c3-d4"]);
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn snapshot_returns_the_files_for_the_shell_to_write() {
+    use boardlab::session::Effect;
+    let dir = scratch("snapshot").join("mine");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\n").unwrap();
+    let mut s = session(dir.to_str().unwrap());
+    ok(&mut s, "c3-d4");
+    let reply = s.execute("snapshot opening").unwrap();
+    let written: Vec<_> =
+        reply.effects.iter().filter_map(|e| if let Effect::Write { path, .. } = e { Some(path.clone()) } else { None }).collect();
+    assert_eq!(written, vec![dir.join("scenarios/opening.toml"), dir.join("scenarios/snapshots/opening.snap")]);
+    assert!(!written[0].exists(), "the session writes nothing itself");
+    boardlab::repl::perform(&reply).unwrap();
+    assert!(reply.text.starts_with("wrote ") && reply.text.contains("opening.snap"), "{}", reply.text);
+    // What was written is a scenario whose snapshot passes `boardlab test`.
+    let r = boardlab::workflow::test(Some(dir.to_str().unwrap()), false).unwrap();
+    assert_eq!((r.passed, r.failed), (1, 0), "{}", r.text);
+    assert!(s.execute("snapshot opening").unwrap_err().to_string().contains("already exists"));
+    assert!(s.execute("snapshot no/way").is_err());
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn the_shell_times_the_ai_and_leaves_on_quit() {
+    use boardlab::session::Effect;
+    let mut s = session("checkers");
+    let reply = s.execute("ai random").unwrap();
+    assert!(matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.starts_with("random plays ")), "{reply:?}");
+    let out = reply.output(std::time::Duration::from_millis(1500));
+    assert!(out.lines().next().unwrap().ends_with(" (1.50 s)"), "{out}");
+    for q in ["quit", "exit", "q"] {
+        assert!(s.execute(q).unwrap().quits());
+    }
+    assert!(!s.execute("help").unwrap().quits());
 }

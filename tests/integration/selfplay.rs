@@ -45,7 +45,7 @@ fn shards_merge_into_the_single_run() {
     assert!(merged[0].speed_line().contains("not measured"));
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"index\": 1}\n").unwrap();
-    assert!(Report::merge(&[bad]).unwrap_err().contains("bad.jsonl:1"));
+    assert!(Report::merge(&[bad]).unwrap_err().to_string().contains("bad.jsonl:1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

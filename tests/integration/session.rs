@@ -1,7 +1,7 @@
 //! The REPL's session, driven without a terminal.
 
 use boardlab::render::Style;
-use boardlab::session::{Flow, Session};
+use boardlab::session::Session;
 
 fn session(v: &str) -> Session {
     Session::new(v, &[], Style::PLAIN).unwrap()
@@ -17,7 +17,7 @@ fn play_undo_redo() {
     assert_eq!(s.pos, s.variant.start());
     s.execute("redo").unwrap();
     assert_eq!(s.pos.ply(), 1);
-    assert_eq!(s.execute("quit").unwrap().1, Flow::Quit);
+    assert!(s.execute("quit").unwrap().quits());
 }
 
 #[test]
@@ -26,10 +26,10 @@ fn bad_input_leaves_the_game_unchanged() {
     s.execute("e2-e3").unwrap();
     let before = s.pos.clone();
     assert!(s.execute("e3-e5").is_err());
-    assert!(s.execute("frobnicate").unwrap_err().contains("unknown command"));
+    assert!(s.execute("frobnicate").unwrap_err().to_string().contains("unknown command"));
     assert!(s.execute("set capture_choice sometimes").is_err());
     assert_eq!(s.pos, before);
-    let why = s.execute("why e7-e5").unwrap().0;
+    let why = s.execute("why e7-e5").unwrap().text;
     assert!(why.contains("cannot play e7-e5"), "{why}");
 }
 
@@ -41,7 +41,7 @@ fn prefixes_and_ambiguity() {
     s.execute("e4x").unwrap();
     assert!(s.pos.result().is_some());
     let mut s = session("basileus");
-    let e = s.execute("e2").unwrap_err();
+    let e = s.execute("e2").unwrap_err().to_string();
     assert!(e.contains("ambiguous") && e.contains("e2-d3"), "{e}");
 }
 
@@ -49,10 +49,10 @@ fn prefixes_and_ambiguity() {
 fn set_replays_the_game() {
     let mut s = session("basileus");
     s.execute("e2-e3").unwrap();
-    let out = s.execute("set no_moves draw").unwrap().0;
+    let out = s.execute("set no_moves draw").unwrap().text;
     assert!(out.contains("replayed 1 moves"), "{out}");
     assert_eq!(s.pos.ply(), 1);
-    assert!(s.execute("options").unwrap().0.contains("no_moves = draw"));
+    assert!(s.execute("options").unwrap().text.contains("no_moves = draw"));
 }
 
 #[test]

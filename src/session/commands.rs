@@ -1,0 +1,484 @@
+//! The REPL's commands: one [`Command`] value each in [`COMMANDS`] (name, aliases, usage, help,
+//! argument kind, the function that runs it). `help`, the docs table check, "did you mean" and
+//! the shell's tab completion are all derived from that table, so adding a command is one entry
+//! here and its function.
+
+use super::{CommandError, Effect, Reply, Session};
+use crate::ai::{self, Engine};
+use crate::perft;
+use crate::record::Record;
+use crate::render;
+use crate::state::Position;
+use crate::variant::Variant;
+
+/// What a command's arguments are, for completion (and for a reader of the table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// No arguments.
+    None,
+    /// A number (`undo [N]`, `seed N`).
+    Count,
+    /// A ply of the history.
+    Ply,
+    /// A legal move.
+    Move,
+    /// A variant name.
+    Variant,
+    /// An option name, then one of its values.
+    Option,
+    /// A file name.
+    File,
+    /// `on` or `off`.
+    OnOff,
+    /// A player's name.
+    Player,
+    /// A player's name, `none` or `both`, then an engine.
+    MachineSide,
+    /// Engines (`random`, `mcts`), wherever they appear.
+    Engine,
+    /// A command's name.
+    CommandName,
+    /// A position text.
+    Position,
+    /// Anything else (no completion).
+    Free,
+}
+
+/// Runs a command: the session, the command's table entry, the text after its name.
+pub type Run = fn(&mut Session, &Command, &str) -> Result<Reply, CommandError>;
+
+/// One REPL command.
+pub struct Command {
+    /// The name `help` shows (`MOVE` stands for a typed move: the line is not a command).
+    pub name: &'static str,
+    /// Other spellings accepted.
+    pub aliases: &'static [&'static str],
+    /// The arguments, as `help` shows them.
+    pub usage: &'static str,
+    pub help: &'static str,
+    pub arg: Arg,
+    pub run: Run,
+}
+
+impl Command {
+    /// Whether `word` (as typed) names this command.
+    pub fn is_named(&self, word: &str) -> bool {
+        self.name != MOVE && (self.name == word || self.aliases.contains(&word))
+    }
+
+    /// `usage: NAME USAGE`, the error for arguments that do not fit.
+    pub fn usage_error(&self) -> CommandError {
+        CommandError::Usage(format!("usage: {} {}", self.name, self.usage))
+    }
+
+    /// The command's line in `help`.
+    pub fn help_line(&self) -> String {
+        format!("{:<22} {}\n", format!("{} {}", self.name, self.usage), self.help)
+    }
+}
+
+/// The placeholder name of the entry for typed moves.
+pub const MOVE: &str = "MOVE";
+
+const fn cmd(name: &'static str, aliases: &'static [&'static str], usage: &'static str, help: &'static str, arg: Arg, run: Run) -> Command {
+    Command { name, aliases, usage, help, arg, run }
+}
+
+/// Every command, in the order `help` lists them.
+#[rustfmt::skip]
+pub static COMMANDS: &[Command] = &[
+    cmd("help", &["?"], "[CMD]", "list the commands, or explain one", Arg::CommandName, help),
+    cmd("moves", &[], "", "list the legal moves, grouped by piece", Arg::None, moves),
+    cmd(MOVE, &[], "", "play a move in canonical notation (a unique prefix of whole cells is enough; `pass` where the rules allow it)", Arg::Move, play_move),
+    cmd("why", &[], "MOVE", "explain why a move is illegal (or say it is legal)", Arg::Move, why),
+    cmd("undo", &[], "[N]", "take back N plies (default 1); redo brings them back", Arg::Count, back),
+    cmd("redo", &[], "[N]", "replay N undone plies", Arg::Count, forward),
+    cmd("back", &[], "[N]", "step back N plies through the history without losing it", Arg::Count, back),
+    cmd("forward", &[], "[N]", "step forward N plies through the history", Arg::Count, forward),
+    cmd("goto", &[], "PLY", "go to a ply of the history (0 = the start)", Arg::Ply, goto),
+    cmd("history", &[], "", "the moves played, numbered", Arg::None, history),
+    cmd("new", &[], "", "start again from the initial position", Arg::None, new_game),
+    cmd("show", &[], "", "draw the board", Arg::None, show),
+    cmd("board", &[], "on|off", "draw the board after every move, or not", Arg::OnOff, board),
+    cmd("position", &[], "", "print the position as one line of text", Arg::None, position),
+    cmd("setup", &[], "TEXT", "start a new game line from a position text", Arg::Position, setup),
+    cmd("place", &[], "CELL PIECE", "put a piece (its symbol, e.g. W or b, or PLAYER KIND) on a cell; starts a new game line", Arg::Free, place),
+    cmd("remove", &[], "CELL", "empty a cell; starts a new game line", Arg::Free, remove),
+    cmd("clear", &[], "", "empty the board; starts a new game line", Arg::None, clear),
+    cmd("turn", &[], "PLAYER", "set who moves; starts a new game line", Arg::Player, turn),
+    cmd("options", &[], "", "the options, their values, allowed values and defaults", Arg::None, options),
+    cmd("set", &[], "NAME VALUE", "change an option and replay the game", Arg::Option, set),
+    cmd("variant", &[], "NAME", "switch to another variant", Arg::Variant, variant),
+    cmd("reload", &[], "", "re-read the variant's files from disk and replay the game (a broken file keeps the old rules)", Arg::None, reload),
+    cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
+    cmd("save", &[], "FILE", "write the game record (variant, options, start, moves) to FILE", Arg::File, save),
+    cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
+    cmd("ai", &[], "[random|mcts ITER]", "let the machine make a move for the side to move (default mcts 1000)", Arg::Engine, ai),
+    cmd("play", &[], "white|black|none [ENGINE]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER)", Arg::MachineSide, machine_side),
+    cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, random; a side set with `play` keeps its engine)", Arg::Engine, auto),
+    cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
+    cmd("selfplay", &[], "N [--white E] [--black E] [--seed S]", "play N machine games from the start and report results, lengths and branching", Arg::Free, selfplay),
+    cmd("perft", &[], "N [--divide]", "count the move tree from here", Arg::Free, perft),
+    cmd("trace", &[], "on|off", "after each move, say which hooks ran and what changed", Arg::OnOff, trace),
+    cmd("snapshot", &[], "NAME", "record the game as scenario NAME of this variant's folder, with its snapshot", Arg::Free, snapshot),
+    cmd("quit", &["exit", "q"], "", "leave (also Ctrl-D); the game is autosaved", Arg::None, quit),
+];
+
+/// The command a typed word names (a name or an alias; never the `MOVE` placeholder).
+pub fn find(word: &str) -> Option<&'static Command> {
+    COMMANDS.iter().find(|c| c.is_named(word))
+}
+
+/// The generated help text: every command, or the one `name` names.
+pub fn help_text(name: &str) -> String {
+    let s: String = COMMANDS.iter().filter(|c| name.is_empty() || c.name == name || c.is_named(name)).map(Command::help_line).collect();
+    if s.is_empty() { format!("no command `{name}`\n") } else { s }
+}
+
+fn text(s: String) -> Result<Reply, CommandError> {
+    Ok(Reply::text(s))
+}
+
+fn help(_: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    text(help_text(rest))
+}
+
+fn quit(_: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    Ok(Reply::default().with(Effect::Quit))
+}
+
+/// A typed move (the line is not a command), or an unknown command.
+pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
+    let word = line.split_whitespace().next().unwrap_or("");
+    if word == MOVE {
+        return Err(CommandError::NeedsArguments(word.to_string()));
+    }
+    let looks_like_move = line.contains(['-', 'x']) || line == "pass" || s.variant.rules.geometry.parse_cell(line).is_ok();
+    if !looks_like_move {
+        let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
+        let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
+        return Err(CommandError::Unknown { word: word.to_string(), hint });
+    }
+    play(s, line)
+}
+
+/// Plays a typed move (the `MOVE` entry; never reached by a name: see [`typed`]).
+fn play_move(s: &mut Session, _: &Command, line: &str) -> Result<Reply, CommandError> {
+    play(s, line)
+}
+
+fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
+    let m = s.resolve(line)?;
+    text(s.play_move(m)?)
+}
+
+fn moves(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    let legal = s.legal()?;
+    let g = &s.variant.rules.geometry;
+    let mut texts: Vec<String> = legal.iter().map(|m| m.text(g)).collect();
+    texts.sort();
+    if texts.is_empty() {
+        return text(format!("no moves ({})\n", render::status(&s.variant, &s.pos)));
+    }
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for t in texts {
+        let key = t.split(['-', 'x']).next().unwrap_or("").to_string();
+        match groups.last_mut() {
+            Some((k, v)) if *k == key => v.push(t),
+            _ => groups.push((key, vec![t])),
+        }
+    }
+    text(groups.into_iter().map(|(k, v)| format!("{k:>4}: {}\n", v.join(" "))).collect())
+}
+
+fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    if rest.is_empty() {
+        return Err(c.usage_error());
+    }
+    text(match s.resolve(rest) {
+        Ok(m) => format!("{} is legal\n", m.text(&s.variant.rules.geometry)),
+        Err(e) => format!("{e}\n"),
+    })
+}
+
+/// `[N]`: a count of plies, 1 when absent.
+fn count(c: &Command, rest: &str) -> Result<i64, CommandError> {
+    if rest.is_empty() { Ok(1) } else { rest.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| c.usage_error()) }
+}
+
+fn back(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    s.step(-count(c, rest)?)?;
+    text(s.board())
+}
+
+fn forward(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    s.step(count(c, rest)?)?;
+    text(s.board())
+}
+
+fn goto(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let target: i64 = rest.parse().map_err(|_| c.usage_error())?;
+    let first = s.start.ply() as i64;
+    let last = first + (s.played.len() + s.undone.len()) as i64;
+    if target < first || target > last {
+        return Err(CommandError::Rejected(format!("ply {target} is not in this game's history ({first} to {last})")));
+    }
+    s.step(target - s.pos.ply() as i64)?;
+    text(s.board())
+}
+
+fn history(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(s.history_text())
+}
+
+fn new_game(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    s.restart(s.variant.start());
+    text(s.board())
+}
+
+fn show(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(s.board())
+}
+
+fn board(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    s.show_board = rest != "off";
+    text(format!("board display {}\n", if s.show_board { "on" } else { "off" }))
+}
+
+fn trace(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    s.trace = match rest {
+        "on" | "" => true,
+        "off" => false,
+        _ => return Err(c.usage_error()),
+    };
+    text(format!("trace {}\n", if s.trace { "on" } else { "off" }))
+}
+
+fn position(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(format!("{}\n", s.pos.to_text(&s.variant.rules)))
+}
+
+fn setup(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let p = Position::from_text(&s.variant.rules, rest)?;
+    s.restart(p);
+    text(s.board())
+}
+
+fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let (cell, piece) = rest.split_once(char::is_whitespace).ok_or_else(|| c.usage_error())?;
+    let cell = s.cell(cell)?;
+    let code = s.piece_code(piece)?;
+    text(s.edit(|p, r| {
+        let mut vals = vec![0i32; r.nattr()];
+        for &(slot, v) in &r.kind(crate::piece::kind(code)).attributes {
+            vals[slot as usize] = v;
+        }
+        p.put(&r.zobrist, cell, code, &vals);
+    })?)
+}
+
+fn remove(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let cell = s.cell(rest)?;
+    if s.pos.board()[cell as usize] == 0 {
+        return Err(CommandError::Rejected(format!("{rest} is already empty")));
+    }
+    text(s.edit(|p, r| p.clear_cell(&r.zobrist, cell))?)
+}
+
+fn clear(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(s.edit(|p, r| {
+        for c in 0..p.board().len() as u16 {
+            p.clear_cell(&r.zobrist, c);
+        }
+    })?)
+}
+
+fn turn(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let player = s.variant.rules.parse_player(rest).ok_or_else(|| CommandError::Usage(format!("usage: turn {}", s.player_list())))?;
+    text(s.edit(|p, r| p.set_side(&r.zobrist, player))?)
+}
+
+fn options(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    let o = &s.variant.rules.options;
+    let mut out = String::new();
+    for d in &o.decls {
+        let cur = o.get(&d.name).map(|v| v.to_string()).unwrap_or_default();
+        out.push_str(&format!("{} = {cur}   (allowed: {}; default {})\n", d.name, d.ty.describe(), d.default));
+    }
+    text(out)
+}
+
+fn set(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let (name, value) = rest.split_once(char::is_whitespace).or_else(|| rest.split_once('=')).ok_or_else(|| c.usage_error())?;
+    let mut sets: Vec<(String, String)> = s.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();
+    sets.push((name.trim().to_string(), value.trim().to_string()));
+    let v = s.variant.with_options(&sets).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
+    let msg = s.replay_under(v);
+    text(format!("{name} = {}\n{msg}", value.trim()))
+}
+
+fn reload(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    let v = Variant::load(&s.variant.spec, &s.variant.overrides)
+        .map_err(|e| CommandError::Load(format!("{}\nthe old rules stay in force", e.render(s.style.color))))?;
+    let msg = s.replay_under(v);
+    text(format!("reloaded {}\n{msg}", s.variant.spec))
+}
+
+fn variant(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    if rest.is_empty() {
+        return Err(CommandError::Usage(format!("usage: variant NAME (shipped: {})", crate::variant::shipped_names().join(", "))));
+    }
+    s.variant = Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
+    s.restart(s.variant.start());
+    text(s.board())
+}
+
+fn rules(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(render::resolved(&s.variant))
+}
+
+fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    if rest.is_empty() {
+        return Err(c.usage_error());
+    }
+    let write = Effect::Write { path: rest.into(), contents: s.record().to_text() };
+    Ok(Reply::text(format!("saved {} moves to {rest}\n", s.played.len())).with(write))
+}
+
+fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    if rest.is_empty() {
+        return Err(c.usage_error());
+    }
+    let rec = Record::load(std::path::Path::new(rest))?;
+    let loaded = Session::from_record(&rec, s.style)?;
+    let keep = (s.rng.clone(), s.seed, s.machine, s.trace, s.show_board);
+    *s = loaded;
+    (s.rng, s.seed, s.machine, s.trace, s.show_board) = keep;
+    text(format!("loaded {rest}: {} moves of {}\n{}", s.played.len(), s.variant.name(), s.board()))
+}
+
+fn seed(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let n: u64 = rest.parse().map_err(|_| c.usage_error())?;
+    s.seed = n;
+    s.rng = ai::rng(n);
+    text(format!("seed {n}\n"))
+}
+
+/// `ai`: the shell reports how long the command took after the head line ([`Effect::Timed`]).
+fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let engine = if rest.is_empty() { Engine::Mcts { iterations: 1000 } } else { Engine::parse(rest)? };
+    if s.pos.result().is_some() {
+        return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
+    }
+    let m = ai::choose(&s.variant, &mut s.pos, engine, &mut s.rng)?;
+    let Some(m) = m else { return Err(CommandError::Rejected("no move to make".into())) };
+    let head = format!("{engine} plays {}", m.text(&s.variant.rules.geometry));
+    Ok(Reply::text(s.play_move(m)?).with(Effect::Timed { head }))
+}
+
+fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let mut words = rest.split_whitespace();
+    let side = words.next().unwrap_or("");
+    let engine = match words.next() {
+        Some(e) => Engine::parse(e)?,
+        None => Engine::Mcts { iterations: 1000 },
+    };
+    let msg = match side {
+        "none" => {
+            s.machine = [None, None];
+            "the machine plays no side\n".to_string()
+        }
+        "both" => {
+            s.machine = [Some(engine), Some(engine)];
+            format!("the machine plays both sides ({engine})\n")
+        }
+        _ => {
+            let usage = || CommandError::Usage(format!("usage: play {}|none|both [ENGINE]", s.player_list()));
+            let p = s.variant.rules.parse_player(side).ok_or_else(usage)?;
+            s.machine[p.index()] = Some(engine);
+            format!("the machine plays {side} ({engine})\n")
+        }
+    };
+    let replies = s.machine_replies()?;
+    text(if replies.is_empty() { msg } else { format!("{msg}{replies}{}", s.board()) })
+}
+
+fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let mut n = 1u64;
+    let mut engine = Engine::Random;
+    for w in rest.split_whitespace() {
+        match w.parse::<u64>() {
+            Ok(k) => n = k,
+            Err(_) => engine = Engine::parse(w)?,
+        }
+    }
+    let mut out = String::new();
+    let mut made = 0;
+    for _ in 0..n {
+        if s.pos.result().is_some() {
+            break;
+        }
+        // A side the machine plays keeps its own engine.
+        let e = s.machine[s.pos.side().index()].unwrap_or(engine);
+        let Some(m) = ai::choose(&s.variant, &mut s.pos, e, &mut s.rng)? else { break };
+        out.push_str(&s.new_line_note());
+        out.push_str(&s.make_one(m)?);
+        made += 1;
+    }
+    out.push_str(&format!("{made} moves played ({engine})\n"));
+    out.push_str(&s.board_or_status());
+    text(out)
+}
+
+fn selfplay(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let args: Vec<String> = rest.split_whitespace().map(String::from).collect();
+    let cfg = crate::selfplay::Config::from_repl_args(&args, s.seed)?;
+    text(crate::selfplay::run_variant(&s.variant, &cfg)?.text())
+}
+
+fn snapshot(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let files = crate::workflow::record_scenario(&s.variant, &s.start, &s.played, rest)?;
+    let names: Vec<String> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+    let mut reply = Reply::text(format!("wrote {}\n", names.join(" and ")));
+    for (path, contents) in files {
+        reply = reply.with(Effect::Write { path, contents });
+    }
+    Ok(reply)
+}
+
+fn perft(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let mut it = rest.split_whitespace();
+    let n: u32 = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| c.usage_error())?;
+    let divide = it.next() == Some("--divide");
+    let mut p = s.pos.clone();
+    if !divide {
+        return text(format!("{}\n", perft::perft(&s.variant, &mut p, n)?));
+    }
+    let rows = perft::divide(&s.variant, &mut p, n)?;
+    let total: u64 = rows.iter().map(|r| r.1).sum();
+    let mut out: String = rows.iter().map(|(m, c)| format!("{m}: {c}\n")).collect();
+    out.push_str(&format!("{total}\n"));
+    text(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_are_unique_and_found() {
+        let mut all: Vec<&str> = COMMANDS.iter().flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied())).collect();
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "a name or alias is used twice");
+        for c in COMMANDS.iter().filter(|c| c.name != MOVE) {
+            assert!(std::ptr::eq(find(c.name).unwrap(), c));
+            for a in c.aliases {
+                assert!(std::ptr::eq(find(a).unwrap(), c), "{a}");
+            }
+        }
+        assert!(find(MOVE).is_none(), "the placeholder is not a command");
+        assert_eq!(find("undo").unwrap().usage_error().to_string(), "usage: undo [N]");
+    }
+}

@@ -1,0 +1,548 @@
+//! An I/O-free game session: a variant, a position, the moves played and undone. The REPL
+//! (`crate::repl`) is a thin shell over it; tests drive it directly.
+//!
+//! [`Session::execute`] runs one command line and returns a [`Reply`]: the text to print and
+//! the [`Effect`]s the shell performs first, in order: files to write (`save`, `snapshot`, and
+//! [`Session::autosave`] when the shell closes), a head line followed by the time the command
+//! took (`ai`; the shell times the whole command), and leaving (`quit`). The session
+//! never writes a file, prints, or reads the clock. It does read: `load FILE` reads the record
+//! itself, and `variant`, `reload` and `snapshot` read variant files through the kernel's loader.
+//! The commands themselves are the table in [`commands`].
+
+pub mod commands;
+
+pub use commands::{Arg, COMMANDS, Command};
+
+use crate::ai::{self, Engine, EngineError};
+use crate::notation::Move;
+use crate::record::{Record, RecordError};
+use crate::render::{self, Style};
+use crate::script::ScriptError;
+use crate::selfplay::SelfplayError;
+use crate::state::Position;
+use crate::variant::Variant;
+use crate::workflow::WorkflowError;
+use std::path::PathBuf;
+
+/// What a command asks of the shell besides printing its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Write `contents` to `path`, creating its folder (the shell writes atomically).
+    Write { path: PathBuf, contents: String },
+    /// Print `head` and, in parentheses, how long the command took (`mcts:300 plays r1-s2 (0.83 s)`).
+    Timed { head: String },
+    /// Leave the shell (it autosaves first).
+    Quit,
+}
+
+/// A command's result: effects for the shell to perform, then text to print.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub effects: Vec<Effect>,
+}
+
+impl Reply {
+    /// A reply that only prints.
+    pub fn text(text: String) -> Reply {
+        Reply { text, effects: vec![] }
+    }
+
+    /// The reply with one more effect.
+    pub fn with(mut self, e: Effect) -> Reply {
+        self.effects.push(e);
+        self
+    }
+
+    /// Whether the shell should leave.
+    pub fn quits(&self) -> bool {
+        self.effects.contains(&Effect::Quit)
+    }
+
+    /// What the shell prints: the timed head lines (with `elapsed`), then the text.
+    pub fn output(&self, elapsed: std::time::Duration) -> String {
+        let mut s = String::new();
+        for e in &self.effects {
+            if let Effect::Timed { head } = e {
+                s.push_str(&format!("{head} ({:.2} s)\n", elapsed.as_secs_f64()));
+            }
+        }
+        s.push_str(&self.text);
+        s
+    }
+}
+
+/// Why a command failed; the game is unchanged. `Display` is the message for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The arguments do not fit: `usage: …`.
+    #[error("{0}")]
+    Usage(String),
+    #[error("unknown command `{word}`; {hint}")]
+    Unknown { word: String, hint: String },
+    #[error("`{0}` needs arguments; see help {0}")]
+    NeedsArguments(String),
+    /// Refused by the rules or the game: an illegal move, a cell not on the board… (the
+    /// kernel's words).
+    #[error("{0}")]
+    Rejected(String),
+    /// A variant does not load (its diagnostic, rendered).
+    #[error("{0}")]
+    Load(String),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    #[error(transparent)]
+    Selfplay(#[from] SelfplayError),
+    #[error(transparent)]
+    Workflow(#[from] WorkflowError),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    #[error(transparent)]
+    Position(#[from] crate::state::PositionError),
+    #[error(transparent)]
+    Cell(#[from] crate::geometry::CellError),
+    #[error(transparent)]
+    Play(#[from] crate::variant::PlayError),
+}
+
+/// A game being played or studied.
+pub struct Session {
+    pub variant: Variant,
+    pub pos: Position,
+    /// The moves from the start position to `pos`.
+    pub played: Vec<Move>,
+    /// Moves undone (or stepped back over), most recent last, for `redo` and `forward`.
+    pub undone: Vec<Move>,
+    /// The position the game started from.
+    pub start: Position,
+    pub style: Style,
+    pub show_board: bool,
+    /// The machine players' generator and its seed.
+    pub rng: ai::Rng,
+    pub seed: u64,
+    /// Which sides the machine plays, and how.
+    pub machine: [Option<Engine>; 2],
+    /// Whether each move's hooks and changes are printed.
+    pub trace: bool,
+}
+
+impl Session {
+    /// Opens a session on a variant.
+    ///
+    /// # Errors
+    /// The variant does not load (the diagnostic, rendered).
+    pub fn new(spec: &str, sets: &[(String, String)], style: Style) -> Result<Session, CommandError> {
+        let variant = Variant::load(spec, sets).map_err(|e| CommandError::Load(e.render(style.color)))?;
+        let pos = variant.start();
+        Ok(Session {
+            start: pos.clone(),
+            pos,
+            variant,
+            played: vec![],
+            undone: vec![],
+            style,
+            show_board: true,
+            rng: ai::rng(0),
+            seed: 0,
+            machine: [None, None],
+            trace: false,
+        })
+    }
+
+    /// Opens a session from a game record (see [`crate::record`]).
+    ///
+    /// # Errors
+    /// The record's variant does not load, its start position or a move is not valid.
+    pub fn from_record(rec: &Record, style: Style) -> Result<Session, CommandError> {
+        let sets: Vec<(String, String)> = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut s = Session::new(&rec.variant, &sets, style)?;
+        s.apply_record(rec)?;
+        Ok(s)
+    }
+
+    fn apply_record(&mut self, rec: &Record) -> Result<(), CommandError> {
+        let start = match &rec.start {
+            Some(t) => Position::from_text(&self.variant.rules, t)
+                .map_err(|e| CommandError::Rejected(format!("the record's start position: {e}")))?,
+            None => self.variant.start(),
+        };
+        self.restart(start);
+        for (i, t) in rec.moves.iter().enumerate() {
+            let m = self
+                .variant
+                .play(&mut self.pos, t)
+                .map_err(|e| CommandError::Rejected(format!("the record's move {} ({t}): {e}", i + 1)))?;
+            self.played.push(m);
+        }
+        Ok(())
+    }
+
+    /// The game as a record: variant, options changed from their defaults, start, moves.
+    pub fn record(&self) -> Record {
+        let g = &self.variant.rules.geometry;
+        let initial = self.variant.start();
+        Record {
+            variant: self.variant.spec.clone(),
+            options: self.variant.overrides.iter().cloned().collect(),
+            start: (self.start != initial).then(|| self.start.to_text(&self.variant.rules)),
+            moves: self.played.iter().map(|m| m.text(g)).collect(),
+        }
+    }
+
+    /// The autosave: the game's record written to `path` (the shell knows where its data lives).
+    pub fn autosave(&self, path: PathBuf) -> Effect {
+        Effect::Write { path, contents: self.record().to_text() }
+    }
+
+    /// The prompt: variant, ply and who decides (`basileus 12 white> `).
+    pub fn prompt(&self) -> String {
+        let r = &self.variant.rules;
+        let who = if self.pos.result().is_some() { "over".to_string() } else { r.player_name(self.pos.side()).to_string() };
+        format!("{} {} {}> ", r.name, self.pos.ply(), who)
+    }
+
+    fn legal(&mut self) -> Result<Vec<Move>, CommandError> {
+        let mut v = Vec::new();
+        self.variant.legal_moves(&mut self.pos, &mut v)?;
+        Ok(v)
+    }
+
+    /// Starts a new game line from `start`.
+    fn restart(&mut self, start: Position) {
+        self.start = start.clone();
+        self.pos = start;
+        self.played.clear();
+        self.undone.clear();
+    }
+
+    /// The board when it is shown after every move, else the status line.
+    fn board_or_status(&self) -> String {
+        if self.show_board { self.board() } else { format!("{}\n", render::status(&self.variant, &self.pos)) }
+    }
+
+    /// The board with the last move marked.
+    pub fn board(&self) -> String {
+        render::board(&self.variant, &self.pos, self.played.last(), self.style)
+    }
+
+    /// Resolves typed text to a legal move: exact text first, then a unique prefix of whole
+    /// cells (`c3x` or `c3`).
+    ///
+    /// # Errors
+    /// Unknown, ambiguous or illegal text, with the reason.
+    pub fn resolve(&mut self, text: &str) -> Result<Move, CommandError> {
+        let legal = self.legal()?;
+        let g = &self.variant.rules.geometry;
+        let t = text.trim().to_ascii_lowercase();
+        if let Some(m) = legal.iter().find(|m| m.text(g) == t) {
+            return Ok(*m);
+        }
+        let cands: Vec<&Move> = legal
+            .iter()
+            .filter(|m| {
+                let mt = m.text(g);
+                mt.starts_with(&t)
+                    && mt[t.len()..]
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c == '-' || c == 'x' || (t.ends_with(['-', 'x']) && c.is_ascii_alphabetic()))
+            })
+            .collect();
+        match cands.len() {
+            1 => Ok(*cands[0]),
+            0 => Err(CommandError::Rejected(
+                self.variant
+                    .find_move(&mut self.pos, &t)
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_else(|| format!("`{t}` is not a legal move")),
+            )),
+            _ => {
+                let mut names: Vec<String> = cands.iter().map(|m| m.text(g)).collect();
+                names.sort();
+                Err(CommandError::Rejected(format!("`{t}` is ambiguous: {}", names.join(", "))))
+            }
+        }
+    }
+
+    /// Plays a legal move and records it; then lets the machine answer for the sides it plays.
+    ///
+    /// # Errors
+    /// A failing script hook.
+    pub fn play_move(&mut self, m: Move) -> Result<String, CommandError> {
+        let mut out = self.new_line_note();
+        out.push_str(&self.make_one(m)?);
+        out.push_str(&self.machine_replies()?);
+        out.push_str(&self.board_or_status());
+        Ok(out)
+    }
+
+    /// What playing a move from an earlier ply of the history does to the plies after it.
+    fn new_line_note(&self) -> String {
+        if self.undone.is_empty() {
+            String::new()
+        } else {
+            format!("a new line from ply {} ({} later plies dropped)\n", self.pos.ply(), self.undone.len())
+        }
+    }
+
+    /// Makes one move with script output and, when tracing, what changed.
+    fn make_one(&mut self, m: Move) -> Result<String, CommandError> {
+        let before = self.trace.then(|| self.pos.clone());
+        let hook = self.trace && self.variant.after_move_runs(&self.pos, &m);
+        self.variant.make(&mut self.pos, &m)?;
+        self.played.push(m);
+        self.undone.clear();
+        let mut out = String::new();
+        for l in self.variant.take_output() {
+            out.push_str(&format!("script: {l}\n"));
+        }
+        if let Some(b) = before {
+            out.push_str(&self.trace_text(&b, &m, hook));
+        }
+        Ok(out)
+    }
+
+    /// What one move did: the hooks that ran and every change to the position.
+    fn trace_text(&self, before: &Position, m: &Move, hook: bool) -> String {
+        let r = &self.variant.rules;
+        let g = &r.geometry;
+        let mut s = format!("trace {}: ", m.text(g));
+        s.push_str(if hook { "after_move hook ran" } else { "no hook ran (kernel rules only)" });
+        s.push('\n');
+        let mark = |code: u8| if code == 0 { '.' } else { r.symbol(code) };
+        let mut changes = Vec::new();
+        for c in g.cells() {
+            let (a, b) = (before.board()[c.0 as usize], self.pos.board()[c.0 as usize]);
+            if a != b {
+                changes.push(format!("{} {}→{}", g.name(c), mark(a), mark(b)));
+            }
+        }
+        s.push_str(&format!("  cells: {}\n", if changes.is_empty() { "none".into() } else { changes.join(", ") }));
+        let mut attrs = Vec::new();
+        for c in g.cells() {
+            if self.pos.board()[c.0 as usize] == 0 {
+                continue;
+            }
+            for (slot, name) in r.attributes.iter().enumerate() {
+                let now = self.pos.attr(c.0, slot as u8);
+                // A piece that moved here is compared with where it came from.
+                let was = if before.board()[c.0 as usize] == 0 && m.to() == Some(c.0) && m.from != crate::geometry::NONE {
+                    before.attr(m.from, slot as u8)
+                } else {
+                    before.attr(c.0, slot as u8)
+                };
+                if now != was {
+                    attrs.push(format!("{} {name} {was}→{now}", g.name(c)));
+                }
+            }
+        }
+        if !attrs.is_empty() {
+            s.push_str(&format!("  attributes: {}\n", attrs.join(", ")));
+        }
+        for (i, (name, _)) in r.counters.iter().enumerate() {
+            for p in crate::Player::both() {
+                let (was, now) = (before.counter(p, i as u8), self.pos.counter(p, i as u8));
+                if was != now {
+                    s.push_str(&format!("  counter {name} of {}: {was} → {now}\n", r.player_name(p)));
+                }
+            }
+        }
+        if let Some(c) = self.pos.continuation() {
+            s.push_str(&format!("  continuation `{}` for {}\n", c.tag, r.player_name(c.player)));
+        }
+        if let Some(res) = self.pos.result() {
+            s.push_str(&format!("  result: {}\n", res.describe(&r.player_names)));
+        }
+        s
+    }
+
+    /// Machine moves while the side to decide is one the machine plays.
+    fn machine_replies(&mut self) -> Result<String, CommandError> {
+        let mut out = String::new();
+        let mut guard = 0;
+        while self.pos.result().is_none() {
+            let Some(engine) = self.machine[self.pos.side().index()] else { break };
+            guard += 1;
+            if guard > 10_000 {
+                break;
+            }
+            match ai::choose(&self.variant, &mut self.pos, engine, &mut self.rng)? {
+                Some(m) => {
+                    let who = self.variant.rules.player_name(self.pos.side()).to_string();
+                    out.push_str(&format!("{who} ({engine}) plays {}\n", m.text(&self.variant.rules.geometry)));
+                    out.push_str(&self.make_one(m)?);
+                }
+                None => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Replays moves, given as text, from `start` under the current variant; stops at the first
+    /// one that is no longer legal and says so.
+    fn replay(&mut self, texts: Vec<String>) -> String {
+        self.pos = self.start.clone();
+        self.played.clear();
+        self.undone.clear();
+        for (i, text) in texts.iter().enumerate() {
+            match self.variant.play(&mut self.pos, text) {
+                Ok(m) => self.played.push(m),
+                Err(e) => {
+                    let _ = self.variant.take_output();
+                    return format!("replayed {i} moves; move {} ({text}) is no longer legal: {e}\n", i + 1);
+                }
+            }
+        }
+        let _ = self.variant.take_output();
+        format!("replayed {} moves\n", texts.len())
+    }
+
+    /// Switches to new rules and replays the game under them. Moves are carried as text: cell
+    /// numbers mean other cells on another board.
+    fn replay_under(&mut self, v: Variant) -> String {
+        let g = &self.variant.rules.geometry;
+        let texts: Vec<String> = self.played.iter().map(|m| m.text(g)).collect();
+        let note = self.switch_rules(v);
+        format!("{note}{}", self.replay(texts))
+    }
+
+    /// Steps back (`n` < 0) or forward through the history.
+    fn step(&mut self, n: i64) -> Result<(), CommandError> {
+        for _ in 0..n.unsigned_abs() {
+            if n < 0 {
+                let Some(m) = self.played.pop() else { break };
+                self.pos.undo();
+                self.undone.push(m);
+            } else {
+                let Some(&m) = self.undone.last() else { break };
+                // A failing hook leaves the position as it was; the move stays ahead.
+                self.variant.make(&mut self.pos, &m)?;
+                let _ = self.variant.take_output();
+                self.undone.pop();
+                self.played.push(m);
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes an edited position the start of a new game line.
+    fn edit(&mut self, f: impl FnOnce(&mut Position, &crate::rules::Ruleset)) -> Result<String, CommandError> {
+        let r = self.variant.rules.clone();
+        let mut p = self.pos.clone();
+        p.set_continuation(&r.zobrist, None);
+        p.set_result(None);
+        f(&mut p, &r);
+        p.rehash(&r);
+        // Through the text: a fresh position (no undo stack, an empty repetition history).
+        let p = Position::from_text(&r, &p.to_text(&r))?;
+        self.restart(p);
+        Ok(self.board())
+    }
+
+    fn cell(&self, name: &str) -> Result<u16, CommandError> {
+        Ok(self.variant.rules.geometry.parse_cell(name).map(|c| c.0)?)
+    }
+
+    /// A piece by its symbol (`W`, `b`) or as `PLAYER KIND`.
+    fn piece_code(&self, text: &str) -> Result<u8, CommandError> {
+        let r = &self.variant.rules;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            [sym] if sym.chars().count() == 1 => Ok(r
+                .code_of_symbol(sym.chars().next().unwrap_or(' '))
+                .ok_or_else(|| CommandError::Rejected(format!("no piece has the symbol `{sym}`")))?),
+            [player, kind] => {
+                let p = r.parse_player(player).ok_or_else(|| CommandError::Rejected(format!("`{player}` is not a player")))?;
+                let k = r.kinds.iter().position(|k| k.name == *kind).ok_or_else(|| {
+                    let names: Vec<&str> = r.kinds.iter().map(|k| k.name.as_str()).collect();
+                    CommandError::Rejected(format!("`{kind}` is not a piece kind ({})", names.join(", ")))
+                })?;
+                Ok(crate::piece::code(crate::piece::KindId(k as u8), p))
+            }
+            _ => Err(CommandError::Rejected("a piece is its symbol (e.g. W) or PLAYER KIND (e.g. white stone)".into())),
+        }
+    }
+
+    /// The history, numbered: two moves per row when the players simply alternate.
+    fn history_text(&self) -> String {
+        let g = &self.variant.rules.geometry;
+        let mut p = self.start.clone();
+        let mut deciders = Vec::new();
+        for m in &self.played {
+            deciders.push(p.side());
+            if self.variant.make(&mut p, m).is_err() {
+                break;
+            }
+        }
+        let _ = self.variant.take_output();
+        if self.played.is_empty() {
+            return "no moves yet\n".into();
+        }
+        let alternate = deciders.iter().enumerate().all(|(i, d)| *d == if i % 2 == 0 { deciders[0] } else { deciders[0].other() });
+        let mut s = String::new();
+        let first_ply = self.start.ply();
+        if alternate && deciders[0] == crate::Player::FIRST {
+            for (i, pair) in self.played.chunks(2).enumerate() {
+                let texts: Vec<String> = pair.iter().map(|m| m.text(g)).collect();
+                s.push_str(&format!("{:>3}. {}\n", i + 1, texts.join(" ")));
+            }
+        } else {
+            for (i, m) in self.played.iter().enumerate() {
+                let who = self.variant.rules.player_name(deciders[i]);
+                s.push_str(&format!("{:>3}. {who} {}\n", first_ply + i as u32 + 1, m.text(g)));
+            }
+        }
+        if !self.undone.is_empty() {
+            s.push_str(&format!("({} more plies ahead: forward or redo)\n", self.undone.len()));
+        }
+        s
+    }
+
+    /// Runs one command line: a command of [`COMMANDS`] or a move.
+    ///
+    /// # Errors
+    /// The command failed: unknown command, illegal move, bad option…; the game is unchanged.
+    pub fn execute(&mut self, line: &str) -> Result<Reply, CommandError> {
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(a, b)| (a, b.trim()));
+        if word.is_empty() {
+            return Ok(Reply::default());
+        }
+        match commands::find(word) {
+            Some(c) => (c.run)(self, c, rest),
+            None => commands::typed(self, line),
+        }
+    }
+
+    /// The players' names as `white|black`.
+    pub fn player_list(&self) -> String {
+        let r = &self.variant.rules;
+        format!("{}|{}", r.player_name(crate::Player::FIRST), r.player_name(crate::Player::FIRST.other()))
+    }
+
+    /// New rules for the same game: the start position is re-read under them. Returns a note
+    /// when a set-up start position no longer fits the rules (the game then restarts from the
+    /// variant's initial position, and says so).
+    fn switch_rules(&mut self, v: Variant) -> String {
+        let initial = self.start == self.variant.start();
+        let text = self.start.to_text(&self.variant.rules);
+        self.variant = v;
+        if initial {
+            self.start = self.variant.start();
+            return String::new();
+        }
+        match Position::from_text(&self.variant.rules, &text) {
+            Ok(p) => {
+                self.start = p;
+                String::new()
+            }
+            Err(e) => {
+                self.start = self.variant.start();
+                format!("the set-up start position does not fit the new rules ({e}); starting from the initial position\n")
+            }
+        }
+    }
+}
