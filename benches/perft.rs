@@ -64,8 +64,8 @@ fn summary() {
             let cfg = boardlab::selfplay::Config {
                 games,
                 seed: 1,
-                white: boardlab::ai::Engine::Random,
-                black: boardlab::ai::Engine::Random,
+                white: boardlab::Engine::Random,
+                black: boardlab::Engine::Random,
                 threads,
                 shard: None,
                 record_moves: false,

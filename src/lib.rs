@@ -3,51 +3,65 @@
 //! A game is data: a TOML variant file (board, pieces, movement forms, capture policy, end
 //! conditions, options) plus an optional Rhai script for what data cannot say. This crate loads
 //! it once into a validated [`Ruleset`], and plays it with a generic kernel: move generation,
-//! make/undo, notation, perft, and a REPL.
+//! make/undo, notation, perft, machine players, self-play, and a REPL.
 //!
-//! The modules, in the order data flows through them:
-//! - [`geometry`]: cells, directions, neighbour tables, zones;
-//! - [`piece`]: players, piece kinds, [`ByPlayer`];
-//! - [`rules`]: TOML → [`Ruleset`], with diagnostics;
-//! - [`variant`]: finding variant files, `extends`, options, the script: a playable [`Variant`];
-//! - [`state`]: [`Position`], make/undo, hashing;
-//! - [`movegen`]: legal moves, capture chains, continuations, why a move is illegal;
-//! - [`outcome`]: results and their reasons;
-//! - [`notation`]: moves and positions as text;
+//! The modules, in the order data flows through them (each depends only on those above it):
+//! - vocabulary: `geometry` (cells, directions, zones), `piece` (players, kinds, [`ByPlayer`]),
+//!   `outcome` (results and their reasons);
+//! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
+//!   each in one module;
+//! - [`notation`]: moves and boards as text; `state`: [`Position`], make/undo, hashing;
+//! - `movegen`: legal moves and capture chains; `explain`: why a move is illegal
+//!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
-//! - [`render`]: boards for a person;
-//! - [`perft`], [`scenario`], [`session`], [`repl`], [`cli`]: the tools built on top.
+//! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
+//! - `render`: boards for a person; [`perft`]; [`scenario`] files;
+//! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
+//!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
+//!   designer's loop), [`cli`] (the command line).
+//!
+//! Text formats and tools with a vocabulary of their own are public modules; everything else is
+//! re-exported here, flat.
 
 // Load errors carry the file's text for their diagnostic; they are cold-path values returned
 // once per load, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
-pub mod ai;
-pub mod cli;
-pub mod explain;
-pub mod geometry;
-pub mod movegen;
-pub mod notation;
-pub mod outcome;
-pub mod perft;
-pub mod piece;
-pub mod record;
-pub mod render;
-pub mod repl;
+mod geometry;
+mod outcome;
+mod piece;
 pub mod rules;
-pub mod scenario;
+
+pub mod notation;
+mod state;
+
+mod explain;
+mod movegen;
 pub mod script;
+
+mod render;
+mod variant;
+
+mod ai;
+pub mod cli;
+pub mod perft;
+mod record;
+pub mod repl;
+pub mod scenario;
 pub mod selfplay;
-pub mod session;
-pub mod state;
-pub mod variant;
+mod session;
 pub mod workflow;
 
-pub use geometry::{Cell, Geometry};
+pub use ai::{Engine, EngineError, Rng};
+pub use explain::IllegalReason;
+pub use geometry::{Cell, CellError, Geometry, ZoneSet};
 pub use movegen::MoveList;
-pub use notation::Move;
+pub use notation::{Move, MoveText, NotationError};
 pub use outcome::{Outcome, Winner};
 pub use piece::{ByPlayer, KindId, Player};
-pub use rules::Ruleset;
-pub use state::Position;
-pub use variant::Variant;
+pub use record::{Record, RecordError};
+pub use render::Style;
+pub use rules::{LoadError, Ruleset};
+pub use session::{Arg, COMMANDS, Command, CommandError, Effect, Reply, Session};
+pub use state::{Continuation, Position, PositionError};
+pub use variant::{MoveListError, PlayError, Variant, shipped_names};

@@ -128,14 +128,6 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut Mo
     }
 }
 
-/// Keeps only the captures with the most victims (non-captures are untouched).
-pub fn keep_maximal(moves: &mut MoveList) {
-    let best = moves.iter().map(Move::captures).max().unwrap_or(0);
-    if best > 0 {
-        moves.retain(|m| !m.is_capture() || m.captures() == best);
-    }
-}
-
 /// Removes moves with the same text, keeping the first.
 pub fn dedup(moves: &mut MoveList) {
     let mut i = 0;
@@ -272,23 +264,13 @@ mod tests {
     }
 
     #[test]
-    fn dedup_and_maximal_helpers() {
+    fn dedup_keeps_the_first_of_each_move() {
         let a = Move::quiet(0, 1);
         let b = Move::quiet(0, 2);
         let c = Move::replace(0, 3);
         let mut list = vec![a, b, a, c, b];
         dedup_from(&mut list, 1);
         assert_eq!(list, vec![a, b, a, c]);
-        keep_maximal(&mut list);
-        assert_eq!(list, vec![a, b, a, c]);
-        let mut two = Move::quiet(0, 5);
-        two.len = 2;
-        two.path[1] = 7;
-        two.victims[0] = 4;
-        two.victims[1] = 6;
-        let mut list = vec![c, two, a];
-        keep_maximal(&mut list);
-        assert_eq!(list, vec![two, a]);
     }
 
     #[test]

@@ -260,6 +260,11 @@ pub fn compass_index(v: (i8, i8)) -> u8 {
     compass_name(v).and_then(|n| crate::geometry::COMPASS.iter().position(|(c, _)| *c == n)).map_or(255, |i| i as u8)
 }
 
+/// A board text that does not fit the board: which rank, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BoardTextError(pub String);
+
 /// Parses board text (see the module docs) into board codes and attribute values.
 ///
 /// `lookup` maps a symbol to a code; `kind_attrs` gives a code's (slot, initial value) list.
@@ -267,6 +272,16 @@ pub fn compass_index(v: (i8, i8)) -> u8 {
 /// # Errors
 /// A message naming the rank and what is wrong.
 pub fn parse_board(
+    g: &Geometry,
+    text: &str,
+    lookup: &dyn Fn(char) -> Option<u8>,
+    kind_attrs: &dyn Fn(u8) -> Vec<(u8, i32)>,
+    nattr: usize,
+) -> Result<(Vec<u8>, Vec<i32>), BoardTextError> {
+    read_board(g, text, lookup, kind_attrs, nattr).map_err(BoardTextError)
+}
+
+fn read_board(
     g: &Geometry,
     text: &str,
     lookup: &dyn Fn(char) -> Option<u8>,

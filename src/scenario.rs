@@ -15,8 +15,9 @@
 //! legal moves and the explanations.
 
 use crate::render::{self, Style};
-use crate::state::Position;
-use crate::variant::Variant;
+use crate::script::ScriptError;
+use crate::state::{Position, PositionError};
+use crate::variant::{MoveListError, Variant};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -67,13 +68,32 @@ fn variant_spec(path: &Path, sc: &Scenario) -> String {
     }
 }
 
+/// Why a scenario could not be run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file cannot be read or is not a scenario.
+    #[error("{0}: {1}")]
+    File(String, String),
+    /// The variant does not load (its diagnostic, rendered).
+    #[error("{0}")]
+    Load(String),
+    #[error("position: {0}")]
+    Position(#[from] PositionError),
+    /// A move of `moves` cannot be played.
+    #[error(transparent)]
+    Move(#[from] MoveListError),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+}
+
 /// Runs a scenario file and returns its snapshot text.
 ///
 /// # Errors
 /// The file does not parse, the variant does not load, or a move in `moves` is not legal.
-pub fn run_file(path: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let sc: Scenario = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn run_file(path: &Path) -> Result<String, ScenarioError> {
+    let file = || path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
+    let sc: Scenario = toml::from_str(&text).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
     let spec = variant_spec(path, &sc);
     run(&sc, &spec)
 }
@@ -82,11 +102,11 @@ pub fn run_file(path: &Path) -> Result<String, String> {
 ///
 /// # Errors
 /// See [`run_file`].
-pub fn run(sc: &Scenario, spec: &str) -> Result<String, String> {
+pub fn run(sc: &Scenario, spec: &str) -> Result<String, ScenarioError> {
     let sets: Vec<(String, String)> = sc.set.iter().map(|(k, v)| (k.clone(), value_text(v))).collect();
-    let v = Variant::load(spec, &sets).map_err(|e| e.render_plain())?;
+    let v = Variant::load(spec, &sets).map_err(|e| ScenarioError::Load(e.render_plain()))?;
     let mut pos = match &sc.position {
-        Some(t) => Position::from_text(&v.rules, t).map_err(|e| format!("position: {e}"))?,
+        Some(t) => Position::from_text(&v.rules, t)?,
         None => v.start(),
     };
     let mut s = String::new();
@@ -99,7 +119,7 @@ pub fn run(sc: &Scenario, spec: &str) -> Result<String, String> {
     let _ = writeln!(s, "moves: {}", if sc.moves.is_empty() { "(none)".to_string() } else { sc.moves.join(" ") });
     let mut last = None;
     for (i, m) in sc.moves.iter().enumerate() {
-        let mv = v.play(&mut pos, m).map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
+        let mv = v.play(&mut pos, m).map_err(|error| MoveListError { number: i + 1, text: m.clone(), error })?;
         last = Some(mv);
         for line in v.take_output() {
             let _ = writeln!(s, "  script: {line}");
@@ -112,7 +132,7 @@ pub fn run(sc: &Scenario, spec: &str) -> Result<String, String> {
     s.push_str(&render::board(&v, &pos, last.as_ref(), Style::PLAIN));
     let _ = writeln!(s, "position: {}", pos.to_text(&v.rules));
     let mut legal = Vec::new();
-    v.legal_moves(&mut pos, &mut legal).map_err(|e| e.to_string())?;
+    v.legal_moves(&mut pos, &mut legal)?;
     let mut texts: Vec<String> = legal.iter().map(|m| m.text(&v.rules.geometry)).collect();
     texts.sort();
     let _ = writeln!(s, "{}", format!("legal moves ({}): {}", texts.len(), texts.join(" ")).trim_end());

@@ -531,7 +531,8 @@ impl Position {
         }
         let lookup = |ch: char| rules.code_of_symbol(ch);
         let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
-        let (board, attrs) = crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(bad)?;
+        let (board, attrs) =
+            crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(|e| bad(e.0))?;
         let side = player(rules, &fields[1].to_ascii_lowercase())?;
         let counters = rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect();
         let mut p = Position { board, attrs, nattr: rules.nattr(), counters, side, ..Position::default() };

@@ -381,7 +381,7 @@ pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], nam
     let sc: scenario::Scenario = toml::from_str(&text).map_err(|e| WorkflowError::Kernel(format!("{}: {e}", file.display())))?;
     // The variant as `scenario::run_file` would find it from the file: its folder, as a path.
     let spec = if dir.is_absolute() { dir.display().to_string() } else { Path::new(".").join(dir).display().to_string() };
-    let snap = scenario::run(&sc, &spec).map_err(WorkflowError::Kernel)?;
+    let snap = scenario::run(&sc, &spec).map_err(|e| WorkflowError::Kernel(e.to_string()))?;
     let snap_path = dir.join("scenarios").join("snapshots").join(format!("{name}.snap"));
     let snap_text = snapshot_file(&file, &snap);
     Ok(vec![(file, text), (snap_path, snap_text)])

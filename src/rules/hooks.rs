@@ -134,7 +134,7 @@ pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules
 /// A hook filter; `None` when its `when` condition is false.
 fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kinds: &[KindDef], g: &Geometry) -> R<Option<HookFilter>> {
     if let Some(w) = &fl.when
-        && !eval_when(&v.opts, w).map_err(|e| v.err(f, span.clone(), e, "in this hook's condition"))?
+        && !eval_when(&v.opts, w).map_err(|e| v.err(f, span.clone(), e.to_string(), "in this hook's condition"))?
     {
         return Ok(None);
     }

@@ -15,7 +15,7 @@ pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, Repetit
 pub use error::{LoadError, SourceFile};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
 pub use movement::{BoardView, Cond, Distance, Form, FormKind, Jump, OffBoard};
-pub use options::{OptionDecl, OptionType, OptionValue, Options};
+pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
 pub use validate::CROWN;
 
 use crate::geometry::{CellTable, Geometry, ZoneSet};
@@ -303,15 +303,6 @@ impl Ruleset {
     /// The cells of a named zone for a player.
     pub fn zone_mask(&self, name: &str, p: Player) -> Option<ZoneSet> {
         self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
-    }
-
-    /// Whether a cell lies in a named zone for a player.
-    pub fn in_zone(&self, cell: u16, name: &str, p: Player) -> Option<bool> {
-        self.zone_mask(name, p).map(|m| self.geometry.zones_of(cell).meets(m))
-    }
-
-    pub fn has_repetition_rule(&self) -> bool {
-        self.ends.iter().any(|e| matches!(e.kind, EndKind::Repetition { .. }))
     }
 
     pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {

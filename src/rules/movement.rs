@@ -673,10 +673,6 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
     Ok(s)
 }
 
-/// Whether two of a piece's non-chaining forms can reach the same cell from the same start (then
-/// the same move text could be generated twice and move lists must be deduplicated). Occupancy
-/// is ignored, so this errs on the side of deduplicating.
-
 /// The zone conditions of a form in words.
 fn zone_words(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<Vec<String>> {
     let zone = |x: &Option<Spanned<Setting<String>>>| -> R<Option<String>> { x.as_ref().map(|z| v.setting(f, z)).transpose() };

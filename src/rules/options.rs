@@ -58,42 +58,48 @@ impl OptionType {
     ///
     /// # Errors
     /// The value is not one this type accepts; the message lists what is.
-    pub fn parse(&self, text: &str) -> Result<OptionValue, String> {
+    pub fn parse(&self, text: &str) -> Result<OptionValue, ValueError> {
         let t = text.trim();
-        match self {
-            OptionType::Choice(v) => {
-                if v.iter().any(|x| x == t) {
-                    Ok(OptionValue::Text(t.to_string()))
-                } else {
-                    Err(format!("`{t}` is not allowed; expected one of: {}", self.describe()))
-                }
+        let value = match self {
+            OptionType::Choice(c) if !c.iter().any(|x| x == t) => {
+                return Err(ValueError::NotAllowed { value: t.to_string(), expected: format!("one of: {}", self.describe()) });
             }
+            OptionType::Choice(_) => OptionValue::Text(t.to_string()),
             OptionType::Bool => match t {
-                "true" => Ok(OptionValue::Bool(true)),
-                "false" => Ok(OptionValue::Bool(false)),
-                _ => Err(format!("`{t}` is not allowed; expected true or false")),
+                "true" => OptionValue::Bool(true),
+                "false" => OptionValue::Bool(false),
+                _ => return Err(ValueError::NotAllowed { value: t.to_string(), expected: "true or false".into() }),
             },
             OptionType::Int { .. } => {
-                let i: i64 = t.parse().map_err(|_| format!("`{t}` is not an integer; expected {}", self.describe()))?;
-                self.check(&OptionValue::Int(i))?;
-                Ok(OptionValue::Int(i))
+                OptionValue::Int(t.parse().map_err(|_| ValueError::NotAnInteger { value: t.to_string(), expected: self.describe() })?)
             }
-        }
+        };
+        self.check(&value)?;
+        Ok(value)
     }
 
     /// Checks that a value fits this type.
     ///
     /// # Errors
-    /// A message listing what is accepted.
-    pub fn check(&self, v: &OptionValue) -> Result<(), String> {
+    /// The value does not fit; the error lists what is accepted.
+    pub fn check(&self, v: &OptionValue) -> Result<(), ValueError> {
         let ok = match (self, v) {
             (OptionType::Choice(c), OptionValue::Text(t)) => c.contains(t),
             (OptionType::Bool, OptionValue::Bool(_)) => true,
             (OptionType::Int { min, max, also }, OptionValue::Int(i)) => (min..=max).contains(&i) || also.contains(i),
             _ => false,
         };
-        if ok { Ok(()) } else { Err(format!("`{v}` is not allowed; expected {}", self.describe())) }
+        if ok { Ok(()) } else { Err(ValueError::NotAllowed { value: v.to_string(), expected: self.describe() }) }
     }
+}
+
+/// A value an option does not take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("`{value}` is not allowed; expected {expected}")]
+    NotAllowed { value: String, expected: String },
+    #[error("`{value}` is not an integer; expected {expected}")]
+    NotAnInteger { value: String, expected: String },
 }
 
 /// One declared option.
@@ -154,7 +160,7 @@ mod tests {
     fn parse_values() {
         let c = OptionType::Choice(vec!["any".into(), "maximum".into()]);
         assert_eq!(c.parse("maximum").unwrap(), OptionValue::Text("maximum".into()));
-        assert!(c.parse("max").unwrap_err().contains("any, maximum"));
+        assert!(c.parse("max").unwrap_err().to_string().contains("any, maximum"));
         let i = OptionType::Int { min: 2, max: 10, also: vec![0] };
         assert_eq!(i.parse("0").unwrap(), OptionValue::Int(0));
         assert!(i.parse("1").is_err());

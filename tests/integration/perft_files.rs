@@ -40,7 +40,7 @@ fn perft_file_format_errors() {
 /// variant (continuations, passes and finished games included).
 #[test]
 fn counted_and_made_perft_agree() {
-    for name in boardlab::variant::shipped_names() {
+    for name in boardlab::shipped_names() {
         let v = boardlab::Variant::load(&name, &[]).unwrap();
         let depth = if name.starts_with("pyramida") { 4 } else { 3 };
         let mut pos = v.start();

@@ -78,7 +78,7 @@ fn checkers_playouts() {
 
 #[test]
 fn every_shipped_variant_plays() {
-    for name in boardlab::variant::shipped_names() {
+    for name in boardlab::shipped_names() {
         check_variant(&name, &[], 5, 150);
     }
 }
@@ -107,7 +107,7 @@ fn random_games(name: &str, sets: &[(&str, &str)], games: u64) -> Vec<boardlab::
             assert!(plies < 100_000, "{name} seed {seed}: no end in sight");
             let mut fresh = pos.clone();
             fresh.rehash(&v.rules);
-            assert_eq!((fresh.hash(), fresh.counts().clone()), (pos.hash(), pos.counts().clone()), "{name} seed {seed}");
+            assert_eq!((fresh.hash(), fresh.counts()), (pos.hash(), pos.counts()), "{name} seed {seed}");
         }
         results.push(v.outcome(&mut pos).unwrap().unwrap_or_else(|| panic!("{name} seed {seed}: a finished game has a result")));
         for _ in 0..plies {

@@ -1,9 +1,9 @@
 //! The REPL: every command through the I/O-free session (error paths included), game records,
 //! and the real binary with piped input (non-interactive mode, autosave and `--resume`).
 
-use boardlab::record::Record;
-use boardlab::render::Style;
-use boardlab::session::{COMMANDS, Session};
+use boardlab::Record;
+use boardlab::Style;
+use boardlab::{COMMANDS, Session};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -331,7 +331,7 @@ fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
 
 #[test]
 fn snapshot_returns_the_files_for_the_shell_to_write() {
-    use boardlab::session::Effect;
+    use boardlab::Effect;
     let dir = scratch("snapshot").join("mine");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\n").unwrap();
@@ -354,7 +354,7 @@ fn snapshot_returns_the_files_for_the_shell_to_write() {
 
 #[test]
 fn the_shell_times_the_ai_and_leaves_on_quit() {
-    use boardlab::session::Effect;
+    use boardlab::Effect;
     let mut s = session("checkers");
     let reply = s.execute("ai random").unwrap();
     assert!(matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.starts_with("random plays ")), "{reply:?}");

@@ -1,7 +1,7 @@
 //! Self-play: deterministic for any thread count, shards merge into the single run's report,
 //! and a variant compared with itself shows no significant difference.
 
-use boardlab::ai::Engine;
+use boardlab::Engine;
 use boardlab::selfplay::{Config, Report, compare, run};
 
 fn cfg(games: u64, threads: usize, shard: Option<(u64, u64)>) -> Config {

@@ -1,7 +1,7 @@
 //! The REPL's session, driven without a terminal.
 
-use boardlab::render::Style;
-use boardlab::session::Session;
+use boardlab::Session;
+use boardlab::Style;
 
 fn session(v: &str) -> Session {
     Session::new(v, &[], Style::PLAIN).unwrap()

@@ -210,15 +210,26 @@ impl V<'_> {
     /// Evaluates a `when` condition: `name == value` joined by `&&`.
     pub(crate) fn when(&self, file: usize, w: &Option<Spanned<String>>) -> R<bool> {
         let Some(w) = w else { return Ok(true) };
-        eval_when(&self.opts, w.get_ref()).map_err(|e| self.err(file, w.span(), e, "in this condition"))
+        eval_when(&self.opts, w.get_ref()).map_err(|e| self.err(file, w.span(), e.to_string(), "in this condition"))
     }
+}
+
+/// Why a `when` condition cannot be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WhenError {
+    #[error("`{0}` is not a condition; write `option == value` or `option != value`")]
+    NotACondition(String),
+    #[error("unknown option `{0}`")]
+    UnknownOption(String),
+    #[error(transparent)]
+    Value(#[from] crate::rules::ValueError),
 }
 
 /// Evaluates an option condition such as `captures == compulsory_maximal && army_min != 3`.
 ///
 /// # Errors
 /// Unknown options, values the option cannot take, or text that is not a condition.
-pub fn eval_when(opts: &Options, text: &str) -> Result<bool, String> {
+pub fn eval_when(opts: &Options, text: &str) -> Result<bool, WhenError> {
     let mut all = true;
     for part in text.split("&&") {
         let (name, value, eq) = if let Some((a, b)) = part.split_once("!=") {
@@ -226,9 +237,9 @@ pub fn eval_when(opts: &Options, text: &str) -> Result<bool, String> {
         } else if let Some((a, b)) = part.split_once("==") {
             (a.trim(), b.trim(), true)
         } else {
-            return Err(format!("`{}` is not a condition; write `option == value` or `option != value`", part.trim()));
+            return Err(WhenError::NotACondition(part.trim().to_string()));
         };
-        let d = opts.decl(name).ok_or_else(|| format!("unknown option `{name}`"))?;
+        let d = opts.decl(name).ok_or_else(|| WhenError::UnknownOption(name.to_string()))?;
         let val = d.ty.parse(value.trim_matches('"'))?;
         let cur = opts.get(name).expect("declared options have values");
         all &= (cur == &val) == eq;
@@ -248,7 +259,7 @@ mod tests {
         assert_eq!(eval_when(o, "slide != one_hop"), Ok(false));
         assert_eq!(eval_when(o, "slide == one_hop && army_min == 3"), Ok(true));
         assert!(eval_when(o, "slide = one_hop").is_err());
-        assert!(eval_when(o, "nope == 1").unwrap_err().contains("unknown option"));
+        assert!(eval_when(o, "nope == 1").unwrap_err().to_string().contains("unknown option"));
         assert!(eval_when(o, "slide == sideways").is_err());
     }
 }
