@@ -1,5 +1,5 @@
 # An independent Pyramida implementation (default options only), written from
-# ../shared/rules/pyramida.md without looking at boardlab's code, to check boardlab's counts.
+# the rules in variants/pyramida/README.md without looking at boardlab's code, to check boardlab's counts.
 #
 #   python3 tools/pyramida_reference.py 5            perft 1..5 from the start
 #   python3 tools/pyramida_reference.py div 3 d1-c2  perft 3 split by move, after d1-c2
