@@ -189,13 +189,14 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
         let results: Vec<Result<Vec<GameRecord>, SelfplayError>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
+                    // One loaded variant for every thread (a script compiles once per thread).
                     s.spawn(|| -> Result<Vec<GameRecord>, SelfplayError> {
-                        let v = Variant::load(spec, &sets).map_err(|e| SelfplayError::Load(e.render(false)))?;
+                        let v = &v;
                         let mut out = Vec::new();
                         loop {
                             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                             let Some(&i) = indices.get(k) else { break };
-                            out.push(play_game(&v, cfg, i)?);
+                            out.push(play_game(v, cfg, i)?);
                             if let Some(b) = &bar {
                                 b.inc(1);
                             }
