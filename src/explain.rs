@@ -3,7 +3,7 @@
 
 use crate::movegen::MoveList;
 use crate::notation::{Move, MoveText};
-use crate::piece;
+use crate::piece::PieceCode;
 use crate::rules::Ruleset;
 use crate::rules::movement::victim;
 use crate::state::Position;
@@ -109,17 +109,17 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     }
     let cell = rules.geometry.name(crate::Cell(from)).to_string();
     let code = pos.board()[from as usize];
-    if code == 0 {
+    if code.is_empty() {
         return IllegalReason::NoPiece(cell);
     }
-    let kind = rules.kind(piece::kind(code)).name.clone();
-    if piece::owner(code) != pos.side() {
-        return IllegalReason::NotYours { cell, owner: names(piece::owner(code)), kind, side: names(pos.side()) };
+    let kind = rules.kind(code.kind()).name.clone();
+    if code.owner() != pos.side() {
+        return IllegalReason::NotYours { cell, owner: names(code.owner()), kind, side: names(pos.side()) };
     }
     if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
         return r;
     }
-    let forms = rules.pieces[code as usize].notes.join("; ");
+    let forms = rules.pieces[code.index()].notes.join("; ");
     let own: Vec<&Move> = l.legal.iter().filter(|m| m.from == from).collect();
     if !own.is_empty() {
         return IllegalReason::NotAMoveOf { kind, cell, text, moves: Moves::of(rules, own.into_iter()), forms };
@@ -148,7 +148,7 @@ fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
 
 /// What the cells of the text say: a capture stopped short, a jump over a piece this piece may
 /// not take (found through the piece's own jump tables), a step onto an occupied cell.
-fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Move]) -> Option<IllegalReason> {
+fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, legal: &[Move]) -> Option<IllegalReason> {
     let from = mv.from()?;
     let path = mv.landings();
     if mv.is_capture() {
@@ -157,14 +157,14 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Mo
         if !longer.is_empty() {
             return Some(IllegalReason::MustContinue(Moves::of(rules, longer.into_iter())));
         }
-        let pr = &rules.pieces[code as usize];
+        let pr = &rules.pieces[code.index()];
         let mut at = from;
         for &land in path {
             for &(over, _, _) in pr.any_jump.get(at).iter().filter(|j| j.1 == land) {
                 let vc = pos.board()[over as usize];
                 let can = pr.jumps.iter().any(|j| j.table.get(at).contains(&(over, land)) && victim(vc, j.victims));
-                if vc != 0 && piece::owner(vc) != piece::owner(code) && !can {
-                    let (kind, victim) = (rules.kind(piece::kind(code)).name.clone(), rules.kind(piece::kind(vc)).name.clone());
+                if !vc.is_empty() && vc.owner() != code.owner() && !can {
+                    let (kind, victim) = (rules.kind(code.kind()).name.clone(), rules.kind(vc.kind()).name.clone());
                     return Some(IllegalReason::MayNotCapture { kind, victim, cell: rules.geometry.name(crate::Cell(over)).to_string() });
                 }
             }
@@ -172,7 +172,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: u8, legal: &[Mo
         }
     }
     match path {
-        [to] if !mv.is_capture() && pos.board()[*to as usize] != 0 => {
+        [to] if !mv.is_capture() && !pos.board()[*to as usize].is_empty() => {
             Some(IllegalReason::Occupied(rules.geometry.name(crate::Cell(*to)).to_string()))
         }
         _ => None,

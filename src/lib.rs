@@ -58,7 +58,7 @@ pub use geometry::{Cell, CellError, Geometry, ZoneSet};
 pub use movegen::MoveList;
 pub use notation::{Move, MoveText, NotationError};
 pub use outcome::{Outcome, Winner};
-pub use piece::{ByPlayer, KindId, Player};
+pub use piece::{ByPlayer, KindId, PieceCode, Player};
 pub use record::{Record, RecordError};
 pub use render::Style;
 pub use rules::{LoadError, Ruleset};

@@ -6,7 +6,8 @@
 
 use crate::geometry::{NONE, ZoneSet};
 use crate::notation::{MAX_PATH, Move};
-use crate::piece::{self, Player};
+use crate::piece::PieceCode;
+use crate::piece::Player;
 use crate::rules::movement::victim;
 use crate::rules::{Chain, Removal, Ruleset};
 use crate::state::Position;
@@ -15,13 +16,13 @@ use crate::state::Position;
 pub type MoveList = Vec<Move>;
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
-pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveList) {
+pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
     let mut m = Move::quiet(0, NONE);
     m.len = 0;
     m.victims[0] = NONE;
     for from in 0..board.len() as u16 {
         let code = board[from as usize];
-        if code != 0 && piece::owner(code) == side {
+        if !code.is_empty() && code.owner() == side {
             captures_from(rules, board, side, from, code, &mut m, out);
         }
     }
@@ -29,23 +30,23 @@ pub fn captures(rules: &Ruleset, board: &mut [u8], side: Player, out: &mut MoveL
 
 /// Appends the capture chains of the piece `code` on `from`; `m` is scratch space.
 #[inline]
-fn captures_from(rules: &Ruleset, board: &mut [u8], side: Player, from: u16, code: u8, m: &mut Move, out: &mut MoveList) {
+fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, m: &mut Move, out: &mut MoveList) {
     // Most pieces can jump nothing: look before setting up a chain.
-    let pr = &rules.pieces[code as usize];
-    let can = pr.any_jump.get(from).iter().any(|&(over, land, set)| victim(board[over as usize], set) && board[land as usize] == 0);
+    let pr = &rules.pieces[code.index()];
+    let can = pr.any_jump.get(from).iter().any(|&(over, land, set)| victim(board[over as usize], set) && board[land as usize].is_empty());
     if !can {
         return;
     }
-    board[from as usize] = 0; // the start cell counts as empty during a chain
+    board[from as usize] = PieceCode::EMPTY; // the start cell counts as empty during a chain
     m.from = from;
     chain(rules, board, side, code, from, m, out);
     board[from as usize] = code;
 }
 
-fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: &mut Move, out: &mut MoveList) -> bool {
+fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, m: &mut Move, out: &mut MoveList) -> bool {
     let g = &rules.geometry;
     let pol = &rules.captures;
-    let pr = &rules.pieces[code as usize];
+    let pr = &rules.pieces[code.index()];
     let depth = m.len as usize;
     if depth >= MAX_PATH {
         return false;
@@ -54,7 +55,7 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
     for j in &pr.jumps {
         for &(over, land) in j.table.get(at) {
             let vc = board[over as usize];
-            if !victim(vc, j.victims) || board[land as usize] != 0 {
+            if !victim(vc, j.victims) || !board[land as usize].is_empty() {
                 continue;
             }
             if pol.removal == Removal::EndOfChain && m.victims[..depth].contains(&over) {
@@ -64,17 +65,17 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
             m.path[depth] = land;
             m.victims[depth] = over;
             m.len = depth as u8 + 1;
-            let royal_end = rules.royal_ends_game && rules.kinds[piece::kind(vc).0 as usize].royal;
+            let royal_end = rules.royal_ends_game && rules.kinds[vc.kind().0 as usize].royal;
             let mut next_code = code;
             let mut stop = royal_end || pol.chain == Chain::Single;
             if let Some(p) = &pr.promote
                 && g.zones_of(land).meets(p.zone)
-                && piece::kind(code) != p.to
+                && code.kind() != p.to
             {
                 if p.ends_chain {
                     stop = true;
                 } else {
-                    next_code = piece::code(p.to, side);
+                    next_code = PieceCode::new(p.to, side);
                 }
             }
             if stop {
@@ -85,7 +86,7 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
                 }
                 let saved = board[over as usize];
                 if pol.removal == Removal::Immediate {
-                    board[over as usize] = 0;
+                    board[over as usize] = PieceCode::EMPTY;
                 }
                 let more = chain(rules, board, side, next_code, land, m, out);
                 board[over as usize] = saved;
@@ -106,7 +107,7 @@ fn chain(rules: &Ruleset, board: &mut [u8], side: Player, code: u8, at: u16, m: 
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
-        if code != 0 && piece::owner(code) == side {
+        if !code.is_empty() && code.owner() == side {
             quiet_from(rules, pos, from, code, out);
         }
     }
@@ -115,9 +116,9 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 /// Appends the non-chaining moves of the piece `code` on `from`: each of its forms that
 /// applies at the owner's piece count.
 #[inline]
-fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: u8, out: &mut MoveList) {
-    let pr = &rules.pieces[code as usize];
-    let own = pos.counts()[piece::owner(code)];
+fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList) {
+    let pr = &rules.pieces[code.index()];
+    let own = pos.counts()[code.owner()];
     // A walk does not pass through a cell where its piece leaves the game.
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     let board = pos.view();
@@ -153,7 +154,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut first_capture = usize::MAX;
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
-        if code == 0 || piece::owner(code) != side {
+        if code.is_empty() || code.owner() != side {
             continue;
         }
         let before = out.len();

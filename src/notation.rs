@@ -13,6 +13,7 @@
 //! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `result="white wins: reason"`.
 
 use crate::geometry::{CellError, Geometry, NONE, compass_name};
+use crate::piece::PieceCode;
 use std::fmt::Write;
 
 /// The longest capture chain a move can hold.
@@ -274,25 +275,25 @@ pub struct BoardTextError(pub String);
 pub fn parse_board(
     g: &Geometry,
     text: &str,
-    lookup: &dyn Fn(char) -> Option<u8>,
-    kind_attrs: &dyn Fn(u8) -> Vec<(u8, i32)>,
+    lookup: &dyn Fn(char) -> Option<PieceCode>,
+    kind_attrs: &dyn Fn(PieceCode) -> Vec<(u8, i32)>,
     nattr: usize,
-) -> Result<(Vec<u8>, Vec<i32>), BoardTextError> {
+) -> Result<(Vec<PieceCode>, Vec<i32>), BoardTextError> {
     read_board(g, text, lookup, kind_attrs, nattr).map_err(BoardTextError)
 }
 
 fn read_board(
     g: &Geometry,
     text: &str,
-    lookup: &dyn Fn(char) -> Option<u8>,
-    kind_attrs: &dyn Fn(u8) -> Vec<(u8, i32)>,
+    lookup: &dyn Fn(char) -> Option<PieceCode>,
+    kind_attrs: &dyn Fn(PieceCode) -> Vec<(u8, i32)>,
     nattr: usize,
-) -> Result<(Vec<u8>, Vec<i32>), String> {
+) -> Result<(Vec<PieceCode>, Vec<i32>), String> {
     let rows: Vec<&str> = text.split(['/', '\n']).map(str::trim).filter(|r| !r.is_empty()).collect();
     if rows.len() != g.ranks as usize {
         return Err(format!("expected {} ranks, found {}", g.ranks, rows.len()));
     }
-    let mut board = vec![0u8; g.len()];
+    let mut board = vec![PieceCode::EMPTY; g.len()];
     let mut attrs = vec![0i32; g.len() * nattr];
     for (i, row) in rows.iter().enumerate() {
         let rank = g.ranks as usize - 1 - i;
@@ -351,11 +352,11 @@ fn read_board(
 /// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers.
 pub fn board_text(
     g: &Geometry,
-    board: &[u8],
+    board: &[PieceCode],
     attrs: &[i32],
     nattr: usize,
-    symbol: &dyn Fn(u8) -> char,
-    kind_attrs: &dyn Fn(u8) -> Vec<(u8, i32)>,
+    symbol: &dyn Fn(PieceCode) -> char,
+    kind_attrs: &dyn Fn(PieceCode) -> Vec<(u8, i32)>,
 ) -> String {
     let mut s = String::new();
     for rank in (0..g.ranks as i32).rev() {
@@ -363,7 +364,7 @@ pub fn board_text(
         for f in 0..g.files as i32 {
             let Some(c) = g.at(f, rank) else { continue };
             let code = board[c.0 as usize];
-            if code == 0 {
+            if code.is_empty() {
                 empty += 1;
                 continue;
             }
@@ -442,17 +443,20 @@ mod tests {
 
     #[test]
     fn board_round_trip() {
+        use crate::piece::{KindId, Player};
         let g = Geometry::new(3, 2, |_, _| true);
+        let (white, black) = (PieceCode::new(KindId(0), Player::FIRST), PieceCode::new(KindId(0), Player::SECOND));
         let lookup = |c: char| match c {
-            'P' => Some(1),
-            'p' => Some(2),
+            'P' => Some(white),
+            'p' => Some(black),
             _ => None,
         };
-        let attrs = |_c: u8| vec![(0u8, 1i32)];
+        let attrs = |_c: PieceCode| vec![(0u8, 1i32)];
         let (b, a) = parse_board(&g, "p2/.P[3].", &lookup, &attrs, 1).unwrap();
-        assert_eq!(b, vec![0, 1, 0, 2, 0, 0]);
+        let e = PieceCode::EMPTY;
+        assert_eq!(b, vec![e, white, e, black, e, e]);
         assert_eq!(a[1], 3);
-        let sym = |c: u8| if c == 1 { 'P' } else { 'p' };
+        let sym = |c: PieceCode| if c == white { 'P' } else { 'p' };
         assert_eq!(board_text(&g, &b, &a, 1, &sym, &attrs), "p2/1P[3]1");
         assert!(parse_board(&g, "p2/4", &lookup, &attrs, 1).is_err());
         assert!(parse_board(&g, "p2", &lookup, &attrs, 1).is_err());

@@ -1,7 +1,7 @@
 //! Players, piece kinds and the packed piece codes the board stores.
 //!
-//! A board cell holds a `u8` code: 0 is empty, otherwise `1 + kind * 2 + player`. The codes
-//! let move generation index per-piece tables directly, with no lookups.
+//! A board cell holds a [`PieceCode`]: empty, or `1 + kind * 2 + player`. The codes let move
+//! generation index per-piece tables directly, with no lookups.
 
 use std::ops::{Index, IndexMut};
 
@@ -62,27 +62,57 @@ impl<T> IndexMut<Player> for ByPlayer<T> {
     }
 }
 
-/// The board code of a piece of `kind` owned by `player`.
-#[inline]
-pub fn code(kind: KindId, player: Player) -> u8 {
-    1 + kind.0 * 2 + player.0
-}
+/// What a board cell holds: empty, or a piece of one kind owned by one player, packed as
+/// `1 + kind * 2 + player` so that per-piece tables are indexed by it directly.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
+pub struct PieceCode(u8);
 
-/// The owner of a non-empty code.
-#[inline]
-pub fn owner(code: u8) -> Player {
-    Player((code - 1) & 1)
-}
+impl PieceCode {
+    /// An empty cell.
+    pub const EMPTY: PieceCode = PieceCode(0);
 
-/// The kind of a non-empty code.
-#[inline]
-pub fn kind(code: u8) -> KindId {
-    KindId((code - 1) >> 1)
-}
+    /// The code of a piece of `kind` owned by `player`.
+    #[inline(always)]
+    pub const fn new(kind: KindId, player: Player) -> PieceCode {
+        PieceCode(1 + kind.0 * 2 + player.0)
+    }
 
-/// The number of distinct codes (including 0 = empty) for `kinds` kinds.
-pub fn code_count(kinds: usize) -> usize {
-    1 + kinds * 2
+    #[inline(always)]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The owner of a piece (not of an empty cell).
+    #[inline(always)]
+    pub fn owner(self) -> Player {
+        debug_assert!(!self.is_empty());
+        Player((self.0 - 1) & 1)
+    }
+
+    /// The kind of a piece (not of an empty cell).
+    #[inline(always)]
+    pub fn kind(self) -> KindId {
+        debug_assert!(!self.is_empty());
+        KindId((self.0 - 1) >> 1)
+    }
+
+    /// The index of per-code tables (0 = empty).
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Whether the cell holds a piece of `p`'s.
+    #[inline(always)]
+    pub fn is_of(self, p: Player) -> bool {
+        !self.is_empty() && self.owner() == p
+    }
+
+    /// How many codes (the empty one included) `kinds` kinds have.
+    pub fn count(kinds: usize) -> usize {
+        1 + kinds * 2
+    }
 }
 
 #[cfg(test)]
@@ -93,10 +123,10 @@ mod tests {
     fn codes_round_trip() {
         for k in 0..100u8 {
             for p in Player::both() {
-                let c = code(KindId(k), p);
-                assert_ne!(c, 0);
-                assert_eq!(owner(c), p);
-                assert_eq!(kind(c), KindId(k));
+                let c = PieceCode::new(KindId(k), p);
+                assert!(!c.is_empty() && c.is_of(p) && !c.is_of(p.other()));
+                assert_eq!(c.owner(), p);
+                assert_eq!(c.kind(), KindId(k));
             }
         }
     }

@@ -1,7 +1,6 @@
 //! Boards and variant descriptions as text for a person (the REPL, `show`, snapshots).
 
 use crate::geometry::Cell;
-use crate::piece;
 use crate::rules::raw::RawVariant;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -62,9 +61,9 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
 fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, style: Style) -> String {
     let r = &v.rules;
     let code = pos.board()[c.0 as usize];
-    let mut label = if code == 0 { zone_mark(v, c) } else { r.symbol(code) }.to_string();
+    let mut label = if code.is_empty() { zone_mark(v, c) } else { r.symbol(code) }.to_string();
     if let Some(slot) = r.display_attribute {
-        if code != 0 {
+        if !code.is_empty() {
             label.push_str(&pos.attr(c.0, slot).to_string());
             let crowned = r.crown.is_some_and(|k| pos.attr(c.0, k.marker) != 0);
             label.push(if crowned { '*' } else { ' ' });
@@ -72,9 +71,9 @@ fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, style: Style) 
             label.push_str("  ");
         }
     }
-    let body = if code == 0 {
+    let body = if code.is_empty() {
         style.paint("2", &label)
-    } else if piece::owner(code) == crate::Player::FIRST {
+    } else if code.owner() == crate::Player::FIRST {
         style.paint("1;37", &label)
     } else {
         style.paint("1;31", &label)
@@ -97,7 +96,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
             .map(|&p| {
                 let at = g.cells().find(|c| {
                     let code = pos.board()[c.0 as usize];
-                    code != 0 && piece::owner(code) == p && pos.attr(c.0, k.marker) != 0
+                    !code.is_empty() && code.owner() == p && pos.attr(c.0, k.marker) != 0
                 });
                 match at {
                     Some(c) => format!("{} {} ({} {})", r.player_name(p), g.name(c), r.attributes[k.by as usize], pos.attr(c.0, k.by)),
@@ -115,7 +114,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
             .cells()
             .filter(|c| {
                 let code = pos.board()[c.0 as usize];
-                code != 0 && r.kind(piece::kind(code)).attributes.iter().any(|&(sl, _)| sl as usize == slot)
+                !code.is_empty() && r.kind(code.kind()).attributes.iter().any(|&(sl, _)| sl as usize == slot)
             })
             .map(|c| format!("{}{}={}", r.symbol(pos.board()[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
             .collect();

@@ -8,7 +8,8 @@
 
 use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
-use crate::piece::{self, ByPlayer, Player};
+use crate::piece::PieceCode;
+use crate::piece::{ByPlayer, Player};
 use crate::rules::{EffectOn, MoveEffects, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
@@ -40,7 +41,7 @@ struct Frame {
 /// A game position.
 #[derive(Clone, Debug, Default)]
 pub struct Position {
-    board: Vec<u8>,
+    board: Vec<PieceCode>,
     attrs: Vec<i32>,
     nattr: usize,
     /// Per counter, each player's value.
@@ -55,7 +56,7 @@ pub struct Position {
     /// Position keys since the start position (inclusive), for repetition.
     history: Vec<u64>,
     /// Copy-make: the board, attributes and counters before each move, stacked.
-    saved_board: Vec<u8>,
+    saved_board: Vec<PieceCode>,
     saved_attrs: Vec<i32>,
     saved_counters: Vec<ByPlayer<i32>>,
     /// The continuation and result before a move, saved only when one of them is set.
@@ -108,9 +109,9 @@ impl Position {
         let mut h = z.side[self.side.index()];
         let mut counts = ByPlayer::new(0, 0);
         for (c, &code) in self.board.iter().enumerate() {
-            if code != 0 {
+            if !code.is_empty() {
                 h ^= z.piece(c as u16, code);
-                counts[piece::owner(code)] += 1;
+                counts[code.owner()] += 1;
             }
             for s in 0..self.nattr {
                 h ^= Zobrist::attribute(c as u16, s as u8, self.attrs[c * self.nattr + s]);
@@ -130,7 +131,7 @@ impl Position {
 
     /// The board: a piece code per cell (0 = empty).
     #[inline(always)]
-    pub fn board(&self) -> &[u8] {
+    pub fn board(&self) -> &[PieceCode] {
         &self.board
     }
 
@@ -138,7 +139,7 @@ impl Position {
     /// chain and restores each one (the hash and counts are not touched, so every change must
     /// be undone before the position is used again).
     #[inline(always)]
-    pub(crate) fn board_scratch(&mut self) -> &mut [u8] {
+    pub(crate) fn board_scratch(&mut self) -> &mut [PieceCode] {
         &mut self.board
     }
 
@@ -192,7 +193,7 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn piece(&self, cell: u16) -> u8 {
+    pub fn piece(&self, cell: u16) -> PieceCode {
         self.board[cell as usize]
     }
 
@@ -207,17 +208,17 @@ impl Position {
 
     /// Sets a cell's piece code (attributes are not touched).
     #[inline(always)]
-    pub fn set_piece(&mut self, z: &Zobrist, cell: u16, code: u8) {
+    pub fn set_piece(&mut self, z: &Zobrist, cell: u16, code: PieceCode) {
         let old = self.board[cell as usize];
         if old == code {
             return;
         }
         self.hash ^= z.piece(cell, old) ^ z.piece(cell, code);
-        if old != 0 {
-            self.counts[piece::owner(old)] -= 1;
+        if !old.is_empty() {
+            self.counts[old.owner()] -= 1;
         }
-        if code != 0 {
-            self.counts[piece::owner(code)] += 1;
+        if !code.is_empty() {
+            self.counts[code.owner()] += 1;
         }
         self.board[cell as usize] = code;
     }
@@ -247,14 +248,14 @@ impl Position {
     /// Clears a cell and its attributes.
     #[inline]
     pub fn clear_cell(&mut self, z: &Zobrist, cell: u16) {
-        self.set_piece(z, cell, 0);
+        self.set_piece(z, cell, PieceCode::EMPTY);
         for s in 0..self.nattr as u8 {
             self.set_attr(cell, s, 0);
         }
     }
 
     /// Puts a piece with the given attribute values on a cell.
-    pub fn put(&mut self, z: &Zobrist, cell: u16, code: u8, attrs: &[i32]) {
+    pub fn put(&mut self, z: &Zobrist, cell: u16, code: PieceCode, attrs: &[i32]) {
         self.set_piece(z, cell, code);
         for (s, &v) in attrs.iter().enumerate() {
             self.set_attr(cell, s as u8, v);
@@ -329,9 +330,9 @@ impl Position {
             }
         }
         if let Some(c) = rules.crown
-            && fx.code != 0
+            && !fx.code.is_empty()
         {
-            let mover = piece::owner(fx.code);
+            let mover = fx.code.owner();
             self.update_crown(c, mover);
             // The opponent's levels did not change; only a capture can change its king.
             if c.both && fx.captured > 0 {
@@ -345,7 +346,7 @@ impl Position {
 
     /// Takes the moving piece off its start cell: its code and attribute values.
     #[inline]
-    fn lift(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) -> (u8, [i32; 16]) {
+    fn lift(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) -> (PieceCode, [i32; 16]) {
         let from = mv.from;
         let code = self.board[from as usize];
         fx.code = code;
@@ -353,8 +354,8 @@ impl Position {
         for (s, v) in vals.iter_mut().enumerate().take(self.nattr) {
             *v = self.attr(from, s as u8);
         }
-        if mv.to().is_none() && (rules.kind(piece::kind(code)).royal || rules.crown.is_some_and(|c| vals[c.marker as usize] != 0)) {
-            fx.royal_left = Some(piece::owner(code));
+        if mv.to().is_none() && (rules.kind(code.kind()).royal || rules.crown.is_some_and(|c| vals[c.marker as usize] != 0)) {
+            fx.royal_left = Some(code.owner());
         }
         self.clear_cell(&rules.zobrist, from);
         (code, vals)
@@ -365,10 +366,10 @@ impl Position {
     fn take_victims(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
         for v in mv.victims() {
             let vc = self.board[v as usize];
-            if vc != 0 {
+            if !vc.is_empty() {
                 fx.captured += 1;
-                if rules.kind(piece::kind(vc)).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
-                    fx.royal_victim = Some(piece::owner(vc));
+                if rules.kind(vc.kind()).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
+                    fx.royal_victim = Some(vc.owner());
                 }
                 self.clear_cell(&rules.zobrist, v);
             }
@@ -378,14 +379,14 @@ impl Position {
     /// Puts the moving piece on its landing: promotion, attribute effects, and leaving the game
     /// where its exit zone is.
     #[inline]
-    fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: u8, vals: &mut [i32; 16], fx: &mut MoveEffects) {
+    fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: PieceCode, vals: &mut [i32; 16], fx: &mut MoveEffects) {
         let z = &rules.zobrist;
-        let pr = &rules.pieces[code as usize];
+        let pr = &rules.pieces[code.index()];
         let mut new_code = code;
         if let Some(p) = &pr.promote
             && mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone))
         {
-            new_code = piece::code(p.to, piece::owner(code));
+            new_code = PieceCode::new(p.to, code.owner());
         }
         let n = self.nattr;
         for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
@@ -407,7 +408,7 @@ impl Position {
             // The piece leaves the game here.
             self.clear_cell(z, to);
             if let Some(slot) = x.counter {
-                let owner = piece::owner(code);
+                let owner = code.owner();
                 let v = self.counter(owner, slot);
                 self.set_counter(owner, slot, v + 1);
             }
@@ -421,7 +422,7 @@ impl Position {
         let (by, marker) = (c.by as usize, c.marker as usize);
         let (mut best, mut count, mut at, mut holder) = (i32::MIN, 0u32, usize::MAX, usize::MAX);
         for (cell, (&code, attrs)) in self.board.iter().zip(self.attrs.chunks_exact(n)).enumerate() {
-            if code == 0 || piece::owner(code) != p {
+            if code.is_empty() || code.owner() != p {
                 continue;
             }
             let v = attrs[by];
@@ -487,8 +488,8 @@ impl Position {
     /// The one-line position text (see [`crate::notation`]).
     pub fn to_text(&self, rules: &Ruleset) -> String {
         let g = &rules.geometry;
-        let sym = |c: u8| rules.symbol(c);
-        let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
+        let sym = |c: PieceCode| rules.symbol(c);
+        let ka = |c: PieceCode| rules.kind(c.kind()).attributes.clone();
         let mut s = crate::notation::board_text(g, &self.board, &self.attrs, self.nattr, &sym, &ka);
         s.push(' ');
         s.push_str(rules.player_name(self.side));
@@ -530,7 +531,7 @@ impl Position {
             return Err(bad("a position is BOARD SIDE [PLY] [fields…]".into()));
         }
         let lookup = |ch: char| rules.code_of_symbol(ch);
-        let ka = |c: u8| rules.kind(piece::kind(c)).attributes.clone();
+        let ka = |c: PieceCode| rules.kind(c.kind()).attributes.clone();
         let (board, attrs) =
             crate::notation::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(|e| bad(e.0))?;
         let side = player(rules, &fields[1].to_ascii_lowercase())?;

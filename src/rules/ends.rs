@@ -6,7 +6,8 @@ use super::raw::RawEnd;
 use super::validate::{R, V, ZoneMap};
 use crate::geometry::Geometry;
 use crate::outcome::Outcome;
-use crate::piece::{self, ByPlayer, Player};
+use crate::piece::PieceCode;
+use crate::piece::{ByPlayer, Player};
 
 /// What a player's having no legal move means.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,9 +61,9 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MoveEffects {
     /// The code of the piece that moved (0 for a pass).
-    pub code: u8,
+    pub code: PieceCode,
     /// The code it has after the move (differs after a promotion; 0 when it left the board).
-    pub new_code: u8,
+    pub new_code: PieceCode,
     pub captured: u32,
     /// The owner of a captured royal (or crowned) piece, if any.
     pub royal_victim: Option<Player>,
@@ -72,7 +73,7 @@ pub struct MoveEffects {
 
 /// What an after-move check sees.
 pub struct AfterMove<'a> {
-    pub board: &'a [u8],
+    pub board: &'a [PieceCode],
     pub counts: &'a ByPlayer<u32>,
     pub effects: &'a MoveEffects,
     /// The player who decided the move.
@@ -101,7 +102,7 @@ impl EndKind {
             EndKind::RoyalLeftBoard => m.effects.royal_left.map(|o| Some(o.other())),
             EndKind::ZoneFilled(cells) => [m.mover, m.mover.other()].into_iter().find_map(|p| {
                 let z = &cells[p];
-                let filled = !z.is_empty() && z.iter().all(|&c| m.board[c as usize] != 0 && piece::owner(m.board[c as usize]) == p);
+                let filled = !z.is_empty() && z.iter().all(|&c| !m.board[c as usize].is_empty() && m.board[c as usize].owner() == p);
                 filled.then_some(Some(p))
             }),
             EndKind::PiecesAtMost { count, win } => [m.mover.other(), m.mover]

@@ -19,6 +19,7 @@ pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
 pub use validate::CROWN;
 
 use crate::geometry::{CellTable, Geometry, ZoneSet};
+use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, KindId, Player};
 
 /// A set of piece kinds (at most 60).
@@ -49,7 +50,7 @@ pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
     let mut s = 0u128;
     for k in 0..60u8 {
         if kinds.contains(KindId(k)) {
-            s |= 1u128 << crate::piece::code(KindId(k), player.other());
+            s |= 1u128 << PieceCode::new(KindId(k), player.other()).index();
         }
     }
     s
@@ -162,8 +163,8 @@ impl Zobrist {
     }
 
     #[inline(always)]
-    pub fn piece(&self, cell: u16, code: u8) -> u64 {
-        self.pieces[cell as usize * self.codes + code as usize]
+    pub fn piece(&self, cell: u16, code: PieceCode) -> u64 {
+        self.pieces[cell as usize * self.codes + code.index()]
     }
 
     /// The key of an attribute value (0 for value 0, so absent attributes cost nothing).
@@ -202,7 +203,7 @@ pub struct Crown {
 /// The starting position as board codes and attribute values.
 #[derive(Clone, Debug)]
 pub struct Setup {
-    pub board: Vec<u8>,
+    pub board: Vec<PieceCode>,
     pub attrs: Vec<i32>,
 }
 
@@ -276,11 +277,11 @@ impl Ruleset {
     }
 
     /// The piece code of a symbol letter.
-    pub fn code_of_symbol(&self, ch: char) -> Option<u8> {
+    pub fn code_of_symbol(&self, ch: char) -> Option<PieceCode> {
         for (i, k) in self.kinds.iter().enumerate() {
             for p in Player::both() {
                 if k.symbols[p] == ch {
-                    return Some(crate::piece::code(KindId(i as u8), p));
+                    return Some(PieceCode::new(KindId(i as u8), p));
                 }
             }
         }
@@ -288,8 +289,8 @@ impl Ruleset {
     }
 
     /// The symbol letter of a non-empty code.
-    pub fn symbol(&self, code: u8) -> char {
-        self.kinds[crate::piece::kind(code).0 as usize].symbols[crate::piece::owner(code)]
+    pub fn symbol(&self, code: PieceCode) -> char {
+        self.kinds[code.kind().0 as usize].symbols[code.owner()]
     }
 
     pub fn attribute_slot(&self, name: &str) -> Option<u8> {

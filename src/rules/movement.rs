@@ -12,6 +12,7 @@ use super::validate::{R, V, ZoneMap};
 use super::{CodeSet, KindDef, enemy_codes};
 use crate::geometry::{CellTable, Geometry, NONE, ZoneSet, compass_vector};
 use crate::notation::{Move, compass_index};
+use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
 use toml::Spanned;
 
@@ -187,7 +188,7 @@ pub(crate) struct PieceCtx<'a> {
 /// What generation reads of a position.
 #[derive(Clone, Copy)]
 pub struct BoardView<'a> {
-    pub board: &'a [u8],
+    pub board: &'a [PieceCode],
     pub attrs: &'a [i32],
     pub nattr: usize,
 }
@@ -428,7 +429,7 @@ impl Form {
             Form::Step { targets, capture } => {
                 for &to in targets.get(from) {
                     let tc = b.board[to as usize];
-                    if tc == 0 {
+                    if tc.is_empty() {
                         out.push(Move::quiet(from, to));
                     } else if victim(tc, *capture) {
                         out.push(Move::replace(from, to));
@@ -460,8 +461,8 @@ impl Form {
 
 /// Whether a board code is in a victim set (enemy codes only; never 0).
 #[inline(always)]
-pub fn victim(code: u8, set: CodeSet) -> bool {
-    (set >> code) & 1 != 0
+pub fn victim(code: PieceCode, set: CodeSet) -> bool {
+    (set >> code.index()) & 1 != 0
 }
 
 /// One slide direction: empty cells, then (after up to `pass_over` passed pieces) a capture.
@@ -469,7 +470,7 @@ pub fn victim(code: u8, set: CodeSet) -> bool {
 #[inline]
 fn slide(
     g: &Geometry,
-    board: &[u8],
+    board: &[PieceCode],
     from: u16,
     v: u8,
     (pass_over, stop_first, max): (u8, bool, u8),
@@ -490,7 +491,7 @@ fn slide(
             break;
         }
         let tc = board[cur as usize];
-        if tc == 0 {
+        if tc.is_empty() {
             if cond.land_ok(g, from, cur) {
                 out.push(Move::quiet(from, cur));
                 if stop_first {
@@ -515,7 +516,7 @@ fn slide(
 #[inline]
 fn leap(
     g: &Geometry,
-    board: &[u8],
+    board: &[PieceCode],
     from: u16,
     d: i32,
     vecs: &[(i8, i8)],
@@ -534,7 +535,7 @@ fn leap(
                 continue;
             }
             let tc = board[to.0 as usize];
-            if tc == 0 {
+            if tc.is_empty() {
                 out.push(Move::quiet(from, to.0));
             } else if victim(tc, capture) {
                 out.push(Move::replace(from, to.0));
@@ -564,7 +565,7 @@ fn leap(
 #[allow(clippy::too_many_arguments)]
 fn walk(
     g: &Geometry,
-    board: &[u8],
+    board: &[PieceCode],
     (from, avoid): (u16, ZoneSet),
     at: u16,
     vecs: &[u8],
@@ -575,7 +576,7 @@ fn walk(
 ) {
     for &v in vecs {
         let next = g.step(v, at);
-        if next == NONE || (next != from && board[next as usize] != 0) {
+        if next == NONE || (next != from && !board[next as usize].is_empty()) {
             continue;
         }
         if left > 1 {

@@ -9,7 +9,8 @@ use super::Ctx;
 use crate::geometry::{Cell, NONE, ZoneSet, compass_vector};
 use crate::notation::{Move, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::piece::{self, Player};
+use crate::piece::PieceCode;
+use crate::piece::Player;
 use crate::rules::Ruleset;
 use crate::state::Continuation;
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
@@ -159,12 +160,12 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
     map.insert("capture".into(), m.is_capture().into());
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
-    let code = if m.from != NONE { pos.board().get(m.from as usize).copied().unwrap_or(0) } else { 0 };
+    let code = if m.from != NONE { pos.board().get(m.from as usize).copied().unwrap_or_default() } else { PieceCode::EMPTY };
     let player = |p: Player| -> Dynamic {
         ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
     };
     let (kind, owner): (Dynamic, Dynamic) =
-        if code != 0 { (rules.kind(piece::kind(code)).name.clone().into(), player(piece::owner(code))) } else { ("".into(), "".into()) };
+        if !code.is_empty() { (rules.kind(code.kind()).name.clone().into(), player(code.owner())) } else { ("".into(), "".into()) };
     map.insert("kind".into(), kind);
     map.insert("owner".into(), owner);
     map.insert("player".into(), player(pos.side()));
@@ -222,18 +223,18 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let g = &rules(c).geometry;
         Ok(g.cells().filter(|x| g.zones_of(x.0).meets(m)).map(|x| name_of(c, x.0)).collect())
     });
-    reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board()[cell_of(c, cell)? as usize] == 0) });
+    reg!("is_empty", |c, cell: &str| -> RR<bool> { Ok(c.pos.board()[cell_of(c, cell)? as usize].is_empty()) });
     reg!("owner", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board()[cell_of(c, cell)? as usize];
-        Ok(if code == 0 { "".into() } else { player_str(c, piece::owner(code)) })
+        Ok(if code.is_empty() { "".into() } else { player_str(c, code.owner()) })
     });
     reg!("kind", |c, cell: &str| -> RR<ImmutableString> {
         let code = c.pos.board()[cell_of(c, cell)? as usize];
-        Ok(if code == 0 { "".into() } else { rules(c).kind(piece::kind(code)).name.as_str().into() })
+        Ok(if code.is_empty() { "".into() } else { rules(c).kind(code.kind()).name.as_str().into() })
     });
     reg!("is_royal", |c, cell: &str| -> RR<bool> {
         let code = c.pos.board()[cell_of(c, cell)? as usize];
-        Ok(code != 0 && rules(c).kind(piece::kind(code)).royal)
+        Ok(!code.is_empty() && rules(c).kind(code.kind()).royal)
     });
     reg!("attr", |c, cell: &str, name: &str| -> RR<i64> {
         let x = cell_of(c, cell)?;
@@ -257,7 +258,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let k = kind_of(c, kind)?;
         let p = player_of(c, player)?;
         let r = c.rules.clone().unwrap();
-        let code = piece::code(crate::KindId(k), p);
+        let code = PieceCode::new(crate::KindId(k), p);
         let mut vals = vec![0; r.nattr()];
         for &(s, v) in &r.kind(crate::KindId(k)).attributes {
             vals[s as usize] = v;
@@ -268,7 +269,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("move_piece", |c, from: &str, to: &str| -> RR<()> {
         let a = cell_of(c, from)?;
         let b = cell_of(c, to)?;
-        if c.pos.board()[a as usize] == 0 {
+        if c.pos.board()[a as usize].is_empty() {
             return Err(format!("move_piece: {from} is empty").into());
         }
         let r = c.rules.clone().unwrap();
@@ -278,14 +279,14 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("pieces", |c, player: &str| -> RR<Array> {
         let p = player_of(c, player)?;
         Ok((0..c.pos.board().len() as u16)
-            .filter(|&x| c.pos.board()[x as usize] != 0 && piece::owner(c.pos.board()[x as usize]) == p)
+            .filter(|&x| !c.pos.board()[x as usize].is_empty() && c.pos.board()[x as usize].owner() == p)
             .map(|x| name_of(c, x))
             .collect())
     });
     reg!("count", |c, player: &str| -> RR<i64> { Ok(c.pos.counts()[player_of(c, player)?] as i64) });
     reg!("count", |c, player: &str, kind: &str| -> RR<i64> {
         let p = player_of(c, player)?;
-        let code = piece::code(crate::KindId(kind_of(c, kind)?), p);
+        let code = PieceCode::new(crate::KindId(kind_of(c, kind)?), p);
         Ok(c.pos.board().iter().filter(|&&b| b == code).count() as i64)
     });
     reg!("counter", |c, player: &str, name: &str| -> RR<i64> {
@@ -307,7 +308,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     });
     reg!("adjacent_empty", |c, cell: &str, dirs: Dynamic| -> RR<Array> {
         let x = cell_of(c, cell)?;
-        Ok(neighbours(c, x, &dirs)?.into_iter().filter(|&t| c.pos.board()[t as usize] == 0).map(|t| name_of(c, t)).collect())
+        Ok(neighbours(c, x, &dirs)?.into_iter().filter(|&t| c.pos.board()[t as usize].is_empty()).map(|t| name_of(c, t)).collect())
     });
     reg!("adjacent_pieces", |c, cell: &str, dirs: Dynamic, player: &str| -> RR<Array> {
         let x = cell_of(c, cell)?;
@@ -316,7 +317,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
             .into_iter()
             .filter(|&t| {
                 let b = c.pos.board()[t as usize];
-                b != 0 && piece::owner(b) == p
+                !b.is_empty() && b.owner() == p
             })
             .map(|t| name_of(c, t))
             .collect())
@@ -336,7 +337,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
             .filter_map(|r| g.at(f, r))
             .filter(|t| {
                 let b = c.pos.board()[t.0 as usize];
-                b != 0 && piece::owner(b) == p
+                !b.is_empty() && b.owner() == p
             })
             .map(|t| name_of(c, t.0))
             .collect())

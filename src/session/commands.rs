@@ -270,7 +270,7 @@ fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
     let code = s.piece_code(piece)?;
     text(s.edit(|p, r| {
         let mut vals = vec![0i32; r.nattr()];
-        for &(slot, v) in &r.kind(crate::piece::kind(code)).attributes {
+        for &(slot, v) in &r.kind(code.kind()).attributes {
             vals[slot as usize] = v;
         }
         p.put(&r.zobrist, cell, code, &vals);
@@ -279,7 +279,7 @@ fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
 
 fn remove(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let cell = s.cell(rest)?;
-    if s.pos.board()[cell as usize] == 0 {
+    if s.pos.board()[cell as usize].is_empty() {
         return Err(CommandError::Rejected(format!("{rest} is already empty")));
     }
     text(s.edit(|p, r| p.clear_cell(&r.zobrist, cell))?)

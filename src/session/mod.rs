@@ -15,6 +15,7 @@ pub use commands::{Arg, COMMANDS, Command};
 
 use crate::ai::{self, Engine, EngineError};
 use crate::notation::Move;
+use crate::piece::PieceCode;
 use crate::record::{Record, RecordError};
 use crate::render::{self, Style};
 use crate::script::ScriptError;
@@ -312,7 +313,7 @@ impl Session {
         let mut s = format!("trace {}: ", m.text(g));
         s.push_str(if hook { "after_move hook ran" } else { "no hook ran (kernel rules only)" });
         s.push('\n');
-        let mark = |code: u8| if code == 0 { '.' } else { r.symbol(code) };
+        let mark = |code: PieceCode| if code.is_empty() { '.' } else { r.symbol(code) };
         let mut changes = Vec::new();
         for c in g.cells() {
             let (a, b) = (before.board()[c.0 as usize], self.pos.board()[c.0 as usize]);
@@ -323,13 +324,13 @@ impl Session {
         s.push_str(&format!("  cells: {}\n", if changes.is_empty() { "none".into() } else { changes.join(", ") }));
         let mut attrs = Vec::new();
         for c in g.cells() {
-            if self.pos.board()[c.0 as usize] == 0 {
+            if self.pos.board()[c.0 as usize].is_empty() {
                 continue;
             }
             for (slot, name) in r.attributes.iter().enumerate() {
                 let now = self.pos.attr(c.0, slot as u8);
                 // A piece that moved here is compared with where it came from.
-                let was = if before.board()[c.0 as usize] == 0 && m.to() == Some(c.0) && m.from != crate::geometry::NONE {
+                let was = if before.board()[c.0 as usize].is_empty() && m.to() == Some(c.0) && m.from != crate::geometry::NONE {
                     before.attr(m.from, slot as u8)
                 } else {
                     before.attr(c.0, slot as u8)
@@ -447,7 +448,7 @@ impl Session {
     }
 
     /// A piece by its symbol (`W`, `b`) or as `PLAYER KIND`.
-    fn piece_code(&self, text: &str) -> Result<u8, CommandError> {
+    fn piece_code(&self, text: &str) -> Result<PieceCode, CommandError> {
         let r = &self.variant.rules;
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
@@ -460,7 +461,7 @@ impl Session {
                     let names: Vec<&str> = r.kinds.iter().map(|k| k.name.as_str()).collect();
                     CommandError::Rejected(format!("`{kind}` is not a piece kind ({})", names.join(", ")))
                 })?;
-                Ok(crate::piece::code(crate::piece::KindId(k as u8), p))
+                Ok(PieceCode::new(crate::piece::KindId(k as u8), p))
             }
             _ => Err(CommandError::Rejected("a piece is its symbol (e.g. W) or PLAYER KIND (e.g. white stone)".into())),
         }

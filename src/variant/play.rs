@@ -7,7 +7,6 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::piece;
 use crate::rules::{AfterMove, Hook, HookFilter, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::state::Position;
@@ -40,25 +39,25 @@ impl Variant {
             return f.is_always();
         }
         let code = pos.board()[mv.from as usize];
-        if code == 0 {
+        if code.is_empty() {
             return false;
         }
-        f.kinds.contains(piece::kind(code))
+        f.kinds.contains(code.kind())
             && (!f.captures_only || mv.is_capture())
             && (!f.forward_only || {
                 let g = &self.rules.geometry;
                 mv.to().is_some_and(|t| {
                     let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
                     let r1 = g.coords(crate::Cell(t)).1 as i32;
-                    (r1 - r0) * self.rules.forward[piece::owner(code)] as i32 > 0
+                    (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
                 })
             })
             && f.near.as_ref().is_none_or(|n| {
                 let Some(to) = mv.to() else { return false };
-                let enemy = piece::owner(code).other();
+                let enemy = code.owner().other();
                 let is_enemy = |c: &u16| {
                     let x = pos.board()[*c as usize];
-                    x != 0 && piece::owner(x) == enemy
+                    !x.is_empty() && x.owner() == enemy
                 };
                 n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
             })
@@ -149,8 +148,8 @@ impl Variant {
         if hook {
             for v in mv.victims() {
                 let c = pos.board()[v as usize];
-                if c != 0 {
-                    captured_kinds.push(rules.kind(piece::kind(c)).name.clone());
+                if !c.is_empty() {
+                    captured_kinds.push(rules.kind(c.kind()).name.clone());
                 }
             }
         }

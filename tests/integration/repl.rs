@@ -68,7 +68,7 @@ fn editing_a_position_starts_a_new_line() {
     let mut s = session("pyramida");
     ok(&mut s, "t1-u2");
     ok(&mut s, "clear");
-    assert!(s.pos.board().iter().all(|&c| c == 0));
+    assert!(s.pos.board().iter().all(|c| c.is_empty()));
     assert!(s.played.is_empty());
     ok(&mut s, "place e4 W");
     ok(&mut s, "place e6 black stone");

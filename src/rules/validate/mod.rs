@@ -21,7 +21,7 @@ use super::error::{LoadError, SourceFile};
 use super::names::Names;
 use super::options::{OptionValue, Options};
 use super::{ends, hooks, movement, *};
-use crate::piece::code_count;
+use crate::piece::PieceCode;
 use std::ops::Range;
 
 /// The validator's state: the merged files and the options in force.
@@ -92,7 +92,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         Some(OptionValue::Int(i)) => *i as u32,
         _ => 0,
     };
-    let zobrist = Zobrist::new(geometry.len(), code_count(kinds.len()));
+    let zobrist = Zobrist::new(geometry.len(), PieceCode::count(kinds.len()));
     Ok(Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),

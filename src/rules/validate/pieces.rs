@@ -3,7 +3,7 @@
 
 use super::{R, V};
 use crate::geometry::{CellTable, Geometry};
-use crate::piece::{ByPlayer, KindId, Player, code, code_count};
+use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
@@ -114,14 +114,14 @@ impl V<'_> {
 
 /// Every piece code's rules, and whether move lists need deduplicating.
 pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool)> {
-    let mut pieces = vec![PieceRules::default(); code_count(ctx.kinds.len())];
+    let mut pieces = vec![PieceRules::default(); PieceCode::count(ctx.kinds.len())];
     let mut dedup = false;
     for (ki, k) in ctx.kinds.iter().enumerate() {
         let raw = &v.m.pieces[&k.name];
         for p in Player::both() {
             let rules = stage_piece(v, raw, p, ctx, g)?;
             dedup |= may_repeat(g, &rules);
-            pieces[code(KindId(ki as u8), p) as usize] = rules;
+            pieces[PieceCode::new(KindId(ki as u8), p).index()] = rules;
         }
     }
     Ok((pieces, dedup))

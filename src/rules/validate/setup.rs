@@ -3,7 +3,7 @@
 use super::pieces::CROWN;
 use super::{R, V};
 use crate::geometry::{Cell, Geometry};
-use crate::piece::{ByPlayer, KindId, Player, code};
+use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::names::Names;
 use crate::rules::{Crown, KindDef, Setup};
 
@@ -29,30 +29,30 @@ pub(super) fn stage_crown(v: &V, attributes: &[String]) -> R<Option<Crown>> {
 
 /// The start position: `rows` in the board grammar, then pieces by player and kind.
 pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPlayer<String>, nattr: usize) -> R<Setup> {
-    let mut board = vec![0u8; g.len()];
+    let mut board = vec![PieceCode::EMPTY; g.len()];
     let mut attrs = vec![0i32; g.len() * nattr];
     let Some(s) = &v.m.setup else {
         return Ok(Setup { board, attrs });
     };
     let f = s.file;
-    let put = |board: &mut Vec<u8>, attrs: &mut Vec<i32>, c: Cell, code_: u8| {
+    let put = |board: &mut Vec<PieceCode>, attrs: &mut Vec<i32>, c: Cell, code_: PieceCode| {
         board[c.0 as usize] = code_;
-        for &(slot, init) in &kinds[crate::piece::kind(code_).0 as usize].attributes {
+        for &(slot, init) in &kinds[code_.kind().0 as usize].attributes {
             attrs[c.0 as usize * nattr + slot as usize] = init;
         }
     };
     if let Some(rows) = &s.val.rows {
-        let lookup = |ch: char| -> Option<u8> {
+        let lookup = |ch: char| -> Option<PieceCode> {
             for (i, k) in kinds.iter().enumerate() {
                 for p in Player::both() {
                     if k.symbols[p] == ch {
-                        return Some(code(KindId(i as u8), p));
+                        return Some(PieceCode::new(KindId(i as u8), p));
                     }
                 }
             }
             None
         };
-        let kind_attrs = |c: u8| kinds[crate::piece::kind(c).0 as usize].attributes.clone();
+        let kind_attrs = |c: PieceCode| kinds[c.kind().0 as usize].attributes.clone();
         let (b, a) = crate::notation::parse_board(g, rows.get_ref(), &lookup, &kind_attrs, nattr)
             .map_err(|e| v.err(f, rows.span(), format!("setup rows: {e}"), "in these rows"))?;
         board = b;
@@ -68,10 +68,10 @@ pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPl
             for c in cells {
                 let cell =
                     g.parse_cell(c.get_ref()).map_err(|e| v.err(f, c.span(), format!("setup cell {e}"), "not a cell of this board"))?;
-                if board[cell.0 as usize] != 0 {
+                if !board[cell.0 as usize].is_empty() {
                     return Err(v.err(f, c.span(), format!("setup puts two pieces on {}", g.name(cell)), "already occupied"));
                 }
-                put(&mut board, &mut attrs, cell, code(KindId(k as u8), p));
+                put(&mut board, &mut attrs, cell, PieceCode::new(KindId(k as u8), p));
             }
         }
     }
