@@ -79,14 +79,17 @@ pub const PLAYOUT_CAP: u32 = 200;
 ///
 /// # Errors
 /// A script hook failed.
-pub fn choose(v: &Variant, pos: &mut Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+pub fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+    // The search works on its own copy: a hook that fails deep in the tree cannot leave the
+    // game's position half-played.
+    let mut work = pos.clone();
     match engine {
         Engine::Random => {
             let mut moves = Vec::new();
-            v.legal_moves(pos, &mut moves)?;
+            v.legal_moves(&mut work, &mut moves)?;
             Ok((!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]))
         }
-        Engine::Mcts { iterations } => mcts(v, pos, iterations, PLAYOUT_CAP, rng),
+        Engine::Mcts { iterations } => mcts(v, &mut work, iterations, PLAYOUT_CAP, rng),
     }
 }
 

@@ -64,6 +64,8 @@ pub enum Command {
     Perft {
         #[command(flatten)]
         game: Game,
+        /// At most 64 (`perft::MAX_DEPTH`).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=perft::MAX_DEPTH as i64))]
         depth: u32,
         /// First print `MOVE: COUNT` for each legal move.
         #[arg(long)]

@@ -12,6 +12,22 @@ use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::{MoveListError, Variant};
 
+/// The deepest perft boardlab runs (deeper would only overflow the stack, never finish).
+pub const MAX_DEPTH: u32 = 64;
+
+/// A perft depth beyond [`MAX_DEPTH`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("perft depth {0} is too deep; the limit is {MAX_DEPTH}")]
+pub struct TooDeep(pub u32);
+
+/// Checks a perft depth a person asked for.
+///
+/// # Errors
+/// The depth is over [`MAX_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
+    if depth > MAX_DEPTH { Err(TooDeep(depth)) } else { Ok(depth) }
+}
+
 /// Counts the leaves at `depth`. A finished game is a leaf with no children.
 ///
 /// The last level is counted, not made: every legal move leads to a node that counts 1 at

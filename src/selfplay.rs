@@ -125,7 +125,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         let engine = if pos.side() == crate::Player::FIRST { cfg.white } else { cfg.black };
         let m = match engine {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
-            e => ai::choose(v, &mut pos, e, &mut rng)?.expect("a move exists"),
+            e => ai::choose(v, &pos, e, &mut rng)?.expect("a move exists"),
         };
         if cfg.record_moves {
             texts.push(m.text(g));

@@ -20,6 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Limits that stop a runaway script.
 pub const MAX_OPERATIONS: u64 = 2_000_000;
 pub const MAX_CALL_LEVELS: usize = 64;
+/// The most lines a script's output keeps between two takes (the rest is counted, not kept).
+pub const MAX_OUTPUT_LINES: usize = 1000;
 
 /// What the script API works on during a hook call.
 #[derive(Default)]
@@ -28,6 +30,8 @@ pub struct Ctx {
     pub pos: Position,
     /// Lines the script printed.
     pub output: Vec<String>,
+    /// Lines printed past [`MAX_OUTPUT_LINES`] since the output was last taken.
+    pub cut: usize,
     /// Cell and player names, made once so the API hands out shared strings, not new ones.
     pub names: Vec<rhai::ImmutableString>,
     pub players: Vec<rhai::ImmutableString>,
@@ -132,6 +136,17 @@ impl Drop for Script {
     }
 }
 
+impl Ctx {
+    /// Keeps a printed line, up to [`MAX_OUTPUT_LINES`].
+    fn say(&mut self, line: &str) {
+        if self.output.len() < MAX_OUTPUT_LINES {
+            self.output.push(line.to_string());
+        } else {
+            self.cut += 1;
+        }
+    }
+}
+
 /// A compiled script and its engine, for one thread.
 struct Compiled {
     engine: Engine,
@@ -197,9 +212,9 @@ impl Compiled {
         engine.set_max_map_size(1_000);
         {
             let c = ctx.clone();
-            engine.on_print(move |s| c.borrow_mut().output.push(s.to_string()));
+            engine.on_print(move |s| c.borrow_mut().say(s));
             let c = ctx.clone();
-            engine.on_debug(move |s, _, _| c.borrow_mut().output.push(s.to_string()));
+            engine.on_debug(move |s, _, _| c.borrow_mut().say(s));
         }
         api::register(&mut engine, &ctx);
         let ast = engine.compile(&file.text).map_err(|e| {
@@ -237,7 +252,16 @@ impl Compiled {
 
     /// Takes what the script printed since the last call.
     fn take_output(&self) -> Vec<String> {
-        std::mem::take(&mut self.ctx.borrow_mut().output)
+        let mut ctx = self.ctx.borrow_mut();
+        let mut out = std::mem::take(&mut ctx.output);
+        let cut = std::mem::take(&mut ctx.cut);
+        if cut > 0 {
+            out.push(format!(
+                "… {cut} more line{} cut (a script prints at most {MAX_OUTPUT_LINES} lines at a time)",
+                if cut == 1 { "" } else { "s" }
+            ));
+        }
+        out
     }
 
     /// A hook error with no place in the script.

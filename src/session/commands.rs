@@ -328,7 +328,7 @@ fn variant(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandErr
     if rest.is_empty() {
         return Err(CommandError::Usage(format!("usage: variant NAME (shipped: {})", crate::variant::shipped_names().join(", "))));
     }
-    s.variant = Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
+    s.variant = std::sync::Arc::new(Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?);
     s.restart(s.variant.start());
     text(s.board())
 }
@@ -370,7 +370,7 @@ fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     if s.pos.result().is_some() {
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
-    let m = ai::choose(&s.variant, &mut s.pos, engine, &mut s.rng)?;
+    let m = ai::choose(&s.variant, &s.pos, engine, &mut s.rng)?;
     let Some(m) = m else { return Err(CommandError::Rejected("no move to make".into())) };
     let head = format!("{engine} plays {}", m.text(&s.variant.rules.geometry));
     Ok(Reply::text(s.play_move(m)?).with(Effect::Timed { head }))
@@ -420,7 +420,7 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         }
         // A side the machine plays keeps its own engine.
         let e = s.machine[s.pos.side().index()].unwrap_or(engine);
-        let Some(m) = ai::choose(&s.variant, &mut s.pos, e, &mut s.rng)? else { break };
+        let Some(m) = ai::choose(&s.variant, &s.pos, e, &mut s.rng)? else { break };
         out.push_str(&s.new_line_note());
         out.push_str(&s.make_one(m)?);
         made += 1;
@@ -449,6 +449,7 @@ fn snapshot(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandEr
 fn perft(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let mut it = rest.split_whitespace();
     let n: u32 = it.next().and_then(|x| x.parse().ok()).ok_or_else(|| c.usage_error())?;
+    let n = perft::check_depth(n).map_err(|e| CommandError::Rejected(e.to_string()))?;
     let divide = it.next() == Some("--divide");
     let mut p = s.pos.clone();
     if !divide {

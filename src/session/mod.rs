@@ -24,6 +24,7 @@ use crate::state::Position;
 use crate::variant::Variant;
 use crate::workflow::WorkflowError;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What a command asks of the shell besides printing its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,9 +109,44 @@ pub enum CommandError {
     Play(#[from] crate::variant::PlayError),
 }
 
+/// Everything a command may change, kept before it runs (the variant is shared, not copied).
+struct Saved {
+    variant: Arc<Variant>,
+    pos: Position,
+    played: Vec<Move>,
+    undone: Vec<Move>,
+    start: Position,
+    rng: ai::Rng,
+    seed: u64,
+    machine: [Option<Engine>; 2],
+    flags: (bool, bool),
+}
+
+impl Saved {
+    fn of(s: &Session) -> Saved {
+        Saved {
+            variant: s.variant.clone(),
+            pos: s.pos.clone(),
+            played: s.played.clone(),
+            undone: s.undone.clone(),
+            start: s.start.clone(),
+            rng: s.rng.clone(),
+            seed: s.seed,
+            machine: s.machine,
+            flags: (s.show_board, s.trace),
+        }
+    }
+
+    fn restore(self, s: &mut Session) {
+        (s.variant, s.pos, s.played, s.undone, s.start) = (self.variant, self.pos, self.played, self.undone, self.start);
+        (s.rng, s.seed, s.machine, (s.show_board, s.trace)) = (self.rng, self.seed, self.machine, self.flags);
+    }
+}
+
 /// A game being played or studied.
 pub struct Session {
-    pub variant: Variant,
+    /// Shared, so that a command's starting state can be kept cheaply (see [`Session::execute`]).
+    pub variant: Arc<Variant>,
     pub pos: Position,
     /// The moves from the start position to `pos`.
     pub played: Vec<Move>,
@@ -140,7 +176,7 @@ impl Session {
         Ok(Session {
             start: pos.clone(),
             pos,
-            variant,
+            variant: Arc::new(variant),
             played: vec![],
             undone: vec![],
             style,
@@ -370,7 +406,7 @@ impl Session {
             if guard > 10_000 {
                 break;
             }
-            match ai::choose(&self.variant, &mut self.pos, engine, &mut self.rng)? {
+            match ai::choose(&self.variant, &self.pos, engine, &mut self.rng)? {
                 Some(m) => {
                     let who = self.variant.rules.player_name(self.pos.side()).to_string();
                     out.push_str(&format!("{who} ({engine}) plays {}\n", m.text(&self.variant.rules.geometry)));
@@ -512,10 +548,17 @@ impl Session {
         if word.is_empty() {
             return Ok(Reply::default());
         }
-        match commands::find(word) {
+        // A failing command leaves the game exactly as it was: the state is kept before the
+        // command runs and put back if it fails, whatever the command did before failing.
+        let before = Saved::of(self);
+        let r = match commands::find(word) {
             Some(c) => (c.run)(self, c, rest),
             None => commands::typed(self, line),
+        };
+        if r.is_err() {
+            before.restore(self);
         }
+        r
     }
 
     /// The players' names as `white|black`.
@@ -530,7 +573,7 @@ impl Session {
     fn switch_rules(&mut self, v: Variant) -> String {
         let initial = self.start == self.variant.start();
         let text = self.start.to_text(&self.variant.rules);
-        self.variant = v;
+        self.variant = Arc::new(v);
         if initial {
             self.start = self.variant.start();
             return String::new();

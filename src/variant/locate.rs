@@ -8,6 +8,9 @@ use crate::rules::{LoadError, SourceFile};
 use include_dir::{Dir, include_dir};
 use std::path::{Path, PathBuf};
 
+/// The largest variant file or script boardlab reads (1 MiB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// The variants shipped with boardlab.
 pub static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/variants");
 
@@ -19,16 +22,34 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// Reads one of the variant's files: (the name shown for it, its text). Files on disk must
+    /// be regular files of at most [`MAX_FILE_BYTES`] (a script named `/dev/zero` is refused,
+    /// not read until memory runs out).
     pub(crate) fn read(&self, file: &str) -> Option<(String, String)> {
         match self {
             Origin::Disk(dir) => {
                 let p = dir.join(file);
+                let meta = std::fs::metadata(&p).ok()?;
+                if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+                    return None;
+                }
                 std::fs::read_to_string(&p).ok().map(|t| (p.display().to_string(), t))
             }
             Origin::Shipped(name) => {
                 let path = format!("{name}/{file}");
                 SHIPPED.get_file(&path).and_then(|f| f.contents_utf8()).map(|t| (format!("variants/{path}"), t.to_string()))
             }
+        }
+    }
+
+    /// Why a file of this origin cannot be read, in words.
+    pub(crate) fn why_unreadable(&self, file: &str) -> String {
+        let Origin::Disk(dir) = self else { return "no such file".into() };
+        match std::fs::metadata(dir.join(file)) {
+            Err(e) => e.to_string(),
+            Ok(m) if !m.is_file() => "not a regular file".into(),
+            Ok(m) if m.len() > MAX_FILE_BYTES => format!("{} bytes; a variant's files are at most {MAX_FILE_BYTES} bytes", m.len()),
+            Ok(_) => "not UTF-8 text".into(),
         }
     }
 
@@ -120,8 +141,9 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadErro
     let mut chain: Vec<(Origin, SourceFile, RawVariant, String)> = Vec::new();
     let (mut cur_origin, mut cur_file, mut cur_name) = (origin.clone(), file, name);
     loop {
-        let (display, text) =
-            cur_origin.read(&cur_file).ok_or_else(|| LoadError::plain(format!("cannot read {} in {}", cur_file, cur_origin.describe())))?;
+        let (display, text) = cur_origin.read(&cur_file).ok_or_else(|| {
+            LoadError::plain(format!("cannot read {} in {}: {}", cur_file, cur_origin.describe(), cur_origin.why_unreadable(&cur_file)))
+        })?;
         let sf = SourceFile { name: display, text };
         let raw = parse_file(&sf)?;
         let ext = raw.extends.clone();

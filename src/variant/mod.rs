@@ -64,7 +64,8 @@ impl Variant {
                 let file_name = s.val.get_ref();
                 let dir = file_origins.get(s.file).cloned().unwrap_or_else(|| origin.clone());
                 let (display, text) = dir.read(file_name).ok_or_else(|| {
-                    LoadError::at(&merged.files[s.file], s.val.span(), format!("cannot read the script `{file_name}`"), "named here")
+                    let why = dir.why_unreadable(file_name);
+                    LoadError::at(&merged.files[s.file], s.val.span(), format!("cannot read the script `{file_name}`: {why}"), "named here")
                 })?;
                 Some(Script::compile(SourceFile { name: display, text }, rules.clone())?)
             }

@@ -3,6 +3,7 @@
 
 mod cli;
 mod errors;
+mod limits;
 mod perft_files;
 mod properties;
 mod repl;

@@ -123,3 +123,31 @@ fn extends_cycle_is_an_error() {
     let e = boardlab::Variant::load("tests/extends/cycle_a/variant.toml", &[]).err().expect("a cycle does not load");
     assert!(e.message.contains("goes round in a circle"), "{}", e.message);
 }
+
+/// Everything a failed command must leave as it was: position, history, and what lies ahead.
+fn game_state(s: &mut Session) -> (String, String, usize, usize) {
+    let history = s.execute("history").unwrap().text;
+    (s.pos.to_text(&s.variant.rules), history, s.played.len(), s.undone.len())
+}
+
+#[test]
+fn a_command_that_fails_changes_nothing() {
+    let mut s = Session::new("tests/scripted/throws_deep/variant.toml", &[], Style::PLAIN).unwrap();
+    for m in ["a3-b4", "h6-g5", "b2-a3"] {
+        s.execute(m).unwrap();
+    }
+    s.execute("undo").unwrap();
+    let before = game_state(&mut s);
+    // The search reaches ply 6, where the hook throws: the game is as it was.
+    let e = s.execute("ai mcts 200").unwrap_err().to_string();
+    assert!(e.contains("boom"), "{e}");
+    assert_eq!(game_state(&mut s), before);
+    // Random machine moves fail when the game itself reaches ply 6, after three good ones.
+    let e = s.execute("auto 10").unwrap_err().to_string();
+    assert!(e.contains("boom"), "{e}");
+    assert_eq!(game_state(&mut s), before);
+    assert_eq!(s.pos.ply(), 2);
+    // The game goes on from there.
+    s.execute("redo").unwrap();
+    assert_eq!(s.pos.ply(), 3);
+}

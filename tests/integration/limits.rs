@@ -1,0 +1,54 @@
+//! Every input has a limit and a clear error, never a crash or a hang: perft depths, variant and
+//! script files that are not regular files, a script that prints without end.
+
+use boardlab::{Session, Style, Variant};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A variant folder extending checkers with the given extra TOML lines and script.
+fn variant(name: &str, toml: &str, script: Option<&str>) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\nextends = \"checkers\"\n{toml}")).unwrap();
+    if let Some(s) = script {
+        std::fs::write(dir.join("rules.rhai"), s).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn perft_depth_is_bounded() {
+    let t = Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_boardlab")).args(["perft", "checkers", "100000"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("100000") && err.contains("0..=64"), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(2));
+    let mut s = Session::new("checkers", &[], Style::PLAIN).unwrap();
+    let e = s.execute("perft 70000").unwrap_err().to_string();
+    assert_eq!(e, "perft depth 70000 is too deep; the limit is 64");
+}
+
+#[test]
+fn a_script_that_is_not_a_regular_file_is_refused() {
+    let dir = variant("devzero", "script = \"/dev/zero\"\n", None);
+    let t = Instant::now();
+    let e = Variant::load(dir.to_str().unwrap(), &[]).err().expect("refused").render_plain();
+    assert!(e.contains("cannot read the script `/dev/zero`: not a regular file"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn script_output_is_capped() {
+    let script = "fn after_move(m) { for i in 0..100000 { print(i); } }";
+    let dir = variant("chatty", "script = \"rules.rhai\"\n", Some(script));
+    let v = Variant::load(dir.to_str().unwrap(), &[]).unwrap();
+    let mut pos = v.start();
+    v.play(&mut pos, "c3-d4").unwrap();
+    let out = v.take_output();
+    assert_eq!(out.len(), 1001);
+    assert_eq!(out[999], "999");
+    assert_eq!(out[1000], "… 99000 more lines cut (a script prints at most 1000 lines at a time)");
+    assert!(v.take_output().is_empty(), "taking the output empties it");
+}
