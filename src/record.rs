@@ -41,7 +41,13 @@ pub enum RecordError {
     /// The file is not a record.
     #[error("{}: {source}", path.display())]
     InFile { path: PathBuf, source: Box<RecordError> },
+    /// Not a regular file, or larger than any record.
+    #[error("{}: {}", path.display(), if *regular { format!("{bytes} bytes; a game record is at most {MAX_RECORD_BYTES}") } else { "not a regular file".to_string() })]
+    NotARecordFile { path: PathBuf, bytes: u64, regular: bool },
 }
+
+/// The largest game record boardlab reads (16 MiB: millions of moves).
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 impl Record {
     /// The record as TOML text (what `save` and the autosave write).
@@ -62,6 +68,10 @@ impl Record {
     /// # Errors
     /// The file cannot be read or is not a record.
     pub fn load(path: &Path) -> Result<Record, RecordError> {
+        let meta = std::fs::metadata(path).map_err(|source| RecordError::Read { path: path.to_path_buf(), source })?;
+        if !meta.is_file() || meta.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::NotARecordFile { path: path.to_path_buf(), bytes: meta.len(), regular: meta.is_file() });
+        }
         let text = std::fs::read_to_string(path).map_err(|source| RecordError::Read { path: path.to_path_buf(), source })?;
         Record::parse(&text).map_err(|e| RecordError::InFile { path: path.to_path_buf(), source: Box::new(e) })
     }

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 /// Why a workflow command could not do its work.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkflowError {
+    /// A name `new` cannot make a variant folder of.
+    #[error("`{0}` is not a variant name: use 1 to 64 letters, digits, `-` and `_`, not starting with `-`")]
+    BadName(String),
     #[error("`{0}` is not a variant folder here (boardlab test runs the scenarios of a variant folder on disk; see boardlab new)")]
     NotAFolder(String),
     #[error("no `variants/` folder here: name a variant folder")]
@@ -274,6 +277,11 @@ fn test_shipped(name: &str) -> Result<TestReport, WorkflowError> {
 /// # Errors
 /// The folder exists, or `from` does not load.
 pub fn new_variant(name: &str, from: &str) -> Result<String, WorkflowError> {
+    // A name becomes a folder (and a TOML string): one plain path component, nothing else.
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if name.is_empty() || name.len() > 64 || !name.chars().all(plain) || name.starts_with('-') {
+        return Err(WorkflowError::BadName(name.to_string()));
+    }
     let base = Variant::load(from, &[]).map_err(|e| WorkflowError::Load(e.render_plain()))?;
     let dir = if Path::new("variants").is_dir() { Path::new("variants").join(name) } else { PathBuf::from(name) };
     if dir.exists() {

@@ -108,7 +108,7 @@ impl Script {
     /// # Errors
     /// The hook failed or returned something else.
     pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
-        self.here().allow_move(pos, m, doing)
+        self.read_only(Hook::AllowMove, pos, doing, |c, pos| c.allow_move(pos, m, doing))
     }
 
     /// Runs `generate_moves`: extra moves for the side to move.
@@ -116,7 +116,30 @@ impl Script {
     /// # Errors
     /// The hook failed or returned something other than move texts.
     pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
-        self.here().generate_moves(pos, rules)
+        self.read_only(Hook::GenerateMoves, pos, "while listing moves", |c, pos| c.generate_moves(pos, rules))
+    }
+
+    /// Runs a filter hook, which may only read the position: whatever it writes is undone, and
+    /// a hook that wrote is an error naming it.
+    fn read_only<T>(
+        &self,
+        hook: Hook,
+        pos: &mut Position,
+        doing: &str,
+        call: impl FnOnce(&Compiled, &mut Position) -> Result<T, ScriptError>,
+    ) -> Result<T, ScriptError> {
+        let (hash, result) = (pos.hash(), pos.result().cloned());
+        pos.begin();
+        let r = call(&self.here(), pos);
+        let wrote = pos.hash() != hash || pos.result() != result.as_ref();
+        pos.undo();
+        let r = r?;
+        if wrote {
+            let why = format!("changed the position; `{}` may only read it (moves change it in `after_move`)", hook.name());
+            let (file, doing) = (self.file.name.clone(), doing.to_string());
+            return Err(ScriptError { hook, file, line: None, column: None, doing, cause: ScriptCause::Returned(why) });
+        }
+        Ok(r)
     }
 
     /// Runs `outcome`.

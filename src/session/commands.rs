@@ -111,7 +111,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("variant", &[], "NAME", "switch to another variant", Arg::Variant, variant),
     cmd("reload", &[], "", "re-read the variant's files from disk and replay the game (a broken file keeps the old rules)", Arg::None, reload),
     cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
-    cmd("save", &[], "FILE", "write the game record (variant, options, start, moves) to FILE", Arg::File, save),
+    cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
     cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
     cmd("ai", &[], "[random|mcts ITER]", "let the machine make a move for the side to move (default mcts 1000)", Arg::Engine, ai),
     cmd("play", &[], "white|black|none [ENGINE]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER)", Arg::MachineSide, machine_side),
@@ -338,11 +338,21 @@ fn rules(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
 }
 
 fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
-    if rest.is_empty() {
+    let (file, force) = match rest.strip_suffix("--force") {
+        Some(f) => (f.trim(), true),
+        None => (rest, false),
+    };
+    if file.is_empty() {
         return Err(c.usage_error());
     }
-    let write = Effect::Write { path: rest.into(), contents: s.record().to_text() };
-    Ok(Reply::text(format!("saved {} moves to {rest}\n", s.played.len())).with(write))
+    // Never overwrite what is not a game record (a variant file, say) unless told to.
+    let path = std::path::Path::new(file);
+    if !force && path.exists() && Record::load(path).is_err() {
+        let msg = format!("{file} exists and is not a boardlab game record; `save {file} --force` overwrites it");
+        return Err(CommandError::Rejected(msg));
+    }
+    let write = Effect::Write { path: file.into(), contents: s.record().to_text() };
+    Ok(Reply::text(format!("saved {} moves to {file}\n", s.played.len())).with(write))
 }
 
 fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {

@@ -52,3 +52,44 @@ fn script_output_is_capped() {
     assert_eq!(out[1000], "… 99000 more lines cut (a script prints at most 1000 lines at a time)");
     assert!(v.take_output().is_empty(), "taking the output empties it");
 }
+
+#[test]
+fn a_filter_hook_cannot_change_the_game() {
+    let script = "fn allow_move(m) { remove(m.from); true }";
+    let dir = variant("writer", "script = \"rules.rhai\"\n", Some(script));
+    let v = Variant::load(dir.to_str().unwrap(), &[]).unwrap();
+    let mut pos = v.start();
+    let before = pos.clone();
+    let e = v.legal_moves(&mut pos, &mut Vec::new()).unwrap_err().to_string();
+    assert!(e.contains("hook `allow_move`") && e.contains("may only read it"), "{e}");
+    assert_eq!(pos, before, "what the hook wrote is undone");
+}
+
+#[test]
+fn save_does_not_overwrite_what_is_not_a_record() {
+    let dir = variant("savetarget", "", None);
+    let target = dir.join("variant.toml");
+    let before = std::fs::read_to_string(&target).unwrap();
+    let mut s = Session::new("checkers", &[], Style::PLAIN).unwrap();
+    s.execute("c3-d4").unwrap();
+    let e = s.execute(&format!("save {}", target.display())).unwrap_err().to_string();
+    assert!(e.contains("is not a boardlab game record") && e.contains("--force"), "{e}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), before);
+    // A record may be overwritten, and --force overwrites anything.
+    let reply = s.execute(&format!("save {} --force", target.display())).unwrap();
+    boardlab::repl::perform(&reply).unwrap();
+    assert!(std::fs::read_to_string(&target).unwrap().starts_with("# boardlab game record"));
+    let reply = s.execute(&format!("save {}", target.display())).unwrap();
+    boardlab::repl::perform(&reply).unwrap();
+    // Records are regular files of bounded size.
+    let e = s.execute("load /dev/zero").unwrap_err().to_string();
+    assert!(e.contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn new_refuses_names_that_are_not_plain_folder_names() {
+    for bad in ["", "../escape", "a/b", "-x", "with space", "x\"y"] {
+        let e = boardlab::workflow::new_variant(bad, "checkers").unwrap_err().to_string();
+        assert!(e.contains("is not a variant name"), "{bad:?}: {e}");
+    }
+}
