@@ -25,6 +25,10 @@ pub struct Record {
     pub start: Option<String>,
     #[serde(default)]
     pub moves: Vec<String>,
+    /// How many of `moves` lead to the current position, when the game was stepped back (the
+    /// rest are the plies ahead, for `forward`/`redo`); absent: all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<usize>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, String>,
 }
@@ -104,6 +108,7 @@ mod tests {
             variant: "pyramida".into(),
             start: Some("x white 3".into()),
             moves: vec!["d1-c2".into(), "pass".into()],
+            cursor: Some(1),
             options: [("no_moves".to_string(), "draw".to_string())].into_iter().collect(),
         };
         assert_eq!(Record::parse(&r.to_text()).unwrap(), r);

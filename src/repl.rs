@@ -91,9 +91,15 @@ pub fn perform(reply: &Reply) -> Result<(), ReplError> {
 /// Runs one line: the command, its effects, its output. Returns whether to leave.
 fn respond(s: &mut Session, line: &str, out: &mut impl Write) -> Result<bool, ReplError> {
     let t = Instant::now();
+    let before = s.record();
     let reply = s.execute(line)?;
     let elapsed = t.elapsed();
     perform(&reply)?;
+    // Every change to the game is saved at once (atomically), so a killed process loses at most
+    // the command it was running.
+    if s.record() != before {
+        autosave(s);
+    }
     if reply.quits() {
         return Ok(true);
     }

@@ -213,6 +213,9 @@ impl Session {
                 .map_err(|e| CommandError::Rejected(format!("the record's move {} ({t}): {e}", i + 1)))?;
             self.played.push(m);
         }
+        if let Some(cursor) = rec.cursor {
+            self.step(cursor as i64 - rec.moves.len() as i64)?;
+        }
         Ok(())
     }
 
@@ -224,7 +227,9 @@ impl Session {
             variant: self.variant.spec.clone(),
             options: self.variant.overrides.iter().cloned().collect(),
             start: (self.start != initial).then(|| self.start.to_text(&self.variant.rules)),
-            moves: self.played.iter().map(|m| m.text(g)).collect(),
+            // The plies ahead are kept too: `back N` then quit loses nothing.
+            moves: self.played.iter().chain(self.undone.iter().rev()).map(|m| m.text(g)).collect(),
+            cursor: (!self.undone.is_empty()).then_some(self.played.len()),
         }
     }
 

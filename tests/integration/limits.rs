@@ -93,3 +93,40 @@ fn new_refuses_names_that_are_not_plain_folder_names() {
         assert!(e.contains("is not a variant name"), "{bad:?}: {e}");
     }
 }
+
+#[test]
+fn every_change_is_saved_before_the_next_command() {
+    use std::io::Write;
+    let data = std::env::temp_dir().join(format!("boardlab-limits-killed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["play", "checkers"])
+        .env("BOARDLAB_DATA_DIR", &data)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    writeln!(input, "a3-b4\nh6-g5\nback 1").unwrap();
+    input.flush().unwrap();
+    // The game is on disk while the process still waits for input; then it is killed (-9).
+    let autosave = data.join("autosave.toml");
+    let t = Instant::now();
+    let saved = loop {
+        let text = std::fs::read_to_string(&autosave).unwrap_or_default();
+        if text.contains("cursor = 1") || t.elapsed() > Duration::from_secs(10) {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    drop(input);
+    assert!(saved.contains("moves = [\"a3-b4\", \"h6-g5\"]") && saved.contains("cursor = 1"), "{saved}");
+    // Resuming gives the game at its cursor, with the ply ahead still there.
+    let rec = boardlab::Record::parse(&saved).unwrap();
+    let mut s = Session::from_record(&rec, Style::PLAIN).unwrap();
+    assert_eq!((s.played.len(), s.undone.len()), (1, 1));
+    s.execute("forward").unwrap();
+    assert_eq!(s.pos.ply(), 2);
+}
