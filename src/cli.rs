@@ -122,9 +122,10 @@ pub enum Command {
         variant: String,
         #[command(flatten)]
         sets: Sets,
-        /// Continue the game autosaved when the REPL last closed.
-        #[arg(long)]
-        resume: bool,
+        /// Continue an autosaved game: the latest (`--resume`), the N-th latest (`--resume N`),
+        /// or list them (`--resume list`). Each REPL session autosaves to a file of its own.
+        #[arg(long, num_args = 0..=1, default_missing_value = "latest", value_name = "N|list")]
+        resume: Option<String>,
     },
     /// Play N machine games and report results, lengths, branching and speed.
     Selfplay(SelfplayArgs),
@@ -263,7 +264,7 @@ fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
 /// Anything the user must be told, with the exit code; [`CliError::is_broken_pipe`] when the
 /// reader of `out` went away.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
-    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: false }) {
+    match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
         Command::Moves(game) => moves(&game, out),
         Command::Perft { game, depth, divide } => perft(&game, depth, divide, out),
@@ -292,7 +293,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let report = crate::workflow::diff(&a, &b, games, seed, 5).map_err(CliError::usage)?;
             Ok(out.write_all(report.as_bytes())?)
         }
-        Command::Play { variant, sets, resume } => crate::repl::run(&variant, &sets.pairs()?, resume).map_err(CliError::failed),
+        Command::Play { variant, sets, resume } => {
+            let r = crate::repl::Resume::parse(resume.as_deref())
+                .ok_or_else(|| CliError::Usage(format!("--resume {}: expected a number from 1, or list", resume.unwrap_or_default())))?;
+            crate::repl::run(&variant, &sets.pairs()?, r).map_err(CliError::failed)
+        }
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg } => report(&files, svg.as_deref(), out),
     }

@@ -93,9 +93,34 @@ pub fn data_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/boardlab"))
 }
 
-/// The autosave file.
-pub fn autosave_path() -> Option<PathBuf> {
-    data_dir().map(|d| d.join("autosave.toml"))
+/// How many sessions' autosaves are kept (the newest).
+pub const KEPT_AUTOSAVES: usize = 20;
+
+/// The folder of the sessions' autosaves.
+pub fn autosave_dir() -> Option<PathBuf> {
+    data_dir().map(|d| d.join("autosaves"))
+}
+
+/// A new session's own autosave file, named by time, process and variant, so two REPLs never
+/// write over each other's game; the oldest beyond [`KEPT_AUTOSAVES`] are removed.
+pub fn new_autosave_path(variant: &str) -> Option<PathBuf> {
+    let millis = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
+    let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
+    for old in autosaves().into_iter().skip(KEPT_AUTOSAVES.saturating_sub(1)) {
+        let _ = std::fs::remove_file(old);
+    }
+    autosave_dir().map(|d| d.join(format!("{millis:015}-{}-{name}.toml", std::process::id())))
+}
+
+/// The autosaved sessions, newest first.
+pub fn autosaves() -> Vec<PathBuf> {
+    let Some(dir) = autosave_dir() else { return Vec::new() };
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
+        .unwrap_or_default();
+    v.sort();
+    v.reverse();
+    v
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! command returns (files are written atomically: a temporary file in the same folder, flushed,
 //! synced and renamed over the target), times the commands that ask for it, offers tab
 //! completion (derived from each command's [`Arg`] kind), keeps the line history in the data
-//! directory, and writes the autosave when it closes (`boardlab play --resume` continues it).
+//! directory, and writes the session's own autosave after every change and when it closes
+//! (`boardlab play --resume` continues it).
 //! When standard output closes (`boardlab play x | head -1`) it autosaves and stops quietly.
 
 use crate::record::{self, Record, RecordError};
@@ -31,6 +32,8 @@ pub enum ReplError {
     NoDataDir,
     #[error("nothing to resume: {0}")]
     Resume(RecordError),
+    #[error("no autosaved game {0} (`boardlab play --resume list` lists them)")]
+    NoAutosave(usize),
     /// A file a command asked for could not be written.
     #[error("{}: {source}", path.display())]
     Write { path: PathBuf, source: std::io::Error },
@@ -89,7 +92,7 @@ pub fn perform(reply: &Reply) -> Result<(), ReplError> {
 }
 
 /// Runs one line: the command, its effects, its output. Returns whether to leave.
-fn respond(s: &mut Session, line: &str, out: &mut impl Write) -> Result<bool, ReplError> {
+fn respond(s: &mut Session, line: &str, out: &mut impl Write, save: &Option<PathBuf>) -> Result<bool, ReplError> {
     let t = Instant::now();
     let before = s.record();
     let reply = s.execute(line)?;
@@ -98,7 +101,7 @@ fn respond(s: &mut Session, line: &str, out: &mut impl Write) -> Result<bool, Re
     // Every change to the game is saved at once (atomically), so a killed process loses at most
     // the command it was running.
     if s.record() != before {
-        autosave(s);
+        autosave(s, save);
     }
     if reply.quits() {
         return Ok(true);
@@ -207,23 +210,62 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
     w.players = s.player_list().split('|').map(String::from).collect();
 }
 
-/// Writes the autosave; problems are reported, never fatal.
-fn autosave(s: &Session) {
-    if let Some(p) = record::autosave_path()
-        && let Err(e) = perform(&Reply::default().with(s.autosave(p)))
+/// Writes the session's autosave; problems are reported, never fatal.
+fn autosave(s: &Session, save: &Option<PathBuf>) {
+    if let Some(p) = save
+        && let Err(e) = perform(&Reply::default().with(s.autosave(p.clone())))
     {
         let _ = writeln!(std::io::stderr(), "could not autosave: {e}");
     }
 }
 
-/// Opens the session: on a variant, or on the autosaved game.
-fn open(variant: &str, sets: &[(String, String)], resume: bool, style: Style) -> Result<Session, ReplError> {
-    if !resume {
-        return Ok(Session::new(variant, sets, style)?);
+/// Which game the REPL opens: a new one, or an autosaved session's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    No,
+    /// The N-th most recent autosave (1 = the latest).
+    Nth(usize),
+    /// List the autosaves and stop.
+    List,
+}
+
+impl Resume {
+    /// `--resume` (the latest), `--resume N` or `--resume list`.
+    pub fn parse(arg: Option<&str>) -> Option<Resume> {
+        match arg {
+            None => Some(Resume::No),
+            Some("" | "latest") => Some(Resume::Nth(1)),
+            Some("list") => Some(Resume::List),
+            Some(n) => n.parse().ok().filter(|&n| n > 0).map(Resume::Nth),
+        }
     }
-    let p = record::autosave_path().ok_or(ReplError::NoDataDir)?;
+}
+
+/// The autosaved sessions, newest first, numbered for `--resume N`.
+pub fn list_autosaves() -> String {
+    let mut s = String::new();
+    for (i, p) in record::autosaves().iter().enumerate() {
+        let what = match Record::load(p) {
+            Ok(r) => format!("{}, {} moves", r.variant, r.moves.len()),
+            Err(e) => format!("unreadable: {e}"),
+        };
+        s.push_str(&format!("{:>3}. {} ({what})\n", i + 1, p.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string())));
+    }
+    if s.is_empty() { "no autosaved games\n".into() } else { s }
+}
+
+/// Opens the session (on a variant, or on an autosaved game) and the file its autosave goes to:
+/// a new one per session, or the resumed game's own.
+fn open(variant: &str, sets: &[(String, String)], resume: Resume, style: Style) -> Result<(Session, Option<PathBuf>), ReplError> {
+    let Resume::Nth(n) = resume else {
+        let s = Session::new(variant, sets, style)?;
+        let save = record::new_autosave_path(s.variant.name());
+        return Ok((s, save));
+    };
+    record::data_dir().ok_or(ReplError::NoDataDir)?;
+    let p = record::autosaves().into_iter().nth(n - 1).ok_or(ReplError::NoAutosave(n))?;
     let rec = Record::load(&p).map_err(ReplError::Resume)?;
-    Ok(Session::from_record(&rec, style)?)
+    Ok((Session::from_record(&rec, style)?, Some(p)))
 }
 
 /// Runs the REPL on a variant (or, with `resume`, on the autosaved game), autosaving when it
@@ -231,14 +273,21 @@ fn open(variant: &str, sets: &[(String, String)], resume: bool, style: Style) ->
 ///
 /// # Errors
 /// The variant does not load, a command failed in non-interactive use, or the terminal failed.
-pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(), ReplError> {
-    let interactive = std::io::stdin().is_terminal();
-    let color = interactive && std::env::var_os("NO_COLOR").is_none();
-    let mut s = open(variant, sets, resume, Style { color })?;
+pub fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(), ReplError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let result = if interactive { run_interactive(&mut s, resume, color, &mut out) } else { run_piped(&mut s, &mut out) };
-    autosave(&s);
+    if resume == Resume::List {
+        return match out.write_all(list_autosaves().as_bytes()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            r => Ok(r?),
+        };
+    }
+    let interactive = std::io::stdin().is_terminal();
+    let color = interactive && std::env::var_os("NO_COLOR").is_none();
+    let (mut s, save) = open(variant, sets, resume, Style { color })?;
+    let resumed = resume != Resume::No;
+    let result = if interactive { run_interactive(&mut s, resumed, color, &mut out, &save) } else { run_piped(&mut s, &mut out, &save) };
+    autosave(&s, &save);
     match result {
         Err(e) if e.is_broken_pipe() => Ok(()),
         r => r,
@@ -246,7 +295,7 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: bool) -> Result<(),
 }
 
 /// Piped input: no prompt; the first failing line stops the run.
-fn run_piped(s: &mut Session, out: &mut impl Write) -> Result<(), ReplError> {
+fn run_piped(s: &mut Session, out: &mut impl Write, save: &Option<PathBuf>) -> Result<(), ReplError> {
     let stdin = std::io::stdin();
     let mut line = String::new();
     loop {
@@ -254,7 +303,7 @@ fn run_piped(s: &mut Session, out: &mut impl Write) -> Result<(), ReplError> {
         if stdin.lock().read_line(&mut line)? == 0 {
             return Ok(());
         }
-        match respond(s, &line, out) {
+        match respond(s, &line, out, save) {
             Ok(false) => {}
             Ok(true) => return Ok(()),
             Err(e) => return Err(ReplError::Line { line: line.trim().to_string(), source: Box::new(e) }),
@@ -263,7 +312,7 @@ fn run_piped(s: &mut Session, out: &mut impl Write) -> Result<(), ReplError> {
 }
 
 /// The terminal: prompt, completion, line history; errors are shown and the session goes on.
-fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Write) -> Result<(), ReplError> {
+fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Write, save: &Option<PathBuf>) -> Result<(), ReplError> {
     let r = &s.variant.rules;
     writeln!(out, "boardlab — {} ({}). Type help for the commands, a move to play it, Tab to complete.", r.title, s.variant.name())?;
     if resume {
@@ -286,7 +335,7 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
         match rl.readline(&(prompt.as_str(), shown.as_str())) {
             Ok(line) => {
                 let _ = rl.add_history_entry(line.as_str());
-                match respond(s, &line, out) {
+                match respond(s, &line, out, save) {
                     Ok(true) => break Ok(()),
                     Ok(false) => {}
                     Err(e) if e.is_broken_pipe() => break Err(e),

@@ -110,10 +110,10 @@ fn every_change_is_saved_before_the_next_command() {
     writeln!(input, "a3-b4\nh6-g5\nback 1").unwrap();
     input.flush().unwrap();
     // The game is on disk while the process still waits for input; then it is killed (-9).
-    let autosave = data.join("autosave.toml");
     let t = Instant::now();
     let saved = loop {
-        let text = std::fs::read_to_string(&autosave).unwrap_or_default();
+        let autosave = std::fs::read_dir(data.join("autosaves")).ok().and_then(|mut d| d.next()).map(|e| e.unwrap().path());
+        let text = autosave.map(|p| std::fs::read_to_string(p).unwrap_or_default()).unwrap_or_default();
         if text.contains("cursor = 1") || t.elapsed() > Duration::from_secs(10) {
             break text;
         }
@@ -129,4 +129,33 @@ fn every_change_is_saved_before_the_next_command() {
     assert_eq!((s.played.len(), s.undone.len()), (1, 1));
     s.execute("forward").unwrap();
     assert_eq!(s.pos.ply(), 2);
+}
+
+#[test]
+fn two_sessions_keep_two_games() {
+    let data = std::env::temp_dir().join(format!("boardlab-limits-two-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let play = |args: &[&str], input: &str| {
+        use std::io::Write;
+        let mut c = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .args(args)
+            .env("BOARDLAB_DATA_DIR", &data)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let o = c.wait_with_output().unwrap();
+        assert!(o.status.success());
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    play(&["play", "checkers"], "c3-d4\n");
+    play(&["play", "basileus"], "e2-e3\n");
+    let list = play(&["play", "--resume", "list"], "");
+    assert!(list.contains("  1. ") && list.contains("basileus, 1 moves"), "{list}");
+    assert!(list.contains("  2. ") && list.contains("checkers, 1 moves"), "{list}");
+    assert!(play(&["play", "--resume"], "position\n").contains("black 1"));
+    let older = play(&["play", "--resume", "2"], "history\n");
+    assert!(older.contains("c3-d4"), "{older}");
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -16,3 +16,10 @@ mod workflow;
 pub fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// The newest autosaved session in a data folder (each REPL session writes its own file).
+pub fn latest_autosave(data: &std::path::Path) -> std::path::PathBuf {
+    let mut files: Vec<_> = std::fs::read_dir(data.join("autosaves")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files.pop().expect("an autosave")
+}

@@ -269,7 +269,7 @@ fn piped_session_autosave_and_resume() {
     let o = binary(&["play", "basileus"], "e2-e3\ne3-e5\nshow\n", &data);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("e3-e5"));
-    let rec = Record::load(&data.join("autosave.toml")).unwrap();
+    let rec = Record::load(&crate::latest_autosave(&data)).unwrap();
     assert_eq!(rec.moves, vec!["e2-e3"]);
     let o = binary(&["play", "basileus"], "frobnicate\n", &data);
     assert_eq!(o.status.code(), Some(1));
@@ -320,10 +320,10 @@ fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
         input.extend_from_slice(b"help\n");
     }
     for read_first in [false, true] {
-        let _ = std::fs::remove_file(data.join("autosave.toml"));
+        let _ = std::fs::remove_dir_all(data.join("autosaves"));
         let (code, _, err) = crate::cli::with_closed_stdout(&["play", "checkers"], &input, &data, read_first);
         assert_eq!((code, err.as_str()), (Some(0), ""), "read_first {read_first}");
-        let rec = Record::load(&data.join("autosave.toml")).unwrap();
+        let rec = Record::load(&crate::latest_autosave(&data)).unwrap();
         assert_eq!(rec.moves, vec!["c3-d4"]);
     }
     let _ = std::fs::remove_dir_all(&data);
