@@ -69,15 +69,25 @@ impl Script {
         Ok(Script { file, rules, defined, id })
     }
 
-    /// This thread's compiled copy (compiled now if this thread has none yet).
-    fn here(&self) -> Rc<Compiled> {
-        if let Some(c) = COMPILED.with(|c| c.borrow().iter().find(|(i, _)| *i == self.id).map(|(_, x)| x.clone())) {
-            return c;
+    /// This thread's compiled copy, if it has one.
+    fn compiled_here(&self) -> Option<Rc<Compiled>> {
+        COMPILED.with(|c| c.borrow().iter().find(|(i, _)| *i == self.id).map(|(_, x)| x.clone()))
+    }
+
+    /// This thread's compiled copy, compiled now if this thread has none yet (for `hook`).
+    ///
+    /// # Errors
+    /// The script does not compile here (it did at load, so this is not expected).
+    fn here(&self, hook: Hook) -> Result<Rc<Compiled>, ScriptError> {
+        if let Some(c) = self.compiled_here() {
+            return Ok(c);
         }
-        // The same text compiled at load, so it compiles again.
-        let c = Rc::new(Compiled::compile(self.file.clone(), self.rules.clone()).expect("the script compiled when it was loaded"));
+        let c = Rc::new(Compiled::compile(self.file.clone(), self.rules.clone()).map_err(|e| {
+            let cause = ScriptCause::Runtime(format!("the script does not compile on this thread: {}", e.message));
+            ScriptError { hook, file: self.file.name.clone(), line: None, column: None, doing: String::new(), cause }
+        })?);
         COMPILED.with(|x| x.borrow_mut().push((self.id, c.clone())));
-        c
+        Ok(c)
     }
 
     /// Whether the script defines a hook.
@@ -85,14 +95,24 @@ impl Script {
         self.defined.contains(&hook)
     }
 
-    /// The map a hook receives for a move (see [`api::move_map`]).
-    pub fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
-        self.here().move_map(rules, pos, m, captured_kinds)
+    /// The map `hook` receives for a move (see [`api::move_map`]).
+    ///
+    /// # Errors
+    /// See [`Script::after_move`].
+    pub fn move_map(
+        &self,
+        hook: Hook,
+        rules: &Ruleset,
+        pos: &Position,
+        m: &Move,
+        captured_kinds: &[String],
+    ) -> Result<rhai::Map, ScriptError> {
+        Ok(self.here(hook)?.move_map(rules, pos, m, captured_kinds))
     }
 
     /// Takes what the script printed (on this thread) since the last call.
     pub fn take_output(&self) -> Vec<String> {
-        self.here().take_output()
+        self.compiled_here().map(|c| c.take_output()).unwrap_or_default()
     }
 
     /// Runs `after_move`.
@@ -100,7 +120,7 @@ impl Script {
     /// # Errors
     /// The hook failed.
     pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
-        self.here().after_move(pos, m, doing)
+        self.here(Hook::AfterMove)?.after_move(pos, m, doing)
     }
 
     /// Runs `allow_move`: `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
@@ -130,7 +150,8 @@ impl Script {
     ) -> Result<T, ScriptError> {
         let (hash, result) = (pos.hash(), pos.result().cloned());
         pos.begin();
-        let r = call(&self.here(), pos);
+        let compiled = self.here(hook)?;
+        let r = call(&compiled, pos);
         let wrote = pos.hash() != hash || pos.result() != result.as_ref();
         pos.undo();
         let r = r?;
@@ -147,7 +168,7 @@ impl Script {
     /// # Errors
     /// The hook failed.
     pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
-        self.here().outcome(pos)
+        self.here(Hook::Outcome)?.outcome(pos)
     }
 }
 

@@ -119,7 +119,7 @@ impl Variant {
             while i < out.len() {
                 let m = out[i];
                 if self.hook_applies(f, pos, &m) {
-                    let map = s.move_map(&self.rules, pos, &m, &[]);
+                    let map = s.move_map(Hook::AllowMove, &self.rules, pos, &m, &[])?;
                     let doing = format!("while checking {}", m.text(&self.rules.geometry));
                     if let Some(reason) = s.allow_move(pos, map, &doing)? {
                         refused.push((m, reason));
@@ -153,7 +153,10 @@ impl Variant {
                 }
             }
         }
-        let map = hook.then(|| self.script.as_ref().map(|s| s.move_map(rules, pos, mv, &captured_kinds))).flatten();
+        let map = match (hook, &self.script) {
+            (true, Some(s)) => Some(s.move_map(Hook::AfterMove, rules, pos, mv, &captured_kinds)?),
+            _ => None,
+        };
         let fx = pos.make_kernel(rules, mv);
         if let (Some(map), Some(s)) = (map, &self.script) {
             let doing = format!("while playing {}", mv.text(&rules.geometry));

@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 /// A variant folder extending checkers with the given extra TOML lines and script.
 fn variant(name: &str, toml: &str, script: Option<&str>) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-limits-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch(&format!("limits-{name}"));
     std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\nextends = \"checkers\"\n{toml}")).unwrap();
     if let Some(s) = script {
         std::fs::write(dir.join("rules.rhai"), s).unwrap();
@@ -97,8 +95,7 @@ fn new_refuses_names_that_are_not_plain_folder_names() {
 #[test]
 fn every_change_is_saved_before_the_next_command() {
     use std::io::Write;
-    let data = std::env::temp_dir().join(format!("boardlab-limits-killed-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = crate::scratch("limits-killed");
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["play", "checkers"])
         .env("BOARDLAB_DATA_DIR", &data)
@@ -133,20 +130,10 @@ fn every_change_is_saved_before_the_next_command() {
 
 #[test]
 fn two_sessions_keep_two_games() {
-    let data = std::env::temp_dir().join(format!("boardlab-limits-two-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
+    let data = crate::scratch("limits-two");
     let play = |args: &[&str], input: &str| {
-        use std::io::Write;
-        let mut c = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-            .args(args)
-            .env("BOARDLAB_DATA_DIR", &data)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        c.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let o = c.wait_with_output().unwrap();
-        assert!(o.status.success());
+        let o = crate::binary(args, input, &data);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         String::from_utf8_lossy(&o.stdout).to_string()
     };
     play(&["play", "checkers"], "c3-d4\n");

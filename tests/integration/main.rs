@@ -23,3 +23,27 @@ pub fn latest_autosave(data: &std::path::Path) -> std::path::PathBuf {
     files.sort();
     files.pop().expect("an autosave")
 }
+
+/// An empty scratch folder for one test (removed first if a failed run left it).
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs the binary with `input` on standard input and `data` as its data folder.
+pub fn binary(args: &[&str], input: &str, data: &std::path::Path) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .env("BOARDLAB_DATA_DIR", data)
+        .env("NO_COLOR", "1")
+        .current_dir(crate::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}

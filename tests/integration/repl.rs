@@ -4,19 +4,9 @@
 use boardlab::Record;
 use boardlab::Style;
 use boardlab::{COMMANDS, Session};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 fn session(v: &str) -> Session {
     Session::new(v, &[], Style::PLAIN).unwrap()
-}
-
-/// An empty scratch folder for one test (removed first if a failed run left it).
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs a line as the shell does: the command, then its effects (files written), then its output.
@@ -124,7 +114,7 @@ fn machine_players() {
 
 #[test]
 fn save_and_load_round_trip() {
-    let dir = scratch("repl");
+    let dir = crate::scratch("repl");
     let file = dir.join("game.toml");
     let mut s = session("pyramida");
     ok(&mut s, "set no_moves draw");
@@ -159,7 +149,7 @@ fn save_and_load_round_trip() {
 
 #[test]
 fn reload_keeps_old_rules_when_the_file_breaks() {
-    let dir = scratch("reload");
+    let dir = crate::scratch("reload");
     let file = dir.join("variant.toml");
     std::fs::write(&file, "extends = \"basileus\"\n").unwrap();
     let mut s = session(file.to_str().unwrap());
@@ -178,7 +168,7 @@ fn reload_keeps_old_rules_when_the_file_breaks() {
 
 #[test]
 fn reload_says_when_the_set_up_start_no_longer_fits() {
-    let dir = scratch("refit");
+    let dir = crate::scratch("refit");
     let file = dir.join("variant.toml");
     let board = |n: u32| {
         format!(
@@ -236,42 +226,27 @@ fn trace_shows_hooks_and_continuations() {
     assert!(out.contains("no hook ran"), "{out}");
 }
 
-fn binary(args: &[&str], input: &str, data: &std::path::Path) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .env("BOARDLAB_DATA_DIR", data)
-        .env("NO_COLOR", "1")
-        .current_dir(crate::root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn piped_session_autosave_and_resume() {
-    let data = scratch("data");
-    let o = binary(&["play", "pyramida"], "board off\nd1-c2\nwhy d1-d2\nh1-g2\nposition\n", &data);
+    let data = crate::scratch("data");
+    let o = crate::binary(&["play", "pyramida"], "board off\nd1-c2\nwhy d1-d2\nh1-g2\nposition\n", &data);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("white to decide: extra move"), "{out}");
     assert!(!out.contains("pyramida 0 white>"), "no prompt when not a terminal: {out}");
     // The game was autosaved at the end of input (as on Ctrl-D): --resume continues it.
-    let o = binary(&["play", "--resume"], "position\nhistory\n", &data);
+    let o = crate::binary(&["play", "--resume"], "position\nhistory\n", &data);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("white d1-c2") && out.contains("white h1-g2"), "{out}");
     // The first failing command stops the run with status 1 and its error on stderr; the game
     // so far is still autosaved.
-    let o = binary(&["play", "basileus"], "e2-e3\ne3-e5\nshow\n", &data);
+    let o = crate::binary(&["play", "basileus"], "e2-e3\ne3-e5\nshow\n", &data);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("e3-e5"));
     let rec = Record::load(&crate::latest_autosave(&data)).unwrap();
     assert_eq!(rec.moves, vec!["e2-e3"]);
-    let o = binary(&["play", "basileus"], "frobnicate\n", &data);
+    let o = crate::binary(&["play", "basileus"], "frobnicate\n", &data);
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&data);
 }
@@ -314,7 +289,7 @@ fn the_remaining_commands() {
 
 #[test]
 fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
-    let data = scratch("pipe");
+    let data = crate::scratch("pipe");
     let mut input = b"c3-d4\n".to_vec();
     for _ in 0..500 {
         input.extend_from_slice(b"help\n");
@@ -332,7 +307,7 @@ fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
 #[test]
 fn snapshot_returns_the_files_for_the_shell_to_write() {
     use boardlab::Effect;
-    let dir = scratch("snapshot").join("mine");
+    let dir = crate::scratch("snapshot").join("mine");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\n").unwrap();
     let mut s = session(dir.to_str().unwrap());
