@@ -6,6 +6,7 @@
 //! same player may decide twice in a row). Random playouts stop after `playout_cap` plies and
 //! count as draws there, since some games can go on for tens of thousands of plies.
 
+use crate::interrupt::{self, Interrupted};
 use crate::movegen::MoveList;
 use crate::notation::Move;
 use crate::outcome::Winner;
@@ -72,14 +73,23 @@ impl std::fmt::Display for Engine {
     }
 }
 
+/// Why a machine player found no move: a script hook failed, or the user interrupted.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+}
+
 /// The default cap on MCTS playout length, in plies.
 pub const PLAYOUT_CAP: u32 = 200;
 
 /// Chooses a move for the player to decide in `pos` (None when the game is over).
 ///
 /// # Errors
-/// A script hook failed.
-pub fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
     // The search works on its own copy: a hook that fails deep in the tree cannot leave the
     // game's position half-played.
     let mut work = pos.clone();
@@ -120,8 +130,9 @@ fn points(v: &Variant, pos: &mut Position, p: Player) -> Result<f64, ScriptError
 /// UCT search: `iterations` playouts from `pos`; returns the most visited move.
 ///
 /// # Errors
-/// A script hook failed.
-pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mut Rng) -> Result<Option<Move>, ScriptError> {
+/// A script hook failed, or Ctrl-C was pressed; `pos` is restored either way only on success, so
+/// callers search a copy (as [`choose`] does).
+pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
     let mut root_moves = Vec::new();
     v.legal_moves(pos, &mut root_moves)?;
     match root_moves.len() {
@@ -134,6 +145,7 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
     let mut scratch: MoveList = Vec::new();
     let mut path: Vec<usize> = Vec::new();
     for _ in 0..iterations {
+        interrupt::check()?;
         path.clear();
         path.push(0);
         let mut depth = 0u32;

@@ -18,7 +18,8 @@
 //! - `render`: boards for a person; [`perft`]; [`scenario`] files;
 //! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
-//!   designer's loop), [`cli`] (the command line).
+//!   designer's loop), [`cli`] (the command line); [`interrupt`]: Ctrl-C stops a command, not
+//!   the program.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
 //! re-exported here, flat.
@@ -44,6 +45,7 @@ mod variant;
 
 mod ai;
 pub mod cli;
+pub mod interrupt;
 pub mod perft;
 mod record;
 pub mod repl;
@@ -52,7 +54,7 @@ pub mod selfplay;
 mod session;
 pub mod workflow;
 
-pub use ai::{Engine, EngineError, Rng};
+pub use ai::{Engine, EngineError, Rng, SearchError};
 pub use explain::IllegalReason;
 pub use geometry::{Cell, CellError, Geometry, ZoneSet};
 pub use movegen::MoveList;

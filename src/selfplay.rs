@@ -27,6 +27,8 @@ pub enum SelfplayError {
     Load(String),
     #[error(transparent)]
     Script(#[from] ScriptError),
+    #[error(transparent)]
+    Interrupted(#[from] crate::interrupt::Interrupted),
     #[error("a self-play thread panicked")]
     Panicked,
     #[error("{}: {source}", path.display())]
@@ -35,6 +37,15 @@ pub enum SelfplayError {
     NotARecord { path: std::path::PathBuf, line: usize, source: serde_json::Error },
     #[error("no games in these files")]
     NoGames,
+}
+
+impl From<ai::SearchError> for SelfplayError {
+    fn from(e: ai::SearchError) -> SelfplayError {
+        match e {
+            ai::SearchError::Script(e) => e.into(),
+            ai::SearchError::Interrupted(i) => i.into(),
+        }
+    }
 }
 
 /// What to play.

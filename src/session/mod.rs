@@ -101,12 +101,24 @@ pub enum CommandError {
     Workflow(#[from] WorkflowError),
     #[error(transparent)]
     Script(#[from] ScriptError),
+    /// Ctrl-C: the command stopped; what it had not finished is undone.
+    #[error(transparent)]
+    Interrupted(#[from] crate::interrupt::Interrupted),
     #[error(transparent)]
     Position(#[from] crate::state::PositionError),
     #[error(transparent)]
     Cell(#[from] crate::geometry::CellError),
     #[error(transparent)]
     Play(#[from] crate::variant::PlayError),
+}
+
+impl From<ai::SearchError> for CommandError {
+    fn from(e: ai::SearchError) -> CommandError {
+        match e {
+            ai::SearchError::Script(e) => e.into(),
+            ai::SearchError::Interrupted(i) => i.into(),
+        }
+    }
 }
 
 /// Everything a command may change, kept before it runs (the variant is shared, not copied).
