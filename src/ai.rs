@@ -74,7 +74,7 @@ impl std::fmt::Display for Engine {
 }
 
 /// Why a machine player found no move: a script hook failed, or the user interrupted.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SearchError {
     #[error(transparent)]
     Script(#[from] ScriptError),

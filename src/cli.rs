@@ -163,9 +163,13 @@ pub struct SelfplayArgs {
     /// Options for VARIANT_B only.
     #[arg(long = "set-b", value_name = "NAME=VALUE")]
     pub set_b: Vec<String>,
-    /// Write one JSON object per game to FILE.
+    /// Write one JSON object per game to FILE, each as soon as its game ends.
     #[arg(long)]
     pub jsonl: Option<std::path::PathBuf>,
+    /// Continue a study that was stopped: the games already in FILE (a `--jsonl` file of the
+    /// same study) are not played again; new games are appended to it (or go to --jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub resume_from: Option<std::path::PathBuf>,
     /// Play only the games whose index is I mod N.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
@@ -395,9 +399,10 @@ fn shard(text: Option<&str>) -> Result<Option<(u64, u64)>, CliError> {
 }
 
 fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
-    use crate::selfplay::{Config, Report, compare, run, svg};
+    use crate::selfplay::{Config, GameRecord, Report, compare, read_resumable, run_into, svg};
     let engine = |t: &str| crate::ai::Engine::parse(t).map_err(CliError::usage);
     let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jsonl_path = a.jsonl.clone().or_else(|| a.resume_from.clone());
     let cfg = Config {
         games: a.games,
         seed: a.seed,
@@ -405,30 +410,70 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         black: engine(&a.black)?,
         threads,
         shard: shard(a.shard.as_deref())?,
-        record_moves: a.jsonl.is_some(),
+        record_moves: jsonl_path.is_some(),
     };
     let sets = a.sets.pairs()?;
     let progress = {
         use std::io::IsTerminal;
         std::io::stderr().is_terminal()
     };
-    let ra: Report = run(&a.variant, &sets, &cfg, progress).map_err(CliError::failed)?;
-    let mut jsonl = ra.jsonl();
-    let (text, picture) = match &a.compare {
-        None => (ra.text(), svg(&[&ra])),
-        Some(b) => {
-            let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let rb = run(b, &sets_b, &cfg, progress).map_err(CliError::failed)?;
-            jsonl.push_str(&rb.jsonl());
-            (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
+    let resumed: Vec<GameRecord> = match &a.resume_from {
+        Some(p) => read_resumable(p).map_err(CliError::failed)?.0,
+        None => vec![],
+    };
+    let mut jsonl = jsonl_file(jsonl_path.as_deref(), a.resume_from.as_deref(), &resumed)?;
+    let mut sink = |g: &GameRecord| -> std::io::Result<()> {
+        match &mut jsonl {
+            Some(f) => writeln!(f, "{}", serde_json::to_string(g).unwrap_or_default()).and_then(|()| f.flush()),
+            None => Ok(()),
         }
     };
-    let write = |p: &std::path::Path, t: &str| std::fs::write(p, t).map_err(|e| CliError::failed(format!("{}: {e}", p.display())));
-    if let Some(p) = &a.jsonl {
-        write(p, &jsonl)?;
-    }
+    // A closed reader of the games (`--jsonl /dev/stdout | head -1`) ends the run quietly.
+    let failed = |e: crate::selfplay::SelfplayError| match e {
+        crate::selfplay::SelfplayError::Output(e) => CliError::Output(e),
+        e => CliError::failed(e),
+    };
+    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(failed)?;
+    let (text, picture) = match &a.compare {
+        Some(b) if !ra.interrupted => {
+            let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
+            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(failed)?;
+            (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
+        }
+        _ => (ra.text(), svg(&[&ra])),
+    };
     if let Some(p) = &a.svg {
-        write(p, &picture)?;
+        crate::repl::write_atomic(p, &picture).map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
     }
     Ok(text)
+}
+
+/// The JSON-lines file the games stream to: appended to when it is the file being resumed (cut
+/// back to its last whole line), else created, with the resumed games first.
+fn jsonl_file(
+    path: Option<&std::path::Path>,
+    resume_from: Option<&std::path::Path>,
+    resumed: &[crate::selfplay::GameRecord],
+) -> Result<Option<std::io::BufWriter<std::fs::File>>, CliError> {
+    let Some(p) = path else { return Ok(None) };
+    let err = |e: std::io::Error| CliError::failed(format!("{}: {e}", p.display()));
+    let same = resume_from.is_some_and(|r| r == p || std::fs::canonicalize(r).ok() == std::fs::canonicalize(p).ok());
+    let f = if same {
+        let (_, good) = crate::selfplay::read_resumable(p).map_err(CliError::failed)?;
+        let f = std::fs::OpenOptions::new().append(true).open(p).map_err(err)?;
+        // A game cut off mid-line by a kill is dropped, so the next one starts on its own line.
+        if f.metadata().map_err(err)?.len() > good {
+            f.set_len(good).map_err(err)?;
+        }
+        f
+    } else {
+        std::fs::File::create(p).map_err(err)?
+    };
+    let mut w = std::io::BufWriter::new(f);
+    if !same {
+        for g in resumed {
+            writeln!(w, "{}", serde_json::to_string(g).unwrap_or_default()).map_err(err)?;
+        }
+    }
+    Ok(Some(w))
 }

@@ -7,8 +7,9 @@
 //! Lines starting with `#` are comments. Write in the comment whether the count was checked by
 //! hand or by an independent program, or is a regression value.
 
+use crate::ai::SearchError;
+use crate::interrupt;
 use crate::movegen::MoveList;
-use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::{MoveListError, Variant};
 
@@ -35,8 +36,9 @@ pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// counting", as shakmaty's perft does). [`perft_made`] makes every leaf instead.
 ///
 /// # Errors
-/// A script hook failed.
-pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, ScriptError> {
+/// A script hook failed, or Ctrl-C was pressed (checked at every node two or more plies from
+/// the leaves, so it costs nothing measurable).
+pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
     perft_inner(v, pos, depth, &mut lists, true)
 }
@@ -45,15 +47,18 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, ScriptE
 /// of make/undo speed rather than of move generation.
 ///
 /// # Errors
-/// A script hook failed.
-pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, ScriptError> {
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
     perft_inner(v, pos, depth, &mut lists, false)
 }
 
-fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList], bulk: bool) -> Result<u64, ScriptError> {
+fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList], bulk: bool) -> Result<u64, SearchError> {
     if depth == 0 {
         return Ok(1);
+    }
+    if depth >= 2 {
+        interrupt::check()?;
     }
     let (list, rest) = lists.split_first_mut().expect("one list per level");
     v.legal_moves(pos, list)?;
@@ -72,8 +77,8 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
 /// Perft split by first move: (move text, count), sorted by text.
 ///
 /// # Errors
-/// A script hook failed.
-pub fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String, u64)>, ScriptError> {
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String, u64)>, SearchError> {
     let mut moves = Vec::new();
     v.legal_moves(pos, &mut moves)?;
     let mut out = Vec::new();
@@ -166,7 +171,7 @@ pub enum CheckError {
     #[error(transparent)]
     Moves(#[from] MoveListError),
     #[error(transparent)]
-    Script(#[from] ScriptError),
+    Search(#[from] SearchError),
 }
 
 /// A line of a perft file that does not follow the format.

@@ -9,6 +9,11 @@
 //!
 //! [options]                               # only options set away from their defaults
 //! blocked_contact = "no_effect"
+//!
+//! [[earlier]]                             # autosaves only: the game lines edits replaced
+//! variant = "pyramida"
+//! moves = ["d1-c2"]
+//! edit = "a new game"
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -31,6 +36,13 @@ pub struct Record {
     pub cursor: Option<usize>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, String>,
+    /// In an earlier game line: the edit that replaced it (`put W on c3`, `a new game`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<String>,
+    /// The autosave's earlier game lines, oldest first: what `undo` returns to past the start
+    /// of this line. `save` writes none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<Record>,
 }
 
 /// Why a game record could not be read.
@@ -135,6 +147,8 @@ mod tests {
             moves: vec!["d1-c2".into(), "pass".into()],
             cursor: Some(1),
             options: [("no_moves".to_string(), "draw".to_string())].into_iter().collect(),
+            edit: None,
+            earlier: vec![Record { variant: "lielow".into(), edit: Some("a new game".into()), ..Record::default() }],
         };
         assert_eq!(Record::parse(&r.to_text()).unwrap(), r);
         let plain = Record { variant: "lielow".into(), ..Record::default() };

@@ -8,6 +8,11 @@
 //! directory, and writes the session's own autosave after every change and when it closes
 //! (`boardlab play --resume` continues it).
 //! When standard output closes (`boardlab play x | head -1`) it autosaves and stops quietly.
+//!
+//! Signals: Ctrl-C interrupts the running command ([`crate::interrupt`]); SIGTERM and SIGHUP
+//! (a closed terminal) interrupt it too, and the shell leaves once the game is saved (status
+//! 128 + the signal's number). Since the game is saved after every change, leaving at once
+//! while waiting for input loses nothing.
 
 use crate::record::{self, Record, RecordError};
 use crate::render::Style;
@@ -20,7 +25,68 @@ use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::Instant;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::time::{Duration, Instant};
+
+/// Whether a command is running (else the shell waits for input, and its game is saved).
+static BUSY: AtomicBool = AtomicBool::new(false);
+/// The termination signal received (SIGTERM, SIGHUP), or 0.
+static LEAVING: AtomicI32 = AtomicI32::new(0);
+/// Held while the autosave is written, so a termination never exits in the middle of it.
+static SAVING: Mutex<()> = Mutex::new(());
+
+/// Leaves on SIGTERM or SIGHUP: at once when the shell waits for input (the game was saved
+/// after its last change); else the running command is interrupted and the shell leaves after
+/// saving what it finished (waiting at most 3 s for it).
+fn watch_termination() {
+    use signal_hook::consts::{SIGHUP, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP]) else { return };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            LEAVING.store(sig, Ordering::SeqCst);
+            crate::interrupt::request();
+            let t = Instant::now();
+            while BUSY.load(Ordering::SeqCst) && t.elapsed() < Duration::from_secs(3) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _saving = SAVING.lock();
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
+/// After a command: leaves if a termination signal came while it ran (its game is saved).
+fn leave_if_asked() {
+    let sig = LEAVING.load(Ordering::SeqCst);
+    if sig != 0 {
+        let _saving = SAVING.lock();
+        std::process::exit(128 + sig);
+    }
+}
+
+/// The progress line long commands report, on standard error when it is a terminal (at most
+/// ten times a second); [`clear_progress`] removes it.
+fn progress_line() -> Option<crate::session::Progress> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let mut last: Option<Instant> = None;
+    Some(Box::new(move |msg: &str| {
+        if last.is_none_or(|t| t.elapsed() >= Duration::from_millis(100)) {
+            last = Some(Instant::now());
+            let width = 100;
+            let shown: String = msg.chars().take(width).collect();
+            let _ = write!(std::io::stderr(), "\r\x1b[K{shown}");
+        }
+    }))
+}
+
+fn clear_progress() {
+    if std::io::stderr().is_terminal() {
+        let _ = write!(std::io::stderr(), "\r\x1b[K");
+    }
+}
 
 /// Why the shell stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +106,9 @@ pub enum ReplError {
     /// A line of piped input failed.
     #[error("{line}: {source}")]
     Line { line: String, source: Box<ReplError> },
+    /// A line of input is not UTF-8 text (it is skipped; the session goes on).
+    #[error("line {0} of the input is not UTF-8 text; skipped")]
+    NotUtf8(usize),
     /// Standard input or output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -94,15 +163,22 @@ pub fn perform(reply: &Reply) -> Result<(), ReplError> {
 /// Runs one line: the command, its effects, its output. Returns whether to leave.
 fn respond(s: &mut Session, line: &str, out: &mut impl Write, save: &Option<PathBuf>) -> Result<bool, ReplError> {
     let t = Instant::now();
-    let before = s.record();
-    let reply = s.execute(line)?;
-    let elapsed = t.elapsed();
-    perform(&reply)?;
+    let before = s.autosave_record();
+    crate::interrupt::clear();
+    BUSY.store(true, Ordering::SeqCst);
+    let result = s.execute(line);
+    crate::interrupt::clear();
+    clear_progress();
     // Every change to the game is saved at once (atomically), so a killed process loses at most
-    // the command it was running.
-    if s.record() != before {
+    // the command it was running. (A command that failed changed nothing.)
+    if s.autosave_record() != before {
         autosave(s, save);
     }
+    BUSY.store(false, Ordering::SeqCst);
+    leave_if_asked();
+    let reply = result?;
+    let elapsed = t.elapsed();
+    perform(&reply)?;
     if reply.quits() {
         return Ok(true);
     }
@@ -212,6 +288,7 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
 
 /// Writes the session's autosave; problems are reported, never fatal.
 fn autosave(s: &Session, save: &Option<PathBuf>) {
+    let _saving = SAVING.lock();
     if let Some(p) = save
         && let Err(e) = perform(&Reply::default().with(s.autosave(p.clone())))
     {
@@ -285,6 +362,9 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(
     let interactive = std::io::stdin().is_terminal();
     let color = interactive && std::env::var_os("NO_COLOR").is_none();
     let (mut s, save) = open(variant, sets, resume, Style { color })?;
+    crate::interrupt::install()?;
+    watch_termination();
+    s.progress = progress_line();
     let resumed = resume != Resume::No;
     let result = if interactive { run_interactive(&mut s, resumed, color, &mut out, &save) } else { run_piped(&mut s, &mut out, &save) };
     autosave(&s, &save);
@@ -294,18 +374,28 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(
     }
 }
 
-/// Piped input: no prompt; the first failing line stops the run.
+/// Piped input: no prompt; the first failing line stops the run (an interrupted command and a
+/// line that is not UTF-8 are reported, and the run goes on).
 fn run_piped(s: &mut Session, out: &mut impl Write, save: &Option<PathBuf>) -> Result<(), ReplError> {
     let stdin = std::io::stdin();
-    let mut line = String::new();
+    let mut bytes = Vec::new();
+    let mut number = 0;
     loop {
-        line.clear();
-        if stdin.lock().read_line(&mut line)? == 0 {
+        bytes.clear();
+        if stdin.lock().read_until(b'\n', &mut bytes)? == 0 {
             return Ok(());
         }
-        match respond(s, &line, out, save) {
+        number += 1;
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            let _ = writeln!(std::io::stderr(), "{}", ReplError::NotUtf8(number));
+            continue;
+        };
+        match respond(s, line, out, save) {
             Ok(false) => {}
             Ok(true) => return Ok(()),
+            Err(ReplError::Command(e @ CommandError::Interrupted(_))) => {
+                let _ = writeln!(std::io::stderr(), "{}: {e}", line.trim());
+            }
             Err(e) => return Err(ReplError::Line { line: line.trim().to_string(), source: Box::new(e) }),
         }
     }
@@ -348,6 +438,9 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
             }
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break Ok(()),
+            Err(ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                let _ = writeln!(std::io::stderr(), "that line is not UTF-8 text; skipped");
+            }
             Err(e) => break Err(e.into()),
         }
     };

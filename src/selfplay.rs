@@ -37,6 +37,12 @@ pub enum SelfplayError {
     NotARecord { path: std::path::PathBuf, line: usize, source: serde_json::Error },
     #[error("no games in these files")]
     NoGames,
+    /// The games' sink (a JSON-lines file) could not be written.
+    #[error("{0}")]
+    Output(std::io::Error),
+    /// `--resume-from` names games of another study.
+    #[error("{0}")]
+    OtherStudy(String),
 }
 
 impl From<ai::SearchError> for SelfplayError {
@@ -112,6 +118,12 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// The number of legal moves in each position where a decision was made.
     pub branching: Vec<u32>,
+    /// The players (`random`, `mcts:1000`), so a resumed study is the same study (absent in
+    /// files written before they were recorded).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub white: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub black: String,
 }
 
 /// Plays game `index` of a study.
@@ -128,6 +140,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut branching = Vec::new();
     let mut plies = 0u32;
     loop {
+        crate::interrupt::check()?;
         v.legal_moves(&mut pos, &mut moves)?;
         if moves.is_empty() {
             break;
@@ -162,6 +175,8 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         plies,
         moves: texts,
         branching,
+        white: cfg.white.to_string(),
+        black: cfg.black.to_string(),
     })
 }
 
@@ -174,80 +189,214 @@ pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
     s
 }
 
-/// Plays a study on `threads` threads (each loads its own copy of the variant), with a progress
-/// bar on standard error when it is a terminal.
+/// Where a study's games go as they finish: a JSON-lines file flushed game by game, so a run
+/// killed after hours keeps every finished game (`--resume-from` continues it).
+pub type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
+
+/// Plays a study on `threads` threads (all sharing one loaded variant), with a progress bar on
+/// standard error when `progress`. Games already in `resumed` (from an earlier run of the same
+/// study, see [`resumable`]) are not played again but count in the report. Each new game goes
+/// to `sink` as it finishes. Ctrl-C stops the study: the report covers the finished games and
+/// says it was interrupted.
+///
+/// # Errors
+/// The variant does not load, a script hook failed, `sink` failed, or a resumed game belongs
+/// to another study.
+pub fn run_into(
+    spec: &str,
+    sets: &[(String, String)],
+    cfg: &Config,
+    progress: bool,
+    resumed: &[GameRecord],
+    sink: Sink,
+) -> Result<Report, SelfplayError> {
+    let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
+    let mine = resumable(&v, cfg, resumed)?;
+    let bar = progress.then(|| progress_bar(cfg.indices().len() as u64, v.name()));
+    if let Some(b) = &bar {
+        b.inc(mine.len() as u64);
+    }
+    let tick = |_: &GameRecord| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let report = study(&v, cfg, mine, &mut |g| {
+        tick(g);
+        sink(g)
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    report
+}
+
+/// [`run_into`] with nothing resumed and the games kept in the report only.
 ///
 /// # Errors
 /// The variant does not load, or a script hook failed.
 pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, SelfplayError> {
-    let sets = with_move_limit(sets);
-    let v = Variant::load(spec, &sets).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    let indices = cfg.indices();
-    let bar = progress.then(|| progress_bar(indices.len() as u64, v.name()));
-    let t = Instant::now();
-    let threads = cfg.threads.max(1).min(indices.len().max(1));
-    let mut games: Vec<GameRecord> = if threads == 1 {
-        let mut out = Vec::new();
-        for &i in &indices {
-            out.push(play_game(&v, cfg, i)?);
-            if let Some(b) = &bar {
-                b.inc(1);
-            }
-        }
-        out
-    } else {
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<Result<Vec<GameRecord>, SelfplayError>> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    // One loaded variant for every thread (a script compiles once per thread).
-                    s.spawn(|| -> Result<Vec<GameRecord>, SelfplayError> {
-                        let v = &v;
-                        let mut out = Vec::new();
-                        loop {
-                            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            let Some(&i) = indices.get(k) else { break };
-                            out.push(play_game(v, cfg, i)?);
-                            if let Some(b) = &bar {
-                                b.inc(1);
-                            }
-                        }
-                        Ok(out)
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(Err(SelfplayError::Panicked))).collect()
-        });
-        let mut all = Vec::new();
-        for r in results {
-            all.extend(r?);
-        }
-        all
-    };
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    games.sort_by_key(|g| g.index);
-    let secs = t.elapsed().as_secs_f64();
-    Ok(Report::new(describe(&v), games, Some(secs)))
+    run_into(spec, sets, cfg, progress, &[], &mut |_| Ok(()))
 }
 
-/// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`).
+/// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`);
+/// `each` hears of every finished game (for a progress line).
 ///
 /// # Errors
 /// A script hook failed.
-pub fn run_variant(v: &Variant, cfg: &Config) -> Result<Report, SelfplayError> {
+pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
     let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    let t = Instant::now();
-    let mut games = Vec::new();
-    for i in cfg.indices() {
-        games.push(play_game(&v, cfg, i)?);
+    study(&v, &Config { threads: 1, ..cfg.clone() }, vec![], &mut |g| {
+        each(g);
+        Ok(())
+    })
+}
+
+/// The games of `resumed` that belong to this study (same variant and options, same engines,
+/// seeds derived from the same study seed), by index.
+///
+/// # Errors
+/// A game of this rule set was played with another seed or other players: continuing would mix
+/// two studies.
+pub fn resumable(v: &Variant, cfg: &Config, resumed: &[GameRecord]) -> Result<Vec<GameRecord>, SelfplayError> {
+    let title = describe(v);
+    let wanted: std::collections::BTreeSet<u64> = cfg.indices().into_iter().collect();
+    let mut out: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    for g in resumed {
+        if title_of(g) != title || !wanted.contains(&g.index) {
+            continue;
+        }
+        let players = (cfg.white.to_string(), cfg.black.to_string());
+        if g.seed != game_seed(cfg.seed, g.index) || (!g.white.is_empty() && (g.white.clone(), g.black.clone()) != players) {
+            return Err(SelfplayError::OtherStudy(format!(
+                "game {} of {title} was played with seed {} by {} against {}, not this study's (--seed {}, {} against {})",
+                g.index, g.seed, g.white, g.black, cfg.seed, players.0, players.1
+            )));
+        }
+        out.insert(g.index, g.clone());
     }
-    Ok(Report::new(describe(&v), games, Some(t.elapsed().as_secs_f64())))
+    Ok(out.into_values().collect())
+}
+
+/// The study's games not in `done`, played on `cfg.threads` threads; every finished game goes
+/// to `sink` (on this thread, in the order they finish).
+fn study(v: &Variant, cfg: &Config, done: Vec<GameRecord>, sink: Sink) -> Result<Report, SelfplayError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let skip: std::collections::BTreeSet<u64> = done.iter().map(|g| g.index).collect();
+    let indices: Vec<u64> = cfg.indices().into_iter().filter(|i| !skip.contains(i)).collect();
+    let resumed = done.len();
+    let mut games = done;
+    let mut failure: Option<SelfplayError> = None;
+    let mut interrupted = false;
+    let t = Instant::now();
+    // Takes one finished game (or why it did not finish); false: stop the study.
+    let mut take = |r: Result<GameRecord, SelfplayError>| -> bool {
+        match r.and_then(|g| sink(&g).map(|()| g).map_err(SelfplayError::Output)) {
+            Ok(g) => {
+                games.push(g);
+                true
+            }
+            Err(SelfplayError::Interrupted(_)) => {
+                interrupted = true;
+                false
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+                false
+            }
+        }
+    };
+    let threads = cfg.threads.max(1).min(indices.len().max(1));
+    let mut panicked = false;
+    if threads == 1 {
+        for &i in &indices {
+            if !take(play_game(v, cfg, i)) {
+                break;
+            }
+        }
+    } else {
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let tx = tx.clone();
+                    let (next, stop, indices) = (&next, &stop, &indices);
+                    s.spawn(move || {
+                        while !stop.load(Ordering::Relaxed) {
+                            let Some(&i) = indices.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                            let r = play_game(v, cfg, i);
+                            let failed = r.is_err();
+                            if tx.send(r).is_err() || failed {
+                                break;
+                            }
+                        }
+                    })
+                })
+                .collect();
+            drop(tx);
+            for r in &rx {
+                if !take(r) {
+                    break;
+                }
+            }
+            stop.store(true, Ordering::Relaxed);
+            drop(rx);
+            panicked = handles.into_iter().any(|h| h.join().is_err());
+        });
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if panicked {
+        return Err(SelfplayError::Panicked);
+    }
+    games.sort_by_key(|g| g.index);
+    // The speed line is for the games played here; resumed games were timed elsewhere.
+    let secs = (resumed == 0).then(|| t.elapsed().as_secs_f64());
+    let mut report = Report::new(describe(v), games, secs);
+    report.interrupted = interrupted;
+    report.resumed = resumed as u64;
+    Ok(report)
+}
+
+/// Reads the finished games of a JSON-lines file for `--resume-from`, and how many of its bytes
+/// hold them: a last line cut off by a kill is not a game (appending starts where it began).
+///
+/// # Errors
+/// The file cannot be read, or a line before the last is not a game record.
+pub fn read_resumable(path: &std::path::Path) -> Result<(Vec<GameRecord>, u64), SelfplayError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SelfplayError::Read { path: path.to_path_buf(), source })?;
+    let mut games = Vec::new();
+    let mut good = 0u64;
+    let mut at = 0usize;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        at += line.len();
+        if line.trim().is_empty() {
+            good = at as u64;
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(g) if line.ends_with('\n') => {
+                games.push(g);
+                good = at as u64;
+            }
+            // The last line, cut off mid-write.
+            _ if at == text.len() => break,
+            Ok(_) => unreachable!("only the last line can lack its newline"),
+            Err(source) => return Err(SelfplayError::NotARecord { path: path.to_path_buf(), line: i + 1, source }),
+        }
+    }
+    Ok((games, good))
 }
 
 fn describe(v: &Variant) -> String {
     title(v.name(), v.overrides.iter().map(|(k, x)| (k.as_str(), x.as_str())))
+}
+
+fn title_of(g: &GameRecord) -> String {
+    title(&g.variant, g.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
 }
 
 /// A rule set's title: the variant and the options given (self-play's own `move_limit = 1000`
@@ -310,6 +459,10 @@ pub struct Report {
     pub branching: Branching,
     /// Seconds the study took, when it was played here (not for merged files).
     pub seconds: Option<f64>,
+    /// Ctrl-C stopped the study: the report covers the games finished.
+    pub interrupted: bool,
+    /// Games read back from an earlier run (`--resume-from`) rather than played here.
+    pub resumed: u64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -434,6 +587,8 @@ impl Report {
             length: Lengths::of(&games),
             branching: Branching::of(&games),
             seconds,
+            interrupted: false,
+            resumed: 0,
             games,
         }
     }
@@ -459,6 +614,12 @@ impl Report {
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
         let _ = writeln!(s, "{}: {} games", self.title, self.n);
+        if self.interrupted {
+            let _ = writeln!(s, "interrupted (Ctrl-C): the report covers the {} games finished", self.n);
+        }
+        if self.resumed > 0 {
+            let _ = writeln!(s, "{} of them read back from the earlier run (--resume-from)", self.resumed);
+        }
         let _ = writeln!(s, "results (count, share, 95% interval)");
         let _ = writeln!(s, "  white wins {}", share(&self.white));
         let _ = writeln!(s, "  black wins {}", share(&self.black));
@@ -505,6 +666,7 @@ impl Report {
             Some(t) if t > 0.0 => {
                 format!("speed: {:.0} games/s, {:.0} positions/s ({:.2} s)\n", self.n as f64 / t, self.branching.positions as f64 / t, t)
             }
+            _ if self.resumed > 0 => format!("speed: (not measured: {} games were read back from an earlier run)\n", self.resumed),
             _ => "speed: (not measured: merged from files)\n".into(),
         }
     }
@@ -701,6 +863,8 @@ mod tests {
             plies,
             moves: vec![],
             branching,
+            white: String::new(),
+            black: String::new(),
         }
     }
 

@@ -91,13 +91,13 @@ pub static COMMANDS: &[Command] = &[
     cmd("moves", &[], "", "list the legal moves, grouped by piece", Arg::None, moves),
     cmd(MOVE, &[], "", "play a move in canonical notation (a unique prefix of whole cells is enough; `pass` where the rules allow it)", Arg::Move, play_move),
     cmd("why", &[], "MOVE", "explain why a move is illegal (or say it is legal)", Arg::Move, why),
-    cmd("undo", &[], "[N]", "take back N plies (default 1); redo brings them back", Arg::Count, back),
-    cmd("redo", &[], "[N]", "replay N undone plies", Arg::Count, forward),
+    cmd("undo", &[], "[N]", "take back N plies (default 1), and past the start of an edited game line, the edit (place, clear, setup, new, variant, load…); redo brings them back", Arg::Count, undo),
+    cmd("redo", &[], "[N]", "replay N undone plies or edits", Arg::Count, redo),
     cmd("back", &[], "[N]", "step back N plies through the history without losing it", Arg::Count, back),
     cmd("forward", &[], "[N]", "step forward N plies through the history", Arg::Count, forward),
     cmd("goto", &[], "PLY", "go to a ply of the history (0 = the start)", Arg::Ply, goto),
     cmd("history", &[], "", "the moves played, numbered", Arg::None, history),
-    cmd("new", &[], "", "start again from the initial position", Arg::None, new_game),
+    cmd("new", &[], "", "start again from the initial position (undo returns to the game)", Arg::None, new_game),
     cmd("show", &[], "", "draw the board", Arg::None, show),
     cmd("board", &[], "on|off", "draw the board after every move, or not", Arg::OnOff, board),
     cmd("position", &[], "", "print the position as one line of text", Arg::None, position),
@@ -114,7 +114,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
     cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
     cmd("ai", &[], "[random|mcts ITER]", "let the machine make a move for the side to move (default mcts 1000)", Arg::Engine, ai),
-    cmd("play", &[], "white|black|none [ENGINE]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER)", Arg::MachineSide, machine_side),
+    cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
     cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, random; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
     cmd("selfplay", &[], "N [--white E] [--black E] [--seed S]", "play N machine games from the start and report results, lengths and branching", Arg::Free, selfplay),
@@ -211,6 +211,16 @@ fn back(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     text(s.board())
 }
 
+fn undo(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let notes = s.undo_plies(count(c, rest)?.unsigned_abs())?;
+    text(format!("{notes}{}", s.board()))
+}
+
+fn redo(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let notes = s.redo_plies(count(c, rest)?.unsigned_abs())?;
+    text(format!("{notes}{}", s.board()))
+}
+
 fn forward(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     s.step(count(c, rest)?)?;
     text(s.board())
@@ -232,8 +242,9 @@ fn history(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError>
 }
 
 fn new_game(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    let note = s.keep_line("a new game");
     s.restart(s.variant.start());
-    text(s.board())
+    text(format!("{note}{}", s.board()))
 }
 
 fn show(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
@@ -260,15 +271,17 @@ fn position(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError
 
 fn setup(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let p = Position::from_text(&s.variant.rules, rest)?;
+    let note = s.keep_line("set up a position");
     s.restart(p);
-    text(s.board())
+    text(format!("{note}{}", s.board()))
 }
 
 fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let (cell, piece) = rest.split_once(char::is_whitespace).ok_or_else(|| c.usage_error())?;
     let cell = s.cell(cell)?;
     let code = s.piece_code(piece)?;
-    text(s.edit(|p, r| {
+    let what = format!("put {} on {}", s.variant.rules.symbol(code), s.variant.rules.geometry.name(crate::Cell(cell)));
+    text(s.edit(&what, |p, r| {
         let mut vals = vec![0i32; r.nattr()];
         for &(slot, v) in &r.kind(code.kind()).attributes {
             vals[slot as usize] = v;
@@ -282,11 +295,12 @@ fn remove(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandErro
     if s.pos.board()[cell as usize].is_empty() {
         return Err(CommandError::Rejected(format!("{rest} is already empty")));
     }
-    text(s.edit(|p, r| p.clear_cell(&r.zobrist, cell))?)
+    let what = format!("emptied {}", s.variant.rules.geometry.name(crate::Cell(cell)));
+    text(s.edit(&what, |p, r| p.clear_cell(&r.zobrist, cell))?)
 }
 
 fn clear(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
-    text(s.edit(|p, r| {
+    text(s.edit("emptied the board", |p, r| {
         for c in 0..p.board().len() as u16 {
             p.clear_cell(&r.zobrist, c);
         }
@@ -295,7 +309,8 @@ fn clear(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
 
 fn turn(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let player = s.variant.rules.parse_player(rest).ok_or_else(|| CommandError::Usage(format!("usage: turn {}", s.player_list())))?;
-    text(s.edit(|p, r| p.set_side(&r.zobrist, player))?)
+    let what = format!("{} to move", s.variant.rules.player_name(player));
+    text(s.edit(&what, |p, r| p.set_side(&r.zobrist, player))?)
 }
 
 fn options(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
@@ -328,9 +343,11 @@ fn variant(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandErr
     if rest.is_empty() {
         return Err(CommandError::Usage(format!("usage: variant NAME (shipped: {})", crate::variant::shipped_names().join(", "))));
     }
-    s.variant = std::sync::Arc::new(Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?);
+    let v = Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
+    let note = s.keep_line(&format!("switched to {}", v.name()));
+    s.variant = std::sync::Arc::new(v);
     s.restart(s.variant.start());
-    text(s.board())
+    text(format!("{note}{}", s.board()))
 }
 
 fn rules(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
@@ -360,11 +377,10 @@ fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
         return Err(c.usage_error());
     }
     let rec = Record::load(std::path::Path::new(rest))?;
-    let loaded = Session::from_record(&rec, s.style)?;
-    let keep = (s.rng.clone(), s.seed, s.machine, s.trace, s.show_board);
-    *s = loaded;
-    (s.rng, s.seed, s.machine, s.trace, s.show_board) = keep;
-    text(format!("loaded {rest}: {} moves of {}\n{}", s.played.len(), s.variant.name(), s.board()))
+    let mut loaded = Session::from_record(&rec, s.style)?;
+    let note = s.keep_line(&format!("loaded {rest}"));
+    s.put_line(loaded.take_line(String::new()));
+    text(format!("{note}loaded {rest}: {} moves of {}\n{}", s.played.len(), s.variant.name(), s.board()))
 }
 
 fn seed(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
@@ -389,10 +405,14 @@ fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
 fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let mut words = rest.split_whitespace();
     let side = words.next().unwrap_or("");
-    let engine = match words.next() {
-        Some(e) => Engine::parse(e)?,
-        None => Engine::Mcts { iterations: 1000 },
-    };
+    let mut engine = Engine::Mcts { iterations: 1000 };
+    for w in words {
+        match w.parse::<u32>() {
+            Ok(n) if n > 0 => s.machine_limit = n,
+            Ok(_) => return Err(CommandError::Usage("the move limit is a positive number".into())),
+            Err(_) => engine = Engine::parse(w)?,
+        }
+    }
     let msg = match side {
         "none" => {
             s.machine = [None, None];
@@ -400,10 +420,10 @@ fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, Comma
         }
         "both" => {
             s.machine = [Some(engine), Some(engine)];
-            format!("the machine plays both sides ({engine})\n")
+            format!("the machine plays both sides ({engine}; at most {} moves per command, Ctrl-C stops)\n", s.machine_limit)
         }
         _ => {
-            let usage = || CommandError::Usage(format!("usage: play {}|none|both [ENGINE]", s.player_list()));
+            let usage = || CommandError::Usage(format!("usage: play {}|none|both [ENGINE] [LIMIT]", s.player_list()));
             let p = s.variant.rules.parse_player(side).ok_or_else(usage)?;
             s.machine[p.index()] = Some(engine);
             format!("the machine plays {side} ({engine})\n")
@@ -430,10 +450,20 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         }
         // A side the machine plays keeps its own engine.
         let e = s.machine[s.pos.side().index()].unwrap_or(engine);
-        let Some(m) = ai::choose(&s.variant, &s.pos, e, &mut s.rng)? else { break };
+        let m = match ai::choose(&s.variant, &s.pos, e, &mut s.rng) {
+            Ok(Some(m)) => m,
+            Ok(None) => break,
+            // Ctrl-C keeps the moves made; the one being searched is not made.
+            Err(ai::SearchError::Interrupted(_)) if made > 0 => {
+                out.push_str("interrupted (Ctrl-C); the moves made are kept\n");
+                break;
+            }
+            Err(e) => return Err(e.into()),
+        };
         out.push_str(&s.new_line_note());
         out.push_str(&s.make_one(m)?);
         made += 1;
+        s.report(&format!("ply {}: {made} of {n} moves (Ctrl-C stops, keeping them)", s.pos.ply()));
     }
     out.push_str(&format!("{made} moves played ({engine})\n"));
     out.push_str(&s.board_or_status());
@@ -443,7 +473,16 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
 fn selfplay(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let args: Vec<String> = rest.split_whitespace().map(String::from).collect();
     let cfg = crate::selfplay::Config::from_repl_args(&args, s.seed)?;
-    text(crate::selfplay::run_variant(&s.variant, &cfg)?.text())
+    let mut progress = s.progress.take();
+    let mut done = 0;
+    let report = crate::selfplay::run_variant(&s.variant, &cfg, &mut |_| {
+        done += 1;
+        if let Some(p) = &mut progress {
+            p(&format!("{done} of {} games (Ctrl-C stops; the report covers the games finished)", cfg.games));
+        }
+    });
+    s.progress = progress;
+    text(report?.text())
 }
 
 fn snapshot(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {

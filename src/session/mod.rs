@@ -102,7 +102,7 @@ pub enum CommandError {
     #[error(transparent)]
     Script(#[from] ScriptError),
     /// Ctrl-C: the command stopped; what it had not finished is undone.
-    #[error(transparent)]
+    #[error("interrupted (Ctrl-C); the game is as it was before the command")]
     Interrupted(#[from] crate::interrupt::Interrupted),
     #[error(transparent)]
     Position(#[from] crate::state::PositionError),
@@ -131,7 +131,8 @@ struct Saved {
     rng: ai::Rng,
     seed: u64,
     machine: [Option<Engine>; 2],
-    flags: (bool, bool),
+    flags: (bool, bool, u32),
+    lines: (Vec<Line>, Vec<Line>),
 }
 
 impl Saved {
@@ -145,15 +146,33 @@ impl Saved {
             rng: s.rng.clone(),
             seed: s.seed,
             machine: s.machine,
-            flags: (s.show_board, s.trace),
+            flags: (s.show_board, s.trace, s.machine_limit),
+            lines: (s.earlier.clone(), s.later.clone()),
         }
     }
 
     fn restore(self, s: &mut Session) {
         (s.variant, s.pos, s.played, s.undone, s.start) = (self.variant, self.pos, self.played, self.undone, self.start);
-        (s.rng, s.seed, s.machine, (s.show_board, s.trace)) = (self.rng, self.seed, self.machine, self.flags);
+        (s.rng, s.seed, s.machine, (s.show_board, s.trace, s.machine_limit)) = (self.rng, self.seed, self.machine, self.flags);
+        (s.earlier, s.later) = self.lines;
     }
 }
+
+/// A game line that an edit replaced (`place`, `clear`, `setup`, `new`, `variant`, `load`…),
+/// kept so that `undo` at the start of the new line returns to it, and `redo` back again.
+#[derive(Clone)]
+pub struct Line {
+    variant: Arc<Variant>,
+    start: Position,
+    pos: Position,
+    played: Vec<Move>,
+    undone: Vec<Move>,
+    /// The edit between this line and the one next to it on the other stack (`put W on c3`).
+    pub edit: String,
+}
+
+/// How many replaced game lines a session keeps for `undo` (the oldest go first).
+pub const MAX_EARLIER_LINES: usize = 100;
 
 /// A game being played or studied.
 pub struct Session {
@@ -175,7 +194,22 @@ pub struct Session {
     pub machine: [Option<Engine>; 2],
     /// Whether each move's hooks and changes are printed.
     pub trace: bool,
+    /// Game lines replaced by edits, oldest first: `undo` at the start of this line returns
+    /// to the last one.
+    pub earlier: Vec<Line>,
+    /// Lines `undo` left, for `redo`, the next one last.
+    pub later: Vec<Line>,
+    /// The most machine moves one command makes (`play both` stops there and says so).
+    pub machine_limit: u32,
+    /// Where long commands report how far they are (the shell draws it as a status line).
+    pub progress: Option<Progress>,
 }
+
+/// A progress line's sink: the shell draws what long commands report.
+pub type Progress = Box<dyn FnMut(&str)>;
+
+/// The default of [`Session::machine_limit`].
+pub const MACHINE_LIMIT: u32 = 1000;
 
 impl Session {
     /// Opens a session on a variant.
@@ -184,20 +218,7 @@ impl Session {
     /// The variant does not load (the diagnostic, rendered).
     pub fn new(spec: &str, sets: &[(String, String)], style: Style) -> Result<Session, CommandError> {
         let variant = Variant::load(spec, sets).map_err(|e| CommandError::Load(e.render(style.color)))?;
-        let pos = variant.start();
-        Ok(Session {
-            start: pos.clone(),
-            pos,
-            variant: Arc::new(variant),
-            played: vec![],
-            undone: vec![],
-            style,
-            show_board: true,
-            rng: ai::rng(0),
-            seed: 0,
-            machine: [None, None],
-            trace: false,
-        })
+        Ok(Session::blank(Arc::new(variant), style))
     }
 
     /// Opens a session from a game record (see [`crate::record`]).
@@ -208,7 +229,85 @@ impl Session {
         let sets: Vec<(String, String)> = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let mut s = Session::new(&rec.variant, &sets, style)?;
         s.apply_record(rec)?;
+        // The autosave's earlier lines, best effort: one that no longer replays (its variant
+        // file changed or went) is left out rather than refusing the whole game.
+        for r in &rec.earlier {
+            let (Ok(mut old), Some(edit)) = (Session::from_record(&Record { earlier: vec![], ..r.clone() }, style), r.edit.clone()) else {
+                continue;
+            };
+            s.earlier.push(old.take_line(edit));
+        }
         Ok(s)
+    }
+
+    /// The current game line, to keep; `edit` is what replaces it.
+    fn take_line(&mut self, edit: String) -> Line {
+        Line {
+            variant: self.variant.clone(),
+            start: self.start.clone(),
+            pos: self.pos.clone(),
+            played: self.played.clone(),
+            undone: self.undone.clone(),
+            edit,
+        }
+    }
+
+    /// Makes `line` the current game line.
+    fn put_line(&mut self, line: Line) {
+        (self.variant, self.start, self.pos, self.played, self.undone) = (line.variant, line.start, line.pos, line.played, line.undone);
+    }
+
+    /// Keeps the current game line before `edit` replaces it, so `undo` can return to it.
+    /// Returns the note the edit prints.
+    fn keep_line(&mut self, edit: &str) -> String {
+        let line = self.take_line(edit.to_string());
+        let moves = line.played.len() + line.undone.len();
+        self.earlier.push(line);
+        if self.earlier.len() > MAX_EARLIER_LINES {
+            self.earlier.remove(0);
+        }
+        self.later.clear();
+        let was = if moves == 0 { "the previous position".to_string() } else { format!("the previous game ({moves} plies)") };
+        format!("{edit}: a new game line; undo returns to {was}\n")
+    }
+
+    /// Steps back over `n` plies, and past the start of this line into the line an edit
+    /// replaced. Returns what was undone beyond moves.
+    fn undo_plies(&mut self, n: u64) -> Result<String, CommandError> {
+        let mut notes = String::new();
+        for _ in 0..n {
+            if !self.played.is_empty() {
+                self.step(-1)?;
+            } else if let Some(line) = self.earlier.pop() {
+                let edit = line.edit.clone();
+                let current = self.take_line(edit.clone());
+                self.later.push(current);
+                self.put_line(line);
+                notes.push_str(&format!("undid `{edit}`: back to the previous game line\n"));
+            } else {
+                break;
+            }
+        }
+        Ok(notes)
+    }
+
+    /// Replays `n` undone plies, and redoes edits that `undo` reverted.
+    fn redo_plies(&mut self, n: u64) -> Result<String, CommandError> {
+        let mut notes = String::new();
+        for _ in 0..n {
+            if !self.undone.is_empty() {
+                self.step(1)?;
+            } else if let Some(line) = self.later.pop() {
+                let edit = line.edit.clone();
+                let current = self.take_line(edit.clone());
+                self.earlier.push(current);
+                self.put_line(line);
+                notes.push_str(&format!("redid `{edit}`\n"));
+            } else {
+                break;
+            }
+        }
+        Ok(notes)
     }
 
     fn apply_record(&mut self, rec: &Record) -> Result<(), CommandError> {
@@ -242,12 +341,65 @@ impl Session {
             // The plies ahead are kept too: `back N` then quit loses nothing.
             moves: self.played.iter().chain(self.undone.iter().rev()).map(|m| m.text(g)).collect(),
             cursor: (!self.undone.is_empty()).then_some(self.played.len()),
+            edit: None,
+            earlier: vec![],
+        }
+    }
+
+    /// What the autosave keeps: the game's record and the earlier game lines edits replaced
+    /// (so `undo` still returns to them after `--resume`).
+    pub fn autosave_record(&self) -> Record {
+        let mut rec = self.record();
+        rec.earlier = self
+            .earlier
+            .iter()
+            .map(|l| {
+                let view = Session {
+                    variant: l.variant.clone(),
+                    pos: l.pos.clone(),
+                    played: l.played.clone(),
+                    undone: l.undone.clone(),
+                    start: l.start.clone(),
+                    ..Session::blank(self.variant.clone(), self.style)
+                };
+                Record { edit: Some(l.edit.clone()), ..view.record() }
+            })
+            .collect();
+        rec
+    }
+
+    /// A session on `variant` with nothing played and default settings.
+    fn blank(variant: Arc<Variant>, style: Style) -> Session {
+        let pos = variant.start();
+        Session {
+            start: pos.clone(),
+            pos,
+            variant,
+            played: vec![],
+            undone: vec![],
+            style,
+            show_board: true,
+            rng: ai::rng(0),
+            seed: 0,
+            machine: [None, None],
+            trace: false,
+            earlier: vec![],
+            later: vec![],
+            machine_limit: MACHINE_LIMIT,
+            progress: None,
+        }
+    }
+
+    /// Tells the shell how far a long command is.
+    fn report(&mut self, what: &str) {
+        if let Some(p) = &mut self.progress {
+            p(what);
         }
     }
 
     /// The autosave: the game's record written to `path` (the shell knows where its data lives).
     pub fn autosave(&self, path: PathBuf) -> Effect {
-        Effect::Write { path, contents: self.record().to_text() }
+        Effect::Write { path, contents: self.autosave_record().to_text() }
     }
 
     /// The prompt: variant, ply and who decides (`basileus 12 white> `).
@@ -349,6 +501,7 @@ impl Session {
         self.variant.make(&mut self.pos, &m)?;
         self.played.push(m);
         self.undone.clear();
+        self.later.clear();
         let mut out = String::new();
         for l in self.variant.take_output() {
             out.push_str(&format!("script: {l}\n"));
@@ -413,24 +566,40 @@ impl Session {
         s
     }
 
-    /// Machine moves while the side to decide is one the machine plays.
+    /// Machine moves while the side to decide is one the machine plays, at most
+    /// [`Session::machine_limit`] of them. Ctrl-C stops them, keeping the moves made, and the
+    /// machine then plays no side until told again.
     fn machine_replies(&mut self) -> Result<String, CommandError> {
         let mut out = String::new();
-        let mut guard = 0;
+        let mut made = 0u32;
         while self.pos.result().is_none() {
             let Some(engine) = self.machine[self.pos.side().index()] else { break };
-            guard += 1;
-            if guard > 10_000 {
+            if made >= self.machine_limit {
+                out.push_str(&format!(
+                    "stopped after {made} machine moves, the limit for one command (`play SIDE ENGINE N` sets it; `play` again continues)\n"
+                ));
+                self.machine = [None, None];
                 break;
             }
-            match ai::choose(&self.variant, &self.pos, engine, &mut self.rng)? {
-                Some(m) => {
-                    let who = self.variant.rules.player_name(self.pos.side()).to_string();
-                    out.push_str(&format!("{who} ({engine}) plays {}\n", m.text(&self.variant.rules.geometry)));
-                    out.push_str(&self.make_one(m)?);
+            let m = match ai::choose(&self.variant, &self.pos, engine, &mut self.rng) {
+                Ok(Some(m)) => m,
+                Ok(None) => break,
+                Err(ai::SearchError::Interrupted(_)) => {
+                    out.push_str(&format!("interrupted after {made} machine moves (kept); the machine plays no side now\n"));
+                    self.machine = [None, None];
+                    break;
                 }
-                None => break,
-            }
+                Err(e) => return Err(e.into()),
+            };
+            let who = self.variant.rules.player_name(self.pos.side()).to_string();
+            let text = m.text(&self.variant.rules.geometry);
+            out.push_str(&format!("{who} ({engine}) plays {text}\n"));
+            out.push_str(&self.make_one(m)?);
+            made += 1;
+            self.report(&format!(
+                "ply {}: {who} ({engine}) played {text}; {made} machine moves (Ctrl-C stops, keeping them)",
+                self.pos.ply()
+            ));
         }
         Ok(out)
     }
@@ -482,8 +651,8 @@ impl Session {
         Ok(())
     }
 
-    /// Makes an edited position the start of a new game line.
-    fn edit(&mut self, f: impl FnOnce(&mut Position, &crate::rules::Ruleset)) -> Result<String, CommandError> {
+    /// Makes an edited position the start of a new game line; the old line is kept for `undo`.
+    fn edit(&mut self, what: &str, f: impl FnOnce(&mut Position, &crate::rules::Ruleset)) -> Result<String, CommandError> {
         let r = self.variant.rules.clone();
         let mut p = self.pos.clone();
         p.set_continuation(&r.zobrist, None);
@@ -492,8 +661,9 @@ impl Session {
         p.rehash(&r);
         // Through the text: a fresh position (no undo stack, an empty repetition history).
         let p = Position::from_text(&r, &p.to_text(&r))?;
+        let note = self.keep_line(what);
         self.restart(p);
-        Ok(self.board())
+        Ok(format!("{note}{}", self.board()))
     }
 
     fn cell(&self, name: &str) -> Result<u16, CommandError> {

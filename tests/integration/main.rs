@@ -2,6 +2,7 @@
 //! broken variants, the command line, and properties over random playouts.
 
 mod cli;
+mod crash;
 mod errors;
 mod limits;
 mod perft_files;

@@ -340,3 +340,71 @@ fn the_shell_times_the_ai_and_leaves_on_quit() {
     }
     assert!(!s.execute("help").unwrap().quits());
 }
+
+#[test]
+fn every_edit_is_undone_by_undo_and_redone_by_redo() {
+    let mut s = session("pyramida");
+    let text = |s: &Session| s.pos.to_text(&s.variant.rules);
+    ok(&mut s, "t1-u2");
+    let mut seen = vec![(text(&s), s.variant.name().to_string(), s.played.len())];
+    for (edit, says) in [
+        ("clear", "emptied the board: a new game line; undo returns to the previous game (1 plies)"),
+        ("place e4 W", "put W on e4: a new game line; undo returns to the previous position"),
+        ("turn white", "white to move: a new game line"),
+        ("remove e4", "emptied e4: a new game line"),
+        ("setup 1/2/3/4/5/6/7/8/1b7/10/2W8/10/11/4b5 white 1", "set up a position: a new game line"),
+        ("new", "a new game: a new game line"),
+        ("variant checkers", "switched to checkers: a new game line"),
+    ] {
+        let out = ok(&mut s, edit);
+        assert!(out.starts_with(says), "`{edit}` says: {out}");
+        seen.push((text(&s), s.variant.name().to_string(), s.played.len()));
+    }
+    ok(&mut s, "c3-d4");
+    // Undo takes back the move, then each edit in turn, back to the first game with its move.
+    ok(&mut s, "undo");
+    for i in (0..seen.len() - 1).rev() {
+        let out = ok(&mut s, "undo");
+        assert!(out.starts_with("undid `"), "{out}");
+        assert_eq!((text(&s), s.variant.name().to_string(), s.played.len()), seen[i], "undo back to step {i}");
+    }
+    assert_eq!(s.played.len(), 1);
+    ok(&mut s, "undo");
+    assert_eq!(s.pos, s.start);
+    assert_eq!(ok(&mut s, "undo 5"), ok(&mut s, "show"), "nothing more to undo");
+    // Redo replays the move and the edits, in order.
+    ok(&mut s, "redo");
+    for (i, want) in seen.iter().enumerate().skip(1) {
+        let out = ok(&mut s, "redo");
+        assert!(out.starts_with("redid `"), "{out}");
+        assert_eq!(&(text(&s), s.variant.name().to_string(), s.played.len()), want, "redo to step {i}");
+    }
+    ok(&mut s, "redo");
+    assert_eq!(s.played.len(), 1, "the last line's move is redone too");
+    // The earlier lines survive the autosave: resumed, undo still returns to them.
+    let mut back = Session::from_record(&s.autosave_record(), Style::PLAIN).unwrap();
+    assert_eq!(back.earlier.len(), seen.len() - 1);
+    ok(&mut back, "undo 2");
+    assert_eq!((text(&back), back.variant.name().to_string()), (seen[6].0.clone(), seen[6].1.clone()));
+    // A move played after undoing an edit drops the redo of it.
+    assert_eq!(back.later.len(), 1);
+    ok(&mut back, "t1-u2");
+    assert!(back.later.is_empty());
+}
+
+#[test]
+fn load_is_undone_too() {
+    let dir = crate::scratch("repl-load-undo");
+    let file = dir.join("g.toml");
+    let mut a = session("checkers");
+    ok(&mut a, "c3-d4");
+    ok(&mut a, &format!("save {}", file.display()));
+    let mut s = session("basileus");
+    ok(&mut s, "e2-e3");
+    let out = ok(&mut s, &format!("load {}", file.display()));
+    assert!(out.contains(": a new game line; undo returns to the previous game (1 plies)"), "{out}");
+    assert_eq!(s.variant.name(), "checkers");
+    ok(&mut s, "undo 2");
+    assert_eq!((s.variant.name(), s.played.len()), ("basileus", 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
