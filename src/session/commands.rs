@@ -430,7 +430,7 @@ fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, Comma
         }
     };
     let replies = s.machine_replies()?;
-    text(if replies.is_empty() { msg } else { format!("{msg}{replies}{}", s.board()) })
+    text(if replies.is_empty() { msg } else { format!("{msg}{replies}{}", s.board_or_status()) })
 }
 
 fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
