@@ -4,6 +4,7 @@
 mod cli;
 mod crash;
 mod errors;
+mod fuzz;
 mod limits;
 mod perft_files;
 mod properties;
