@@ -177,7 +177,7 @@ fn kept(s: &Session) -> Kept {
 /// arguments.
 fn command(s: &mut Session, rng: &mut Rng, files: &[String]) -> String {
     let g = s.variant.rules.geometry.clone();
-    let mut cell = |rng: &mut Rng| -> String {
+    let cell = |rng: &mut Rng| -> String {
         if rng.random_bool(0.9) {
             let cells: Vec<_> = g.cells().collect();
             g.name(cells[rng.random_range(0..cells.len())]).to_string()
