@@ -21,14 +21,18 @@ impl Style {
 }
 
 /// The board with coordinates, the side to move or the result, and the state that matters.
-/// `last` marks the cells of the last move (with `*` after the mark when plain).
+/// `last` marks the cells of the last move, in brackets (parentheses when plain), and the cells
+/// it captured on (an emptied one shows `x`).
 pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Style) -> String {
     let r = &v.rules;
     let g = &r.geometry;
     let mut s = String::new();
     let marked: Vec<u16> = last
-        .map(|m| (m.from != crate::geometry::NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).collect())
+        .map(|m| {
+            (m.from != crate::geometry::NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).chain(m.victims()).collect()
+        })
         .unwrap_or_default();
+    let captured: Vec<u16> = last.map(|m| m.victims().collect()).unwrap_or_default();
     // With a display attribute, each cell shows the symbol, the value and `*` on a crowned piece.
     let width = if r.display_attribute.is_some() { 5 } else { 3 };
     for rank in (0..g.ranks as i32).rev() {
@@ -36,7 +40,7 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
         for f in 0..g.files as i32 {
             s.push_str(&match g.at(f, rank) {
                 None => " ".repeat(width),
-                Some(c) => cell_text(v, pos, c, marked.contains(&c.0), style),
+                Some(c) => cell_text(v, pos, c, marked.contains(&c.0), captured.contains(&c.0), style),
             });
         }
         let trimmed = s.trim_end_matches(' ').len();
@@ -58,10 +62,15 @@ pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Sty
 
 /// One cell: its piece (or the zone mark of an empty cell), the display attribute, and the
 /// last move's mark.
-fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, style: Style) -> String {
+fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool, style: Style) -> String {
     let r = &v.rules;
     let code = pos.board()[c.0 as usize];
-    let mut label = if code.is_empty() { zone_mark(v, c) } else { r.symbol(code) }.to_string();
+    let mut label = match (code.is_empty(), captured) {
+        (true, true) => 'x',
+        (true, false) => zone_mark(v, c),
+        (false, _) => r.symbol(code),
+    }
+    .to_string();
     if let Some(slot) = r.display_attribute {
         if !code.is_empty() {
             label.push_str(&pos.attr(c.0, slot).to_string());

@@ -169,7 +169,10 @@ fn play_move(s: &mut Session, _: &Command, line: &str) -> Result<Reply, CommandE
 
 fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     let m = s.resolve(line)?;
-    text(s.play_move(m)?)
+    let played = m.text(&s.variant.rules.geometry);
+    // A completed prefix (`c3`, `c3x`) says which move it became.
+    let echo = if played == line.trim().to_ascii_lowercase() { String::new() } else { format!("played {played}\n") };
+    text(format!("{echo}{}", s.play_move(m)?))
 }
 
 fn moves(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
@@ -195,8 +198,14 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     if rest.is_empty() {
         return Err(c.usage_error());
     }
-    text(match s.resolve(rest) {
-        Ok(m) => format!("{} is legal\n", m.text(&s.variant.rules.geometry)),
+    let t = rest.trim().to_ascii_lowercase();
+    // `why CELL`: the cell's moves, or why it has none.
+    if s.variant.rules.geometry.parse_cell(&t).is_ok() {
+        return text(format!("{}\n", s.cell_moves(&t)?));
+    }
+    text(match s.resolve(&t) {
+        Ok(m) if m.text(&s.variant.rules.geometry) == t => format!("{t} is legal\n"),
+        Ok(m) => format!("{t} is legal as {}\n", m.text(&s.variant.rules.geometry)),
         Err(e) => format!("{e}\n"),
     })
 }
@@ -207,13 +216,15 @@ fn count(c: &Command, rest: &str) -> Result<i64, CommandError> {
 }
 
 fn back(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let note = if s.played.is_empty() { "nothing to step back over: this is the start of the game\n" } else { "" };
     s.step(-count(c, rest)?)?;
-    text(s.board())
+    text(format!("{note}{}", s.board()))
 }
 
 fn undo(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let notes = s.undo_plies(count(c, rest)?.unsigned_abs())?;
-    text(format!("{notes}{}", s.board()))
+    let replies = s.machine_if_its_turn()?;
+    text(format!("{notes}{replies}{}", s.board()))
 }
 
 fn redo(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
@@ -222,8 +233,9 @@ fn redo(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
 }
 
 fn forward(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let note = if s.undone.is_empty() { "nothing ahead: this is the end of the history\n" } else { "" };
     s.step(count(c, rest)?)?;
-    text(s.board())
+    text(format!("{note}{}", s.board()))
 }
 
 fn goto(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
@@ -244,7 +256,8 @@ fn history(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError>
 fn new_game(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
     let note = s.keep_line("a new game");
     s.restart(s.variant.start());
-    text(format!("{note}{}", s.board()))
+    let replies = s.machine_if_its_turn()?;
+    text(format!("{note}{replies}{}", s.board()))
 }
 
 fn show(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
@@ -461,6 +474,8 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
             Err(e) => return Err(e.into()),
         };
         out.push_str(&s.new_line_note());
+        let who = s.variant.rules.player_name(s.pos.side()).to_string();
+        out.push_str(&format!("{who} ({e}) plays {}\n", m.text(&s.variant.rules.geometry)));
         out.push_str(&s.make_one(m)?);
         made += 1;
         s.report(&format!("ply {}: {made} of {n} moves (Ctrl-C stops, keeping them)", s.pos.ply()));

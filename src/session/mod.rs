@@ -275,9 +275,15 @@ impl Session {
     /// replaced. Returns what was undone beyond moves.
     fn undo_plies(&mut self, n: u64) -> Result<String, CommandError> {
         let mut notes = String::new();
-        for _ in 0..n {
+        let against_machine = self.machine.iter().filter(|m| m.is_some()).count() == 1;
+        for i in 0..n {
             if !self.played.is_empty() {
                 self.step(-1)?;
+                // Against the machine, undo goes back to your own last decision: the machine's
+                // replies go with the move they answered.
+                while against_machine && !self.played.is_empty() && self.machine[self.pos.side().index()].is_some() {
+                    self.step(-1)?;
+                }
             } else if let Some(line) = self.earlier.pop() {
                 let edit = line.edit.clone();
                 let current = self.take_line(edit.clone());
@@ -285,6 +291,11 @@ impl Session {
                 self.put_line(line);
                 notes.push_str(&format!("undid `{edit}`: back to the previous game line\n"));
             } else {
+                notes.push_str(if i == 0 {
+                    "nothing to undo: this is the start of the game\n"
+                } else {
+                    "(reached the start of the game)\n"
+                });
                 break;
             }
         }
@@ -294,7 +305,7 @@ impl Session {
     /// Replays `n` undone plies, and redoes edits that `undo` reverted.
     fn redo_plies(&mut self, n: u64) -> Result<String, CommandError> {
         let mut notes = String::new();
-        for _ in 0..n {
+        for i in 0..n {
             if !self.undone.is_empty() {
                 self.step(1)?;
             } else if let Some(line) = self.later.pop() {
@@ -304,6 +315,11 @@ impl Session {
                 self.put_line(line);
                 notes.push_str(&format!("redid `{edit}`\n"));
             } else {
+                notes.push_str(if i == 0 {
+                    "nothing to redo: this is the end of the history\n"
+                } else {
+                    "(reached the end of the history)\n"
+                });
                 break;
             }
         }
@@ -433,8 +449,10 @@ impl Session {
         render::board(&self.variant, &self.pos, self.played.last(), self.style)
     }
 
-    /// Resolves typed text to a legal move: exact text first, then a unique prefix of whole
-    /// cells (`c3x` or `c3`).
+    /// Resolves typed text to a legal move. A complete move text (a start and a landing) names
+    /// exactly one move and is never lengthened into another: `b2xd4` is refused when the
+    /// capture must go on to b4, with that reason. Only a partial text completes: a cell (`c3`)
+    /// or a text ending in a separator (`c3x`, `c3-`), when exactly one legal move starts so.
     ///
     /// # Errors
     /// Unknown, ambiguous or illegal text, with the reason.
@@ -445,19 +463,22 @@ impl Session {
         if let Some(m) = legal.iter().find(|m| m.text(g) == t) {
             return Ok(*m);
         }
-        let cands: Vec<&Move> = legal
-            .iter()
-            .filter(|m| {
-                let mt = m.text(g);
-                mt.starts_with(&t)
-                    && mt[t.len()..]
-                        .chars()
-                        .next()
-                        .is_none_or(|c| c == '-' || c == 'x' || (t.ends_with(['-', 'x']) && c.is_ascii_alphabetic()))
-            })
-            .collect();
+        let partial = t.ends_with(['-', 'x']) || g.parse_cell(&t).is_ok();
+        let cands: Vec<&Move> = if partial {
+            legal
+                .iter()
+                .filter(|m| {
+                    let mt = m.text(g);
+                    // Whole cells only: `c1` does not complete to `c10-…`.
+                    mt.starts_with(&t) && mt[t.len()..].chars().next().is_none_or(|c| c == '-' || c == 'x' || t.ends_with(['-', 'x']))
+                })
+                .collect()
+        } else {
+            vec![]
+        };
         match cands.len() {
             1 => Ok(*cands[0]),
+            0 if partial && g.parse_cell(&t).is_ok() => Err(CommandError::Rejected(self.cell_moves(&t)?)),
             0 => Err(CommandError::Rejected(
                 self.variant
                     .find_move(&mut self.pos, &t)
@@ -473,11 +494,46 @@ impl Session {
         }
     }
 
+    /// A cell's legal moves, or why it has none (`why CELL`).
+    ///
+    /// # Errors
+    /// A failing hook.
+    pub fn cell_moves(&mut self, cell: &str) -> Result<String, CommandError> {
+        let c = self.variant.rules.geometry.parse_cell(cell)?;
+        let mut legal = Vec::new();
+        self.variant.legal_moves(&mut self.pos, &mut legal)?;
+        let g = &self.variant.rules.geometry;
+        let mut own: Vec<String> = legal.iter().filter(|m| m.from == c.0).map(|m| m.text(g)).collect();
+        own.sort();
+        if !own.is_empty() {
+            return Ok(format!("{}: {}", g.name(c), own.join(", ")));
+        }
+        let name = g.name(c).to_string();
+        Ok(match self.variant.explain_cell(&mut self.pos, c.0, &legal)? {
+            r @ (crate::IllegalReason::OnlyCaptures(_) | crate::IllegalReason::Refused(_) | crate::IllegalReason::Filtered) => {
+                format!("the piece on {name} has no legal move: {r}")
+            }
+            r => r.to_string(),
+        })
+    }
+
     /// Plays a legal move and records it; then lets the machine answer for the sides it plays.
     ///
     /// # Errors
     /// A failing script hook.
     pub fn play_move(&mut self, m: Move) -> Result<String, CommandError> {
+        // The move that comes next in the history: step forward, keeping the plies after it.
+        if self.undone.last() == Some(&m) {
+            self.step(1)?;
+            let mut out = format!(
+                "{} is the next move of the history: stepped forward ({} more ahead)\n",
+                m.text(&self.variant.rules.geometry),
+                self.undone.len()
+            );
+            out.push_str(&self.machine_replies()?);
+            out.push_str(&self.board_or_status());
+            return Ok(out);
+        }
         let mut out = self.new_line_note();
         out.push_str(&self.make_one(m)?);
         out.push_str(&self.machine_replies()?);
@@ -564,6 +620,16 @@ impl Session {
             s.push_str(&format!("  result: {}\n", res.describe(&r.player_names)));
         }
         s
+    }
+
+    /// The machine's moves when it is its turn after `new` or `undo` and it plays one side only
+    /// (with both sides it waits for `play both` again, or undo would be undone at once).
+    fn machine_if_its_turn(&mut self) -> Result<String, CommandError> {
+        if self.machine.iter().filter(|m| m.is_some()).count() == 1 && self.machine[self.pos.side().index()].is_some() {
+            self.machine_replies()
+        } else {
+            Ok(String::new())
+        }
     }
 
     /// Machine moves while the side to decide is one the machine plays, at most

@@ -261,6 +261,16 @@ impl Variant {
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused }))
     }
 
+    /// Why the piece on `cell` (or the cell) has no legal move in `pos`.
+    ///
+    /// # Errors
+    /// A failing hook.
+    pub fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
+        // The explanation of a move from this cell that no piece can make (onto itself).
+        let mv = MoveText::Path { from: cell, landings: vec![], capture: false };
+        self.explain_move(pos, &mv, legal)
+    }
+
     /// Plays a list of moves from `pos`; on the first bad one says `move N (text): reason`.
     ///
     /// # Errors

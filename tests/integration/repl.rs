@@ -371,7 +371,7 @@ fn every_edit_is_undone_by_undo_and_redone_by_redo() {
     assert_eq!(s.played.len(), 1);
     ok(&mut s, "undo");
     assert_eq!(s.pos, s.start);
-    assert_eq!(ok(&mut s, "undo 5"), ok(&mut s, "show"), "nothing more to undo");
+    assert!(ok(&mut s, "undo 5").starts_with("nothing to undo: this is the start of the game\n"));
     // Redo replays the move and the edits, in order.
     ok(&mut s, "redo");
     for (i, want) in seen.iter().enumerate().skip(1) {
@@ -407,4 +407,67 @@ fn load_is_undone_too() {
     ok(&mut s, "undo 2");
     assert_eq!((s.variant.name(), s.played.len()), ("basileus", 1));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_complete_move_is_never_lengthened_into_another() {
+    let mut s = session("bivouac");
+    ok(&mut s, "setup 6/1xxxx1/6/6/6/6/6/2x1O1/2x1O1/1O2O1/6 white 0");
+    ok(&mut s, "set captures compulsory_maximal");
+    // b2xd4 stops after one jump where the capture must go on to b4: refused, and why says so.
+    let e = s.execute("b2xd4").unwrap_err().to_string();
+    assert_eq!(e, "only the captures that take the most pieces (2) are legal: b2xd4xb4");
+    assert!(s.played.is_empty());
+    assert_eq!(ok(&mut s, "why b2xd4"), "only the captures that take the most pieces (2) are legal: b2xd4xb4\n");
+    assert_eq!(ok(&mut s, "why b2xd4xb4"), "b2xd4xb4 is legal\n");
+    // A partial text still completes, and says what it became.
+    let out = ok(&mut s, "b2x");
+    assert!(out.starts_with("played b2xd4xb4\n"), "{out}");
+    ok(&mut s, "undo");
+    assert!(!ok(&mut s, "b2xd4xb4").starts_with("played"), "the exact text is not echoed");
+}
+
+#[test]
+fn why_a_cell_lists_its_moves_or_says_why_it_has_none() {
+    let mut s = session("checkers");
+    assert_eq!(ok(&mut s, "why c3"), "c3: c3-b4, c3-d4\n");
+    assert_eq!(ok(&mut s, "why d4"), "there is no piece on d4\n");
+    assert_eq!(ok(&mut s, "why b6"), "b6 holds a black man; white is to move\n");
+    assert!(ok(&mut s, "why b2").starts_with("the man on b2 has no legal move here"), "{}", ok(&mut s, "why b2"));
+    // With a capture available, another piece's moves are not legal, and why says so.
+    for m in ["c3-d4", "f6-e5"] {
+        ok(&mut s, m);
+    }
+    assert_eq!(ok(&mut s, "why d4"), "d4: d4xf6\n");
+    let out = ok(&mut s, "why a3");
+    assert!(out.starts_with("the piece on a3 has no legal move: capture is compulsory"), "{out}");
+}
+
+#[test]
+fn playing_the_machine_undo_new_and_the_history() {
+    let mut s = session("checkers");
+    ok(&mut s, "seed 3");
+    ok(&mut s, "play black random");
+    ok(&mut s, "c3-d4");
+    assert_eq!(s.played.len(), 2, "the machine answered");
+    // Undo takes back the machine's reply and your move: your decision again.
+    ok(&mut s, "undo");
+    assert_eq!(s.played.len(), 0);
+    assert!(ok(&mut s, "undo").starts_with("nothing to undo: this is the start of the game"));
+    // Playing the move that is next in the history steps forward instead of a new line.
+    let out = ok(&mut s, "c3-d4");
+    assert!(out.starts_with("c3-d4 is the next move of the history: stepped forward"), "{out}");
+    assert_eq!(s.played.len(), 2, "and the machine's reply came forward too (it was next as well)");
+    assert!(ok(&mut s, "redo").starts_with("nothing to redo: this is the end of the history"));
+    assert!(ok(&mut s, "forward").starts_with("nothing ahead"));
+    // With the machine on white, `new` starts it at once.
+    ok(&mut s, "play none");
+    ok(&mut s, "play white random");
+    assert_eq!(s.played.len(), 3, "white's machine answered at once");
+    ok(&mut s, "new");
+    assert_eq!(s.played.len(), 1, "the machine made white's first move of the new game");
+    ok(&mut s, "play none");
+    // auto lists its moves.
+    let out = ok(&mut s, "auto 3 random");
+    assert_eq!(out.lines().filter(|l| l.contains(" (random) plays ")).count(), 3, "{out}");
 }
