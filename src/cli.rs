@@ -99,8 +99,9 @@ pub enum Command {
         #[arg(long = "from")]
         from: String,
     },
-    /// Where two rule sets differ: legal moves and results at the positions reached by seeded
-    /// random games (and VARIANT_A's scenarios).
+    /// Where two rule sets of one game behave differently: both play the same positions (every
+    /// line to --depth, VARIANT_A's scenarios, --games random games) and every move is played
+    /// under both; differences are grouped by kind, each with its count and first example.
     Diff {
         variant_a: String,
         variant_b: String,
@@ -110,10 +111,23 @@ pub enum Command {
         /// Override an option in VARIANT_B only.
         #[arg(long = "set-b", value_name = "NAME=VALUE")]
         set_b: Vec<String>,
-        #[arg(long, default_value_t = 20)]
+        /// Every line from the start to this many plies.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=12))]
+        depth: u32,
+        /// Seeded random games (up to 300 plies each) along the moves both accept.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=100_000))]
         games: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Show the first N kinds of difference in full (default 5).
+        #[arg(long, default_value_t = 5)]
+        limit: usize,
+        /// Show every kind of difference.
+        #[arg(long)]
+        all: bool,
+        /// Stop after comparing this many positions.
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        max_positions: u64,
     },
     /// Open the REPL (the default command).
     Play {
@@ -290,12 +304,13 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             let msg = crate::workflow::new_variant(&name, &from).map_err(CliError::usage)?;
             Ok(out.write_all(msg.as_bytes())?)
         }
-        Command::Diff { variant_a, variant_b, sets, set_b, games, seed } => {
+        Command::Diff { variant_a, variant_b, sets, set_b, depth, games, seed, limit, all, max_positions } => {
             let both = sets.pairs()?;
             let a = load(&variant_a, &both)?;
             let b = load(&variant_b, &[both, parse_sets(&set_b)?].concat())?;
-            let report = crate::workflow::diff(&a, &b, games, seed, 5).map_err(CliError::usage)?;
-            Ok(out.write_all(report.as_bytes())?)
+            let cfg = crate::diff::Config { depth, games, seed, max_positions: max_positions as usize };
+            let report = crate::diff::diff(&a, &b, &cfg).map_err(CliError::usage)?;
+            Ok(out.write_all(report.text((!all).then_some(limit)).as_bytes())?)
         }
         Command::Play { variant, sets, resume } => {
             let r = crate::repl::Resume::parse(resume.as_deref())

@@ -18,8 +18,8 @@
 //! - `render`: boards for a person; [`perft`]; [`scenario`] files;
 //! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
-//!   designer's loop), [`cli`] (the command line); [`interrupt`]: Ctrl-C stops a command, not
-//!   the program.
+//!   designer's loop), [`diff`] (where two rule sets behave differently), [`cli`] (the
+//!   command line); [`interrupt`]: Ctrl-C stops a command, not the program.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
 //! re-exported here, flat.
@@ -45,6 +45,7 @@ mod variant;
 
 mod ai;
 pub mod cli;
+pub mod diff;
 pub mod interrupt;
 pub mod perft;
 mod record;

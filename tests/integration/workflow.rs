@@ -51,13 +51,59 @@ fn new_test_accept() {
 #[test]
 fn diff_finds_differences_and_none_against_itself() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let o = run(&dir, &["diff", "basileus", "basileus", "--games", "5"]);
-    assert!(o.status.success(), "{}", out(&o));
-    assert!(out(&o).starts_with("no differences in "), "{}", out(&o));
-    let o = run(&dir, &["diff", "lielow", "lielow-ludii", "--games", "3"]);
+    for v in ["basileus", "checkers", "pyramida"] {
+        let o = run(&dir, &["diff", v, v, "--games", "5", "--depth", "3", "--max-positions", "3000"]);
+        assert!(o.status.success(), "{}", out(&o));
+        assert!(out(&o).starts_with(&format!("{v} and {v}: no differences in ")), "{}", out(&o));
+    }
+    let o = run(&dir, &["diff", "lielow", "lielow-ludii", "--games", "3", "--max-positions", "2000"]);
     let report = out(&o);
     assert!(report.contains("positions differ"), "{report}");
-    assert!(report.contains("only in lielow: a2-off") && report.contains("a2-off:w"), "{report}");
-    let o = run(&dir, &["diff", "basileus", "basileus", "--set-b", "king_adjacency=forbidden", "--games", "10"]);
-    assert!(out(&o).contains("positions differ"), "{}", out(&o));
+    assert!(report.contains("only in A: a2-off, h2-off") && report.contains("a2-off:w"), "{report}");
+    let o = run(&dir, &["diff", "basileus", "basileus", "--set-b", "king_adjacency=forbidden", "--games", "10", "--max-positions", "3000"]);
+    let report = out(&o);
+    assert!(report.starts_with("A = basileus, B = basileus (king_adjacency=forbidden)\n"), "{report}");
+    assert!(report.contains("positions differ"), "{report}");
+}
+
+/// What a move does is compared, not only which moves are legal: Pyramida's extra move after
+/// a stone lands next to its own (d1-c2 from the start) is gone in pyramida-calm.
+#[test]
+fn diff_plays_the_moves_under_both_rule_sets() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let o = run(&dir, &["diff", "pyramida", "pyramida-calm", "--games", "5", "--depth", "1", "--all"]);
+    let report = out(&o);
+    assert!(o.status.success(), "{report}");
+    let first = report.split("\n\n").nth(1).unwrap_or("");
+    assert!(
+        first
+            .starts_with("1. after a stone's move: A gives the mover another decision (`extra_move`), B passes the turn to the opponent\n"),
+        "{report}"
+    );
+    assert!(first.contains("\n   at the start\n   the move: d1-c2\n   A: white decides (`extra_move`); B: black to move\n"), "{first}");
+    // Bivouac's compulsory-maximal sibling refuses the moves a capture makes illegal.
+    let o = run(&dir, &["diff", "bivouac", "hostile-bivouac", "--games", "20", "--depth", "2", "--max-positions", "4000"]);
+    let report = out(&o);
+    assert!(report.contains("a token's move: legal in A, not in B"), "{report}");
+    assert!(report.contains("a token's capture: legal in A, not in B"), "{report}");
+}
+
+/// A hook that changes where a move leads (a man crowned on the far rank turned back into a
+/// man) is a difference, though both rule sets allow exactly the same moves.
+#[test]
+fn diff_sees_what_a_hook_does_to_the_position() {
+    let dir = crate::scratch("diff-hook");
+    std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\nname = \"uncrowned\"\nscript = \"rules.rhai\"\n").unwrap();
+    std::fs::write(
+        dir.join("rules.rhai"),
+        "fn after_move(m) {\n    if m.to != () && m.kind == \"man\" && kind(m.to) == \"king\" {\n        remove(m.to);\n        place(m.to, \"man\", m.player);\n    }\n}\n",
+    )
+    .unwrap();
+    // Random games reach the far rank.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let o = run(&root, &["diff", "checkers", dir.to_str().unwrap(), "--games", "30", "--depth", "2"]);
+    let report = out(&o);
+    assert!(o.status.success(), "{report}");
+    assert!(report.contains("after a man's move: on the landing cell A leaves the mover's king, B the mover's man"), "{report}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
