@@ -322,11 +322,19 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// Every variant a name can reach, where it lives, and its title; a name found in two places
+/// resolves to the first (the later one is marked as hidden).
 fn list(out: &mut dyn Write) -> Result<(), CliError> {
-    for n in variant::shipped_names() {
-        let v = Variant::load(&n, &[]);
-        let title = v.as_ref().map(|v| v.rules.title.clone()).unwrap_or_else(|_| "(does not load)".into());
-        writeln!(out, "{n:<18} {title}")?;
+    let mut seen = std::collections::HashSet::new();
+    for (n, place, origin) in variant::all_variants() {
+        let spec = match &origin {
+            variant::Origin::Disk(d) => d.display().to_string(),
+            variant::Origin::Shipped(n) => n.clone(),
+        };
+        let v = Variant::load(&spec, &[]);
+        let title = v.as_ref().map(|v| v.rules.title.clone()).unwrap_or_else(|_| "(does not load: `boardlab check` says why)".into());
+        let hidden = if seen.insert(n.clone()) { "" } else { " (hidden by the one above)" };
+        writeln!(out, "{n:<18} {title:<40} {}{hidden}", place.describe())?;
     }
     Ok(())
 }

@@ -67,4 +67,4 @@ pub use render::Style;
 pub use rules::{LoadError, Ruleset};
 pub use session::{Arg, COMMANDS, Command, CommandError, Effect, Reply, Session};
 pub use state::{Continuation, Position, PositionError};
-pub use variant::{MoveListError, PlayError, Variant, shipped_names};
+pub use variant::{MoveListError, Place, PlayError, Variant, all_variants, shipped_names};

@@ -25,6 +25,10 @@ use std::path::{Path, PathBuf};
 pub struct Record {
     /// The variant as it was named (a shipped name, a folder or a file).
     pub variant: String,
+    /// The variant's folder, absolute, when it lives on disk: a record is found again from any
+    /// folder (`--resume` elsewhere), the name being the fallback.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// The start position text, when not the initial position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
@@ -143,6 +147,7 @@ mod tests {
     fn round_trip() {
         let r = Record {
             variant: "pyramida".into(),
+            path: Some("/home/me/games/pyramida".into()),
             start: Some("x white 3".into()),
             moves: vec!["d1-c2".into(), "pass".into()],
             cursor: Some(1),

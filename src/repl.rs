@@ -410,7 +410,10 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
     }
     write!(out, "{}", s.board())?;
     out.flush()?;
-    let words = Rc::new(RefCell::new(Words { variants: crate::variant::shipped_names(), ..Words::default() }));
+    let mut variants: Vec<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
+    variants.sort();
+    variants.dedup();
+    let words = Rc::new(RefCell::new(Words { variants, ..Words::default() }));
     refresh(&words, s);
     let config = rustyline::Config::builder().completion_type(rustyline::CompletionType::List).auto_add_history(false).build();
     let mut rl: Editor<Shell, DefaultHistory> = Editor::with_config(config)?;

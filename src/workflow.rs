@@ -74,11 +74,11 @@ fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, WorkflowError> {
             if p.is_dir() && p.join("variant.toml").is_file() {
                 return Ok(vec![p.to_path_buf()]);
             }
-            let local = Path::new("variants").join(t);
-            if local.join("variant.toml").is_file() {
-                return Ok(vec![local]);
+            // A name, found as every command finds it (a shipped one is tested by `test`).
+            match crate::variant::read_merged(t) {
+                Ok((_, crate::variant::Origin::Disk(dir), _)) => Ok(vec![dir]),
+                _ => Err(WorkflowError::NotAFolder(t.to_string())),
             }
-            Err(WorkflowError::NotAFolder(t.to_string()))
         }
         None => {
             let mut v: Vec<PathBuf> = std::fs::read_dir("variants")

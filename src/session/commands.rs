@@ -354,7 +354,9 @@ fn reload(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> 
 
 fn variant(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     if rest.is_empty() {
-        return Err(CommandError::Usage(format!("usage: variant NAME (shipped: {})", crate::variant::shipped_names().join(", "))));
+        let mut names: Vec<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
+        names.dedup();
+        return Err(CommandError::Usage(format!("usage: variant NAME (found: {})", names.join(", "))));
     }
     let v = Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
     let note = s.keep_line(&format!("switched to {}", v.name()));

@@ -227,7 +227,21 @@ impl Session {
     /// The record's variant does not load, its start position or a move is not valid.
     pub fn from_record(rec: &Record, style: Style) -> Result<Session, CommandError> {
         let sets: Vec<(String, String)> = rec.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let mut s = Session::new(&rec.variant, &sets, style)?;
+        // The folder the record names, when it is still there (the record may be read from
+        // another folder than it was written in); else the name.
+        let spec = match &rec.path {
+            Some(p) if std::path::Path::new(p).join("variant.toml").is_file() => p.clone(),
+            _ => rec.variant.clone(),
+        };
+        let mut s = Session::new(&spec, &sets, style)?;
+        // Named as the record names it when that name still finds the same folder from here.
+        if spec != rec.variant
+            && let Ok((_, crate::variant::Origin::Disk(d), _)) = crate::variant::read_merged(&rec.variant)
+            && d.canonicalize().ok().map(|p| p.display().to_string()) == rec.path
+            && let Some(v) = Arc::get_mut(&mut s.variant)
+        {
+            v.spec = rec.variant.clone();
+        }
         s.apply_record(rec)?;
         // The autosave's earlier lines, best effort: one that no longer replays (its variant
         // file changed or went) is left out rather than refusing the whole game.
@@ -350,8 +364,13 @@ impl Session {
     pub fn record(&self) -> Record {
         let g = &self.variant.rules.geometry;
         let initial = self.variant.start();
+        let path = match &self.variant.origin {
+            crate::variant::Origin::Disk(d) => d.canonicalize().ok().map(|p| p.display().to_string()),
+            crate::variant::Origin::Shipped(_) => None,
+        };
         Record {
             variant: self.variant.spec.clone(),
+            path,
             options: self.variant.overrides.iter().cloned().collect(),
             start: (self.start != initial).then(|| self.start.to_text(&self.variant.rules)),
             // The plies ahead are kept too: `back N` then quit loses nothing.

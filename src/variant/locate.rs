@@ -1,6 +1,9 @@
-//! Finding a variant's files: a path to a `.toml` file or a folder holding `variant.toml`;
-//! `variants/NAME/` in the current directory; the variants shipped inside the binary. And
-//! reading them along their `extends` chain (beside the extending variant first, then shipped).
+//! Finding a variant's files, the one way every command, the REPL and records name a variant:
+//! a path (a `.toml` file, or a folder holding `variant.toml`), or a plain name looked up, in
+//! order, in the current folder (`./NAME/`), `./variants/NAME/`, each folder of
+//! `$BOARDLAB_PATH` (separated by `:`), the user's data directory's `variants/`, and last the
+//! variants shipped inside the binary ([`Place`]). And reading them along their `extends` chain
+//! (beside the extending variant first, then by the same search).
 
 use crate::rules::raw::RawVariant;
 use crate::rules::validate::Merged;
@@ -62,6 +65,86 @@ impl Origin {
     }
 }
 
+/// Where a variant found by name lives, in the order the places are searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// `./NAME/` (where `boardlab new NAME` creates it).
+    Here,
+    /// `./variants/NAME/` (a project folder, such as this repository).
+    Project,
+    /// A folder of `$BOARDLAB_PATH`.
+    SearchPath(PathBuf),
+    /// The user's data directory's `variants/`.
+    Data(PathBuf),
+    /// Inside the binary.
+    Shipped,
+}
+
+impl Place {
+    /// Where, in words: `./mygame`, `$BOARDLAB_PATH /opt/games`, `shipped`.
+    pub fn describe(&self) -> String {
+        match self {
+            Place::Here => ".".into(),
+            Place::Project => "./variants".into(),
+            Place::SearchPath(d) => format!("$BOARDLAB_PATH {}", d.display()),
+            Place::Data(d) => format!("data {}", d.display()),
+            Place::Shipped => "shipped".into(),
+        }
+    }
+}
+
+/// The folders searched for a variant by plain name, in order (the shipped ones come after).
+pub fn search_folders() -> Vec<(Place, PathBuf)> {
+    let mut v = vec![(Place::Here, PathBuf::from(".")), (Place::Project, PathBuf::from("variants"))];
+    if let Some(path) = std::env::var_os("BOARDLAB_PATH") {
+        for d in std::env::split_paths(&path).filter(|d| !d.as_os_str().is_empty()) {
+            v.push((Place::SearchPath(d.clone()), d));
+        }
+    }
+    if let Some(d) = crate::record::data_dir() {
+        let d = d.join("variants");
+        v.push((Place::Data(d.clone()), d));
+    }
+    v
+}
+
+/// Whether a spec is a plain name (looked up) rather than a path.
+fn is_plain_name(spec: &str) -> bool {
+    !spec.is_empty() && !spec.contains(['/', '\\']) && !spec.starts_with('.') && !spec.ends_with(".toml")
+}
+
+/// Every variant the search finds, in search order: (name, place, folder or shipped name).
+/// A name found twice is listed twice; the first is the one a name resolves to.
+pub fn all_variants() -> Vec<(String, Place, Origin)> {
+    let mut out = Vec::new();
+    for (place, dir) in search_folders() {
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let mut found: Vec<(String, PathBuf)> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join("variant.toml").is_file())
+            .filter_map(|p| Some((p.file_name()?.to_string_lossy().to_string(), p)))
+            .filter(|(n, _)| is_plain_name(n))
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|(n, p)| (n, place.clone(), Origin::Disk(p))));
+    }
+    out.extend(shipped_names().into_iter().map(|n| (n.clone(), Place::Shipped, Origin::Shipped(n))));
+    out
+}
+
+/// A plain name's variant: the first place of [`search_folders`] holding `NAME/variant.toml`,
+/// else the shipped one.
+fn by_name(name: &str) -> Option<(Origin, Place)> {
+    for (place, dir) in search_folders() {
+        let d = dir.join(name);
+        if d.join("variant.toml").is_file() {
+            return Some((Origin::Disk(d), place));
+        }
+    }
+    SHIPPED.get_file(format!("{name}/variant.toml")).is_some().then(|| (Origin::Shipped(name.to_string()), Place::Shipped))
+}
+
 /// The names of the shipped variants, sorted.
 pub fn shipped_names() -> Vec<String> {
     let mut v: Vec<String> =
@@ -78,33 +161,39 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
         let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
         let file = p.file_name().unwrap().to_string_lossy().to_string();
         let name = if file == "variant.toml" {
-            dir.file_name().map_or("variant".into(), |n| n.to_string_lossy().to_string())
+            dir.canonicalize().ok().and_then(|d| d.file_name().map(|n| n.to_string_lossy().to_string())).unwrap_or_else(|| "variant".into())
         } else {
             file.trim_end_matches(".toml").to_string()
         };
         return Ok((Origin::Disk(dir), file, name));
     }
-    if p.is_dir() && p.join("variant.toml").is_file() && (spec.contains('/') || spec.contains('\\') || spec.starts_with('.')) {
+    if !is_plain_name(spec) && p.is_dir() && p.join("variant.toml").is_file() {
         let name =
             p.canonicalize().ok().and_then(|c| c.file_name().map(|n| n.to_string_lossy().to_string())).unwrap_or_else(|| spec.to_string());
         return Ok((Origin::Disk(p.to_path_buf()), "variant.toml".into(), name));
     }
-    let local = Path::new("variants").join(spec);
-    if local.join("variant.toml").is_file() {
-        return Ok((Origin::Disk(local), "variant.toml".into(), spec.to_string()));
+    if is_plain_name(spec)
+        && let Some((origin, _)) = by_name(spec)
+    {
+        return Ok((origin, "variant.toml".into(), spec.to_string()));
     }
-    if SHIPPED.get_file(format!("{spec}/variant.toml")).is_some() {
-        return Ok((Origin::Shipped(spec.to_string()), "variant.toml".into(), spec.to_string()));
-    }
-    let names = shipped_names();
-    let mut e = LoadError::plain(format!("unknown variant `{spec}`; the shipped variants are: {}", names.join(", ")));
-    if let Some(h) = crate::rules::error::did_you_mean(spec, names.iter().map(String::as_str)) {
+    let all = all_variants();
+    let mut names: Vec<&str> = all.iter().map(|(n, _, _)| n.as_str()).collect();
+    names.dedup();
+    let what = if is_plain_name(spec) {
+        let places: Vec<String> = search_folders().iter().map(|(_, d)| d.display().to_string()).collect();
+        format!("unknown variant `{spec}`: not in {} nor shipped; the variants found: {}", places.join(", "), names.join(", "))
+    } else {
+        format!("no variant at `{spec}` (a .toml file, or a folder holding variant.toml)")
+    };
+    let mut e = LoadError::plain(what);
+    if let Some(h) = crate::rules::error::did_you_mean(spec.trim_start_matches("./"), names.iter().copied()) {
         e = e.with_help(h);
     }
     Err(e)
 }
 
-/// Finds the base of an `extends`: beside the extending variant, then shipped.
+/// Finds the base of an `extends`: beside the extending variant, then as any name is found.
 fn locate_base(from: &Origin, name: &str) -> Option<Origin> {
     if let Origin::Disk(dir) = from {
         let sib = dir.join("..").join(name);
@@ -112,10 +201,7 @@ fn locate_base(from: &Origin, name: &str) -> Option<Origin> {
             return Some(Origin::Disk(sib));
         }
     }
-    if SHIPPED.get_file(format!("{name}/variant.toml")).is_some() {
-        return Some(Origin::Shipped(name.to_string()));
-    }
-    None
+    by_name(name).map(|(o, _)| o)
 }
 
 /// Parses one file's TOML, with a diagnostic on error.
@@ -155,11 +241,11 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadErro
         }
         let Some(base) = locate_base(&cur_origin, ext.get_ref()) else {
             let sf = &chain.last().unwrap().1;
-            let names = shipped_names();
+            let names: Vec<String> = all_variants().into_iter().map(|(n, _, _)| n).collect();
             let mut e = LoadError::at(
                 sf,
                 ext.span(),
-                format!("`extends`: no variant `{}` beside this one or shipped", ext.get_ref()),
+                format!("`extends`: no variant `{}` beside this one, in the search folders or shipped", ext.get_ref()),
                 "this variant",
             );
             if let Some(h) = crate::rules::error::did_you_mean(ext.get_ref(), names.iter().map(String::as_str)) {

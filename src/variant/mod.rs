@@ -5,7 +5,7 @@
 mod locate;
 mod play;
 
-pub use locate::{Origin, SHIPPED, read_merged, shipped_names};
+pub use locate::{Origin, Place, SHIPPED, all_variants, read_merged, shipped_names};
 pub use play::{MoveListError, PlayError};
 
 use crate::rules::validate::{Merged, validate};

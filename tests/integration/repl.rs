@@ -280,7 +280,7 @@ fn the_remaining_commands() {
     assert!(ok(&mut s, "rules").contains("# checkers resolved"));
     let e = s.execute("variant basilues").unwrap_err().to_string();
     assert!(e.contains("basileus"), "{e}");
-    assert!(s.execute("variant").unwrap_err().to_string().contains("shipped"));
+    assert!(s.execute("variant").unwrap_err().to_string().contains("found: "));
     ok(&mut s, "variant pyramida");
     assert_eq!(s.prompt(), "pyramida 0 white> ");
     assert!(s.execute("setup nonsense").is_err());

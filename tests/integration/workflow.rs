@@ -107,3 +107,56 @@ fn diff_sees_what_a_hook_does_to_the_position() {
     assert!(report.contains("after a man's move: on the landing cell A leaves the mover's king, B the mover's man"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// One resolver: in an empty folder (as after `cargo install`), a variant made by `new` is found
+/// by its plain name by every command, listed by `list`, and its game resumes from elsewhere.
+#[test]
+fn a_new_variant_is_found_by_name_everywhere() {
+    let dir = crate::scratch("resolver");
+    let (work, other, data) = (dir.join("work"), dir.join("elsewhere"), dir.join("data"));
+    for d in [&work, &other] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let run_in = |at: &PathBuf, args: &[&str], input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .args(args)
+            .current_dir(at)
+            .env("NO_COLOR", "1")
+            .env("BOARDLAB_DATA_DIR", &data)
+            .env_remove("BOARDLAB_PATH")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", out(&o));
+        out(&o)
+    };
+    run_in(&work, &["new", "mygame", "--from", "basileus"], "");
+    assert!(run_in(&work, &["check", "mygame"], "").contains("ok"));
+    assert!(run_in(&work, &["moves", "mygame"], "").contains("e2-e3"));
+    assert!(run_in(&work, &["play", "mygame"], "e2-e3\nposition\n").contains(" black 1"));
+    assert!(run_in(&work, &["selfplay", "mygame", "--games", "2"], "").contains("mygame: 2 games"));
+    assert!(run_in(&work, &["test", "mygame"], "").contains("passed"));
+    let list = run_in(&work, &["list"], "");
+    assert!(list.lines().any(|l| l.starts_with("mygame ") && l.trim_end().ends_with(" .")), "{list}");
+    assert!(list.lines().any(|l| l.starts_with("checkers ") && l.contains("shipped")), "{list}");
+    // From another folder: the autosave names the variant's folder, so it resumes there too.
+    let pos = run_in(&other, &["play", "--resume"], "position\nhistory\n");
+    assert!(pos.contains(" black 1") && pos.contains("e2-e3"), "{pos}");
+    // A typo names what exists.
+    let o = Command::new(env!("CARGO_BIN_EXE_boardlab")).args(["check", "mygam"]).current_dir(&work).output().unwrap();
+    assert!(!o.status.success());
+    assert!(out(&o).contains("mygame"), "{}", out(&o));
+    // $BOARDLAB_PATH finds it from anywhere by name.
+    let o = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["moves", "mygame"])
+        .current_dir(&other)
+        .env("BOARDLAB_PATH", &work)
+        .output()
+        .unwrap();
+    assert!(o.status.success() && out(&o).contains("e2-e3"), "{}", out(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
