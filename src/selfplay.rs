@@ -409,7 +409,7 @@ fn title<'a>(variant: &str, options: impl Iterator<Item = (&'a str, &'a str)>) -
 fn progress_bar(n: u64, name: &str) -> indicatif::ProgressBar {
     let b = indicatif::ProgressBar::new(n);
     b.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {per_sec}, eta {eta}")
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, eta {eta}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .progress_chars("=> "),
     );
@@ -450,8 +450,9 @@ pub struct Report {
     pub white: Share,
     pub black: Share,
     pub draws: Share,
-    /// White's score (wins + half the draws) over the games, with a 95 % interval (normal
-    /// approximation with the sample variance).
+    /// White's score (wins + half the draws) over the games, with a 95 % interval (Wilson's,
+    /// treating the score as a share: conservative, since a draw's half point varies less than a
+    /// win or a loss, and always within [0, 1]).
     pub white_score: (f64, f64, f64),
     pub reasons: Vec<(String, u64)>,
     pub length: Lengths,
@@ -463,7 +464,18 @@ pub struct Report {
     pub interrupted: bool,
     /// Games read back from an earlier run (`--resume-from`) rather than played here.
     pub resumed: u64,
+    /// Games that ended at the move limit rather than by a rule of the game.
+    pub capped: Share,
+    /// Who played white and black (`random`, `mcts:1000`), when the games say and agree.
+    pub players: Option<(String, String)>,
 }
+
+/// The reason a game cut by the move limit gives.
+pub const MOVE_LIMIT_REASON: &str = "move limit";
+
+/// Above this share of games ended by the move limit, a report warns that it measures the limit
+/// and marks nothing significant.
+pub const CAPPED_WARNING: f64 = 0.25;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lengths {
@@ -512,7 +524,7 @@ impl Lengths {
         let mut lens: Vec<u32> = games.iter().map(|g| g.plies).collect();
         lens.sort_unstable();
         let lf: Vec<f64> = lens.iter().map(|&x| x as f64).collect();
-        let (mean, _, _) = mean_ci(&lf);
+        let mean = if lf.is_empty() { 0.0 } else { lf.iter().sum::<f64>() / lf.len() as f64 };
         let median = if lens.is_empty() {
             0.0
         } else if lens.len() % 2 == 1 {
@@ -576,36 +588,62 @@ impl Report {
         let n = games.len() as u64;
         let count = |r: &str| games.iter().filter(|g| g.result == r).count() as u64;
         let scores: Vec<f64> = games.iter().map(|g| score_of(&g.result)).collect();
+        let capped = Share::new(games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).count() as u64, n);
+        let players = games.first().filter(|g| !g.white.is_empty()).map(|g| (g.white.clone(), g.black.clone()));
+        let players = players.filter(|p| games.iter().all(|g| (&g.white, &g.black) == (&p.0, &p.1)));
         Report {
             title,
             n,
             white: Share::new(count("white"), n),
             black: Share::new(count("black"), n),
             draws: Share::new(count("draw"), n),
-            white_score: mean_ci(&scores),
+            white_score: score_ci(&scores),
             reasons: reasons(&games),
             length: Lengths::of(&games),
             branching: Branching::of(&games),
             seconds,
             interrupted: false,
             resumed: 0,
+            capped,
+            players,
             games,
         }
     }
 
-    /// A text histogram of game lengths: `bins` rows.
-    pub fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64)> {
-        let (lo, hi) = (self.length.min, self.length.max);
-        let width = ((hi - lo) / bins as u32 + 1).max(1);
-        let mut rows: Vec<(u32, u32, u64)> = (0..bins as u32).map(|i| (lo + i * width, lo + (i + 1) * width - 1, 0)).collect();
-        for g in &self.games {
-            let i = (((g.plies - lo) / width) as usize).min(bins - 1);
-            rows[i].2 += 1;
+    /// The length histogram: up to `bins` rows on a logarithmic scale of plies (short and long
+    /// games both readable), then the games cut by the move limit as a row of their own
+    /// (`capped` true). Rows: (from, to, count, capped).
+    pub fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64, bool)> {
+        let lengths: Vec<u32> = self.games.iter().filter(|g| g.reason != MOVE_LIMIT_REASON).map(|g| g.plies).collect();
+        let mut rows: Vec<(u32, u32, u64, bool)> = Vec::new();
+        if let (Some(&lo), Some(&hi)) = (lengths.iter().min(), lengths.iter().max()) {
+            // Edges lo·(hi/lo)^(i/bins), as whole plies, without repeats.
+            let (l, h) = ((lo.max(1)) as f64, (hi.max(1)) as f64);
+            let mut edges: Vec<u32> = (0..=bins).map(|i| (l * (h / l).powf(i as f64 / bins as f64)).round() as u32).collect();
+            edges[0] = lo;
+            edges.dedup();
+            if edges.len() == 1 {
+                rows.push((lo, hi, 0, false));
+            }
+            for w in edges.windows(2) {
+                let last = w[1] == *edges.last().unwrap_or(&hi);
+                rows.push((w[0], if last { w[1] } else { w[1] - 1 }, 0, false));
+            }
+            for &x in &lengths {
+                let i = rows.iter().position(|r| x <= r.1).unwrap_or(rows.len() - 1);
+                rows[i].2 += 1;
+            }
         }
-        while rows.len() > 1 && rows.last().is_some_and(|r| r.2 == 0) {
-            rows.pop();
+        if self.capped.count > 0 {
+            let at = self.games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).map(|g| g.plies).max().unwrap_or(0);
+            rows.push((at, at, self.capped.count, true));
         }
         rows
+    }
+
+    /// Whether the move limit decided so many games that the results measure it.
+    pub fn dominated_by_limit(&self) -> bool {
+        self.capped.p > CAPPED_WARNING
     }
 
     /// The report as text.
@@ -614,6 +652,16 @@ impl Report {
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
         let _ = writeln!(s, "{}: {} games", self.title, self.n);
+        if let Some((w, b)) = &self.players {
+            let _ = writeln!(s, "players: white {w}, black {b}");
+        }
+        if self.dominated_by_limit() {
+            let _ = writeln!(
+                s,
+                "WARNING: {} of the games ended at the move limit, not by a rule of the game: these results measure the limit, not the game (nothing is marked significant)",
+                pct(self.capped.p)
+            );
+        }
         if self.interrupted {
             let _ = writeln!(s, "interrupted (Ctrl-C): the report covers the {} games finished", self.n);
         }
@@ -625,14 +673,20 @@ impl Report {
         let _ = writeln!(s, "  black wins {}", share(&self.black));
         let _ = writeln!(s, "  draws      {}", share(&self.draws));
         let (m, lo, hi) = self.white_score;
+        let judged = if self.dominated_by_limit() {
+            " (not judged: the move limit decided too many games)"
+        } else if lo > 0.5 || hi < 0.5 {
+            " (significant)"
+        } else {
+            " (not significant)"
+        };
         let _ = writeln!(
             s,
-            "  first player's score {} [{} – {}]: advantage {:+.1} points{}",
+            "  first player's score {} [{} – {}]: advantage {:+.1} points{judged}",
             pct(m),
             pct(lo),
             pct(hi),
-            (m - 0.5) * 100.0,
-            if lo > 0.5 || hi < 0.5 { " (significant)" } else { " (not significant)" }
+            (m - 0.5) * 100.0
         );
         let _ = writeln!(s, "why games ended");
         for (r, c) in &self.reasons {
@@ -646,9 +700,10 @@ impl Report {
         );
         let rows = self.histogram(10);
         let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1);
-        for (a, b, c) in rows {
+        for (a, b, c, capped) in rows {
             let bar = "#".repeat(((c as f64 / top as f64) * 40.0).round() as usize);
-            let _ = writeln!(s, "  {a:>6}–{b:<6} {c:>6} {bar}");
+            let span = if capped { format!("{:>13}", "move limit") } else { format!("{a:>6}–{b:<6}") };
+            let _ = writeln!(s, "  {span} {c:>6} {bar}");
         }
         let br = &self.branching;
         let _ = writeln!(
@@ -664,7 +719,8 @@ impl Report {
     pub fn speed_line(&self) -> String {
         match self.seconds {
             Some(t) if t > 0.0 => {
-                format!("speed: {:.0} games/s, {:.0} positions/s ({:.2} s)\n", self.n as f64 / t, self.branching.positions as f64 / t, t)
+                let n = (self.n - self.resumed) as f64;
+                format!("speed: {} games/s, {} positions/s ({} s)\n", sig3(n / t), sig3(self.branching.positions as f64 / t), sig3(t))
             }
             _ if self.resumed > 0 => format!("speed: (not measured: {} games were read back from an earlier run)\n", self.resumed),
             _ => "speed: (not measured: merged from files)\n".into(),
@@ -712,14 +768,48 @@ impl Report {
     }
 }
 
-fn mean_ci(xs: &[f64]) -> (f64, f64, f64) {
+/// A mean score in [0, 1] with Wilson's 95 % interval (the score taken as a share of points).
+fn score_ci(xs: &[f64]) -> (f64, f64, f64) {
+    let n = xs.len() as f64;
     if xs.is_empty() {
         return (0.0, 0.0, 0.0);
     }
-    let n = xs.len() as f64;
     let m = xs.iter().sum::<f64>() / n;
-    let half = 1.96 * sd(xs) / n.sqrt();
-    (m, m - half, m + half)
+    let (lo, hi) = wilson(m, n);
+    (m, lo, hi)
+}
+
+/// Wilson's 95 % score interval for a share `p` of `n`: always within [0, 1].
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.96f64;
+    let den = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / den;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Newcombe's hybrid score interval (his method 10) for the difference `p2 − p1` of two shares
+/// with Wilson intervals `w1`, `w2`: always within [−1, 1].
+fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64, f64) {
+    let d = p2 - p1;
+    let lo = d - ((p2 - w2.0).powi(2) + (w1.1 - p1).powi(2)).sqrt();
+    let hi = d + ((w2.1 - p2).powi(2) + (p1 - w1.0).powi(2)).sqrt();
+    (lo.max(-1.0), hi.min(1.0))
+}
+
+/// A number to three significant figures, without an exponent (`0.0213`, `1.25`, `23400`).
+pub fn sig3(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = x.abs().log10().floor() as i32;
+    let decimals = (2 - digits).max(0) as usize;
+    let scale = 10f64.powi(digits - 2);
+    let rounded = if digits > 2 { (x / scale).round() * scale } else { x };
+    format!("{rounded:.decimals$}")
 }
 
 fn sd(xs: &[f64]) -> f64 {
@@ -735,34 +825,39 @@ fn sd(xs: &[f64]) -> f64 {
 pub fn compare(a: &Report, b: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "A = {}, B = {}", a.title, b.title);
+    // A difference between results the move limit decided says nothing about the rules.
+    let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
+    if !judge {
+        let _ = writeln!(s, "(no difference is marked significant: in A or B more than a quarter of the games ended at the move limit)");
+    }
     let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", "A", "B", "difference (B − A) [95%]");
-    let prop = |name: &str, x: &Share, y: &Share, s: &mut String| {
-        let (na, nb) = (a.n.max(1) as f64, b.n.max(1) as f64);
-        let d = y.p - x.p;
-        let half = 1.96 * (x.p * (1.0 - x.p) / na + y.p * (1.0 - y.p) / nb).sqrt();
+    let mark = |lo: f64, hi: f64| if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
+    // Shares: Newcombe's interval for the difference of two Wilson intervals.
+    let prop = |name: &str, x: f64, y: f64, s: &mut String| {
+        let (na, nb) = (a.n as f64, b.n as f64);
+        let (lo, hi) = newcombe(x, wilson(x, na), y, wilson(y, nb));
         let _ = writeln!(
             s,
             "{name:<34} {:>22} {:>22} {:>+8.1} [{:+.1}, {:+.1}]{}",
-            format!("{:.1}%", x.p * 100.0),
-            format!("{:.1}%", y.p * 100.0),
-            d * 100.0,
-            (d - half) * 100.0,
-            (d + half) * 100.0,
-            significant(d, half)
+            format!("{:.1}%", x * 100.0),
+            format!("{:.1}%", y * 100.0),
+            (y - x) * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            mark(lo, hi)
         );
     };
-    prop("white wins", &a.white, &b.white, &mut s);
-    prop("black wins", &a.black, &b.black, &mut s);
-    prop("draws", &a.draws, &b.draws, &mut s);
-    let mean = |name: &str, x: f64, sx: f64, y: f64, sy: f64, s: &mut String| {
-        let half = 1.96 * (sx * sx / a.n.max(1) as f64 + sy * sy / b.n.max(1) as f64).sqrt();
-        let d = y - x;
-        let _ = writeln!(s, "{name:<34} {x:>22.1} {y:>22.1} {d:>+8.1} [{:+.1}, {:+.1}]{}", d - half, d + half, significant(d, half));
-    };
-    let sa = (a.white_score.2 - a.white_score.0) / 1.96 * (a.n as f64).sqrt();
-    let sb = (b.white_score.2 - b.white_score.0) / 1.96 * (b.n as f64).sqrt();
-    mean("first player's score (%)", a.white_score.0 * 100.0, sa * 100.0, b.white_score.0 * 100.0, sb * 100.0, &mut s);
-    mean("mean length (plies)", a.length.mean, a.length.sd, b.length.mean, b.length.sd, &mut s);
+    prop("white wins", a.white.p, b.white.p, &mut s);
+    prop("black wins", a.black.p, b.black.p, &mut s);
+    prop("draws", a.draws.p, b.draws.p, &mut s);
+    prop("ended by the move limit", a.capped.p, b.capped.p, &mut s);
+    prop("first player's score (%)", a.white_score.0, b.white_score.0, &mut s);
+    // Mean lengths: Welch's normal interval, kept within what the data allow.
+    let (la, lb) = (&a.length, &b.length);
+    let half = 1.96 * (la.sd * la.sd / a.n.max(1) as f64 + lb.sd * lb.sd / b.n.max(1) as f64).sqrt();
+    let d = lb.mean - la.mean;
+    let (lo, hi) = ((d - half).max(lb.min as f64 - la.max as f64), (d + half).min(lb.max as f64 - la.min as f64));
+    let _ = writeln!(s, "{:<34} {:>22.1} {:>22.1} {d:>+8.1} [{lo:+.1}, {hi:+.1}]{}", "mean length (plies)", la.mean, lb.mean, mark(lo, hi));
     let plain = |name: &str, x: f64, y: f64, s: &mut String| {
         let _ = writeln!(s, "{name:<34} {x:>22.2} {y:>22.2} {:>+8.2}", y - x);
     };
@@ -777,10 +872,6 @@ pub fn compare(a: &Report, b: &Report) -> String {
     }
     let _ = write!(s, "A {}B {}", a.speed_line(), b.speed_line());
     s
-}
-
-fn significant(d: f64, half: f64) -> &'static str {
-    if d.abs() > half { "  significant" } else { "" }
 }
 
 fn trunc(s: &str, n: usize) -> String {
@@ -826,11 +917,12 @@ pub fn svg(reports: &[&Report]) -> String {
             r.length.median
         );
         let bw = hw as f64 / rows.len().max(1) as f64;
-        for (i, (a, b, c)) in rows.iter().enumerate() {
+        for (i, (a, b, c, capped)) in rows.iter().enumerate() {
             let h = (*c as f64 / top * hh as f64).round();
+            let (fill, label) = if *capped { ("#b0b0b0", "move limit".to_string()) } else { ("#6a9a5b", format!("{a}–{b}")) };
             let _ = writeln!(
                 s,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h}\" fill=\"#6a9a5b\"><title>{a}–{b}: {c}</title></rect>",
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h}\" fill=\"{fill}\"><title>{label}: {c}</title></rect>",
                 hx as f64 + i as f64 * bw,
                 (hy + hh) as f64 - h,
                 (bw - 1.0).max(1.0)
@@ -900,6 +992,46 @@ mod tests {
         // 50 of 100: 40.4 % to 59.6 % (the textbook value).
         let s = Share::new(50, 100);
         assert!((s.lo - 0.4038).abs() < 1e-3 && (s.hi - 0.5962).abs() < 1e-3, "{s:?}");
+    }
+
+    #[test]
+    fn newcombe_interval() {
+        // Newcombe (1998), table II, example (a): 56/70 against 48/80 gives a difference of
+        // 0.2000 with the hybrid score interval 0.0524 to 0.3339.
+        let (p1, p2) = (48.0 / 80.0, 56.0 / 70.0);
+        let (lo, hi) = newcombe(p1, wilson(p1, 80.0), p2, wilson(p2, 70.0));
+        assert!((lo - 0.0524).abs() < 1e-3 && (hi - 0.3339).abs() < 1e-3, "{lo} {hi}");
+        // Two games each: wide, but never outside [-1, 1].
+        let (lo, hi) = newcombe(0.0, wilson(0.0, 2.0), 1.0, wilson(1.0, 2.0));
+        assert!((-1.0..=1.0).contains(&lo) && (-1.0..=1.0).contains(&hi) && lo > 0.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn three_significant_figures() {
+        assert_eq!(sig3(0.021349), "0.0213");
+        assert_eq!(sig3(1.2549), "1.25");
+        assert_eq!(sig3(125.4606), "125");
+        assert_eq!(sig3(23456.0), "23500");
+        assert_eq!(sig3(0.4), "0.400");
+    }
+
+    #[test]
+    fn the_histogram_keeps_the_move_limit_apart() {
+        let mut games: Vec<GameRecord> =
+            [2u32, 3, 10, 30, 100, 100].iter().enumerate().map(|(i, &p)| game(i as u64, "white", p, vec![])).collect();
+        for i in 6..9 {
+            let mut g = game(i, "draw", 1000, vec![]);
+            g.reason = MOVE_LIMIT_REASON.into();
+            games.push(g);
+        }
+        let r = Report::new("x".into(), games, None);
+        let rows = r.histogram(4);
+        assert_eq!(rows.last(), Some(&(1000, 1000, 3, true)));
+        // Log bins from 2 to 100: edges 2, 5, 14, 38, 100.
+        assert_eq!(rows[..rows.len() - 1], [(2, 4, 2, false), (5, 13, 1, false), (14, 37, 1, false), (38, 100, 2, false)]);
+        assert!(r.dominated_by_limit());
+        assert!(r.text().contains("WARNING: 33.3% of the games ended at the move limit"), "{}", r.text());
+        assert!(!r.text().contains("(significant)"));
     }
 
     #[test]

@@ -103,3 +103,46 @@ fn selfplay_cli_and_report() {
     assert!(out.contains("difference (B − A)") && out.contains("lielow-ludii"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every interval a report prints, as (low, high) in percent or plies.
+fn intervals(text: &str) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    for part in text.split('[').skip(1) {
+        let Some(inside) = part.split(']').next() else { continue };
+        let nums: Vec<f64> = inside.split([',', '–']).filter_map(|x| x.trim().trim_end_matches('%').parse().ok()).collect();
+        if let [lo, hi] = nums[..] {
+            out.push((lo, hi));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_tiny_study_prints_honest_intervals() {
+    let bin = env!("CARGO_BIN_EXE_boardlab");
+    let o = std::process::Command::new(bin)
+        .args(["selfplay", "lielow", "--games", "2", "--compare", "lielow-ludii"])
+        .current_dir(crate::root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("players: white random, black random"), "{out}");
+    let (shares, diffs): (Vec<&str>, Vec<&str>) = out.lines().partition(|l| l.contains(" – "));
+    for (lo, hi) in intervals(&shares.join("\n")) {
+        assert!((0.0..=100.0).contains(&lo) && (0.0..=100.0).contains(&hi) && lo <= hi, "a share's interval [{lo}, {hi}] in\n{out}");
+    }
+    for l in diffs.iter().filter(|l| l.contains('%') || l.contains("wins") || l.contains("draws") || l.contains("limit")) {
+        for (lo, hi) in intervals(l) {
+            assert!((-100.0..=100.0).contains(&lo) && (-100.0..=100.0).contains(&hi) && lo <= hi, "{l}");
+        }
+    }
+    assert!(!out.contains("significant)") || out.contains("(not significant)"), "{out}");
+    assert!(!out.contains("  significant"), "{out}");
+    // Random Pyramida games mostly end at the move limit: the report says what that means.
+    let o = std::process::Command::new(bin).args(["selfplay", "pyramida", "--games", "20"]).current_dir(crate::root()).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("ended at the move limit, not by a rule of the game: these results measure the limit"), "{out}");
+    assert!(out.contains("(not judged: the move limit decided too many games)"), "{out}");
+    assert!(out.lines().any(|l| l.trim_start().starts_with("move limit ")), "{out}");
+}
