@@ -341,14 +341,14 @@ fn set(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     let mut sets: Vec<(String, String)> = s.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();
     sets.push((name.trim().to_string(), value.trim().to_string()));
     let v = s.variant.with_options(&sets).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
-    let msg = s.replay_under(v);
+    let msg = s.replay_under(v, &format!("set {} {}", name.trim(), value.trim()))?;
     text(format!("{name} = {}\n{msg}", value.trim()))
 }
 
 fn reload(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
     let v = Variant::load(&s.variant.spec, &s.variant.overrides)
         .map_err(|e| CommandError::Load(format!("{}\nthe old rules stay in force", e.render(s.style.color))))?;
-    let msg = s.replay_under(v);
+    let msg = s.replay_under(v, "reload")?;
     text(format!("reloaded {}\n{msg}", s.variant.spec))
 }
 

@@ -691,30 +691,49 @@ impl Session {
 
     /// Replays moves, given as text, from `start` under the current variant; stops at the first
     /// one that is no longer legal and says so.
-    fn replay(&mut self, texts: Vec<String>) -> String {
+    fn replay(&mut self, texts: Vec<String>) -> Result<String, CommandError> {
         self.pos = self.start.clone();
         self.played.clear();
         self.undone.clear();
         for (i, text) in texts.iter().enumerate() {
             match self.variant.play(&mut self.pos, text) {
                 Ok(m) => self.played.push(m),
+                // A script that fails is a bug to fix, not a change of what is legal: the
+                // command fails and the game keeps its old rules.
+                Err(crate::variant::PlayError::Script(e)) => {
+                    let _ = self.variant.take_output();
+                    return Err(CommandError::Rejected(format!(
+                        "{e}\n(while replaying move {} ({text}) under the new rules; the old rules stay in force)",
+                        i + 1
+                    )));
+                }
                 Err(e) => {
                     let _ = self.variant.take_output();
-                    return format!("replayed {i} moves; move {} ({text}) is no longer legal: {e}\n", i + 1);
+                    return Ok(format!(
+                        "replayed {i} moves; move {} ({text}) is no longer legal: {e}\n(the {} later plies are dropped from this line; undo at its start returns to the old one)\n",
+                        i + 1,
+                        texts.len() - i
+                    ));
                 }
             }
         }
         let _ = self.variant.take_output();
-        format!("replayed {} moves\n", texts.len())
+        Ok(format!("replayed {} moves\n", texts.len()))
     }
 
-    /// Switches to new rules and replays the game under them. Moves are carried as text: cell
-    /// numbers mean other cells on another board.
-    fn replay_under(&mut self, v: Variant) -> String {
+    /// Switches to new rules and replays the game under them, keeping the old line for `undo`.
+    /// Moves are carried as text: cell numbers mean other cells on another board.
+    fn replay_under(&mut self, v: Variant, what: &str) -> Result<String, CommandError> {
         let g = &self.variant.rules.geometry;
-        let texts: Vec<String> = self.played.iter().map(|m| m.text(g)).collect();
+        let texts: Vec<String> = self.played.iter().chain(self.undone.iter().rev()).map(|m| m.text(g)).collect();
+        let cursor = self.played.len();
+        self.keep_line(what);
         let note = self.switch_rules(v);
-        format!("{note}{}", self.replay(texts))
+        let replayed = self.replay(texts)?;
+        // Back to where the game was looked at, the plies ahead kept.
+        let back = self.played.len().saturating_sub(cursor);
+        self.step(-(back as i64))?;
+        Ok(format!("{note}{replayed}"))
     }
 
     /// Steps back (`n` < 0) or forward through the history.

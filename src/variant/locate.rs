@@ -204,13 +204,24 @@ fn locate_base(from: &Origin, name: &str) -> Option<Origin> {
     by_name(name).map(|(o, _)| o)
 }
 
+/// The keys a variant file has at its top, before any `[section]`.
+const TOP_LEVEL_KEYS: &[&str] = &["name", "title", "description", "extends", "script"];
+
 /// Parses one file's TOML, with a diagnostic on error.
 fn parse_file(file: &SourceFile) -> Result<RawVariant, LoadError> {
     toml::from_str::<RawVariant>(&file.text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         let msg = e.message().trim().to_string();
-        let mut err = LoadError::at(file, span, format!("invalid variant file: {msg}"), "here");
+        let mut err = LoadError::at(file, span.clone(), format!("invalid variant file: {msg}"), "here");
         if let Some(field) = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+            // A top-level key written below a [section] header belongs to that section (TOML's
+            // rule), which is rarely what was meant: say so rather than suggest a field.
+            let header = file.text[..span.start.min(file.text.len())].lines().rev().map(str::trim).find(|l| l.starts_with('['));
+            if let (true, Some(h)) = (TOP_LEVEL_KEYS.contains(&field), header) {
+                return err.with_help(format!(
+                    "`{field}` is a top-level key, but it is written after the `{h}` header: in TOML every key after a [section] header belongs to that section; move `{field}` above the first [section]"
+                ));
+            }
             // toml lists the expected fields after "expected one of".
             let known: Vec<&str> = msg.split('`').skip(3).step_by(2).collect();
             if let Some(h) = crate::rules::error::did_you_mean(field, known.iter().copied()) {

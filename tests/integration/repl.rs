@@ -471,3 +471,33 @@ fn playing_the_machine_undo_new_and_the_history() {
     let out = ok(&mut s, "auto 3 random");
     assert_eq!(out.lines().filter(|l| l.contains(" (random) plays ")).count(), 3, "{out}");
 }
+
+#[test]
+fn a_script_error_while_reload_replays_fails_the_reload() {
+    let dir = crate::scratch("reload-script");
+    let file = dir.join("variant.toml");
+    std::fs::write(&file, "extends = \"checkers\"\nscript = \"rules.rhai\"\n").unwrap();
+    std::fs::write(dir.join("rules.rhai"), "fn after_move(m) { }\n").unwrap();
+    let mut s = session(file.to_str().unwrap());
+    for m in ["c3-d4", "f6-g5", "b2-c3"] {
+        ok(&mut s, m);
+    }
+    // The edited script fails at the third move: a bug in the script, not a rule that makes
+    // the move illegal. The reload fails, naming the hook and the move; nothing is dropped.
+    std::fs::write(dir.join("rules.rhai"), "fn after_move(m) {\n    if ply() >= 3 { throw \"boom\"; }\n}\n").unwrap();
+    let e = s.execute("reload").unwrap_err().to_string();
+    assert!(e.contains("after_move") && e.contains("boom"), "{e}");
+    assert!(e.contains("while replaying move 3 (b2-c3) under the new rules; the old rules stay in force"), "{e}");
+    assert_eq!(s.played.len(), 3);
+    // An option that makes a move illegal drops the plies after it, and undo brings them back.
+    let mut t = session("basileus");
+    ok(&mut t, "e2-e3");
+    ok(&mut t, "back");
+    let out = ok(&mut t, "set king_adjacency forbidden");
+    assert!(out.contains("replayed 1 moves"), "{out}");
+    assert_eq!((t.played.len(), t.undone.len()), (0, 1), "the cursor and the ply ahead are kept");
+    assert!(ok(&mut t, "undo").starts_with("undid `set king_adjacency forbidden`"));
+    assert!(t.variant.overrides.is_empty(), "the old rules are back");
+    assert_eq!((t.played.len(), t.undone.len()), (0, 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
