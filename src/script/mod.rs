@@ -322,11 +322,25 @@ impl Compiled {
         let r = self.engine.call_fn_with_options::<Dynamic>(options, &mut scope, &self.ast, hook.name(), args);
         std::mem::swap(&mut self.ctx.borrow_mut().pos, pos);
         r.map_err(|e| {
+            // The failing line first: rhai wraps an error inside a function in the call's
+            // error, at the call site; unwrap to the innermost and name the calls on the way.
+            let mut e = *e;
+            let mut calls = Vec::new();
+            while let rhai::EvalAltResult::ErrorInFunctionCall(name, _, inner, at) = e {
+                if let Some(l) = at.line() {
+                    calls.push(format!("in `{name}`, called at line {l}"));
+                }
+                e = *inner;
+            }
             let p = e.position();
-            let why = match *e {
+            let mut why = match e {
                 rhai::EvalAltResult::ErrorTooManyOperations(_) => format!("stopped after {MAX_OPERATIONS} operations (a runaway loop?)"),
                 ref other => other.to_string(),
             };
+            if !calls.is_empty() {
+                calls.reverse();
+                why = format!("{why} ({})", calls.join(", "));
+            }
             let (file, doing) = (self.file.name.clone(), doing.to_string());
             ScriptError { hook, file, line: p.line(), column: p.position(), doing, cause: ScriptCause::Runtime(why) }
         })

@@ -151,3 +151,12 @@ fn a_command_that_fails_changes_nothing() {
     s.execute("redo").unwrap();
     assert_eq!(s.pos.ply(), 3);
 }
+
+#[test]
+fn a_script_error_in_a_helper_points_at_the_failing_line() {
+    let v = boardlab::Variant::load("tests/scripted/error_in_helper/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    let e = v.play(&mut pos, "c3-d4").unwrap_err().to_string();
+    assert!(e.contains("rules.rhai:4:"), "the failing line, not the call site: {e}");
+    assert!(e.contains("in `grow`, called at line 13") && e.contains("in `height_of`, called at line 8"), "{e}");
+}
