@@ -23,7 +23,7 @@ pub struct Cli {
 /// The variant and the position every game command works on.
 #[derive(Args, Debug, Clone)]
 pub struct Game {
-    /// A shipped variant name (basileus, checkers, …), a folder, or a variant .toml file.
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
     pub variant: String,
     /// Moves to play from the start (or from --position), separated by spaces or commas.
     #[arg(long, default_value = "")]
@@ -77,6 +77,7 @@ pub enum Command {
     Position(Game),
     /// Load and validate a variant; print problems; exit 2 on errors.
     Check {
+        /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
         variant: String,
         #[command(flatten)]
         sets: Sets,
@@ -95,7 +96,10 @@ pub enum Command {
     },
     /// Create a variant folder NAME that extends VARIANT, with its scenarios and snapshots.
     New {
+        /// The new variant's name: a plain folder name (letters, digits, `-`, `_`), created as
+        /// ./NAME, or variants/NAME when the current folder has a variants/ folder.
         name: String,
+        /// The variant to extend (its options, listed commented out, and its scenarios come along).
         #[arg(long = "from")]
         from: String,
     },
@@ -103,7 +107,9 @@ pub enum Command {
     /// line to --depth, VARIANT_A's scenarios, --games random games) and every move is played
     /// under both; differences are grouped by kind, each with its count and first example.
     Diff {
+        /// The rule set called A.
         variant_a: String,
+        /// The rule set called B (of the same board and pieces).
         variant_b: String,
         // Options for both variants.
         #[command(flatten)]
@@ -145,6 +151,7 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Merge JSON-lines files written by `selfplay --jsonl` (e.g. shards) into one report.
     Report {
+        /// JSON-lines files written by `selfplay --jsonl` (any number, any rule sets).
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
         /// Also write the report's SVG picture.
@@ -155,6 +162,7 @@ pub enum Command {
 
 #[derive(Args, Debug)]
 pub struct SelfplayArgs {
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
     pub variant: String,
     #[command(flatten)]
     pub sets: Sets,

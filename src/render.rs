@@ -177,6 +177,31 @@ pub fn legend(v: &Variant) -> String {
 
 /// The variant after `extends`, as TOML, each section headed by where it came from.
 pub fn resolved(v: &Variant) -> String {
+    let mut out = how_pieces_move(v);
+    out.push('\n');
+    out.push_str(&resolved_toml(v));
+    out
+}
+
+/// The pieces in plain words: each kind, its symbols, what its description says, and how its
+/// movement forms read (the same words `why` uses), as TOML comments.
+pub fn how_pieces_move(v: &Variant) -> String {
+    let r = &v.rules;
+    let mut out = format!("# {}: how the pieces move\n", r.title);
+    for (k, kind) in r.kinds.iter().enumerate() {
+        let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::Player::FIRST);
+        let syms = format!("{}/{}", kind.symbols[crate::Player::FIRST], kind.symbols[crate::Player::FIRST.other()]);
+        let royal = if kind.royal { ", royal" } else { "" };
+        let _ = writeln!(out, "#   {} ({syms}{royal}): {}", kind.name, if kind.description.is_empty() { "-" } else { &kind.description });
+        let notes = &r.pieces[code.index()].notes;
+        if !notes.is_empty() {
+            let _ = writeln!(out, "#     moves by: {}", notes.join("; "));
+        }
+    }
+    out
+}
+
+fn resolved_toml(v: &Variant) -> String {
     let m = &v.merged;
     let from = |file: usize| -> String {
         let n = m.chain.len();

@@ -88,7 +88,7 @@ const fn cmd(name: &'static str, aliases: &'static [&'static str], usage: &'stat
 #[rustfmt::skip]
 pub static COMMANDS: &[Command] = &[
     cmd("help", &["?"], "[CMD]", "list the commands, or explain one", Arg::CommandName, help),
-    cmd("moves", &[], "", "list the legal moves, grouped by piece", Arg::None, moves),
+    cmd("moves", &[], "[CELL]", "list the legal moves, grouped by piece (or one cell's, or why it has none)", Arg::Move, moves),
     cmd(MOVE, &[], "", "play a move in canonical notation (a unique prefix of whole cells is enough; `pass` where the rules allow it)", Arg::Move, play_move),
     cmd("why", &[], "MOVE", "explain why a move is illegal (or say it is legal)", Arg::Move, why),
     cmd("undo", &[], "[N]", "take back N plies (default 1), and past the start of an edited game line, the edit (place, clear, setup, new, variant, load…); redo brings them back", Arg::Count, undo),
@@ -102,7 +102,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("board", &[], "on|off", "draw the board after every move, or not", Arg::OnOff, board),
     cmd("position", &[], "", "print the position as one line of text", Arg::None, position),
     cmd("setup", &[], "TEXT", "start a new game line from a position text", Arg::Position, setup),
-    cmd("place", &[], "CELL PIECE", "put a piece (its symbol, e.g. W or b, or PLAYER KIND) on a cell; starts a new game line", Arg::Free, place),
+    cmd("place", &[], "CELL PIECE", "put a piece (its symbol, e.g. W or b, or PLAYER KIND; attribute values in brackets, e.g. P[3]) on a cell; starts a new game line", Arg::Free, place),
     cmd("remove", &[], "CELL", "empty a cell; starts a new game line", Arg::Free, remove),
     cmd("clear", &[], "", "empty the board; starts a new game line", Arg::None, clear),
     cmd("turn", &[], "PLAYER", "set who moves; starts a new game line", Arg::Player, turn),
@@ -175,8 +175,12 @@ fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     text(format!("{echo}{}", s.play_move(m)?))
 }
 
-fn moves(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+fn moves(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let legal = s.legal()?;
+    // `moves CELL`: that cell's moves, or why it has none.
+    if !rest.is_empty() {
+        return text(format!("{}\n", s.cell_moves(rest.trim())?));
+    }
     let g = &s.variant.rules.geometry;
     let mut texts: Vec<String> = legal.iter().map(|m| m.text(g)).collect();
     texts.sort();
@@ -292,15 +296,43 @@ fn setup(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError
 fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let (cell, piece) = rest.split_once(char::is_whitespace).ok_or_else(|| c.usage_error())?;
     let cell = s.cell(cell)?;
-    let code = s.piece_code(piece)?;
-    let what = format!("put {} on {}", s.variant.rules.symbol(code), s.variant.rules.geometry.name(crate::Cell(cell)));
-    text(s.edit(&what, |p, r| {
-        let mut vals = vec![0i32; r.nattr()];
-        for &(slot, v) in &r.kind(code.kind()).attributes {
-            vals[slot as usize] = v;
+    // Attribute values in brackets, as in a position text: `P[3]`, `white stack[2,1]`.
+    let piece = piece.trim();
+    let (piece, values) = match piece.split_once('[') {
+        Some((p, v)) => {
+            let v = v.strip_suffix(']').ok_or_else(|| CommandError::Rejected(format!("`[{v}` has no closing `]`")))?;
+            (p.trim(), Some(v))
         }
-        p.put(&r.zobrist, cell, code, &vals);
-    })?)
+        None => (piece, None),
+    };
+    let code = s.piece_code(piece)?;
+    let r = s.variant.rules.clone();
+    let slots = &r.kind(code.kind()).attributes;
+    let mut vals = vec![0i32; r.nattr()];
+    for &(slot, v) in slots {
+        vals[slot as usize] = v;
+    }
+    if let Some(text) = values {
+        let given: Vec<&str> = text.split(',').map(str::trim).filter(|x| !x.is_empty()).collect();
+        if given.len() != slots.len() {
+            let names: Vec<&str> = slots.iter().map(|&(slot, _)| r.attributes[slot as usize].as_str()).collect();
+            return Err(CommandError::Rejected(format!(
+                "a {} has {} attribute{} ({}); {} given",
+                r.kind(code.kind()).name,
+                slots.len(),
+                if slots.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                given.len()
+            )));
+        }
+        for (&(slot, _), v) in slots.iter().zip(given) {
+            vals[slot as usize] = v.parse::<i32>().map_err(|_| CommandError::Rejected(format!("`{v}` is not an integer")))?;
+        }
+    }
+    let shown: Vec<String> = slots.iter().map(|&(slot, _)| format!("{} {}", r.attributes[slot as usize], vals[slot as usize])).collect();
+    let with = if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) };
+    let what = format!("put {}{with} on {}", r.symbol(code), r.geometry.name(crate::Cell(cell)));
+    text(s.edit(&what, |p, r| p.put(&r.zobrist, cell, code, &vals))?)
 }
 
 fn remove(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
@@ -332,6 +364,9 @@ fn options(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError>
     for d in &o.decls {
         let cur = o.get(&d.name).map(|v| v.to_string()).unwrap_or_default();
         out.push_str(&format!("{} = {cur}   (allowed: {}; default {})\n", d.name, d.ty.describe(), d.default));
+        if !d.description.is_empty() {
+            out.push_str(&format!("    {}\n", d.description));
+        }
     }
     text(out)
 }

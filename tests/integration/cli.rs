@@ -218,3 +218,21 @@ fn a_closed_stdout_is_not_an_error() {
     assert_eq!((code, err.as_str()), (Some(0), ""));
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// Every argument and option of every command says what it is in `--help`.
+#[test]
+fn every_help_entry_has_words() {
+    let bin = env!("CARGO_BIN_EXE_boardlab");
+    let commands = ["", "list", "moves", "perft", "show", "position", "check", "play", "selfplay", "report", "new", "test", "diff"];
+    for c in commands {
+        let o = std::process::Command::new(bin).args([c, "--help"].iter().filter(|a| !a.is_empty())).output().unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        for line in text.lines() {
+            let t = line.trim();
+            let entry =
+                t.starts_with('-') || (t.starts_with('<') && t.ends_with('>')) || (line.starts_with("  ") && !line.starts_with("   "));
+            let bare = !t.contains("  ") && !t.is_empty();
+            assert!(!(entry && bare && t.split_whitespace().count() <= 3), "`boardlab {c} --help`: `{t}` has no description");
+        }
+    }
+}

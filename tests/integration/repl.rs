@@ -501,3 +501,26 @@ fn a_script_error_while_reload_replays_fails_the_reload() {
     assert_eq!((t.played.len(), t.undone.len()), (0, 1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn authoring_helpers_moves_of_a_cell_place_with_attributes_options_and_rules_in_words() {
+    let mut s = session("checkers");
+    assert_eq!(ok(&mut s, "moves c3"), "c3: c3-b4, c3-d4\n");
+    assert_eq!(ok(&mut s, "moves d4"), "there is no piece on d4\n");
+    let o = ok(&mut s, "options");
+    assert!(
+        o.contains("move_limit = 0") && o.contains("\n    the position after this many plies is a draw (0 = off)\n"),
+        "descriptions: {o}"
+    );
+    let r = ok(&mut s, "rules");
+    assert!(r.starts_with("# English draughts: how the pieces move\n"), "{r}");
+    assert!(r.contains("#   man (M/m): steps and jumps diagonally forward"), "{r}");
+    let mut l = session("lielow");
+    ok(&mut l, "clear");
+    let out = ok(&mut l, "place e5 P[0,3]");
+    assert!(out.starts_with("put P (crown 0, level 3) on e5"), "{out}");
+    assert!(l.pos.to_text(&l.variant.rules).contains("P[0,3]"), "{}", l.pos.to_text(&l.variant.rules));
+    let e = l.execute("place d4 p[2]").unwrap_err().to_string();
+    assert_eq!(e, "a stack has 2 attributes (crown, level); 1 given");
+    assert!(l.execute("place d4 p[x,1]").unwrap_err().to_string().contains("`x` is not an integer"));
+}
