@@ -467,6 +467,7 @@ fn playing_the_machine_undo_new_and_the_history() {
     ok(&mut s, "new");
     assert_eq!(s.played.len(), 1, "the machine made white's first move of the new game");
     ok(&mut s, "play none");
+    assert!(ok(&mut s, "help play").contains("white|black|none|both"), "help names play both");
     // auto lists its moves.
     let out = ok(&mut s, "auto 3 random");
     assert_eq!(out.lines().filter(|l| l.contains(" (random) plays ")).count(), 3, "{out}");

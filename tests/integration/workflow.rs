@@ -81,6 +81,9 @@ fn diff_plays_the_moves_under_both_rule_sets() {
         "{report}"
     );
     assert!(first.contains("\n   at the start\n   the move: d1-c2\n   A: white decides (`extra_move`); B: black to move\n"), "{first}");
+    // Without --all, the rest are counted, not dropped silently.
+    let o = run(&dir, &["diff", "pyramida", "pyramida-calm", "--games", "5", "--depth", "1", "--limit", "1"]);
+    assert!(out(&o).contains("more kind"), "{}", out(&o));
     // Bivouac's compulsory-maximal sibling refuses the moves a capture makes illegal.
     let o = run(&dir, &["diff", "bivouac", "hostile-bivouac", "--games", "20", "--depth", "2", "--max-positions", "4000"]);
     let report = out(&o);
@@ -158,5 +161,23 @@ fn a_new_variant_is_found_by_name_everywhere() {
         .output()
         .unwrap();
     assert!(o.status.success() && out(&o).contains("e2-e3"), "{}", out(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// docs/scenarios.md shows what the binary prints for the designer's loop (it drifted once).
+#[test]
+fn the_designers_loop_in_the_docs_is_what_the_binary_prints() {
+    let dir = crate::scratch("docs-loop");
+    let docs = std::fs::read_to_string(crate::root().join("docs/scenarios.md")).unwrap();
+    let created = out(&run(&dir, &["new", "mybasileus", "--from", "basileus"]));
+    assert!(docs.contains(created.trim_end()), "docs/scenarios.md should show: {created}");
+    let passed = out(&run(&dir, &["test", "mybasileus"]));
+    assert!(docs.contains(&format!("$ boardlab test mybasileus\n{}", passed.trim_end())), "docs/scenarios.md should show: {passed}");
+    let vt = dir.join("mybasileus/variant.toml");
+    let text = std::fs::read_to_string(&vt).unwrap() + "\n[options.king_adjacency]\ndefault = \"forbidden\"\n";
+    std::fs::write(&vt, text).unwrap();
+    let o = run(&dir, &["test", "mybasileus"]);
+    let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(docs.contains(stdout.trim_end()), "docs/scenarios.md should show:\n{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
