@@ -66,7 +66,7 @@ fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool
     let r = &v.rules;
     let code = pos.board()[c.0 as usize];
     let mut label = match (code.is_empty(), captured) {
-        (true, true) => 'x',
+        (true, true) => '×',
         (true, false) => zone_mark(v, c),
         (false, _) => r.symbol(code),
     }

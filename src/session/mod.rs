@@ -290,12 +290,16 @@ impl Session {
     fn undo_plies(&mut self, n: u64) -> Result<String, CommandError> {
         let mut notes = String::new();
         let against_machine = self.machine.iter().filter(|m| m.is_some()).count() == 1;
+        let mut took = Vec::new();
         for i in 0..n {
             if !self.played.is_empty() {
+                // (Named on this line's board: an undone edit may have changed the variant.)
+                took.extend(self.played.last().map(|m| m.text(&self.variant.rules.geometry)));
                 self.step(-1)?;
                 // Against the machine, undo goes back to your own last decision: the machine's
                 // replies go with the move they answered.
                 while against_machine && !self.played.is_empty() && self.machine[self.pos.side().index()].is_some() {
+                    took.extend(self.played.last().map(|m| m.text(&self.variant.rules.geometry)));
                     self.step(-1)?;
                 }
             } else if let Some(line) = self.earlier.pop() {
@@ -312,6 +316,9 @@ impl Session {
                 });
                 break;
             }
+        }
+        if !took.is_empty() {
+            notes.insert_str(0, &format!("took back {}\n", took.join(", ")));
         }
         Ok(notes)
     }
