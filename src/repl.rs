@@ -127,20 +127,28 @@ impl ReplError {
     }
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same folder (created if
-/// missing), flushed and synced, then renamed over `path`. A crash leaves the old file or the
-/// new one, never half of one.
+/// Writes `contents` (text or bytes) to `path` atomically: a temporary file in the same folder
+/// (created if missing), flushed and synced, then renamed over `path`. A crash leaves the old
+/// file or the new one, never half of one.
 ///
 /// # Errors
 /// The folder cannot be created or the file cannot be written or renamed.
-pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
+    // The temporary file is private (0600); the file it becomes keeps the permissions of the
+    // file it replaces, or gets the usual 0644, so a picture can be served or shared.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    tmp.write_all(contents.as_ref())?;
     tmp.flush()?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
