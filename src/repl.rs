@@ -161,9 +161,12 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<
 /// A file cannot be written; the writes before it were made.
 pub fn perform(reply: &Reply) -> Result<(), ReplError> {
     for e in &reply.effects {
-        if let Effect::Write { path, contents } = e {
-            write_atomic(path, contents).map_err(|source| ReplError::Write { path: path.clone(), source })?;
-        }
+        let (path, bytes) = match e {
+            Effect::Write { path, contents } => (path, contents.as_bytes()),
+            Effect::WriteBytes { path, bytes } => (path, bytes.as_slice()),
+            Effect::Timed { .. } | Effect::Quit => continue,
+        };
+        write_atomic(path, bytes).map_err(|source| ReplError::Write { path: path.clone(), source })?;
     }
     Ok(())
 }
