@@ -71,8 +71,9 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Show the board, the side to move or the result, and the variant's state.
-    Show(Game),
+    /// Show the board, the side to move or the result, and the variant's state; or draw it as
+    /// an SVG or PNG picture (docs/diagrams.md).
+    Show(ShowArgs),
     /// Print the position as one line of text.
     Position(Game),
     /// Load and validate a variant; print problems; exit 2 on errors.
@@ -158,6 +159,25 @@ pub enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
+}
+
+/// `show`: the game, and the pictures to write instead of printing the board.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    #[command(flatten)]
+    pub game: Game,
+    /// Write the board as an SVG picture to FILE (`-`: standard output), atomically.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// Write the board as a PNG picture to FILE (`-`: standard output), atomically.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<std::path::PathBuf>,
+    /// Draw the board from the second player's side (pictures only).
+    #[arg(long)]
+    pub flip: bool,
+    /// Draw only the board and its coordinates, without the caption (pictures only).
+    #[arg(long)]
+    pub no_caption: bool,
 }
 
 #[derive(Args, Debug)]
@@ -275,13 +295,22 @@ fn color_wanted_err() -> bool {
 
 /// Loads the variant and plays the game's moves.
 fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
+    setup_last(game).map(|(v, pos, _)| (v, pos))
+}
+
+/// Loads the variant and plays the game's moves; also returns the last move played.
+fn setup_last(game: &Game) -> Result<(Variant, Position, Option<crate::Move>), CliError> {
     let v = load(&game.variant, &game.sets.pairs()?)?;
     let mut pos = match &game.position {
         Some(t) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
         None => v.start(),
     };
-    v.play_all(&mut pos, &split_moves(&game.moves)).map_err(|e| CliError::Usage(e.to_string()))?;
-    Ok((v, pos))
+    let mut last = None;
+    for (i, t) in split_moves(&game.moves).iter().enumerate() {
+        let m = v.play(&mut pos, t).map_err(|error| variant::MoveListError { number: i + 1, text: t.clone(), error });
+        last = Some(m.map_err(|e| CliError::Usage(e.to_string()))?);
+    }
+    Ok((v, pos, last))
 }
 
 /// Runs a parsed command, writing to `out`.
@@ -294,7 +323,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::List => list(out),
         Command::Moves(game) => moves(&game, out),
         Command::Perft { game, depth, divide } => perft(&game, depth, divide, out),
-        Command::Show(game) => show(&game, out),
+        Command::Show(a) if a.svg.is_some() || a.png.is_some() => pictures(&a, out),
+        Command::Show(a) => show(&a.game, out),
         Command::Position(game) => {
             let (v, pos) = setup(&game)?;
             Ok(writeln!(out, "{}", pos.to_text(&v.rules))?)
@@ -383,6 +413,27 @@ fn show(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
     let legend = render::legend(&v);
     if !legend.is_empty() {
         writeln!(out, "{legend}")?;
+    }
+    Ok(())
+}
+
+/// `show --svg FILE` / `--png FILE`: the pictures, written atomically (or to `out` for `-`).
+fn pictures(a: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (v, pos, last) = setup_last(&a.game)?;
+    let opts = crate::diagram::Options { flip: a.flip, caption: !a.no_caption };
+    let svg = crate::diagram::svg(&v, &pos, last.as_ref(), opts);
+    let mut write = |path: &std::path::Path, bytes: &[u8]| -> Result<(), CliError> {
+        if path.as_os_str() == "-" {
+            return Ok(out.write_all(bytes)?);
+        }
+        crate::repl::write_atomic(path, bytes).map_err(|e| CliError::failed(format!("{}: {e}", path.display())))
+    };
+    if let Some(p) = &a.svg {
+        write(p, svg.as_bytes())?;
+    }
+    if let Some(p) = &a.png {
+        let png = crate::diagram::png(&svg, crate::diagram::PNG_SCALE).map_err(CliError::failed)?;
+        write(p, &png)?;
     }
     Ok(())
 }

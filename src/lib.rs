@@ -15,7 +15,8 @@
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
 //! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
-//! - `render`: boards for a person; [`perft`]; [`scenario`] files;
+//! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
+//!   [`scenario`] files;
 //! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`cli`] (the
@@ -40,6 +41,7 @@ mod explain;
 mod movegen;
 pub mod script;
 
+pub mod diagram;
 mod render;
 mod variant;
 

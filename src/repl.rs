@@ -127,20 +127,28 @@ impl ReplError {
     }
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same folder (created if
-/// missing), flushed and synced, then renamed over `path`. A crash leaves the old file or the
-/// new one, never half of one.
+/// Writes `contents` (text or bytes) to `path` atomically: a temporary file in the same folder
+/// (created if missing), flushed and synced, then renamed over `path`. A crash leaves the old
+/// file or the new one, never half of one.
 ///
 /// # Errors
 /// The folder cannot be created or the file cannot be written or renamed.
-pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
+    // The temporary file is private (0600); the file it becomes keeps the permissions of the
+    // file it replaces, or gets the usual 0644, so a picture can be served or shared.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    tmp.write_all(contents.as_ref())?;
     tmp.flush()?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -153,9 +161,12 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
 /// A file cannot be written; the writes before it were made.
 pub fn perform(reply: &Reply) -> Result<(), ReplError> {
     for e in &reply.effects {
-        if let Effect::Write { path, contents } = e {
-            write_atomic(path, contents).map_err(|source| ReplError::Write { path: path.clone(), source })?;
-        }
+        let (path, bytes) = match e {
+            Effect::Write { path, contents } => (path, contents.as_bytes()),
+            Effect::WriteBytes { path, bytes } => (path, bytes.as_slice()),
+            Effect::Timed { .. } | Effect::Quit => continue,
+        };
+        write_atomic(path, bytes).map_err(|source| ReplError::Write { path: path.clone(), source })?;
     }
     Ok(())
 }

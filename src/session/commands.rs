@@ -98,7 +98,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("goto", &[], "PLY", "go to a ply of the history (0 = the start)", Arg::Ply, goto),
     cmd("history", &[], "", "the moves played, numbered", Arg::None, history),
     cmd("new", &[], "", "start again from the initial position (undo returns to the game)", Arg::None, new_game),
-    cmd("show", &[], "", "draw the board", Arg::None, show),
+    cmd("show", &[], "[--svg FILE] [--png FILE] [--flip] [--no-caption]", "draw the board, or write it as an SVG or PNG picture (the last move marked; --flip: from the second player's side; --no-caption: the board alone)", Arg::File, show),
     cmd("board", &[], "on|off", "draw the board after every move, or not", Arg::OnOff, board),
     cmd("position", &[], "", "print the position as one line of text", Arg::None, position),
     cmd("setup", &[], "TEXT", "start a new game line from a position text", Arg::Position, setup),
@@ -264,8 +264,38 @@ fn new_game(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError
     text(format!("{note}{replies}{}", s.board()))
 }
 
-fn show(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
-    text(s.board())
+fn show(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    if rest.is_empty() {
+        return text(s.board());
+    }
+    let (mut svg, mut png, mut opts) = (None, None, crate::diagram::Options::default());
+    let mut words = rest.split_whitespace();
+    while let Some(w) = words.next() {
+        match w {
+            "--svg" => svg = Some(words.next().ok_or_else(|| c.usage_error())?),
+            "--png" => png = Some(words.next().ok_or_else(|| c.usage_error())?),
+            "--flip" => opts.flip = true,
+            "--no-caption" => opts.caption = false,
+            _ => return Err(c.usage_error()),
+        }
+    }
+    if svg.is_none() && png.is_none() {
+        return Err(c.usage_error());
+    }
+    let picture = crate::diagram::svg(&s.variant, &s.pos, s.played.last(), opts);
+    let mut reply = Reply::default();
+    let mut wrote = Vec::new();
+    if let Some(f) = svg {
+        wrote.push(f);
+        reply = reply.with(Effect::Write { path: f.into(), contents: picture.clone() });
+    }
+    if let Some(f) = png {
+        let bytes = crate::diagram::png(&picture, crate::diagram::PNG_SCALE).map_err(|e| CommandError::Rejected(e.to_string()))?;
+        wrote.push(f);
+        reply = reply.with(Effect::WriteBytes { path: f.into(), bytes });
+    }
+    reply.text = format!("wrote {}\n", wrote.join(" and "));
+    Ok(reply)
 }
 
 fn board(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {

@@ -31,6 +31,8 @@ use std::sync::Arc;
 pub enum Effect {
     /// Write `contents` to `path`, creating its folder (the shell writes atomically).
     Write { path: PathBuf, contents: String },
+    /// The same for binary contents (a PNG picture).
+    WriteBytes { path: PathBuf, bytes: Vec<u8> },
     /// Print `head` and, in parentheses, how long the command took (`mcts:300 plays r1-s2 (0.83 s)`).
     Timed { head: String },
     /// Leave the shell (it autosaves first).

@@ -3,6 +3,7 @@
 
 mod cli;
 mod crash;
+mod diagrams;
 mod errors;
 mod fuzz;
 mod limits;
