@@ -146,3 +146,43 @@ fn two_sessions_keep_two_games() {
     assert!(older.contains("c3-d4"), "{older}");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// The 20-jump snake of `tests/limits/long_chain`, as the one legal move.
+const SNAKE: &str = "a1xc1xe1xg1xi1xk1xk3xi3xg3xe3xc3xa3xa5xc5xe5xg5xi5xk5xk7xi7xg7";
+
+#[test]
+fn a_capture_chain_of_20_jumps_is_one_whole_move() {
+    let t = Instant::now();
+    for removal in ["end_of_chain", "immediate"] {
+        let v = Variant::load("tests/limits/long_chain", &[("removal".into(), removal.into())]).unwrap();
+        let mut pos = v.start();
+        let mut moves = Vec::new();
+        v.legal_moves(&mut pos, &mut moves).unwrap();
+        let texts: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        assert_eq!(texts, vec![SNAKE.to_string()], "{removal}");
+        assert_eq!(moves[0].captures(), 20);
+        // Played, it takes all 20 men; undone, they are all back.
+        let before = pos.clone();
+        let m = v.play(&mut pos, SNAKE).unwrap();
+        assert_eq!(m, moves[0]);
+        assert_eq!(pos.counts()[boardlab::Player::SECOND], 0);
+        assert_eq!(pos.to_text(&v.rules).split(' ').next().unwrap(), "11/11/11/11/6M4/11/11/11/11/11/11");
+        pos.undo();
+        assert_eq!(pos, before);
+        // Stopping short is refused with the rule's reason.
+        let e = v.play(&mut pos, &SNAKE[..SNAKE.len() - 3]).unwrap_err().to_string();
+        assert!(e.contains("must go on") && e.contains(SNAKE), "{e}");
+    }
+    // With may_stop every prefix is a move of its own: 20 moves, 4 of them longer than 16.
+    let v = Variant::load("tests/limits/long_chain", &[("chain".into(), "may_stop".into())]).unwrap();
+    let mut moves = Vec::new();
+    v.legal_moves(&mut v.start(), &mut moves).unwrap();
+    let mut lens: Vec<usize> = moves.iter().map(|m| m.landings().len()).collect();
+    lens.sort();
+    assert_eq!(lens, (1..=20).collect::<Vec<_>>());
+    assert!(moves.iter().all(|m| SNAKE.starts_with(&m.text(&v.rules.geometry))));
+    // The command line prints it whole.
+    let o = Command::new(env!("CARGO_BIN_EXE_boardlab")).args(["moves", "tests/limits/long_chain"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{SNAKE}\n"));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
