@@ -153,12 +153,12 @@ pub enum Form {
     /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
     Step { targets: CellTable<u16>, capture: CodeSet },
     /// Along a line (see [`Shape::Slide`]).
-    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
+    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
     Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
     /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
     /// counts as empty), ending on a cell other than the start; one move per end cell.
-    Walk { vecs: Vec<u8>, steps: u8, cond: Cond },
+    Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
@@ -360,14 +360,14 @@ impl FormSpec {
                 Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond })
             }
             Shape::Leap { distance, off, off_per_direction } => {
-                intern(g, &self.dirs);
+                // A leap computes its landing from coordinates: no neighbour tables to build.
                 Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond })
             }
         }
     }
 }
 
-fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u8> {
+fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u16> {
     dirs.iter().map(|&d| g.intern_vector(d)).collect()
 }
 
@@ -472,7 +472,7 @@ fn slide(
     g: &Geometry,
     board: &[PieceCode],
     from: u16,
-    v: u8,
+    v: u16,
     (pass_over, stop_first, max): (u8, bool, u8),
     capture: CodeSet,
     cond: &Cond,
@@ -568,7 +568,7 @@ fn walk(
     board: &[PieceCode],
     (from, avoid): (u16, ZoneSet),
     at: u16,
-    vecs: &[u8],
+    vecs: &[u16],
     left: u8,
     cond: &Cond,
     start: usize,

@@ -186,3 +186,34 @@ fn a_capture_chain_of_20_jumps_is_one_whole_move() {
     assert_eq!(String::from_utf8_lossy(&o.stdout), format!("{SNAKE}\n"));
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
+
+#[test]
+fn three_hundred_direction_vectors_each_keep_their_own_target() {
+    // Steps along 300 distinct vectors from m13 on a 26×26 board: every vector its own landing
+    // (vectors are numbered with 16 bits; 8 bits wrapped the 257th round onto the first).
+    let vectors: Vec<(i32, i32)> = (-15..15).flat_map(|dx| (1..=10).map(move |dy| (dx, dy))).collect();
+    assert_eq!(vectors.len(), 300);
+    let list: Vec<String> = vectors.iter().map(|(dx, dy)| format!("[{dx}, {dy}]")).collect();
+    let toml = format!(
+        "name = \"many-vectors\"\n[board]\nfiles = 26\nranks = 26\n[pieces.rider]\nsymbol = \"R\"\nmoves = [{{ step = [{}] }}]\n\
+         [setup.pieces.white]\nrider = [\"m13\"]\n[setup.pieces.black]\nrider = [\"a1\"]\n",
+        list.join(", ")
+    );
+    let dir = crate::scratch("limits-vectors");
+    std::fs::write(dir.join("variant.toml"), toml).unwrap();
+    let t = Instant::now();
+    let v = Variant::load(dir.to_str().unwrap(), &[]).unwrap();
+    let mut moves = Vec::new();
+    v.legal_moves(&mut v.start(), &mut moves).unwrap();
+    let mut got: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+    got.sort();
+    let mut want: Vec<String> = vectors
+        .iter()
+        .filter(|(dx, _)| (0..26).contains(&(12 + dx)))
+        .map(|(dx, dy)| format!("m13-{}{}", (b'a' + (12 + dx) as u8) as char, 13 + dy))
+        .collect();
+    want.sort();
+    assert_eq!(got.len(), 260);
+    assert_eq!(got, want);
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
