@@ -456,7 +456,7 @@ fn read_board(
                     return Err(format!("rank {}: `{ch}` has {} attributes, {} given", rank + 1, slots.len(), vals.len()));
                 }
                 for ((slot, _), v) in slots.iter().zip(vals) {
-                    attrs[c * nattr + *slot as usize] = v.parse().map_err(|_| format!("rank {}: `{v}` is not an integer", rank + 1))?;
+                    attrs[c * nattr + *slot as usize] = parse_i32(v).map_err(|e| format!("rank {}: {e}", rank + 1))?;
                 }
                 j = close + 1;
             }
@@ -467,6 +467,21 @@ fn read_board(
         }
     }
     Ok((board, attrs))
+}
+
+/// Reads a 32-bit value of a position (an attribute or a counter) from text.
+///
+/// # Errors
+/// Not an integer, or one outside the 32-bit range (saying so, with the range).
+pub fn parse_i32(text: &str) -> Result<i32, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    match text.parse::<i32>() {
+        Ok(v) => Ok(v),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("`{text}` is out of range; values are integers from {} to {}", i32::MIN, i32::MAX))
+        }
+        Err(_) => Err(format!("`{text}` is not an integer")),
+    }
 }
 
 /// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers.

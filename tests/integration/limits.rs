@@ -217,3 +217,36 @@ fn three_hundred_direction_vectors_each_keep_their_own_target() {
     assert_eq!(got, want);
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
 }
+
+#[test]
+fn integers_a_script_hands_over_are_range_checked() {
+    let toml = "script = \"rules.rhai\"\n[counters]\ntaken = 0\n[pieces.man]\nsymbol = \"M\"\nattributes = { level = 1 }\n\
+                moves = [{ step = \"forward_diagonal\" }, { jump = \"forward_diagonal\" }]\n\
+                promote = { to = \"king\", zone = \"far_rank\", ends_chain = true }\n\
+                effects = [{ attribute = \"level\", add = 2147483647 }]\n";
+    let script = "fn after_move(m) {\n\
+                  \x20   if m.to == \"d4\" { set_attr(m.to, \"level\", 1099511627776); }\n\
+                  \x20   if m.to == \"b4\" { set_counter(m.player, \"taken\", -1099511627776); }\n\
+                  \x20   if cell(1099511627777, 1) != () || cell(-9223372036854775808, 1) != () { throw \"a far point is a cell\"; }\n\
+                  }\n";
+    let dir = variant("bigints", toml, Some(script));
+    let v = Variant::load(dir.to_str().unwrap(), &[]).unwrap();
+    let mut pos = v.start();
+    let before = pos.clone();
+    let t = Instant::now();
+    let e = v.play(&mut pos, "c3-d4").unwrap_err().to_string();
+    assert!(e.contains("hook `after_move`") && e.contains("rules.rhai:2:") && e.contains("while playing c3-d4"), "{e}");
+    assert!(e.contains("set_attr: 1099511627776 is out of range; values are integers from -2147483648 to 2147483647"), "{e}");
+    assert_eq!(pos, before, "the game is as it was");
+    let e = v.play(&mut pos, "a3-b4").unwrap_err().to_string();
+    assert!(
+        e.contains("hook `after_move`") && e.contains("rules.rhai:3:") && e.contains("set_counter: -1099511627776 is out of range"),
+        "{e}"
+    );
+    assert_eq!(pos, before);
+    // Far points are no cells (not cut back onto the board); an effect stops at the 32-bit limit.
+    v.play(&mut pos, "e3-f4").unwrap();
+    let level = v.rules.attribute_slot("level").unwrap();
+    assert_eq!(pos.attr(v.rules.geometry.parse_cell("f4").unwrap().0, level), i32::MAX);
+    assert!(t.elapsed() < Duration::from_secs(2));
+}
