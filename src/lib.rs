@@ -18,7 +18,8 @@
 //! - `render`: boards for a person; [`perft`]; [`scenario`] files;
 //! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
-//!   designer's loop), [`cli`] (the command line); [`interrupt`]: Ctrl-C stops a command, not
+//!   designer's loop), [`check`] (a variant under every option setting, its script's calls and
+//!   names), [`cli`] (the command line); [`interrupt`]: Ctrl-C stops a command, not
 //!   the program.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
@@ -44,6 +45,7 @@ mod render;
 mod variant;
 
 mod ai;
+pub mod check;
 pub mod cli;
 pub mod interrupt;
 pub mod perft;

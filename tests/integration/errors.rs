@@ -118,3 +118,41 @@ fn integers_out_of_range_are_errors_at_the_value() {
         assert!(e.contains(&format!("variant.toml:{at}]")) && e.contains(msg), "case {i}: expected {msg} at {at}:\n{toml}\n{e}");
     }
 }
+
+#[test]
+fn check_loads_every_option_setting_and_names_the_one_that_breaks() {
+    let dir = crate::scratch("errors-options");
+    let toml = "name = \"options\"\nextends = \"checkers\"\n\
+                [options.army]\nmin = 0\nmax = 40\ndefault = 3\n\
+                [options.style]\nvalues = [\"a\", \"b\"]\n\
+                [captures]\ncompulsory = true\nchain = { option = \"style\", map = { a = \"must_continue\", b = \"sometimes\" } }\n\
+                [[end]]\ncondition = \"pieces_at_most\"\ncount = { option = \"army\" }\n";
+    std::fs::write(dir.join("variant.toml"), toml).unwrap();
+    let path = dir.to_str().unwrap();
+    // The default setting loads: only `check` finds the others.
+    assert!(Variant::load(path, &[]).is_ok());
+    let t = std::time::Instant::now();
+    let o = crate::binary(&["check", path], "", &dir);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // army takes 3 (its default), 0 and 40; style a and b: 6 settings, 4 broken.
+    assert!(err.starts_with("options: 4 of 6 option settings do not load"), "{err}");
+    assert!(err.contains("with army=40:\n") && err.contains("a piece count is 0 to 32 (the board's cells), not 40"), "{err}");
+    assert!(err.contains("variant.toml:14:9]"), "{err}");
+    assert!(
+        err.contains("with style=b:\n") && err.contains("with army=0, style=b:\n") && err.contains("with army=40, style=b:\n"),
+        "{err}"
+    );
+    assert!(err.contains("`sometimes` is not allowed here; expected one of: must_continue, may_stop, single"), "{err}");
+    // Options given with --set stay put.
+    let o = crate::binary(&["check", path, "--set", "style=a", "--set", "army=3"], "", &dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("; 1 option setting loaded)"));
+    // A shipped variant: every combination, or one option at a time past 64.
+    let o = crate::binary(&["check", "bivouac"], "", &dir);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("48 option settings loaded)"));
+    let o = crate::binary(&["check", "pyramida"], "", &dir);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("option settings loaded, one option at a time)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
