@@ -144,6 +144,54 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationEr
     Ok(MoveText::parse(text, &rules.geometry)?.capturing_at_landings())
 }
 
+/// Whether a move a hook adds is one the kernel can play: it starts on a piece of the side to
+/// move; a landing written with `-` is an empty cell other than the start; each landing
+/// written with `x` holds an enemy piece, taken once. Cells are on the board (the text parsed).
+///
+/// # Errors
+/// What is wrong, in the rules' words.
+pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) -> Result<(), String> {
+    let g = &rules.geometry;
+    let side = pos.side();
+    let name = |c: u16| g.name(Cell(c)).to_string();
+    let holds = |c: u16| {
+        let code = pos.board()[c as usize];
+        format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
+    };
+    let Some(from) = mv.from() else { return Ok(()) };
+    let mover = rules.player_name(side);
+    let code = pos.board()[from as usize];
+    if code.is_empty() {
+        return Err(format!("{} is empty: a move starts on a piece of {mover}, the side to move", name(from)));
+    }
+    if code.owner() != side {
+        return Err(format!("{} holds {}: a move starts on a piece of {mover}, the side to move", name(from), holds(from)));
+    }
+    let landings = mv.landings();
+    if !mv.is_capture() {
+        return match landings {
+            [to] if *to == from => Err(format!("{} is where the move starts: a move leaves its cell", name(*to))),
+            [to] if !pos.board()[*to as usize].is_empty() => {
+                Err(format!("{} holds {}: a landing written with `-` is an empty cell (`x` captures)", name(*to), holds(*to)))
+            }
+            _ => Ok(()),
+        };
+    }
+    for (i, &to) in landings.iter().enumerate() {
+        let v = pos.board()[to as usize];
+        if landings[..i].contains(&to) {
+            return Err(format!("{} is taken twice: each landing written with `x` takes the piece standing there", name(to)));
+        }
+        if v.is_empty() {
+            return Err(format!("{} is empty: each landing written with `x` takes the enemy piece standing there", name(to)));
+        }
+        if v.owner() == side {
+            return Err(format!("{} holds {}, not an enemy piece: a capture takes the opponent's pieces", name(to), holds(to)));
+        }
+    }
+    Ok(())
+}
+
 /// The map a hook receives for a move.
 pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
     let g = &rules.geometry;

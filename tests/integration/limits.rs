@@ -250,3 +250,53 @@ fn integers_a_script_hands_over_are_range_checked() {
     assert_eq!(pos.attr(v.rules.geometry.parse_cell("f4").unwrap().0, level), i32::MAX);
     assert!(t.elapsed() < Duration::from_secs(2));
 }
+
+#[test]
+fn moves_a_script_adds_are_checked() {
+    let cases = [
+        ("a1-a5", ""),
+        ("b4-c5", "b4 is empty: a move starts on a piece of white, the side to move"),
+        ("b6-a5", "b6 holds black's man: a move starts on a piece of white, the side to move"),
+        ("c3-d2", "d2 holds white's man: a landing written with `-` is an empty cell (`x` captures)"),
+        ("c3-c3", "c3 is where the move starts: a move leaves its cell"),
+        ("c3xd4", "d4 is empty: each landing written with `x` takes the enemy piece standing there"),
+        ("c3xd2", "d2 holds white's man, not an enemy piece: a capture takes the opponent's pieces"),
+        ("c3xb6xb6", "b6 is taken twice"),
+        ("c3-c9", "c9 is not on the board"),
+    ];
+    let values: Vec<String> = (0..cases.len()).map(|i| format!("\"m{i}\"")).collect();
+    let arms: Vec<String> = cases.iter().enumerate().map(|(i, (t, _))| format!("        \"m{i}\" => [\"{t}\", \"c3-d4\"],")).collect();
+    let toml = format!("script = \"rules.rhai\"\n[options.bad]\nvalues = [{}]\n", values.join(", "));
+    let script = format!(
+        "// one move the rules cannot play per option value\n\nfn generate_moves() {{\n    switch option(\"bad\") {{\n{}\n    }}\n}}\n",
+        arms.join("\n")
+    );
+    let dir = variant("generated", &toml, Some(&script));
+    let path = dir.to_str().unwrap();
+    let t = Instant::now();
+    for (i, (text, why)) in cases.iter().enumerate() {
+        let v = Variant::load(path, &[("bad".into(), format!("m{i}"))]).unwrap();
+        let mut pos = v.start();
+        let before = pos.clone();
+        let mut moves = Vec::new();
+        let r = v.legal_moves(&mut pos, &mut moves);
+        assert_eq!(pos, before, "{text}: the position is as it was");
+        if why.is_empty() {
+            // A good move is added; c3-d4, which the rules list already, is not added twice.
+            r.unwrap();
+            assert_eq!(moves.len(), 8);
+            assert_eq!(moves.iter().filter(|m| m.text(&v.rules.geometry) == "c3-d4").count(), 1);
+            v.play(&mut pos, text).unwrap();
+            continue;
+        }
+        let e = r.unwrap_err().to_string();
+        let want = format!("rules.rhai:3:1) while listing moves: returned `{text}`: {why}");
+        assert!(e.starts_with("hook `generate_moves` (") && e.contains(&want), "{e}\nwanted {want}");
+        // In the REPL, a move fails with that error and the game stays as it was.
+        let mut s = Session::new(path, &[("bad".into(), format!("m{i}"))], Style::PLAIN).unwrap();
+        let e = s.execute("c3-d4").unwrap_err().to_string();
+        assert!(e.contains(&want), "{e}");
+        assert_eq!((s.pos.ply(), s.played.len()), (0, 0));
+    }
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
