@@ -438,20 +438,33 @@ fn pictures(a: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Loads the variant, then under every other option setting (`crate::check`); a setting that
+/// breaks it is an error naming the setting.
 fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let v = load(variant, &sets.pairs()?)?;
     if resolved {
         return Ok(out.write_all(crate::render::resolved(&v).as_bytes())?);
     }
+    let sweep = crate::check::sweep(&v, color_wanted_err());
     let r = &v.rules;
+    if !sweep.broken.is_empty() {
+        let mut text = format!("{}: {} of {} option settings do not load\n", r.name, sweep.broken.len(), sweep.settings);
+        for b in &sweep.broken {
+            text.push_str(&format!("\n{}:\n{}\n", b.heading(), b.error.trim_end()));
+        }
+        return Err(CliError::Usage(text));
+    }
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
     writeln!(
         out,
-        "{}: ok ({} cells, {} piece kinds, {} options{})",
+        "{}: ok ({}, {}, {}{}; {} loaded{})",
         r.name,
-        r.geometry.len(),
-        r.kinds.len(),
-        r.options.decls.len(),
-        if v.script.is_some() { ", script compiled" } else { "" }
+        n(r.geometry.len(), "cell", "cells"),
+        n(r.kinds.len(), "piece kind", "piece kinds"),
+        n(r.options.decls.len(), "option", "options"),
+        if v.script.is_some() { ", script compiled" } else { "" },
+        n(sweep.settings, "option setting", "option settings"),
+        if sweep.all_combinations { "" } else { ", one option at a time" }
     )?;
     Ok(())
 }

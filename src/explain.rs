@@ -101,7 +101,7 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     if l.pseudo.iter().any(|m| mv.names(m)) {
         return by_policy(rules, mv, l.legal);
     }
-    let text = mv.capturing_at_landings().text(&rules.geometry);
+    let text = mv.text(&rules.geometry);
     if let Some(c) = pos.continuation()
         && c.moves.iter().any(|m| m.from == from)
     {
@@ -153,7 +153,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, lega
     let path = mv.landings();
     if mv.is_capture() {
         let longer: Vec<&Move> =
-            legal.iter().filter(|m| m.from == from && m.len as usize > path.len() && m.path[..path.len()] == *path).collect();
+            legal.iter().filter(|m| m.from == from && m.len() > path.len() && m.landings()[..path.len()] == *path).collect();
         if !longer.is_empty() {
             return Some(IllegalReason::MustContinue(Moves::of(rules, longer.into_iter())));
         }

@@ -187,10 +187,11 @@ impl Geometry {
         self.at(f, r).ok_or_else(|| CellError::OffBoard(text.trim().to_ascii_lowercase()))
     }
 
-    /// Interns a direction vector, building its neighbour table, and returns its index.
-    pub fn intern_vector(&mut self, v: (i8, i8)) -> u8 {
+    /// Interns a direction vector, building its neighbour table, and returns its index. Every
+    /// vector a variant can write fits: at most 30 cells each way makes 61 × 61 - 1 of them.
+    pub fn intern_vector(&mut self, v: (i8, i8)) -> u16 {
         if let Some(i) = self.vectors.iter().position(|&w| w == v) {
-            return i as u8;
+            return i as u16;
         }
         let n = self.len();
         self.nbr.reserve(n);
@@ -200,12 +201,12 @@ impl Geometry {
             self.nbr.push(t.map_or(NONE, |t| t.0));
         }
         self.vectors.push(v);
-        (self.vectors.len() - 1) as u8
+        u16::try_from(self.vectors.len() - 1).expect("fewer than 65,536 distinct vectors")
     }
 
     /// The neighbour of `c` along interned vector `v`, or [`NONE`].
     #[inline(always)]
-    pub fn step(&self, v: u8, c: u16) -> u16 {
+    pub fn step(&self, v: u16, c: u16) -> u16 {
         // SAFETY-free fast path: tables are sized vectors × cells at intern time.
         self.nbr[v as usize * self.coords.len() + c as usize]
     }

@@ -19,8 +19,9 @@
 //!   [`scenario`] files;
 //! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
-//!   designer's loop), [`diff`] (where two rule sets behave differently), [`cli`] (the
-//!   command line); [`interrupt`]: Ctrl-C stops a command, not the program.
+//!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
+//!   under every option setting, its script's calls and names), [`cli`] (the command line);
+//!   [`interrupt`]: Ctrl-C stops a command, not the program.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
 //! re-exported here, flat.
@@ -46,6 +47,7 @@ mod render;
 mod variant;
 
 mod ai;
+pub mod check;
 pub mod cli;
 pub mod diff;
 pub mod interrupt;

@@ -5,7 +5,7 @@
 //! beyond the caller's reusable move list.
 
 use crate::geometry::{NONE, ZoneSet};
-use crate::notation::{MAX_PATH, Move};
+use crate::notation::{INLINE_PATH, Move};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::movement::victim;
@@ -17,40 +17,80 @@ pub type MoveList = Vec<Move>;
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
-    let mut m = Move::quiet(0, NONE);
-    m.len = 0;
-    m.victims[0] = NONE;
+    let mut s = Scratch::new();
     for from in 0..board.len() as u16 {
         let code = board[from as usize];
         if !code.is_empty() && code.owner() == side {
-            captures_from(rules, board, side, from, code, &mut m, out);
+            captures_from(rules, board, side, from, code, &mut s, out);
         }
     }
 }
 
-/// Appends the capture chains of the piece `code` on `from`; `m` is scratch space.
-#[inline]
-fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, m: &mut Move, out: &mut MoveList) {
+/// A capture chain being built: the first [`INLINE_PATH`] jumps in a move, the rest (landing,
+/// jumped cell) in a list that only chains that long use.
+struct Scratch {
+    m: Move,
+    deep: Vec<(u16, u16)>,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let mut m = Move::quiet(0, NONE);
+        m.len = 0;
+        Scratch { m, deep: Vec::new() }
+    }
+}
+
+/// Appends the capture chains of the piece `code` on `from`.
+#[inline(always)]
+fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
     // Most pieces can jump nothing: look before setting up a chain.
     let pr = &rules.pieces[code.index()];
     let can = pr.any_jump.get(from).iter().any(|&(over, land, set)| victim(board[over as usize], set) && board[land as usize].is_empty());
-    if !can {
-        return;
+    if can {
+        start_chain(rules, board, side, from, code, s, out);
     }
+}
+
+fn start_chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
     board[from as usize] = PieceCode::EMPTY; // the start cell counts as empty during a chain
-    m.from = from;
-    chain(rules, board, side, code, from, m, out);
+    s.m.from = from;
+    chain(rules, board, side, code, from, s, out);
     board[from as usize] = code;
 }
 
-fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, m: &mut Move, out: &mut MoveList) -> bool {
+/// Whether the chain's first `depth` jumps took `over`.
+#[inline(always)]
+fn jumped(s: &Scratch, depth: usize, over: u16) -> bool {
+    if depth <= INLINE_PATH {
+        s.m.victims[..depth].contains(&over)
+    } else {
+        s.m.victims.contains(&over) || s.deep[..depth - INLINE_PATH].iter().any(|&(_, o)| o == over)
+    }
+}
+
+/// The chain so far as a move (a chain longer than a move holds goes to the shared table).
+#[inline(always)]
+fn built(s: &Scratch) -> Move {
+    if s.m.len as usize <= INLINE_PATH { s.m } else { long_chain(s) }
+}
+
+#[cold]
+fn long_chain(s: &Scratch) -> Move {
+    let m = &s.m;
+    let rest = &s.deep[..m.len as usize - INLINE_PATH];
+    let landings: Vec<u16> = m.path.iter().copied().chain(rest.iter().map(|&(l, _)| l)).collect();
+    let victims: Vec<u16> = m.victims.iter().copied().chain(rest.iter().map(|&(_, v)| v)).collect();
+    Move::along(m.from, &landings, &victims)
+}
+
+/// Extends the chain in `s` from `at` by every jump the piece can make; a chain's length is
+/// bounded only by the pieces it can take (each at most once).
+fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, s: &mut Scratch, out: &mut MoveList) -> bool {
     let g = &rules.geometry;
     let pol = &rules.captures;
     let pr = &rules.pieces[code.index()];
-    let depth = m.len as usize;
-    if depth >= MAX_PATH {
-        return false;
-    }
+    let depth = s.m.len as usize;
     let mut found = false;
     for j in &pr.jumps {
         for &(over, land) in j.table.get(at) {
@@ -58,13 +98,18 @@ fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode
             if !victim(vc, j.victims) || !board[land as usize].is_empty() {
                 continue;
             }
-            if pol.removal == Removal::EndOfChain && m.victims[..depth].contains(&over) {
+            if pol.removal == Removal::EndOfChain && jumped(s, depth, over) {
                 continue;
             }
             found = true;
-            m.path[depth] = land;
-            m.victims[depth] = over;
-            m.len = depth as u8 + 1;
+            if depth < INLINE_PATH {
+                s.m.path[depth] = land;
+                s.m.victims[depth] = over;
+            } else {
+                s.deep.truncate(depth - INLINE_PATH);
+                s.deep.push((land, over));
+            }
+            s.m.len = depth as u16 + 1;
             let royal_end = rules.royal_ends_game && rules.kinds[vc.kind().0 as usize].royal;
             let mut next_code = code;
             let mut stop = royal_end || pol.chain == Chain::Single;
@@ -79,24 +124,27 @@ fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode
                 }
             }
             if stop {
-                out.push(*m);
+                out.push(built(s));
             } else {
                 if pol.chain == Chain::MayStop {
-                    out.push(*m);
+                    out.push(built(s));
                 }
                 let saved = board[over as usize];
                 if pol.removal == Removal::Immediate {
                     board[over as usize] = PieceCode::EMPTY;
                 }
-                let more = chain(rules, board, side, next_code, land, m, out);
+                let more = chain(rules, board, side, next_code, land, s, out);
                 board[over as usize] = saved;
                 if !more && pol.chain == Chain::MustContinue {
-                    m.len = depth as u8 + 1;
-                    out.push(*m);
+                    // Deeper jumps only wrote past this one: the chain up to here is intact.
+                    s.m.len = depth as u16 + 1;
+                    out.push(built(s));
                 }
             }
-            m.len = depth as u8;
-            m.victims[depth] = NONE;
+            s.m.len = depth as u16;
+            if depth < INLINE_PATH {
+                s.m.victims[depth] = NONE;
+            }
         }
     }
     found
@@ -146,9 +194,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let side = pos.side();
     let start = out.len();
     let compulsory = rules.captures.compulsory;
-    let mut m = Move::quiet(0, NONE);
-    m.len = 0;
-    m.victims[0] = NONE;
+    let mut s = Scratch::new();
     // One pass over the board: each piece's captures, then (unless a capture is already known
     // to be compulsory) its other moves.
     let mut first_capture = usize::MAX;
@@ -158,7 +204,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             continue;
         }
         let before = out.len();
-        captures_from(rules, pos.board_scratch(), side, from, code, &mut m, out);
+        captures_from(rules, pos.board_scratch(), side, from, code, &mut s, out);
         if out.len() > before && first_capture == usize::MAX {
             first_capture = before;
         }

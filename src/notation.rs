@@ -16,13 +16,15 @@ use crate::geometry::{CellError, Geometry, NONE, compass_name};
 use crate::piece::PieceCode;
 use std::fmt::Write;
 
-/// The longest capture chain a move can hold.
-pub const MAX_PATH: usize = 16;
+/// How many landings a move holds in itself. A longer capture chain keeps its landings and
+/// victims in a table shared by the whole process ([`long`]), so a chain has no length limit
+/// while a move stays a small `Copy` value (moves are copied in every hot loop).
+pub const INLINE_PATH: usize = 16;
 
 /// What a move does besides landing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {
-    /// Steps, slides, leaps and captures: the piece lands on `path[len-1]`.
+    /// Steps, slides, leaps and captures: the piece lands on the last landing.
     Normal,
     /// Leaves the board; `dir` is a vector in the geometry's compass order, or 255 for none.
     Off {
@@ -31,37 +33,46 @@ pub enum MoveKind {
     Pass,
 }
 
-/// One decision: a move of one piece (possibly a capture chain), leaving the board, or a pass.
+/// One decision: a move of one piece (possibly a capture chain of any length), leaving the
+/// board, or a pass.
 #[derive(Copy, Clone, Debug)]
 pub struct Move {
     pub kind: MoveKind,
     pub from: u16,
-    pub len: u8,
-    pub path: [u16; MAX_PATH],
-    /// The captured cell at each landing, or [`NONE`].
-    pub victims: [u16; MAX_PATH],
+    /// The number of landings.
+    pub(crate) len: u16,
+    /// The landings while `len <= INLINE_PATH`; for a longer chain `path[0]` and `path[1]` hold
+    /// its index in the shared table ([`long`]) and the entries here are not used.
+    pub(crate) path: [u16; INLINE_PATH],
+    /// The captured cell at each landing, or [`NONE`] (while `len <= INLINE_PATH`).
+    pub(crate) victims: [u16; INLINE_PATH],
 }
 
 impl PartialEq for Move {
     /// The same move: kind, start, landings and what each landing captures (the entries past
-    /// `len` are scratch space and not compared).
+    /// `len` are scratch space and not compared; long chains are stored once, so the same
+    /// index is the same chain).
     fn eq(&self, o: &Move) -> bool {
+        let n = self.len as usize;
         self.kind == o.kind
             && self.from == o.from
             && self.len == o.len
-            && self.path[..self.len as usize] == o.path[..o.len as usize]
-            && self.victims[..self.len as usize] == o.victims[..o.len as usize]
+            && if n <= INLINE_PATH {
+                self.path[..n] == o.path[..n] && self.victims[..n] == o.victims[..n]
+            } else {
+                self.path[..2] == o.path[..2]
+            }
     }
 }
 
 impl Eq for Move {}
 
 impl Move {
-    pub const PASS: Move = Move { kind: MoveKind::Pass, from: NONE, len: 0, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] };
+    pub const PASS: Move = Move { kind: MoveKind::Pass, from: NONE, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] };
 
     /// A step or slide to an empty cell.
     pub fn quiet(from: u16, to: u16) -> Move {
-        let mut m = Move { kind: MoveKind::Normal, from, len: 1, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] };
+        let mut m = Move { kind: MoveKind::Normal, from, len: 1, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] };
         m.path[0] = to;
         m
     }
@@ -74,32 +85,88 @@ impl Move {
     }
 
     pub fn off(from: u16, dir: u8) -> Move {
-        Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; MAX_PATH], victims: [NONE; MAX_PATH] }
+        Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] }
+    }
+
+    /// A move along `landings`, capturing `victims[i]` (or nothing, [`NONE`]) at landing `i`.
+    ///
+    /// # Panics
+    /// When the two lists differ in length or hold more than 65,535 landings (callers bound
+    /// them by the board's cells).
+    pub fn along(from: u16, landings: &[u16], victims: &[u16]) -> Move {
+        assert_eq!(landings.len(), victims.len(), "one victim entry per landing");
+        let len = u16::try_from(landings.len()).expect("at most one landing per cell");
+        let mut m = Move::quiet(from, NONE);
+        m.len = len;
+        if landings.len() <= INLINE_PATH {
+            m.path[..landings.len()].copy_from_slice(landings);
+            m.victims[..victims.len()].copy_from_slice(victims);
+        } else {
+            let i = long::intern(landings, victims);
+            m.path[0] = i as u16;
+            m.path[1] = (i >> 16) as u16;
+        }
+        m
+    }
+
+    /// The shared table's entry of a long chain: its landings, then its victims.
+    #[cold]
+    fn long_entry(&self) -> &'static [u16] {
+        long::get(self.path[0] as u32 | (self.path[1] as u32) << 16)
+    }
+
+    /// The captured cell (or [`NONE`]) at each landing.
+    #[inline]
+    fn victim_slots(&self) -> &[u16] {
+        let n = self.len as usize;
+        if n <= INLINE_PATH { &self.victims[..n] } else { &self.long_entry()[n..] }
     }
 
     #[inline]
     pub fn is_capture(&self) -> bool {
-        self.victims[..self.len as usize].iter().any(|&v| v != NONE)
+        self.victim_slots().iter().any(|&v| v != NONE)
     }
 
     /// The number of pieces captured.
     #[inline]
     pub fn captures(&self) -> usize {
-        self.victims[..self.len as usize].iter().filter(|&&v| v != NONE).count()
+        self.victim_slots().iter().filter(|&&v| v != NONE).count()
     }
 
     /// The landing cell, if the piece stays on the board.
     #[inline]
     pub fn to(&self) -> Option<u16> {
-        (self.kind == MoveKind::Normal && self.len > 0).then(|| self.path[self.len as usize - 1])
+        let n = self.len as usize;
+        if self.kind != MoveKind::Normal || n == 0 {
+            None
+        } else if n <= INLINE_PATH {
+            Some(self.path[n - 1])
+        } else {
+            Some(self.long_entry()[n - 1])
+        }
     }
 
+    /// The landings, in order (a long chain's come from the shared table).
+    #[inline]
     pub fn landings(&self) -> &[u16] {
-        &self.path[..self.len as usize]
+        let n = self.len as usize;
+        if n <= INLINE_PATH { &self.path[..n] } else { &self.long_entry()[..n] }
+    }
+
+    /// The number of landings.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the move has no landing (a pass, or leaving the board).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     pub fn victims(&self) -> impl Iterator<Item = u16> + '_ {
-        self.victims[..self.len as usize].iter().copied().filter(|&v| v != NONE)
+        self.victim_slots().iter().copied().filter(|&v| v != NONE)
     }
 
     /// The canonical text of the move.
@@ -195,8 +262,10 @@ impl MoveText {
         if quiet && parts.len() > 2 {
             return Err(bad("a non-capturing move has one landing cell"));
         }
-        if parts.len() - 1 > MAX_PATH {
-            return Err(bad("more than 16 landings"));
+        if parts.len() - 1 > g.len() {
+            // Each landing of a capture takes a piece, and no piece twice: a chain has at most
+            // one landing per cell of the board.
+            return Err(bad("more landings than the board has cells"));
         }
         let from = g.parse_cell(parts[0])?.0;
         let landings = parts[1..].iter().map(|p| g.parse_cell(p).map(|c| c.0)).collect::<Result<Vec<u16>, CellError>>()?;
@@ -242,17 +311,68 @@ impl MoveText {
             MoveText::Pass => Move::PASS,
             MoveText::Off { from, dir } => Move::off(*from, *dir),
             MoveText::Path { from, landings, capture } => {
-                let mut m = Move::quiet(*from, NONE);
-                m.len = landings.len() as u8;
-                for (i, &c) in landings.iter().enumerate() {
-                    m.path[i] = c;
-                    if *capture {
-                        m.victims[i] = c;
-                    }
-                }
-                m
+                let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
+                Move::along(*from, landings, &victims)
             }
         }
+    }
+
+    /// The text as the canonical move text writes it (lower case, `x` or `-` as typed).
+    pub fn text(&self, g: &Geometry) -> String {
+        match self {
+            MoveText::Pass => "pass".into(),
+            MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
+            MoveText::Path { from, landings, capture } => {
+                let mut s = g.name(crate::Cell(*from)).to_string();
+                for &c in landings {
+                    s.push(if *capture { 'x' } else { '-' });
+                    s.push_str(g.name(crate::Cell(c)));
+                }
+                s
+            }
+        }
+    }
+}
+
+/// The table of capture chains longer than [`INLINE_PATH`]: each distinct chain is stored once
+/// for the life of the process (they are rare: a move of 17 captures or more), so a [`Move`]
+/// names it by index and stays `Copy`.
+mod long {
+    use std::collections::HashMap;
+    use std::sync::{OnceLock, RwLock};
+
+    #[derive(Default)]
+    struct Table {
+        chains: Vec<&'static [u16]>,
+        index: HashMap<&'static [u16], u32>,
+    }
+
+    fn table() -> &'static RwLock<Table> {
+        static TABLE: OnceLock<RwLock<Table>> = OnceLock::new();
+        TABLE.get_or_init(Default::default)
+    }
+
+    /// The index of the chain with these landings and victims, stored now if it is new.
+    pub(super) fn intern(landings: &[u16], victims: &[u16]) -> u32 {
+        let entry: Vec<u16> = landings.iter().chain(victims).copied().collect();
+        if let Some(&i) = table().read().unwrap_or_else(|e| e.into_inner()).index.get(&entry[..]) {
+            return i;
+        }
+        let mut t = table().write().unwrap_or_else(|e| e.into_inner());
+        if let Some(&i) = t.index.get(&entry[..]) {
+            return i;
+        }
+        let i = u32::try_from(t.chains.len()).expect("fewer than 4 billion distinct long chains");
+        // Stored for the life of the process: moves are `Copy` and may be kept anywhere.
+        let stored: &'static [u16] = Box::leak(entry.into_boxed_slice());
+        t.chains.push(stored);
+        t.index.insert(stored, i);
+        i
+    }
+
+    /// The landings then the victims of chain `i`.
+    pub(super) fn get(i: u32) -> &'static [u16] {
+        table().read().unwrap_or_else(|e| e.into_inner()).chains[i as usize]
     }
 }
 
@@ -336,7 +456,7 @@ fn read_board(
                     return Err(format!("rank {}: `{ch}` has {} attributes, {} given", rank + 1, slots.len(), vals.len()));
                 }
                 for ((slot, _), v) in slots.iter().zip(vals) {
-                    attrs[c * nattr + *slot as usize] = v.parse().map_err(|_| format!("rank {}: `{v}` is not an integer", rank + 1))?;
+                    attrs[c * nattr + *slot as usize] = parse_i32(v).map_err(|e| format!("rank {}: {e}", rank + 1))?;
                 }
                 j = close + 1;
             }
@@ -347,6 +467,21 @@ fn read_board(
         }
     }
     Ok((board, attrs))
+}
+
+/// Reads a 32-bit value of a position (an attribute or a counter) from text.
+///
+/// # Errors
+/// Not an integer, or one outside the 32-bit range (saying so, with the range).
+pub fn parse_i32(text: &str) -> Result<i32, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    match text.parse::<i32>() {
+        Ok(v) => Ok(v),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("`{text}` is out of range; values are integers from {} to {}", i32::MIN, i32::MAX))
+        }
+        Err(_) => Err(format!("`{text}` is not an integer")),
+    }
 }
 
 /// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers.
@@ -439,6 +574,29 @@ mod tests {
         assert!(parse("h2-off:up").is_err());
         // A capture text does not name the quiet move along the same cells, nor the reverse.
         assert!(!parse("a1xa3").unwrap().names(&parse("a1-a3").unwrap().capturing_at_landings()));
+    }
+
+    #[test]
+    fn long_chains_are_whole_moves() {
+        // A chain longer than a move holds in itself: stored once, equal by content.
+        let g = Geometry::new(26, 26, |_, _| true);
+        let landings: Vec<u16> = (0..40).map(|i| i * 2).collect();
+        let victims: Vec<u16> = landings.iter().map(|c| c + 1).collect();
+        let a = Move::along(500, &landings, &victims);
+        let b = Move::along(500, &landings.clone(), &victims.clone());
+        assert_eq!(a, b);
+        assert_eq!((a.landings(), a.captures(), a.to()), (&landings[..], 40, Some(78)));
+        assert_eq!(a.victims().collect::<Vec<_>>(), victims);
+        let mut other = victims.clone();
+        other[39] = 3;
+        assert_ne!(a, Move::along(500, &landings, &other));
+        let text = a.text(&g);
+        let parsed = MoveText::parse(&text, &g).unwrap();
+        assert_eq!(parsed.text(&g), text);
+        assert!(parsed.names(&a));
+        // At most one landing per cell of the board.
+        let g = Geometry::new(2, 1, |_, _| true);
+        assert!(MoveText::parse("a1xb1xa1xb1", &g).unwrap_err().to_string().contains("more landings than the board has cells"));
     }
 
     #[test]

@@ -233,6 +233,11 @@ fn resolved_toml(v: &Variant) -> String {
         r.zones.insert(k.clone(), z.val.clone());
         section(z.file, r);
     }
+    for (k, c) in &m.counters {
+        let mut r = RawVariant::default();
+        r.counters.insert(k.clone(), c.val.clone());
+        section(c.file, r);
+    }
     for (k, p) in &m.pieces {
         let mut r = RawVariant::default();
         r.pieces.insert(k.clone(), p.val.clone());

@@ -397,7 +397,8 @@ impl Position {
             };
             if applies {
                 let v = &mut vals[e.slot as usize];
-                *v = e.set.unwrap_or(*v + e.add);
+                // Values are 32-bit: an effect that would pass the limit stops at it.
+                *v = e.set.unwrap_or(v.saturating_add(e.add));
             }
         }
         self.put(z, to, new_code, &vals[..n]);
@@ -410,7 +411,7 @@ impl Position {
             if let Some(slot) = x.counter {
                 let owner = code.owner();
                 let v = self.counter(owner, slot);
-                self.set_counter(owner, slot, v + 1);
+                self.set_counter(owner, slot, v.saturating_add(1));
             }
         }
     }
@@ -567,7 +568,7 @@ impl Position {
             }
             let slot = rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", bits[0])))?;
             for (i, b) in bits[1..].iter().enumerate() {
-                self.counters[slot as usize].0[i] = b.parse().map_err(|_| PositionError(format!("`{b}` is not an integer")))?;
+                self.counters[slot as usize].0[i] = crate::notation::parse_i32(b).map_err(PositionError)?;
             }
         }
         Ok(())

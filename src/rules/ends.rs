@@ -182,7 +182,12 @@ fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         None => false,
         Some(r) => v.word(c.f, r, &["loss", "win"])? == "win",
     };
-    Ok(Some(EndKind::PiecesAtMost { count: v.setting(c.f, n)?, win }))
+    let count: i64 = v.setting(c.f, n)?;
+    let cells = c.g.len() as i64;
+    if !(0..=cells).contains(&count) {
+        return Err(v.err(c.f, n.span(), format!("a piece count is 0 to {cells} (the board's cells), not {count}"), "here"));
+    }
+    Ok(Some(EndKind::PiecesAtMost { count, win }))
 }
 
 fn no_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -206,7 +211,7 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         return Ok(None); // 0 turns the rule off
     }
     if !(2..=1000).contains(&count) {
-        return Err(v.err(c.f, n.span(), "a repetition count is 2 or more (0 = off)", "here"));
+        return Err(v.err(c.f, n.span(), format!("a repetition count is 2 to 1000 (0 = off), not {count}"), "here"));
     }
     Ok(Some(EndKind::Repetition { count: count as u32, result }))
 }

@@ -153,12 +153,12 @@ pub enum Form {
     /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
     Step { targets: CellTable<u16>, capture: CodeSet },
     /// Along a line (see [`Shape::Slide`]).
-    Slide { vecs: Vec<u8>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
+    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
     Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
     /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
     /// counts as empty), ending on a cell other than the start; one move per end cell.
-    Walk { vecs: Vec<u8>, steps: u8, cond: Cond },
+    Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
@@ -237,7 +237,7 @@ impl V<'_> {
                 steps: match &fm.steps {
                     None => 2,
                     Some(s) if (1..=8).contains(s.get_ref()) => *s.get_ref() as u8,
-                    Some(s) => return Err(self.err(f, s.span(), "a walk makes 1 to 8 steps", "here")),
+                    Some(s) => return Err(self.err(f, s.span(), format!("a walk makes 1 to 8 steps, not {}", s.get_ref()), "here")),
                 },
             },
             FormKind::Slide => Shape::Slide {
@@ -246,7 +246,12 @@ impl V<'_> {
                     None => false,
                     Some(s) => self.word(f, s, &["any", "first_empty"])? == "first_empty",
                 },
-                max: fm.max_distance.as_ref().map_or(255, |m| (*m.get_ref()).min(255) as u8),
+                max: match &fm.max_distance {
+                    None => 255,
+                    // Any distance past the largest board (99 ranks) is the same as none.
+                    Some(m) if *m.get_ref() >= 1 => (*m.get_ref()).min(255) as u8,
+                    Some(m) => return Err(self.err(f, m.span(), format!("max_distance is 1 or more, not {}", m.get_ref()), "here")),
+                },
             },
             FormKind::Leap => Shape::Leap {
                 distance: self.distance(f, &fm.distance, ctx.attributes)?,
@@ -287,7 +292,12 @@ impl V<'_> {
         let Some(s) = &fm.own_pieces_at_most else { return Ok(u16::MAX) };
         let n: i64 = self.setting(f, s)?;
         if !(0..u16::MAX as i64).contains(&n) {
-            return Err(self.err(f, s.span(), "own_pieces_at_most is a number of pieces, 0 or more", "here"));
+            return Err(self.err(
+                f,
+                s.span(),
+                format!("own_pieces_at_most is a number of pieces from 0 to {}, not {n}", u16::MAX - 1),
+                "here",
+            ));
         }
         if kind == FormKind::Jump {
             return Err(self.err(f, s.span(), "own_pieces_at_most applies to step, slide, leap and walk forms", "on a jump"));
@@ -301,7 +311,7 @@ impl V<'_> {
             TextOrInt::Text(t) if t == "none" => Ok(0),
             TextOrInt::Text(t) if t == "any" => Ok(255),
             TextOrInt::Int(i) if (0..255).contains(&i) => Ok(i as u8),
-            other => Err(self.err(f, s.span(), format!("pass_over is none, any or a number of pieces, not {other:?}"), "here")),
+            other => Err(self.err(f, s.span(), format!("pass_over is none, any or a number of pieces from 0 to 254, not {other}"), "here")),
         }
     }
 
@@ -313,7 +323,7 @@ impl V<'_> {
                 let known = super::names::Names::new("attribute", attributes.iter().map(String::as_str));
                 Ok(Distance::Attribute(self.lookup(f, s.span(), &known, &t, "", "distance from this attribute")? as u8))
             }
-            other => Err(self.err(f, s.span(), format!("a distance is 1 to 30 or an attribute name, not {other:?}"), "here")),
+            other => Err(self.err(f, s.span(), format!("a distance is 1 to 30 or an attribute name, not {other}"), "here")),
         }
     }
 }
@@ -360,14 +370,14 @@ impl FormSpec {
                 Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond })
             }
             Shape::Leap { distance, off, off_per_direction } => {
-                intern(g, &self.dirs);
+                // A leap computes its landing from coordinates: no neighbour tables to build.
                 Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond })
             }
         }
     }
 }
 
-fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u8> {
+fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u16> {
     dirs.iter().map(|&d| g.intern_vector(d)).collect()
 }
 
@@ -472,7 +482,7 @@ fn slide(
     g: &Geometry,
     board: &[PieceCode],
     from: u16,
-    v: u8,
+    v: u16,
     (pass_over, stop_first, max): (u8, bool, u8),
     capture: CodeSet,
     cond: &Cond,
@@ -568,7 +578,7 @@ fn walk(
     board: &[PieceCode],
     (from, avoid): (u16, ZoneSet),
     at: u16,
-    vecs: &[u8],
+    vecs: &[u16],
     left: u8,
     cond: &Cond,
     start: usize,
@@ -752,8 +762,13 @@ pub(super) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: 
                 out.extend(ds);
             }
             RawDir::Vector([dx, dy]) => {
-                if dx.abs() > 30 || dy.abs() > 30 || (dx == 0 && dy == 0) {
-                    return Err(v.err(f, d.span(), "a vector is [dx, dy], not both 0, each at most 30", "here"));
+                if !(-30..=30).contains(&dx) || !(-30..=30).contains(&dy) || (dx == 0 && dy == 0) {
+                    return Err(v.err(
+                        f,
+                        d.span(),
+                        format!("[{dx}, {dy}] is not a vector: [dx, dy] is not both 0, each from -30 to 30"),
+                        "here",
+                    ));
                 }
                 let dy = if relative { dy * fwd as i64 } else { dy };
                 out.push((dx as i8, dy as i8));

@@ -141,12 +141,15 @@ impl Options {
     }
 }
 
+/// The largest `move_limit` (a number of plies).
+pub const MOVE_LIMIT_MAX: i64 = 1_000_000_000;
+
 /// The option every game has: a draw after this many plies (0 = off).
 pub fn move_limit_decl(declared_in: &str) -> OptionDecl {
     OptionDecl {
         name: "move_limit".into(),
         description: "the position after this many plies is a draw (0 = off)".into(),
-        ty: OptionType::Int { min: 0, max: 1_000_000_000, also: vec![] },
+        ty: OptionType::Int { min: 0, max: MOVE_LIMIT_MAX, also: vec![] },
         default: OptionValue::Int(0),
         declared_in: declared_in.into(),
     }

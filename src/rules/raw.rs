@@ -36,6 +36,16 @@ pub enum TextOrInt {
     Text(String),
 }
 
+impl std::fmt::Display for TextOrInt {
+    /// As written in the file: `2` or `"level"`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextOrInt::Int(i) => write!(f, "{i}"),
+            TextOrInt::Text(t) => write!(f, "\"{t}\""),
+        }
+    }
+}
+
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct RawVariant {
@@ -56,7 +66,7 @@ pub struct RawVariant {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub zones: BTreeMap<String, Spanned<RawZone>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub counters: BTreeMap<String, i64>,
+    pub counters: BTreeMap<String, Spanned<i64>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pieces: BTreeMap<String, RawPiece>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,8 +106,8 @@ pub struct RawDisplay {
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct RawBoard {
-    pub files: Spanned<u32>,
-    pub ranks: Spanned<u32>,
+    pub files: Spanned<i64>,
+    pub ranks: Spanned<i64>,
     /// `all` (default), `dark` or `light`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cells: Option<Spanned<String>>,
@@ -134,7 +144,7 @@ pub struct RawZone {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ranks: Vec<Spanned<u32>>,
+    pub ranks: Vec<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub union: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -158,7 +168,7 @@ pub struct RawPiece {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub royal: bool,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub attributes: BTreeMap<String, i64>,
+    pub attributes: BTreeMap<String, Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<Spanned<RawForm>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -208,7 +218,7 @@ pub struct RawForm {
     pub walk: Option<Spanned<RawDirs>>,
     /// How many single steps a walk makes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steps: Option<Spanned<u32>>,
+    pub steps: Option<Spanned<i64>>,
     /// The form applies only while its owner has at most this many pieces on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub own_pieces_at_most: Option<Spanned<Setting<i64>>>,
@@ -226,7 +236,7 @@ pub struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_distance: Option<Spanned<u32>>,
+    pub max_distance: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub off_board: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -272,9 +282,9 @@ pub struct RawEffect {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub add: Option<i64>,
+    pub add: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub set: Option<i64>,
+    pub set: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
@@ -327,12 +337,12 @@ pub struct RawOption {
     pub values: Option<Spanned<Vec<toml::Value>>>,
     /// The range of an integer option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<i64>,
+    pub min: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<i64>,
+    pub max: Option<Spanned<i64>>,
     /// Integers allowed outside the range (e.g. 0 for "off").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<i64>,
+    pub also: Vec<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Spanned<toml::Value>>,
 }

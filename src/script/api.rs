@@ -79,6 +79,13 @@ fn kind_of(c: &Ctx, name: &str) -> RR<u8> {
     rules(c).kind_by_name(name).map(|k| k.0).ok_or_else(|| format!("`{name}` is not a piece kind").into())
 }
 
+/// A script's integer for a 32-bit slot of the position (an attribute or a counter value); out
+/// of range is an error naming the call, never a cut value.
+fn int32(call: &str, value: i64) -> RR<i32> {
+    i32::try_from(value)
+        .map_err(|_| format!("{call}: {value} is out of range; values are integers from {} to {}", i32::MIN, i32::MAX).into())
+}
+
 fn name_of(c: &Ctx, cell: u16) -> Dynamic {
     if cell == NONE {
         Dynamic::UNIT
@@ -137,6 +144,54 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationEr
     Ok(MoveText::parse(text, &rules.geometry)?.capturing_at_landings())
 }
 
+/// Whether a move a hook adds is one the kernel can play: it starts on a piece of the side to
+/// move; a landing written with `-` is an empty cell other than the start; each landing
+/// written with `x` holds an enemy piece, taken once. Cells are on the board (the text parsed).
+///
+/// # Errors
+/// What is wrong, in the rules' words.
+pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) -> Result<(), String> {
+    let g = &rules.geometry;
+    let side = pos.side();
+    let name = |c: u16| g.name(Cell(c)).to_string();
+    let holds = |c: u16| {
+        let code = pos.board()[c as usize];
+        format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
+    };
+    let Some(from) = mv.from() else { return Ok(()) };
+    let mover = rules.player_name(side);
+    let code = pos.board()[from as usize];
+    if code.is_empty() {
+        return Err(format!("{} is empty: a move starts on a piece of {mover}, the side to move", name(from)));
+    }
+    if code.owner() != side {
+        return Err(format!("{} holds {}: a move starts on a piece of {mover}, the side to move", name(from), holds(from)));
+    }
+    let landings = mv.landings();
+    if !mv.is_capture() {
+        return match landings {
+            [to] if *to == from => Err(format!("{} is where the move starts: a move leaves its cell", name(*to))),
+            [to] if !pos.board()[*to as usize].is_empty() => {
+                Err(format!("{} holds {}: a landing written with `-` is an empty cell (`x` captures)", name(*to), holds(*to)))
+            }
+            _ => Ok(()),
+        };
+    }
+    for (i, &to) in landings.iter().enumerate() {
+        let v = pos.board()[to as usize];
+        if landings[..i].contains(&to) {
+            return Err(format!("{} is taken twice: each landing written with `x` takes the piece standing there", name(to)));
+        }
+        if v.is_empty() {
+            return Err(format!("{} is empty: each landing written with `x` takes the enemy piece standing there", name(to)));
+        }
+        if v.owner() == side {
+            return Err(format!("{} holds {}, not an enemy piece: a capture takes the opponent's pieces", name(to), holds(to)));
+        }
+    }
+    Ok(())
+}
+
 /// The map a hook receives for a move.
 pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
     let g = &rules.geometry;
@@ -189,7 +244,9 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
 
     reg!("cells", |c| -> Array { rules(c).geometry.cells().map(|x| name_of(c, x.0)).collect::<Array>() });
     reg!("cell", |c, f: i64, r: i64| -> Dynamic {
-        rules(c).geometry.at(f as i32 - 1, r as i32 - 1).map_or(Dynamic::UNIT, |x| name_of(c, x.0))
+        // Any integers: a point off the board, however far, is no cell.
+        let (Ok(f), Ok(r)) = (i32::try_from(f.saturating_sub(1)), i32::try_from(r.saturating_sub(1))) else { return Dynamic::UNIT };
+        rules(c).geometry.at(f, r).map_or(Dynamic::UNIT, |x| name_of(c, x.0))
     });
     reg!("file", |c, cell: &str| -> RR<i64> { Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).0 as i64 + 1) });
     reg!("rank", |c, cell: &str| -> RR<i64> { Ok(rules(c).geometry.coords(Cell(cell_of(c, cell)?)).1 as i64 + 1) });
@@ -244,7 +301,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("set_attr", |c, cell: &str, name: &str, value: i64| -> RR<()> {
         let x = cell_of(c, cell)?;
         let s = rules(c).attribute_slot(name).ok_or_else(|| format!("`{name}` is not an attribute"))?;
-        c.pos.set_attr(x, s, value as i32);
+        c.pos.set_attr(x, s, int32("set_attr", value)?);
         Ok(())
     });
     reg!("remove", |c, cell: &str| -> RR<()> {
@@ -297,7 +354,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("set_counter", |c, player: &str, name: &str, value: i64| -> RR<()> {
         let p = player_of(c, player)?;
         let s = rules(c).counter_slot(name).ok_or_else(|| format!("`{name}` is not a counter"))?;
-        c.pos.set_counter(p, s, value as i32);
+        c.pos.set_counter(p, s, int32("set_counter", value)?);
         Ok(())
     });
     reg!("side", |c| -> ImmutableString { player_str(c, c.pos.side()) });

@@ -8,7 +8,7 @@
 
 pub mod api;
 
-use crate::notation::Move;
+use crate::notation::{Move, MoveText};
 use crate::rules::{Hook, LoadError, Ruleset, SourceFile};
 use crate::state::Position;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
@@ -131,12 +131,15 @@ impl Script {
         self.read_only(Hook::AllowMove, pos, doing, |c, pos| c.allow_move(pos, m, doing))
     }
 
-    /// Runs `generate_moves`: extra moves for the side to move.
+    /// Runs `generate_moves`: extra moves for the side to move, each checked against the
+    /// position ([`api::check_script_move`]); a move the rules list already (`listed`) or the
+    /// hook returned before is not added again.
     ///
     /// # Errors
-    /// The hook failed or returned something other than move texts.
-    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
-        self.read_only(Hook::GenerateMoves, pos, "while listing moves", |c, pos| c.generate_moves(pos, rules))
+    /// The hook failed or returned something other than moves the kernel can play, naming the
+    /// move and what is wrong with it.
+    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset, listed: &[Move]) -> Result<Vec<Move>, ScriptError> {
+        self.read_only(Hook::GenerateMoves, pos, "while listing moves", |c, pos| c.generate_moves(pos, rules, listed))
     }
 
     /// Runs a filter hook, which may only read the position: whatever it writes is undone, and
@@ -365,16 +368,26 @@ impl Compiled {
         Err(self.returned(Hook::AllowMove, doing, format!("returned {}, expected true, false, a reason text or ()", r.type_name())))
     }
 
-    /// Extra moves as text, for the side to move.
-    fn generate_moves(&self, pos: &mut Position, rules: &Ruleset) -> Result<Vec<Move>, ScriptError> {
+    /// Extra moves as text, for the side to move (see [`Script::generate_moves`]).
+    fn generate_moves(&self, pos: &mut Position, rules: &Ruleset, listed: &[Move]) -> Result<Vec<Move>, ScriptError> {
         let doing = "while listing moves";
         let r = self.call(Hook::GenerateMoves, pos, (), doing)?;
-        let texts = || self.returned(Hook::GenerateMoves, doing, "must return an array of move texts".into());
+        // Errors about what the hook returned point at the hook.
+        let (line, column) = find_fn(&self.file.text, Hook::GenerateMoves.name());
+        let bad = |why: String| ScriptError { line: Some(line), column: Some(column), ..self.returned(Hook::GenerateMoves, doing, why) };
+        let texts = || bad("must return an array of move texts".into());
         let arr = r.try_cast::<rhai::Array>().ok_or_else(texts)?;
-        let mut out = Vec::new();
+        let mut out: Vec<Move> = Vec::new();
         for d in arr {
             let t = d.into_string().map_err(|_| texts())?;
-            out.push(api::parse_script_move(&t, rules).map_err(|e| self.returned(Hook::GenerateMoves, doing, format!("`{t}`: {e}")))?);
+            let text = MoveText::parse(&t, &rules.geometry).map_err(|e| bad(format!("returned `{t}`: {e}")))?;
+            api::check_script_move(rules, pos, &text).map_err(|e| bad(format!("returned `{t}`: {e}")))?;
+            let m = text.capturing_at_landings();
+            // A move is listed once. (A checked move cannot share its text with a different
+            // move of the rules: `x` landings here hold pieces, a jump's landings are empty.)
+            if !listed.contains(&m) && !out.contains(&m) {
+                out.push(m);
+            }
         }
         Ok(out)
     }

@@ -111,7 +111,7 @@ impl Variant {
         if self.hook(Hook::GenerateMoves).is_some()
             && let Some(s) = &self.script
         {
-            let extra = s.generate_moves(pos, &self.rules)?;
+            let extra = s.generate_moves(pos, &self.rules, &out[start..])?;
             out.extend(extra);
         }
         if let (Some(f), Some(s)) = (self.hook(Hook::AllowMove), &self.script) {

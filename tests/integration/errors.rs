@@ -48,3 +48,111 @@ fn unknown_variant_suggests() {
     let e = load_err("basilevs", &[]);
     assert!(e.contains("unknown variant `basilevs`") && e.contains("did you mean `basileus`?"), "{e}");
 }
+
+/// A variant extending checkers with `toml` appended; its load error rendered without colour.
+fn load_error_of(name: &str, toml: &str) -> String {
+    let dir = crate::scratch(&format!("errors-{name}"));
+    std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\nextends = \"checkers\"\n{toml}")).unwrap();
+    let t = std::time::Instant::now();
+    let e = match Variant::load(dir.to_str().unwrap(), &[]) {
+        Ok(_) => panic!("{name} loaded:\n{toml}"),
+        Err(e) => e.render_plain(),
+    };
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let _ = std::fs::remove_dir_all(&dir);
+    e
+}
+
+#[test]
+fn integers_out_of_range_are_errors_at_the_value() {
+    const BIG: &str = "1099511627776"; // 2^40: cut to 32 bits it would be 0
+    let man = "[pieces.man]\nsymbol = \"M\"\nattributes = { level = 1 }\n";
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            format!("{man}moves = [{{ step = \"diagonal\" }}]\n[pieces.king]\nsymbol = \"K\"\nattributes = {{ level = {BIG} }}\n"),
+            "9:24",
+            "attribute `level` 1099511627776 is out of range",
+        ),
+        (format!("[counters]\nescaped = {BIG}\n"), "4:11", "counter `escaped` 1099511627776 is out of range"),
+        (
+            format!("{man}effects = [{{ attribute = \"level\", add = {BIG} }}]\n"),
+            "6:41",
+            "`add` to attribute `level` 1099511627776 is out of range",
+        ),
+        (
+            format!("{man}effects = [{{ attribute = \"level\", set = -{BIG} }}]\n"),
+            "6:41",
+            "`set` of attribute `level` -1099511627776 is out of range",
+        ),
+        (format!("[board]\nfiles = {BIG}\nranks = 8\n"), "4:9", "a board has 1 to 26 files, not 1099511627776"),
+        (format!("[board]\nfiles = 8\nranks = {BIG}\n"), "5:9", "a board has 1 to 99 ranks"),
+        (format!("[zones.far]\nranks = [{BIG}]\n"), "4:10", "rank 1099511627776 is not on this board"),
+        (format!("{man}moves = [{{ walk = \"diagonal\", steps = {BIG} }}]\n"), "6:39", "a walk makes 1 to 8 steps"),
+        (format!("{man}moves = [{{ slide = \"diagonal\", max_distance = -{BIG} }}]\n"), "6:47", "max_distance is 1 or more"),
+        (
+            format!("{man}moves = [{{ step = \"diagonal\", own_pieces_at_most = {BIG} }}]\n"),
+            "6:52",
+            "own_pieces_at_most is a number of pieces from 0 to 65534",
+        ),
+        (format!("{man}moves = [{{ leap = \"diagonal\", distance = {BIG} }}]\n"), "6:42", "a distance is 1 to 30"),
+        (
+            format!("{man}moves = [{{ slide = \"diagonal\", pass_over = {BIG} }}]\n"),
+            "6:44",
+            "pass_over is none, any or a number of pieces from 0 to 254",
+        ),
+        (format!("{man}moves = [{{ step = [[{BIG}, 1]] }}]\n"), "6:19", "[1099511627776, 1] is not a vector"),
+        ("[pieces.man]\nsymbol = \"M\"\nmoves = [{ step = [[-9223372036854775808, 1]] }]\n".into(), "5:19", "each from -30 to 30"),
+        (format!("[[end]]\ncondition = \"pieces_at_most\"\ncount = {BIG}\n"), "5:9", "a piece count is 0 to 32"),
+        (format!("[[end]]\ncondition = \"repetition\"\ncount = {BIG}\nresult = \"draw\"\n"), "5:9", "a repetition count is 2 to 1000"),
+        (format!("[options.move_limit]\nmin = 0\nmax = {BIG}\n"), "5:7", "option `move_limit`: 1099511627776 is out of range"),
+        (format!("[options.army]\nmin = 0\nmax = 5\ndefault = {BIG}\n"), "6:11", "expected an integer from 0 to 5"),
+        ("[options.army]\nmin = 5\nmax = 0\n".into(), "5:7", "option `army`: max 0 is below min 5"),
+        (
+            format!("{man}moves = [{{ step = \"diagonal\" }}]\n[setup]\nrows = \"4/4/4/4/4/4/4/MMM[{BIG}]M\"\n"),
+            "8:8",
+            "setup rows: rank 1: `1099511627776` is out of range; values are integers from -2147483648 to",
+        ),
+    ];
+    for (i, (toml, at, msg)) in cases.iter().enumerate() {
+        let e = load_error_of(&format!("int{i}"), toml);
+        assert!(e.contains(&format!("variant.toml:{at}]")) && e.contains(msg), "case {i}: expected {msg} at {at}:\n{toml}\n{e}");
+    }
+}
+
+#[test]
+fn check_loads_every_option_setting_and_names_the_one_that_breaks() {
+    let dir = crate::scratch("errors-options");
+    let toml = "name = \"options\"\nextends = \"checkers\"\n\
+                [options.army]\nmin = 0\nmax = 40\ndefault = 3\n\
+                [options.style]\nvalues = [\"a\", \"b\"]\n\
+                [captures]\ncompulsory = true\nchain = { option = \"style\", map = { a = \"must_continue\", b = \"sometimes\" } }\n\
+                [[end]]\ncondition = \"pieces_at_most\"\ncount = { option = \"army\" }\n";
+    std::fs::write(dir.join("variant.toml"), toml).unwrap();
+    let path = dir.to_str().unwrap();
+    // The default setting loads: only `check` finds the others.
+    assert!(Variant::load(path, &[]).is_ok());
+    let t = std::time::Instant::now();
+    let o = crate::binary(&["check", path], "", &dir);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    // army takes 3 (its default), 0 and 40; style a and b: 6 settings, 4 broken.
+    assert!(err.starts_with("options: 4 of 6 option settings do not load"), "{err}");
+    assert!(err.contains("with army=40:\n") && err.contains("a piece count is 0 to 32 (the board's cells), not 40"), "{err}");
+    assert!(err.contains("variant.toml:14:9]"), "{err}");
+    assert!(
+        err.contains("with style=b:\n") && err.contains("with army=0, style=b:\n") && err.contains("with army=40, style=b:\n"),
+        "{err}"
+    );
+    assert!(err.contains("`sometimes` is not allowed here; expected one of: must_continue, may_stop, single"), "{err}");
+    // Options given with --set stay put.
+    let o = crate::binary(&["check", path, "--set", "style=a", "--set", "army=3"], "", &dir);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("; 1 option setting loaded)"));
+    // A shipped variant: every combination, or one option at a time past 64.
+    let o = crate::binary(&["check", "bivouac"], "", &dir);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("48 option settings loaded)"));
+    let o = crate::binary(&["check", "pyramida"], "", &dir);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("option settings loaded, one option at a time)"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

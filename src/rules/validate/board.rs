@@ -15,10 +15,10 @@ pub(super) fn stage_geometry(v: &V) -> R<Geometry> {
     let raw = &b.val;
     let (files, ranks) = (*raw.files.get_ref(), *raw.ranks.get_ref());
     if !(1..=26).contains(&files) {
-        return Err(v.err(f, raw.files.span(), "a board has 1 to 26 files", "out of range"));
+        return Err(v.err(f, raw.files.span(), format!("a board has 1 to 26 files, not {files}"), "out of range"));
     }
     if !(1..=99).contains(&ranks) {
-        return Err(v.err(f, raw.ranks.span(), "a board has 1 to 99 ranks", "out of range"));
+        return Err(v.err(f, raw.ranks.span(), format!("a board has 1 to 99 ranks, not {ranks}"), "out of range"));
     }
     let parity = match raw.cells.as_ref().map(|c| c.get_ref().as_str()) {
         None | Some("all") => None,

@@ -35,7 +35,7 @@ pub struct Merged {
     pub board: Option<Src<RawBoard>>,
     pub players: Option<Src<RawPlayers>>,
     pub zones: BTreeMap<String, Src<Spanned<RawZone>>>,
-    pub counters: BTreeMap<String, i64>,
+    pub counters: BTreeMap<String, Src<Spanned<i64>>>,
     pub pieces: BTreeMap<String, Src<RawPiece>>,
     pub captures: Option<Src<RawCaptures>>,
     pub ends: Option<Src<Vec<RawEnd>>>,
@@ -69,7 +69,9 @@ impl Merged {
         for (k, z) in raw.zones {
             self.zones.insert(k, Src { file, val: z });
         }
-        self.counters.extend(raw.counters);
+        for (k, c) in raw.counters {
+            self.counters.insert(k, Src { file, val: c });
+        }
         for (k, p) in raw.pieces {
             self.pieces.insert(k, Src { file, val: p });
         }

@@ -23,6 +23,7 @@ use super::options::{OptionValue, Options};
 use super::{ends, hooks, movement, *};
 use crate::piece::PieceCode;
 use std::ops::Range;
+use toml::Spanned;
 
 /// The validator's state: the merged files and the options in force.
 pub(super) struct V<'a> {
@@ -54,6 +55,18 @@ impl V<'_> {
             .ok_or_else(|| self.err(file, span, format!("`{name}` is not a player"), label))
     }
 
+    /// A 32-bit integer written in the file (attribute values, counters, effects: what a
+    /// position stores); anything outside that range is an error at the value, never cut.
+    pub(super) fn int32(&self, file: usize, x: &Spanned<i64>, what: &str) -> R<i32> {
+        i32::try_from(*x.get_ref()).map_err(|_| {
+            self.err(file, x.span(), format!("{what} {} is out of range", x.get_ref()), "out of range").with_help(format!(
+                "{what} is an integer from {} to {}",
+                i32::MIN,
+                i32::MAX
+            ))
+        })
+    }
+
     /// Looks a name up; a miss is `unknown NOUN `name`CONTEXT` at `span`, with "did you mean".
     pub(super) fn lookup(&self, file: usize, span: Range<usize>, names: &Names, name: &str, context: &str, label: &str) -> R<usize> {
         names.index(name).ok_or_else(|| {
@@ -78,7 +91,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
     let attributes = pieces::stage_attributes(&v)?;
     let kinds = pieces::stage_kinds(&v, &player_names, &attributes)?;
-    let counters: Vec<(String, i32)> = m.counters.iter().map(|(k, v)| (k.clone(), *v as i32)).collect();
+    let counters =
+        m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
     let (pieces, dedup) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
@@ -89,7 +103,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;
     let move_limit = match v.opts.get("move_limit") {
-        Some(OptionValue::Int(i)) => *i as u32,
+        // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
+        Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
         _ => 0,
     };
     let zobrist = Zobrist::new(geometry.len(), PieceCode::count(kinds.len()));

@@ -54,7 +54,8 @@ pub(super) fn stage_kinds(v: &V, players: &ByPlayer<String>, attributes: &[Strin
         if symbols[Player::FIRST] == symbols[Player::SECOND] {
             return Err(v.err(f, raw.symbol.span(), "the two players need different symbols", "here"));
         }
-        let mut attrs: Vec<(u8, i32)> = raw.attributes.iter().map(|(n, x)| (slot(n), *x as i32)).collect();
+        let mut attrs =
+            raw.attributes.iter().map(|(n, x)| Ok((slot(n), v.int32(f, x, &format!("attribute `{n}`"))?))).collect::<R<Vec<_>>>()?;
         if v.m.crown.is_some() && !raw.attributes.contains_key(CROWN) {
             // Every piece carries the crown marker, 0 until it is crowned.
             attrs.push((slot(CROWN), 0));
@@ -200,7 +201,10 @@ fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes
     if ef.add.is_some() == ef.set.is_some() {
         return Err(v.err(f, e.span(), "an effect has exactly one of `add` and `set`", "this effect"));
     }
-    Ok(Effect { slot: slot as u8, on, add: ef.add.unwrap_or(0) as i32, set: ef.set.map(|s| s as i32) })
+    let name = ef.attribute.get_ref();
+    let add = ef.add.as_ref().map(|x| v.int32(f, x, &format!("`add` to attribute `{name}`"))).transpose()?.unwrap_or(0);
+    let set = ef.set.as_ref().map(|x| v.int32(f, x, &format!("`set` of attribute `{name}`"))).transpose()?;
+    Ok(Effect { slot: slot as u8, on, add, set })
 }
 
 /// The capture policy: compulsory, chains, removal, maximum.

@@ -4,7 +4,7 @@
 use super::{R, V};
 use crate::rules::error::{LoadError, did_you_mean};
 use crate::rules::names::Names;
-use crate::rules::options::{OptionDecl, OptionType, OptionValue, Options, move_limit_decl};
+use crate::rules::options::{MOVE_LIMIT_MAX, OptionDecl, OptionType, OptionValue, Options, move_limit_decl};
 use crate::rules::raw::{Setting, TextOrInt};
 use std::collections::BTreeMap;
 use toml::Spanned;
@@ -24,7 +24,7 @@ pub(super) fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options>
         let f = mo.decl.file;
         let raw = &mo.decl.val;
         let declared_in = v.m.chain.get(v.m.chain.len() - 1 - f.min(v.m.chain.len() - 1)).cloned().unwrap_or_default();
-        let ty = match (&raw.values, raw.min, raw.max) {
+        let ty = match (&raw.values, &raw.min, &raw.max) {
             (Some(vals), None, None) => {
                 let items: Vec<OptionValue> = vals.get_ref().iter().filter_map(toml_to_option_value).collect();
                 if items.len() != vals.get_ref().len() || items.is_empty() {
@@ -38,7 +38,7 @@ pub(super) fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options>
                     return Err(v.err(f, vals.span(), format!("option `{name}`: mixed value types"), "all words, or true and false"));
                 }
             }
-            (None, Some(min), Some(max)) => OptionType::Int { min, max, also: raw.also.clone() },
+            (None, Some(min), Some(max)) => int_option(v, f, name, min, max, &raw.also)?,
             _ => {
                 let span = raw.default.as_ref().map(|d| d.span()).unwrap_or(0..0);
                 return Err(v
@@ -93,6 +93,25 @@ pub(super) fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options>
         values.insert(name.clone(), val);
     }
     Ok(Options { decls, values })
+}
+
+/// An integer option's range; `move_limit` (a number of plies) stays within the built-in one.
+fn int_option(v: &V, f: usize, name: &str, min: &Spanned<i64>, max: &Spanned<i64>, also: &[Spanned<i64>]) -> R<OptionType> {
+    let (lo, hi) = (*min.get_ref(), *max.get_ref());
+    if lo > hi {
+        return Err(v.err(f, max.span(), format!("option `{name}`: max {hi} is below min {lo}"), "max"));
+    }
+    if name == "move_limit" {
+        for x in std::iter::once(min).chain(std::iter::once(max)).chain(also) {
+            if !(0..=MOVE_LIMIT_MAX).contains(x.get_ref()) {
+                let msg = format!("option `move_limit`: {} is out of range", x.get_ref());
+                return Err(v
+                    .err(f, x.span(), msg, "out of range")
+                    .with_help(format!("move_limit counts plies, from 0 to {MOVE_LIMIT_MAX}")));
+            }
+        }
+    }
+    Ok(OptionType::Int { min: lo, max: hi, also: also.iter().map(|a| *a.get_ref()).collect() })
 }
 
 /// Turns an option value into a setting's type.

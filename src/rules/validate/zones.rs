@@ -43,10 +43,10 @@ fn zone_cells(v: &V, f: usize, g: &Geometry, z: &RawZone, done: &ZoneMap, player
     }
     for r in &z.ranks {
         let ri = *r.get_ref();
-        if ri == 0 || ri > g.ranks as u32 {
-            return Err(v.err(f, r.span(), format!("rank {ri} is not on this board"), "here"));
+        if !(1..=g.ranks as i64).contains(&ri) {
+            return Err(v.err(f, r.span(), format!("rank {ri} is not on this board (ranks 1 to {})", g.ranks), "here"));
         }
-        cells.extend(g.cells().filter(|&c| g.coords(c).1 as u32 == ri - 1));
+        cells.extend(g.cells().filter(|&c| g.coords(c).1 as i64 == ri - 1));
     }
     for u in &z.union {
         let known = Names::new("zone", done.keys().map(String::as_str));
