@@ -93,7 +93,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         _ => 0,
     };
     let zobrist = Zobrist::new(geometry.len(), PieceCode::count(kinds.len()));
-    Ok(Ruleset {
+    let mut rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         description: m.description.clone().unwrap_or_default(),
@@ -111,7 +111,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         captures,
         ends,
         setup,
-        options: v.opts,
+        options: v.opts.clone(),
         hooks,
         move_limit,
         zobrist,
@@ -119,5 +119,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         crown,
         display_attribute,
         zones: zones.into_iter().collect(),
-    })
+        eval: EvalModel::default(),
+    };
+    rules.eval = super::eval::stage_eval(&v, &rules)?;
+    Ok(rules)
 }
