@@ -16,7 +16,8 @@
 //! - [`script`]: the Rhai host and the script API;
 //! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
 //! - `render`: boards for a person; [`perft`]; [`scenario`] files;
-//! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
+//! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
+//!   searches), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`cli`] (the
 //!   command line); [`interrupt`]: Ctrl-C stops a command, not the program.
@@ -43,7 +44,7 @@ pub mod script;
 mod render;
 mod variant;
 
-mod ai;
+pub mod ai;
 pub mod cli;
 pub mod diff;
 pub mod interrupt;
