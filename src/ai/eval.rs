@@ -252,4 +252,30 @@ mod tests {
         assert_eq!(term(Term::Progress).0, [100, 0]);
         assert_eq!(e.total(Player::FIRST), 1000 + 60 + 100 - 1400 - 120);
     }
+
+    #[test]
+    fn overrides_and_the_script_term() {
+        let v = Variant::load("tests/scripted/evaluate/variant.toml", &[]).unwrap();
+        let king = v.rules.kind_by_name("king").unwrap();
+        assert_eq!(v.rules.eval.value(king), 300);
+        // White men on c3 (on the long diagonal) and e3; black men on f6 and g7 (both on it).
+        let mut pos = Position::from_text(&v.rules, "4/3m/2m1/4/4/1MM1/4/4 white 0").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let terms: Vec<Term> = e.terms.iter().map(|(t, _)| *t).collect();
+        assert_eq!(terms, vec![Term::Material, Term::Progress, Term::Script], "mobility is weighted 0");
+        // 5 and 10 points, times the weight 2, in units of a tenth of a point.
+        assert_eq!(e.terms[2].1.0, [100, 200]);
+        // A hook that writes to the position is refused, naming the hook.
+        let w = Variant::load("tests/scripted/evaluate_writes/variant.toml", &[]).unwrap();
+        let mut pos = w.start();
+        let err = Evaluator::new(&w).score(&mut pos).unwrap_err().to_string();
+        assert!(err.contains("`evaluate`") && err.contains("may only read it"), "{err}");
+        assert_eq!(pos, w.start());
+    }
+
+    #[test]
+    fn pieces_are_written_as_pieces() {
+        assert_eq!(pieces(1250), "+1.25");
+        assert_eq!(pieces(-30), "-0.03");
+    }
 }
