@@ -122,7 +122,7 @@ pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) ->
     };
     let (mut best, mut score, mut completed, mut pv) = (root[0], 0, 0, vec![root[0]]);
     for depth in 1..=max_depth {
-        match s.root(pos, &mut root, depth as i32) {
+        match s.root(pos, &root, depth as i32) {
             Ok((sc, i)) => {
                 (best, score, completed) = (root[i], sc, depth);
                 pv = s.pv[0].clone();
@@ -420,14 +420,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// One iteration at the root: the score and index of the best move.
-    fn root(&mut self, pos: &mut Position, root: &mut MoveList, depth: i32) -> Result<(i32, usize), Stop> {
+    fn root(&mut self, pos: &mut Position, root: &[Move], depth: i32) -> Result<(i32, usize), Stop> {
         self.partial = None;
         self.pv[0].clear();
         let side = pos.side();
         let (mut alpha, beta) = (-INF, INF);
         let mut best = 0;
-        for i in 0..root.len() {
-            let m = root[i];
+        for (i, &m) in root.iter().enumerate() {
             self.v.make(pos, &m)?;
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, 1, same, i == 0);
@@ -511,8 +510,7 @@ impl<'a> Searcher<'a> {
         let side = pos.side();
         let alpha0 = alpha;
         let (mut best, mut best_key) = (-INF, 0);
-        for i in 0..moves.len() {
-            let m = moves[i];
+        for (i, &m) in moves.iter().enumerate() {
             self.v.make(pos, &m)?;
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
@@ -595,8 +593,7 @@ impl<'a> Searcher<'a> {
         }
         self.order(pos, moves, 0, ply);
         let side = pos.side();
-        for i in 0..moves.len() {
-            let m = moves[i];
+        for &m in moves.iter() {
             if !forced && !m.is_capture() {
                 continue;
             }

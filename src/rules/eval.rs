@@ -188,9 +188,9 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         .collect();
     let sign = if race { -1.0 } else { 1.0 };
     let mut material = vec![0; ncodes];
-    for k in 0..r.kinds.len() {
+    for (k, &value) in values.iter().enumerate() {
         for c in codes(k) {
-            material[c.index()] = units(sign * values[k] as f64, weights[Term::Material.index()]);
+            material[c.index()] = units(sign * value as f64, weights[Term::Material.index()]);
         }
     }
 
@@ -200,10 +200,8 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     for c in 1..ncodes {
         if let Some(d) = &exit_dist[c] {
             let top = max_finite(d) as f64;
-            for cell in 0..n {
-                if d[cell] != NONE {
-                    progress[c * n + cell] += units(STEP_POINTS as f64 * (top - d[cell] as f64), wp);
-                }
+            for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
+                progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
             }
         }
         if let Some(p) = &r.pieces[c].promote {
@@ -212,10 +210,8 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
             if gain > 0.0 {
                 let d = distances(r, c, zone_cells(g, p.zone));
                 let top = max_finite(&d) as f64;
-                for cell in 0..n {
-                    if d[cell] != NONE && d[cell] > 0 {
-                        progress[c * n + cell] += units(gain * (top - d[cell] as f64 + 1.0) / (top + 1.0), wp);
-                    }
+                for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE && **dc > 0) {
+                    progress[c * n + cell] += units(gain * (top - dc as f64 + 1.0) / (top + 1.0), wp);
                 }
             }
         }
@@ -230,10 +226,8 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
             let owner = PieceCode::from_index(c).owner();
             let d = distances(r, c, cells[owner].clone());
             let top = max_finite(&d) as f64;
-            for cell in 0..n {
-                if d[cell] != NONE {
-                    goal.progress[c * n + cell] = units(STEP_POINTS as f64 * (top - d[cell] as f64), wp);
-                }
+            for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
+                goal.progress[c * n + cell] = units(STEP_POINTS as f64 * (top - dc as f64), wp);
             }
         }
         goals.push(goal);
