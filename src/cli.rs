@@ -190,10 +190,10 @@ pub struct SelfplayArgs {
     pub games: u64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// White's player: random or mcts:ITER.
+    /// White's player: random, mcts:ITER, ab, ab:dDEPTH, ab:NODES (docs/ai.md).
     #[arg(long, default_value = "random")]
     pub white: String,
-    /// Black's player: random or mcts:ITER.
+    /// Black's player, as for --white.
     #[arg(long, default_value = "random")]
     pub black: String,
     /// Threads (default: all cores).

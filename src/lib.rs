@@ -17,7 +17,8 @@
 //! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
 //! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
 //!   [`scenario`] files;
-//! - the tools on top: `ai` (machine players), [`selfplay`], `record` (game records),
+//! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
+//!   searches), [`selfplay`], `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
@@ -46,7 +47,7 @@ pub mod diagram;
 mod render;
 mod variant;
 
-mod ai;
+pub mod ai;
 pub mod check;
 pub mod cli;
 pub mod diff;

@@ -103,6 +103,12 @@ impl PieceCode {
         self.0 as usize
     }
 
+    /// The code whose [`index`](Self::index) is `i` (for walking per-code tables).
+    #[inline]
+    pub fn from_index(i: usize) -> PieceCode {
+        PieceCode(i as u8)
+    }
+
     /// Whether the cell holds a piece of `p`'s.
     #[inline(always)]
     pub fn is_of(self, p: Player) -> bool {

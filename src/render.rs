@@ -255,6 +255,9 @@ fn resolved_toml(v: &Variant) -> String {
     if let Some(h) = &m.hooks {
         section(h.file, RawVariant { hooks: Some(h.val.clone()), ..Default::default() });
     }
+    if let Some(a) = &m.ai {
+        section(a.file, RawVariant { ai: Some(a.val.clone()), ..Default::default() });
+    }
     out.push_str("\n# options (value in force; where the default was set)\n");
     for d in &v.rules.options.decls {
         let cur = v.rules.options.get(&d.name).map(|x| x.to_string()).unwrap_or_default();

@@ -229,7 +229,7 @@ impl Words {
             (Arg::OnOff, []) => strings(&["on", "off"]),
             (Arg::Player, []) => self.players.clone(),
             (Arg::MachineSide, []) => self.players.iter().cloned().chain(strings(&["none", "both"])).collect(),
-            (Arg::MachineSide, [_]) | (Arg::Engine, _) => strings(&["random", "mcts"]),
+            (Arg::MachineSide, [_]) | (Arg::Engine, _) => strings(&["random", "mcts", "ab"]),
             (Arg::CommandName, []) => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
             _ => vec![],
         };

@@ -20,10 +20,12 @@ pub enum Hook {
     GenerateMoves,
     /// `outcome()`: may declare a result after each move.
     Outcome,
+    /// `evaluate(player)`: a term of the machine player's evaluation (read-only).
+    Evaluate,
 }
 
 impl Hook {
-    pub const ALL: [Hook; 4] = [Hook::AfterMove, Hook::AllowMove, Hook::GenerateMoves, Hook::Outcome];
+    pub const ALL: [Hook; 5] = [Hook::AfterMove, Hook::AllowMove, Hook::GenerateMoves, Hook::Outcome, Hook::Evaluate];
 
     /// The script function's name.
     pub fn name(self) -> &'static str {
@@ -32,13 +34,14 @@ impl Hook {
             Hook::AllowMove => "allow_move",
             Hook::GenerateMoves => "generate_moves",
             Hook::Outcome => "outcome",
+            Hook::Evaluate => "evaluate",
         }
     }
 
     /// How many parameters the function takes.
     pub fn arity(self) -> usize {
         match self {
-            Hook::AfterMove | Hook::AllowMove => 1,
+            Hook::AfterMove | Hook::AllowMove | Hook::Evaluate => 1,
             Hook::GenerateMoves | Hook::Outcome => 0,
         }
     }
@@ -55,6 +58,7 @@ impl Hook {
             Hook::AllowMove => h.allow_move.as_ref(),
             Hook::GenerateMoves => h.generate_moves.as_ref(),
             Hook::Outcome => h.outcome.as_ref(),
+            Hook::Evaluate => h.evaluate.as_ref(),
         }
     }
 }
@@ -104,7 +108,7 @@ pub enum HookSetting {
 /// The `[hooks]` settings, by [`Hook`].
 #[derive(Clone, Debug, Default)]
 pub struct HookRules {
-    settings: [HookSetting; 4],
+    settings: [HookSetting; Hook::ALL.len()],
 }
 
 impl HookRules {

@@ -4,6 +4,7 @@
 
 pub mod ends;
 pub mod error;
+pub mod eval;
 pub mod hooks;
 pub mod movement;
 mod names;
@@ -13,6 +14,7 @@ pub mod validate;
 
 pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult};
 pub use error::{LoadError, SourceFile};
+pub use eval::{EvalModel, Term};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
 pub use movement::{BoardView, Cond, Distance, Form, FormKind, Jump, OffBoard};
 pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
@@ -245,6 +247,8 @@ pub struct Ruleset {
     pub end_checks: bool,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
     pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
+    /// What a machine player's evaluation measures, derived from these rules and `[ai.eval]`.
+    pub eval: EvalModel,
 }
 
 impl Ruleset {

@@ -83,6 +83,28 @@ pub struct RawVariant {
     pub crown: Option<RawCrown>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<RawDisplay>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ai: Option<RawAi>,
+}
+
+/// What the machine player is told about the game (`[ai]`).
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawAi {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<RawEval>,
+}
+
+/// Overrides of the evaluation derived from the rules (`[ai.eval]`).
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawEval {
+    /// Piece kind → value (100 = an ordinary piece).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub values: BTreeMap<Spanned<String>, Spanned<i64>>,
+    /// Term name → multiplier of the derived weight (1 = as derived, 0 = off).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub weights: BTreeMap<Spanned<String>, Spanned<f64>>,
 }
 
 /// A royal designation that moves to a player's piece with the unique highest value of an
@@ -358,6 +380,8 @@ pub struct RawHooks {
     pub generate_moves: Option<Spanned<RawHook>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Spanned<RawHook>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluate: Option<Spanned<RawHook>>,
 }
 
 /// When a hook runs: `true` (always), or a filter.

@@ -2,7 +2,7 @@
 //! the hooks the kernel knows.
 //!
 //! Hooks are the script functions with these names: `after_move(m)`, `allow_move(m)`,
-//! `generate_moves()`, `outcome()`. Other functions are the script's own helpers. During a hook
+//! `generate_moves()`, `outcome()`, `evaluate(player)`. Other functions are the script's own helpers. During a hook
 //! call the position is lent to the script API ([`api`]) and handed back afterwards, whatever
 //! happens; every write goes through the position's logged setters, so undo reverts it.
 
@@ -172,6 +172,15 @@ impl Script {
     /// The hook failed.
     pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
         self.here(Hook::Outcome)?.outcome(pos)
+    }
+
+    /// Runs `evaluate(player)`: the script's term of the evaluation for `player`, in points
+    /// (100 = an ordinary piece). It may only read the position.
+    ///
+    /// # Errors
+    /// The hook failed, wrote to the position, or returned something other than a number.
+    pub fn evaluate(&self, pos: &mut Position, player: crate::Player) -> Result<i64, ScriptError> {
+        self.read_only(Hook::Evaluate, pos, "while evaluating a position", |c, pos| c.evaluate(pos, player))
     }
 }
 
@@ -394,6 +403,19 @@ impl Compiled {
 
     fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
         self.call(Hook::Outcome, pos, (), "while checking the result").map(|_| ())
+    }
+
+    fn evaluate(&self, pos: &mut Position, player: crate::Player) -> Result<i64, ScriptError> {
+        let doing = "while evaluating a position";
+        let name = self.ctx.borrow().players[player.index()].clone();
+        let r = self.call(Hook::Evaluate, pos, (name,), doing)?;
+        if let Ok(i) = r.as_int() {
+            return Ok(i);
+        }
+        match r.as_float() {
+            Ok(f) if f.is_finite() => Ok(f.round().clamp(-1e12, 1e12) as i64),
+            _ => Err(self.returned(Hook::Evaluate, doing, format!("returned {}, expected a number", r.type_name()))),
+        }
     }
 }
 

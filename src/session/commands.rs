@@ -113,9 +113,9 @@ pub static COMMANDS: &[Command] = &[
     cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
     cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
     cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
-    cmd("ai", &[], "[random|mcts ITER]", "let the machine make a move for the side to move (default mcts 1000)", Arg::Engine, ai),
-    cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE: random or mcts:ITER; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
-    cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, random; a side set with `play` keeps its engine)", Arg::Engine, auto),
+    cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms; default ab)", Arg::Engine, ai),
+    cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
+    cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, ab; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
     cmd("selfplay", &[], "N [--white E] [--black E] [--seed S]", "play N machine games from the start and report results, lengths and branching", Arg::Free, selfplay),
     cmd("perft", &[], "N [--divide]", "count the move tree from here", Arg::Free, perft),
@@ -472,7 +472,7 @@ fn seed(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
 
 /// `ai`: the shell reports how long the command took after the head line ([`Effect::Timed`]).
 fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
-    let engine = if rest.is_empty() { Engine::Mcts { iterations: 1000 } } else { Engine::parse(rest)? };
+    let engine = if rest.is_empty() { Engine::DEFAULT } else { Engine::parse(rest)? };
     if s.pos.result().is_some() {
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
@@ -485,7 +485,7 @@ fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
 fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let mut words = rest.split_whitespace();
     let side = words.next().unwrap_or("");
-    let mut engine = Engine::Mcts { iterations: 1000 };
+    let mut engine = Engine::DEFAULT;
     for w in words {
         match w.parse::<u32>() {
             Ok(n) if n > 0 => s.machine_limit = n,
@@ -515,7 +515,7 @@ fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, Comma
 
 fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let mut n = 1u64;
-    let mut engine = Engine::Random;
+    let mut engine = Engine::DEFAULT;
     for w in rest.split_whitespace() {
         match w.parse::<u64>() {
             Ok(k) => n = k,

@@ -26,7 +26,7 @@ pub struct Variant {
     pub spec: String,
     pub overrides: Vec<(String, String)>,
     /// The hooks that run (the script defines them and `[hooks]` leaves them on), by [`Hook`].
-    hooks: [Option<HookFilter>; 4],
+    hooks: [Option<HookFilter>; Hook::ALL.len()],
     /// Zone display marks for empty cells, smallest zone first (it wins where zones overlap).
     pub marks: Vec<(String, char)>,
 }
@@ -92,7 +92,7 @@ impl Variant {
 
 /// The hooks that run: those the script defines, unless `[hooks]` turns them off. A hook that
 /// `[hooks]` configures but the script does not define is an error.
-fn active_hooks(merged: &Merged, rules: &Ruleset, script: Option<&Script>) -> Result<[Option<HookFilter>; 4], LoadError> {
+fn active_hooks(merged: &Merged, rules: &Ruleset, script: Option<&Script>) -> Result<[Option<HookFilter>; Hook::ALL.len()], LoadError> {
     let defined = |h: Hook| script.is_some_and(|s| s.defines(h));
     if let Some(raw) = &merged.hooks {
         for h in Hook::ALL {

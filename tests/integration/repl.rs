@@ -97,16 +97,24 @@ fn machine_players() {
     assert!(out.contains("black (random) plays"), "{out}");
     assert_eq!(s.pos.ply(), before + 2);
     ok(&mut s, "play none");
-    let out = ok(&mut s, "auto 3");
+    let out = ok(&mut s, "auto 3 random");
     assert!(out.contains("3 moves played (random)"), "{out}");
-    // Same seed, same game.
-    let mut a = session("lielow");
-    let mut b = session("lielow");
-    for s in [&mut a, &mut b] {
-        ok(s, "seed 11");
-        ok(s, "auto 20");
+    // Without an engine, `ai` and `auto` use the default alpha-beta player.
+    let out = ok(&mut s, "ai");
+    assert!(out.contains(&format!("{} plays", boardlab::Engine::DEFAULT)), "{out}");
+    let out = ok(&mut s, "auto 1");
+    assert!(out.contains("(ab:"), "{out}");
+    // Same seed, same game, with random and with node-budgeted players.
+    for engine in ["random", "ab:300"] {
+        let mut a = session("lielow");
+        let mut b = session("lielow");
+        for s in [&mut a, &mut b] {
+            ok(s, "seed 11");
+            ok(s, &format!("auto 12 {engine}"));
+        }
+        assert_eq!(a.played, b.played, "{engine}");
     }
-    assert_eq!(a.played, b.played);
+    let mut a = session("lielow");
     assert!(a.execute("ai minimax").unwrap_err().to_string().contains("not a player"));
     assert!(a.execute("seed x").is_err());
     assert!(a.execute("play purple").is_err());

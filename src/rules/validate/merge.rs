@@ -44,6 +44,7 @@ pub struct Merged {
     pub hooks: Option<Src<RawHooks>>,
     pub crown: Option<Src<RawCrown>>,
     pub display: Option<Src<RawDisplay>>,
+    pub ai: Option<Src<RawAi>>,
 }
 
 impl Merged {
@@ -89,6 +90,9 @@ impl Merged {
         }
         if let Some(d) = raw.display {
             self.display = Some(Src { file, val: d });
+        }
+        if let Some(a) = raw.ai {
+            self.ai = Some(Src { file, val: a });
         }
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });

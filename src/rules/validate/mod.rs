@@ -108,7 +108,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         _ => 0,
     };
     let zobrist = Zobrist::new(geometry.len(), PieceCode::count(kinds.len()));
-    Ok(Ruleset {
+    let mut rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         description: m.description.clone().unwrap_or_default(),
@@ -126,7 +126,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         captures,
         ends,
         setup,
-        options: v.opts,
+        options: v.opts.clone(),
         hooks,
         move_limit,
         zobrist,
@@ -134,5 +134,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         crown,
         display_attribute,
         zones: zones.into_iter().collect(),
-    })
+        eval: EvalModel::default(),
+    };
+    rules.eval = super::eval::stage_eval(&v, &rules)?;
+    Ok(rules)
 }

@@ -1,0 +1,281 @@
+//! Evaluating a position with the variant's [`EvalModel`] (derived at load from its rules and
+//! `[ai.eval]`; see `rules::eval` and `docs/ai.md`): each term is a score per player, and the
+//! evaluation is the sum over terms of own minus opponent's, from the point of view of the
+//! player to decide, clamped to ±[`EVAL_MAX`] so that a proven result always outranks it.
+
+use crate::movegen::{self, MoveList};
+use crate::piece::{ByPlayer, Player};
+use crate::rules::{EvalModel, Hook, Term, eval::UNITS_PER_POINT};
+use crate::script::ScriptError;
+use crate::state::Position;
+use crate::variant::Variant;
+
+/// The largest evaluation (in units, 1000 per ordinary piece); proven results score beyond it.
+pub const EVAL_MAX: i32 = 500_000;
+
+/// The evaluation of a position, term by term, for each player (units; 1000 = a piece of
+/// value 100).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Eval {
+    /// Each term with its score for each player (terms a variant does not measure are absent).
+    pub terms: Vec<(Term, ByPlayer<i32>)>,
+    /// Who decides in the position evaluated.
+    pub side: Player,
+}
+
+impl Eval {
+    /// The evaluation for `p`: the sum of its terms minus the opponent's, clamped.
+    pub fn total(&self, p: Player) -> i32 {
+        let s: i64 = self.terms.iter().map(|(_, v)| v[p] as i64 - v[p.other()] as i64).sum();
+        s.clamp(-(EVAL_MAX as i64), EVAL_MAX as i64) as i32
+    }
+}
+
+/// Scores positions with one variant's model; keeps scratch space between calls.
+pub struct Evaluator<'a> {
+    v: &'a Variant,
+    m: &'a EvalModel,
+    scratch: MoveList,
+    best: Vec<i32>,
+    script: bool,
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(v: &'a Variant) -> Evaluator<'a> {
+        let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && v.rules.eval.script != 0;
+        Evaluator { v, m: &v.rules.eval, scratch: Vec::new(), best: Vec::new(), script }
+    }
+
+    /// The evaluation for the player to decide in `pos`, in units.
+    ///
+    /// # Errors
+    /// The script's `evaluate` hook failed.
+    pub fn score(&mut self, pos: &mut Position) -> Result<i32, ScriptError> {
+        let mut t = [ByPlayer::new(0, 0); 6];
+        self.terms(pos, &mut t)?;
+        let p = pos.side();
+        let s: i64 = t.iter().map(|v| v[p] as i64 - v[p.other()] as i64).sum();
+        Ok(s.clamp(-(EVAL_MAX as i64), EVAL_MAX as i64) as i32)
+    }
+
+    /// The evaluation term by term (the terms the variant measures).
+    ///
+    /// # Errors
+    /// The script's `evaluate` hook failed.
+    pub fn breakdown(&mut self, pos: &mut Position) -> Result<Eval, ScriptError> {
+        let mut t = [ByPlayer::new(0, 0); 6];
+        self.terms(pos, &mut t)?;
+        let m = self.m;
+        let measured = |term: Term| match term {
+            Term::Material => m.material.iter().any(|&x| x != 0),
+            Term::Progress => m.progress.iter().any(|&x| x != 0) || !m.goals.is_empty(),
+            Term::Fill => !m.goals.is_empty() && m.fill != 0,
+            Term::Mobility => m.mobility != 0,
+            Term::Exits => !m.exits.is_empty(),
+            Term::Script => self.script,
+        };
+        let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
+        Ok(Eval { terms, side: pos.side() })
+    }
+
+    /// Every term for both players.
+    fn terms(&mut self, pos: &mut Position, t: &mut [ByPlayer<i32>; 6]) -> Result<(), ScriptError> {
+        let m = self.m;
+        let n = m.cells;
+        let (mat, prog) = (Term::Material.index(), Term::Progress.index());
+        for (cell, &code) in pos.board().iter().enumerate() {
+            if code.is_empty() {
+                continue;
+            }
+            let p = code.owner();
+            t[mat][p] += m.material[code.index()];
+            t[prog][p] += m.progress[code.index() * n + cell];
+        }
+        for goal in &m.goals {
+            for p in Player::both() {
+                // The pieces nearest the goal, as many as it has cells, count; and the cells held.
+                let need = goal.need[p];
+                self.best.clear();
+                let mut held = 0i64;
+                for (cell, &code) in pos.board().iter().enumerate() {
+                    if code.is_of(p) {
+                        self.best.push(goal.progress[code.index() * n + cell]);
+                    }
+                }
+                for &c in &goal.cells[p] {
+                    if pos.board()[c as usize].is_of(p) {
+                        held += 1;
+                    }
+                }
+                if self.best.len() > need {
+                    self.best.select_nth_unstable_by(need, |a, b| b.cmp(a));
+                    self.best.truncate(need);
+                }
+                t[prog][p] += self.best.iter().sum::<i32>();
+                if need > 0 {
+                    t[Term::Fill.index()][p] += (m.fill as i64 * held * held / need as i64) as i32;
+                }
+            }
+        }
+        if m.mobility != 0 {
+            for p in Player::both() {
+                self.scratch.clear();
+                movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
+                movegen::quiet_moves(&self.v.rules, pos, p, &mut self.scratch);
+                t[Term::Mobility.index()][p] = m.mobility * self.scratch.len() as i32;
+            }
+        }
+        for &(slot, units) in &m.exits {
+            for p in Player::both() {
+                t[Term::Exits.index()][p] += units * pos.counter(p, slot);
+            }
+        }
+        if self.script
+            && let Some(s) = &self.v.script
+        {
+            for p in Player::both() {
+                let points = s.evaluate(pos, p)?;
+                let u = (points as i128 * m.script as i128).clamp(-(EVAL_MAX as i128), EVAL_MAX as i128);
+                t[Term::Script.index()][p] = u as i32;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Formats units as pieces (`+1.25`).
+pub fn pieces(units: i32) -> String {
+    format!("{:+.2}", units as f64 / (100 * UNITS_PER_POINT) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::rng;
+    use crate::piece::PieceCode;
+    use rand::RngExt;
+
+    /// The position with every piece moved to its mirror cell and given to the other player,
+    /// and the other player to decide: the same game seen from the other side.
+    fn mirrored(v: &Variant, pos: &Position, mirror: impl Fn(u8, u8) -> (u8, u8)) -> Position {
+        let r = &v.rules;
+        let g = &r.geometry;
+        let mut out = pos.clone();
+        for c in g.cells() {
+            out.clear_cell(&r.zobrist, c.0);
+        }
+        for c in g.cells() {
+            let code = pos.piece(c.0);
+            if code.is_empty() {
+                continue;
+            }
+            let (x, y) = g.coords(c);
+            let (mx, my) = mirror(x, y);
+            let to = g.at(mx as i32, my as i32).expect("the board is symmetric");
+            let attrs: Vec<i32> = (0..r.nattr() as u8).map(|s| pos.attr(c.0, s)).collect();
+            out.put(&r.zobrist, to.0, PieceCode::new(code.kind(), code.owner().other()), &attrs);
+        }
+        for (slot, _) in r.counters.iter().enumerate() {
+            let (a, b) = (pos.counter(Player::FIRST, slot as u8), pos.counter(Player::SECOND, slot as u8));
+            out.set_counter(Player::FIRST, slot as u8, b);
+            out.set_counter(Player::SECOND, slot as u8, a);
+        }
+        out.set_side(&r.zobrist, pos.side().other());
+        out
+    }
+
+    /// In a variant whose rules are the same for both players under `mirror`, the evaluation of
+    /// a position for one player is that of the mirrored position for the other, term by term;
+    /// so (own minus opponent's) changes sign when the players' pieces are swapped.
+    fn antisymmetric(name: &str, mirror: impl Fn(u8, u8) -> (u8, u8) + Copy) {
+        let v = Variant::load(name, &[]).unwrap();
+        let mut ev = Evaluator::new(&v);
+        let mut r = rng(3);
+        let mut moves = Vec::new();
+        let mut checked = 0;
+        for game in 0..10 {
+            let mut pos = v.start();
+            for ply in 0..60 {
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                if ply % 7 == game % 7 && pos.continuation().is_none() {
+                    let mut m = mirrored(&v, &pos, mirror);
+                    let a = ev.breakdown(&mut pos).unwrap();
+                    let b = ev.breakdown(&mut m).unwrap();
+                    for ((t, x), (_, y)) in a.terms.iter().zip(&b.terms) {
+                        assert_eq!(x.0, [y.0[1], y.0[0]], "{name} {t}: {}", pos.to_text(&v.rules));
+                    }
+                    assert_eq!(a.total(Player::FIRST), -b.total(Player::FIRST));
+                    assert_eq!(ev.score(&mut pos).unwrap(), ev.score(&mut m).unwrap());
+                    checked += 1;
+                }
+                let mv = moves[r.random_range(0..moves.len())];
+                v.make(&mut pos, &mv).unwrap();
+            }
+        }
+        assert!(checked >= 25, "{name}: {checked}");
+    }
+
+    #[test]
+    fn the_evaluation_is_antisymmetric() {
+        // Two armies facing each other: the board turned half round (a1 ↔ h8 in checkers, whose
+        // dark squares a mirror would not keep).
+        for name in ["checkers", "basileus", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii"] {
+            let g = Variant::load(name, &[]).unwrap().rules.geometry.clone();
+            let (files, ranks) = (g.files, g.ranks);
+            antisymmetric(name, move |x, y| (files - 1 - x, ranks - 1 - y));
+        }
+        // Pyramida: both race up; the players' stones start on alternate files, so the mirror
+        // is left to right (a ↔ u).
+        for name in ["pyramida", "pyramida-calm"] {
+            let files = Variant::load(name, &[]).unwrap().rules.geometry.files;
+            antisymmetric(name, move |x, y| (files - 1 - x, y));
+        }
+    }
+
+    #[test]
+    fn terms_by_hand() {
+        // Checkers: a white man on b2, a black king on g7; white to move.
+        let v = Variant::load("checkers", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "4/3k/4/4/4/4/M3/4 white 0").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
+        // Material: 100 and 140 points, 1000 and 1400 units.
+        assert_eq!(term(Term::Material).0, [1000, 1400]);
+        // Mobility: the man has a1... b2-a3 and b2-c3; the king four diagonal steps from g7
+        // (f8, h8, f6, h6): 2 and 4 moves at 3 points each.
+        assert_eq!(term(Term::Mobility).0, [60, 120]);
+        // Progress: the man is 6 steps from rank 8 (its longest way is 7, from rank 1): the
+        // king's 40 more points × (7 - 6 + 1) / 8 = 10 points; the king has no goal.
+        assert_eq!(term(Term::Progress).0, [100, 0]);
+        assert_eq!(e.total(Player::FIRST), 1000 + 60 + 100 - 1400 - 120);
+    }
+
+    #[test]
+    fn overrides_and_the_script_term() {
+        let v = Variant::load("tests/scripted/evaluate/variant.toml", &[]).unwrap();
+        let king = v.rules.kind_by_name("king").unwrap();
+        assert_eq!(v.rules.eval.value(king), 300);
+        // White men on c3 (on the long diagonal) and e3; black men on f6 and g7 (both on it).
+        let mut pos = Position::from_text(&v.rules, "4/3m/2m1/4/4/1MM1/4/4 white 0").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let terms: Vec<Term> = e.terms.iter().map(|(t, _)| *t).collect();
+        assert_eq!(terms, vec![Term::Material, Term::Progress, Term::Script], "mobility is weighted 0");
+        // 5 and 10 points, times the weight 2, in units of a tenth of a point.
+        assert_eq!(e.terms[2].1.0, [100, 200]);
+        // A hook that writes to the position is refused, naming the hook.
+        let w = Variant::load("tests/scripted/evaluate_writes/variant.toml", &[]).unwrap();
+        let mut pos = w.start();
+        let err = Evaluator::new(&w).score(&mut pos).unwrap_err().to_string();
+        assert!(err.contains("`evaluate`") && err.contains("may only read it"), "{err}");
+        assert_eq!(pos, w.start());
+    }
+
+    #[test]
+    fn pieces_are_written_as_pieces() {
+        assert_eq!(pieces(1250), "+1.25");
+        assert_eq!(pieces(-30), "-0.03");
+    }
+}

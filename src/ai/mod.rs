@@ -1,0 +1,87 @@
+//! Machine players, each chosen by one grammar ([`Engine`]: `random`, `mcts:N`, `ab`, `ab:dN`,
+//! `ab:N`, `ab:Nms`): uniformly random moves, Monte Carlo tree search ([`mcts`]), and alpha-beta
+//! search ([`search`]) over an evaluation derived from the variant's own rules ([`eval`]; the
+//! tables are built at load, see `rules::eval`). All take a seeded generator ([`Rng`]), so a game
+//! with node or depth budgets is reproducible from its seed.
+//!
+//! - [`engine`]: the grammar, budgets and defaults;
+//! - [`eval`]: the evaluation of a position, term by term for each player ([`Eval`]);
+//! - [`search`]: negamax alpha-beta with iterative deepening ([`SearchResult`]: best move,
+//!   score, depth, nodes, principal variation);
+//! - [`mcts`]: UCT with short playouts scored by the evaluation, and proven results.
+//!
+//! Every search checks for Ctrl-C ([`crate::interrupt`]) as it goes and stops with
+//! [`SearchError::Interrupted`]; [`choose`] and [`think`] search a copy of the position.
+
+pub mod engine;
+pub mod eval;
+pub mod mcts;
+pub mod search;
+#[cfg(test)]
+mod tests;
+
+pub use engine::{Budget, DEFAULT_NODES, Engine, EngineError};
+pub use eval::{Eval, Evaluator};
+pub use search::{Score, SearchResult};
+
+use crate::interrupt::Interrupted;
+use crate::notation::Move;
+use crate::script::ScriptError;
+use crate::state::Position;
+use crate::variant::Variant;
+use rand::{RngExt, SeedableRng};
+
+/// The generator every machine player uses (named so results are reproducible across versions).
+pub type Rng = rand_pcg::Pcg64Mcg;
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
+}
+
+/// Why a machine player found no move: a script hook failed, or the user interrupted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SearchError {
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
+}
+
+/// A machine player's decision, with what its search found (alpha-beta only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    /// `None` when the game is over.
+    pub best: Option<Move>,
+    pub search: Option<SearchResult>,
+}
+
+/// Chooses a move for the player to decide in `pos` (None when the game is over).
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
+    think(v, pos, engine, rng).map(|t| t.best)
+}
+
+/// Chooses a move as [`choose`] does, and says what the search found.
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Thought, SearchError> {
+    // The search works on its own copy: a hook that fails deep in the tree cannot leave the
+    // game's position half-played.
+    let mut work = pos.clone();
+    match engine {
+        Engine::Random => {
+            let mut moves = Vec::new();
+            v.legal_moves(&mut work, &mut moves)?;
+            Ok(Thought { best: (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]), search: None })
+        }
+        Engine::Mcts { iterations } => Ok(Thought { best: mcts::mcts(v, &mut work, iterations, mcts::PLAYOUT_CAP, rng)?, search: None }),
+        Engine::AlphaBeta(budget) => {
+            let r = search::search(v, &mut work, budget, rng)?;
+            Ok(Thought { best: r.best, search: Some(r) })
+        }
+    }
+}

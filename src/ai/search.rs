@@ -1,0 +1,653 @@
+//! Alpha-beta search: negamax with iterative deepening, principal variation search, a
+//! transposition table on the position's Zobrist hash, move ordering (the table's move,
+//! captures by value, killer moves, history), and a quiescence search over captures in games
+//! that have them.
+//!
+//! Every score is from the point of view of the player who decides in the position searched,
+//! which is [`Position::side`], not the parity of the depth: after a move that hands the same
+//! player another decision (a continuation, an extra move) the child's score is taken as it is,
+//! and only a change of decider negates it. The variant's own rules end the search: a result
+//! declared by [`Variant::make`] (end conditions, repetition, move limit) or having no legal move
+//! (what the `no_moves` rule says). A proven result is [`MATE`] minus the number of decisions
+//! to reach it, so the fastest win and the slowest loss are preferred, and it always outranks
+//! the evaluation (clamped to [`EVAL_MAX`]).
+//!
+//! Depth and node budgets are reproducible: the search is deterministic given the position and
+//! the generator (which only shuffles the root moves, so that equal moves vary from game to
+//! game). The search makes and undoes moves on the position it is given and leaves it as it was
+//! when it returns normally; a failing script hook can leave it mid-line, so callers search a
+//! copy (as [`crate::ai::choose`] does).
+
+use super::eval::{EVAL_MAX, Evaluator, pieces};
+use super::{Budget, Rng, SearchError, engine::MAX_DEPTH};
+use crate::interrupt::{self, Interrupted};
+use crate::movegen::MoveList;
+use crate::notation::{Move, MoveKind};
+use crate::outcome::{Outcome, Winner};
+use crate::piece::Player;
+use crate::rules::{Form, Hook, NoMoves, mix};
+use crate::script::ScriptError;
+use crate::state::Position;
+use crate::variant::Variant;
+use rand::RngExt;
+use std::time::{Duration, Instant};
+
+/// The score of a win now; a win in n decisions scores `MATE - n`.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this (either sign) are proven results.
+const MATE_BOUND: i32 = MATE - 10_000;
+const INF: i32 = MATE + 1;
+/// The deepest line, in decisions, including the quiescence search.
+const MAX_PLY: usize = 128;
+/// How many decisions the quiescence search may add.
+const QMAX: usize = 12;
+
+const _: () = assert!(EVAL_MAX < MATE_BOUND && (MAX_DEPTH as usize) + QMAX + 2 < MAX_PLY);
+
+/// A search score from the point of view of the player who decides at the root: units of the
+/// evaluation (1000 = a piece of value 100), or a proven result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(pub i32);
+
+impl Score {
+    /// The number of decisions (by either player) to a proven win.
+    pub fn win_in(self) -> Option<u32> {
+        (self.0 >= MATE_BOUND).then(|| (MATE - self.0) as u32)
+    }
+
+    /// The number of decisions (by either player) to a proven loss.
+    pub fn loss_in(self) -> Option<u32> {
+        (self.0 <= -MATE_BOUND).then(|| (MATE + self.0) as u32)
+    }
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.win_in(), self.loss_in()) {
+            (Some(n), _) => write!(f, "win in {n}"),
+            (_, Some(n)) => write!(f, "loss in {n}"),
+            _ => f.write_str(&pieces(self.0)),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move chosen (`None` when the game is over).
+    pub best: Option<Move>,
+    /// Its score for the player to decide.
+    pub score: Score,
+    /// The deepest iteration completed (0 when none was).
+    pub depth: u32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// The principal variation: the best line found, starting with `best`.
+    pub pv: Vec<Move>,
+    pub elapsed: Duration,
+}
+
+/// Searches `pos` within `budget` and returns the best move found with its score and line.
+///
+/// # Errors
+/// A script hook failed (the position may then be left mid-line), or Ctrl-C was pressed.
+pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) -> Result<SearchResult, SearchError> {
+    let start = Instant::now();
+    let mut s = Searcher::new(v, budget, start);
+    let mut root: MoveList = Vec::new();
+    v.legal_moves(pos, &mut root)?;
+    let done = |score: i32, best: Option<Move>, depth: u32, nodes: u64, pv: Vec<Move>| SearchResult {
+        best,
+        score: Score(score),
+        depth,
+        nodes,
+        pv,
+        elapsed: start.elapsed(),
+    };
+    if root.is_empty() {
+        let score = match pos.result() {
+            Some(r) => outcome_score(r, pos.side(), 0),
+            None => s.no_moves_score(0),
+        };
+        return Ok(done(score, None, 0, 0, vec![]));
+    }
+    // Shuffle, so that moves the search cannot tell apart vary with the seed.
+    for i in (1..root.len()).rev() {
+        root.swap(i, rng.random_range(0..=i));
+    }
+    s.order(pos, &mut root, 0, 0);
+    let max_depth = match budget {
+        Budget::Depth(d) => d.min(MAX_DEPTH),
+        _ => MAX_DEPTH,
+    };
+    let (mut best, mut score, mut completed, mut pv) = (root[0], 0, 0, vec![root[0]]);
+    for depth in 1..=max_depth {
+        match s.root(pos, &root, depth as i32) {
+            Ok((sc, i)) => {
+                (best, score, completed) = (root[i], sc, depth);
+                pv = s.pv[0].clone();
+                // The best move is searched first next time; the others keep their order.
+                root[..=i].rotate_right(1);
+            }
+            Err(Stop::Budget) => {
+                // A move of the unfinished iteration that beat the previous best (searched
+                // first) is better than it.
+                if let Some((sc, i)) = s.partial {
+                    (best, score) = (root[i], sc);
+                    pv = s.partial_pv.clone();
+                }
+                break;
+            }
+            Err(Stop::Failed(e)) => return Err(e),
+        }
+        if score.abs() >= MATE_BOUND || root.len() == 1 {
+            break; // proven, or nothing to choose
+        }
+    }
+    Ok(done(score, Some(best), completed, s.nodes, pv))
+}
+
+/// Why the search stopped early.
+enum Stop {
+    /// The budget ran out.
+    Budget,
+    Failed(SearchError),
+}
+
+impl From<ScriptError> for Stop {
+    fn from(e: ScriptError) -> Stop {
+        Stop::Failed(e.into())
+    }
+}
+
+impl From<Interrupted> for Stop {
+    fn from(e: Interrupted) -> Stop {
+        Stop::Failed(e.into())
+    }
+}
+
+/// The score of a finished game for `side`, `ply` decisions from the root.
+fn outcome_score(r: &Outcome, side: Player, ply: usize) -> i32 {
+    match r.winner {
+        Winner::Player(w) if w == side => MATE - ply as i32,
+        Winner::Player(_) => -(MATE - ply as i32),
+        Winner::Draw => 0,
+    }
+}
+
+/// A mate score as stored in the table: relative to the node, not the root.
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// A move's fingerprint (never 0, which means "no move").
+fn move_key(m: &Move) -> u32 {
+    let kind = match m.kind {
+        MoveKind::Normal => 1u64,
+        MoveKind::Off { dir } => 2 + dir as u64,
+        MoveKind::Pass => 300,
+    };
+    let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
+    for i in 0..m.len as usize {
+        h = mix(h ^ (m.path[i] as u64) << 20 ^ m.victims[i] as u64);
+    }
+    (h as u32) | 1
+}
+
+const EXACT: u8 = 0;
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    mv: u32,
+    score: i32,
+    depth: i16,
+    bound: u8,
+}
+
+/// The transposition table: one entry per slot, replaced unless it holds a deeper result for
+/// another position.
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn new(size: usize) -> Table {
+        let size = size.next_power_of_two();
+        Table { entries: vec![Entry::default(); size], mask: size - 1 }
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.entries[key as usize & self.mask];
+        (e.key == key && e.mv != 0).then_some(e)
+    }
+
+    fn store(&mut self, key: u64, mv: u32, score: i32, depth: i32, bound: u8) {
+        let e = &mut self.entries[key as usize & self.mask];
+        if e.key != key && e.mv != 0 && e.depth as i32 > depth {
+            return;
+        }
+        *e = Entry { key, mv: mv.max(1), score, depth: depth as i16, bound };
+    }
+}
+
+struct Searcher<'a> {
+    v: &'a Variant,
+    eval: Evaluator<'a>,
+    tt: Table,
+    killers: Vec<[u32; 2]>,
+    /// Cutoffs by (from, to), for ordering quiet moves.
+    history: Vec<u32>,
+    cells: usize,
+    /// Per ply: the move list, the ordering scores, the principal variation from there.
+    lists: Vec<MoveList>,
+    keys: Vec<Vec<(i32, u32)>>,
+    pv: Vec<Vec<Move>>,
+    sorted: MoveList,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    /// Per piece code: its value for ordering captures (royal pieces whose capture ends the
+    /// game first).
+    values: Vec<i32>,
+    captures: bool,
+    compulsory: bool,
+    repetition: bool,
+    /// The best root move of an unfinished iteration (score, index), and its line.
+    partial: Option<(i32, usize)>,
+    partial_pv: Vec<Move>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(v: &'a Variant, budget: Budget, start: Instant) -> Searcher<'a> {
+        let r = &*v.rules;
+        let size = match budget {
+            Budget::Nodes(n) => (n as usize).clamp(1 << 12, 1 << 20),
+            _ => 1 << 20,
+        };
+        let captures = v.hook(Hook::GenerateMoves).is_some()
+            || r.pieces.iter().any(|p| {
+                !p.jumps.is_empty()
+                    || p.quiet.iter().any(|f| match f {
+                        Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => *capture != 0,
+                        Form::Walk { .. } => false,
+                    })
+            });
+        let values = (0..r.pieces.len())
+            .map(|c| {
+                if c == 0 {
+                    return 0;
+                }
+                let k = crate::PieceCode::from_index(c).kind();
+                if r.kind(k).royal && r.royal_ends_game { 10_000 } else { r.eval.value(k) }
+            })
+            .collect();
+        let cells = r.geometry.len();
+        Searcher {
+            v,
+            eval: Evaluator::new(v),
+            tt: Table::new(size),
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![0; (cells + 1) * (cells + 1)],
+            cells,
+            lists: vec![Vec::new(); MAX_PLY + 1],
+            keys: vec![Vec::new(); MAX_PLY + 1],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            sorted: Vec::new(),
+            nodes: 0,
+            max_nodes: match budget {
+                Budget::Nodes(n) => n,
+                _ => u64::MAX,
+            },
+            deadline: match budget {
+                Budget::Time(t) => Some(start + t),
+                _ => None,
+            },
+            values,
+            captures,
+            compulsory: r.captures.compulsory,
+            repetition: r.repetition,
+            partial: None,
+            partial_pv: Vec::new(),
+        }
+    }
+
+    /// Counts a node; stops on the budget, Ctrl-C (checked every 1024 nodes) or the clock.
+    #[inline]
+    fn tick(&mut self) -> Result<(), Stop> {
+        if self.nodes >= self.max_nodes {
+            return Err(Stop::Budget);
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            interrupt::check()?;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Stop::Budget);
+            }
+        }
+        Ok(())
+    }
+
+    /// What having no legal move scores for the player to decide.
+    fn no_moves_score(&self, ply: usize) -> i32 {
+        match self.v.rules.no_moves_rule().map(|(_, n)| n) {
+            None | Some(NoMoves::Loss) => -(MATE - ply as i32),
+            Some(NoMoves::Draw) | Some(NoMoves::Pass) => 0,
+        }
+    }
+
+    /// The table key: the position's hash, with what it leaves out that can change the game
+    /// from here: a continuation's choices, and how often the position occurred (where a
+    /// repetition rule counts it).
+    fn key(&self, pos: &Position) -> u64 {
+        let mut k = pos.hash();
+        if let Some(c) = pos.continuation() {
+            let mut h = mix(0xC0 ^ (c.player.0 as u64) << 8 ^ (c.turn.0 as u64) << 16 ^ (c.normal as u64) << 24);
+            for b in c.tag.bytes() {
+                h = mix(h ^ b as u64);
+            }
+            for m in &c.moves {
+                h = mix(h ^ move_key(m) as u64);
+            }
+            k ^= h;
+        }
+        if self.repetition {
+            k ^= mix(0x5E9E_7000 + pos.repetitions() as u64);
+        }
+        k
+    }
+
+    fn history_index(&self, m: &Move) -> usize {
+        let from = if m.from as usize >= self.cells { self.cells } else { m.from as usize };
+        let to = m.to().map_or(self.cells, |t| t as usize);
+        from * (self.cells + 1) + to
+    }
+
+    /// Sorts `moves` best first: the table's move, captures by the value taken (cheaper
+    /// capturers first), killer moves, then quiet moves by history. Ties keep their order.
+    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        for (i, m) in moves.iter().enumerate() {
+            let k = move_key(m);
+            let s = if k == tt_mv {
+                1 << 30
+            } else if m.is_capture() {
+                let taken: i32 = m.victims().map(|c| self.values[pos.piece(c).index()]).sum();
+                let by = if (m.from as usize) < self.cells { self.values[pos.piece(m.from).index()] } else { 0 };
+                (1 << 26) + taken * 64 - by.min(10_000)
+            } else if self.killers[ply][0] == k {
+                1 << 25
+            } else if self.killers[ply][1] == k {
+                (1 << 25) - 1
+            } else {
+                self.history[self.history_index(m)].min((1 << 24) as u32) as i32
+            };
+            keys.push((-s, i as u32));
+        }
+        keys.sort_by_key(|&(s, i)| (s, i));
+        self.sorted.clear();
+        self.sorted.extend(keys.iter().map(|&(_, i)| moves[i as usize]));
+        std::mem::swap(moves, &mut self.sorted);
+        self.keys[ply] = keys;
+    }
+
+    /// Keeps `m` followed by the line below it as the line from `ply`.
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// One iteration at the root: the score and index of the best move.
+    fn root(&mut self, pos: &mut Position, root: &[Move], depth: i32) -> Result<(i32, usize), Stop> {
+        self.partial = None;
+        self.pv[0].clear();
+        let side = pos.side();
+        let (mut alpha, beta) = (-INF, INF);
+        let mut best = 0;
+        for (i, &m) in root.iter().enumerate() {
+            self.v.make(pos, &m)?;
+            let same = pos.side() == side;
+            let r = self.pvs(pos, depth - 1, alpha, beta, 1, same, i == 0);
+            pos.undo();
+            let s = r?;
+            if s > alpha {
+                alpha = s;
+                best = i;
+                self.update_pv(0, m);
+                self.partial = Some((s, i));
+                self.partial_pv = self.pv[0].clone();
+            }
+        }
+        Ok((alpha, best))
+    }
+
+    /// A child searched with a null window first (unless it is the first), then with the full
+    /// window if it might be better.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize, same: bool, first: bool) -> Result<i32, Stop> {
+        if first || alpha == -INF {
+            return self.child(pos, depth, alpha, beta, ply, same);
+        }
+        let s = self.child(pos, depth, alpha, alpha + 1, ply, same)?;
+        if s > alpha && s < beta { self.child(pos, depth, alpha, beta, ply, same) } else { Ok(s) }
+    }
+
+    /// A child's score for the player deciding above it: as it is when that player decides
+    /// again, negated when the other player does.
+    fn child(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize, same: bool) -> Result<i32, Stop> {
+        if same { self.node(pos, depth, alpha, beta, ply) } else { Ok(-self.node(pos, depth, -beta, -alpha, ply)?) }
+    }
+
+    fn node(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> Result<i32, Stop> {
+        self.pv[ply].clear();
+        if let Some(r) = pos.result() {
+            return Ok(outcome_score(r, pos.side(), ply));
+        }
+        if depth <= 0 || ply + QMAX + 2 >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        self.tick()?;
+        // No line from here wins sooner than the next decision or loses sooner than now.
+        alpha = alpha.max(-(MATE - ply as i32));
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return Ok(alpha);
+        }
+        let key = self.key(pos);
+        let mut tt_mv = 0;
+        if let Some(e) = self.tt.probe(key) {
+            tt_mv = e.mv;
+            let s = from_tt(e.score, ply);
+            if e.depth as i32 >= depth && (e.bound == EXACT || (e.bound == LOWER && s >= beta) || (e.bound == UPPER && s <= alpha)) {
+                return Ok(s);
+            }
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let r = self.node_moves(pos, &mut moves, depth, alpha, beta, ply, key, tt_mv);
+        self.lists[ply] = moves;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut MoveList,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        key: u64,
+        tt_mv: u32,
+    ) -> Result<i32, Stop> {
+        self.v.legal_moves(pos, moves)?;
+        if moves.is_empty() {
+            return Ok(self.no_moves_score(ply));
+        }
+        self.order(pos, moves, tt_mv, ply);
+        let side = pos.side();
+        let alpha0 = alpha;
+        let (mut best, mut best_key) = (-INF, 0);
+        for (i, &m) in moves.iter().enumerate() {
+            self.v.make(pos, &m)?;
+            let same = pos.side() == side;
+            let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
+            pos.undo();
+            let s = r?;
+            if s > best {
+                best = s;
+                best_key = move_key(&m);
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        if !m.is_capture() {
+                            let k = &mut self.killers[ply];
+                            if k[0] != best_key {
+                                k[1] = k[0];
+                                k[0] = best_key;
+                            }
+                            let h = self.history_index(&m);
+                            self.history[h] = self.history[h].saturating_add((depth * depth) as u32);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        self.tt.store(key, best_key, to_tt(best, ply), depth, bound);
+        Ok(best)
+    }
+
+    /// The quiescence search: the evaluation, unless a capture (or a decision the player cannot
+    /// decline: a continuation's listed choices, a compulsory capture) changes it.
+    fn quiesce(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize, q: usize) -> Result<i32, Stop> {
+        self.pv[ply].clear();
+        if let Some(r) = pos.result() {
+            return Ok(outcome_score(r, pos.side(), ply));
+        }
+        self.tick()?;
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let r = self.quiesce_moves(pos, &mut moves, alpha, beta, ply, q);
+        self.lists[ply] = moves;
+        r
+    }
+
+    fn quiesce_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut MoveList,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> Result<i32, Stop> {
+        self.v.legal_moves(pos, moves)?;
+        if moves.is_empty() {
+            return Ok(self.no_moves_score(ply));
+        }
+        let forced = pos.continuation().is_some_and(|c| !c.normal) || (self.compulsory && moves.iter().all(Move::is_capture));
+        if q >= QMAX || ply + 2 >= MAX_PLY || (!forced && !self.captures) {
+            return Ok(self.eval.score(pos)?);
+        }
+        let mut best = -INF;
+        if !forced {
+            let stand = self.eval.score(pos)?;
+            if stand >= beta {
+                return Ok(stand);
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            if !moves.iter().any(Move::is_capture) {
+                return Ok(stand);
+            }
+        }
+        self.order(pos, moves, 0, ply);
+        let side = pos.side();
+        for &m in moves.iter() {
+            if !forced && !m.is_capture() {
+                continue;
+            }
+            self.v.make(pos, &m)?;
+            let r = if pos.side() == side {
+                self.quiesce(pos, alpha, beta, ply + 1, q + 1)
+            } else {
+                self.quiesce(pos, -beta, -alpha, ply + 1, q + 1).map(|s| -s)
+            };
+            pos.undo();
+            let s = r?;
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::rng;
+
+    fn best(v: &Variant, text: &str, budget: Budget, seed: u64) -> (String, SearchResult) {
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        let before = pos.clone();
+        let r = search(v, &mut pos, budget, &mut rng(seed)).unwrap();
+        assert_eq!(pos, before, "the search restores the position");
+        (r.best.map(|m| m.text(&v.rules.geometry)).unwrap_or_default(), r)
+    }
+
+    #[test]
+    fn scores_read_as_results() {
+        assert_eq!(Score(MATE - 3).to_string(), "win in 3");
+        assert_eq!(Score(-(MATE - 2)).to_string(), "loss in 2");
+        assert_eq!(Score(1250).to_string(), "+1.25");
+        assert_eq!(Score(-500).to_string(), "-0.50");
+        assert_eq!(Score(0).win_in(), None);
+    }
+
+    #[test]
+    fn lielow_takes_the_king() {
+        // h6xh8 captures the black king; nine other moves do not.
+        let v = Variant::load("lielow", &[]).unwrap();
+        let (m, r) = best(&v, "7p[1,2]/8/7P[0,2]/8/8/8/P[1,3]7/8 white 4", Budget::Depth(3), 1);
+        assert_eq!(m, "h6xh8");
+        assert_eq!(r.score.win_in(), Some(1));
+    }
+}

@@ -1,0 +1,198 @@
+//! The machine players on hand-made positions of every shipped variant: a win in one is taken,
+//! a loss in one is avoided, the position is restored, and a seed and a node budget give the same
+//! result every time. Each position's premise is checked too (some move does not win at once;
+//! some move does lose at once), so a test cannot pass because its position is trivial.
+
+use super::*;
+use crate::outcome::Winner;
+use crate::piece::Player;
+
+fn load(name: &str) -> Variant {
+    Variant::load(name, &[]).unwrap()
+}
+
+fn mtext(v: &Variant, m: &Move) -> String {
+    m.text(&v.rules.geometry)
+}
+
+/// Whether `pos` is won by `p` (by a declared result, or because the other player has no move).
+fn won_by(v: &Variant, pos: &mut Position, p: Player) -> bool {
+    v.outcome(pos).unwrap().is_some_and(|r| r.winner == Winner::Player(p))
+}
+
+/// The legal moves of `pos`.
+fn moves(v: &Variant, pos: &mut Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    v.legal_moves(pos, &mut out).unwrap();
+    out
+}
+
+/// Whether, after `mv`, the opponent of the player who made it can win with one move (or the
+/// player lost by making it).
+fn loses_at_once(v: &Variant, pos: &mut Position, mv: &Move) -> bool {
+    let me = pos.side();
+    v.make(pos, mv).unwrap();
+    let lost = won_by(v, pos, me.other())
+        || (pos.side() != me
+            && moves(v, pos).iter().any(|r| {
+                v.make(pos, r).unwrap();
+                let won = won_by(v, pos, me.other());
+                pos.undo();
+                won
+            }));
+    pos.undo();
+    lost
+}
+
+/// Searches `pos`, checking that the search leaves it as it was.
+fn searched(v: &Variant, pos: &mut Position, budget: Budget) -> SearchResult {
+    let before = pos.clone();
+    let r = search::search(v, pos, budget, &mut rng(11)).unwrap();
+    assert_eq!(*pos, before, "{}: the search restores the position", v.name());
+    r
+}
+
+/// The search wins at once in `text` with `expected`, and not every move would.
+fn wins_in_one(name: &str, text: &str, expected: &str) {
+    let v = load(name);
+    let mut pos = Position::from_text(&v.rules, text).unwrap();
+    let me = pos.side();
+    let all = moves(&v, &mut pos);
+    let not_winning = all.iter().filter(|m| {
+        v.make(&mut pos, m).unwrap();
+        let won = won_by(&v, &mut pos, me);
+        pos.undo();
+        !won
+    });
+    assert!(not_winning.count() > 0, "{name}: every move wins in {text}");
+    for budget in [Budget::Depth(1), Budget::Depth(4), Budget::Nodes(2000)] {
+        let r = searched(&v, &mut pos, budget);
+        let best = r.best.unwrap();
+        assert_eq!(mtext(&v, &best), expected, "{name} {budget:?}");
+        assert_eq!(r.score.win_in(), Some(1), "{name} {budget:?}");
+        v.make(&mut pos, &best).unwrap();
+        assert!(won_by(&v, &mut pos, me), "{name}: {expected} wins");
+        pos.undo();
+    }
+}
+
+/// Some move in `text` loses at once, and the search's choices (all of them while the same
+/// player decides, through continuations) leave the opponent no winning reply.
+fn avoids_loss_in_one(name: &str, text: &str) {
+    let v = load(name);
+    let mut pos = Position::from_text(&v.rules, text).unwrap();
+    let me = pos.side();
+    let all = moves(&v, &mut pos);
+    let losing: Vec<String> = all.iter().filter(|m| loses_at_once(&v, &mut pos.clone(), m)).map(|m| mtext(&v, m)).collect();
+    assert!(!losing.is_empty(), "{name}: no move loses at once in {text}");
+    assert!(losing.len() < all.len(), "{name}: every move loses in {text}");
+    for budget in [Budget::Depth(2), Budget::Depth(4), Budget::Nodes(3000)] {
+        let mut p = pos.clone();
+        let mut line = Vec::new();
+        loop {
+            let r = searched(&v, &mut p, budget);
+            let best = r.best.unwrap();
+            // (The position may be lost anyway, but not at once: the slowest loss is preferred.)
+            assert!(r.score.loss_in().is_none_or(|n| n > 2), "{name} {budget:?}: {} after {line:?}", r.score);
+            line.push(mtext(&v, &best));
+            assert!(!loses_at_once(&v, &mut p.clone(), &best), "{name} {budget:?}: {line:?} loses at once");
+            v.make(&mut p, &best).unwrap();
+            if p.side() != me || p.result().is_some() || line.len() > 4 {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn checkers_win_and_defence() {
+    // c3xe5xg7 takes both black men (black then has no move); e3xc5 takes one.
+    wins_in_one("checkers", "4/4/2m1/4/1m2/1MM1/4/4 white 0", "c3xe5xg7");
+    // e3-f4 lets g5xe3 take white's last man; e3-d4 does not.
+    avoids_loss_in_one("checkers", "4/4/4/3m/4/2M1/4/4 white 0");
+}
+
+#[test]
+fn basileus_win_and_defence() {
+    // e5xe7 jumps the black basileus on e6; a3xc5 only a pawn (captures are compulsory).
+    wins_in_one("basileus", "9/9/4k4/4P4/1p7/F8/9/K8 white 0", "e5xe7");
+    // The pawn on e6 jumps the white basileus on e5 unless it steps away, and not to d6 or f6.
+    avoids_loss_in_one("basileus", "8k/4p4/4p4/4K4/9/9/9/P8 white 0");
+}
+
+#[test]
+fn bivouac_win_and_defence() {
+    for name in ["bivouac", "hostile-bivouac"] {
+        // d7-d8 fills white's goal (c8, c9, d8, d9).
+        wins_in_one(name, "6/6/2OO2/2O3/3O2/6/6/6/6/1xxxx1/6 white 0", "d7-d8");
+        // White has four tokens, and three or fewer lose: c4xc2 threatens the one on c3, which
+        // must step where the black tokens cannot jump it (not d3 or d4).
+        avoids_loss_in_one(name, "O4O/1x2x1/6/6/6/6/2x3/2x3/2O3/6/5O white 0");
+    }
+}
+
+#[test]
+fn lielow_win_and_defence() {
+    for name in ["lielow", "lielow-ludii"] {
+        // h6xh8 captures the black king (level 2 leaps 2); nine other moves do not.
+        wins_in_one(name, "7p[1,2]/8/7P[0,2]/8/8/8/P[1,3]7/8 white 4", "h6xh8");
+        // The black king on d8 stands 3 from the level-3 stack on d5: it must move.
+        avoids_loss_in_one(name, "3p[1,2]4/7p/8/3P[0,3]4/8/8/8/P[1,4]7 black 10");
+    }
+}
+
+#[test]
+fn pyramida_win_and_defence() {
+    for name in ["pyramida", "pyramida-calm"] {
+        // White's last stone escapes from j13.
+        wins_in_one(name, "1/W1/3/4/5/6/7/8/9/10/11/10/11/b4b4 white 20 counters=escaped:4:0", "j13-k14");
+        // Black's last stone on j13 escapes next unless a white stone lands beside it (k12 or
+        // i12) and pushes it back, to a cell from which it cannot escape at once (from i12 a
+        // last stone slides to k14: white must choose h11 or the far side).
+        avoids_loss_in_one(name, "1/b1/3/1W2/5/6/7/8/9/10/11/10/11/W8W white 30 counters=escaped:0:4");
+    }
+}
+
+#[test]
+fn same_seed_and_nodes_give_the_same_search() {
+    for name in ["bivouac", "pyramida", "lielow"] {
+        let v = load(name);
+        let mut pos = v.start();
+        let a = search::search(&v, &mut pos, Budget::Nodes(3000), &mut rng(5)).unwrap();
+        let b = search::search(&v, &mut pos, Budget::Nodes(3000), &mut rng(5)).unwrap();
+        assert_eq!((a.best, a.score, a.depth, a.nodes, &a.pv), (b.best, b.score, b.depth, b.nodes, &b.pv), "{name}");
+        assert_eq!(a.nodes, 3000, "{name}: the budget is spent exactly");
+        // A whole game of choices is the same game.
+        let game = |seed: u64| {
+            let mut pos = v.start();
+            let mut r = rng(seed);
+            let mut out = Vec::new();
+            for _ in 0..12 {
+                match choose(&v, &pos, Engine::AlphaBeta(Budget::Nodes(500)), &mut r).unwrap() {
+                    Some(m) => {
+                        out.push(mtext(&v, &m));
+                        v.make(&mut pos, &m).unwrap();
+                    }
+                    None => break,
+                }
+            }
+            out
+        };
+        assert_eq!(game(9), game(9), "{name}");
+    }
+}
+
+#[test]
+fn every_engine_plays_a_legal_move() {
+    let v = load("basileus");
+    let pos = v.start();
+    for e in ["random", "mcts:30", "ab:d2", "ab:300", "ab:20ms"] {
+        let m = choose(&v, &pos, Engine::parse(e).unwrap(), &mut rng(1)).unwrap().unwrap();
+        assert!(moves(&v, &mut pos.clone()).contains(&m), "{e}");
+    }
+    // A finished game has no move to choose.
+    let over = Position::from_text(&v.rules, "9/9/9/9/9/9/9/4K4 black 0").unwrap();
+    let t = think(&v, &over, Engine::DEFAULT, &mut rng(1)).unwrap();
+    assert_eq!(t.best, None);
+    assert_eq!(t.search.unwrap().score.loss_in(), Some(0));
+}

@@ -1,0 +1,452 @@
+//! What a machine player's evaluation measures in a variant, derived once at load from the
+//! rules themselves (pieces, movement, end conditions) and adjusted by `[ai.eval]`. The result,
+//! an [`EvalModel`], is a set of tables indexed by piece code and cell: evaluating a position
+//! (in `ai::eval`) only adds table entries, with no names and no searching.
+//!
+//! The terms ([`Term`]), each a score per player (the evaluation is own minus opponent's):
+//! - **material**: a value per piece on the board. By default a kind is worth 100 points scaled
+//!   by the square root of its mobility on an empty board relative to the least mobile kind;
+//!   a royal piece whose loss ends the game counts nothing (losing it is a result, not a score).
+//!   Where a player with no pieces left *wins* (`pieces_at_most` with `result = "win"`, a race)
+//!   the sign is reversed: every piece still on the board costs its value, so fewer is progress.
+//! - **progress**: each piece's distance to its goals, as shortest paths over its own movement
+//!   on an empty board (computed once here): the zone where it leaves the game (`exit`), the
+//!   zone where it is promoted (worth the value it gains), the zone its owner must fill
+//!   (`zone_filled`; only the pieces nearest to it, as many as it has cells, count).
+//! - **fill**: how many cells of its `zone_filled` zone a player holds, growing with the square.
+//! - **mobility**: the number of moves each player has (the kernel's moves, hooks aside), where
+//!   having no move loses; it counts nothing where having no move draws or passes.
+//! - **exits**: counters that leaving the game raises, where pieces on the board are not already
+//!   counted as progress by a race (each exit is worth the leaving kind's value).
+//! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
+
+use super::raw::RawEval;
+use super::validate::{R, V};
+use super::{EndKind, NoMoves, Ruleset};
+use crate::geometry::{Geometry, NONE, ZoneSet};
+use crate::piece::{ByPlayer, KindId, PieceCode, Player};
+use crate::rules::movement::Form;
+use crate::rules::names::Names;
+
+/// Evaluation units per point: a TOML value of 100 (an ordinary piece) is 1000 units, so that
+/// weights that are fractions still leave whole numbers.
+pub const UNITS_PER_POINT: i32 = 10;
+
+/// Points per step of progress towards a goal, before weights.
+pub const STEP_POINTS: i32 = 10;
+
+/// Points of holding k of a goal zone's n cells are `FILL_POINTS * k² / n`.
+pub const FILL_POINTS: i32 = 50;
+
+/// Points per legal move where having no move loses.
+pub const MOBILITY_POINTS: i32 = 3;
+
+/// A term of the evaluation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    Material,
+    Progress,
+    Fill,
+    Mobility,
+    Exits,
+    Script,
+}
+
+impl Term {
+    pub const ALL: [Term; 6] = [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Script];
+
+    /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Progress => "progress",
+            Term::Fill => "fill",
+            Term::Mobility => "mobility",
+            Term::Exits => "exits",
+            Term::Script => "script",
+        }
+    }
+
+    /// What the term measures, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Term::Material => "piece values (reversed where having fewer pieces is progress)",
+            Term::Progress => "steps to the zones where pieces leave, are promoted, or must stand",
+            Term::Fill => "cells of the goal zone held",
+            Term::Mobility => "moves available",
+            Term::Exits => "pieces that left the game through an exit",
+            Term::Script => "the script's evaluate hook",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for Term {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `zone_filled` goal: the cells each player must fill and, per piece code and cell, what
+/// standing there is worth on the way (only the best `need` pieces of a player count).
+#[derive(Clone, Debug, Default)]
+pub struct Goal {
+    pub cells: ByPlayer<Vec<u16>>,
+    /// `code * cells + cell`: progress units.
+    pub progress: Vec<i32>,
+    /// How many pieces of a player count (the zone's size).
+    pub need: ByPlayer<usize>,
+}
+
+/// The evaluation of a variant, as tables (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub struct EvalModel {
+    /// Per kind: its value in points (as derived or overridden; always ≥ 0).
+    pub values: Vec<i32>,
+    /// Whether fewer pieces on the board is progress (material counts negatively).
+    pub race: bool,
+    /// Per term: the multiplier applied to the derived weights (1 unless `[ai.eval]` says).
+    pub weights: [f64; 6],
+    /// Per piece code: material units (signed, weighted; 0 for the empty code).
+    pub material: Vec<i32>,
+    /// `code * cells + cell`: progress units towards exits and promotions.
+    pub progress: Vec<i32>,
+    /// The `zone_filled` goals.
+    pub goals: Vec<Goal>,
+    /// Units of holding k of n goal cells: `fill * k² / n`.
+    pub fill: i32,
+    /// Units per move (0: mobility is not measured).
+    pub mobility: i32,
+    /// (counter slot, units per unit of the counter).
+    pub exits: Vec<(u8, i32)>,
+    /// Units per point the script's `evaluate` returns.
+    pub script: i32,
+    /// The number of cells (the stride of the per-cell tables).
+    pub cells: usize,
+}
+
+impl EvalModel {
+    /// Progress units of `code` standing on `cell` (exits and promotions).
+    #[inline(always)]
+    pub fn progress(&self, code: PieceCode, cell: usize) -> i32 {
+        self.progress[code.index() * self.cells + cell]
+    }
+
+    /// The value in points of a kind, for ordering captures (always ≥ 0).
+    #[inline]
+    pub fn value(&self, k: KindId) -> i32 {
+        self.values[k.0 as usize]
+    }
+}
+
+fn units(points: f64, weight: f64) -> i32 {
+    (points * weight * UNITS_PER_POINT as f64).round().clamp(-1e8, 1e8) as i32
+}
+
+/// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
+pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
+    let (overrides, weights) = read_overrides(v, r)?;
+    let g = &r.geometry;
+    let n = g.len();
+    let ncodes = PieceCode::count(r.kinds.len());
+    let codes = |k: usize| Player::both().map(|p| PieceCode::new(KindId(k as u8), p));
+    let race = r.ends.iter().any(|e| matches!(e.kind, EndKind::PiecesAtMost { win: true, .. }));
+    let royal_is_result = r.royal_ends_game || r.ends.iter().any(|e| matches!(e.kind, EndKind::RoyalLeftBoard));
+
+    // Exits: the distance of each code to the cells where it leaves the game.
+    let exit_dist: Vec<Option<Vec<u16>>> =
+        (0..ncodes).map(|c| r.pieces[c].exit.as_ref().filter(|_| c > 0).map(|x| distances(r, c, zone_cells(g, x.zone)))).collect();
+    let max_exit = |k: usize| codes(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
+
+    // Values: overridden, or derived from mobility (a race's pieces are worth their way out).
+    let mobility: Vec<f64> = (0..r.kinds.len()).map(|k| empty_board_mobility(r, codes(k)[0].index())).collect();
+    let reference = mobility
+        .iter()
+        .enumerate()
+        .filter(|&(k, &m)| m > 0.0 && !(r.kinds[k].royal && royal_is_result))
+        .map(|(_, &m)| m)
+        .fold(f64::INFINITY, f64::min);
+    let values: Vec<i32> = (0..r.kinds.len())
+        .map(|k| {
+            if let Some(v) = overrides[k] {
+                return v;
+            }
+            if race && let Some(d) = max_exit(k) {
+                return STEP_POINTS * d as i32;
+            }
+            if r.kinds[k].royal && royal_is_result {
+                return 0;
+            }
+            if mobility[k] <= 0.0 || !reference.is_finite() {
+                return 100;
+            }
+            ((100.0 * (mobility[k] / reference).sqrt() / 5.0).round() * 5.0) as i32
+        })
+        .collect();
+    let sign = if race { -1.0 } else { 1.0 };
+    let mut material = vec![0; ncodes];
+    for (k, &value) in values.iter().enumerate() {
+        for c in codes(k) {
+            material[c.index()] = units(sign * value as f64, weights[Term::Material.index()]);
+        }
+    }
+
+    // Progress towards exits and promotions, per code and cell.
+    let wp = weights[Term::Progress.index()];
+    let mut progress = vec![0; ncodes * n];
+    for c in 1..ncodes {
+        if let Some(d) = &exit_dist[c] {
+            let top = max_finite(d) as f64;
+            for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
+                progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
+            }
+        }
+        if let Some(p) = &r.pieces[c].promote {
+            let from = PieceCode::from_index(c).kind();
+            let gain = (values[p.to.0 as usize] - values[from.0 as usize]) as f64;
+            if gain > 0.0 {
+                let d = distances(r, c, zone_cells(g, p.zone));
+                let top = max_finite(&d) as f64;
+                for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE && **dc > 0) {
+                    progress[c * n + cell] += units(gain * (top - dc as f64 + 1.0) / (top + 1.0), wp);
+                }
+            }
+        }
+    }
+
+    // Goals to fill.
+    let mut goals = Vec::new();
+    for e in &r.ends {
+        let EndKind::ZoneFilled(cells) = &e.kind else { continue };
+        let mut goal = Goal { cells: cells.clone(), progress: vec![0; ncodes * n], need: cells.map(|c| c.len()) };
+        for c in 1..ncodes {
+            let owner = PieceCode::from_index(c).owner();
+            let d = distances(r, c, cells[owner].clone());
+            let top = max_finite(&d) as f64;
+            for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
+                goal.progress[c * n + cell] = units(STEP_POINTS as f64 * (top - dc as f64), wp);
+            }
+        }
+        goals.push(goal);
+    }
+
+    let no_moves_loses = matches!(r.no_moves_rule().map(|(_, n)| n), None | Some(NoMoves::Loss));
+    let mobility = if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 };
+
+    // Exit counters, where the race does not already count the pieces left on the board.
+    let mut exits: Vec<(u8, i32)> = Vec::new();
+    if !race {
+        for c in 1..ncodes {
+            if let Some(x) = &r.pieces[c].exit
+                && let Some(slot) = x.counter
+            {
+                let u = units(values[PieceCode::from_index(c).kind().0 as usize] as f64, weights[Term::Exits.index()]);
+                match exits.iter_mut().find(|(s, _)| *s == slot) {
+                    Some(e) => e.1 = e.1.max(u),
+                    None => exits.push((slot, u)),
+                }
+            }
+        }
+    }
+
+    Ok(EvalModel {
+        values,
+        race,
+        weights,
+        material,
+        progress,
+        goals,
+        fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
+        mobility,
+        exits,
+        script: units(1.0, weights[Term::Script.index()]),
+        cells: n,
+    })
+}
+
+/// `[ai.eval]`: per-kind values and per-term weights, checked.
+fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; 6])> {
+    let mut values = vec![None; r.kinds.len()];
+    let mut weights = [1.0; 6];
+    let Some(ai) = &v.m.ai else { return Ok((values, weights)) };
+    let f = ai.file;
+    let Some(RawEval { values: raw_values, weights: raw_weights }) = &ai.val.eval else { return Ok((values, weights)) };
+    let kinds = Names::new("piece kind", r.kinds.iter().map(|k| k.name.as_str()));
+    for (name, value) in raw_values {
+        let k = v.lookup(f, name.span(), &kinds, name.get_ref(), " in [ai.eval] values", "not a kind of this variant")?;
+        let x = *value.get_ref();
+        if !(0..=100_000).contains(&x) {
+            let e = v.err(f, value.span(), "a piece value is from 0 to 100000", "here");
+            return Err(e.with_help(
+                "100 is an ordinary piece; the sign follows the rules (where fewer pieces is progress, each counts against its owner)",
+            ));
+        }
+        values[k] = Some(x as i32);
+    }
+    let terms = Names::new("evaluation term", Term::ALL.iter().map(|t| t.name()));
+    for (name, w) in raw_weights {
+        let t = v.lookup(f, name.span(), &terms, name.get_ref(), " in [ai.eval] weights", "not a term")?;
+        let x = *w.get_ref();
+        if !(0.0..=100.0).contains(&x) {
+            let e = v.err(f, w.span(), "a weight is a number from 0 to 100", "here");
+            return Err(e.with_help(format!("1 keeps the derived weight, 0 turns the term off; the terms are {}", terms.list())));
+        }
+        weights[t] = x;
+    }
+    Ok((values, weights))
+}
+
+/// The cells of a zone set.
+fn zone_cells(g: &Geometry, z: ZoneSet) -> Vec<u16> {
+    g.cells().filter(|c| g.zones_of(c.0).meets(z)).map(|c| c.0).collect()
+}
+
+/// The largest finite distance (0 when there is none).
+fn max_finite(d: &[u16]) -> u16 {
+    d.iter().copied().filter(|&x| x != NONE).max().unwrap_or(0)
+}
+
+/// The forms that move a piece of `code` when it has its usual company: forms limited to a few
+/// pieces (Pyramida's last stone) count only when the piece has no other.
+fn usual_forms(r: &Ruleset, code: usize) -> Vec<&Form> {
+    let pr = &r.pieces[code];
+    let free: Vec<&Form> = pr.quiet.iter().zip(&pr.limits).filter(|(_, l)| **l == u16::MAX).map(|(f, _)| f).collect();
+    if free.is_empty() { pr.quiet.iter().collect() } else { free }
+}
+
+/// Where a piece of `code` on `from` can go in one move on an empty board, zone conditions
+/// applied (leaving the board is not a cell).
+fn one_move(r: &Ruleset, forms: &[&Form], from: u16) -> Vec<u16> {
+    let g = &r.geometry;
+    let mut out = Vec::new();
+    for f in forms {
+        let cond = match f {
+            Form::Step { .. } => None,
+            Form::Slide { cond, .. } | Form::Leap { cond, .. } | Form::Walk { cond, .. } => Some(cond),
+        };
+        if cond.is_some_and(|c| !c.start_ok(g, from)) {
+            continue;
+        }
+        out.extend(f.reach(g, from).into_iter().filter(|&to| cond.is_none_or(|c| c.land_ok(g, from, to))));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The number of moves a piece of `code` needs from each cell to reach one of `targets` on an
+/// empty board ([`NONE`] where it cannot): a breadth-first search backwards from the targets.
+fn distances(r: &Ruleset, code: usize, targets: Vec<u16>) -> Vec<u16> {
+    let n = r.geometry.len();
+    let forms = usual_forms(r, code);
+    let mut back: Vec<Vec<u16>> = vec![Vec::new(); n];
+    for from in 0..n as u16 {
+        for to in one_move(r, &forms, from) {
+            back[to as usize].push(from);
+        }
+    }
+    let mut dist = vec![NONE; n];
+    let mut queue = std::collections::VecDeque::new();
+    for t in targets {
+        if dist[t as usize] == NONE {
+            dist[t as usize] = 0;
+            queue.push_back(t);
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        for &p in &back[c as usize] {
+            if dist[p as usize] == NONE {
+                dist[p as usize] = dist[c as usize] + 1;
+                queue.push_back(p);
+            }
+        }
+    }
+    dist
+}
+
+/// The average number of cells a piece of `code` reaches in one move on an empty board, its
+/// capture jumps' landings included (what it could attack).
+fn empty_board_mobility(r: &Ruleset, code: usize) -> f64 {
+    let n = r.geometry.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let forms: Vec<&Form> = usual_forms(r, code);
+    let total: usize = (0..n as u16)
+        .map(|from| {
+            let mut cells = one_move(r, &forms, from);
+            for j in &r.pieces[code].jumps {
+                cells.extend(j.table.get(from).iter().map(|&(_, land)| land));
+            }
+            cells.sort_unstable();
+            cells.dedup();
+            cells.len()
+        })
+        .sum();
+    total as f64 / n as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Variant;
+    use crate::piece::{KindId, PieceCode, Player};
+
+    fn cell(v: &Variant, name: &str) -> usize {
+        v.rules.geometry.parse_cell(name).unwrap().0 as usize
+    }
+
+    #[test]
+    fn checkers_values_and_promotion() {
+        let v = Variant::load("checkers", &[]).unwrap();
+        let m = &v.rules.eval;
+        // On the 32 dark squares a white man has 49 forward steps (7 ranks of 4 squares, one
+        // on the edge with one step) and 36 forward jump landings (6 ranks × 6); a king has
+        // both in every direction, twice as many: sqrt(2) × 100 ≈ 141, rounded to 5 points.
+        let (man, king) = (v.rules.kind_by_name("man").unwrap(), v.rules.kind_by_name("king").unwrap());
+        assert_eq!((m.value(man), m.value(king)), (100, 140));
+        assert!(!m.race && m.mobility > 0);
+        // A white man on rank 7 is one step from promotion, on rank 1 seven steps: the king's
+        // 40 more points × (7 - d + 1) / 8, so 35 and 5 points.
+        let wm = PieceCode::new(man, Player::FIRST);
+        assert_eq!(m.progress(wm, cell(&v, "a7")), 350);
+        assert_eq!(m.progress(wm, cell(&v, "c1")), 50);
+        assert_eq!(m.progress(PieceCode::new(king, Player::FIRST), cell(&v, "c1")), 0);
+    }
+
+    #[test]
+    fn pyramida_is_a_race() {
+        let v = Variant::load("pyramida", &[]).unwrap();
+        let m = &v.rules.eval;
+        assert!(m.race && m.mobility == 0);
+        let w = PieceCode::new(KindId(0), Player::FIRST);
+        // k14 is the exit: from j13 one step, from k12 two; from d1 (file 4, rank 1) thirteen.
+        let step = 100;
+        let top = m.values[0] * 10 / step; // the longest way out, in steps
+        assert_eq!(m.progress(w, cell(&v, "j13")), (top - 1) * step);
+        assert_eq!(m.progress(w, cell(&v, "k12")), (top - 2) * step);
+        assert_eq!(m.progress(w, cell(&v, "d1")), (top - 13) * step);
+        // On the board, a stone costs its whole way out: -material + progress = -distance.
+        assert_eq!(m.material[w.index()] + m.progress(w, cell(&v, "j13")), -step);
+    }
+
+    #[test]
+    fn bivouac_goal_distances() {
+        let v = Variant::load("bivouac", &[]).unwrap();
+        let m = &v.rules.eval;
+        assert_eq!(m.goals.len(), 1);
+        let g = &m.goals[0];
+        let w = PieceCode::new(KindId(0), Player::FIRST).index();
+        let at = |c: &str| g.progress[w * m.cells + cell(&v, c)];
+        // White's goal is c8, c9, d8, d9: c8 itself is the best; c7 one step away; c5 three
+        // (c5-c6 onto the run, c6-c7, c7-c8).
+        assert!(at("c8") > at("c7") && at("c7") > at("c5"));
+        assert_eq!(at("c8") - at("c7"), 100);
+        assert_eq!(at("c8") - at("c5"), 300);
+        assert_eq!(g.need.0, [4, 4]);
+        // No move is a draw in Bivouac: mobility does not count.
+        assert_eq!(m.mobility, 0);
+    }
+}
