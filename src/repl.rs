@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(offered(&w, &["variant"]), Some(strings(&["checkers"])));
         assert_eq!(offered(&w, &["trace"]), Some(strings(&["on", "off"])));
         assert_eq!(offered(&w, &["play"]), Some(strings(&["white", "black", "none", "both"])));
-        assert_eq!(offered(&w, &["play", "black"]), Some(strings(&["random", "mcts"])));
+        assert_eq!(offered(&w, &["play", "black"]), Some(strings(&["random", "mcts", "ab"])));
         assert_eq!(offered(&w, &["?"]).map(|l| l.len()), Some(COMMANDS.len()));
         assert_eq!(offered(&w, &["save"]), None, "file names");
         assert_eq!(offered(&w, &["undo"]), Some(vec![]));
