@@ -614,21 +614,8 @@ fn caption(v: &Variant, pos: &Position, last: Option<&Move>, layers: &[Layer], s
         lines.push(Item::Text { text: format!("{}: {}", name.replace('_', " "), vals.join(", ")), bold: false });
     }
     // Attributes not drawn on the discs (the displayed one and the crown marker are).
-    for (slot, name) in r.attributes.iter().enumerate() {
-        if Some(slot as u8) == r.display_attribute || r.crown.is_some_and(|k| k.marker as usize == slot) {
-            continue;
-        }
-        let items: Vec<String> = g
-            .cells()
-            .filter(|c| {
-                let code = pos.board()[c.0 as usize];
-                !code.is_empty() && r.kind(code.kind()).attributes.iter().any(|&(sl, _)| sl as usize == slot)
-            })
-            .map(|c| format!("{}{}={}", r.symbol(pos.board()[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
-            .collect();
-        if !items.is_empty() {
-            lines.push(Item::Text { text: format!("{name}: {}", items.join(" ")), bold: false });
-        }
+    for (name, items) in crate::render::hidden_attributes(v, pos) {
+        lines.push(Item::Text { text: format!("{name}: {}", items.join(" ")), bold: false });
     }
     let mut legend: Vec<Item> = Vec::new();
     for (i, l) in layers.iter().enumerate() {

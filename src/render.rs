@@ -94,6 +94,31 @@ fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool
     }
 }
 
+/// The attributes a board does not show on its cells (all but the displayed one and the crown
+/// marker), each with its pieces' values: (`level`, [`Pe4=2`, …]), only those some piece has.
+pub(crate) fn hidden_attributes(v: &Variant, pos: &Position) -> Vec<(String, Vec<String>)> {
+    let r = &v.rules;
+    let g = &r.geometry;
+    let mut out = Vec::new();
+    for (slot, name) in r.attributes.iter().enumerate() {
+        if Some(slot as u8) == r.display_attribute || r.crown.is_some_and(|k| k.marker as usize == slot) {
+            continue;
+        }
+        let items: Vec<String> = g
+            .cells()
+            .filter(|c| {
+                let code = pos.board()[c.0 as usize];
+                !code.is_empty() && r.kind(code.kind()).attributes.iter().any(|&(sl, _)| sl as usize == slot)
+            })
+            .map(|c| format!("{}{}={}", r.symbol(pos.board()[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
+            .collect();
+        if !items.is_empty() {
+            out.push((name.clone(), items));
+        }
+    }
+    out
+}
+
 /// Kings (crowned pieces), attributes not drawn on the board, and counters, a line each.
 fn state_lines(v: &Variant, pos: &Position) -> String {
     let r = &v.rules;
@@ -115,21 +140,8 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
             .collect();
         let _ = writeln!(s, "kings (*): {}", kings.join(", "));
     }
-    for (slot, name) in r.attributes.iter().enumerate() {
-        if Some(slot as u8) == r.display_attribute || r.crown.is_some_and(|k| k.marker as usize == slot) {
-            continue;
-        }
-        let items: Vec<String> = g
-            .cells()
-            .filter(|c| {
-                let code = pos.board()[c.0 as usize];
-                !code.is_empty() && r.kind(code.kind()).attributes.iter().any(|&(sl, _)| sl as usize == slot)
-            })
-            .map(|c| format!("{}{}={}", r.symbol(pos.board()[c.0 as usize]), g.name(c), pos.attr(c.0, slot as u8)))
-            .collect();
-        if !items.is_empty() {
-            let _ = writeln!(s, "{name}: {}", items.join(" "));
-        }
+    for (name, items) in hidden_attributes(v, pos) {
+        let _ = writeln!(s, "{name}: {}", items.join(" "));
     }
     for (i, (name, _)) in r.counters.iter().enumerate() {
         let vals: Vec<String> =
