@@ -37,11 +37,17 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
 
 /// Runs the binary with `input` on standard input and `data` as its data folder.
 pub fn binary(args: &[&str], input: &str, data: &std::path::Path) -> std::process::Output {
+    binary_in(&crate::root(), args, input, data)
+}
+
+/// [`binary`] run in the folder `dir` (and with no `$BOARDLAB_PATH`).
+pub fn binary_in(dir: &std::path::Path, args: &[&str], input: &str, data: &std::path::Path) -> std::process::Output {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(args)
         .env("BOARDLAB_DATA_DIR", data)
         .env("NO_COLOR", "1")
-        .current_dir(crate::root())
+        .env_remove("BOARDLAB_PATH")
+        .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

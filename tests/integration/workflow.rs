@@ -121,19 +121,7 @@ fn a_new_variant_is_found_by_name_everywhere() {
         std::fs::create_dir_all(d).unwrap();
     }
     let run_in = |at: &PathBuf, args: &[&str], input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-            .args(args)
-            .current_dir(at)
-            .env("NO_COLOR", "1")
-            .env("BOARDLAB_DATA_DIR", &data)
-            .env_remove("BOARDLAB_PATH")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = crate::binary_in(at, args, input, &data);
         assert!(o.status.success(), "{args:?}: {}", out(&o));
         out(&o)
     };
