@@ -10,6 +10,7 @@
 //! the variant declares it.
 
 use crate::rules::{OptionType, OptionValue, Options};
+use crate::script::lint::{Finding, lint};
 use crate::variant::Variant;
 
 /// The most option settings `check` loads one by one; beyond it, one option varies at a time.
@@ -47,6 +48,11 @@ pub struct Sweep {
     /// Whether every combination was tried (or one option at a time).
     pub all_combinations: bool,
     pub broken: Vec<Broken>,
+}
+
+/// What reading the variant's script found ([`crate::script::lint`]): nothing without one.
+pub fn script(v: &Variant) -> Vec<Finding> {
+    v.script.as_ref().map_or_else(Vec::new, |s| lint(&s.file, &v.rules))
 }
 
 /// The values `check` tries for an option, the default first.

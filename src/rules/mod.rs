@@ -6,7 +6,7 @@ pub mod ends;
 pub mod error;
 pub mod hooks;
 pub mod movement;
-mod names;
+pub(crate) mod names;
 pub mod options;
 pub mod raw;
 pub mod validate;
