@@ -424,12 +424,16 @@ fn read_board(
         while j < chars.len() {
             let ch = chars[j];
             if ch.is_ascii_digit() {
-                let mut n = 0usize;
+                let start = j;
                 while j < chars.len() && chars[j].is_ascii_digit() {
-                    n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
                     j += 1;
                 }
-                k += n;
+                let run: String = chars[start..j].iter().collect();
+                // A run longer than the rank is an error, however many digits it has.
+                match run.parse::<usize>().ok().filter(|n| k + n <= cells.len()) {
+                    Some(n) => k += n,
+                    None => return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len())),
+                }
                 continue;
             }
             if k >= cells.len() {
@@ -619,6 +623,10 @@ mod tests {
         assert!(parse_board(&g, "p2/4", &lookup, &attrs, 1).is_err());
         assert!(parse_board(&g, "p2", &lookup, &attrs, 1).is_err());
         assert!(parse_board(&g, "q2/3", &lookup, &attrs, 1).is_err());
+        let e = parse_board(&g, "p2/99999999999999999999999", &lookup, &attrs, 1).unwrap_err().to_string();
+        assert_eq!(e, "rank 1: 99999999999999999999999 empty cells do not fit its 3 cells");
+        let e = parse_board(&g, "p2/.P[4294967296].", &lookup, &attrs, 1).unwrap_err().to_string();
+        assert_eq!(e, "rank 1: `4294967296` is out of range; values are integers from -2147483648 to 2147483647");
     }
 
     #[test]
