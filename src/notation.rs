@@ -17,7 +17,7 @@ use crate::piece::PieceCode;
 use std::fmt::Write;
 
 /// How many landings a move holds in itself. A longer capture chain keeps its landings and
-/// victims in a table shared by the whole process ([`long`]), so a chain has no length limit
+/// victims in a table shared by the whole process, so a chain has no length limit
 /// while a move stays a small `Copy` value (moves are copied in every hot loop).
 pub const INLINE_PATH: usize = 16;
 
@@ -42,7 +42,7 @@ pub struct Move {
     /// The number of landings.
     pub(crate) len: u16,
     /// The landings while `len <= INLINE_PATH`; for a longer chain `path[0]` and `path[1]` hold
-    /// its index in the shared table ([`long`]) and the entries here are not used.
+    /// its index in the shared table and the entries here are not used.
     pub(crate) path: [u16; INLINE_PATH],
     /// The captured cell at each landing, or [`NONE`] (while `len <= INLINE_PATH`).
     pub(crate) victims: [u16; INLINE_PATH],
@@ -88,7 +88,7 @@ impl Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] }
     }
 
-    /// A move along `landings`, capturing `victims[i]` (or nothing, [`NONE`]) at landing `i`.
+    /// A move along `landings`, capturing `victims[i]` (or nothing: `NONE`) at landing `i`.
     ///
     /// # Panics
     /// When the two lists differ in length or hold more than 65,535 landings (callers bound
