@@ -378,9 +378,12 @@ fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Res
             text.push_str(&format!("{}: the script has {counts}\n\n{}", r.name, rendered(color_wanted_err())));
         }
         if !sweep.broken.is_empty() {
-            text.push_str(&format!("{}: {} of {} option settings do not load\n", r.name, sweep.broken.len(), sweep.settings));
-            for b in &sweep.broken {
-                text.push_str(&format!("\n{}:\n{}\n", b.heading(), b.error.trim_end()));
+            text.push_str(&format!("{}: {} of {} option settings fail\n", r.name, sweep.broken.len(), sweep.settings));
+            // Settings that fail the same way share one diagnostic.
+            for (headings, error) in sweep.grouped() {
+                let shown = headings.len().min(8);
+                let more = if headings.len() > shown { format!("; and {} more", headings.len() - shown) } else { String::new() };
+                text.push_str(&format!("\n{}{more}:\n{}\n", headings[..shown].join("; "), error.trim_end()));
             }
         }
         return Err(CliError::Usage(text));
@@ -388,7 +391,7 @@ fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Res
     out.write_all(rendered(color_wanted()).as_bytes())?;
     writeln!(
         out,
-        "{}: ok ({}, {}, {}{}; {} loaded{}{})",
+        "{}: ok ({}, {}, {}{}; {} loaded{}{}{})",
         r.name,
         n(r.geometry.len(), "cell", "cells"),
         n(r.kinds.len(), "piece kind", "piece kinds"),
@@ -396,6 +399,11 @@ fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Res
         if v.script.is_some() { ", script compiled" } else { "" },
         n(sweep.settings, "option setting", "option settings"),
         if sweep.all_combinations { "" } else { ", one option at a time" },
+        if sweep.moves_listed < sweep.settings {
+            format!("; start moves listed under {} of them (time limit)", sweep.moves_listed)
+        } else {
+            String::new()
+        },
         if warnings > 0 { format!("; {} in the script", n(warnings, "warning", "warnings")) } else { String::new() }
     )?;
     Ok(())
