@@ -10,6 +10,7 @@
 //! the variant declares it.
 
 use crate::rules::{OptionType, OptionValue, Options};
+use crate::script::lint::{Finding, lint};
 use crate::variant::Variant;
 
 /// The most option settings `check` loads one by one; beyond it, one option varies at a time.
@@ -46,7 +47,33 @@ pub struct Sweep {
     pub settings: usize,
     /// Whether every combination was tried (or one option at a time).
     pub all_combinations: bool,
+    /// The settings whose start position's moves were listed (fewer than `settings` when the
+    /// listing ran out of [`MOVES_BUDGET`]: a runaway hook takes long to stop each time).
+    pub moves_listed: usize,
     pub broken: Vec<Broken>,
+}
+
+impl Sweep {
+    /// The broken settings grouped by their error (in the order first met): the headings of the
+    /// settings that share it, and the error once.
+    pub fn grouped(&self) -> Vec<(Vec<String>, &str)> {
+        let mut out: Vec<(Vec<String>, &str)> = Vec::new();
+        for b in &self.broken {
+            match out.iter_mut().find(|(_, e)| *e == b.error) {
+                Some((hs, _)) => hs.push(b.heading()),
+                None => out.push((vec![b.heading()], &b.error)),
+            }
+        }
+        out
+    }
+}
+
+/// How long `check` spends listing start positions' moves, over all settings.
+pub const MOVES_BUDGET: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// What reading the variant's script found ([`crate::script::lint`]): nothing without one.
+pub fn script(v: &Variant) -> Vec<Finding> {
+    v.script.as_ref().map_or_else(Vec::new, |s| lint(&s.file, &v.rules))
 }
 
 /// The values `check` tries for an option, the default first.
@@ -127,6 +154,7 @@ pub fn sweep(v: &Variant, color: bool) -> Sweep {
     let (all, every) = settings(&v.rules.options, &fixed, declared_move_limit);
     let defaults: Vec<(String, String)> = v.rules.options.decls.iter().map(|d| (d.name.clone(), d.default.to_string())).collect();
     let mut broken = Vec::new();
+    let (started, mut moves_listed) = (std::time::Instant::now(), 0);
     for (i, s) in all.iter().enumerate() {
         let changed: Vec<(String, String)> = s.iter().filter(|p| !defaults.contains(p)).cloned().collect();
         let loaded;
@@ -144,13 +172,17 @@ pub fn sweep(v: &Variant, color: bool) -> Sweep {
                 }
             }
         };
+        if started.elapsed() > MOVES_BUDGET {
+            continue;
+        }
+        moves_listed += 1;
         let mut pos = variant.start();
         if let Err(e) = variant.legal_moves(&mut pos, &mut Vec::new()) {
             broken.push(Broken { changed, error: format!("the start position's moves: {e}") });
         }
         let _ = variant.take_output();
     }
-    Sweep { settings: all.len(), all_combinations: every, broken }
+    Sweep { settings: all.len(), all_combinations: every, moves_listed, broken }
 }
 
 #[cfg(test)]

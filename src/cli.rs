@@ -438,33 +438,55 @@ fn pictures(a: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Loads the variant, then under every other option setting (`crate::check`); a setting that
-/// breaks it is an error naming the setting.
+/// Loads the variant, then under every other option setting, and reads its script
+/// (`crate::check`); a setting that breaks it or an error in the script fails the check (all
+/// findings on standard error), warnings alone are printed before the `ok` line.
 fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Result<(), CliError> {
     let v = load(variant, &sets.pairs()?)?;
     if resolved {
         return Ok(out.write_all(crate::render::resolved(&v).as_bytes())?);
     }
     let sweep = crate::check::sweep(&v, color_wanted_err());
+    let found = crate::check::script(&v);
     let r = &v.rules;
-    if !sweep.broken.is_empty() {
-        let mut text = format!("{}: {} of {} option settings do not load\n", r.name, sweep.broken.len(), sweep.settings);
-        for b in &sweep.broken {
-            text.push_str(&format!("\n{}:\n{}\n", b.heading(), b.error.trim_end()));
+    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    let errors = found.iter().filter(|f| f.severity == crate::script::lint::Severity::Error).count();
+    let warnings = found.len() - errors;
+    let rendered = |color: bool| v.script.as_ref().map_or_else(String::new, |s| crate::script::lint::render(&s.file, &found, color));
+    if errors > 0 || !sweep.broken.is_empty() {
+        let mut text = String::new();
+        if !found.is_empty() {
+            let counts = format!("{} and {}", n(errors, "error", "errors"), n(warnings, "warning", "warnings"));
+            text.push_str(&format!("{}: the script has {counts}\n\n{}", r.name, rendered(color_wanted_err())));
+        }
+        if !sweep.broken.is_empty() {
+            text.push_str(&format!("{}: {} of {} option settings fail\n", r.name, sweep.broken.len(), sweep.settings));
+            // Settings that fail the same way share one diagnostic.
+            for (headings, error) in sweep.grouped() {
+                let shown = headings.len().min(8);
+                let more = if headings.len() > shown { format!("; and {} more", headings.len() - shown) } else { String::new() };
+                text.push_str(&format!("\n{}{more}:\n{}\n", headings[..shown].join("; "), error.trim_end()));
+            }
         }
         return Err(CliError::Usage(text));
     }
-    let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    out.write_all(rendered(color_wanted()).as_bytes())?;
     writeln!(
         out,
-        "{}: ok ({}, {}, {}{}; {} loaded{})",
+        "{}: ok ({}, {}, {}{}; {} loaded{}{}{})",
         r.name,
         n(r.geometry.len(), "cell", "cells"),
         n(r.kinds.len(), "piece kind", "piece kinds"),
         n(r.options.decls.len(), "option", "options"),
         if v.script.is_some() { ", script compiled" } else { "" },
         n(sweep.settings, "option setting", "option settings"),
-        if sweep.all_combinations { "" } else { ", one option at a time" }
+        if sweep.all_combinations { "" } else { ", one option at a time" },
+        if sweep.moves_listed < sweep.settings {
+            format!("; start moves listed under {} of them (time limit)", sweep.moves_listed)
+        } else {
+            String::new()
+        },
+        if warnings > 0 { format!("; {} in the script", n(warnings, "warning", "warnings")) } else { String::new() }
     )?;
     Ok(())
 }

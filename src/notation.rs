@@ -17,7 +17,7 @@ use crate::piece::PieceCode;
 use std::fmt::Write;
 
 /// How many landings a move holds in itself. A longer capture chain keeps its landings and
-/// victims in a table shared by the whole process ([`long`]), so a chain has no length limit
+/// victims in a table shared by the whole process, so a chain has no length limit
 /// while a move stays a small `Copy` value (moves are copied in every hot loop).
 pub const INLINE_PATH: usize = 16;
 
@@ -42,7 +42,7 @@ pub struct Move {
     /// The number of landings.
     pub(crate) len: u16,
     /// The landings while `len <= INLINE_PATH`; for a longer chain `path[0]` and `path[1]` hold
-    /// its index in the shared table ([`long`]) and the entries here are not used.
+    /// its index in the shared table and the entries here are not used.
     pub(crate) path: [u16; INLINE_PATH],
     /// The captured cell at each landing, or [`NONE`] (while `len <= INLINE_PATH`).
     pub(crate) victims: [u16; INLINE_PATH],
@@ -88,7 +88,7 @@ impl Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] }
     }
 
-    /// A move along `landings`, capturing `victims[i]` (or nothing, [`NONE`]) at landing `i`.
+    /// A move along `landings`, capturing `victims[i]` (or nothing: `NONE`) at landing `i`.
     ///
     /// # Panics
     /// When the two lists differ in length or hold more than 65,535 landings (callers bound
@@ -424,12 +424,16 @@ fn read_board(
         while j < chars.len() {
             let ch = chars[j];
             if ch.is_ascii_digit() {
-                let mut n = 0usize;
+                let start = j;
                 while j < chars.len() && chars[j].is_ascii_digit() {
-                    n = n * 10 + chars[j].to_digit(10).unwrap() as usize;
                     j += 1;
                 }
-                k += n;
+                let run: String = chars[start..j].iter().collect();
+                // A run longer than the rank is an error, however many digits it has.
+                match run.parse::<usize>().ok().filter(|n| k + n <= cells.len()) {
+                    Some(n) => k += n,
+                    None => return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len())),
+                }
                 continue;
             }
             if k >= cells.len() {
@@ -619,6 +623,10 @@ mod tests {
         assert!(parse_board(&g, "p2/4", &lookup, &attrs, 1).is_err());
         assert!(parse_board(&g, "p2", &lookup, &attrs, 1).is_err());
         assert!(parse_board(&g, "q2/3", &lookup, &attrs, 1).is_err());
+        let e = parse_board(&g, "p2/99999999999999999999999", &lookup, &attrs, 1).unwrap_err().to_string();
+        assert_eq!(e, "rank 1: 99999999999999999999999 empty cells do not fit its 3 cells");
+        let e = parse_board(&g, "p2/.P[4294967296].", &lookup, &attrs, 1).unwrap_err().to_string();
+        assert_eq!(e, "rank 1: `4294967296` is out of range; values are integers from -2147483648 to 2147483647");
     }
 
     #[test]

@@ -7,7 +7,7 @@ pub mod error;
 pub mod eval;
 pub mod hooks;
 pub mod movement;
-mod names;
+pub(crate) mod names;
 pub mod options;
 pub mod raw;
 pub mod validate;

@@ -36,16 +36,16 @@ pub const SIGNATURES: &[&str] = &[
     "owner(cell) -> player or \"\"",
     "kind(cell) -> kind or \"\"",
     "is_royal(cell) -> bool",
-    "attr(cell, name) -> int",
-    "set_attr(cell, name, value)",
+    "attr(cell, attribute) -> int",
+    "set_attr(cell, attribute, value)",
     "remove(cell)",
     "place(cell, kind, player)",
     "move_piece(from, to)",
     "pieces(player) -> array of cells",
     "count(player) -> int",
     "count(player, kind) -> int",
-    "counter(player, name) -> int",
-    "set_counter(player, name, value)",
+    "counter(player, counter) -> int",
+    "set_counter(player, counter, value)",
     "adjacent(cell, dirs) -> array of cells",
     "adjacent_empty(cell, dirs) -> array of cells",
     "adjacent_pieces(cell, dirs, player) -> array of cells",
@@ -56,12 +56,56 @@ pub const SIGNATURES: &[&str] = &[
     "forward(player) -> int",
     "ply() -> int",
     "repetitions() -> int",
-    "option(name) -> string, int or bool",
+    "option(option) -> string, int or bool",
     "win(player, reason)",
     "draw(reason)",
     "continuation(player, tag, moves: array of move texts, normal: bool)",
     "continuation_tag() -> string",
 ];
+
+/// What a parameter of the API names (for `check`, which reads the names a script writes).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NameParam {
+    Cell,
+    Zone,
+    Player,
+    Kind,
+    Attribute,
+    Counter,
+    Option,
+    /// A compass direction (`neighbour`).
+    Direction,
+    /// A direction set or an array of them (`adjacent`).
+    Directions,
+}
+
+/// What each parameter of the API function `name` with `arity` parameters names, read from
+/// the parameter names in [`SIGNATURES`] (`cell`, `from` and `to` are cells, `zone` a zone, …);
+/// `None` for a function the API does not have.
+pub fn name_params(name: &str, arity: usize) -> Option<Vec<Option<NameParam>>> {
+    SIGNATURES.iter().find_map(|sig| {
+        let rest = sig.strip_prefix(name)?.strip_prefix('(')?;
+        let params = &rest[..rest.find(')')?];
+        let params: Vec<&str> = params.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+        (params.len() == arity).then(|| {
+            params
+                .iter()
+                .map(|p| match p.split(':').next().unwrap_or(p).trim() {
+                    "cell" | "from" | "to" => Some(NameParam::Cell),
+                    "zone" => Some(NameParam::Zone),
+                    "player" => Some(NameParam::Player),
+                    "kind" => Some(NameParam::Kind),
+                    "attribute" => Some(NameParam::Attribute),
+                    "counter" => Some(NameParam::Counter),
+                    "option" => Some(NameParam::Option),
+                    "dir" => Some(NameParam::Direction),
+                    "dirs" => Some(NameParam::Directions),
+                    _ => None,
+                })
+                .collect()
+        })
+    })
+}
 
 fn rules(c: &Ctx) -> &Ruleset {
     c.rules.as_deref().expect("the script context always has rules")

@@ -7,6 +7,7 @@
 //! happens; every write goes through the position's logged setters, so undo reverts it.
 
 pub mod api;
+pub mod lint;
 
 use crate::notation::{Move, MoveText};
 use crate::rules::{Hook, LoadError, Ruleset, SourceFile};

@@ -137,13 +137,11 @@ fn check_loads_every_option_setting_and_names_the_one_that_breaks() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     // army takes 3 (its default), 0 and 40; style a and b: 6 settings, 4 broken.
-    assert!(err.starts_with("options: 4 of 6 option settings do not load"), "{err}");
-    assert!(err.contains("with army=40:\n") && err.contains("a piece count is 0 to 32 (the board's cells), not 40"), "{err}");
+    assert!(err.starts_with("options: 4 of 6 option settings fail"), "{err}");
+    assert!(err.contains("\nwith army=40:\n") && err.contains("a piece count is 0 to 32 (the board's cells), not 40"), "{err}");
     assert!(err.contains("variant.toml:14:9]"), "{err}");
-    assert!(
-        err.contains("with style=b:\n") && err.contains("with army=0, style=b:\n") && err.contains("with army=40, style=b:\n"),
-        "{err}"
-    );
+    // Settings that fail the same way share one diagnostic.
+    assert!(err.contains("\nwith style=b; with army=0, style=b; with army=40, style=b:\n"), "{err}");
     assert!(err.contains("`sometimes` is not allowed here; expected one of: must_continue, may_stop, single"), "{err}");
     // Options given with --set stay put.
     let o = crate::binary(&["check", path, "--set", "style=a", "--set", "army=3"], "", &dir);
@@ -155,4 +153,109 @@ fn check_loads_every_option_setting_and_names_the_one_that_breaks() {
     let o = crate::binary(&["check", "pyramida"], "", &dir);
     assert!(String::from_utf8_lossy(&o.stdout).contains("option settings loaded, one option at a time)"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scratch variant extending checkers with a script; `boardlab check` on it.
+fn check_script(name: &str, script: &str) -> (Option<i32>, String, String) {
+    let dir = crate::scratch(&format!("errors-{name}"));
+    std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\nextends = \"checkers\"\nscript = \"rules.rhai\"\n")).unwrap();
+    std::fs::write(dir.join("rules.rhai"), script).unwrap();
+    // Loading does not read the script this way: it loads, and `check` reports.
+    assert!(Variant::load(dir.to_str().unwrap(), &[]).is_ok());
+    let t = std::time::Instant::now();
+    let o = crate::binary(&["check", dir.to_str().unwrap()], "", &dir);
+    assert!(t.elapsed() < std::time::Duration::from_secs(2));
+    let _ = std::fs::remove_dir_all(&dir);
+    (o.status.code(), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
+}
+
+#[test]
+fn check_reports_undefined_functions_and_unknown_names_in_the_script() {
+    let script = "fn helper(a) { a }\n\
+                  fn after_move(m) {\n\
+                  \x20   if ownr(m.to) == \"white\" { helper(1, 2); }\n\
+                  \x20   place(m.to, \"kingg\", \"whit\");\n\
+                  \x20   if in_zone(m.to, \"far_rnak\") { remove(\"e9\"); }\n\
+                  \x20   set_attr(m.to, \"level\", counter(m.player, \"escaped\"));\n\
+                  \x20   let n = adjacent_pieces(m.to, [\"ne\", \"up\"], \"black\").filter(|c| is_royall(c));\n\
+                  \x20   if kind(m.to) == \"kign\" { m.to.nosuch(); }\n\
+                  }\n\
+                  fn outcome() { if option(\"no_moves\") == 1 { win(side(), \"done\"); } }\n";
+    let (code, _, err) = check_script("lint", script);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("lint: the script has 12 errors and 1 warning"), "{err}");
+    let expect = [
+        (
+            "rules.rhai:3:8]",
+            "× hook `after_move` calls `ownr`, which is defined nowhere: not in the script, the boardlab API",
+            Some("did you mean `owner`?"),
+        ),
+        ("rules.rhai:3:32]", "× hook `after_move` calls `helper` with 2 arguments, but `helper` takes 1", None),
+        (
+            "rules.rhai:4:17]",
+            "× hook `after_move` calls `place` with \"kingg\": unknown piece kind `kingg` (this variant has:",
+            Some("did you mean `king`?"),
+        ),
+        ("rules.rhai:4:26]", "× hook `after_move` calls `place` with \"whit\": unknown player `whit`", Some("did you mean `white`?")),
+        (
+            "rules.rhai:5:22]",
+            "× hook `after_move` calls `in_zone` with \"far_rnak\": unknown zone `far_rnak`",
+            Some("did you mean `far_rank`?"),
+        ),
+        ("rules.rhai:5:43]", "× hook `after_move` calls `remove` with \"e9\": e9 is not on the board", None),
+        (
+            "rules.rhai:6:20]",
+            "× hook `after_move` calls `set_attr` with \"level\": unknown attribute `level` (this variant has: none)",
+            None,
+        ),
+        ("rules.rhai:6:47]", "× hook `after_move` calls `counter` with \"escaped\": unknown counter `escaped`", None),
+        ("rules.rhai:7:42]", "× hook `after_move` calls `adjacent_pieces` with \"up\": `up` is not a direction", None),
+        ("rules.rhai:7:69]", "calls `is_royall`, which is defined nowhere", Some("did you mean `is_royal`?")),
+        (
+            "rules.rhai:8:22]",
+            "⚠ hook `after_move` compares `kind(…)` with \"kign\", which it never returns: unknown piece kind",
+            Some("did you mean `king`?"),
+        ),
+        ("rules.rhai:8:36]", "× hook `after_move` calls `nosuch`, which is defined nowhere", None),
+        (
+            "rules.rhai:10:26]",
+            "× hook `outcome` calls `option` with \"no_moves\": unknown option `no_moves` (this variant has: move_limit)",
+            None,
+        ),
+    ];
+    // Each finding: its message, then its place in the script, then its hint.
+    let blocks: Vec<&str> = err.split("\n\n").collect();
+    for (place, msg, help) in expect {
+        let b = blocks.iter().find(|b| b.contains(place)).unwrap_or_else(|| panic!("nothing at {place}:\n{err}"));
+        let flat = b.replace("\n  │ ", " ");
+        assert!(flat.contains(msg), "at {place} expected {msg}:\n{b}");
+        if let Some(h) = help {
+            assert!(b.contains(h), "at {place} expected {h}:\n{b}");
+        }
+    }
+    // Warnings alone do not fail the check; they are printed before the ok line.
+    let (code, out, err) = check_script("warned", "fn after_move(m) { if owner(m.to) == \"blak\" { print(\"x\"); } }\n");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.replace("\n  │ ", " ")
+            .contains("⚠ hook `after_move` compares `owner(…)` with \"blak\", which it never returns: unknown player `blak`"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("; 1 option setting loaded; 1 warning in the script)"), "{out}");
+    // The shipped scripts are clean, Rhai's own functions included.
+    let builtins = "fn helper(a, b) { a + b }\nfn after_move(m) {\n\
+                    let arr = [3, 1, 2]; arr.push(4); arr.sort(); let s = arr.len().to_string(); let x = (-3).abs();\n\
+                    let t = \"a,b\".split(\",\"); let i = parse_int(\"12\"); for k in range(0, 3) { print(k); debug(k); }\n\
+                    let mp = #{ a: 1, f: Fn(\"helper\") }; let y = mp.f.call(1, 2); let z = call(Fn(\"helper\"), 1, 2);\n\
+                    let c = arr.filter(|v| v > 1).map(|v| v * 2); let ty = type_of(x); let d = is_def_fn(\"helper\", 2);\n\
+                    let q = 3 in arr; let p = arr.pop(); let st = `${s}`; let w = m.to.owner(); let e = zone(\"board\").len();\n\
+                    if kind(m.to) == \"\" || owner(m.to) == \"\" || side() == \"white\" { helper(1, 2); }\n}\n";
+    let (code, out, err) = check_script("builtins", builtins);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains('×') && !out.contains('⚠'), "{out}");
+    for v in ["basileus", "pyramida", "pyramida-calm"] {
+        let o = crate::binary(&["check", v], "", &crate::root());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success() && out.starts_with(&format!("{v}: ok")) && !out.contains('⚠'), "{out}");
+    }
 }
