@@ -136,6 +136,23 @@ pub enum Command {
         #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
         max_positions: u64,
     },
+    /// The machine's evaluation of the position, term by term for each player (docs/ai.md).
+    Eval(Game),
+    /// The best moves of the position with their scores and expected lines (docs/ai.md).
+    #[command(alias = "analyze")]
+    Analyse {
+        #[command(flatten)]
+        game: Game,
+        /// The search: ab (the default budget), ab:dDEPTH, ab:NODES, ab:Nms, ab:Ns.
+        #[arg(long, default_value = "ab")]
+        engine: String,
+        /// How many moves to show, best first (each searched with the whole budget).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=crate::ai::analysis::MAX_LINES as u64))]
+        lines: u64,
+        /// Seeds the order in which equal moves are tried.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Open the REPL (the default command).
     Play {
         /// The variant to start with.
@@ -355,6 +372,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
                 .ok_or_else(|| CliError::Usage(format!("--resume {}: expected a number from 1, or list", resume.unwrap_or_default())))?;
             crate::repl::run(&variant, &sets.pairs()?, r).map_err(CliError::failed)
         }
+        Command::Eval(game) => {
+            let (v, pos) = setup(&game)?;
+            let t = crate::ai::analysis::eval_text(&v, &pos).map_err(CliError::failed)?;
+            Ok(out.write_all(t.as_bytes())?)
+        }
+        Command::Analyse { game, engine, lines, seed } => analyse(&game, &engine, lines as usize, seed, out),
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg } => report(&files, svg.as_deref(), out),
     }
@@ -404,6 +427,17 @@ fn perft(game: &Game, depth: u32, divide: bool, out: &mut dyn Write) -> Result<(
         writeln!(out, "{n}")?;
     }
     Ok(())
+}
+
+fn analyse(game: &Game, engine: &str, lines: usize, seed: u64, out: &mut dyn Write) -> Result<(), CliError> {
+    use crate::ai::{Engine, analysis};
+    let budget = match Engine::parse(engine).map_err(CliError::usage)? {
+        Engine::AlphaBeta(b) => b,
+        e => return Err(CliError::usage(format!("--engine {e}: only alpha-beta scores moves; use ab, ab:d6, ab:200000 or ab:2s"))),
+    };
+    let (v, pos) = setup(game)?;
+    let a = analysis::analyse(&v, &pos, budget, lines, &mut crate::ai::rng(seed)).map_err(CliError::failed)?;
+    Ok(out.write_all(a.text(&v, &pos).as_bytes())?)
 }
 
 fn show(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {

@@ -8,11 +8,13 @@
 //! - [`eval`]: the evaluation of a position, term by term for each player ([`Eval`]);
 //! - [`search`]: negamax alpha-beta with iterative deepening ([`SearchResult`]: best move,
 //!   score, depth, nodes, principal variation);
+//! - [`analysis`]: what the machine thinks, in words (`eval`, `hint`, `analyse`);
 //! - [`mcts`]: UCT with short playouts scored by the evaluation, and proven results.
 //!
 //! Every search checks for Ctrl-C ([`crate::interrupt`]) as it goes and stops with
 //! [`SearchError::Interrupted`]; [`choose`] and [`think`] search a copy of the position.
 
+pub mod analysis;
 pub mod engine;
 pub mod eval;
 pub mod mcts;

@@ -92,10 +92,24 @@ pub struct SearchResult {
 /// # Errors
 /// A script hook failed (the position may then be left mid-line), or Ctrl-C was pressed.
 pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) -> Result<SearchResult, SearchError> {
+    search_except(v, pos, budget, rng, &[])
+}
+
+/// [`search`] among the legal moves other than `except` (the second, third… best moves of an
+/// analysis); when every legal move is excepted, `best` is `None` and the score is 0.
+///
+/// # Errors
+/// As [`search`].
+pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng, except: &[Move]) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
     let mut s = Searcher::new(v, budget, start);
     let mut root: MoveList = Vec::new();
     v.legal_moves(pos, &mut root)?;
+    let all = root.len();
+    root.retain(|m| !except.contains(m));
+    if all > 0 && root.is_empty() {
+        return Ok(SearchResult { best: None, score: Score(0), depth: 0, nodes: 0, pv: vec![], elapsed: start.elapsed() });
+    }
     let done = |score: i32, best: Option<Move>, depth: u32, nodes: u64, pv: Vec<Move>| SearchResult {
         best,
         score: Score(score),
@@ -140,7 +154,7 @@ pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) ->
             }
             Err(Stop::Failed(e)) => return Err(e),
         }
-        if score.abs() >= MATE_BOUND || root.len() == 1 {
+        if score.abs() >= MATE_BOUND || (root.len() == 1 && except.is_empty()) {
             break; // proven, or nothing to choose
         }
     }

@@ -114,6 +114,9 @@ pub static COMMANDS: &[Command] = &[
     cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
     cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
     cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms; default ab)", Arg::Engine, ai),
+    cmd("eval", &[], "", "the machine's evaluation of the position, term by term for each player", Arg::None, eval),
+    cmd("hint", &[], "[ENGINE]", "the move the machine would make here, with its score and expected line (not played; default ab)", Arg::Engine, hint),
+    cmd("analyse", &["analyze"], "[BUDGET] [LINES]", "the best LINES moves (default 3) with scores (win in N / loss in N when proven) and expected lines; BUDGET as for ab: ab:d6, ab:200000, ab:2s (default ab)", Arg::Engine, analyse),
     cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
     cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, ab; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
@@ -476,10 +479,74 @@ fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     if s.pos.result().is_some() {
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
-    let m = ai::choose(&s.variant, &s.pos, engine, &mut s.rng)?;
-    let Some(m) = m else { return Err(CommandError::Rejected("no move to make".into())) };
+    let thought = ai::think(&s.variant, &s.pos, engine, &mut s.rng)?;
+    let Some(m) = thought.best else { return Err(CommandError::Rejected("no move to make".into())) };
     let head = format!("{engine} plays {}", m.text(&s.variant.rules.geometry));
+    let head = match &thought.search {
+        Some(r) => format!("{head}: {}", ai::analysis::summary(r)),
+        None => head,
+    };
     Ok(Reply::text(s.play_move(m)?).with(Effect::Timed { head }))
+}
+
+fn eval(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
+    text(ai::analysis::eval_text(&s.variant, &s.pos)?)
+}
+
+/// `hint`: what `ai` would play, without playing it.
+fn hint(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let engine = if rest.is_empty() { Engine::DEFAULT } else { engine_or_budget(rest)? };
+    if s.pos.result().is_some() {
+        return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
+    }
+    s.report(&format!("{engine} is thinking (Ctrl-C stops)"));
+    let t = ai::think(&s.variant, &s.pos, engine, &mut s.rng)?;
+    let Some(m) = t.best else { return Err(CommandError::Rejected("no move to make".into())) };
+    let g = &s.variant.rules.geometry;
+    let head = match &t.search {
+        Some(r) => {
+            let line: Vec<String> = r.pv.iter().take(10).map(|m| m.text(g)).collect();
+            format!("{engine} suggests {} ({}); expected line: {}", m.text(g), ai::analysis::summary(r), line.join(" "))
+        }
+        None => format!("{engine} suggests {}", m.text(g)),
+    };
+    Ok(Reply::default().with(Effect::Timed { head }))
+}
+
+/// `analyse [BUDGET] [LINES]`.
+fn analyse(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let mut budget = match Engine::DEFAULT {
+        Engine::AlphaBeta(b) => b,
+        _ => unreachable!("the default engine is alpha-beta"),
+    };
+    let mut lines = 3;
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        match w.parse::<usize>() {
+            // A bare number after a budget, or a small one alone, is a count of lines.
+            Ok(n) if i > 0 || n <= ai::analysis::MAX_LINES => lines = n.clamp(1, ai::analysis::MAX_LINES),
+            _ => match engine_or_budget(w)? {
+                Engine::AlphaBeta(b) => budget = b,
+                e => {
+                    return Err(CommandError::Usage(format!(
+                        "`{e}` does not score moves; analyse needs alpha-beta: ab, ab:d6, ab:200000, ab:2s ({})",
+                        c.usage
+                    )));
+                }
+            },
+        }
+    }
+    if s.pos.result().is_some() {
+        return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
+    }
+    s.report(&format!("analysing {lines} lines with {} (Ctrl-C stops)", Engine::AlphaBeta(budget)));
+    let a = ai::analysis::analyse(&s.variant, &s.pos, budget, lines, &mut s.rng)?;
+    text(a.text(&s.variant, &s.pos))
+}
+
+/// An engine, or an alpha-beta budget alone (`d6`, `20000`, `2s` mean `ab:d6`…).
+fn engine_or_budget(w: &str) -> Result<Engine, CommandError> {
+    Engine::parse(w).or_else(|e| Engine::parse(&format!("ab:{w}")).map_err(|_| e)).map_err(Into::into)
 }
 
 fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {

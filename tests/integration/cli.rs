@@ -236,3 +236,45 @@ fn every_help_entry_has_words() {
         }
     }
 }
+
+/// The examples of docs/ai.md are what the binary prints (the analysis's time aside).
+#[test]
+fn eval_and_analyse_print_what_the_docs_show() {
+    let docs = std::fs::read_to_string(crate::root().join("docs/ai.md")).unwrap();
+    let block = |cmd: &str| -> String {
+        let at = docs.find(&format!("$ boardlab {cmd}\n")).unwrap_or_else(|| panic!("docs/ai.md shows `{cmd}`"));
+        let rest = &docs[at..];
+        let body = &rest[rest.find('\n').unwrap() + 1..];
+        body[..body.find("```").unwrap()].to_string()
+    };
+    let o = boardlab(&["eval", "checkers"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), block("eval checkers"));
+    let seconds =
+        |t: &str| t.split(", ").map(|p| if p.ends_with(" s (scores in pieces") { "T s" } else { p }).collect::<Vec<_>>().join(", ");
+    let args = ["analyse", "checkers", "--engine", "ab:d6", "--lines", "4"];
+    let o = boardlab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(seconds(&stdout(&o)), seconds(&block(&args.join(" "))));
+}
+
+#[test]
+fn analyse_proves_a_win_and_refuses_engines_that_do_not_score() {
+    // White to move: c3xe5xg7 takes both black men (black then has no move).
+    let pos = ["--position", "4/4/2m1/4/1m2/1MM1/4/4 white 0"];
+    let o = boardlab(&[&["analyse", "checkers", "--engine", "ab:d3", "--lines", "1"][..], &pos].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.lines().nth(1).is_some_and(|l| l.contains("win in 1")), "{out}");
+    let o = boardlab(&["analyse", "checkers", "--engine", "mcts:100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only alpha-beta scores moves"), "{}", stderr(&o));
+    let o = boardlab(&["analyse", "checkers", "--lines", "21"]);
+    assert_eq!(o.status.code(), Some(2));
+    // A finished game has nothing to analyse, and its evaluation says so.
+    let over = ["--position", "4/4/2m1/4/1m2/1MM1/4/4 white 0", "--moves", "c3xe5xg7"];
+    let o = boardlab(&[&["analyse", "checkers"][..], &over].concat());
+    assert!(o.status.success() && stdout(&o).starts_with("no move to analyse"), "{}", stdout(&o));
+    let o = boardlab(&[&["eval", "checkers"][..], &over].concat());
+    assert!(stdout(&o).starts_with("the game is over"), "{}", stdout(&o));
+}

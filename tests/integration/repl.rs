@@ -533,3 +533,25 @@ fn authoring_helpers_moves_of_a_cell_place_with_attributes_options_and_rules_in_
     assert_eq!(e, "a stack has 2 attributes (crown, level); 1 given");
     assert!(l.execute("place d4 p[x,1]").unwrap_err().to_string().contains("`x` is not an integer"));
 }
+
+#[test]
+fn eval_hint_and_analyse_say_what_the_machine_thinks_and_change_nothing() {
+    use boardlab::Effect;
+    let mut s = session("checkers");
+    let before = s.pos.to_text(&s.variant.rules);
+    let e = s.execute("eval").unwrap().text;
+    assert!(e.contains("material") && e.contains("about even"), "{e}");
+    let reply = s.execute("hint ab:d3").unwrap();
+    assert!(
+        matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.starts_with("ab:d3 suggests ") && head.contains("depth 3") && head.contains("expected line: ")),
+        "{reply:?}"
+    );
+    let a = s.execute("analyse d2 2").unwrap().text;
+    assert!(a.starts_with("ab:d2 for white: ") && a.lines().count() == 3, "{a}");
+    assert!(s.execute("analyse random").is_err(), "random scores nothing");
+    assert_eq!(s.pos.to_text(&s.variant.rules), before, "thinking plays nothing");
+    assert!(s.played.is_empty());
+    // `ai` says what its search found.
+    let reply = s.execute("ai ab:d2").unwrap();
+    assert!(matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.contains(", depth 2, ")), "{reply:?}");
+}

@@ -1,0 +1,190 @@
+//! What the machine thinks, in words: the evaluation term by term for each player (`eval`), and
+//! the best moves with their scores and lines (`hint`, `analyse`). The REPL and the command line
+//! print the same texts.
+//!
+//! An analysis of n lines searches n times with the same budget: the best move, then the best
+//! of the moves left, and so on, so each line's score is as exact as a single search's.
+
+use super::eval::{Evaluator, pieces};
+use super::{Budget, Engine, Rng, SearchError, SearchResult, search};
+use crate::script::ScriptError;
+use crate::state::Position;
+use crate::variant::Variant;
+use std::fmt::Write;
+use std::time::Duration;
+
+/// The most lines an analysis shows.
+pub const MAX_LINES: usize = 20;
+
+/// The moves of a principal variation an analysis shows.
+const PV_SHOWN: usize = 10;
+
+/// The best moves of a position, best first (each from its own search).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub budget: Budget,
+    pub lines: Vec<SearchResult>,
+}
+
+impl Analysis {
+    /// Positions searched over all lines.
+    pub fn nodes(&self) -> u64 {
+        self.lines.iter().map(|l| l.nodes).sum()
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.lines.iter().map(|l| l.elapsed).sum()
+    }
+
+    /// The analysis as printed: a head line, then one line per move with its score (for the
+    /// player to decide) and the line the search expects.
+    pub fn text(&self, v: &Variant, pos: &Position) -> String {
+        let g = &v.rules.geometry;
+        let who = v.rules.player_name(pos.side());
+        let mut s = String::new();
+        if self.lines.is_empty() {
+            return format!("no move to analyse ({})\n", crate::render::status(v, pos));
+        }
+        let _ = writeln!(
+            s,
+            "{} for {who}: {} positions, {:.2} s (scores in pieces, + good for {who}; d: the depth searched)",
+            Engine::AlphaBeta(self.budget),
+            thousands(self.nodes()),
+            self.elapsed().as_secs_f64()
+        );
+        let width = self.lines.iter().filter_map(|l| l.best).map(|m| m.text(g).len()).max().unwrap_or(0);
+        for (i, l) in self.lines.iter().enumerate() {
+            let Some(m) = l.best else { continue };
+            let mut pv: Vec<String> = l.pv.iter().take(PV_SHOWN).map(|m| m.text(g)).collect();
+            if l.pv.len() > PV_SHOWN {
+                pv.push("…".into());
+            }
+            let _ = writeln!(s, "{:>3}. {:<width$}  {:>10}  d{:<2}  {}", i + 1, m.text(g), l.score.to_string(), l.depth, pv.join(" "));
+        }
+        s
+    }
+}
+
+/// The `lines` best moves for the player to decide in `pos`, each searched within `budget`.
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn analyse(v: &Variant, pos: &Position, budget: Budget, lines: usize, rng: &mut Rng) -> Result<Analysis, SearchError> {
+    let mut work = pos.clone();
+    let mut found: Vec<SearchResult> = Vec::new();
+    let mut except = Vec::new();
+    for _ in 0..lines.clamp(1, MAX_LINES) {
+        let r = search::search_except(v, &mut work, budget, rng, &except)?;
+        let Some(m) = r.best else { break };
+        except.push(m);
+        found.push(r);
+    }
+    // Each search saw a smaller choice; a later line can score above an earlier one when the
+    // earlier search stopped at a shallower depth. Best first, as the scores say.
+    found.sort_by_key(|l| std::cmp::Reverse(l.score));
+    Ok(Analysis { budget, lines: found })
+}
+
+/// The evaluation of `pos`, term by term for each player, as printed by `eval`.
+///
+/// # Errors
+/// The script's `evaluate` hook failed.
+pub fn eval_text(v: &Variant, pos: &Position) -> Result<String, ScriptError> {
+    let mut work = pos.clone();
+    let e = Evaluator::new(v).breakdown(&mut work)?;
+    let r = &v.rules;
+    let (me, them) = (e.side, e.side.other());
+    let (a, b) = (r.player_name(me), r.player_name(them));
+    let mut s = String::new();
+    let mut moves = Vec::new();
+    v.legal_moves(&mut work, &mut moves)?;
+    if moves.is_empty() {
+        let _ = writeln!(s, "the game is over ({}); the evaluation of the final position:", crate::render::status(v, pos));
+    }
+    let w = a.len().max(b.len()).max(10);
+    let _ = writeln!(s, "{:<10} {a:>w$} {b:>w$} {:>w$}  what it measures", "term", "difference");
+    for (t, by) in &e.terms {
+        let _ = writeln!(
+            s,
+            "{:<10} {:>w$} {:>w$} {:>w$}  {}",
+            t.name(),
+            pieces(by[me]),
+            pieces(by[them]),
+            pieces(by[me] - by[them]),
+            t.describe()
+        );
+    }
+    if e.terms.is_empty() {
+        let _ = writeln!(s, "(this variant's rules give the evaluation nothing to measure)");
+    }
+    let _ = writeln!(s, "{:<10} {:>w$} {:>w$} {:>w$}", "total", "", "", pieces(e.total(me)));
+    let _ = writeln!(s, "{}: {} for {a}, who decides (in pieces: 1.00 = a piece of value 100)", verdict(e.total(me)), pieces(e.total(me)));
+    Ok(s)
+}
+
+/// A word for an evaluation.
+fn verdict(units: i32) -> &'static str {
+    match units {
+        i32::MIN..=-3000 => "clearly behind",
+        -2999..=-500 => "behind",
+        -499..=499 => "about even",
+        500..=2999 => "ahead",
+        _ => "clearly ahead",
+    }
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// After a machine move: what the search found (`+0.30, depth 7, 50,012 positions`).
+pub fn summary(r: &SearchResult) -> String {
+    format!("{}, depth {}, {} positions", r.score, r.depth, thousands(r.nodes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(50_012), "50,012");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn lines_are_distinct_and_best_first() {
+        let v = Variant::load("checkers", &[]).unwrap();
+        let pos = v.start();
+        let a = analyse(&v, &pos, Budget::Depth(3), 3, &mut super::super::rng(1)).unwrap();
+        assert_eq!(a.lines.len(), 3);
+        let firsts: std::collections::HashSet<String> = a.lines.iter().map(|l| l.best.unwrap().text(&v.rules.geometry)).collect();
+        assert_eq!(firsts.len(), 3, "three different moves");
+        assert!(a.lines.windows(2).all(|w| w[0].score >= w[1].score));
+        // More lines than moves: as many as there are (checkers' start has 7).
+        let all = analyse(&v, &pos, Budget::Depth(1), 20, &mut super::super::rng(1)).unwrap();
+        assert_eq!(all.lines.len(), 7);
+        let text = all.text(&v, &pos);
+        assert!(text.starts_with("ab:d1 for "), "{text}");
+        assert_eq!(text.lines().count(), 8, "{text}");
+    }
+
+    #[test]
+    fn eval_text_lists_the_terms() {
+        let v = Variant::load("checkers", &[]).unwrap();
+        let t = eval_text(&v, &v.start()).unwrap();
+        assert!(t.contains("material") && t.contains("mobility") && t.contains("about even"), "{t}");
+    }
+}
