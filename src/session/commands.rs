@@ -479,6 +479,7 @@ fn ai(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     if s.pos.result().is_some() {
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
+    s.report(&format!("{engine} is thinking (Ctrl-C stops)"));
     let thought = ai::think(&s.variant, &s.pos, engine, &mut s.rng)?;
     let Some(m) = thought.best else { return Err(CommandError::Rejected("no move to make".into())) };
     let head = format!("{engine} plays {}", m.text(&s.variant.rules.geometry));
