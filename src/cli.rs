@@ -528,6 +528,8 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         threads,
         shard: shard(a.shard.as_deref())?,
         record_moves: jsonl_path.is_some(),
+        alternate: false,
+        time_moves: false,
     };
     let sets = a.sets.pairs()?;
     let progress = {
