@@ -562,6 +562,8 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
     };
     let sets = a.sets.pairs()?;
     let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
+    // Without the handler Ctrl-C would end the process before the report is printed.
+    crate::interrupt::install().map_err(CliError::failed)?;
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
     let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
     let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
