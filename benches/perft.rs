@@ -69,6 +69,8 @@ fn summary() {
                 threads,
                 shard: None,
                 record_moves: false,
+                alternate: false,
+                time_moves: false,
             };
             let t = Instant::now();
             let r = boardlab::selfplay::run(name, &[], &cfg, false).expect("self-play runs");

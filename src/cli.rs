@@ -176,6 +176,9 @@ pub enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
+    /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
+    /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
+    Arena(ArenaArgs),
 }
 
 /// `show`: the game, and the pictures to write instead of printing the board.
@@ -235,6 +238,33 @@ pub struct SelfplayArgs {
     /// Write a one-page SVG picture (length histogram, result bars).
     #[arg(long)]
     pub svg: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ArenaArgs {
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
+    pub variant: String,
+    /// The engines, at least two, each once: random, mcts:ITER, ab, ab:dDEPTH, ab:NODES, ab:TIME
+    /// (docs/ai.md).
+    #[arg(required = true, value_name = "ENGINE")]
+    pub engines: Vec<String>,
+    #[command(flatten)]
+    pub sets: Sets,
+    /// Games each pair plays (1 to 100000; colours alternate).
+    #[arg(long)]
+    pub games: u64,
+    #[arg(long)]
+    pub seed: u64,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write one JSON object per game to FILE, each as soon as its game ends.
+    #[arg(long)]
+    pub jsonl: Option<std::path::PathBuf>,
+    /// Continue an arena that was stopped: the games already in FILE (a `--jsonl` file of the
+    /// same arena) are not played again; new games are appended to it (or go to --jsonl).
+    #[arg(long, value_name = "FILE")]
+    pub resume_from: Option<std::path::PathBuf>,
 }
 
 /// An error for `main` to print once, with its exit code.
@@ -380,6 +410,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Analyse { game, engine, lines, seed } => analyse(&game, &engine, lines as usize, seed, out),
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg } => report(&files, svg.as_deref(), out),
+        Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
     }
 }
 
@@ -550,45 +581,30 @@ fn shard(text: Option<&str>) -> Result<Option<(u64, u64)>, CliError> {
 }
 
 fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
-    use crate::selfplay::{Config, GameRecord, Report, compare, read_resumable, run_into, svg};
+    use crate::selfplay::{Config, Report, compare, run_into, svg};
     let engine = |t: &str| crate::ai::Engine::parse(t).map_err(CliError::usage);
-    let threads = a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let jsonl_path = a.jsonl.clone().or_else(|| a.resume_from.clone());
     let cfg = Config {
         games: a.games,
         seed: a.seed,
         white: engine(&a.white)?,
         black: engine(&a.black)?,
-        threads,
+        threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
-        record_moves: jsonl_path.is_some(),
+        record_moves: a.jsonl.is_some() || a.resume_from.is_some(),
+        alternate: false,
+        time_moves: false,
     };
     let sets = a.sets.pairs()?;
-    let progress = {
-        use std::io::IsTerminal;
-        std::io::stderr().is_terminal()
-    };
-    let resumed: Vec<GameRecord> = match &a.resume_from {
-        Some(p) => read_resumable(p).map_err(CliError::failed)?.0,
-        None => vec![],
-    };
-    let mut jsonl = jsonl_file(jsonl_path.as_deref(), a.resume_from.as_deref(), &resumed)?;
-    let mut sink = |g: &GameRecord| -> std::io::Result<()> {
-        match &mut jsonl {
-            Some(f) => writeln!(f, "{}", serde_json::to_string(g).unwrap_or_default()).and_then(|()| f.flush()),
-            None => Ok(()),
-        }
-    };
-    // A closed reader of the games (`--jsonl /dev/stdout | head -1`) ends the run quietly.
-    let failed = |e: crate::selfplay::SelfplayError| match e {
-        crate::selfplay::SelfplayError::Output(e) => CliError::Output(e),
-        e => CliError::failed(e),
-    };
-    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(failed)?;
+    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
+    // Without the handler Ctrl-C would end the process before the report is printed.
+    crate::interrupt::install().map_err(CliError::failed)?;
+    let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
+    let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
+    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
     let (text, picture) = match &a.compare {
         Some(b) if !ra.interrupted => {
             let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(failed)?;
+            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
         _ => (ra.text(), svg(&[&ra])),
@@ -597,6 +613,68 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         crate::repl::write_atomic(p, &picture).map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
     }
     Ok(text)
+}
+
+/// `--threads`, by default all cores.
+fn threads(t: Option<usize>) -> usize {
+    t.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// Whether standard error is a terminal (for a progress bar).
+fn stderr_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}
+
+/// A study's failure; a closed reader of the games (`--jsonl /dev/stdout | head -1`) ends the run
+/// quietly.
+fn study_failed(e: crate::selfplay::SelfplayError) -> CliError {
+    match e {
+        crate::selfplay::SelfplayError::Output(e) => CliError::Output(e),
+        e => CliError::failed(e),
+    }
+}
+
+/// The games of `--resume-from FILE` and the `--jsonl` file (or FILE itself) new games stream to.
+struct GameFiles {
+    resumed: Vec<crate::selfplay::GameRecord>,
+    jsonl: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl GameFiles {
+    fn open(jsonl: Option<&std::path::Path>, resume_from: Option<&std::path::Path>) -> Result<GameFiles, CliError> {
+        let resumed = match resume_from {
+            Some(p) => crate::selfplay::read_resumable(p).map_err(CliError::failed)?.0,
+            None => vec![],
+        };
+        let jsonl = jsonl_file(jsonl.or(resume_from), resume_from, &resumed)?;
+        Ok(GameFiles { resumed, jsonl })
+    }
+
+    /// Writes a finished game as one line, flushed at once (a killed run keeps it).
+    fn write(&mut self, g: &crate::selfplay::GameRecord) -> std::io::Result<()> {
+        match &mut self.jsonl {
+            Some(f) => writeln!(f, "{}", serde_json::to_string(g).unwrap_or_default()).and_then(|()| f.flush()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `arena`: Ctrl-C stops it and the table covers the games finished.
+fn arena(a: &ArenaArgs) -> Result<String, CliError> {
+    use crate::arena::ArenaError;
+    let record_moves = a.jsonl.is_some() || a.resume_from.is_some();
+    let cfg = crate::arena::Config::new(&a.engines, a.games, a.seed, threads(a.threads), record_moves).map_err(CliError::usage)?;
+    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
+    let resumed = std::mem::take(&mut files.resumed);
+    // Without the handler Ctrl-C would end the process before the table is printed.
+    crate::interrupt::install().map_err(CliError::failed)?;
+    let table = crate::arena::run(&a.variant, &a.sets.pairs()?, &cfg, stderr_is_terminal(), &resumed, &mut |g| files.write(g));
+    table.map(|t| t.text()).map_err(|e| match e {
+        e if e.is_usage() => CliError::usage(e),
+        ArenaError::Study(e) => study_failed(e),
+        e => CliError::failed(e),
+    })
 }
 
 /// The JSON-lines file the games stream to: appended to when it is the file being resumed (cut

@@ -18,7 +18,8 @@
 //! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
-//!   searches), [`selfplay`], `record` (game records),
+//!   searches), [`selfplay`], [`arena`] (engines against each other: score, Elo, seconds per
+//!   move, on self-play's machinery), `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
@@ -48,6 +49,7 @@ mod render;
 mod variant;
 
 pub mod ai;
+pub mod arena;
 pub mod check;
 pub mod cli;
 pub mod diff;

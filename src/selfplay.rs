@@ -66,6 +66,11 @@ pub struct Config {
     pub shard: Option<(u64, u64)>,
     /// Keep each game's move texts (for JSON lines; costs time).
     pub record_moves: bool,
+    /// Odd games swap the players: `black` plays first in them (the arena, where each engine
+    /// of a pair plays both sides equally often).
+    pub alternate: bool,
+    /// Time each player's moves ([`GameRecord::white_time`]; the arena's seconds per move).
+    pub time_moves: bool,
 }
 
 impl Config {
@@ -75,7 +80,17 @@ impl Config {
     /// A missing count or a bad engine.
     pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
         let usage = SelfplayError::Usage;
-        let mut c = Config { games: 0, seed, white: Engine::Random, black: Engine::Random, threads: 1, shard: None, record_moves: false };
+        let mut c = Config {
+            games: 0,
+            seed,
+            white: Engine::Random,
+            black: Engine::Random,
+            threads: 1,
+            shard: None,
+            record_moves: false,
+            alternate: false,
+            time_moves: false,
+        };
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
@@ -93,6 +108,11 @@ impl Config {
 
     fn indices(&self) -> Vec<u64> {
         (0..self.games).filter(|i| self.shard.is_none_or(|(k, n)| i % n == k)).collect()
+    }
+
+    /// Who plays game `index`: (the first player, the second).
+    pub fn players(&self, index: u64) -> (Engine, Engine) {
+        if self.alternate && index % 2 == 1 { (self.black, self.white) } else { (self.white, self.black) }
     }
 }
 
@@ -124,6 +144,39 @@ pub struct GameRecord {
     pub white: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub black: String,
+    /// The time each player took to choose its moves, when the study timed them
+    /// ([`Config::time_moves`]; absent otherwise and in files written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_time: Option<MoveTimes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_time: Option<MoveTimes>,
+}
+
+/// The wall time one player took to choose its moves in one game, in seconds: enough for a
+/// report of many games, merged or resumed, to give each player's typical and worst move.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Default)]
+pub struct MoveTimes {
+    pub moves: u32,
+    pub total: f64,
+    pub median: f64,
+    pub max: f64,
+}
+
+impl MoveTimes {
+    /// The times of a player's moves (in any order).
+    fn of(mut secs: Vec<f64>) -> MoveTimes {
+        secs.sort_by(f64::total_cmp);
+        MoveTimes { moves: secs.len() as u32, total: secs.iter().sum(), median: median(&secs), max: secs.last().copied().unwrap_or(0.0) }
+    }
+}
+
+/// The median of sorted numbers (0 for none).
+pub fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
 }
 
 /// Plays game `index` of a study.
@@ -139,6 +192,9 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut texts = Vec::new();
     let mut branching = Vec::new();
     let mut plies = 0u32;
+    let (white, black) = cfg.players(index);
+    // Seconds per decision, by player (first, second).
+    let mut times: [Vec<f64>; 2] = [vec![], vec![]];
     loop {
         crate::interrupt::check()?;
         v.legal_moves(&mut pos, &mut moves)?;
@@ -146,11 +202,15 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
             break;
         }
         branching.push(moves.len() as u32);
-        let engine = if pos.side() == crate::Player::FIRST { cfg.white } else { cfg.black };
-        let m = match engine {
+        let first = pos.side() == crate::Player::FIRST;
+        let t = cfg.time_moves.then(Instant::now);
+        let m = match if first { white } else { black } {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
             e => ai::choose(v, &pos, e, &mut rng)?.expect("a move exists"),
         };
+        if let Some(t) = t {
+            times[usize::from(!first)].push(t.elapsed().as_secs_f64());
+        }
         if cfg.record_moves {
             texts.push(m.text(g));
         }
@@ -175,8 +235,10 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         plies,
         moves: texts,
         branching,
-        white: cfg.white.to_string(),
-        black: cfg.black.to_string(),
+        white: white.to_string(),
+        black: black.to_string(),
+        white_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
+        black_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
     })
 }
 
@@ -210,25 +272,70 @@ pub fn run_into(
     resumed: &[GameRecord],
     sink: Sink,
 ) -> Result<Report, SelfplayError> {
+    run_batch(spec, sets, std::slice::from_ref(cfg), cfg.threads, progress, resumed, sink).map(Played::report)
+}
+
+/// The games of several studies of one variant played together (see [`run_batch`]).
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The rule set: the variant and the options given.
+    pub title: String,
+    /// Each study's games, in the order of its configuration, by index.
+    pub games: Vec<Vec<GameRecord>>,
+    /// Ctrl-C stopped the batch: `games` are those finished.
+    pub interrupted: bool,
+    /// Games read back from an earlier run rather than played here.
+    pub resumed: u64,
+    /// Seconds the games took, when all were played here.
+    pub seconds: Option<f64>,
+}
+
+impl Played {
+    /// The report of the first (for a batch of one, the only) study.
+    fn report(self) -> Report {
+        let mut report = Report::new(self.title, self.games.into_iter().next().unwrap_or_default(), self.seconds);
+        report.interrupted = self.interrupted;
+        report.resumed = self.resumed;
+        report
+    }
+}
+
+/// Several studies of one variant played as one (the arena's, one per pair of engines): one
+/// pool of `threads` threads, one progress bar, one sink. Otherwise as [`run_into`]: `resumed`
+/// games of these studies are not played again, Ctrl-C stops with the games finished.
+///
+/// # Errors
+/// The variant does not load, a script hook failed, `sink` failed, or a resumed game belongs
+/// to another study.
+pub fn run_batch(
+    spec: &str,
+    sets: &[(String, String)],
+    cfgs: &[Config],
+    threads: usize,
+    progress: bool,
+    resumed: &[GameRecord],
+    sink: Sink,
+) -> Result<Played, SelfplayError> {
     let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    let mine = resumable(&v, cfg, resumed)?;
-    let bar = progress.then(|| progress_bar(cfg.indices().len() as u64, v.name()));
+    let mine = resumable(&v, cfgs, resumed)?;
+    let total: usize = cfgs.iter().map(|c| c.indices().len()).sum();
+    let bar = progress.then(|| progress_bar(total as u64, v.name()));
     if let Some(b) = &bar {
-        b.inc(mine.len() as u64);
+        b.inc(mine.iter().map(Vec::len).sum::<usize>() as u64);
     }
     let tick = |_: &GameRecord| {
         if let Some(b) = &bar {
             b.inc(1);
         }
     };
-    let report = study(&v, cfg, mine, &mut |g| {
+    let played = study(&v, cfgs, threads, mine, &mut |g| {
         tick(g);
         sink(g)
     });
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    report
+    played
 }
 
 /// [`run_into`] with nothing resumed and the games kept in the report only.
@@ -246,54 +353,75 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
 /// A script hook failed.
 pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
     let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    study(&v, &Config { threads: 1, ..cfg.clone() }, vec![], &mut |g| {
+    let played = study(&v, std::slice::from_ref(cfg), 1, vec![vec![]], &mut |g| {
         each(g);
         Ok(())
-    })
+    });
+    played.map(Played::report)
 }
 
-/// The games of `resumed` that belong to this study (same variant and options, same engines,
-/// seeds derived from the same study seed), by index.
+/// The games of `resumed` that belong to these studies (same variant and options, same engines,
+/// seeds derived from the same study seed): for each study, its games by index. A game goes to
+/// the study whose two engines played it (with one study, to that study).
 ///
 /// # Errors
 /// A game of this rule set was played with another seed or other players: continuing would mix
 /// two studies.
-pub fn resumable(v: &Variant, cfg: &Config, resumed: &[GameRecord]) -> Result<Vec<GameRecord>, SelfplayError> {
+pub fn resumable(v: &Variant, cfgs: &[Config], resumed: &[GameRecord]) -> Result<Vec<Vec<GameRecord>>, SelfplayError> {
     let title = describe(v);
-    let wanted: std::collections::BTreeSet<u64> = cfg.indices().into_iter().collect();
-    let mut out: BTreeMap<u64, GameRecord> = BTreeMap::new();
+    let mut out: Vec<BTreeMap<u64, GameRecord>> = vec![BTreeMap::new(); cfgs.len()];
+    let met = |c: &Config, g: &GameRecord| {
+        let (w, b) = (c.white.to_string(), c.black.to_string());
+        (g.white == w && g.black == b) || (g.white == b && g.black == w)
+    };
     for g in resumed {
-        if title_of(g) != title || !wanted.contains(&g.index) {
+        let k = if cfgs.len() == 1 { Some(0) } else { cfgs.iter().position(|c| met(c, g)) };
+        let Some((k, cfg)) = k.map(|k| (k, &cfgs[k])) else {
+            if title_of(g) == title {
+                return Err(SelfplayError::OtherStudy(format!(
+                    "game {} of {title} was played by {} against {}, who do not meet in this study",
+                    g.index, g.white, g.black
+                )));
+            }
+            continue;
+        };
+        if title_of(g) != title || !cfg.indices().contains(&g.index) {
             continue;
         }
-        let players = (cfg.white.to_string(), cfg.black.to_string());
+        let (w, b) = cfg.players(g.index);
+        let players = (w.to_string(), b.to_string());
         if g.seed != game_seed(cfg.seed, g.index) || (!g.white.is_empty() && (g.white.clone(), g.black.clone()) != players) {
             return Err(SelfplayError::OtherStudy(format!(
                 "game {} of {title} was played with seed {} by {} against {}, not this study's (--seed {}, {} against {})",
                 g.index, g.seed, g.white, g.black, cfg.seed, players.0, players.1
             )));
         }
-        out.insert(g.index, g.clone());
+        out[k].insert(g.index, g.clone());
     }
-    Ok(out.into_values().collect())
+    Ok(out.into_iter().map(|m| m.into_values().collect()).collect())
 }
 
-/// The study's games not in `done`, played on `cfg.threads` threads; every finished game goes
-/// to `sink` (on this thread, in the order they finish).
-fn study(v: &Variant, cfg: &Config, done: Vec<GameRecord>, sink: Sink) -> Result<Report, SelfplayError> {
+/// The games of the studies `cfgs` not in `done` (by study), played on `threads` threads; every
+/// finished game goes to `sink` (on this thread, in the order they finish).
+fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>>, sink: Sink) -> Result<Played, SelfplayError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let skip: std::collections::BTreeSet<u64> = done.iter().map(|g| g.index).collect();
-    let indices: Vec<u64> = cfg.indices().into_iter().filter(|i| !skip.contains(i)).collect();
-    let resumed = done.len();
+    // Each game to play: (its study, its index).
+    let mut jobs: Vec<(usize, u64)> = Vec::new();
+    for (k, cfg) in cfgs.iter().enumerate() {
+        let skip: std::collections::BTreeSet<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
+        jobs.extend(cfg.indices().into_iter().filter(|i| !skip.contains(i)).map(|i| (k, i)));
+    }
+    let resumed: usize = done.iter().map(Vec::len).sum();
     let mut games = done;
+    games.resize(cfgs.len(), vec![]);
     let mut failure: Option<SelfplayError> = None;
     let mut interrupted = false;
     let t = Instant::now();
-    // Takes one finished game (or why it did not finish); false: stop the study.
-    let mut take = |r: Result<GameRecord, SelfplayError>| -> bool {
+    // Takes one finished game of study `k` (or why it did not finish); false: stop the study.
+    let mut take = |(k, r): (usize, Result<GameRecord, SelfplayError>)| -> bool {
         match r.and_then(|g| sink(&g).map(|()| g).map_err(SelfplayError::Output)) {
             Ok(g) => {
-                games.push(g);
+                games[k].push(g);
                 true
             }
             Err(SelfplayError::Interrupted(_)) => {
@@ -306,11 +434,12 @@ fn study(v: &Variant, cfg: &Config, done: Vec<GameRecord>, sink: Sink) -> Result
             }
         }
     };
-    let threads = cfg.threads.max(1).min(indices.len().max(1));
+    let play = |&(k, i): &(usize, u64)| (k, play_game(v, &cfgs[k], i));
+    let threads = threads.max(1).min(jobs.len().max(1));
     let mut panicked = false;
     if threads == 1 {
-        for &i in &indices {
-            if !take(play_game(v, cfg, i)) {
+        for job in &jobs {
+            if !take(play(job)) {
                 break;
             }
         }
@@ -322,12 +451,12 @@ fn study(v: &Variant, cfg: &Config, done: Vec<GameRecord>, sink: Sink) -> Result
             let handles: Vec<_> = (0..threads)
                 .map(|_| {
                     let tx = tx.clone();
-                    let (next, stop, indices) = (&next, &stop, &indices);
+                    let (next, stop, jobs, play) = (&next, &stop, &jobs, &play);
                     s.spawn(move || {
                         while !stop.load(Ordering::Relaxed) {
-                            let Some(&i) = indices.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            let r = play_game(v, cfg, i);
-                            let failed = r.is_err();
+                            let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                            let r = play(job);
+                            let failed = r.1.is_err();
                             if tx.send(r).is_err() || failed {
                                 break;
                             }
@@ -352,13 +481,12 @@ fn study(v: &Variant, cfg: &Config, done: Vec<GameRecord>, sink: Sink) -> Result
     if panicked {
         return Err(SelfplayError::Panicked);
     }
-    games.sort_by_key(|g| g.index);
-    // The speed line is for the games played here; resumed games were timed elsewhere.
-    let secs = (resumed == 0).then(|| t.elapsed().as_secs_f64());
-    let mut report = Report::new(describe(v), games, secs);
-    report.interrupted = interrupted;
-    report.resumed = resumed as u64;
-    Ok(report)
+    for g in &mut games {
+        g.sort_by_key(|g| g.index);
+    }
+    // The speed is for the games played here; resumed games were timed elsewhere.
+    let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
+    Ok(Played { title: describe(v), games, interrupted, resumed: resumed as u64, seconds })
 }
 
 /// Reads the finished games of a JSON-lines file for `--resume-from`, and how many of its bytes
@@ -431,13 +559,9 @@ impl Share {
         if n == 0 {
             return Share { count, p: 0.0, lo: 0.0, hi: 0.0 };
         }
-        let (k, n) = (count as f64, n as f64);
-        let p = k / n;
-        let z = 1.96f64;
-        let den = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / den;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
-        Share { count, p, lo: (centre - half).max(0.0), hi: (centre + half).min(1.0) }
+        let p = count as f64 / n as f64;
+        let (lo, hi) = wilson(p, n as f64);
+        Share { count, p, lo, hi }
     }
 }
 
@@ -525,17 +649,10 @@ impl Lengths {
         lens.sort_unstable();
         let lf: Vec<f64> = lens.iter().map(|&x| x as f64).collect();
         let mean = if lf.is_empty() { 0.0 } else { lf.iter().sum::<f64>() / lf.len() as f64 };
-        let median = if lens.is_empty() {
-            0.0
-        } else if lens.len() % 2 == 1 {
-            lens[lens.len() / 2] as f64
-        } else {
-            (lens[lens.len() / 2 - 1] + lens[lens.len() / 2]) as f64 / 2.0
-        };
         Lengths {
             mean,
             sd: sd(&lf),
-            median,
+            median: median(&lf),
             p10: quantile(&lens, 0.1),
             p90: quantile(&lens, 0.9),
             min: lens.first().copied().unwrap_or(0),
@@ -780,7 +897,7 @@ fn score_ci(xs: &[f64]) -> (f64, f64, f64) {
 }
 
 /// Wilson's 95 % score interval for a share `p` of `n`: always within [0, 1].
-fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);
     }
@@ -957,6 +1074,8 @@ mod tests {
             branching,
             white: String::new(),
             black: String::new(),
+            white_time: None,
+            black_time: None,
         }
     }
 

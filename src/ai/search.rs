@@ -294,9 +294,12 @@ struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     fn new(v: &'a Variant, budget: Budget, start: Instant) -> Searcher<'a> {
         let r = &*v.rules;
+        // The table's size follows the budget: clearing a large table costs milliseconds, more
+        // than a shallow search itself.
         let size = match budget {
             Budget::Nodes(n) => (n as usize).clamp(1 << 12, 1 << 20),
-            _ => 1 << 20,
+            Budget::Depth(d) => 1 << (10 + 2 * d).min(20),
+            Budget::Time(_) => 1 << 20,
         };
         let captures = v.hook(Hook::GenerateMoves).is_some()
             || r.pieces.iter().any(|p| {

@@ -1,6 +1,7 @@
 //! The one integration-test binary: scenarios (insta snapshots), perft files, diagnostics of
 //! broken variants, the command line, and properties over random playouts.
 
+mod arena;
 mod cli;
 mod crash;
 mod diagrams;

@@ -5,7 +5,17 @@ use boardlab::Engine;
 use boardlab::selfplay::{Config, Report, compare, run};
 
 fn cfg(games: u64, threads: usize, shard: Option<(u64, u64)>) -> Config {
-    Config { games, seed: 42, white: Engine::Random, black: Engine::Random, threads, shard, record_moves: true }
+    Config {
+        games,
+        seed: 42,
+        white: Engine::Random,
+        black: Engine::Random,
+        threads,
+        shard,
+        record_moves: true,
+        alternate: false,
+        time_moves: false,
+    }
 }
 
 /// The report without its speed line (the one part that depends on the machine).
