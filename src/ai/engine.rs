@@ -7,7 +7,7 @@ use std::time::Duration;
 
 /// The node budget of a bare `ab`: one move takes about a second or less on the project's
 /// 2-core machine in every shipped game (measured on the release build; see `docs/ai.md`).
-pub const DEFAULT_NODES: u64 = 50_000;
+pub const DEFAULT_NODES: u64 = 40_000;
 
 /// The iterations of a bare `mcts`.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for t in ["random", "mcts:1000", "ab:d4", "ab:50000", "ab:250ms", "ab:2s"] {
+        for t in ["random", "mcts:1000", "ab:d4", "ab:40000", "ab:250ms", "ab:2s"] {
             let e = Engine::parse(t).unwrap();
             assert_eq!(e.to_string(), t);
             assert_eq!(Engine::parse(&e.to_string()), Ok(e));
