@@ -6,6 +6,7 @@
 //! single thread); divan then times each workload again on its own.
 
 mod handwritten;
+mod playout;
 
 use boardlab::{Variant, perft};
 use std::time::Instant;
@@ -91,25 +92,10 @@ fn summary() {
 
 /// Seeded random playouts, cut at 1000 plies: (games, plies, seconds).
 fn playouts(name: &str, games: u64) -> (u64, u64, f64) {
-    use rand::{RngExt, SeedableRng};
     let v = Variant::load(name, &[("move_limit".into(), "1000".into())]).expect("shipped variant loads");
-    let start = v.start();
     let mut moves = Vec::new();
-    let mut plies = 0;
     let t = Instant::now();
-    for seed in 0..games {
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-        let mut pos = start.clone();
-        loop {
-            v.legal_moves(&mut pos, &mut moves).expect("no script error");
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.random_range(0..moves.len())];
-            v.make(&mut pos, &m).expect("no script error");
-            plies += 1;
-        }
-    }
+    let plies = (0..games).map(|seed| playout::random_game(&v, seed, u32::MAX, &mut moves)).sum();
     (games, plies, t.elapsed().as_secs_f64())
 }
 

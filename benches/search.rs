@@ -8,6 +8,8 @@
 //! Positions: the start, and the positions after 10, 30 and 60 plies of seeded random games
 //! (seeds 1-4), so the figures cover the opening, the middle and later play.
 
+mod playout;
+
 use boardlab::ai::{self, Budget, Engine};
 use boardlab::{Position, Variant};
 use rand::{RngExt, SeedableRng};
@@ -44,18 +46,8 @@ fn yardstick(v: &Variant) -> f64 {
     let t = Instant::now();
     let mut seed = 0;
     while t.elapsed().as_secs_f64() < 1.0 {
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        plies += playout::random_game(v, seed, 1000, &mut moves);
         seed += 1;
-        let mut pos = v.start();
-        for _ in 0..1000 {
-            v.legal_moves(&mut pos, &mut moves).expect("no script error");
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.random_range(0..moves.len())];
-            v.make(&mut pos, &m).expect("no script error");
-            plies += 1;
-        }
     }
     plies as f64 / t.elapsed().as_secs_f64()
 }
