@@ -598,9 +598,9 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         }
         // A side the machine plays keeps its own engine.
         let e = s.machine[s.pos.side().index()].unwrap_or(engine);
-        let m = match ai::choose(&s.variant, &s.pos, e, &mut s.rng) {
-            Ok(Some(m)) => m,
-            Ok(None) => break,
+        let (m, found) = match ai::think(&s.variant, &s.pos, e, &mut s.rng) {
+            Ok(ai::Thought { best: Some(m), search }) => (m, search),
+            Ok(_) => break,
             // Ctrl-C keeps the moves made; the one being searched is not made.
             Err(ai::SearchError::Interrupted(_)) if made > 0 => {
                 out.push_str("interrupted (Ctrl-C); the moves made are kept\n");
@@ -610,7 +610,8 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         };
         out.push_str(&s.new_line_note());
         let who = s.variant.rules.player_name(s.pos.side()).to_string();
-        out.push_str(&format!("{who} ({e}) plays {}\n", m.text(&s.variant.rules.geometry)));
+        let found = found.map(|r| format!(" ({})", ai::analysis::summary(&r))).unwrap_or_default();
+        out.push_str(&format!("{who} ({e}) plays {}{found}\n", m.text(&s.variant.rules.geometry)));
         out.push_str(&s.make_one(m)?);
         made += 1;
         s.report(&format!("ply {}: {made} of {n} moves (Ctrl-C stops, keeping them)", s.pos.ply()));

@@ -675,9 +675,9 @@ impl Session {
                 self.machine = [None, None];
                 break;
             }
-            let m = match ai::choose(&self.variant, &self.pos, engine, &mut self.rng) {
-                Ok(Some(m)) => m,
-                Ok(None) => break,
+            let (m, found) = match ai::think(&self.variant, &self.pos, engine, &mut self.rng) {
+                Ok(ai::Thought { best: Some(m), search }) => (m, search),
+                Ok(_) => break,
                 Err(ai::SearchError::Interrupted(_)) => {
                     out.push_str(&format!("interrupted after {made} machine moves (kept); the machine plays no side now\n"));
                     self.machine = [None, None];
@@ -687,7 +687,8 @@ impl Session {
             };
             let who = self.variant.rules.player_name(self.pos.side()).to_string();
             let text = m.text(&self.variant.rules.geometry);
-            out.push_str(&format!("{who} ({engine}) plays {text}\n"));
+            let found = found.map(|r| format!(" ({})", ai::analysis::summary(&r))).unwrap_or_default();
+            out.push_str(&format!("{who} ({engine}) plays {text}{found}\n"));
             out.push_str(&self.make_one(m)?);
             made += 1;
             self.report(&format!(
