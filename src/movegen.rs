@@ -151,12 +151,36 @@ fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode
 }
 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
-/// board) of `side`.
+/// board, drops) of `side`.
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
         if !code.is_empty() && code.owner() == side {
             quiet_from(rules, pos, from, code, out);
+        }
+    }
+    drops(rules, pos.board(), side, out);
+}
+
+/// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,
+/// only where the next cell along the fall is not an empty cell).
+#[inline]
+pub fn drops(rules: &Ruleset, board: &[PieceCode], side: Player, out: &mut MoveList) {
+    for &code in &rules.drops[side] {
+        let Some(d) = &rules.pieces[code.index()].drop else { continue };
+        if d.fall.is_empty() {
+            for &c in &d.cells {
+                if board[c as usize].is_empty() {
+                    out.push(Move::drop(code, d.letter, c));
+                }
+            }
+        } else {
+            for &c in &d.cells {
+                let below = d.fall[c as usize];
+                if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) {
+                    out.push(Move::drop(code, d.letter, c));
+                }
+            }
         }
     }
 }
@@ -215,6 +239,9 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             // Duplicates can only come from one piece's forms: dedup this piece's moves.
             dedup_from(out, before);
         }
+    }
+    if !(compulsory && first_capture != usize::MAX) {
+        drops(rules, pos.board(), side, out);
     }
     if first_capture == usize::MAX {
         return; // no capture: no policy to apply

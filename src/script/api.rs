@@ -185,7 +185,10 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
 /// # Errors
 /// Text that is not a move of this board.
 pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
-    Ok(MoveText::parse(text, &rules.geometry)?.capturing_at_landings())
+    match MoveText::parse(text, &rules.geometry)? {
+        MoveText::Drop { .. } => Err(NotationError::Unreadable(text.into(), "a script cannot list a drop (drops come from [pieces.NAME] drop)")),
+        t => Ok(t.capturing_at_landings()),
+    }
 }
 
 /// Whether a move a hook adds is one the kernel can play: it starts on a piece of the side to
@@ -202,6 +205,9 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) 
         let code = pos.board()[c as usize];
         format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
     };
+    if let MoveText::Drop { .. } = mv {
+        return Err("a script cannot add a drop (drops come from [pieces.NAME] drop)".into());
+    }
     let Some(from) = mv.from() else { return Ok(()) };
     let mover = rules.player_name(side);
     let code = pos.board()[from as usize];
