@@ -171,14 +171,14 @@ pub fn drops(rules: &Ruleset, board: &[PieceCode], side: Player, out: &mut MoveL
         if d.fall.is_empty() {
             for &c in &d.cells {
                 if board[c as usize].is_empty() {
-                    out.push(Move::drop(code, d.letter, c));
+                    out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
         } else {
             for &c in &d.cells {
                 let below = d.fall[c as usize];
                 if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) {
-                    out.push(Move::drop(code, d.letter, c));
+                    out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
         }

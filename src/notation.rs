@@ -31,11 +31,13 @@ pub enum MoveKind {
     Off {
         dir: u8,
     },
-    /// A piece of `code` placed on the move's one landing (`from` is [`NONE`]); `letter` is the
-    /// upper-case letter written before `@` when the mover may drop more than one kind, else 0.
+    /// A piece of `code` placed on the move's one landing (`from` is [`NONE`]); `letter` is its
+    /// symbol in upper case, written before `@` when `written` (the mover may drop more than one
+    /// kind) and accepted there in any case.
     Drop {
         code: PieceCode,
         letter: u8,
+        written: bool,
     },
     Pass,
 }
@@ -91,10 +93,11 @@ impl Move {
         m
     }
 
-    /// A piece of `code` dropped on `to` (written `@to`, or `L@to` with a non-zero `letter`).
-    pub fn drop(code: PieceCode, letter: u8, to: u16) -> Move {
+    /// A piece of `code`, whose letter is `letter`, dropped on `to` (written `@to`, or `L@to`
+    /// when `written`).
+    pub fn drop(code: PieceCode, letter: u8, written: bool, to: u16) -> Move {
         let mut m = Move::quiet(NONE, to);
-        m.kind = MoveKind::Drop { code, letter };
+        m.kind = MoveKind::Drop { code, letter, written };
         m
     }
 
@@ -205,8 +208,8 @@ impl Move {
                     let _ = write!(s, ":{v}");
                 }
             }
-            MoveKind::Drop { letter, .. } => {
-                if letter != 0 {
+            MoveKind::Drop { letter, written, .. } => {
+                if written {
                     s.push(letter as char);
                 }
                 s.push('@');
@@ -360,7 +363,7 @@ impl MoveText {
     pub fn capturing_at_landings(&self) -> Move {
         match self {
             MoveText::Pass => Move::PASS,
-            MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), *to),
+            MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
             MoveText::Path { from, landings, capture } => {
                 let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
@@ -632,7 +635,7 @@ mod tests {
         assert_eq!(parse("k@C3").unwrap().text(&g), "K@c3");
         assert!(parse("@c9").is_err() && parse("KK@c3").is_err() && parse("1@c3").is_err());
         // `@c3` names a drop of any kind on c3; `K@c3` only the drop written with K.
-        let k = Move::drop(PieceCode::EMPTY, b'K', 18);
+        let k = Move::drop(PieceCode::EMPTY, b'K', true, 18);
         assert!(parse("@c3").unwrap().names(&k) && parse("K@c3").unwrap().names(&k) && !parse("Q@c3").unwrap().names(&k));
         // A capture text does not name the quiet move along the same cells, nor the reverse.
         assert!(!parse("a1xa3").unwrap().names(&parse("a1-a3").unwrap().capturing_at_landings()));

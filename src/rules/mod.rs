@@ -75,9 +75,10 @@ pub struct DropRule {
     /// With gravity: per cell, the next cell along the fall (or [`crate::geometry::NONE`]); a
     /// drop lands only where that is no empty cell. Empty without gravity.
     pub fall: Vec<u16>,
-    /// The upper-case letter written before `@` when the player may drop more than one kind
-    /// (else 0: the move is written `@c3`).
+    /// The kind's symbol in upper case (`K@c3`; `?` for a letter outside ASCII).
     pub letter: u8,
+    /// Whether the letter is written: the player may drop more than one kind (else `@c3`).
+    pub written: bool,
     /// The zone's name as written (for explanations), if the drop is restricted to one.
     pub zone: Option<String>,
     /// The fall's direction (files, ranks), if the piece falls.

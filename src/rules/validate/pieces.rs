@@ -131,14 +131,15 @@ pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<Pi
             pieces[code.index()] = rules;
         }
     }
-    // A player who may drop more than one kind writes the kind's letter: `K@c3`.
+    // Each drop carries its kind's letter; a player who may drop more than one kind writes it:
+    // `K@c3`.
     for p in Player::both() {
-        if drops[p].len() > 1 {
-            for c in &drops[p] {
-                let letter = ctx.kinds[c.kind().0 as usize].symbols[p].to_ascii_uppercase();
-                if let Some(d) = &mut pieces[c.index()].drop {
-                    d.letter = if letter.is_ascii() { letter as u8 } else { b'?' };
-                }
+        let written = drops[p].len() > 1;
+        for c in &drops[p] {
+            let letter = ctx.kinds[c.kind().0 as usize].symbols[p].to_ascii_uppercase();
+            if let Some(d) = &mut pieces[c.index()].drop {
+                d.letter = if letter.is_ascii() { letter as u8 } else { b'?' };
+                d.written = written;
             }
         }
     }
@@ -173,7 +174,7 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             (fall.collect(), Some(d))
         }
     };
-    Ok(DropRule { cells, fall, letter: 0, zone, gravity })
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity })
 }
 
 /// How one piece code moves.
