@@ -348,6 +348,35 @@ mod tests {
     }
 
     #[test]
+    fn drops_fill_empty_cells_and_fall() {
+        let v = Variant::load("tic-tac-toe", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "3/1X1/O2 white 2").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["@a2", "@a3", "@b1", "@b3", "@c1", "@c2", "@c3"]);
+        let v = Variant::load("connect-four", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "7/7/7/7/2d4/2D4 white 2").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["@a1", "@b1", "@c3", "@d1", "@e1", "@f1", "@g1"]);
+        let why = |pos: &mut Position, t: &str| v.find_move(pos, t).unwrap_err().to_string();
+        assert_eq!(why(&mut pos, "@c5"), "drops fall: a disc dropped in column c lands on c3");
+        assert_eq!(why(&mut pos, "@c2"), "c2 is occupied");
+        assert_eq!(why(&mut pos, "Q@a1"), "white has no piece written Q to drop (its drops: D@)");
+        assert_eq!(v.find_move(&mut pos, "d@C3").unwrap().text(&v.rules.geometry), "@c3");
+    }
+
+    #[test]
+    fn lines_win_and_a_full_board_draws() {
+        let v = Variant::load("connect-four", &[]).unwrap();
+        // Three white discs on the rising diagonal a1–c3, d4 open above d1–d3.
+        let mut pos = Position::from_text(&v.rules, "7/7/7/2Dd3/1Ddd3/DddD3 white 8").unwrap();
+        v.play(&mut pos, "@d4").unwrap();
+        assert_eq!(pos.result().unwrap().describe(&v.rules.player_names), "white wins: four in a row");
+        // A line of the opponent's through the landing does not count for the mover; only the
+        // mover's own discs make its line.
+        let mut pos = Position::from_text(&v.rules, "7/7/7/7/7/ddd4 white 3").unwrap();
+        v.play(&mut pos, "@d1").unwrap();
+        assert!(pos.result().is_none());
+    }
+
+    #[test]
     fn explanations_name_the_rule() {
         let v = Variant::load("basileus", &[]).unwrap();
         let mut pos = Position::from_text(&v.rules, "9/4k4/9/4p4/4P4/9/4K4/9 white 0").unwrap();
