@@ -265,7 +265,13 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
     map.insert("capture".into(), m.is_capture().into());
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
-    let code = if m.from != NONE { pos.board().get(m.from as usize).copied().unwrap_or_default() } else { PieceCode::EMPTY };
+    map.insert("drop".into(), m.dropped().is_some().into());
+    // A drop's piece is the one it places (it has no start cell).
+    let code = match m.dropped() {
+        Some(c) => c,
+        None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
+        None => PieceCode::EMPTY,
+    };
     let player = |p: Player| -> Dynamic {
         ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
     };
