@@ -6,8 +6,8 @@
 //! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
 //! the hash and piece counts up to date.
 
-use crate::notation::{Move, MoveKind, MoveText};
 use crate::geometry::NONE;
+use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};

@@ -306,7 +306,12 @@ fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
             let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, Player::FIRST)?;
             let m2 = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, Player::SECOND)?;
             if m != m2 {
-                return Err(v.err(c.f, z.span(), format!("`board_full` needs a zone shared by both players; `{}` differs per player", z.get_ref()), "here"));
+                return Err(v.err(
+                    c.f,
+                    z.span(),
+                    format!("`board_full` needs a zone shared by both players; `{}` differs per player", z.get_ref()),
+                    "here",
+                ));
             }
             Some(c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)).map(|x| x.0).collect())
         }

@@ -186,7 +186,9 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
 /// Text that is not a move of this board.
 pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
     match MoveText::parse(text, &rules.geometry)? {
-        MoveText::Drop { .. } => Err(NotationError::Unreadable(text.into(), "a script cannot list a drop (drops come from [pieces.NAME] drop)")),
+        MoveText::Drop { .. } => {
+            Err(NotationError::Unreadable(text.into(), "a script cannot list a drop (drops come from [pieces.NAME] drop)"))
+        }
         t => Ok(t.capturing_at_landings()),
     }
 }

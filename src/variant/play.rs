@@ -46,14 +46,15 @@ impl Variant {
         }
         f.kinds.contains(code.kind())
             && (!f.captures_only || mv.is_capture())
-            && (!f.forward_only || mv.from != NONE && {
-                let g = &self.rules.geometry;
-                mv.to().is_some_and(|t| {
-                    let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
-                    let r1 = g.coords(crate::Cell(t)).1 as i32;
-                    (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
+            && (!f.forward_only
+                || mv.from != NONE && {
+                    let g = &self.rules.geometry;
+                    mv.to().is_some_and(|t| {
+                        let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
+                        let r1 = g.coords(crate::Cell(t)).1 as i32;
+                        (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
+                    })
                 })
-            })
             && f.near.as_ref().is_none_or(|n| {
                 let Some(to) = mv.to() else { return false };
                 let enemy = code.owner().other();
