@@ -80,7 +80,18 @@ fn summary() {
         }
         println!("{line}");
     }
-    for name in ["basileus", "checkers", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii", "pyramida", "pyramida-calm"] {
+    for name in [
+        "basileus",
+        "checkers",
+        "bivouac",
+        "hostile-bivouac",
+        "lielow",
+        "lielow-ludii",
+        "pyramida",
+        "pyramida-calm",
+        "tic-tac-toe",
+        "connect-four",
+    ] {
         let (games, plies, secs) = playouts(name, 200);
         println!(
             "  {name}: {games} random playouts (move_limit 1000) in {secs:.2} s: {:.0} playouts/s, {:.2} M plies/s",

@@ -342,7 +342,10 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
 
     // The last move's squares, under the pieces.
     let path: Vec<u16> = match last {
-        Some(m) if m.kind != MoveKind::Pass && m.from != NONE => std::iter::once(m.from).chain(m.landings().iter().copied()).collect(),
+        // A drop has no start: only its landing is marked.
+        Some(m) if m.kind != MoveKind::Pass && (m.from != NONE || m.dropped().is_some()) => {
+            (m.from != NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).collect()
+        }
         _ => vec![],
     };
     if !path.is_empty() {

@@ -221,8 +221,11 @@ impl Walk<'_> {
         if ra != rb {
             differs = true;
             let side = pa.side();
-            let headline =
-                format!("the position's result: A {}, B {}", self.result_words(ra.as_ref(), side), self.result_words(rb.as_ref(), side));
+            let headline = format!(
+                "the position's result: A {}, B {}",
+                self.result_words(ra.as_ref(), side, "the player to move"),
+                self.result_words(rb.as_ref(), side, "the player to move")
+            );
             let details = vec![format!(
                 "A: {}; B: {}",
                 ra.as_ref().map_or("the game goes on".into(), |o| o.describe(&a.rules.player_names)),
@@ -304,7 +307,11 @@ impl Walk<'_> {
         // The result.
         let (ra, rb) = (a.outcome(pa)?, b.outcome(pb)?);
         if ra != rb {
-            words.push(format!("A {}, B {}", self.result_words(ra.as_ref(), mover), self.result_words(rb.as_ref(), mover)));
+            words.push(format!(
+                "A {}, B {}",
+                self.result_words(ra.as_ref(), mover, "the mover"),
+                self.result_words(rb.as_ref(), mover, "the mover")
+            ));
             let say = |v: &Variant, r: &Option<crate::Outcome>| {
                 r.as_ref().map_or("the game goes on".into(), |o| o.describe(&v.rules.player_names))
             };
@@ -354,14 +361,16 @@ impl Walk<'_> {
         Ok((!words.is_empty()).then(|| (words.join("; "), details)))
     }
 
-    /// A result in words relative to `mover`: "ends the game: the mover wins (army destroyed)".
-    fn result_words(&self, r: Option<&crate::Outcome>, mover: Player) -> String {
+    /// A result in words relative to `player`, called `who`: "ends the game, the mover winning
+    /// (army destroyed)"; a position's own result is told relative to the player to move (who
+    /// did not make the move that ended it).
+    fn result_words(&self, r: Option<&crate::Outcome>, player: Player, who: &str) -> String {
         match r {
             None => "goes on".to_string(),
             Some(o) => match o.winner {
                 Winner::Draw => format!("ends in a draw ({})", o.reason),
-                Winner::Player(p) if p == mover => format!("ends the game, the mover winning ({})", o.reason),
-                Winner::Player(_) => format!("ends the game, the mover losing ({})", o.reason),
+                Winner::Player(p) if p == player => format!("ends the game, {who} winning ({})", o.reason),
+                Winner::Player(_) => format!("ends the game, {who} losing ({})", o.reason),
             },
         }
     }
@@ -369,6 +378,9 @@ impl Walk<'_> {
     /// "a stone's capture", "a king's move", "a pass", "a stone's `retreat` move".
     fn move_words(&self, pos: &Position, m: &Move) -> String {
         let r = &self.a.rules;
+        if let Some(code) = m.dropped() {
+            return format!("a {} drop", r.kind(code.kind()).name);
+        }
         if m.from == crate::geometry::NONE {
             return "a pass".into();
         }

@@ -61,6 +61,16 @@ pub enum IllegalReason {
     MayNotCapture { kind: String, victim: String, cell: String },
     #[error("{0} is occupied")]
     Occupied(String),
+    #[error("{0} has no piece to drop in this game")]
+    NoDrops(String),
+    #[error("{side} has no piece written {letter} to drop (its drops: {drops})")]
+    NoSuchDrop { side: String, letter: char, drops: String },
+    #[error("{side} drops more than one kind: write the kind's letter before @ ({drops})")]
+    WhichDrop { side: String, drops: String },
+    #[error("a {kind} may be dropped only in zone `{zone}`, and {cell} is not in it")]
+    OutsideDropZone { kind: String, cell: String, zone: String },
+    #[error("drops fall: a {kind} dropped {line} lands on {landing}")]
+    Falls { kind: String, line: String, landing: String },
     #[error("{0} has no legal move")]
     NoLegalMove(String),
     #[error("capture is compulsory ({0} available)")]
@@ -94,13 +104,16 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
             choices: Moves::of(rules, l.legal.iter()),
         };
     }
-    let Some(from) = mv.from() else { return IllegalReason::PassNotAllowed };
     if let Some((_, why)) = l.refused.iter().find(|(m, _)| mv.names(m)) {
         return IllegalReason::Refused(why.clone());
     }
     if l.pseudo.iter().any(|m| mv.names(m)) {
         return by_policy(rules, mv, l.legal);
     }
+    if let MoveText::Drop { letter, to } = mv {
+        return by_drop(rules, pos, *letter, *to).unwrap_or(IllegalReason::Filtered);
+    }
+    let Some(from) = mv.from() else { return IllegalReason::PassNotAllowed };
     let text = mv.text(&rules.geometry);
     if let Some(c) = pos.continuation()
         && c.moves.iter().any(|m| m.from == from)
@@ -131,6 +144,53 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
         return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
     }
     IllegalReason::PieceStuck { kind, cell, forms }
+}
+
+/// Why a drop on `to` is not among the moves: no kind to drop (or none with that letter), an
+/// occupied cell, a cell outside the drop's zone, or a piece that would fall further.
+fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Option<IllegalReason> {
+    let g = &rules.geometry;
+    let side = pos.side();
+    let name = |c: u16| g.name(crate::Cell(c)).to_string();
+    let codes = &rules.drops[side];
+    let drops = || codes.iter().map(|&c| format!("{}@", rules.symbol(c).to_ascii_uppercase())).collect::<Vec<_>>().join(", ");
+    let player = rules.player_name(side).to_string();
+    if codes.is_empty() {
+        return Some(IllegalReason::NoDrops(player));
+    }
+    let code = match letter {
+        Some(l) => match codes.iter().find(|&&c| rules.symbol(c).to_ascii_uppercase() == l) {
+            Some(&c) => c,
+            None => return Some(IllegalReason::NoSuchDrop { side: player, letter: l, drops: drops() }),
+        },
+        None if codes.len() > 1 => return Some(IllegalReason::WhichDrop { side: player, drops: drops() }),
+        None => codes[0],
+    };
+    if !pos.board()[to as usize].is_empty() {
+        return Some(IllegalReason::Occupied(name(to)));
+    }
+    let d = rules.pieces[code.index()].drop.as_ref()?;
+    let kind = rules.kind(code.kind()).name.clone();
+    if !d.cells.contains(&to) {
+        let zone = d.zone.clone().unwrap_or_default();
+        return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });
+    }
+    if let Some((dx, dy)) = d.gravity {
+        let mut landing = to;
+        while d.fall[landing as usize] != crate::geometry::NONE && pos.board()[d.fall[landing as usize] as usize].is_empty() {
+            landing = d.fall[landing as usize];
+        }
+        if landing != to {
+            let (f, r) = g.coords(crate::Cell(to));
+            let line = match (dx, dy) {
+                (0, _) => format!("in column {}", crate::geometry::file_letter(f)),
+                (_, 0) => format!("in row {}", r + 1),
+                _ => format!("on {}", name(to)),
+            };
+            return Some(IllegalReason::Falls { kind, line, landing: name(landing) });
+        }
+    }
+    None
 }
 
 /// A move the pieces can make that the capture policy (or a filter) took away.

@@ -151,12 +151,36 @@ fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode
 }
 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
-/// board) of `side`.
+/// board, drops) of `side`.
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
         if !code.is_empty() && code.owner() == side {
             quiet_from(rules, pos, from, code, out);
+        }
+    }
+    drops(rules, pos.board(), side, out);
+}
+
+/// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,
+/// only where the next cell along the fall is not an empty cell).
+#[inline]
+pub fn drops(rules: &Ruleset, board: &[PieceCode], side: Player, out: &mut MoveList) {
+    for &code in &rules.drops[side] {
+        let Some(d) = &rules.pieces[code.index()].drop else { continue };
+        if d.fall.is_empty() {
+            for &c in &d.cells {
+                if board[c as usize].is_empty() {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        } else {
+            for &c in &d.cells {
+                let below = d.fall[c as usize];
+                if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
         }
     }
 }
@@ -215,6 +239,9 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             // Duplicates can only come from one piece's forms: dedup this piece's moves.
             dedup_from(out, before);
         }
+    }
+    if !(compulsory && first_capture != usize::MAX) {
+        drops(rules, pos.board(), side, out);
     }
     if first_capture == usize::MAX {
         return; // no capture: no policy to apply
@@ -318,6 +345,35 @@ mod tests {
         let mut list = vec![a, b, a, c, b];
         dedup_from(&mut list, 1);
         assert_eq!(list, vec![a, b, a, c]);
+    }
+
+    #[test]
+    fn drops_fill_empty_cells_and_fall() {
+        let v = Variant::load("tic-tac-toe", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "3/1X1/O2 white 2").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["@a2", "@a3", "@b1", "@b3", "@c1", "@c2", "@c3"]);
+        let v = Variant::load("connect-four", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "7/7/7/7/2d4/2D4 white 2").unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["@a1", "@b1", "@c3", "@d1", "@e1", "@f1", "@g1"]);
+        let why = |pos: &mut Position, t: &str| v.find_move(pos, t).unwrap_err().to_string();
+        assert_eq!(why(&mut pos, "@c5"), "drops fall: a disc dropped in column c lands on c3");
+        assert_eq!(why(&mut pos, "@c2"), "c2 is occupied");
+        assert_eq!(why(&mut pos, "Q@a1"), "white has no piece written Q to drop (its drops: D@)");
+        assert_eq!(v.find_move(&mut pos, "d@C3").unwrap().text(&v.rules.geometry), "@c3");
+    }
+
+    #[test]
+    fn lines_win_and_a_full_board_draws() {
+        let v = Variant::load("connect-four", &[]).unwrap();
+        // Three white discs on the rising diagonal a1–c3, d4 open above d1–d3.
+        let mut pos = Position::from_text(&v.rules, "7/7/7/2Dd3/1Ddd3/DddD3 white 8").unwrap();
+        v.play(&mut pos, "@d4").unwrap();
+        assert_eq!(pos.result().unwrap().describe(&v.rules.player_names), "white wins: four in a row");
+        // A line of the opponent's through the landing does not count for the mover; only the
+        // mover's own discs make its line.
+        let mut pos = Position::from_text(&v.rules, "7/7/7/7/7/ddd4 white 3").unwrap();
+        v.play(&mut pos, "@d1").unwrap();
+        assert!(pos.result().is_none());
     }
 
     #[test]

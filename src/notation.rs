@@ -1,8 +1,9 @@
 //! Moves and positions as text.
 //!
 //! Moves: `from-to` for a step or slide, `from` then `x` before each landing for a capture
-//! (`c3xc5xe5`), `from-off` / `from-off:dir` for leaving the board, `pass`. Parsing is strict on
-//! cells and lenient on case.
+//! (`c3xc5xe5`), `from-off` / `from-off:dir` for leaving the board, `@c3` for a piece dropped
+//! (placed) on c3 (`K@c3` with the kind's letter when a player may drop more than one kind),
+//! `pass`. Parsing is strict on cells and lenient on case.
 //!
 //! Board text (setup rows and the position line): ranks from the top, separated by `/` or line
 //! breaks; in a rank, one mark per existing cell from file `a`: a piece symbol (optionally
@@ -29,6 +30,14 @@ pub enum MoveKind {
     /// Leaves the board; `dir` is a vector in the geometry's compass order, or 255 for none.
     Off {
         dir: u8,
+    },
+    /// A piece of `code` placed on the move's one landing (`from` is [`NONE`]); `letter` is its
+    /// symbol in upper case, written before `@` when `written` (the mover may drop more than one
+    /// kind) and accepted there in any case.
+    Drop {
+        code: PieceCode,
+        letter: u8,
+        written: bool,
     },
     Pass,
 }
@@ -84,6 +93,23 @@ impl Move {
         m
     }
 
+    /// A piece of `code`, whose letter is `letter`, dropped on `to` (written `@to`, or `L@to`
+    /// when `written`).
+    pub fn drop(code: PieceCode, letter: u8, written: bool, to: u16) -> Move {
+        let mut m = Move::quiet(NONE, to);
+        m.kind = MoveKind::Drop { code, letter, written };
+        m
+    }
+
+    /// The code of the piece a drop places.
+    #[inline]
+    pub fn dropped(&self) -> Option<PieceCode> {
+        match self.kind {
+            MoveKind::Drop { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+
     pub fn off(from: u16, dir: u8) -> Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH] }
     }
@@ -137,7 +163,7 @@ impl Move {
     #[inline]
     pub fn to(&self) -> Option<u16> {
         let n = self.len as usize;
-        if self.kind != MoveKind::Normal || n == 0 {
+        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. }) || n == 0 {
             None
         } else if n <= INLINE_PATH {
             Some(self.path[n - 1])
@@ -182,6 +208,13 @@ impl Move {
                     let _ = write!(s, ":{v}");
                 }
             }
+            MoveKind::Drop { letter, written, .. } => {
+                if written {
+                    s.push(letter as char);
+                }
+                s.push('@');
+                s.push_str(g.name(crate::Cell(self.path[0])));
+            }
             MoveKind::Normal => {
                 s.push_str(g.name(crate::Cell(self.from)));
                 let sep = if self.is_capture() { 'x' } else { '-' };
@@ -204,6 +237,11 @@ pub enum MoveText {
     Off {
         from: u16,
         dir: u8,
+    },
+    /// `@c3`, or `K@c3` with the letter of the kind dropped (upper case).
+    Drop {
+        letter: Option<char>,
+        to: u16,
     },
     /// `e2-e3`, or `c3xc5xe5` with `capture`.
     Path {
@@ -251,6 +289,14 @@ impl MoveText {
             };
             return Ok(MoveText::Off { from, dir });
         }
+        if let Some((letter, to)) = text.trim().split_once('@') {
+            let letter = match letter.chars().collect::<Vec<char>>()[..] {
+                [] => None,
+                [c] if c.is_alphabetic() => Some(c.to_ascii_uppercase()),
+                _ => return Err(bad("a drop is written @cell, or K@cell with one letter for the kind")),
+            };
+            return Ok(MoveText::Drop { letter, to: g.parse_cell(&to.to_ascii_lowercase())?.0 });
+        }
         let (capture, quiet) = (t.contains('x'), t.contains('-'));
         if capture && quiet {
             return Err(bad("a move uses either - or x between its cells"));
@@ -277,6 +323,10 @@ impl MoveText {
         match self {
             MoveText::Pass => m.kind == MoveKind::Pass,
             MoveText::Off { from, dir } => m.kind == (MoveKind::Off { dir: *dir }) && m.from == *from,
+            MoveText::Drop { letter, to } => match m.kind {
+                MoveKind::Drop { letter: l, .. } => m.to() == Some(*to) && letter.is_none_or(|c| l as char == c),
+                _ => false,
+            },
             MoveText::Path { from, landings, capture } => {
                 m.kind == MoveKind::Normal && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
             }
@@ -286,7 +336,7 @@ impl MoveText {
     /// The start cell, if the move has one.
     pub fn from(&self) -> Option<u16> {
         match self {
-            MoveText::Pass => None,
+            MoveText::Pass | MoveText::Drop { .. } => None,
             MoveText::Off { from, .. } | MoveText::Path { from, .. } => Some(*from),
         }
     }
@@ -295,6 +345,7 @@ impl MoveText {
     pub fn landings(&self) -> &[u16] {
         match self {
             MoveText::Path { landings, .. } => landings,
+            MoveText::Drop { to, .. } => std::slice::from_ref(to),
             _ => &[],
         }
     }
@@ -306,9 +357,13 @@ impl MoveText {
 
     /// The move this text names when each `x` landing captures what stands there (how scripts
     /// and position texts write their moves).
+    ///
+    /// A drop is not one of them (its piece comes from the rules): callers refuse
+    /// [`MoveText::Drop`] first; here it gives a drop of no piece.
     pub fn capturing_at_landings(&self) -> Move {
         match self {
             MoveText::Pass => Move::PASS,
+            MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
             MoveText::Path { from, landings, capture } => {
                 let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
@@ -322,6 +377,7 @@ impl MoveText {
         match self {
             MoveText::Pass => "pass".into(),
             MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
+            MoveText::Drop { .. } => self.capturing_at_landings().text(g),
             MoveText::Path { from, landings, capture } => {
                 let mut s = g.name(crate::Cell(*from)).to_string();
                 for &c in landings {
@@ -565,7 +621,7 @@ mod tests {
     fn move_text_round_trip() {
         let g = g();
         let parse = |t: &str| MoveText::parse(t, &g);
-        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3"] {
+        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3", "@c3", "K@c3"] {
             let m = parse(t).unwrap();
             assert_eq!(m.capturing_at_landings().text(&g), t);
             assert!(m.names(&m.capturing_at_landings()));
@@ -576,6 +632,11 @@ mod tests {
         assert!(parse("e9-e8").unwrap_err().to_string().contains("not on the board"));
         assert!(parse("e2").is_err());
         assert!(parse("h2-off:up").is_err());
+        assert_eq!(parse("k@C3").unwrap().text(&g), "K@c3");
+        assert!(parse("@c9").is_err() && parse("KK@c3").is_err() && parse("1@c3").is_err());
+        // `@c3` names a drop of any kind on c3; `K@c3` only the drop written with K.
+        let k = Move::drop(PieceCode::EMPTY, b'K', true, 18);
+        assert!(parse("@c3").unwrap().names(&k) && parse("K@c3").unwrap().names(&k) && !parse("Q@c3").unwrap().names(&k));
         // A capture text does not name the quiet move along the same cells, nor the reverse.
         assert!(!parse("a1xa3").unwrap().names(&parse("a1-a3").unwrap().capturing_at_landings()));
     }

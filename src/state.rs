@@ -6,6 +6,7 @@
 //! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
 //! the hash and piece counts up to date.
 
+use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
@@ -322,7 +323,9 @@ impl Position {
             self.set_continuation(z, None);
         }
         let mut fx = MoveEffects::default();
-        if mv.kind != MoveKind::Pass {
+        if let MoveKind::Drop { code, .. } = mv.kind {
+            self.place(rules, mv.path[0], code, &mut fx);
+        } else if mv.kind != MoveKind::Pass {
             let (code, mut vals) = self.lift(rules, mv, &mut fx);
             self.take_victims(rules, mv, &mut fx);
             if let Some(to) = mv.to() {
@@ -342,6 +345,17 @@ impl Position {
         self.ply += 1;
         self.set_side(z, turn.other());
         fx
+    }
+
+    /// Puts a dropped piece with its kind's initial attribute values on `to`.
+    #[inline]
+    fn place(&mut self, rules: &Ruleset, to: u16, code: PieceCode, fx: &mut MoveEffects) {
+        let mut vals = [0i32; 16];
+        for &(slot, init) in &rules.kind(code.kind()).attributes {
+            vals[slot as usize] = init;
+        }
+        self.put(&rules.zobrist, to, code, &vals[..self.nattr]);
+        (fx.code, fx.new_code, fx.to) = (code, code, to);
     }
 
     /// Takes the moving piece off its start cell: its code and attribute values.
@@ -403,9 +417,11 @@ impl Position {
         }
         self.put(z, to, new_code, &vals[..n]);
         fx.new_code = new_code;
+        fx.to = to;
         if let Some(x) = &pr.exit
             && rules.geometry.zones_of(to).meets(x.zone)
         {
+            fx.to = NONE;
             // The piece leaves the game here.
             self.clear_cell(z, to);
             if let Some(slot) = x.counter {
@@ -597,7 +613,11 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
     };
     let mut moves = Vec::new();
     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
-        moves.push(MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?.capturing_at_landings());
+        let text = MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?;
+        if let MoveText::Drop { .. } = text {
+            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop")));
+        }
+        moves.push(text.capturing_at_landings());
     }
     Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag: bits[2].to_string(), moves, normal })
 }

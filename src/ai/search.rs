@@ -216,6 +216,7 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Normal => 1u64,
         MoveKind::Off { dir } => 2 + dir as u64,
         MoveKind::Pass => 300,
+        MoveKind::Drop { code, .. } => 400 + code.index() as u64,
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
     for i in 0..m.len as usize {

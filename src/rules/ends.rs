@@ -4,7 +4,8 @@
 
 use super::raw::RawEnd;
 use super::validate::{R, V, ZoneMap};
-use crate::geometry::Geometry;
+use super::{KindDef, KindSet};
+use crate::geometry::{Geometry, NONE};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
@@ -38,12 +39,38 @@ pub enum EndKind {
         count: i64,
         win: bool,
     },
+    /// A line of `length` pieces of one player (of `kinds`) along one of `axes` through the cell
+    /// where the move's piece landed: that player wins (or, with `loss`, loses).
+    InARow {
+        length: u32,
+        kinds: KindSet,
+        /// Per axis, per cell: the next cell each way along it (or `NONE`).
+        axes: Vec<Vec<(u16, u16)>>,
+        win: bool,
+    },
+    /// Every cell (of the board, or of a zone) holds a piece: a draw, or a win or loss for the
+    /// player who filled the last cell.
+    BoardFull {
+        /// The zone's cells, or `None` for the whole board (then the piece counts say it).
+        cells: Option<Vec<u16>>,
+        result: FullResult,
+    },
     NoMoves(NoMoves),
     /// The move that creates a position for the `count`-th time.
     Repetition {
         count: u32,
         result: RepetitionResult,
     },
+}
+
+/// What filling the board (or a zone) means.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FullResult {
+    Draw,
+    /// The player who filled the last cell wins.
+    Win,
+    /// The player who filled the last cell loses.
+    Loss,
 }
 
 /// When the kernel checks a condition.
@@ -58,7 +85,7 @@ pub enum Phase {
 }
 
 /// What the kernel did in a move, for hooks and end conditions.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct MoveEffects {
     /// The code of the piece that moved (0 for a pass).
     pub code: PieceCode,
@@ -69,6 +96,14 @@ pub struct MoveEffects {
     pub royal_victim: Option<Player>,
     /// The owner of a royal (or crowned) piece that left the board, if any.
     pub royal_left: Option<Player>,
+    /// The cell where the moved or dropped piece stands after the move (`NONE`: none).
+    pub to: u16,
+}
+
+impl Default for MoveEffects {
+    fn default() -> MoveEffects {
+        MoveEffects { code: PieceCode::EMPTY, new_code: PieceCode::EMPTY, captured: 0, royal_victim: None, royal_left: None, to: NONE }
+    }
 }
 
 /// What an after-move check sees.
@@ -84,7 +119,12 @@ impl EndKind {
     /// When this condition is checked.
     pub fn phase(&self) -> Phase {
         match self {
-            EndKind::RoyalCaptured | EndKind::RoyalLeftBoard | EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } => Phase::AfterMove,
+            EndKind::RoyalCaptured
+            | EndKind::RoyalLeftBoard
+            | EndKind::ZoneFilled(_)
+            | EndKind::PiecesAtMost { .. }
+            | EndKind::InARow { .. }
+            | EndKind::BoardFull { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves(_) => Phase::NoMoves,
         }
@@ -109,6 +149,39 @@ impl EndKind {
                 .into_iter()
                 .find(|&p| (m.counts[p] as i64) <= *count)
                 .map(|p| Some(if *win { p } else { p.other() })),
+            EndKind::InARow { length, kinds, axes, win } => {
+                let to = m.effects.to;
+                let code = *m.board.get(to as usize)?;
+                if code.is_empty() || !kinds.contains(code.kind()) {
+                    return None;
+                }
+                let same = |c: u16| c != NONE && m.board[c as usize].is_of(code.owner()) && kinds.contains(m.board[c as usize].kind());
+                let line = |axis: &Vec<(u16, u16)>| {
+                    let mut n = 1;
+                    let (mut a, mut b) = axis[to as usize];
+                    while same(a) {
+                        n += 1;
+                        a = axis[a as usize].0;
+                    }
+                    while same(b) {
+                        n += 1;
+                        b = axis[b as usize].1;
+                    }
+                    n >= *length
+                };
+                axes.iter().any(line).then_some(Some(if *win { code.owner() } else { code.owner().other() }))
+            }
+            EndKind::BoardFull { cells, result } => {
+                let full = match cells {
+                    None => (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize == m.board.len(),
+                    Some(cells) => cells.iter().all(|&c| !m.board[c as usize].is_empty()),
+                };
+                full.then_some(match result {
+                    FullResult::Draw => None,
+                    FullResult::Win => Some(m.mover),
+                    FullResult::Loss => Some(m.mover.other()),
+                })
+            }
             EndKind::NoMoves(_) | EndKind::Repetition { .. } => None,
         }
     }
@@ -148,16 +221,19 @@ struct EndCtx<'a> {
     f: usize,
     zones: &'a ZoneMap,
     g: &'a Geometry,
+    kinds: &'a [KindDef],
 }
 
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 6] = [
+const CONDITIONS: [(&str, Reader); 8] = [
     ("royal_captured", |_, _, _| Ok(Some(EndKind::RoyalCaptured))),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
     ("pieces_at_most", pieces_at_most),
+    ("in_a_row", in_a_row),
+    ("board_full", board_full),
     ("no_moves", no_moves),
     ("repetition", repetition),
 ];
@@ -190,6 +266,60 @@ fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     Ok(Some(EndKind::PiecesAtMost { count, win }))
 }
 
+fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let n = e.length.as_ref().ok_or_else(|| need(v, e, c.f, "length"))?;
+    let length: i64 = v.setting(c.f, n)?;
+    let most = c.g.files.max(c.g.ranks) as i64;
+    if !(2..=most).contains(&length) {
+        return Err(v.err(c.f, n.span(), format!("a line's length is 2 to {most} (the board's longer side), not {length}"), "here"));
+    }
+    let win = match &e.result {
+        None => true,
+        Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
+    };
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs("all", 1).unwrap_or_default(),
+        Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
+    };
+    // A direction and its opposite are one axis.
+    let mut axes: Vec<(i8, i8)> = dirs.iter().map(|&(x, y)| if (y, x) < (0, 0) { (-x, -y) } else { (x, y) }).collect();
+    axes.sort();
+    axes.dedup();
+    let next = |cell: crate::geometry::Cell, (dx, dy): (i8, i8)| {
+        let (x, y) = c.g.coords(cell);
+        c.g.at(x as i32 + dx as i32, y as i32 + dy as i32).map_or(NONE, |n| n.0)
+    };
+    let axes = axes.iter().map(|&(dx, dy)| c.g.cells().map(|x| (next(x, (dx, dy)), next(x, (-dx, -dy)))).collect()).collect();
+    Ok(Some(EndKind::InARow { length: length as u32, kinds, axes, win }))
+}
+
+fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
+    let result = match v.word(c.f, r, &["draw", "win", "loss"])?.as_str() {
+        "draw" => FullResult::Draw,
+        "win" => FullResult::Win,
+        _ => FullResult::Loss,
+    };
+    let cells = match &e.zone {
+        Some(z) if z.get_ref() != "board" => {
+            let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, Player::FIRST)?;
+            let m2 = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, Player::SECOND)?;
+            if m != m2 {
+                return Err(v.err(
+                    c.f,
+                    z.span(),
+                    format!("`board_full` needs a zone shared by both players; `{}` differs per player", z.get_ref()),
+                    "here",
+                ));
+            }
+            Some(c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)).map(|x| x.0).collect())
+        }
+        _ => None,
+    };
+    Ok(Some(EndKind::BoardFull { cells, result }))
+}
+
 fn no_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
     Ok(Some(EndKind::NoMoves(match v.word(c.f, r, &["loss", "draw", "pass"])?.as_str() {
@@ -217,12 +347,12 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 }
 
 /// The `[[end]]` tables in force.
-pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry) -> R<Vec<EndRule>> {
+pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
     let Some(ends) = &v.m.ends else {
         return Ok(out);
     };
-    let c = EndCtx { f: ends.file, zones, g };
+    let c = EndCtx { f: ends.file, zones, g, kinds };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
     for e in &ends.val {
         if !v.when(c.f, &e.when)? {

@@ -66,6 +66,25 @@ pub struct Exit {
     pub counter: Option<u8>,
 }
 
+/// Placing a piece from outside the board (`drop = { … }`): onto an empty cell of a zone, from
+/// an unlimited supply, optionally falling along a direction to the last empty cell.
+#[derive(Clone, Debug)]
+pub struct DropRule {
+    /// The cells a piece may be dropped on (the zone's, or every cell), in board order.
+    pub cells: Vec<u16>,
+    /// With gravity: per cell, the next cell along the fall (or [`crate::geometry::NONE`]); a
+    /// drop lands only where that is no empty cell. Empty without gravity.
+    pub fall: Vec<u16>,
+    /// The kind's symbol in upper case (`K@c3`; `?` for a letter outside ASCII).
+    pub letter: u8,
+    /// Whether the letter is written: the player may drop more than one kind (else `@c3`).
+    pub written: bool,
+    /// The zone's name as written (for explanations), if the drop is restricted to one.
+    pub zone: Option<String>,
+    /// The fall's direction (files, ranks), if the piece falls.
+    pub gravity: Option<(i8, i8)>,
+}
+
 /// A kind change on reaching a zone.
 #[derive(Clone, Debug)]
 pub struct Promotion {
@@ -105,6 +124,8 @@ pub struct PieceRules {
     pub promote: Option<Promotion>,
     pub effects: Vec<Effect>,
     pub exit: Option<Exit>,
+    /// How the piece is dropped onto the board, if it may be.
+    pub drop: Option<DropRule>,
     /// Each form in words, for explaining why a move is illegal.
     pub notes: Vec<String>,
 }
@@ -225,6 +246,8 @@ pub struct Ruleset {
     pub counters: Vec<(String, i32)>,
     /// Indexed by piece code (index 0 = empty, unused).
     pub pieces: Vec<PieceRules>,
+    /// The codes each player may drop (those whose [`PieceRules::drop`] is set), in kind order.
+    pub drops: ByPlayer<Vec<PieceCode>>,
     pub captures: CapturePolicy,
     pub ends: Vec<EndRule>,
     pub setup: Setup,

@@ -741,7 +741,7 @@ pub(crate) fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
 
 const DIR_NAMES: &str = "orthogonal, diagonal, all, forward, backward, sideways, forward_diagonal, backward_diagonal, forward_all, backward_all, n, ne, e, se, s, sw, w, nw, or [dx, dy] vectors";
 
-pub(super) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<Vec<(i8, i8)>> {
+pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<Vec<(i8, i8)>> {
     let mut out = Vec::new();
     let items: Vec<RawDir> = match d.get_ref() {
         RawDirs::One(s) => vec![RawDir::Name(s.clone())],

@@ -201,6 +201,25 @@ pub struct RawPiece {
     /// Removed on reaching a zone, counting it in a counter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<RawExit>,
+    /// May be dropped (placed) onto the board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop: Option<Spanned<RawDrop>>,
+}
+
+/// `drop = { zone = "…", supply = "unlimited", gravity = "s" }`: a piece placed from outside
+/// the board onto an empty cell.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawDrop {
+    /// The cells it may be dropped on (default: the whole board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Spanned<String>>,
+    /// Where dropped pieces come from: `unlimited` (the default; the only supply for now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supply: Option<Spanned<Setting<String>>>,
+    /// One direction the piece falls along to the last empty cell (Connect Four: `s`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<Spanned<RawDirs>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -334,6 +353,15 @@ pub struct RawEnd {
     pub count: Option<Spanned<Setting<i64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Spanned<String>>,
+    /// `in_a_row`: how many pieces make a line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<Spanned<Setting<i64>>>,
+    /// `in_a_row`: the kinds that count (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<Spanned<String>>>,
+    /// `in_a_row`: the lines' directions (default `all`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directions: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
 }

@@ -185,7 +185,12 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
 /// # Errors
 /// Text that is not a move of this board.
 pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
-    Ok(MoveText::parse(text, &rules.geometry)?.capturing_at_landings())
+    match MoveText::parse(text, &rules.geometry)? {
+        MoveText::Drop { .. } => {
+            Err(NotationError::Unreadable(text.into(), "a script cannot list a drop (drops come from [pieces.NAME] drop)"))
+        }
+        t => Ok(t.capturing_at_landings()),
+    }
 }
 
 /// Whether a move a hook adds is one the kernel can play: it starts on a piece of the side to
@@ -202,6 +207,9 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) 
         let code = pos.board()[c as usize];
         format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
     };
+    if let MoveText::Drop { .. } = mv {
+        return Err("a script cannot add a drop (drops come from [pieces.NAME] drop)".into());
+    }
     let Some(from) = mv.from() else { return Ok(()) };
     let mover = rules.player_name(side);
     let code = pos.board()[from as usize];
@@ -259,7 +267,13 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
     map.insert("capture".into(), m.is_capture().into());
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
-    let code = if m.from != NONE { pos.board().get(m.from as usize).copied().unwrap_or_default() } else { PieceCode::EMPTY };
+    map.insert("drop".into(), m.dropped().is_some().into());
+    // A drop's piece is the one it places (it has no start cell).
+    let code = match m.dropped() {
+        Some(c) => c,
+        None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
+        None => PieceCode::EMPTY,
+    };
     let player = |p: Player| -> Dynamic {
         ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
     };

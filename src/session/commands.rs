@@ -156,7 +156,7 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
     if word == MOVE {
         return Err(CommandError::NeedsArguments(word.to_string()));
     }
-    let looks_like_move = line.contains(['-', 'x']) || line == "pass" || s.variant.rules.geometry.parse_cell(line).is_ok();
+    let looks_like_move = line.contains(['-', 'x', '@']) || line == "pass" || s.variant.rules.geometry.parse_cell(line).is_ok();
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
@@ -174,7 +174,7 @@ fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     let m = s.resolve(line)?;
     let played = m.text(&s.variant.rules.geometry);
     // A completed prefix (`c3`, `c3x`) says which move it became.
-    let echo = if played == line.trim().to_ascii_lowercase() { String::new() } else { format!("played {played}\n") };
+    let echo = if played.eq_ignore_ascii_case(line.trim()) { String::new() } else { format!("played {played}\n") };
     text(format!("{echo}{}", s.play_move(m)?))
 }
 
@@ -192,7 +192,11 @@ fn moves(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError
     }
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for t in texts {
-        let key = t.split(['-', 'x']).next().unwrap_or("").to_string();
+        // Drops group by what is dropped (`@`, or `K@` per kind), the others by start cell.
+        let key = match t.split_once('@') {
+            Some((k, _)) => format!("{k}@"),
+            None => t.split(['-', 'x']).next().unwrap_or("").to_string(),
+        };
         match groups.last_mut() {
             Some((k, v)) if *k == key => v.push(t),
             _ => groups.push((key, vec![t])),
@@ -211,7 +215,7 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
         return text(format!("{}\n", s.cell_moves(&t)?));
     }
     text(match s.resolve(&t) {
-        Ok(m) if m.text(&s.variant.rules.geometry) == t => format!("{t} is legal\n"),
+        Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{t} is legal\n"),
         Ok(m) => format!("{t} is legal as {}\n", m.text(&s.variant.rules.geometry)),
         Err(e) => format!("{e}\n"),
     })

@@ -488,8 +488,12 @@ impl Session {
         let legal = self.legal()?;
         let g = &self.variant.rules.geometry;
         let t = text.trim().to_ascii_lowercase();
-        if let Some(m) = legal.iter().find(|m| m.text(g) == t) {
+        if let Some(m) = legal.iter().find(|m| m.text(g).eq_ignore_ascii_case(&t)) {
             return Ok(*m);
+        }
+        if t.contains('@') {
+            // A drop names its cell (and maybe its kind's letter, in either case): no prefixes.
+            return self.variant.find_move(&mut self.pos, &t).map_err(|e| CommandError::Rejected(e.to_string()));
         }
         let partial = t.ends_with(['-', 'x']) || g.parse_cell(&t).is_ok();
         let cands: Vec<&Move> = if partial {

@@ -35,23 +35,26 @@ pub struct MoveListError {
 
 impl Variant {
     fn hook_applies(&self, f: &HookFilter, pos: &Position, mv: &Move) -> bool {
-        if mv.kind == MoveKind::Pass || mv.from == NONE {
-            return f.is_always();
-        }
-        let code = pos.board()[mv.from as usize];
+        // A drop is filtered by the kind it places; it moves no piece forward.
+        let code = match mv.dropped() {
+            Some(c) => c,
+            None if mv.kind == MoveKind::Pass || mv.from == NONE => return f.is_always(),
+            None => pos.board()[mv.from as usize],
+        };
         if code.is_empty() {
             return false;
         }
         f.kinds.contains(code.kind())
             && (!f.captures_only || mv.is_capture())
-            && (!f.forward_only || {
-                let g = &self.rules.geometry;
-                mv.to().is_some_and(|t| {
-                    let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
-                    let r1 = g.coords(crate::Cell(t)).1 as i32;
-                    (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
+            && (!f.forward_only
+                || mv.from != NONE && {
+                    let g = &self.rules.geometry;
+                    mv.to().is_some_and(|t| {
+                        let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
+                        let r1 = g.coords(crate::Cell(t)).1 as i32;
+                        (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
+                    })
                 })
-            })
             && f.near.as_ref().is_none_or(|n| {
                 let Some(to) = mv.to() else { return false };
                 let enemy = code.owner().other();

@@ -107,7 +107,7 @@ fn show_draws_board_and_status() {
 #[test]
 fn list_and_check() {
     let o = stdout(&boardlab(&["list"]));
-    assert!(o.contains("basileus") && o.contains("checkers"), "{o}");
+    assert!(o.contains("basileus") && o.contains("checkers") && o.contains("tic-tac-toe") && o.contains("connect-four"), "{o}");
     let o = boardlab(&["check", "basileus"]);
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("basileus: ok"), "{}", stdout(&o));

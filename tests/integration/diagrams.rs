@@ -119,3 +119,11 @@ fn show_svg_and_png_on_the_command_line() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("move 1 (c3-d5)"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn diagram_marks_a_drop() {
+    // A drop has no start: its landing is marked, with no arrow.
+    let svg = picture("connect-four", None, &["@d1", "@d2"], Options::default());
+    assert!(svg.contains("<g id=\"last-move\"") && !svg.contains("<g id=\"arrow\""), "{svg}");
+    assert!(svg.contains("last move: @d2"));
+}

@@ -269,7 +269,18 @@ fn random_command_streams_never_panic_and_failures_change_nothing() {
         "/dev/zero".into(),
         dir.display().to_string(),
     ];
-    let variants = ["checkers", "lielow", "pyramida", "bivouac", "basileus", "hostile-bivouac", "lielow-ludii", "pyramida-calm"];
+    let variants = [
+        "checkers",
+        "lielow",
+        "pyramida",
+        "bivouac",
+        "basileus",
+        "hostile-bivouac",
+        "lielow-ludii",
+        "pyramida-calm",
+        "tic-tac-toe",
+        "connect-four",
+    ];
     fuzz("command streams", 60, Duration::from_secs(30), move |i| {
         let mut rng = Rng::seed_from_u64(7000 + i as u64);
         let mut s = Session::new(variants[i % variants.len()], &[], Style::PLAIN).unwrap();

@@ -95,9 +95,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
-    let (pieces, dedup) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
+    let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v)?;
-    let ends = ends::stage_ends(&v, &zones, &geometry)?;
+    let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry)?;
     let crown = setup::stage_crown(&v, &attributes)?;
@@ -123,6 +123,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         attributes,
         counters,
         pieces,
+        drops,
         captures,
         ends,
         setup,

@@ -7,7 +7,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{RawPiece, RawSymbols};
+use crate::rules::raw::{RawDrop, RawPiece, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -113,19 +113,68 @@ impl V<'_> {
     }
 }
 
-/// Every piece code's rules, and whether move lists need deduplicating.
-pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool)> {
+/// Every piece code's rules, whether move lists need deduplicating, and the codes each player
+/// may drop.
+pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool, ByPlayer<Vec<PieceCode>>)> {
     let mut pieces = vec![PieceRules::default(); PieceCode::count(ctx.kinds.len())];
     let mut dedup = false;
+    let mut drops = ByPlayer::new(Vec::new(), Vec::new());
     for (ki, k) in ctx.kinds.iter().enumerate() {
         let raw = &v.m.pieces[&k.name];
         for p in Player::both() {
             let rules = stage_piece(v, raw, p, ctx, g)?;
             dedup |= may_repeat(g, &rules);
-            pieces[PieceCode::new(KindId(ki as u8), p).index()] = rules;
+            let code = PieceCode::new(KindId(ki as u8), p);
+            if rules.drop.is_some() {
+                drops[p].push(code);
+            }
+            pieces[code.index()] = rules;
         }
     }
-    Ok((pieces, dedup))
+    // Each drop carries its kind's letter; a player who may drop more than one kind writes it:
+    // `K@c3`.
+    for p in Player::both() {
+        let written = drops[p].len() > 1;
+        for c in &drops[p] {
+            let letter = ctx.kinds[c.kind().0 as usize].symbols[p].to_ascii_uppercase();
+            if let Some(d) = &mut pieces[c.index()].drop {
+                d.letter = if letter.is_ascii() { letter as u8 } else { b'?' };
+                d.written = written;
+            }
+        }
+    }
+    Ok((pieces, dedup, drops))
+}
+
+/// How a piece is dropped: its zone's cells, its supply, and the fall table of its gravity.
+fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<DropRule> {
+    let raw = d.get_ref();
+    let (cells, zone) = match &raw.zone {
+        Some(z) if z.get_ref() != "board" => {
+            let m = v.zone_named(f, z.get_ref(), z.span(), ctx.zones, p)?;
+            (g.cells().filter(|c| g.zones_of(c.0).meets(m)).map(|c| c.0).collect(), Some(z.get_ref().clone()))
+        }
+        _ => (g.cells().map(|c| c.0).collect(), None),
+    };
+    if let Some(s) = &raw.supply {
+        // Only an unlimited supply for now; a per-player hand will be another word here.
+        v.word(f, s, &["unlimited"])?;
+    }
+    let (fall, gravity) = match &raw.gravity {
+        None => (Vec::new(), None),
+        Some(dirs) => {
+            let ds = crate::rules::movement::dirs_of(v, f, dirs, ctx.forward[p], false)?;
+            let [d] = ds[..] else {
+                return Err(v.err(f, dirs.span(), "gravity is one direction (like \"s\")", "here"));
+            };
+            let fall = g.cells().map(|c| {
+                let (x, y) = g.coords(c);
+                g.at(x as i32 + d.0 as i32, y as i32 + d.1 as i32).map_or(crate::geometry::NONE, |n| n.0)
+            });
+            (fall.collect(), Some(d))
+        }
+    };
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity })
 }
 
 /// How one piece code moves.
@@ -165,6 +214,9 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     }
     for e in &raw.val.effects {
         rules.effects.push(effect(v, f, e, ctx.attributes)?);
+    }
+    if let Some(d) = &raw.val.drop {
+        rules.drop = Some(stage_drop(v, f, d, p, ctx, g)?);
     }
     Ok(rules)
 }
