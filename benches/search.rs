@@ -51,10 +51,7 @@ fn yardstick(v: &Variant) -> f64 {
 }
 
 fn main() {
-    let budget = match Engine::DEFAULT {
-        Engine::AlphaBeta(b) => b,
-        _ => unreachable!(),
-    };
+    let budget = ai::DEFAULT_BUDGET;
     println!("search summary: {} (one thread) over the start and positions after 10/30/60 random plies", Engine::DEFAULT);
     println!(
         "  {:<16} {:>5} {:>12} {:>14} {:>8} {:>10} {:>10} {:>7}",

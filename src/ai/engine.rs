@@ -9,6 +9,9 @@ use std::time::Duration;
 /// 2-core machine in every shipped game (measured on the release build; see `docs/ai.md`).
 pub const DEFAULT_NODES: u64 = 40_000;
 
+/// The budget of a bare `ab` (and of `analyse` with no budget).
+pub const DEFAULT_BUDGET: Budget = Budget::Nodes(DEFAULT_NODES);
+
 /// The iterations of a bare `mcts`.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
 
@@ -36,7 +39,7 @@ pub enum Engine {
 
 impl Engine {
     /// The default machine player: `ab` with [`DEFAULT_NODES`].
-    pub const DEFAULT: Engine = Engine::AlphaBeta(Budget::Nodes(DEFAULT_NODES));
+    pub const DEFAULT: Engine = Engine::AlphaBeta(DEFAULT_BUDGET);
 
     /// Reads an engine (see the module documentation for the grammar).
     ///

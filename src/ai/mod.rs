@@ -22,7 +22,7 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{Budget, DEFAULT_NODES, Engine, EngineError};
+pub use engine::{Budget, DEFAULT_BUDGET, DEFAULT_NODES, Engine, EngineError};
 pub use eval::{Eval, Evaluator};
 pub use search::{Score, SearchResult};
 

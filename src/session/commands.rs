@@ -520,10 +520,7 @@ fn hint(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
 
 /// `analyse [BUDGET] [LINES]`.
 fn analyse(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
-    let mut budget = match Engine::DEFAULT {
-        Engine::AlphaBeta(b) => b,
-        _ => unreachable!("the default engine is alpha-beta"),
-    };
+    let mut budget = ai::DEFAULT_BUDGET;
     let mut lines = 3;
     let words: Vec<&str> = rest.split_whitespace().collect();
     for (i, w) in words.iter().enumerate() {
