@@ -51,7 +51,7 @@ impl<'a> Evaluator<'a> {
     /// # Errors
     /// The script's `evaluate` hook failed.
     pub fn score(&mut self, pos: &mut Position) -> Result<i32, ScriptError> {
-        let mut t = [ByPlayer::new(0, 0); 6];
+        let mut t = [ByPlayer::new(0, 0); Term::COUNT];
         self.terms(pos, &mut t)?;
         let p = pos.side();
         let s: i64 = t.iter().map(|v| v[p] as i64 - v[p.other()] as i64).sum();
@@ -63,7 +63,7 @@ impl<'a> Evaluator<'a> {
     /// # Errors
     /// The script's `evaluate` hook failed.
     pub fn breakdown(&mut self, pos: &mut Position) -> Result<Eval, ScriptError> {
-        let mut t = [ByPlayer::new(0, 0); 6];
+        let mut t = [ByPlayer::new(0, 0); Term::COUNT];
         self.terms(pos, &mut t)?;
         let m = self.m;
         let measured = |term: Term| match term {
@@ -72,6 +72,7 @@ impl<'a> Evaluator<'a> {
             Term::Fill => !m.goals.is_empty() && m.fill != 0,
             Term::Mobility => m.mobility != 0,
             Term::Exits => !m.exits.is_empty(),
+            Term::Tempo => m.tempo != 0,
             Term::Script => self.script,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
@@ -79,7 +80,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Every term for both players.
-    fn terms(&mut self, pos: &mut Position, t: &mut [ByPlayer<i32>; 6]) -> Result<(), ScriptError> {
+    fn terms(&mut self, pos: &mut Position, t: &mut [ByPlayer<i32>; Term::COUNT]) -> Result<(), ScriptError> {
         let m = self.m;
         let n = m.cells;
         let (mat, prog) = (Term::Material.index(), Term::Progress.index());
@@ -130,6 +131,7 @@ impl<'a> Evaluator<'a> {
                 t[Term::Exits.index()][p] += units * pos.counter(p, slot);
             }
         }
+        t[Term::Tempo.index()][pos.side()] = m.tempo;
         if self.script
             && let Some(s) = &self.v.script
         {

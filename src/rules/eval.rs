@@ -18,6 +18,7 @@
 //!   having no move loses; it counts nothing where having no move draws or passes.
 //! - **exits**: counters that leaving the game raises, where pieces on the board are not already
 //!   counted as progress by a race (each exit is worth the leaving kind's value).
+//! - **tempo**: in a race, half a step for the player to decide (the move in hand).
 //! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
 
 use super::raw::RawEval;
@@ -41,6 +42,11 @@ pub const FILL_POINTS: i32 = 50;
 /// Points per legal move where having no move loses.
 pub const MOBILITY_POINTS: i32 = 3;
 
+/// Points for the player to decide, in a race: the move in hand is worth about half a step, so
+/// that lines whose last decision falls to different players (extra moves, retreats chosen by
+/// either side) compare fairly.
+pub const TEMPO_POINTS: i32 = 5;
+
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Term {
@@ -49,11 +55,15 @@ pub enum Term {
     Fill,
     Mobility,
     Exits,
+    Tempo,
     Script,
 }
 
 impl Term {
-    pub const ALL: [Term; 6] = [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Script];
+    /// How many terms there are.
+    pub const COUNT: usize = 7;
+    pub const ALL: [Term; Term::COUNT] =
+        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Script];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
     pub fn name(self) -> &'static str {
@@ -63,6 +73,7 @@ impl Term {
             Term::Fill => "fill",
             Term::Mobility => "mobility",
             Term::Exits => "exits",
+            Term::Tempo => "tempo",
             Term::Script => "script",
         }
     }
@@ -75,6 +86,7 @@ impl Term {
             Term::Fill => "cells of the goal zone held",
             Term::Mobility => "moves available",
             Term::Exits => "pieces that left the game through an exit",
+            Term::Tempo => "the move in hand, in a race (half a step for the player to decide)",
             Term::Script => "the script's evaluate hook",
         }
     }
@@ -109,7 +121,7 @@ pub struct EvalModel {
     /// Whether fewer pieces on the board is progress (material counts negatively).
     pub race: bool,
     /// Per term: the multiplier applied to the derived weights (1 unless `[ai.eval]` says).
-    pub weights: [f64; 6],
+    pub weights: [f64; Term::COUNT],
     /// Per piece code: material units (signed, weighted; 0 for the empty code).
     pub material: Vec<i32>,
     /// `code * cells + cell`: progress units towards exits and promotions.
@@ -122,6 +134,8 @@ pub struct EvalModel {
     pub mobility: i32,
     /// (counter slot, units per unit of the counter).
     pub exits: Vec<(u8, i32)>,
+    /// Units for the player to decide (0: tempo is not measured).
+    pub tempo: i32,
     /// Units per point the script's `evaluate` returns.
     pub script: i32,
     /// The number of cells (the stride of the per-cell tables).
@@ -262,15 +276,16 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
         mobility,
         exits,
+        tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
     })
 }
 
 /// `[ai.eval]`: per-kind values and per-term weights, checked.
-fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; 6])> {
+fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; Term::COUNT])> {
     let mut values = vec![None; r.kinds.len()];
-    let mut weights = [1.0; 6];
+    let mut weights = [1.0; Term::COUNT];
     let Some(ai) = &v.m.ai else { return Ok((values, weights)) };
     let f = ai.file;
     let Some(RawEval { values: raw_values, weights: raw_weights }) = &ai.val.eval else { return Ok((values, weights)) };
