@@ -69,6 +69,8 @@ pub enum IllegalReason {
     WhichDrop { side: String, drops: String },
     #[error("a {kind} may be dropped only in zone `{zone}`, and {cell} is not in it")]
     OutsideDropZone { kind: String, cell: String, zone: String },
+    #[error("a {kind} must turn at least one enemy piece over, and on {cell} it turns none: it must {how}")]
+    ConvertsNothing { kind: String, cell: String, how: &'static str },
     #[error("drops fall: a {kind} dropped {line} lands on {landing}")]
     Falls { kind: String, line: String, landing: String },
     #[error("{0} has no legal move")]
@@ -189,6 +191,17 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
             };
             return Some(IllegalReason::Falls { kind, line, landing: name(landing) });
         }
+    }
+    if d.must_convert
+        && let Some(cv) = &rules.pieces[code.index()].convert
+        && !cv.converts_any(pos.board(), to, side)
+    {
+        let how = match (cv.bracket.is_empty(), cv.adjacent.is_empty()) {
+            (false, true) => "bracket a line of enemy pieces between it and one of yours",
+            (true, false) => "stand next to an enemy piece",
+            _ => "bracket a line of enemy pieces or stand next to one",
+        };
+        return Some(IllegalReason::ConvertsNothing { kind, cell: name(to), how });
     }
     None
 }

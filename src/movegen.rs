@@ -167,8 +167,18 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 #[inline]
 pub fn drops(rules: &Ruleset, board: &[PieceCode], side: Player, out: &mut MoveList) {
     for &code in &rules.drops[side] {
-        let Some(d) = &rules.pieces[code.index()].drop else { continue };
-        if d.fall.is_empty() {
+        let pr = &rules.pieces[code.index()];
+        let Some(d) = &pr.drop else { continue };
+        if d.must_convert {
+            // Othello: a drop must convert; only cells that do (gravity applies first).
+            let Some(cv) = &pr.convert else { continue };
+            for &c in &d.cells {
+                let below = d.fall.get(c as usize).copied().unwrap_or(NONE);
+                if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) && cv.converts_any(board, c, side) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        } else if d.fall.is_empty() {
             for &c in &d.cells {
                 if board[c as usize].is_empty() {
                     out.push(Move::drop(code, d.letter, d.written, c));

@@ -11,7 +11,7 @@ use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
-use crate::rules::{EffectOn, MoveEffects, Ruleset, Zobrist};
+use crate::rules::{Convert, EffectOn, MoveEffects, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -332,6 +332,11 @@ impl Position {
                 self.land(rules, mv, to, code, &mut vals, &mut fx);
             }
         }
+        if fx.to != NONE
+            && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
+        {
+            fx.converted = self.convert(&rules.zobrist, cv, fx.to, fx.new_code.owner());
+        }
         if let Some(c) = rules.crown
             && !fx.code.is_empty()
         {
@@ -356,6 +361,40 @@ impl Position {
         }
         self.put(&rules.zobrist, to, code, &vals[..self.nattr]);
         (fx.code, fx.new_code, fx.to) = (code, code, to);
+    }
+
+    /// Gives `owner` the enemy pieces that the piece landed on `at` converts: each unbroken line
+    /// of them along a bracket direction that ends on one of `owner`'s pieces, and each
+    /// neighbour along an adjacent direction. Returns how many changed owner.
+    fn convert(&mut self, z: &Zobrist, cv: &Convert, at: u16, owner: Player) -> u32 {
+        let mut n = 0;
+        let enemy = |b: &[PieceCode], c: u16| c != NONE && b[c as usize].is_of(owner.other()) && cv.kinds.contains(b[c as usize].kind());
+        for next in &cv.bracket {
+            let mut c = next[at as usize];
+            let mut run = 0;
+            while enemy(&self.board, c) {
+                run += 1;
+                c = next[c as usize];
+            }
+            if run > 0 && c != NONE && self.board[c as usize].is_of(owner) {
+                let mut c = next[at as usize];
+                for _ in 0..run {
+                    let code = self.board[c as usize];
+                    self.set_piece(z, c, PieceCode::new(code.kind(), owner));
+                    c = next[c as usize];
+                }
+                n += run;
+            }
+        }
+        for next in &cv.adjacent {
+            let c = next[at as usize];
+            if enemy(&self.board, c) {
+                let code = self.board[c as usize];
+                self.set_piece(z, c, PieceCode::new(code.kind(), owner));
+                n += 1;
+            }
+        }
+        n
     }
 
     /// Takes the moving piece off its start cell: its code and attribute values.

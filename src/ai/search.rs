@@ -25,7 +25,7 @@ use crate::movegen::MoveList;
 use crate::notation::{Move, MoveKind};
 use crate::outcome::{Outcome, Winner};
 use crate::piece::Player;
-use crate::rules::{Form, Hook, NoMoves, mix};
+use crate::rules::{Form, Hook, mix};
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -121,7 +121,7 @@ pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut 
     if root.is_empty() {
         let score = match pos.result() {
             Some(r) => outcome_score(r, pos.side(), 0),
-            None => s.no_moves_score(0),
+            None => s.no_moves_score(pos, 0),
         };
         return Ok(done(score, None, 0, 0, vec![]));
     }
@@ -366,11 +366,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// What having no legal move scores for the player to decide.
-    fn no_moves_score(&self, ply: usize) -> i32 {
-        match self.v.rules.no_moves_rule().map(|(_, n)| n) {
-            None | Some(NoMoves::Loss) => -(MATE - ply as i32),
-            Some(NoMoves::Draw) | Some(NoMoves::Pass) => 0,
-        }
+    fn no_moves_score(&self, pos: &Position, ply: usize) -> i32 {
+        outcome_score(&self.v.no_moves_outcome(pos), pos.side(), ply)
     }
 
     /// The table key: the position's hash, with what it leaves out that can change the game
@@ -522,7 +519,7 @@ impl<'a> Searcher<'a> {
     ) -> Result<i32, Stop> {
         self.v.legal_moves(pos, moves)?;
         if moves.is_empty() {
-            return Ok(self.no_moves_score(ply));
+            return Ok(self.no_moves_score(pos, ply));
         }
         self.order(pos, moves, tt_mv, ply);
         let side = pos.side();
@@ -591,7 +588,7 @@ impl<'a> Searcher<'a> {
     ) -> Result<i32, Stop> {
         self.v.legal_moves(pos, moves)?;
         if moves.is_empty() {
-            return Ok(self.no_moves_score(ply));
+            return Ok(self.no_moves_score(pos, ply));
         }
         let forced = pos.continuation().is_some_and(|c| !c.normal) || (self.compulsory && moves.iter().all(Move::is_capture));
         if q >= QMAX || ply + 2 >= MAX_PLY || (!forced && !self.captures) {

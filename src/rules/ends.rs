@@ -56,6 +56,9 @@ pub enum EndKind {
         result: FullResult,
     },
     NoMoves(NoMoves),
+    /// Passing is the only move for both players (with `no_moves = pass`, the next two decisions
+    /// would be passes): the game ends, scored by [`Tally`].
+    BothPass(Tally),
     /// The move that creates a position for the `count`-th time.
     Repetition {
         count: u32,
@@ -71,6 +74,33 @@ pub enum FullResult {
     Win,
     /// The player who filled the last cell loses.
     Loss,
+}
+
+/// How a game that ends by itself (neither player can move) is scored.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tally {
+    Draw,
+    /// The player with more pieces on the board wins; equal counts draw (Othello).
+    MostPieces,
+    /// The player with fewer pieces on the board wins; equal counts draw.
+    FewestPieces,
+}
+
+impl Tally {
+    /// The winner (`None`: a draw) for these piece counts.
+    pub fn winner(self, counts: &ByPlayer<u32>) -> Option<Player> {
+        let (a, b) = (counts[Player::FIRST], counts[Player::SECOND]);
+        let more = match a.cmp(&b) {
+            std::cmp::Ordering::Equal => return None,
+            std::cmp::Ordering::Greater => Player::FIRST,
+            std::cmp::Ordering::Less => Player::SECOND,
+        };
+        match self {
+            Tally::Draw => None,
+            Tally::MostPieces => Some(more),
+            Tally::FewestPieces => Some(more.other()),
+        }
+    }
 }
 
 /// When the kernel checks a condition.
@@ -92,6 +122,8 @@ pub struct MoveEffects {
     /// The code it has after the move (differs after a promotion; 0 when it left the board).
     pub new_code: PieceCode,
     pub captured: u32,
+    /// How many enemy pieces changed owner (`convert`).
+    pub converted: u32,
     /// The owner of a captured royal (or crowned) piece, if any.
     pub royal_victim: Option<Player>,
     /// The owner of a royal (or crowned) piece that left the board, if any.
@@ -102,7 +134,7 @@ pub struct MoveEffects {
 
 impl Default for MoveEffects {
     fn default() -> MoveEffects {
-        MoveEffects { code: PieceCode::EMPTY, new_code: PieceCode::EMPTY, captured: 0, royal_victim: None, royal_left: None, to: NONE }
+        MoveEffects { code: PieceCode::EMPTY, new_code: PieceCode::EMPTY, captured: 0, converted: 0, royal_victim: None, royal_left: None, to: NONE }
     }
 }
 
@@ -126,7 +158,7 @@ impl EndKind {
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
-            EndKind::NoMoves(_) => Phase::NoMoves,
+            EndKind::NoMoves(_) | EndKind::BothPass(_) => Phase::NoMoves,
         }
     }
 
@@ -182,7 +214,7 @@ impl EndKind {
                     FullResult::Loss => Some(m.mover.other()),
                 })
             }
-            EndKind::NoMoves(_) | EndKind::Repetition { .. } => None,
+            EndKind::NoMoves(_) | EndKind::BothPass(_) | EndKind::Repetition { .. } => None,
         }
     }
 
@@ -227,7 +259,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 8] = [
+const CONDITIONS: [(&str, Reader); 9] = [
     ("royal_captured", |_, _, _| Ok(Some(EndKind::RoyalCaptured))),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -235,6 +267,7 @@ const CONDITIONS: [(&str, Reader); 8] = [
     ("in_a_row", in_a_row),
     ("board_full", board_full),
     ("no_moves", no_moves),
+    ("passes", passes),
     ("repetition", repetition),
 ];
 
@@ -326,6 +359,22 @@ fn no_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         "loss" => NoMoves::Loss,
         "draw" => NoMoves::Draw,
         _ => NoMoves::Pass,
+    })))
+}
+
+fn passes(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    if let Some(n) = &e.count {
+        let count: i64 = v.setting(c.f, n)?;
+        if count != 2 {
+            let err = v.err(c.f, n.span(), format!("the passes that end a game are 2 in a row, not {count}"), "here");
+            return Err(err.with_help("passes are forced (`no_moves = pass`), so a third in a row would repeat the second"));
+        }
+    }
+    let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
+    Ok(Some(EndKind::BothPass(match v.word(c.f, r, &["most_pieces", "fewest_pieces", "draw"])?.as_str() {
+        "most_pieces" => Tally::MostPieces,
+        "fewest_pieces" => Tally::FewestPieces,
+        _ => Tally::Draw,
     })))
 }
 

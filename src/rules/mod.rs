@@ -12,7 +12,7 @@ pub mod options;
 pub mod raw;
 pub mod validate;
 
-pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult};
+pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult, Tally};
 pub use error::{LoadError, SourceFile};
 pub use eval::{EvalModel, Term};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
@@ -83,6 +83,40 @@ pub struct DropRule {
     pub zone: Option<String>,
     /// The fall's direction (files, ranks), if the piece falls.
     pub gravity: Option<(i8, i8)>,
+    /// A drop must convert at least one enemy piece (the kind's [`Convert`]).
+    pub must_convert: bool,
+}
+
+/// Enemy pieces that change owner when a piece lands (`convert = { … }`).
+#[derive(Clone, Debug, Default)]
+pub struct Convert {
+    /// Per `bracket` direction, per cell: the next cell along it (or [`crate::geometry::NONE`]).
+    /// An unbroken line of convertible enemy pieces from the landing that ends on one of the
+    /// mover's pieces changes owner.
+    pub bracket: Vec<Vec<u16>>,
+    /// Per `adjacent` direction, per cell: the neighbour that way (or `NONE`); a convertible enemy
+    /// piece there changes owner.
+    pub adjacent: Vec<Vec<u16>>,
+    /// The enemy kinds that change owner.
+    pub kinds: KindSet,
+}
+
+impl Convert {
+    /// Whether `owner`'s piece landing on the empty cell `at` would convert any enemy piece.
+    pub fn converts_any(&self, board: &[PieceCode], at: u16, owner: Player) -> bool {
+        let enemy = |c: u16| c != crate::geometry::NONE && board[c as usize].is_of(owner.other()) && self.kinds.contains(board[c as usize].kind());
+        let closes = |next: &Vec<u16>| {
+            let mut c = next[at as usize];
+            if !enemy(c) {
+                return false;
+            }
+            while enemy(c) {
+                c = next[c as usize];
+            }
+            c != crate::geometry::NONE && board[c as usize].is_of(owner)
+        };
+        self.bracket.iter().any(closes) || self.adjacent.iter().any(|next| enemy(next[at as usize]))
+    }
 }
 
 /// A kind change on reaching a zone.
@@ -126,6 +160,8 @@ pub struct PieceRules {
     pub exit: Option<Exit>,
     /// How the piece is dropped onto the board, if it may be.
     pub drop: Option<DropRule>,
+    /// The enemy pieces it converts when it lands, if any.
+    pub convert: Option<Convert>,
     /// Each form in words, for explaining why a move is illegal.
     pub notes: Vec<String>,
 }
@@ -331,6 +367,14 @@ impl Ruleset {
     /// The cells of a named zone for a player.
     pub fn zone_mask(&self, name: &str, p: Player) -> Option<ZoneSet> {
         self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
+    }
+
+    /// The `passes` rule: the game ends when neither player can move, scored by a [`Tally`].
+    pub fn both_pass_rule(&self) -> Option<(&EndRule, Tally)> {
+        self.ends.iter().find_map(|e| match e.kind {
+            EndKind::BothPass(t) => Some((e, t)),
+            _ => None,
+        })
     }
 
     pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {

@@ -204,6 +204,24 @@ pub struct RawPiece {
     /// May be dropped (placed) onto the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drop: Option<Spanned<RawDrop>>,
+    /// Enemy pieces it turns into its owner's when it lands (Othello's flips, Ataxx's infection).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub convert: Option<Spanned<RawConvert>>,
+}
+
+/// `convert = { bracket = "all", adjacent = "orthogonal", kinds = [...] }`: when a piece of this
+/// kind lands, enemy pieces change owner: each unbroken line of them along a `bracket` direction
+/// that ends on one of the mover's pieces, and each one on an `adjacent` cell.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawConvert {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjacent: Option<Spanned<RawDirs>>,
+    /// The enemy kinds that change owner (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kinds: Option<Vec<Spanned<String>>>,
 }
 
 /// `drop = { zone = "…", supply = "unlimited", gravity = "s" }`: a piece placed from outside
@@ -220,6 +238,9 @@ pub struct RawDrop {
     /// One direction the piece falls along to the last empty cell (Connect Four: `s`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gravity: Option<Spanned<RawDirs>>,
+    /// A drop is legal only where the kind's `convert` turns at least one enemy piece (Othello).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must_convert: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

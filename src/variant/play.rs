@@ -98,10 +98,28 @@ impl Variant {
         }
         if out.is_empty()
             && let Some((_, NoMoves::Pass)) = self.rules.no_moves_rule()
+            && (self.rules.both_pass_rule().is_none() || pos.continuation().is_some() || self.other_can_move(pos)?)
         {
             out.push(Move::PASS);
         }
         Ok(())
+    }
+
+    /// Whether the player not to decide would have a move here (the `passes` rule: when neither
+    /// has one, the game is over instead of passing).
+    fn other_can_move(&self, pos: &mut Position) -> Result<bool, ScriptError> {
+        let z = &self.rules.zobrist;
+        let side = pos.side();
+        pos.set_side(z, side.other());
+        let mut moves = Vec::new();
+        let r = if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
+            movegen::normal_moves(&self.rules, pos, &mut moves);
+            Ok(())
+        } else {
+            self.filtered_moves(pos, &mut moves, &mut Vec::new())
+        };
+        pos.set_side(z, side);
+        r.map(|()| !moves.is_empty())
     }
 
     /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
@@ -208,14 +226,22 @@ impl Variant {
         if !moves.is_empty() {
             return Ok(None);
         }
+        Ok(Some(self.no_moves_outcome(pos)))
+    }
+
+    /// The result when the player to decide has no legal move: what the `no_moves` rule says
+    /// (a loss without one), or, where it passes and the `passes` rule ends the game because
+    /// neither player can move, that rule's tally.
+    pub fn no_moves_outcome(&self, pos: &Position) -> Outcome {
         let (reason, rule) = match self.rules.no_moves_rule() {
             Some((e, n)) => (e.reason.as_str(), n),
             None => ("no moves", NoMoves::Loss),
         };
-        Ok(Some(match rule {
-            NoMoves::Loss => Outcome::win(pos.side().other(), reason),
-            NoMoves::Draw | NoMoves::Pass => Outcome::draw(reason),
-        }))
+        match (rule, self.rules.both_pass_rule()) {
+            (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
+            (NoMoves::Pass, Some((e, t))) => e.outcome(t.winner(&pos.counts())),
+            (NoMoves::Draw | NoMoves::Pass, _) => Outcome::draw(reason),
+        }
     }
 
     /// Finds the legal move a text names, or says why there is none.

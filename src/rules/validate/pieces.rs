@@ -7,7 +7,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{RawDrop, RawPiece, RawSymbols};
+use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawPiece, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -174,7 +174,7 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             (fall.collect(), Some(d))
         }
     };
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity })
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false })
 }
 
 /// How one piece code moves.
@@ -215,10 +215,51 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     for e in &raw.val.effects {
         rules.effects.push(effect(v, f, e, ctx.attributes)?);
     }
+    if let Some(c) = &raw.val.convert {
+        rules.convert = Some(stage_convert(v, f, c, p, ctx, g)?);
+    }
     if let Some(d) = &raw.val.drop {
         rules.drop = Some(stage_drop(v, f, d, p, ctx, g)?);
+        if let Some(m) = &d.get_ref().must_convert
+            && *m.get_ref()
+        {
+            if rules.convert.is_none() {
+                let e = v.err(f, m.span(), "`must_convert` needs the kind to convert something", "here");
+                return Err(e.with_help("give the kind `convert = { bracket = \"all\" }` (or `adjacent = …`)"));
+            }
+            if let Some(d) = &mut rules.drop {
+                d.must_convert = true;
+            }
+        }
     }
     Ok(rules)
+}
+
+/// What a piece converts when it lands: per direction, the next-cell table of its lines and of
+/// its neighbours, and the kinds that change owner.
+fn stage_convert(v: &V, f: usize, c: &Spanned<RawConvert>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<Convert> {
+    let raw = c.get_ref();
+    let table = |dirs: &Option<Spanned<RawDirs>>| -> R<Vec<Vec<u16>>> {
+        let Some(d) = dirs else { return Ok(Vec::new()) };
+        let ds = crate::rules::movement::dirs_of(v, f, d, ctx.forward[p], false)?;
+        Ok(ds
+            .iter()
+            .map(|&(dx, dy)| {
+                g.cells()
+                    .map(|c| {
+                        let (x, y) = g.coords(c);
+                        g.at(x as i32 + dx as i32, y as i32 + dy as i32).map_or(crate::geometry::NONE, |n| n.0)
+                    })
+                    .collect()
+            })
+            .collect())
+    };
+    let (bracket, adjacent) = (table(&raw.bracket)?, table(&raw.adjacent)?);
+    if bracket.is_empty() && adjacent.is_empty() {
+        let e = v.err(f, c.span(), "`convert` needs `bracket` or `adjacent` directions", "here");
+        return Err(e.with_help("`bracket = \"all\"`: lines of enemy pieces closed by one of the mover's (Othello); `adjacent = \"all\"`: enemy neighbours"));
+    }
+    Ok(Convert { bracket, adjacent, kinds: v.kind_set(f, &raw.kinds, ctx.kinds)? })
 }
 
 /// Whether a piece's forms can produce the same move twice: two quiet forms reaching the same
