@@ -403,6 +403,7 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
     };
     let c = EndCtx { f: ends.file, zones, g, kinds };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
+    let mut passes = None;
     for e in &ends.val {
         if !v.when(c.f, &e.when)? {
             continue;
@@ -417,8 +418,17 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
             });
         };
         if let Some(kind) = read(v, e, &c)? {
+            if matches!(kind, EndKind::BothPass(_)) {
+                passes = Some(e.condition.span());
+            }
             out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")) });
         }
+    }
+    if let Some(span) = passes
+        && !out.iter().any(|e| matches!(e.kind, EndKind::NoMoves(NoMoves::Pass)))
+    {
+        let err = v.err(c.f, span, "`passes` needs a player with no move to pass", "here");
+        return Err(err.with_help("add an [[end]] with condition = \"no_moves\" and result = \"pass\""));
     }
     Ok(out)
 }
