@@ -7,7 +7,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::rules::{AfterMove, Hook, HookFilter, NoMoves, Phase};
+use crate::rules::{AfterMove, Hook, HookFilter, Identity, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::state::Position;
 
@@ -228,6 +228,18 @@ impl Variant {
         self.legal_moves(pos, &mut legal)?;
         if let Some(m) = legal.iter().find(|m| mv.names(m)) {
             return Ok(*m);
+        }
+        if self.rules.captures.identity == Identity::CapturedSet && mv.is_capture() {
+            // The path of a capture merged into its twin (same start, end and pieces taken)
+            // names the move the list keeps.
+            let mut pseudo = Vec::new();
+            let side = pos.side();
+            movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
+            if let Some(p) = pseudo.iter().find(|m| mv.names(m))
+                && let Some(m) = legal.iter().find(|m| movegen::same_capture(m, p))
+            {
+                return Ok(*m);
+            }
         }
         Err(PlayError::Illegal(self.explain_move(pos, &mv, &legal)?))
     }
