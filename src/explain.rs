@@ -57,6 +57,8 @@ pub enum IllegalReason {
     NotYours { cell: String, owner: String, kind: String, side: String },
     #[error("the capture must go on while it can ({0})")]
     MustContinue(Moves),
+    #[error("a flying capture lands where it can go on, when some square beyond the piece lets it ({0})")]
+    LandWhereItContinues(Moves),
     #[error("a {kind} may not capture a {victim} ({cell} holds one)")]
     MayNotCapture { kind: String, victim: String, cell: String },
     #[error("{0} is occupied")]
@@ -87,6 +89,9 @@ pub struct Lists<'a> {
     pub legal: &'a [Move],
     pub pseudo: &'a MoveList,
     pub refused: &'a [(Move, String)],
+    /// The captures as they would be if flying jumps could land anywhere beyond their piece
+    /// (empty unless a flying jump lands only where the chain goes on).
+    pub relaxed: &'a [Move],
 }
 
 /// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
@@ -109,6 +114,11 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     }
     if l.pseudo.iter().any(|m| mv.names(m)) {
         return by_policy(rules, mv, l.legal);
+    }
+    if l.relaxed.iter().any(|m| mv.names(m))
+        && let Some(from) = mv.from()
+    {
+        return IllegalReason::LandWhereItContinues(Moves::of(rules, l.legal.iter().filter(|m| m.from == from && m.is_capture())));
     }
     if let MoveText::Drop { letter, to } = mv {
         return by_drop(rules, pos, *letter, *to).unwrap_or(IllegalReason::Filtered);

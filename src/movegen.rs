@@ -26,6 +26,23 @@ pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mu
     }
 }
 
+/// Appends the capture moves of `side` as they would be if every flying jump could land on
+/// any empty cell beyond its piece (for explaining a landing that `land = "continuing"`
+/// forbids). Empty when no flying jump has that rule. A cold path: it copies the rules.
+pub fn captures_landing_anywhere(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
+    let continuing = |r: &Ruleset| r.pieces.iter().any(|p| p.jumps.iter().any(|j| j.flying.as_ref().is_some_and(|f| f.continuing)));
+    if !continuing(rules) {
+        return;
+    }
+    let mut relaxed = rules.clone();
+    for j in relaxed.pieces.iter_mut().flat_map(|p| p.jumps.iter_mut()) {
+        if let Some(f) = &mut j.flying {
+            f.continuing = false;
+        }
+    }
+    captures(&relaxed, board, side, out);
+}
+
 /// A capture chain being built: the first [`INLINE_PATH`] jumps in a move, the rest (landing,
 /// jumped cell) in a list that only chains that long use.
 struct Scratch {

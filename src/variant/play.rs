@@ -264,8 +264,12 @@ impl Variant {
         }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
+        let mut relaxed = Vec::new();
         if pos.continuation().is_none_or(|c| c.normal) {
             let side = pos.side();
+            if mv.is_capture() {
+                movegen::captures_landing_anywhere(&self.rules, pos.board_scratch(), side, &mut relaxed);
+            }
             movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
             movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
             if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
@@ -273,7 +277,7 @@ impl Variant {
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
         }
-        Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused }))
+        Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
     }
 
     /// Why the piece on `cell` (or the cell) has no legal move in `pos`.
