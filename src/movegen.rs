@@ -94,7 +94,8 @@ fn can_fly(rules: &Ruleset, board: &[PieceCode], pr: &PieceRules, at: u16, s: &S
         j.flying.as_ref().is_some_and(|fl| {
             fl.cond.start_ok(g, at)
                 && fl.vecs.iter().any(|&v| {
-                    flying_victim(rules, board, j.victims, fl, at, v, s, depth).is_some_and(|over| landings(g, board, fl, at, v, over).next().is_some())
+                    flying_victim(rules, board, j.victims, fl, at, v, s, depth)
+                        .is_some_and(|over| landings(g, board, fl, at, v, over).next().is_some())
                 })
         })
     })
@@ -104,7 +105,16 @@ fn can_fly(rules: &Ruleset, board: &[PieceCode], pr: &PieceRules, at: u16, s: &S
 /// it is a victim not yet taken by this chain and its cell meets the jump's `over` zone.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn flying_victim(rules: &Ruleset, board: &[PieceCode], victims: CodeSet, fl: &Flying, at: u16, v: u16, s: &Scratch, depth: usize) -> Option<u16> {
+fn flying_victim(
+    rules: &Ruleset,
+    board: &[PieceCode],
+    victims: CodeSet,
+    fl: &Flying,
+    at: u16,
+    v: u16,
+    s: &Scratch,
+    depth: usize,
+) -> Option<u16> {
     let g = &rules.geometry;
     let mut over = g.step(v, at);
     while over != NONE && board[over as usize].is_empty() {
@@ -285,7 +295,16 @@ fn continues(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: Piece
 /// One link of a chain: the jump over `over` to `land`, then the chain's continuations (or its
 /// end, under the chain policy).
 #[allow(clippy::too_many_arguments)]
-fn link(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, over: u16, land: u16, s: &mut Scratch, out: &mut MoveList) {
+fn link(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    code: PieceCode,
+    over: u16,
+    land: u16,
+    s: &mut Scratch,
+    out: &mut MoveList,
+) {
     let pol = &rules.captures;
     let depth = s.m.len as usize;
     record(s, land, over);

@@ -249,7 +249,9 @@ impl V<'_> {
             if let Some(span) = given
                 && kind != FormKind::Jump
             {
-                return Err(self.err(f, span, format!("`{key}` belongs to a jump"), "here"));
+                return Err(self
+                    .err(f, span, format!("`{key}` belongs to a jump"), "here")
+                    .with_help("a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself"));
             }
         }
         let shape = self.shape(f, fm, kind, ctx)?;

@@ -211,8 +211,13 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         if let (PromoteAt::EndOfMove, Some(e)) = (at, &pr.ends_chain) {
             // Promotion at the end of the move never happens inside a chain.
             return Err(v
-                .err(f, e.span(), "`ends_chain` says what promotion inside a chain does", "but this piece is promoted only at the end of a move")
-                .with_help("remove `ends_chain`, or promote at = \"any_landing\""));
+                .err(
+                    f,
+                    e.span(),
+                    "`ends_chain` says what promotion inside a chain does",
+                    "but this piece is promoted only at the end of a move",
+                )
+                .with_help("remove `ends_chain`, or write at = \"any_landing\""));
         }
         let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
         rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain, at });
