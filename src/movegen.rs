@@ -208,8 +208,14 @@ fn fly(
         let Some(over) = flying_victim(rules, board, victims, fl, at, v, s, depth) else { continue };
         let mut only_continuing = false;
         if fl.continuing {
-            let lands: Vec<u16> = landings(g, board, fl, at, v, over).collect();
-            only_continuing = lands.len() > 1 && lands.iter().any(|&l| continues(rules, board, side, code, over, l, s));
+            // A line holds fewer than 128 cells (a board has at most 99 ranks): no allocation.
+            let mut lands = [NONE; 128];
+            let mut n = 0;
+            for l in landings(g, board, fl, at, v, over).take(lands.len()) {
+                lands[n] = l;
+                n += 1;
+            }
+            only_continuing = n > 1 && lands[..n].iter().any(|&l| continues(rules, board, side, code, over, l, s));
         }
         let mut next = g.step(v, over);
         while next != NONE && board[next as usize].is_empty() {
@@ -559,6 +565,51 @@ mod tests {
         let v = Variant::load("bivouac", &[("captures".into(), "compulsory_maximal".into())]).unwrap();
         let mut pos = Position::from_text(&v.rules, "5O/1xxx2/6/6/6/6/4x1/2x1O1/2x3/1O4/O4x white 0").unwrap();
         assert_eq!(texts(&v, &mut pos), vec!["b2xd4xb4"]);
+    }
+
+    #[test]
+    fn flying_jumps_pass_empty_cells_and_land_anywhere_beyond() {
+        let v = Variant::load("international", &[]).unwrap();
+        // The king on a1 flies over b2 and c3 to take d4, landing on e5 or f6 (g7 holds a man),
+        // and from either takes g7 on the same diagonal, landing on h8, i9 or j10: six paths,
+        // three moves (e5 and f6 take the same two men to the same end; e5 comes first).
+        let text = "5/5/5/3m1/5/5/1m3/5/5/K4 white 0";
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["a1xe5xh8", "a1xe5xi9", "a1xe5xj10"]);
+        let p = Variant::load("international", &[("capture_identity".into(), "path".into())]).unwrap();
+        let mut pos = Position::from_text(&p.rules, text).unwrap();
+        assert_eq!(texts(&p, &mut pos), vec!["a1xe5xh8", "a1xe5xi9", "a1xe5xj10", "a1xf6xh8", "a1xf6xi9", "a1xf6xj10"]);
+        // Russian: the man crowned on d8 takes f6 as a flying king; the same man in
+        // international draughts may not (it is crowned only where its move ends) and stops.
+        let r = Variant::load("russian", &[]).unwrap();
+        let mut pos = Position::from_text(&r.rules, "4/1m2/M1m1/4/4/4/3m/4 white 0").unwrap();
+        assert_eq!(texts(&r, &mut pos), vec!["b6xd8xg5", "b6xd8xh4"]);
+        let b = Variant::load("brazilian", &[]).unwrap();
+        let mut pos = Position::from_text(&b.rules, "4/1m2/M1m1/4/4/4/3m/4 white 0").unwrap();
+        assert_eq!(texts(&b, &mut pos), vec!["b6xd8"]);
+    }
+
+    #[test]
+    fn captured_set_identity_merges_and_accepts_either_path() {
+        let v = Variant::load("international", &[]).unwrap();
+        let text = "4m/5/5/5/5/5/1mm2/1M3/1mm2/5 white 0";
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["c3xe1xg3xe5xc3"]);
+        let kept = v.find_move(&mut pos, "c3xe1xg3xe5xc3").unwrap();
+        assert_eq!(v.find_move(&mut pos, "c3xe5xg3xe1xc3").unwrap(), kept);
+        let p = Variant::load("international", &[("capture_identity".into(), "path".into())]).unwrap();
+        let mut pos = Position::from_text(&p.rules, text).unwrap();
+        assert_eq!(texts(&p, &mut pos), vec!["c3xe1xg3xe5xc3", "c3xe5xg3xe1xc3"]);
+        // The kept path is the one whose landings come first in cell order, whatever the order
+        // the chains were found in.
+        let (a, b) = (Move::along(0, &[5, 9, 0], &[2, 7, 3]), Move::along(0, &[4, 9, 0], &[3, 7, 2]));
+        let mut list = vec![a, b];
+        merge_same_captures(&mut list, 0);
+        assert_eq!(list, vec![b]);
+        let mut list = vec![b, a];
+        merge_same_captures(&mut list, 0);
+        assert_eq!(list, vec![b]);
+        assert!(!same_capture(&a, &Move::along(0, &[5, 9, 1], &[2, 7, 3])));
     }
 
     #[test]
