@@ -550,6 +550,8 @@ mod tests {
         let v = Variant::load("checkers", &[]).unwrap();
         let mut pos = Position::from_text(&v.rules, "4/4/4/4/1mm1/4/mmm1/K3 white 0").unwrap();
         assert_eq!(texts(&v, &mut pos), vec!["a1xc3xe1xg3xe5xc3", "a1xc3xe5xg3xe1xc3"]);
+        let why = v.find_move(&mut pos, "a1xc3xe1xg3xe5xc3xa1").unwrap_err().to_string();
+        assert!(why.starts_with("b2 was taken earlier in this capture"), "{why}");
     }
 
     #[test]
