@@ -260,10 +260,11 @@ fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
 fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, legal: &[Move]) -> Option<IllegalReason> {
     let from = mv.from()?;
     let path = mv.landings();
-    if mv.is_capture() && rules.captures.removal == crate::rules::Removal::EndOfChain {
-        if let Some(cell) = taken_twice(rules, pos, from, path) {
-            return Some(IllegalReason::TakenTwice(rules.geometry.name(crate::Cell(cell)).to_string()));
-        }
+    if mv.is_capture()
+        && rules.captures.removal == crate::rules::Removal::EndOfChain
+        && let Some(cell) = taken_twice(rules, pos, from, path)
+    {
+        return Some(IllegalReason::TakenTwice(rules.geometry.name(crate::Cell(cell)).to_string()));
     }
     if mv.is_capture() {
         let longer: Vec<&Move> =
