@@ -52,7 +52,17 @@ fn summary() {
             kr / hr
         );
     }
-    for (name, depth) in [("basileus", 4), ("bivouac", 4), ("hostile-bivouac", 4), ("lielow", 4), ("lielow-ludii", 4), ("pyramida", 5)] {
+    for (name, depth) in [
+        ("basileus", 4),
+        ("bivouac", 4),
+        ("hostile-bivouac", 4),
+        ("lielow", 4),
+        ("lielow-ludii", 4),
+        ("pyramida", 5),
+        ("international", 7),
+        ("russian", 8),
+        ("othello", 7),
+    ] {
         let (c, cr) = rate(|| kernel_perft(name, depth));
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
         assert_eq!(c, m);
@@ -91,6 +101,8 @@ fn summary() {
         "pyramida-calm",
         "tic-tac-toe",
         "connect-four",
+        "international",
+        "russian",
     ] {
         let (games, plies, secs) = playouts(name, 200);
         println!(

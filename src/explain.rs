@@ -57,6 +57,12 @@ pub enum IllegalReason {
     NotYours { cell: String, owner: String, kind: String, side: String },
     #[error("the capture must go on while it can ({0})")]
     MustContinue(Moves),
+    #[error("a flying capture lands where it can go on, when some square beyond the piece lets it ({0})")]
+    LandWhereItContinues(Moves),
+    #[error(
+        "{0} was taken earlier in this capture: taken pieces stay on the board until the capture ends, and are not jumped or passed again"
+    )]
+    TakenTwice(String),
     #[error("a {kind} may not capture a {victim} ({cell} holds one)")]
     MayNotCapture { kind: String, victim: String, cell: String },
     #[error("{0} is occupied")]
@@ -89,6 +95,9 @@ pub struct Lists<'a> {
     pub legal: &'a [Move],
     pub pseudo: &'a MoveList,
     pub refused: &'a [(Move, String)],
+    /// The captures as they would be if flying jumps could land anywhere beyond their piece
+    /// (empty unless a flying jump lands only where the chain goes on).
+    pub relaxed: &'a [Move],
 }
 
 /// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
@@ -111,6 +120,11 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     }
     if l.pseudo.iter().any(|m| mv.names(m)) {
         return by_policy(rules, mv, l.legal);
+    }
+    if l.relaxed.iter().any(|m| mv.names(m))
+        && let Some(from) = mv.from()
+    {
+        return IllegalReason::LandWhereItContinues(Moves::of(rules, l.legal.iter().filter(|m| m.from == from && m.is_capture())));
     }
     if let MoveText::Drop { letter, to } = mv {
         return by_drop(rules, pos, *letter, *to).unwrap_or(IllegalReason::Filtered);
@@ -146,6 +160,41 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
         return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
     }
     IllegalReason::PieceStuck { kind, cell, forms }
+}
+
+/// The first piece a capture text crosses again after taking it (when jumped pieces stay until
+/// the chain ends): each leg runs along a straight line from one landing to the next and takes
+/// the one piece it passes. Legs that are not straight lines are left to the other reasons.
+fn taken_twice(rules: &Ruleset, pos: &Position, from: u16, path: &[u16]) -> Option<u16> {
+    let g = &rules.geometry;
+    let mut taken: Vec<u16> = Vec::new();
+    let mut at = from;
+    for &land in path {
+        let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(at)), g.coords(crate::Cell(land)));
+        let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
+        if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        let (sf, sr) = (df.signum(), dr.signum());
+        let mut passed = Vec::new();
+        let (mut f, mut r) = (f0 as i32 + sf, r0 as i32 + sr);
+        while (f, r) != (f1 as i32, r1 as i32) {
+            // Grid points that are not cells (the light squares) hold nothing.
+            if let Some(c) = g.at(f, r)
+                && c.0 != from
+                && !pos.board()[c.0 as usize].is_empty()
+            {
+                if taken.contains(&c.0) {
+                    return Some(c.0);
+                }
+                passed.push(c.0);
+            }
+            (f, r) = (f + sf, r + sr);
+        }
+        taken.extend(passed);
+        at = land;
+    }
+    None
 }
 
 /// Why a drop on `to` is not among the moves: no kind to drop (or none with that letter), an
@@ -224,6 +273,12 @@ fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
 fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, legal: &[Move]) -> Option<IllegalReason> {
     let from = mv.from()?;
     let path = mv.landings();
+    if mv.is_capture()
+        && rules.captures.removal == crate::rules::Removal::EndOfChain
+        && let Some(cell) = taken_twice(rules, pos, from, path)
+    {
+        return Some(IllegalReason::TakenTwice(rules.geometry.name(crate::Cell(cell)).to_string()));
+    }
     if mv.is_capture() {
         let longer: Vec<&Move> =
             legal.iter().filter(|m| m.from == from && m.len() > path.len() && m.landings()[..path.len()] == *path).collect();

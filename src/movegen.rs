@@ -4,12 +4,12 @@
 //! Generation reads only the [`Ruleset`]'s tables and the board: no strings, no allocation
 //! beyond the caller's reusable move list.
 
-use crate::geometry::{NONE, ZoneSet};
+use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::movement::victim;
-use crate::rules::{Chain, Removal, Ruleset};
+use crate::rules::{Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -24,6 +24,23 @@ pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mu
             captures_from(rules, board, side, from, code, &mut s, out);
         }
     }
+}
+
+/// Appends the capture moves of `side` as they would be if every flying jump could land on
+/// any empty cell beyond its piece (for explaining a landing that `land = "continuing"`
+/// forbids). Empty when no flying jump has that rule. A cold path: it copies the rules.
+pub fn captures_landing_anywhere(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
+    let continuing = |r: &Ruleset| r.pieces.iter().any(|p| p.jumps.iter().any(|j| j.flying.as_ref().is_some_and(|f| f.continuing)));
+    if !continuing(rules) {
+        return;
+    }
+    let mut relaxed = rules.clone();
+    for j in relaxed.pieces.iter_mut().flat_map(|p| p.jumps.iter_mut()) {
+        if let Some(f) = &mut j.flying {
+            f.continuing = false;
+        }
+    }
+    captures(&relaxed, board, side, out);
 }
 
 /// A capture chain being built: the first [`INLINE_PATH`] jumps in a move, the rest (landing,
@@ -45,9 +62,7 @@ impl Scratch {
 #[inline(always)]
 fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
     // Most pieces can jump nothing: look before setting up a chain.
-    let pr = &rules.pieces[code.index()];
-    let can = pr.any_jump.get(from).iter().any(|&(over, land, set)| victim(board[over as usize], set) && board[land as usize].is_empty());
-    if can {
+    if can_jump(rules, board, code, from, s, 0) {
         start_chain(rules, board, side, from, code, s, out);
     }
 }
@@ -57,6 +72,68 @@ fn start_chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16
     s.m.from = from;
     chain(rules, board, side, code, from, s, out);
     board[from as usize] = code;
+}
+
+/// Whether the piece `code` on `at` can jump now, after the chain's first `depth` jumps (which
+/// it may not take again when jumped pieces stay until the chain ends).
+#[inline(always)]
+fn can_jump(rules: &Ruleset, board: &[PieceCode], code: PieceCode, at: u16, s: &Scratch, depth: usize) -> bool {
+    let pr = &rules.pieces[code.index()];
+    let twice = depth > 0 && rules.captures.removal == Removal::EndOfChain;
+    let short = pr.any_jump.get(at).iter().any(|&(over, land, set)| {
+        victim(board[over as usize], set) && board[land as usize].is_empty() && !(twice && jumped(s, depth, over))
+    });
+    short || (pr.flies && can_fly(rules, board, pr, at, s, depth))
+}
+
+/// Whether one of the piece's flying jumps from `at` has a landing.
+#[cold]
+fn can_fly(rules: &Ruleset, board: &[PieceCode], pr: &PieceRules, at: u16, s: &Scratch, depth: usize) -> bool {
+    let g = &rules.geometry;
+    pr.jumps.iter().any(|j| {
+        j.flying.as_ref().is_some_and(|fl| {
+            fl.cond.start_ok(g, at)
+                && fl.vecs.iter().any(|&v| {
+                    flying_victim(rules, board, j.victims, fl, at, v, s, depth)
+                        .is_some_and(|over| landings(g, board, fl, at, v, over).next().is_some())
+                })
+        })
+    })
+}
+
+/// The piece a flying jump along `v` from `at` would take: the first piece on the line, when
+/// it is a victim not yet taken by this chain and its cell meets the jump's `over` zone.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn flying_victim(
+    rules: &Ruleset,
+    board: &[PieceCode],
+    victims: CodeSet,
+    fl: &Flying,
+    at: u16,
+    v: u16,
+    s: &Scratch,
+    depth: usize,
+) -> Option<u16> {
+    let g = &rules.geometry;
+    let mut over = g.step(v, at);
+    while over != NONE && board[over as usize].is_empty() {
+        over = g.step(v, over);
+    }
+    let ok = over != NONE
+        && victim(board[over as usize], victims)
+        && !(depth > 0 && rules.captures.removal == Removal::EndOfChain && jumped(s, depth, over))
+        && (fl.cond.over.is_empty() || g.zones_of(over).meets(fl.cond.over));
+    ok.then_some(over)
+}
+
+/// The landings of a flying jump along `v` from `at` over `over`: the empty cells beyond it up
+/// to the next piece or the edge, under the jump's landing conditions.
+#[inline]
+fn landings<'a>(g: &'a Geometry, board: &'a [PieceCode], fl: &'a Flying, at: u16, v: u16, over: u16) -> impl Iterator<Item = u16> + 'a {
+    std::iter::successors(Some(g.step(v, over)), move |&l| (l != NONE).then(|| g.step(v, l)))
+        .take_while(move |&l| l != NONE && board[l as usize].is_empty())
+        .filter(move |&l| fl.cond.land_ok(g, at, l) && fl.cond.same_zone_ok(g, over, l))
 }
 
 /// Whether the chain's first `depth` jumps took `over`.
@@ -85,69 +162,178 @@ fn long_chain(s: &Scratch) -> Move {
 }
 
 /// Extends the chain in `s` from `at` by every jump the piece can make; a chain's length is
-/// bounded only by the pieces it can take (each at most once).
+/// bounded only by the pieces it can take (each at most once). Returns whether any jump was
+/// possible.
 fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, s: &mut Scratch, out: &mut MoveList) -> bool {
-    let g = &rules.geometry;
-    let pol = &rules.captures;
     let pr = &rules.pieces[code.index()];
     let depth = s.m.len as usize;
+    let twice = rules.captures.removal == Removal::EndOfChain;
     let mut found = false;
     for j in &pr.jumps {
+        if let Some(fl) = &j.flying {
+            found |= fly(rules, board, side, code, at, (j.victims, fl), s, out);
+            continue;
+        }
         for &(over, land) in j.table.get(at) {
-            let vc = board[over as usize];
-            if !victim(vc, j.victims) || !board[land as usize].is_empty() {
-                continue;
-            }
-            if pol.removal == Removal::EndOfChain && jumped(s, depth, over) {
+            if !victim(board[over as usize], j.victims) || !board[land as usize].is_empty() || (twice && jumped(s, depth, over)) {
                 continue;
             }
             found = true;
-            if depth < INLINE_PATH {
-                s.m.path[depth] = land;
-                s.m.victims[depth] = over;
-            } else {
-                s.deep.truncate(depth - INLINE_PATH);
-                s.deep.push((land, over));
-            }
-            s.m.len = depth as u16 + 1;
-            let royal_end = rules.royal_ends_game && rules.kinds[vc.kind().0 as usize].royal;
-            let mut next_code = code;
-            let mut stop = royal_end || pol.chain == Chain::Single;
-            if let Some(p) = &pr.promote
-                && g.zones_of(land).meets(p.zone)
-                && code.kind() != p.to
-            {
-                if p.ends_chain {
-                    stop = true;
-                } else {
-                    next_code = PieceCode::new(p.to, side);
-                }
-            }
-            if stop {
-                out.push(built(s));
-            } else {
-                if pol.chain == Chain::MayStop {
-                    out.push(built(s));
-                }
-                let saved = board[over as usize];
-                if pol.removal == Removal::Immediate {
-                    board[over as usize] = PieceCode::EMPTY;
-                }
-                let more = chain(rules, board, side, next_code, land, s, out);
-                board[over as usize] = saved;
-                if !more && pol.chain == Chain::MustContinue {
-                    // Deeper jumps only wrote past this one: the chain up to here is intact.
-                    s.m.len = depth as u16 + 1;
-                    out.push(built(s));
-                }
-            }
-            s.m.len = depth as u16;
-            if depth < INLINE_PATH {
-                s.m.victims[depth] = NONE;
-            }
+            link(rules, board, side, code, over, land, s, out);
         }
     }
     found
+}
+
+/// The flying jumps of the piece from `at`, each landing a link of the chain. With
+/// `continuing`, where some landing beyond a piece lets the chain go on, only those are used.
+#[allow(clippy::too_many_arguments)]
+fn fly(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    code: PieceCode,
+    at: u16,
+    (victims, fl): (CodeSet, &Flying),
+    s: &mut Scratch,
+    out: &mut MoveList,
+) -> bool {
+    let g = &rules.geometry;
+    if !fl.cond.start_ok(g, at) {
+        return false;
+    }
+    let depth = s.m.len as usize;
+    let mut found = false;
+    for &v in &fl.vecs {
+        let Some(over) = flying_victim(rules, board, victims, fl, at, v, s, depth) else { continue };
+        let mut only_continuing = false;
+        if fl.continuing {
+            // A line holds fewer than 128 cells (a board has at most 99 ranks): no allocation.
+            let mut lands = [NONE; 128];
+            let mut n = 0;
+            for l in landings(g, board, fl, at, v, over).take(lands.len()) {
+                lands[n] = l;
+                n += 1;
+            }
+            only_continuing = n > 1 && lands[..n].iter().any(|&l| continues(rules, board, side, code, over, l, s));
+        }
+        let mut next = g.step(v, over);
+        while next != NONE && board[next as usize].is_empty() {
+            let land = next;
+            next = g.step(v, land);
+            if !(fl.cond.land_ok(g, at, land) && fl.cond.same_zone_ok(g, over, land)) {
+                continue;
+            }
+            if only_continuing && !continues(rules, board, side, code, over, land, s) {
+                continue;
+            }
+            found = true;
+            link(rules, board, side, code, over, land, s, out);
+        }
+    }
+    found
+}
+
+/// Writes the chain's next jump (over `over`, landing on `land`) at its end.
+#[inline(always)]
+fn record(s: &mut Scratch, land: u16, over: u16) {
+    let depth = s.m.len as usize;
+    if depth < INLINE_PATH {
+        s.m.path[depth] = land;
+        s.m.victims[depth] = over;
+    } else {
+        s.deep.truncate(depth - INLINE_PATH);
+        s.deep.push((land, over));
+    }
+    s.m.len = depth as u16 + 1;
+}
+
+/// Takes the chain's last jump back off (deeper jumps only wrote past it).
+#[inline(always)]
+fn unrecord(s: &mut Scratch, depth: usize) {
+    s.m.len = depth as u16;
+    if depth < INLINE_PATH {
+        s.m.victims[depth] = NONE;
+    }
+}
+
+/// Whether the chain stops on `land` after taking the piece `vc`, and the code the piece goes
+/// on as (promoted there, when promotion happens on any landing and does not end the chain).
+#[inline(always)]
+fn after_landing(rules: &Ruleset, code: PieceCode, side: Player, vc: PieceCode, land: u16) -> (bool, PieceCode) {
+    let pr = &rules.pieces[code.index()];
+    let royal_end = rules.royal_ends_game && rules.kinds[vc.kind().0 as usize].royal;
+    let mut stop = royal_end || rules.captures.chain == Chain::Single;
+    let mut next_code = code;
+    if let Some(p) = &pr.promote
+        && p.at == PromoteAt::AnyLanding
+        && rules.geometry.zones_of(land).meets(p.zone)
+        && code.kind() != p.to
+    {
+        if p.ends_chain {
+            stop = true;
+        } else {
+            next_code = PieceCode::new(p.to, side);
+        }
+    }
+    (stop, next_code)
+}
+
+/// Whether the chain could go on after jumping `over` and landing on `land`.
+#[allow(clippy::too_many_arguments)]
+fn continues(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, over: u16, land: u16, s: &mut Scratch) -> bool {
+    let depth = s.m.len as usize;
+    let (stop, next_code) = after_landing(rules, code, side, board[over as usize], land);
+    if stop {
+        return false;
+    }
+    record(s, land, over);
+    let saved = board[over as usize];
+    if rules.captures.removal == Removal::Immediate {
+        board[over as usize] = PieceCode::EMPTY;
+    }
+    let more = can_jump(rules, board, next_code, land, s, depth + 1);
+    board[over as usize] = saved;
+    unrecord(s, depth);
+    more
+}
+
+/// One link of a chain: the jump over `over` to `land`, then the chain's continuations (or its
+/// end, under the chain policy).
+#[allow(clippy::too_many_arguments)]
+fn link(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    code: PieceCode,
+    over: u16,
+    land: u16,
+    s: &mut Scratch,
+    out: &mut MoveList,
+) {
+    let pol = &rules.captures;
+    let depth = s.m.len as usize;
+    record(s, land, over);
+    let (stop, next_code) = after_landing(rules, code, side, board[over as usize], land);
+    if stop {
+        out.push(built(s));
+    } else {
+        if pol.chain == Chain::MayStop {
+            out.push(built(s));
+        }
+        let saved = board[over as usize];
+        if pol.removal == Removal::Immediate {
+            board[over as usize] = PieceCode::EMPTY;
+        }
+        let more = chain(rules, board, side, next_code, land, s, out);
+        board[over as usize] = saved;
+        if !more && pol.chain == Chain::MustContinue {
+            // Deeper jumps only wrote past this one: the chain up to here is intact.
+            s.m.len = depth as u16 + 1;
+            out.push(built(s));
+        }
+    }
+    unrecord(s, depth);
 }
 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
@@ -266,6 +452,9 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             }
         }
         out.truncate(w);
+        if rules.captures.identity == Identity::CapturedSet {
+            merge_same_captures(out, start);
+        }
         return;
     }
     finish(rules, out, start);
@@ -297,6 +486,47 @@ pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
     if rules.dedup {
         dedup_from(out, start);
     }
+    if pol.identity == Identity::CapturedSet {
+        merge_same_captures(out, start);
+    }
+}
+
+/// Whether two moves are the same capture under `identity = "captured_set"`: the same start,
+/// the same end and the same set of captured pieces (in any order, along any path).
+pub fn same_capture(a: &Move, b: &Move) -> bool {
+    if a.from != b.from || a.to() != b.to() || a.kind != b.kind || a.captures() != b.captures() {
+        return false;
+    }
+    let mut va: Vec<u16> = a.victims().collect();
+    let mut vb: Vec<u16> = b.victims().collect();
+    va.sort_unstable();
+    vb.sort_unstable();
+    va == vb
+}
+
+/// Merges the captures of `out[start..]` that are one move under `identity = "captured_set"`
+/// (see [`same_capture`]), keeping of each group the one whose landings come first in cell
+/// order (compared landing by landing; cells are numbered by rank from the first, then by
+/// file), in the place of the group's first.
+///
+/// Only chains of two captures or more can have a twin, and such lists are short: a pairwise
+/// comparison costs nothing next to building the chains.
+pub fn merge_same_captures(out: &mut MoveList, start: usize) {
+    let mut w = start;
+    for r in start..out.len() {
+        let m = out[r];
+        if m.captures() >= 2
+            && let Some(k) = (start..w).find(|&k| same_capture(&out[k], &m))
+        {
+            if m.landings() < out[k].landings() {
+                out[k] = m;
+            }
+            continue;
+        }
+        out[w] = m;
+        w += 1;
+    }
+    out.truncate(w);
 }
 
 /// Removes moves of `out[start..]` whose text an earlier one there has.
@@ -330,6 +560,8 @@ mod tests {
         let v = Variant::load("checkers", &[]).unwrap();
         let mut pos = Position::from_text(&v.rules, "4/4/4/4/1mm1/4/mmm1/K3 white 0").unwrap();
         assert_eq!(texts(&v, &mut pos), vec!["a1xc3xe1xg3xe5xc3", "a1xc3xe5xg3xe1xc3"]);
+        let why = v.find_move(&mut pos, "a1xc3xe1xg3xe5xc3xa1").unwrap_err().to_string();
+        assert!(why.starts_with("b2 was taken earlier in this capture"), "{why}");
     }
 
     #[test]
@@ -345,6 +577,51 @@ mod tests {
         let v = Variant::load("bivouac", &[("captures".into(), "compulsory_maximal".into())]).unwrap();
         let mut pos = Position::from_text(&v.rules, "5O/1xxx2/6/6/6/6/4x1/2x1O1/2x3/1O4/O4x white 0").unwrap();
         assert_eq!(texts(&v, &mut pos), vec!["b2xd4xb4"]);
+    }
+
+    #[test]
+    fn flying_jumps_pass_empty_cells_and_land_anywhere_beyond() {
+        let v = Variant::load("international", &[]).unwrap();
+        // The king on a1 flies over b2 and c3 to take d4, landing on e5 or f6 (g7 holds a man),
+        // and from either takes g7 on the same diagonal, landing on h8, i9 or j10: six paths,
+        // three moves (e5 and f6 take the same two men to the same end; e5 comes first).
+        let text = "5/5/5/3m1/5/5/1m3/5/5/K4 white 0";
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["a1xe5xh8", "a1xe5xi9", "a1xe5xj10"]);
+        let p = Variant::load("international", &[("capture_identity".into(), "path".into())]).unwrap();
+        let mut pos = Position::from_text(&p.rules, text).unwrap();
+        assert_eq!(texts(&p, &mut pos), vec!["a1xe5xh8", "a1xe5xi9", "a1xe5xj10", "a1xf6xh8", "a1xf6xi9", "a1xf6xj10"]);
+        // Russian: the man crowned on d8 takes f6 as a flying king; the same man in
+        // international draughts may not (it is crowned only where its move ends) and stops.
+        let r = Variant::load("russian", &[]).unwrap();
+        let mut pos = Position::from_text(&r.rules, "4/1m2/M1m1/4/4/4/3m/4 white 0").unwrap();
+        assert_eq!(texts(&r, &mut pos), vec!["b6xd8xg5", "b6xd8xh4"]);
+        let b = Variant::load("brazilian", &[]).unwrap();
+        let mut pos = Position::from_text(&b.rules, "4/1m2/M1m1/4/4/4/3m/4 white 0").unwrap();
+        assert_eq!(texts(&b, &mut pos), vec!["b6xd8"]);
+    }
+
+    #[test]
+    fn captured_set_identity_merges_and_accepts_either_path() {
+        let v = Variant::load("international", &[]).unwrap();
+        let text = "4m/5/5/5/5/5/1mm2/1M3/1mm2/5 white 0";
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        assert_eq!(texts(&v, &mut pos), vec!["c3xe1xg3xe5xc3"]);
+        let kept = v.find_move(&mut pos, "c3xe1xg3xe5xc3").unwrap();
+        assert_eq!(v.find_move(&mut pos, "c3xe5xg3xe1xc3").unwrap(), kept);
+        let p = Variant::load("international", &[("capture_identity".into(), "path".into())]).unwrap();
+        let mut pos = Position::from_text(&p.rules, text).unwrap();
+        assert_eq!(texts(&p, &mut pos), vec!["c3xe1xg3xe5xc3", "c3xe5xg3xe1xc3"]);
+        // The kept path is the one whose landings come first in cell order, whatever the order
+        // the chains were found in.
+        let (a, b) = (Move::along(0, &[5, 9, 0], &[2, 7, 3]), Move::along(0, &[4, 9, 0], &[3, 7, 2]));
+        let mut list = vec![a, b];
+        merge_same_captures(&mut list, 0);
+        assert_eq!(list, vec![b]);
+        let mut list = vec![b, a];
+        merge_same_captures(&mut list, 0);
+        assert_eq!(list, vec![b]);
+        assert!(!same_capture(&a, &Move::along(0, &[5, 9, 1], &[2, 7, 3])));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
-use crate::rules::{Convert, EffectOn, MoveEffects, Ruleset, Zobrist};
+use crate::rules::{Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -437,7 +437,10 @@ impl Position {
         let pr = &rules.pieces[code.index()];
         let mut new_code = code;
         if let Some(p) = &pr.promote
-            && mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone))
+            && match p.at {
+                PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
+                PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),
+            }
         {
             new_code = PieceCode::new(p.to, code.owner());
         }

@@ -154,6 +154,34 @@ fn pyramida_win_and_defence() {
 }
 
 #[test]
+fn international_win_and_defence() {
+    // a1-b2 leaves the black man on a3 no move (b2 is taken, and c1 behind it is occupied);
+    // c1-b2 and c1-d2 do not.
+    wins_in_one("international", "5/5/5/5/5/5/5/m4/5/MM3 white 0", "a1-b2");
+    // White's last man: e3-f4 lets g5xe3 take it; e3-d4 does not.
+    avoids_loss_in_one("international", "5/5/5/5/5/3m1/5/2M2/5/5 white 0");
+}
+
+#[test]
+fn russian_win_and_defence() {
+    // The king's flying capture a1xd4xf6 takes both black men (c3, then e5 on the same
+    // diagonal; g7 stops it on f6); the man's d6xf4 takes only e5.
+    wins_in_one("russian", "4/3M/1M2/2m1/4/1m2/4/K3 white 0", "a1xd4xf6");
+    // White's last man: e3-f4 lets g5xe3 take it; e3-d4 does not.
+    avoids_loss_in_one("russian", "4/4/4/3m/4/2M1/4/4 white 0");
+}
+
+#[test]
+fn othello_win_and_defence() {
+    // d4 turns b2 and c3 along the diagonal from a1: white has no disc left. b3 turns only b2.
+    wins_in_one("othello", "8/8/8/8/8/2O5/1O6/XX6 black 0", "@d4");
+    // a2 (turning a3) lets white's c5 turn c4 and leave black no way to catch up before
+    // neither can move; c2 does not. (Found by a small independent Python program, and
+    // checked here by the premise test.)
+    avoids_loss_in_one("othello", "8/8/8/8/X1X5/O1O5/8/1O6 black 0");
+}
+
+#[test]
 fn same_seed_and_nodes_give_the_same_search() {
     for name in ["bivouac", "pyramida", "lielow"] {
         let v = load(name);

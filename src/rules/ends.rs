@@ -134,7 +134,15 @@ pub struct MoveEffects {
 
 impl Default for MoveEffects {
     fn default() -> MoveEffects {
-        MoveEffects { code: PieceCode::EMPTY, new_code: PieceCode::EMPTY, captured: 0, converted: 0, royal_victim: None, royal_left: None, to: NONE }
+        MoveEffects {
+            code: PieceCode::EMPTY,
+            new_code: PieceCode::EMPTY,
+            captured: 0,
+            converted: 0,
+            royal_victim: None,
+            royal_left: None,
+            to: NONE,
+        }
     }
 }
 

@@ -16,7 +16,7 @@ pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, Repetit
 pub use error::{LoadError, SourceFile};
 pub use eval::{EvalModel, Term};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
-pub use movement::{BoardView, Cond, Distance, Form, FormKind, Jump, OffBoard};
+pub use movement::{BoardView, Cond, Distance, Flying, Form, FormKind, Jump, OffBoard};
 pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
 pub use validate::CROWN;
 
@@ -104,7 +104,8 @@ pub struct Convert {
 impl Convert {
     /// Whether `owner`'s piece landing on the empty cell `at` would convert any enemy piece.
     pub fn converts_any(&self, board: &[PieceCode], at: u16, owner: Player) -> bool {
-        let enemy = |c: u16| c != crate::geometry::NONE && board[c as usize].is_of(owner.other()) && self.kinds.contains(board[c as usize].kind());
+        let enemy =
+            |c: u16| c != crate::geometry::NONE && board[c as usize].is_of(owner.other()) && self.kinds.contains(board[c as usize].kind());
         let closes = |next: &Vec<u16>| {
             let mut c = next[at as usize];
             if !enemy(c) {
@@ -125,6 +126,19 @@ pub struct Promotion {
     pub zone: ZoneSet,
     pub to: KindId,
     pub ends_chain: bool,
+    /// Whether any landing in the zone promotes, or only the move's last.
+    pub at: PromoteAt,
+}
+
+/// When a piece that reaches its promotion zone is promoted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromoteAt {
+    /// On any landing in the zone, also in the middle of a capture chain (then `ends_chain`
+    /// says whether the chain stops there or goes on as the promoted kind).
+    AnyLanding,
+    /// Only when the move ends in the zone: a capture chain that passes through the zone and
+    /// leaves it again does not promote (international draughts).
+    EndOfMove,
 }
 
 /// When an attribute effect applies.
@@ -156,6 +170,9 @@ pub struct PieceRules {
     /// a piece can capture at all before a chain is set up.
     pub any_jump: CellTable<(u16, u16, CodeSet)>,
     pub promote: Option<Promotion>,
+    /// Whether any of `jumps` is a flying jump (then the quick "can it capture at all" test
+    /// walks lines as well as reading `any_jump`).
+    pub flies: bool,
     pub effects: Vec<Effect>,
     pub exit: Option<Exit>,
     /// How the piece is dropped onto the board, if it may be.
@@ -181,12 +198,24 @@ pub enum Removal {
     EndOfChain,
 }
 
+/// When two capture chains are the same move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// Chains that land on different cells (or take different pieces on the way) are different
+    /// moves.
+    Path,
+    /// Chains with the same start, the same end and the same set of captured pieces are one
+    /// move, written as the path of one of them (see `movegen::merge_same_captures`).
+    CapturedSet,
+}
+
 #[derive(Clone, Debug)]
 pub struct CapturePolicy {
     pub compulsory: bool,
     pub chain: Chain,
     pub removal: Removal,
     pub maximum: bool,
+    pub identity: Identity,
 }
 
 /// A piece kind.

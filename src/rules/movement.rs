@@ -88,7 +88,7 @@ impl Cond {
 
     /// Whether the start and landing (or jumped cell and landing) share a `same_zone` zone.
     #[inline(always)]
-    fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
+    pub fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
         self.same_zone.is_empty() || (g.zones_of(a) & g.zones_of(b)).meets(self.same_zone)
     }
 }
@@ -127,7 +127,13 @@ pub enum Shape {
         off: OffBoard,
         off_per_direction: bool,
     },
-    Jump,
+    /// `flying`: over a piece any distance along the line, to any empty cell beyond it;
+    /// `continuing`: a flying jump lands only where the chain can go on, when some landing
+    /// beyond that piece lets it.
+    Jump {
+        flying: bool,
+        continuing: bool,
+    },
     Walk {
         steps: u8,
     },
@@ -161,12 +167,27 @@ pub enum Form {
     Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
 }
 
-/// A compiled jump capture: over an adjacent enemy to the empty cell beyond.
+/// A compiled jump capture: over an adjacent enemy to the empty cell beyond, or (flying) over
+/// the first piece along a line of empty cells to any empty cell beyond it.
 #[derive(Clone, Debug)]
 pub struct Jump {
-    /// For each cell: (jumped cell, landing cell), zone conditions applied.
+    /// For each cell: (jumped cell, landing cell), zone conditions applied (empty for a flying
+    /// jump, whose cells depend on the board).
     pub table: CellTable<(u16, u16)>,
     pub victims: CodeSet,
+    pub flying: Option<Flying>,
+}
+
+/// A flying jump: along each vector, any number of empty cells, one enemy piece, then any of
+/// the empty cells beyond it (up to the next piece or the edge).
+#[derive(Clone, Debug)]
+pub struct Flying {
+    /// Interned direction vectors.
+    pub vecs: Vec<u16>,
+    /// Zone conditions, checked during generation (start, jumped cell, landing).
+    pub cond: Cond,
+    /// Land only where the chain can go on, when some landing beyond the piece lets it.
+    pub continuing: bool,
 }
 
 /// A compiled form: a move of its own, or a link of a capture chain.
@@ -224,6 +245,15 @@ impl V<'_> {
         {
             return Err(self.err(f, st.span(), "`steps` belongs to a walk", "here"));
         }
+        for (key, given) in [("flying", fm.flying.as_ref().map(|x| x.span())), ("land", fm.land.as_ref().map(|x| x.span()))] {
+            if let Some(span) = given
+                && kind != FormKind::Jump
+            {
+                return Err(self
+                    .err(f, span, format!("`{key}` belongs to a jump"), "here")
+                    .with_help("a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself"));
+            }
+        }
         let shape = self.shape(f, fm, kind, ctx)?;
         Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
     }
@@ -232,7 +262,22 @@ impl V<'_> {
     fn shape(&self, f: usize, fm: &RawForm, kind: FormKind, ctx: &PieceCtx) -> R<Shape> {
         Ok(match kind {
             FormKind::Step => Shape::Step,
-            FormKind::Jump => Shape::Jump,
+            FormKind::Jump => {
+                let flying = match &fm.flying {
+                    Some(s) => self.setting(f, s)?,
+                    None => false,
+                };
+                let continuing = match &fm.land {
+                    None => true,
+                    Some(s) if !flying => {
+                        return Err(self
+                            .err(f, s.span(), "`land` chooses among a flying jump's landings", "but this jump is not flying")
+                            .with_help("add flying = true, or remove `land` (a short jump has one landing)"));
+                    }
+                    Some(s) => self.word(f, s, &["continuing", "any"])? == "continuing",
+                };
+                Shape::Jump { flying, continuing }
+            }
             FormKind::Walk => Shape::Walk {
                 steps: match &fm.steps {
                     None => 2,
@@ -346,7 +391,12 @@ impl FormSpec {
                 });
                 Compiled::Quiet(Form::Step { targets, capture })
             }
-            Shape::Jump => {
+            Shape::Jump { flying: true, continuing } => {
+                let vecs = intern(g, &self.dirs);
+                let table = CellTable::build(g.len(), |_, _| {});
+                Compiled::Jump(Jump { table, victims: capture, flying: Some(Flying { vecs, cond, continuing }) })
+            }
+            Shape::Jump { flying: false, .. } => {
                 let vecs = intern(g, &self.dirs);
                 let table = CellTable::build(g.len(), |at, out| {
                     if !cond.start_ok(g, at) {
@@ -363,7 +413,7 @@ impl FormSpec {
                         }
                     }
                 });
-                Compiled::Jump(Jump { table, victims: capture })
+                Compiled::Jump(Jump { table, victims: capture, flying: None })
             }
             Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
             Shape::Slide { pass_over, stop_first, max } => {
@@ -664,6 +714,14 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
         parts.push(format!("capturing only {}", names.join(" or ")));
     } else if fm.capture.as_ref().map(|c| v.setting(f, c)).transpose()?.unwrap_or(false) {
         parts.push("may capture by landing".into());
+    }
+    if let Some(fl) = &fm.flying
+        && v.setting(f, fl)?
+    {
+        parts.push("flying (any distance to the piece, landing on any empty cell beyond)".into());
+        if fm.land.as_ref().map(|l| v.setting(f, l)).transpose()?.is_none_or(|l| l == "continuing") {
+            parts.push("landing where the capture can go on, when some landing lets it".into());
+        }
     }
     if let Some(o) = &fm.off_board
         && v.setting(f, o)? != "no"

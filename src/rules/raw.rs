@@ -295,6 +295,12 @@ pub struct RawForm {
     pub victims: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_over: Option<Spanned<Setting<TextOrInt>>>,
+    /// A jump over a piece any distance away, to any empty cell beyond it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flying: Option<Spanned<Setting<bool>>>,
+    /// Where a flying jump may land: `continuing` (default) or `any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub land: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -328,12 +334,12 @@ pub struct RawForm {
 pub struct RawPromote {
     pub to: Spanned<String>,
     pub zone: Spanned<String>,
-    #[serde(default = "yes")]
-    pub ends_chain: bool,
-}
-
-fn yes() -> bool {
-    true
+    /// Whether a chain stops on promotion (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_chain: Option<Spanned<bool>>,
+    /// `any_landing` (default) or `end_of_move`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Spanned<Setting<String>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -360,6 +366,9 @@ pub struct RawCaptures {
     pub removal: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maximum: Option<Spanned<Setting<bool>>>,
+    /// `path` (default) or `captured_set`: when two chains are one move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identity: Option<Spanned<Setting<String>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

@@ -7,7 +7,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::rules::{AfterMove, Hook, HookFilter, NoMoves, Phase};
+use crate::rules::{AfterMove, Hook, HookFilter, Identity, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::state::Position;
 
@@ -255,6 +255,18 @@ impl Variant {
         if let Some(m) = legal.iter().find(|m| mv.names(m)) {
             return Ok(*m);
         }
+        if self.rules.captures.identity == Identity::CapturedSet && mv.is_capture() {
+            // The path of a capture merged into its twin (same start, end and pieces taken)
+            // names the move the list keeps.
+            let mut pseudo = Vec::new();
+            let side = pos.side();
+            movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
+            if let Some(p) = pseudo.iter().find(|m| mv.names(m))
+                && let Some(m) = legal.iter().find(|m| movegen::same_capture(m, p))
+            {
+                return Ok(*m);
+            }
+        }
         Err(PlayError::Illegal(self.explain_move(pos, &mv, &legal)?))
     }
 
@@ -278,8 +290,12 @@ impl Variant {
         }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
+        let mut relaxed = Vec::new();
         if pos.continuation().is_none_or(|c| c.normal) {
             let side = pos.side();
+            if mv.is_capture() {
+                movegen::captures_landing_anywhere(&self.rules, pos.board_scratch(), side, &mut relaxed);
+            }
             movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
             movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
             if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
@@ -287,7 +303,7 @@ impl Variant {
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
         }
-        Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused }))
+        Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
     }
 
     /// Why the piece on `cell` (or the cell) has no legal move in `pos`.

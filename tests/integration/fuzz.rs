@@ -280,6 +280,8 @@ fn random_command_streams_never_panic_and_failures_change_nothing() {
         "pyramida-calm",
         "tic-tac-toe",
         "connect-four",
+        "international",
+        "russian",
         "othello",
     ];
     fuzz("command streams", 60, Duration::from_secs(30), move |i| {

@@ -185,7 +185,10 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         let Some(spec) = v.form(f, form, p, ctx)? else { continue };
         rules.notes.push(spec.note.clone());
         match spec.compile(g) {
-            Compiled::Jump(j) => rules.jumps.push(j),
+            Compiled::Jump(j) => {
+                rules.flies |= j.flying.is_some();
+                rules.jumps.push(j);
+            }
             Compiled::Quiet(q) => {
                 rules.quiet.push(q);
                 rules.limits.push(spec.limit);
@@ -201,7 +204,23 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
         let to = v.lookup(f, pr.to.span(), &known, pr.to.get_ref(), "", "promotes to this")?;
         let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
-        rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain: pr.ends_chain });
+        let at = match &pr.at {
+            Some(s) if v.word(f, s, &["any_landing", "end_of_move"])? == "end_of_move" => PromoteAt::EndOfMove,
+            _ => PromoteAt::AnyLanding,
+        };
+        if let (PromoteAt::EndOfMove, Some(e)) = (at, &pr.ends_chain) {
+            // Promotion at the end of the move never happens inside a chain.
+            return Err(v
+                .err(
+                    f,
+                    e.span(),
+                    "`ends_chain` says what promotion inside a chain does",
+                    "but this piece is promoted only at the end of a move",
+                )
+                .with_help("remove `ends_chain`, or write at = \"any_landing\""));
+        }
+        let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
+        rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain, at });
     }
     if let Some(x) = &raw.val.exit {
         let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
@@ -257,7 +276,9 @@ fn stage_convert(v: &V, f: usize, c: &Spanned<RawConvert>, p: Player, ctx: &Piec
     let (bracket, adjacent) = (table(&raw.bracket)?, table(&raw.adjacent)?);
     if bracket.is_empty() && adjacent.is_empty() {
         let e = v.err(f, c.span(), "`convert` needs `bracket` or `adjacent` directions", "here");
-        return Err(e.with_help("`bracket = \"all\"`: lines of enemy pieces closed by one of the mover's (Othello); `adjacent = \"all\"`: enemy neighbours"));
+        return Err(e.with_help(
+            "`bracket = \"all\"`: lines of enemy pieces closed by one of the mover's (Othello); `adjacent = \"all\"`: enemy neighbours",
+        ));
     }
     Ok(Convert { bracket, adjacent, kinds: v.kind_set(f, &raw.kinds, ctx.kinds)? })
 }
@@ -266,6 +287,10 @@ fn stage_convert(v: &V, f: usize, c: &Spanned<RawConvert>, p: Player, ctx: &Piec
 /// cell, or two jump forms sharing a (jumped, landing) pair (the same chain built twice).
 fn may_repeat(g: &Geometry, rules: &PieceRules) -> bool {
     if forms_may_overlap(g, &rules.quiet) {
+        return true;
+    }
+    if rules.flies && rules.jumps.len() > 1 {
+        // A flying jump's landings are found on the board: assume they may meet another form's.
         return true;
     }
     rules.jumps.len() > 1
@@ -300,9 +325,10 @@ fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes
     Ok(Effect { slot: slot as u8, on, add, set })
 }
 
-/// The capture policy: compulsory, chains, removal, maximum.
+/// The capture policy: compulsory, chains, removal, maximum, identity.
 pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
-    let mut pol = CapturePolicy { compulsory: false, chain: Chain::Single, removal: Removal::Immediate, maximum: false };
+    let mut pol =
+        CapturePolicy { compulsory: false, chain: Chain::Single, removal: Removal::Immediate, maximum: false, identity: Identity::Path };
     let Some(c) = &v.m.captures else {
         return Ok(pol);
     };
@@ -325,6 +351,12 @@ pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
     }
     if let Some(s) = &c.val.maximum {
         pol.maximum = v.setting(f, s)?;
+    }
+    if let Some(s) = &c.val.identity {
+        pol.identity = match v.word(f, s, &["path", "captured_set"])?.as_str() {
+            "captured_set" => Identity::CapturedSet,
+            _ => Identity::Path,
+        };
     }
     Ok(pol)
 }
