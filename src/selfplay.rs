@@ -7,6 +7,7 @@
 
 use crate::ai::{self, Engine, EngineError};
 use crate::outcome::Winner;
+use crate::quality::{Quality, openings};
 use crate::script::ScriptError;
 use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
@@ -64,7 +65,8 @@ pub struct Config {
     pub threads: usize,
     /// Play only the games whose index is `shard.0` mod `shard.1`.
     pub shard: Option<(u64, u64)>,
-    /// Keep each game's move texts (for JSON lines; costs time).
+    /// Keep every move's text (for JSON lines; costs time). Without it a game keeps its first
+    /// [`OPENING_PLIES`] moves, for the opening table.
     pub record_moves: bool,
     /// Odd games swap the players: `black` plays first in them (the arena, where each engine
     /// of a pair plays both sides equally often).
@@ -104,6 +106,13 @@ impl Config {
             return Err(usage);
         }
         Ok(c)
+    }
+
+    /// Whether a player searches (`ab`, `mcts`): then each position also gets a one-ply look at
+    /// every legal move ([`GameRecord::near_forced`]), which costs little beside a search and
+    /// several times a random game.
+    pub fn looks(&self) -> bool {
+        self.white != Engine::Random || self.black != Engine::Random
     }
 
     fn indices(&self) -> Vec<u64> {
@@ -150,7 +159,23 @@ pub struct GameRecord {
     pub white_time: Option<MoveTimes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_time: Option<MoveTimes>,
+    /// The variant's evaluation of each position where a decision was made (as `branching`), as
+    /// white's score in units (1000 = an ordinary piece): what the quality metrics read (absent
+    /// in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<Vec<i32>>,
+    /// Turns: runs of decisions by one player (a continuation's extra decisions are the same
+    /// turn); absent in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
+    /// The positions where one move stood out by a one-ply look ([`crate::quality::near_forced`]),
+    /// when a player searched ([`Config::looks`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_forced: Option<u32>,
 }
+
+/// The plies of each game kept for the opening table when the moves are not all recorded.
+pub const OPENING_PLIES: usize = 3;
 
 /// The wall time one player took to choose its moves in one game, in seconds: enough for a
 /// report of many games, merged or resumed, to give each player's typical and worst move.
@@ -195,6 +220,11 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let (white, black) = cfg.players(index);
     // Seconds per decision, by player (first, second).
     let mut times: [Vec<f64>; 2] = [vec![], vec![]];
+    let mut evaluator = ai::Evaluator::new(v);
+    let mut eval = Vec::new();
+    let mut turns = 0u32;
+    let mut last_side = None;
+    let mut near_forced = cfg.looks().then_some(0u32);
     loop {
         crate::interrupt::check()?;
         v.legal_moves(&mut pos, &mut moves)?;
@@ -202,7 +232,19 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
             break;
         }
         branching.push(moves.len() as u32);
-        let first = pos.side() == crate::Player::FIRST;
+        let side = pos.side();
+        let first = side == crate::Player::FIRST;
+        // The evaluation is from the point of view of the player to decide: white's is the
+        // same number or its negation.
+        let e = evaluator.score(&mut pos)?;
+        eval.push(if first { e } else { -e });
+        if last_side != Some(side) {
+            turns += 1;
+            last_side = Some(side);
+        }
+        if let Some(n) = &mut near_forced {
+            *n += u32::from(crate::quality::near_forced(v, &mut evaluator, &mut pos, &moves)?);
+        }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
@@ -211,7 +253,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         if let Some(t) = t {
             times[usize::from(!first)].push(t.elapsed().as_secs_f64());
         }
-        if cfg.record_moves {
+        if cfg.record_moves || texts.len() < OPENING_PLIES {
             texts.push(m.text(g));
         }
         plies += 1;
@@ -239,6 +281,9 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         black: black.to_string(),
         white_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
         black_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
+        eval: Some(eval),
+        turns: Some(turns),
+        near_forced,
     })
 }
 
@@ -592,7 +637,14 @@ pub struct Report {
     pub capped: Share,
     /// Who played white and black (`random`, `mcts:1000`), when the games say and agree.
     pub players: Option<(String, String)>,
+    /// Every game-quality metric over the games.
+    pub quality: Quality,
+    /// The plies the opening table looks at (1 by default; `--openings N`).
+    pub opening_plies: usize,
 }
+
+/// The rows of the opening table a report shows (more when flagged).
+pub const OPENING_ROWS: usize = 20;
 
 /// The reason a game cut by the move limit gives.
 pub const MOVE_LIMIT_REASON: &str = "move limit";
@@ -723,6 +775,8 @@ impl Report {
             resumed: 0,
             capped,
             players,
+            quality: Quality::of(&games),
+            opening_plies: 1,
             games,
         }
     }
@@ -828,7 +882,31 @@ impl Report {
             "branching (legal moves per position): mean {:.2}; by third of the game {:.2} / {:.2} / {:.2}; max {}",
             br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
         );
+        s.push_str(&self.quality_text());
+        s.push_str(&openings(&self.games, self.opening_plies).text(OPENING_ROWS));
         s.push_str(&self.speed_line());
+        s
+    }
+
+    /// The quality section: every metric with its 95 % interval (definitions: docs/selfplay.md).
+    pub fn quality_text(&self) -> String {
+        let mut s = String::from("quality (95% intervals; definitions in docs/selfplay.md)\n");
+        let w = self.quality.measures.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
+        for m in &self.quality.measures {
+            let line = format!("  {:<w$}  {} {}", m.name, m.text(), m.scope());
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
+        if let Some(g) = crate::quality::typical_game(&self.games) {
+            let e = g.eval.as_deref().unwrap_or_default();
+            let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
+            let _ = writeln!(
+                s,
+                "  typical game (#{}, the median length, {} plies): white's evaluation at its start, quarters and last decision {}",
+                g.index,
+                g.plies,
+                marks.join(" ")
+            );
+        }
         s
     }
 
@@ -910,7 +988,7 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
 
 /// Newcombe's hybrid score interval (his method 10) for the difference `p2 − p1` of two shares
 /// with Wilson intervals `w1`, `w2`: always within [−1, 1].
-fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64, f64) {
+pub(crate) fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64, f64) {
     let d = p2 - p1;
     let lo = d - ((p2 - w2.0).powi(2) + (w1.1 - p1).powi(2)).sqrt();
     let hi = d + ((w2.1 - p2).powi(2) + (p1 - w1.0).powi(2)).sqrt();
@@ -929,7 +1007,8 @@ pub fn sig3(x: f64) -> String {
     format!("{rounded:.decimals$}")
 }
 
-fn sd(xs: &[f64]) -> f64 {
+/// The sample standard deviation (0 for fewer than two).
+pub(crate) fn sd(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
@@ -967,19 +1046,16 @@ pub fn compare(a: &Report, b: &Report) -> String {
     prop("white wins", a.white.p, b.white.p, &mut s);
     prop("black wins", a.black.p, b.black.p, &mut s);
     prop("draws", a.draws.p, b.draws.p, &mut s);
-    prop("ended by the move limit", a.capped.p, b.capped.p, &mut s);
-    prop("first player's score (%)", a.white_score.0, b.white_score.0, &mut s);
-    // Mean lengths: Welch's normal interval, kept within what the data allow.
-    let (la, lb) = (&a.length, &b.length);
-    let half = 1.96 * (la.sd * la.sd / a.n.max(1) as f64 + lb.sd * lb.sd / b.n.max(1) as f64).sqrt();
-    let d = lb.mean - la.mean;
-    let (lo, hi) = ((d - half).max(lb.min as f64 - la.max as f64), (d + half).min(lb.max as f64 - la.min as f64));
-    let _ = writeln!(s, "{:<34} {:>22.1} {:>22.1} {d:>+8.1} [{lo:+.1}, {hi:+.1}]{}", "mean length (plies)", la.mean, lb.mean, mark(lo, hi));
+    // Every quality metric: shares by Newcombe's interval, means by Welch's (kept within what
+    // the data allow), the balance as a plain difference (its interval folds at 50 %).
+    for (x, y) in a.quality.measures.iter().zip(&b.quality.measures) {
+        let _ = writeln!(s, "{}", metric_row(x, y, judge).trim_end());
+    }
     let plain = |name: &str, x: f64, y: f64, s: &mut String| {
         let _ = writeln!(s, "{name:<34} {x:>22.2} {y:>22.2} {:>+8.2}", y - x);
     };
     plain("median length (plies)", a.length.median, b.length.median, &mut s);
-    plain("mean branching", a.branching.mean, b.branching.mean, &mut s);
+    plain("mean branching (all positions)", a.branching.mean, b.branching.mean, &mut s);
     let mut reasons: Vec<String> = a.reasons.iter().chain(&b.reasons).map(|r| r.0.clone()).collect();
     reasons.sort();
     reasons.dedup();
@@ -991,15 +1067,54 @@ pub fn compare(a: &Report, b: &Report) -> String {
     s
 }
 
+/// One quality metric of two rule sets as a row: both values, then [`metric_difference`].
+fn metric_row(x: &crate::quality::Measure, y: &crate::quality::Measure, judge: bool) -> String {
+    let show = |m: &crate::quality::Measure| if m.unavailable.is_some() { "unavailable".to_string() } else { m.show(m.value) };
+    format!("{:<34} {:>22} {:>22} {}", trunc(x.name, 34), show(x), show(y), metric_difference(x, y, judge))
+}
+
+/// The difference B − A of one quality metric with its 95 % interval, `significant` when the
+/// interval excludes zero and `judge` allows: shares by Newcombe's interval, means by Welch's
+/// (kept within what the data allow), the balance as a plain difference (its interval folds at
+/// 50 %). Empty when either is unavailable.
+fn metric_difference(x: &crate::quality::Measure, y: &crate::quality::Measure, judge: bool) -> String {
+    use crate::quality::{Kind, Unit};
+    if x.unavailable.is_some() || y.unavailable.is_some() {
+        return String::new();
+    }
+    // Percent shares differ in points (one decimal, as the results); other units in their own.
+    let (k, dp) = if x.unit == Unit::Percent { (100.0, 1) } else { (1.0, 2) };
+    let d = (y.value - x.value) * k;
+    let interval = match x.kind {
+        Kind::Share | Kind::Score => Some(newcombe(x.value, (x.lo, x.hi), y.value, (y.lo, y.hi))),
+        Kind::Mean => {
+            let half = 1.96 * (x.sd * x.sd / x.n as f64 + y.sd * y.sd / y.n as f64).sqrt();
+            let d = y.value - x.value;
+            Some(((d - half).max(y.min - x.max), (d + half).min(y.max - x.min)))
+        }
+        Kind::Balance => None,
+    };
+    match interval {
+        Some((lo, hi)) => {
+            let mark = if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
+            format!("{d:>+8.dp$} [{:+.dp$}, {:+.dp$}]{mark}", lo * k, hi * k)
+        }
+        None => format!("{d:>+8.dp$}"),
+    }
+}
+
 fn trunc(s: &str, n: usize) -> String {
     if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
 }
 
-/// A one-page SVG: the result bars and the length histogram of one or two reports.
+/// A one-page SVG of one or two reports: the result bars, the length histogram and the
+/// evaluation curve of a typical game of each, then every quality metric side by side.
 pub fn svg(reports: &[&Report]) -> String {
-    let w = 420 * reports.len() as u32 + 40;
+    let w = (420 * reports.len() as u32 + 40).max(640);
+    let rows = reports.first().map_or(0, |r| r.quality.measures.len()) as u32;
+    let h = TABLE_TOP + 40 + 18 * rows + 20;
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"520\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
     );
     let colours = ["#4a7ab5", "#b5524a", "#999999"];
     for (k, r) in reports.iter().enumerate() {
@@ -1048,9 +1163,94 @@ pub fn svg(reports: &[&Report]) -> String {
         let _ = writeln!(s, "<line x1=\"{hx}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>", hx + hw, hy + hh, hy + hh);
         let _ = writeln!(s, "<text x=\"{hx}\" y=\"{}\">{}</text>", hy + hh + 16, r.length.min);
         let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", hx + hw, hy + hh + 16, r.length.max);
+        svg_curve(&mut s, r, x0);
     }
+    svg_metrics(&mut s, reports);
     s.push_str("</svg>\n");
     s
+}
+
+/// Where the SVG's metric table starts.
+const TABLE_TOP: u32 = 730;
+
+/// The evaluation curve of a report's typical game ([`crate::quality::typical_game`]), below
+/// its histogram: white's evaluation in pieces at each decision, on a scale symmetric about 0.
+fn svg_curve(s: &mut String, r: &Report, x0: u32) {
+    let (cx, top, cw, ch) = (x0 + 10, 520u32, 380u32, 160u32);
+    let mid = top + ch / 2;
+    let Some(g) = crate::quality::typical_game(&r.games) else {
+        let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation: unavailable (the games carry none)</text>", top - 8);
+        return;
+    };
+    let e = g.eval.as_deref().unwrap_or_default();
+    let unit = crate::quality::UNITS_PER_PIECE as f64;
+    let scale = (e.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0) as f64 / unit).max(1.0);
+    let _ = writeln!(
+        s,
+        "<text x=\"{x0}\" y=\"{}\">evaluation of a typical game (#{}, median length {} plies), white's view</text>",
+        top - 8,
+        g.index,
+        g.plies
+    );
+    let _ = writeln!(s, "<rect x=\"{cx}\" y=\"{top}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" stroke=\"#cccccc\"/>");
+    let _ = writeln!(s, "<line x1=\"{cx}\" x2=\"{}\" y1=\"{mid}\" y2=\"{mid}\" stroke=\"#999999\" stroke-dasharray=\"4 3\"/>", cx + cw);
+    let points: Vec<String> = e
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            let px = cx as f64 + i as f64 * cw as f64 / (e.len().max(2) - 1) as f64;
+            let py = mid as f64 - x as f64 / unit / scale * (ch / 2) as f64;
+            format!("{px:.1},{py:.1}")
+        })
+        .collect();
+    let _ = writeln!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#4a7ab5\" stroke-width=\"1.5\"/>", points.join(" "));
+    let label =
+        |y: u32, t: String, anchor: &str, x: u32| format!("<text x=\"{x}\" y=\"{y}\" font-size=\"10\" text-anchor=\"{anchor}\">{t}</text>");
+    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} white ahead"), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} black ahead"), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + ch + 14, "ply 1".into(), "start", cx));
+    let _ = writeln!(s, "{}", label(top + ch + 14, format!("{} ({})", e.len(), esc(&g.result)), "end", cx + cw));
+}
+
+/// Every quality metric of the reports side by side (with the difference for two).
+fn svg_metrics(s: &mut String, reports: &[&Report]) {
+    let y0 = TABLE_TOP;
+    let two = reports.len() == 2;
+    let cols: &[u32] = if two { &[20, 420, 560, 700] } else { &[20, 420] };
+    let _ = writeln!(s, "<text x=\"20\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">quality (95% intervals)</text>", y0 + 4);
+    let heads: &[&str] = if two { &["", "A", "B", "B − A"] } else { &["", "value"] };
+    for (x, t) in cols.iter().zip(heads) {
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\">{t}</text>", x + 120, y0 + 24);
+    }
+    let Some(first) = reports.first() else { return };
+    for (i, m) in first.quality.measures.iter().enumerate() {
+        let y = y0 + 42 + 18 * i as u32;
+        if i % 2 == 0 {
+            let _ = writeln!(
+                s,
+                "<rect x=\"14\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"#f2f2f2\"/>",
+                y - 13,
+                cols.last().unwrap_or(&420) + 136
+            );
+        }
+        let _ = writeln!(s, "<text x=\"20\" y=\"{y}\">{}</text>", esc(m.name));
+        for (k, r) in reports.iter().enumerate() {
+            let mk = &r.quality.measures[i];
+            let t = if mk.unavailable.is_some() {
+                "unavailable".to_string()
+            } else {
+                format!("{} [{} – {}]", mk.show(mk.value), mk.show(mk.lo), mk.show(mk.hi))
+            };
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\">{t}</text>", cols[k + 1] + 120);
+        }
+        if let [a, b] = reports {
+            let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
+            let diff = metric_difference(&a.quality.measures[i], &b.quality.measures[i], judge);
+            let diff = diff.trim();
+            let bold = if diff.ends_with("significant") { " font-weight=\"bold\"" } else { "" };
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{bold}>{}</text>", cols[3] + 120, esc(diff));
+        }
+    }
 }
 
 fn esc(s: &str) -> String {
@@ -1076,6 +1276,9 @@ mod tests {
             black: String::new(),
             white_time: None,
             black_time: None,
+            eval: None,
+            turns: None,
+            near_forced: None,
         }
     }
 
