@@ -1110,7 +1110,7 @@ fn trunc(s: &str, n: usize) -> String {
 /// A one-page SVG of one or two reports: the result bars, the length histogram and the
 /// evaluation curve of a typical game of each, then every quality metric side by side.
 pub fn svg(reports: &[&Report]) -> String {
-    let w = (420 * reports.len() as u32 + 40).max(640);
+    let w = (420 * reports.len() as u32 + 40).max(460);
     let rows = reports.first().map_or(0, |r| r.quality.measures.len()) as u32;
     let h = TABLE_TOP + 40 + 18 * rows + 20;
     let mut s = format!(
@@ -1185,13 +1185,7 @@ fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let e = g.eval.as_deref().unwrap_or_default();
     let unit = crate::quality::UNITS_PER_PIECE as f64;
     let scale = (e.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0) as f64 / unit).max(1.0);
-    let _ = writeln!(
-        s,
-        "<text x=\"{x0}\" y=\"{}\">evaluation of a typical game (#{}, median length {} plies), white's view</text>",
-        top - 8,
-        g.index,
-        g.plies
-    );
+    let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation along game #{} (the median length)</text>", top - 8, g.index);
     let _ = writeln!(s, "<rect x=\"{cx}\" y=\"{top}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" stroke=\"#cccccc\"/>");
     let _ = writeln!(s, "<line x1=\"{cx}\" x2=\"{}\" y1=\"{mid}\" y2=\"{mid}\" stroke=\"#999999\" stroke-dasharray=\"4 3\"/>", cx + cw);
     let points: Vec<String> = e
@@ -1209,29 +1203,27 @@ fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} white ahead"), "start", cx + 4));
     let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} black ahead"), "start", cx + 4));
     let _ = writeln!(s, "{}", label(top + ch + 14, "ply 1".into(), "start", cx));
-    let _ = writeln!(s, "{}", label(top + ch + 14, format!("{} ({})", e.len(), esc(&g.result)), "end", cx + cw));
+    let end = if g.result == "draw" { "a draw".to_string() } else { format!("{} won", esc(&g.result)) };
+    let _ = writeln!(s, "{}", label(top + ch + 14, format!("ply {}: {end}", e.len()), "end", cx + cw));
 }
 
-/// Every quality metric of the reports side by side (with the difference for two).
+/// Every quality metric of the reports side by side (with the difference for two; in bold
+/// with a star when significant).
 fn svg_metrics(s: &mut String, reports: &[&Report]) {
     let y0 = TABLE_TOP;
-    let two = reports.len() == 2;
-    let cols: &[u32] = if two { &[20, 420, 560, 700] } else { &[20, 420] };
+    // Right edges of the value columns.
+    let cols: &[u32] = if reports.len() == 2 { &[430, 620, 860] } else { &[430] };
     let _ = writeln!(s, "<text x=\"20\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">quality (95% intervals)</text>", y0 + 4);
-    let heads: &[&str] = if two { &["", "A", "B", "B − A"] } else { &["", "value"] };
+    let heads: &[&str] = if reports.len() == 2 { &["A", "B", "B − A (bold *: significant)"] } else { &["value"] };
     for (x, t) in cols.iter().zip(heads) {
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\">{t}</text>", x + 120, y0 + 24);
+        let _ = writeln!(s, "<text x=\"{x}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\">{t}</text>", y0 + 24);
     }
     let Some(first) = reports.first() else { return };
+    let right = cols.last().copied().unwrap_or(430);
     for (i, m) in first.quality.measures.iter().enumerate() {
         let y = y0 + 42 + 18 * i as u32;
         if i % 2 == 0 {
-            let _ = writeln!(
-                s,
-                "<rect x=\"14\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"#f2f2f2\"/>",
-                y - 13,
-                cols.last().unwrap_or(&420) + 136
-            );
+            let _ = writeln!(s, "<rect x=\"14\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"#f2f2f2\"/>", y - 13, right - 8);
         }
         let _ = writeln!(s, "<text x=\"20\" y=\"{y}\">{}</text>", esc(m.name));
         for (k, r) in reports.iter().enumerate() {
@@ -1241,14 +1233,16 @@ fn svg_metrics(s: &mut String, reports: &[&Report]) {
             } else {
                 format!("{} [{} – {}]", mk.show(mk.value), mk.show(mk.lo), mk.show(mk.hi))
             };
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\">{t}</text>", cols[k + 1] + 120);
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\">{t}</text>", cols[k]);
         }
         if let [a, b] = reports {
             let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
             let diff = metric_difference(&a.quality.measures[i], &b.quality.measures[i], judge);
-            let diff = diff.trim();
-            let bold = if diff.ends_with("significant") { " font-weight=\"bold\"" } else { "" };
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{bold}>{}</text>", cols[3] + 120, esc(diff));
+            let (diff, bold) = match diff.trim().strip_suffix("significant") {
+                Some(d) => (format!("{} *", d.trim()), " font-weight=\"bold\""),
+                None => (diff.trim().to_string(), ""),
+            };
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{bold}>{}</text>", cols[2], esc(&diff));
         }
     }
 }
