@@ -18,8 +18,8 @@
 //! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
-//!   searches), [`selfplay`], [`quality`] (what the games say about the variant: game-quality
-//!   metrics from the records and the evaluation along each game, the opening table), [`arena`] (engines against each other: score, Elo, seconds per
+//!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
+//!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
 //!   move, on self-play's machinery), `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
@@ -56,7 +56,6 @@ pub mod cli;
 pub mod diff;
 pub mod interrupt;
 pub mod perft;
-pub mod quality;
 mod record;
 pub mod repl;
 pub mod scenario;

@@ -4,12 +4,12 @@
 //! (stricter than one interval excluding the other's centre, which with forty moves would flag
 //! two by chance alone).
 
-use crate::selfplay::{GameRecord, wilson};
+use super::{GameRecord, wilson};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The most plies an opening table looks at.
-pub const MAX_PLIES: usize = crate::selfplay::OPENING_PLIES;
+pub const MAX_PLIES: usize = super::OPENING_PLIES;
 
 /// How an opening's score stands against the overall score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,19 +1,31 @@
 //! Self-play: N machine games of a variant and a report of what they say about it (results with
-//! confidence intervals, why games ended, lengths, branching, speed); two rule sets compared on
-//! the same seeds; JSON lines per game so shards played anywhere merge into one report.
+//! confidence intervals, why games ended, lengths, branching, the game-quality metrics of
+//! [`quality`], the opening table of [`openings`], speed); two rule sets compared on the same
+//! seeds ([`compare`]); a one-page picture ([`svg`]); JSON lines per game so shards played
+//! anywhere merge into one report.
 //!
 //! Game `i` uses a seed derived from the study's seed and `i` alone, so the report (all but the
 //! speed line) is the same for any number of threads or shards.
 
+mod compare;
+pub mod openings;
+pub mod quality;
+mod svg;
+
+pub use compare::compare;
+pub use svg::svg;
+
 use crate::ai::{self, Engine, EngineError};
 use crate::outcome::Winner;
-use crate::quality::{Quality, openings};
 use crate::script::ScriptError;
 use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
+
+use openings::openings;
+use quality::Quality;
 
 /// Why a study could not be played or read.
 #[derive(Debug, thiserror::Error)]
@@ -168,7 +180,7 @@ pub struct GameRecord {
     /// turn); absent in files written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turns: Option<u32>,
-    /// The positions where one move stood out by a one-ply look ([`crate::quality::near_forced`]),
+    /// The positions where one move stood out by a one-ply look ([`quality::near_forced`]),
     /// when a player searched ([`Config::looks`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub near_forced: Option<u32>,
@@ -243,7 +255,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
             last_side = Some(side);
         }
         if let Some(n) = &mut near_forced {
-            *n += u32::from(crate::quality::near_forced(v, &mut evaluator, &mut pos, &moves)?);
+            *n += u32::from(quality::near_forced(v, &mut evaluator, &mut pos, &moves)?);
         }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
@@ -896,7 +908,7 @@ impl Report {
             let line = format!("  {:<w$}  {} {}", m.name, m.text(), m.scope());
             let _ = writeln!(s, "{}", line.trim_end());
         }
-        if let Some(g) = crate::quality::typical_game(&self.games) {
+        if let Some(g) = quality::typical_game(&self.games) {
             let e = g.eval.as_deref().unwrap_or_default();
             let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
             let _ = writeln!(
@@ -1015,240 +1027,6 @@ pub(crate) fn sd(xs: &[f64]) -> f64 {
     let n = xs.len() as f64;
     let m = xs.iter().sum::<f64>() / n;
     (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
-}
-
-/// Two reports side by side, with each difference and whether it exceeds its 95 % interval.
-pub fn compare(a: &Report, b: &Report) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "A = {}, B = {}", a.title, b.title);
-    // A difference between results the move limit decided says nothing about the rules.
-    let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
-    if !judge {
-        let _ = writeln!(s, "(no difference is marked significant: in A or B more than a quarter of the games ended at the move limit)");
-    }
-    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", "A", "B", "difference (B − A) [95%]");
-    let mark = |lo: f64, hi: f64| if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
-    // Shares: Newcombe's interval for the difference of two Wilson intervals.
-    let prop = |name: &str, x: f64, y: f64, s: &mut String| {
-        let (na, nb) = (a.n as f64, b.n as f64);
-        let (lo, hi) = newcombe(x, wilson(x, na), y, wilson(y, nb));
-        let _ = writeln!(
-            s,
-            "{name:<34} {:>22} {:>22} {:>+8.1} [{:+.1}, {:+.1}]{}",
-            format!("{:.1}%", x * 100.0),
-            format!("{:.1}%", y * 100.0),
-            (y - x) * 100.0,
-            lo * 100.0,
-            hi * 100.0,
-            mark(lo, hi)
-        );
-    };
-    prop("white wins", a.white.p, b.white.p, &mut s);
-    prop("black wins", a.black.p, b.black.p, &mut s);
-    prop("draws", a.draws.p, b.draws.p, &mut s);
-    // Every quality metric: shares by Newcombe's interval, means by Welch's (kept within what
-    // the data allow), the balance as a plain difference (its interval folds at 50 %).
-    for (x, y) in a.quality.measures.iter().zip(&b.quality.measures) {
-        let _ = writeln!(s, "{}", metric_row(x, y, judge).trim_end());
-    }
-    let plain = |name: &str, x: f64, y: f64, s: &mut String| {
-        let _ = writeln!(s, "{name:<34} {x:>22.2} {y:>22.2} {:>+8.2}", y - x);
-    };
-    plain("median length (plies)", a.length.median, b.length.median, &mut s);
-    plain("mean branching (all positions)", a.branching.mean, b.branching.mean, &mut s);
-    let mut reasons: Vec<String> = a.reasons.iter().chain(&b.reasons).map(|r| r.0.clone()).collect();
-    reasons.sort();
-    reasons.dedup();
-    for r in reasons {
-        let get = |rep: &Report| rep.reasons.iter().find(|x| x.0 == r).map_or(0, |x| x.1);
-        let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>+8}", trunc(&r, 34), get(a), get(b), get(b) as i64 - get(a) as i64);
-    }
-    let _ = write!(s, "A {}B {}", a.speed_line(), b.speed_line());
-    s
-}
-
-/// One quality metric of two rule sets as a row: both values, then [`metric_difference`].
-fn metric_row(x: &crate::quality::Measure, y: &crate::quality::Measure, judge: bool) -> String {
-    let show = |m: &crate::quality::Measure| if m.unavailable.is_some() { "unavailable".to_string() } else { m.show(m.value) };
-    format!("{:<34} {:>22} {:>22} {}", trunc(x.name, 34), show(x), show(y), metric_difference(x, y, judge))
-}
-
-/// The difference B − A of one quality metric with its 95 % interval, `significant` when the
-/// interval excludes zero and `judge` allows: shares by Newcombe's interval, means by Welch's
-/// (kept within what the data allow), the balance as a plain difference (its interval folds at
-/// 50 %). Empty when either is unavailable.
-fn metric_difference(x: &crate::quality::Measure, y: &crate::quality::Measure, judge: bool) -> String {
-    use crate::quality::{Kind, Unit};
-    if x.unavailable.is_some() || y.unavailable.is_some() {
-        return String::new();
-    }
-    // Percent shares differ in points (one decimal, as the results); other units in their own.
-    let (k, dp) = if x.unit == Unit::Percent { (100.0, 1) } else { (1.0, 2) };
-    let d = (y.value - x.value) * k;
-    let interval = match x.kind {
-        Kind::Share | Kind::Score => Some(newcombe(x.value, (x.lo, x.hi), y.value, (y.lo, y.hi))),
-        Kind::Mean => {
-            let half = 1.96 * (x.sd * x.sd / x.n as f64 + y.sd * y.sd / y.n as f64).sqrt();
-            let d = y.value - x.value;
-            Some(((d - half).max(y.min - x.max), (d + half).min(y.max - x.min)))
-        }
-        Kind::Balance => None,
-    };
-    match interval {
-        Some((lo, hi)) => {
-            let mark = if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
-            format!("{d:>+8.dp$} [{:+.dp$}, {:+.dp$}]{mark}", lo * k, hi * k)
-        }
-        None => format!("{d:>+8.dp$}"),
-    }
-}
-
-fn trunc(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
-}
-
-/// A one-page SVG of one or two reports: the result bars, the length histogram and the
-/// evaluation curve of a typical game of each, then every quality metric side by side.
-pub fn svg(reports: &[&Report]) -> String {
-    let w = (420 * reports.len() as u32 + 40).max(460);
-    let rows = reports.first().map_or(0, |r| r.quality.measures.len()) as u32;
-    let h = TABLE_TOP + 40 + 18 * rows + 20;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    );
-    let colours = ["#4a7ab5", "#b5524a", "#999999"];
-    for (k, r) in reports.iter().enumerate() {
-        let x0 = 20 + 420 * k as u32;
-        let _ = writeln!(s, "<text x=\"{x0}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{} — {} games</text>", esc(&r.title), r.n);
-        // Result bars.
-        for (i, (name, sh)) in [("white wins", r.white), ("black wins", r.black), ("draws", r.draws)].iter().enumerate() {
-            let y = 44 + i as u32 * 30;
-            let len = (sh.p * 300.0).round();
-            let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">{name}</text>", y + 15);
-            let _ = writeln!(s, "<rect x=\"{}\" y=\"{y}\" width=\"{len}\" height=\"20\" fill=\"{}\"/>", x0 + 75, colours[i]);
-            let (lo, hi) = ((sh.lo * 300.0).round(), (sh.hi * 300.0).round());
-            let _ = writeln!(
-                s,
-                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>",
-                x0 + 75 + lo as u32,
-                x0 + 75 + hi as u32,
-                y + 10,
-                y + 10
-            );
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{:.1}%</text>", x0 + 80 + len as u32, y + 15, sh.p * 100.0);
-        }
-        // Length histogram.
-        let rows = r.histogram(20);
-        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1) as f64;
-        let (hx, hy, hw, hh) = (x0 + 10, 160u32, 380u32, 300u32);
-        let _ = writeln!(
-            s,
-            "<text x=\"{x0}\" y=\"{}\">game length (plies): mean {:.1}, median {:.1}</text>",
-            hy - 8,
-            r.length.mean,
-            r.length.median
-        );
-        let bw = hw as f64 / rows.len().max(1) as f64;
-        for (i, (a, b, c, capped)) in rows.iter().enumerate() {
-            let h = (*c as f64 / top * hh as f64).round();
-            let (fill, label) = if *capped { ("#b0b0b0", "move limit".to_string()) } else { ("#6a9a5b", format!("{a}–{b}")) };
-            let _ = writeln!(
-                s,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h}\" fill=\"{fill}\"><title>{label}: {c}</title></rect>",
-                hx as f64 + i as f64 * bw,
-                (hy + hh) as f64 - h,
-                (bw - 1.0).max(1.0)
-            );
-        }
-        let _ = writeln!(s, "<line x1=\"{hx}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>", hx + hw, hy + hh, hy + hh);
-        let _ = writeln!(s, "<text x=\"{hx}\" y=\"{}\">{}</text>", hy + hh + 16, r.length.min);
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", hx + hw, hy + hh + 16, r.length.max);
-        svg_curve(&mut s, r, x0);
-    }
-    svg_metrics(&mut s, reports);
-    s.push_str("</svg>\n");
-    s
-}
-
-/// Where the SVG's metric table starts.
-const TABLE_TOP: u32 = 730;
-
-/// The evaluation curve of a report's typical game ([`crate::quality::typical_game`]), below
-/// its histogram: white's evaluation in pieces at each decision, on a scale symmetric about 0.
-fn svg_curve(s: &mut String, r: &Report, x0: u32) {
-    let (cx, top, cw, ch) = (x0 + 10, 520u32, 380u32, 160u32);
-    let mid = top + ch / 2;
-    let Some(g) = crate::quality::typical_game(&r.games) else {
-        let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation: unavailable (the games carry none)</text>", top - 8);
-        return;
-    };
-    let e = g.eval.as_deref().unwrap_or_default();
-    let unit = crate::quality::UNITS_PER_PIECE as f64;
-    let scale = (e.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0) as f64 / unit).max(1.0);
-    let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation along game #{} (the median length)</text>", top - 8, g.index);
-    let _ = writeln!(s, "<rect x=\"{cx}\" y=\"{top}\" width=\"{cw}\" height=\"{ch}\" fill=\"none\" stroke=\"#cccccc\"/>");
-    let _ = writeln!(s, "<line x1=\"{cx}\" x2=\"{}\" y1=\"{mid}\" y2=\"{mid}\" stroke=\"#999999\" stroke-dasharray=\"4 3\"/>", cx + cw);
-    let points: Vec<String> = e
-        .iter()
-        .enumerate()
-        .map(|(i, &x)| {
-            let px = cx as f64 + i as f64 * cw as f64 / (e.len().max(2) - 1) as f64;
-            let py = mid as f64 - x as f64 / unit / scale * (ch / 2) as f64;
-            format!("{px:.1},{py:.1}")
-        })
-        .collect();
-    let _ = writeln!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#4a7ab5\" stroke-width=\"1.5\"/>", points.join(" "));
-    let label =
-        |y: u32, t: String, anchor: &str, x: u32| format!("<text x=\"{x}\" y=\"{y}\" font-size=\"10\" text-anchor=\"{anchor}\">{t}</text>");
-    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} white ahead"), "start", cx + 4));
-    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} black ahead"), "start", cx + 4));
-    let _ = writeln!(s, "{}", label(top + ch + 14, "ply 1".into(), "start", cx));
-    let end = if g.result == "draw" { "a draw".to_string() } else { format!("{} won", esc(&g.result)) };
-    let _ = writeln!(s, "{}", label(top + ch + 14, format!("ply {}: {end}", e.len()), "end", cx + cw));
-}
-
-/// Every quality metric of the reports side by side (with the difference for two; in bold
-/// with a star when significant).
-fn svg_metrics(s: &mut String, reports: &[&Report]) {
-    let y0 = TABLE_TOP;
-    // Right edges of the value columns.
-    let cols: &[u32] = if reports.len() == 2 { &[430, 620, 860] } else { &[430] };
-    let _ = writeln!(s, "<text x=\"20\" y=\"{}\" font-size=\"14\" font-weight=\"bold\">quality (95% intervals)</text>", y0 + 4);
-    let heads: &[&str] = if reports.len() == 2 { &["A", "B", "B − A (bold *: significant)"] } else { &["value"] };
-    for (x, t) in cols.iter().zip(heads) {
-        let _ = writeln!(s, "<text x=\"{x}\" y=\"{}\" text-anchor=\"end\" font-weight=\"bold\">{t}</text>", y0 + 24);
-    }
-    let Some(first) = reports.first() else { return };
-    let right = cols.last().copied().unwrap_or(430);
-    for (i, m) in first.quality.measures.iter().enumerate() {
-        let y = y0 + 42 + 18 * i as u32;
-        if i % 2 == 0 {
-            let _ = writeln!(s, "<rect x=\"14\" y=\"{}\" width=\"{}\" height=\"18\" fill=\"#f2f2f2\"/>", y - 13, right - 8);
-        }
-        let _ = writeln!(s, "<text x=\"20\" y=\"{y}\">{}</text>", esc(m.name));
-        for (k, r) in reports.iter().enumerate() {
-            let mk = &r.quality.measures[i];
-            let t = if mk.unavailable.is_some() {
-                "unavailable".to_string()
-            } else {
-                format!("{} [{} – {}]", mk.show(mk.value), mk.show(mk.lo), mk.show(mk.hi))
-            };
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\">{t}</text>", cols[k]);
-        }
-        if let [a, b] = reports {
-            let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
-            let diff = metric_difference(&a.quality.measures[i], &b.quality.measures[i], judge);
-            let (diff, bold) = match diff.trim().strip_suffix("significant") {
-                Some(d) => (format!("{} *", d.trim()), " font-weight=\"bold\""),
-                None => (diff.trim().to_string(), ""),
-            };
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{y}\" text-anchor=\"end\"{bold}>{}</text>", cols[2], esc(&diff));
-        }
-    }
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[cfg(test)]

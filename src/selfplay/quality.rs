@@ -6,24 +6,20 @@
 //! The metrics that follow the evaluation read [`GameRecord::eval`]: the variant's own
 //! evaluation ([`crate::ai::Evaluator`], so `[ai.eval]` shapes them) of every position where a
 //! decision was made, as white's score. Records written before it was kept make those metrics
-//! unavailable, not wrong. [`openings`] is the table of scores by first moves.
+//! unavailable, not wrong. The opening table is [`super::openings`].
 //!
 //! Everything here is a function of the game records alone, in index order: a report is the
 //! same for any number of threads and for shards merged from files.
 
-pub mod openings;
-
+use super::{GameRecord, MOVE_LIMIT_REASON, Share, wilson};
 use crate::ai::Evaluator;
 use crate::ai::eval::EVAL_MAX;
 use crate::notation::Move;
 use crate::outcome::Winner;
 use crate::rules::eval::UNITS_PER_POINT;
 use crate::script::ScriptError;
-use crate::selfplay::{GameRecord, MOVE_LIMIT_REASON, Share, wilson};
 use crate::state::Position;
 use crate::variant::Variant;
-
-pub use openings::{Opening, Openings, openings};
 
 /// Evaluation units per ordinary piece (a value of 100 points).
 pub const UNITS_PER_PIECE: i32 = 100 * UNITS_PER_POINT;
@@ -623,7 +619,7 @@ impl Measure {
         }
         let n = xs.len() as u64;
         let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n as f64 };
-        let sd = crate::selfplay::sd(&xs);
+        let sd = super::sd(&xs);
         let (value, lo, hi) = match m.kind() {
             _ if n == 0 => (0.0, 0.0, 0.0),
             Kind::Share => {
