@@ -456,6 +456,9 @@ mod tests {
             black: if white == "a" { "b".into() } else { "a".into() },
             white_time: None,
             black_time: None,
+            eval: None,
+            turns: None,
+            near_forced: None,
         };
         let mut t = Tally::default();
         for g in [

@@ -175,6 +175,12 @@ pub enum Command {
         /// Also write the report's SVG picture.
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
+        /// Also write the report's picture as PNG.
+        #[arg(long)]
+        png: Option<std::path::PathBuf>,
+        /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+        openings: u8,
     },
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
@@ -235,9 +241,16 @@ pub struct SelfplayArgs {
     /// Play only the games whose index is I mod N.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
-    /// Write a one-page SVG picture (length histogram, result bars).
+    /// Write a one-page SVG picture (result bars, length histogram, a typical game's
+    /// evaluation, the quality metrics).
     #[arg(long)]
     pub svg: Option<std::path::PathBuf>,
+    /// Write the same picture as PNG.
+    #[arg(long)]
+    pub png: Option<std::path::PathBuf>,
+    /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
+    pub openings: u8,
 }
 
 #[derive(Args, Debug)]
@@ -409,7 +422,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Analyse { game, engine, lines, seed } => analyse(&game, &engine, lines as usize, seed, out),
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
-        Command::Report { files, svg } => report(&files, svg.as_deref(), out),
+        Command::Report { files, svg, png, openings } => report(&files, [svg.as_deref(), png.as_deref()], openings, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
     }
 }
@@ -556,16 +569,35 @@ fn check(variant: &str, sets: &Sets, resolved: bool, out: &mut dyn Write) -> Res
     Ok(())
 }
 
-fn report(files: &[std::path::PathBuf], svg: Option<&std::path::Path>, out: &mut dyn Write) -> Result<(), CliError> {
-    let reports = crate::selfplay::Report::merge(files).map_err(CliError::failed)?;
-    let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
-    if let Some(p) = svg {
-        std::fs::write(p, crate::selfplay::svg(&refs)).map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
+fn report(
+    files: &[std::path::PathBuf],
+    pictures: [Option<&std::path::Path>; 2],
+    openings: u8,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let mut reports = crate::selfplay::Report::merge(files).map_err(CliError::failed)?;
+    for r in &mut reports {
+        r.opening_plies = openings.into();
     }
+    let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
+    write_pictures(&crate::selfplay::svg(&refs), pictures)?;
     let texts: Vec<String> = reports.iter().map(|r| r.text()).collect();
     out.write_all(texts.join("\n").as_bytes())?;
     if let [a, b] = refs.as_slice() {
         write!(out, "\n{}", crate::selfplay::compare(a, b))?;
+    }
+    Ok(())
+}
+
+/// A report's picture as SVG and as PNG (`[svg, png]`, each when asked), written atomically.
+fn write_pictures(svg: &str, [to_svg, to_png]: [Option<&std::path::Path>; 2]) -> Result<(), CliError> {
+    let failed = |p: &std::path::Path, e: &dyn std::fmt::Display| CliError::failed(format!("{}: {e}", p.display()));
+    if let Some(p) = to_svg {
+        crate::repl::write_atomic(p, svg).map_err(|e| failed(p, &e))?;
+    }
+    if let Some(p) = to_png {
+        let png = crate::diagram::png(svg, crate::diagram::PNG_SCALE).map_err(CliError::failed)?;
+        crate::repl::write_atomic(p, png).map_err(|e| failed(p, &e))?;
     }
     Ok(())
 }
@@ -600,18 +632,18 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
     crate::interrupt::install().map_err(CliError::failed)?;
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
     let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
-    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+    let mut ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+    ra.opening_plies = a.openings.into();
     let (text, picture) = match &a.compare {
         Some(b) if !ra.interrupted => {
             let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+            let mut rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+            rb.opening_plies = a.openings.into();
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
         _ => (ra.text(), svg(&[&ra])),
     };
-    if let Some(p) = &a.svg {
-        crate::repl::write_atomic(p, &picture).map_err(|e| CliError::failed(format!("{}: {e}", p.display())))?;
-    }
+    write_pictures(&picture, [a.svg.as_deref(), a.png.as_deref()])?;
     Ok(text)
 }
 

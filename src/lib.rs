@@ -18,7 +18,8 @@
 //! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
-//!   searches), [`selfplay`], [`arena`] (engines against each other: score, Elo, seconds per
+//!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
+//!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
 //!   move, on self-play's machinery), `record` (game records),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant

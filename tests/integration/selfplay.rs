@@ -156,3 +156,63 @@ fn a_tiny_study_prints_honest_intervals() {
     assert!(out.contains("(not judged: the move limit decided too many games)"), "{out}");
     assert!(out.lines().any(|l| l.trim_start().starts_with("move limit ")), "{out}");
 }
+
+#[test]
+fn the_recorded_evaluation_is_whites_view_of_each_decision() {
+    // Replaying a game and evaluating each position where a decision was made, from the point
+    // of view of the player to decide, gives the record's numbers, negated where black decides.
+    let r = run("lielow", &[], &cfg(3, 1, None), false).unwrap();
+    let v = boardlab::Variant::load("lielow", &[("move_limit".into(), "1000".into())]).unwrap();
+    for g in &r.games {
+        let eval = g.eval.as_ref().expect("self-play records the evaluation");
+        assert_eq!(eval.len(), g.branching.len());
+        assert_eq!(g.turns, Some(g.plies), "Lielow has no continuations: a turn is a ply");
+        assert_eq!(g.near_forced, None, "random players: no one-ply look");
+        let mut pos = v.start();
+        let mut ev = boardlab::ai::Evaluator::new(&v);
+        for (m, &e) in g.moves.iter().zip(eval) {
+            let own = ev.score(&mut pos).unwrap();
+            let white = if pos.side() == boardlab::Player::FIRST { own } else { -own };
+            assert_eq!(white, e, "game {} before {m}", g.index);
+            v.play(&mut pos, m).unwrap();
+        }
+    }
+}
+
+#[test]
+fn searching_players_shards_run_apart_merge_into_the_single_run() {
+    // Shards played by separate processes with a searching player (so the one-ply look runs)
+    // merge into the single run's report, quality section and openings included.
+    let dir = std::env::temp_dir().join(format!("boardlab-spab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_boardlab");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).current_dir(crate::root()).output().unwrap();
+    let common = ["selfplay", "lielow", "--games", "12", "--seed", "5", "--white", "ab:d1", "--openings", "2"];
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let f = dir.join(format!("s{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let o = run(&[&common[..], &["--threads", "1", "--shard", &shard, "--jsonl", f.to_str().unwrap()]].concat());
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let whole = run(&[&common[..], &["--threads", "2"]].concat());
+    let merged = run(&[&["report", "--openings", "2"][..], &files.iter().map(String::as_str).collect::<Vec<_>>()].concat());
+    let strip = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout).lines().filter(|l| !l.starts_with("speed:")).collect::<Vec<_>>().join("\n")
+    };
+    let text = strip(&whole);
+    assert_eq!(text, strip(&merged));
+    assert!(text.contains("quality (95% intervals") && text.contains("by first 2 plies"), "{text}");
+    let sensible = text.lines().find(|l| l.contains("single sensible move")).unwrap();
+    assert!(!sensible.contains("unavailable"), "{sensible}");
+    // A record from before the evaluation was kept still reads: those metrics are unavailable.
+    let old = dir.join("old.jsonl");
+    std::fs::write(&old, "{\"index\":0,\"seed\":1,\"variant\":\"lielow\",\"options\":{},\"result\":\"white\",\"reason\":\"king captured\",\"plies\":2,\"moves\":[\"a2-a3\",\"b7-b6\"],\"branching\":[40,40]}\n").unwrap();
+    let o = run(&["report", old.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("lead changes") && out.contains("unavailable: the games carry no evaluation"), "{out}");
+    assert!(out.contains("duration (plies)") && out.contains("a2-a3"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,9 +1,19 @@
 //! Self-play: N machine games of a variant and a report of what they say about it (results with
-//! confidence intervals, why games ended, lengths, branching, speed); two rule sets compared on
-//! the same seeds; JSON lines per game so shards played anywhere merge into one report.
+//! confidence intervals, why games ended, lengths, branching, the game-quality metrics of
+//! [`quality`], the opening table of [`openings`], speed); two rule sets compared on the same
+//! seeds ([`compare`]); a one-page picture ([`svg`]); JSON lines per game so shards played
+//! anywhere merge into one report.
 //!
 //! Game `i` uses a seed derived from the study's seed and `i` alone, so the report (all but the
 //! speed line) is the same for any number of threads or shards.
+
+mod compare;
+pub mod openings;
+pub mod quality;
+mod svg;
+
+pub use compare::compare;
+pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::outcome::Winner;
@@ -13,6 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
+
+use openings::openings;
+use quality::Quality;
 
 /// Why a study could not be played or read.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +77,8 @@ pub struct Config {
     pub threads: usize,
     /// Play only the games whose index is `shard.0` mod `shard.1`.
     pub shard: Option<(u64, u64)>,
-    /// Keep each game's move texts (for JSON lines; costs time).
+    /// Keep every move's text (for JSON lines; costs time). Without it a game keeps its first
+    /// [`OPENING_PLIES`] moves, for the opening table.
     pub record_moves: bool,
     /// Odd games swap the players: `black` plays first in them (the arena, where each engine
     /// of a pair plays both sides equally often).
@@ -104,6 +118,13 @@ impl Config {
             return Err(usage);
         }
         Ok(c)
+    }
+
+    /// Whether a player searches (`ab`, `mcts`): then each position also gets a one-ply look at
+    /// every legal move ([`GameRecord::near_forced`]), which costs little beside a search and
+    /// several times a random game.
+    pub fn looks(&self) -> bool {
+        self.white != Engine::Random || self.black != Engine::Random
     }
 
     fn indices(&self) -> Vec<u64> {
@@ -150,7 +171,23 @@ pub struct GameRecord {
     pub white_time: Option<MoveTimes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub black_time: Option<MoveTimes>,
+    /// The variant's evaluation of each position where a decision was made (as `branching`), as
+    /// white's score in units (1000 = an ordinary piece): what the quality metrics read (absent
+    /// in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<Vec<i32>>,
+    /// Turns: runs of decisions by one player (a continuation's extra decisions are the same
+    /// turn); absent in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
+    /// The positions where one move stood out by a one-ply look ([`quality::near_forced`]),
+    /// when a player searched ([`Config::looks`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub near_forced: Option<u32>,
 }
+
+/// The plies of each game kept for the opening table when the moves are not all recorded.
+pub const OPENING_PLIES: usize = 3;
 
 /// The wall time one player took to choose its moves in one game, in seconds: enough for a
 /// report of many games, merged or resumed, to give each player's typical and worst move.
@@ -195,6 +232,11 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let (white, black) = cfg.players(index);
     // Seconds per decision, by player (first, second).
     let mut times: [Vec<f64>; 2] = [vec![], vec![]];
+    let mut evaluator = ai::Evaluator::new(v);
+    let mut eval = Vec::new();
+    let mut turns = 0u32;
+    let mut last_side = None;
+    let mut near_forced = cfg.looks().then_some(0u32);
     loop {
         crate::interrupt::check()?;
         v.legal_moves(&mut pos, &mut moves)?;
@@ -202,7 +244,19 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
             break;
         }
         branching.push(moves.len() as u32);
-        let first = pos.side() == crate::Player::FIRST;
+        let side = pos.side();
+        let first = side == crate::Player::FIRST;
+        // The evaluation is from the point of view of the player to decide: white's is the
+        // same number or its negation.
+        let e = evaluator.score(&mut pos)?;
+        eval.push(if first { e } else { -e });
+        if last_side != Some(side) {
+            turns += 1;
+            last_side = Some(side);
+        }
+        if let Some(n) = &mut near_forced {
+            *n += u32::from(quality::near_forced(v, &mut evaluator, &mut pos, &moves)?);
+        }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
@@ -211,7 +265,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         if let Some(t) = t {
             times[usize::from(!first)].push(t.elapsed().as_secs_f64());
         }
-        if cfg.record_moves {
+        if cfg.record_moves || texts.len() < OPENING_PLIES {
             texts.push(m.text(g));
         }
         plies += 1;
@@ -239,6 +293,9 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         black: black.to_string(),
         white_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
         black_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
+        eval: Some(eval),
+        turns: Some(turns),
+        near_forced,
     })
 }
 
@@ -592,7 +649,14 @@ pub struct Report {
     pub capped: Share,
     /// Who played white and black (`random`, `mcts:1000`), when the games say and agree.
     pub players: Option<(String, String)>,
+    /// Every game-quality metric over the games.
+    pub quality: Quality,
+    /// The plies the opening table looks at (1 by default; `--openings N`).
+    pub opening_plies: usize,
 }
+
+/// The rows of the opening table a report shows (more when flagged).
+pub const OPENING_ROWS: usize = 20;
 
 /// The reason a game cut by the move limit gives.
 pub const MOVE_LIMIT_REASON: &str = "move limit";
@@ -723,6 +787,8 @@ impl Report {
             resumed: 0,
             capped,
             players,
+            quality: Quality::of(&games),
+            opening_plies: 1,
             games,
         }
     }
@@ -828,7 +894,31 @@ impl Report {
             "branching (legal moves per position): mean {:.2}; by third of the game {:.2} / {:.2} / {:.2}; max {}",
             br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
         );
+        s.push_str(&self.quality_text());
+        s.push_str(&openings(&self.games, self.opening_plies).text(OPENING_ROWS));
         s.push_str(&self.speed_line());
+        s
+    }
+
+    /// The quality section: every metric with its 95 % interval (definitions: docs/selfplay.md).
+    pub fn quality_text(&self) -> String {
+        let mut s = String::from("quality (95% intervals; definitions in docs/selfplay.md)\n");
+        let w = self.quality.measures.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
+        for m in &self.quality.measures {
+            let line = format!("  {:<w$}  {} {}", m.name, m.text(), m.scope());
+            let _ = writeln!(s, "{}", line.trim_end());
+        }
+        if let Some(g) = quality::typical_game(&self.games) {
+            let e = g.eval.as_deref().unwrap_or_default();
+            let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
+            let _ = writeln!(
+                s,
+                "  typical game (#{}, the median length, {} plies): white's evaluation at its start, quarters and last decision {}",
+                g.index,
+                g.plies,
+                marks.join(" ")
+            );
+        }
         s
     }
 
@@ -910,7 +1000,7 @@ pub fn wilson(p: f64, n: f64) -> (f64, f64) {
 
 /// Newcombe's hybrid score interval (his method 10) for the difference `p2 − p1` of two shares
 /// with Wilson intervals `w1`, `w2`: always within [−1, 1].
-fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64, f64) {
+pub(crate) fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64, f64) {
     let d = p2 - p1;
     let lo = d - ((p2 - w2.0).powi(2) + (w1.1 - p1).powi(2)).sqrt();
     let hi = d + ((w2.1 - p2).powi(2) + (p1 - w1.0).powi(2)).sqrt();
@@ -929,132 +1019,14 @@ pub fn sig3(x: f64) -> String {
     format!("{rounded:.decimals$}")
 }
 
-fn sd(xs: &[f64]) -> f64 {
+/// The sample standard deviation (0 for fewer than two).
+pub(crate) fn sd(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
     let n = xs.len() as f64;
     let m = xs.iter().sum::<f64>() / n;
     (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
-}
-
-/// Two reports side by side, with each difference and whether it exceeds its 95 % interval.
-pub fn compare(a: &Report, b: &Report) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "A = {}, B = {}", a.title, b.title);
-    // A difference between results the move limit decided says nothing about the rules.
-    let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
-    if !judge {
-        let _ = writeln!(s, "(no difference is marked significant: in A or B more than a quarter of the games ended at the move limit)");
-    }
-    let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", "A", "B", "difference (B − A) [95%]");
-    let mark = |lo: f64, hi: f64| if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
-    // Shares: Newcombe's interval for the difference of two Wilson intervals.
-    let prop = |name: &str, x: f64, y: f64, s: &mut String| {
-        let (na, nb) = (a.n as f64, b.n as f64);
-        let (lo, hi) = newcombe(x, wilson(x, na), y, wilson(y, nb));
-        let _ = writeln!(
-            s,
-            "{name:<34} {:>22} {:>22} {:>+8.1} [{:+.1}, {:+.1}]{}",
-            format!("{:.1}%", x * 100.0),
-            format!("{:.1}%", y * 100.0),
-            (y - x) * 100.0,
-            lo * 100.0,
-            hi * 100.0,
-            mark(lo, hi)
-        );
-    };
-    prop("white wins", a.white.p, b.white.p, &mut s);
-    prop("black wins", a.black.p, b.black.p, &mut s);
-    prop("draws", a.draws.p, b.draws.p, &mut s);
-    prop("ended by the move limit", a.capped.p, b.capped.p, &mut s);
-    prop("first player's score (%)", a.white_score.0, b.white_score.0, &mut s);
-    // Mean lengths: Welch's normal interval, kept within what the data allow.
-    let (la, lb) = (&a.length, &b.length);
-    let half = 1.96 * (la.sd * la.sd / a.n.max(1) as f64 + lb.sd * lb.sd / b.n.max(1) as f64).sqrt();
-    let d = lb.mean - la.mean;
-    let (lo, hi) = ((d - half).max(lb.min as f64 - la.max as f64), (d + half).min(lb.max as f64 - la.min as f64));
-    let _ = writeln!(s, "{:<34} {:>22.1} {:>22.1} {d:>+8.1} [{lo:+.1}, {hi:+.1}]{}", "mean length (plies)", la.mean, lb.mean, mark(lo, hi));
-    let plain = |name: &str, x: f64, y: f64, s: &mut String| {
-        let _ = writeln!(s, "{name:<34} {x:>22.2} {y:>22.2} {:>+8.2}", y - x);
-    };
-    plain("median length (plies)", a.length.median, b.length.median, &mut s);
-    plain("mean branching", a.branching.mean, b.branching.mean, &mut s);
-    let mut reasons: Vec<String> = a.reasons.iter().chain(&b.reasons).map(|r| r.0.clone()).collect();
-    reasons.sort();
-    reasons.dedup();
-    for r in reasons {
-        let get = |rep: &Report| rep.reasons.iter().find(|x| x.0 == r).map_or(0, |x| x.1);
-        let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>+8}", trunc(&r, 34), get(a), get(b), get(b) as i64 - get(a) as i64);
-    }
-    let _ = write!(s, "A {}B {}", a.speed_line(), b.speed_line());
-    s
-}
-
-fn trunc(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { s.chars().take(n - 1).collect::<String>() + "…" }
-}
-
-/// A one-page SVG: the result bars and the length histogram of one or two reports.
-pub fn svg(reports: &[&Report]) -> String {
-    let w = 420 * reports.len() as u32 + 40;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"520\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    );
-    let colours = ["#4a7ab5", "#b5524a", "#999999"];
-    for (k, r) in reports.iter().enumerate() {
-        let x0 = 20 + 420 * k as u32;
-        let _ = writeln!(s, "<text x=\"{x0}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{} — {} games</text>", esc(&r.title), r.n);
-        // Result bars.
-        for (i, (name, sh)) in [("white wins", r.white), ("black wins", r.black), ("draws", r.draws)].iter().enumerate() {
-            let y = 44 + i as u32 * 30;
-            let len = (sh.p * 300.0).round();
-            let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">{name}</text>", y + 15);
-            let _ = writeln!(s, "<rect x=\"{}\" y=\"{y}\" width=\"{len}\" height=\"20\" fill=\"{}\"/>", x0 + 75, colours[i]);
-            let (lo, hi) = ((sh.lo * 300.0).round(), (sh.hi * 300.0).round());
-            let _ = writeln!(
-                s,
-                "<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>",
-                x0 + 75 + lo as u32,
-                x0 + 75 + hi as u32,
-                y + 10,
-                y + 10
-            );
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{:.1}%</text>", x0 + 80 + len as u32, y + 15, sh.p * 100.0);
-        }
-        // Length histogram.
-        let rows = r.histogram(20);
-        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1) as f64;
-        let (hx, hy, hw, hh) = (x0 + 10, 160u32, 380u32, 300u32);
-        let _ = writeln!(
-            s,
-            "<text x=\"{x0}\" y=\"{}\">game length (plies): mean {:.1}, median {:.1}</text>",
-            hy - 8,
-            r.length.mean,
-            r.length.median
-        );
-        let bw = hw as f64 / rows.len().max(1) as f64;
-        for (i, (a, b, c, capped)) in rows.iter().enumerate() {
-            let h = (*c as f64 / top * hh as f64).round();
-            let (fill, label) = if *capped { ("#b0b0b0", "move limit".to_string()) } else { ("#6a9a5b", format!("{a}–{b}")) };
-            let _ = writeln!(
-                s,
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h}\" fill=\"{fill}\"><title>{label}: {c}</title></rect>",
-                hx as f64 + i as f64 * bw,
-                (hy + hh) as f64 - h,
-                (bw - 1.0).max(1.0)
-            );
-        }
-        let _ = writeln!(s, "<line x1=\"{hx}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"black\"/>", hx + hw, hy + hh, hy + hh);
-        let _ = writeln!(s, "<text x=\"{hx}\" y=\"{}\">{}</text>", hy + hh + 16, r.length.min);
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>", hx + hw, hy + hh + 16, r.length.max);
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -1076,6 +1048,9 @@ mod tests {
             black: String::new(),
             white_time: None,
             black_time: None,
+            eval: None,
+            turns: None,
+            near_forced: None,
         }
     }
 

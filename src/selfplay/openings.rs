@@ -1,0 +1,201 @@
+//! The opening table: the first player's score after each first move (or each sequence of the
+//! first plies), with Wilson's 95 % interval, and the openings that win or lose far more than
+//! the rest flagged: those whose interval and the overall score's interval do not overlap
+//! (stricter than one interval excluding the other's centre, which with forty moves would flag
+//! two by chance alone).
+
+use super::{GameRecord, wilson};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The most plies an opening table looks at.
+pub const MAX_PLIES: usize = super::OPENING_PLIES;
+
+/// How an opening's score stands against the overall score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flag {
+    /// Its interval lies wholly above the overall score's interval.
+    WinsMore,
+    /// Wholly below.
+    LosesMore,
+}
+
+/// One opening: its first moves and the first player's score after them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opening {
+    /// The moves, space-separated.
+    pub moves: String,
+    pub games: u64,
+    pub score: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub flag: Option<Flag>,
+}
+
+/// The first player's score by opening.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Openings {
+    pub plies: usize,
+    /// The score over the games in the table, with its interval.
+    pub overall: (f64, f64, f64),
+    /// Most played first (then by the moves' text).
+    pub rows: Vec<Opening>,
+    /// Games that ended before `plies` decisions.
+    pub shorter: u64,
+    /// Games whose moves were not recorded.
+    pub unrecorded: u64,
+}
+
+/// The opening table of `games` by their first `plies` moves (1 to [`MAX_PLIES`]).
+pub fn openings(games: &[GameRecord], plies: usize) -> Openings {
+    let plies = plies.clamp(1, MAX_PLIES);
+    let mut by: BTreeMap<String, (u64, f64)> = BTreeMap::new();
+    let (mut shorter, mut unrecorded) = (0, 0);
+    for g in games {
+        if (g.plies as usize) < plies {
+            shorter += 1;
+            continue;
+        }
+        if g.moves.len() < plies {
+            unrecorded += 1;
+            continue;
+        }
+        let e = by.entry(g.moves[..plies].join(" ")).or_default();
+        e.0 += 1;
+        e.1 += match g.result.as_str() {
+            "white" => 1.0,
+            "draw" => 0.5,
+            _ => 0.0,
+        };
+    }
+    let n: u64 = by.values().map(|x| x.0).sum();
+    let total: f64 = by.values().map(|x| x.1).sum();
+    let overall = if n == 0 { (0.0, 0.0, 0.0) } else { with_interval(total / n as f64, n) };
+    let mut rows: Vec<Opening> = by
+        .into_iter()
+        .map(|(moves, (games, points))| {
+            let (score, lo, hi) = with_interval(points / games as f64, games);
+            let flag = if lo > overall.2 {
+                Some(Flag::WinsMore)
+            } else if hi < overall.1 {
+                Some(Flag::LosesMore)
+            } else {
+                None
+            };
+            Opening { moves, games, score, lo, hi, flag }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.moves.cmp(&b.moves)));
+    Openings { plies, overall, rows, shorter, unrecorded }
+}
+
+fn with_interval(p: f64, n: u64) -> (f64, f64, f64) {
+    let (lo, hi) = wilson(p, n as f64);
+    (p, lo, hi)
+}
+
+impl Openings {
+    /// The table as text: at most `limit` rows, the flagged ones always.
+    pub fn text(&self, limit: usize) -> String {
+        let mut s = String::new();
+        let pct = |x: f64| format!("{:.1}%", x * 100.0);
+        let what = if self.plies == 1 { "first move".to_string() } else { format!("first {} plies", self.plies) };
+        let _ = writeln!(s, "openings: first player's score by {what} (+ / −: its 95% interval lies above / below the overall score's)");
+        if self.rows.is_empty() {
+            let _ = writeln!(s, "  (no game recorded its first {} moves)", self.plies);
+            return s;
+        }
+        let (m, lo, hi) = self.overall;
+        let w = self.rows.iter().map(|r| r.moves.chars().count()).max().unwrap_or(0).max(8);
+        let _ = writeln!(s, "  {:<w$} {:>6} {:>7}  [95%]", "", "games", "score");
+        let _ = writeln!(
+            s,
+            "  {:<w$} {:>6} {:>7}  [{} – {}]",
+            "overall",
+            self.rows.iter().map(|r| r.games).sum::<u64>(),
+            pct(m),
+            pct(lo),
+            pct(hi)
+        );
+        let mut hidden = 0;
+        for (i, r) in self.rows.iter().enumerate() {
+            if i >= limit && r.flag.is_none() {
+                hidden += 1;
+                continue;
+            }
+            let mark = match r.flag {
+                Some(Flag::WinsMore) => " +",
+                Some(Flag::LosesMore) => " −",
+                None => "",
+            };
+            let _ = writeln!(s, "  {:<w$} {:>6} {:>7}  [{} – {}]{mark}", r.moves, r.games, pct(r.score), pct(r.lo), pct(r.hi));
+        }
+        if hidden > 0 {
+            let _ = writeln!(s, "  ({hidden} less played openings not shown, none flagged)");
+        }
+        if self.shorter > 0 {
+            let _ = writeln!(s, "  ({} games ended before ply {})", self.shorter, self.plies);
+        }
+        if self.unrecorded > 0 {
+            let _ = writeln!(s, "  ({} games did not record their moves)", self.unrecorded);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &[&str], result: &str) -> GameRecord {
+        GameRecord {
+            index: 0,
+            seed: 0,
+            variant: "x".into(),
+            options: Default::default(),
+            result: result.into(),
+            reason: "r".into(),
+            plies: moves.len() as u32,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            branching: vec![],
+            white: String::new(),
+            black: String::new(),
+            white_time: None,
+            black_time: None,
+            eval: None,
+            turns: None,
+            near_forced: None,
+        }
+    }
+
+    #[test]
+    fn scores_by_first_move_by_hand() {
+        // a1 is played 40 times and always wins; b1 40 times and wins 10 (and 2 draws, 11
+        // points); c1 twice, one draw.
+        let mut games = vec![];
+        games.extend((0..40).map(|_| game(&["a1", "x"], "white")));
+        games.extend((0..28).map(|_| game(&["b1", "y"], "black")));
+        games.extend((0..10).map(|_| game(&["b1", "y"], "white")));
+        games.extend((0..2).map(|_| game(&["b1", "z"], "draw")));
+        games.push(game(&["c1", "x"], "draw"));
+        games.push(game(&["c1", "x"], "black"));
+        games.push(game(&[], "draw"));
+        let t = openings(&games, 1);
+        assert_eq!(t.shorter, 1);
+        // 40 + 11 + 0.5 = 51.5 points of 82 games.
+        assert!((t.overall.0 - 51.5 / 82.0).abs() < 1e-12);
+        let names: Vec<&str> = t.rows.iter().map(|r| r.moves.as_str()).collect();
+        assert_eq!(names, ["a1", "b1", "c1"]);
+        assert_eq!((t.rows[0].games, t.rows[0].score), (40, 1.0));
+        assert!((t.rows[1].score - 11.0 / 40.0).abs() < 1e-12);
+        // a1: 40 of 40, Wilson [91.2 %, 100 %], wholly above the overall [52.0 %, 72.5 %];
+        // b1: 27.5 % [16.1 %, 42.8 %] wholly below; c1 (two games) overlaps it.
+        assert_eq!(t.rows.iter().map(|r| r.flag).collect::<Vec<_>>(), [Some(Flag::WinsMore), Some(Flag::LosesMore), None]);
+        let text = t.text(1);
+        assert!(text.contains("a1") && text.contains("b1") && !text.contains("c1"), "{text}");
+        assert!(text.contains("(1 less played openings not shown"), "{text}");
+        // Two plies: b1 y and b1 z are apart.
+        let t2 = openings(&games, 2);
+        assert_eq!(t2.rows.iter().map(|r| r.moves.as_str()).collect::<Vec<_>>(), ["a1 x", "b1 y", "b1 z", "c1 x"]);
+    }
+}
