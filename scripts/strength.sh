@@ -10,7 +10,7 @@ set -u
 out=${1:-strength}
 shift || true
 variants=("$@")
-[ ${#variants[@]} -eq 0 ] && variants=(checkers basileus lielow lielow-ludii bivouac hostile-bivouac pyramida pyramida-calm tic-tac-toe connect-four)
+[ ${#variants[@]} -eq 0 ] && variants=(checkers basileus lielow lielow-ludii bivouac hostile-bivouac pyramida pyramida-calm tic-tac-toe connect-four international russian brazilian othello)
 bin=${BOARDLAB:-target/release/boardlab}
 [ -x "$bin" ] || cargo build --release
 mkdir -p "$out"
@@ -22,6 +22,8 @@ arena() { # study variant games engines...
   [ -s "$f.jsonl" ] && io=(--resume-from "$f.jsonl")
   echo "$study $v: $*" >&2
   "$bin" arena "$v" "$@" --games "$games" --seed 1 --threads "${THREADS:-2}" "${io[@]}" > "$f.txt" || exit 1
+  # Ctrl-C stops the arena with its table of the games finished: stop here too.
+  ! grep -q "interrupted" "$f.txt" || exit 130
 }
 for v in "${variants[@]}"; do arena random "$v" 200 ab random; done
 for v in "${variants[@]}"; do arena depth "$v" 50 ab:d4 ab:d2; done
@@ -34,4 +36,5 @@ for v in "${variants[@]}"; do
   [ -s "$f.jsonl" ] && io=(--resume-from "$f.jsonl")
   echo "self $v: ab against ab" >&2
   "$bin" selfplay "$v" --white ab --black ab --games 20 --seed 1 --threads "${THREADS:-2}" "${io[@]}" > "$f.txt" || exit 1
+  ! grep -q "interrupted" "$f.txt" || exit 130
 done
