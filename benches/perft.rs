@@ -62,6 +62,7 @@ fn summary() {
         ("international", 7),
         ("russian", 8),
         ("othello", 7),
+        ("breakthrough", 5),
     ] {
         let (c, cr) = rate(|| kernel_perft(name, depth));
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
@@ -103,6 +104,8 @@ fn summary() {
         "connect-four",
         "international",
         "russian",
+        "othello",
+        "breakthrough",
     ] {
         let (games, plies, secs) = playouts(name, 200);
         println!(

@@ -198,6 +198,13 @@ fn layers(v: &Variant) -> Vec<Layer> {
                 (name_of(&cells[p.index()], p, "goal"), Some(role))
             });
         }
+        if let crate::rules::EndKind::ZoneReached { cells, .. } = &e.kind {
+            let cells = Player::both().map(|p| cells[p].clone());
+            per_player(&mut out, cells.clone(), |p, both| {
+                let role = if both { format!("{} wins by reaching it", r.player_name(p)) } else { "reaching it wins".to_string() };
+                (name_of(&cells[p.index()], p, "goal"), Some(role))
+            });
+        }
     }
     // The most specific zone shows where zones overlap (a goal inside a camp); the sort is
     // stable, so equal sizes keep the order above.

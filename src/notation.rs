@@ -8,7 +8,7 @@
 //! Board text (setup rows and the position line): ranks from the top, separated by `/` or line
 //! breaks; in a rank, one mark per existing cell from file `a`: a piece symbol (optionally
 //! followed by `[v,…]`, its attribute values), `.` for an empty cell, or a number for that many
-//! empty cells.
+//! empty cells. A rank with no cells (every cell of it a hole) is written `0`.
 //!
 //! The position line: `BOARD SIDE PLY` then optional fields: `counters=name:white:black,…`,
 //! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `result="white wins: reason"`.
@@ -544,7 +544,8 @@ pub fn parse_i32(text: &str) -> Result<i32, String> {
     }
 }
 
-/// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers.
+/// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers (`0`
+/// for a rank with no cells, so that the text reads back).
 pub fn board_text(
     g: &Geometry,
     board: &[PieceCode],
@@ -556,6 +557,9 @@ pub fn board_text(
     let mut s = String::new();
     for rank in (0..g.ranks as i32).rev() {
         let mut empty = 0;
+        if (0..g.files as i32).all(|f| g.at(f, rank).is_none()) {
+            s.push('0'); // a rank with no cells (all holes) is written `0`, never an empty field
+        }
         for f in 0..g.files as i32 {
             let Some(c) = g.at(f, rank) else { continue };
             let code = board[c.0 as usize];
@@ -688,6 +692,20 @@ mod tests {
         assert_eq!(e, "rank 1: 99999999999999999999999 empty cells do not fit its 3 cells");
         let e = parse_board(&g, "p2/.P[4294967296].", &lookup, &attrs, 1).unwrap_err().to_string();
         assert_eq!(e, "rank 1: `4294967296` is out of range; values are integers from -2147483648 to 2147483647");
+    }
+
+    #[test]
+    fn a_rank_without_cells_reads_back() {
+        // Rank 2 of a 2x3 grid is all holes: it is written `0`, not an empty field.
+        use crate::piece::{KindId, Player};
+        let g = Geometry::new(2, 3, |_, y| y != 1);
+        let white = PieceCode::new(KindId(0), Player::FIRST);
+        let lookup = |c: char| (c == 'P').then_some(white);
+        let attrs = |_c: PieceCode| vec![];
+        let (b, a) = parse_board(&g, "P1/0/1P", &lookup, &attrs, 0).unwrap();
+        let text = board_text(&g, &b, &a, 0, &|_| 'P', &attrs);
+        assert_eq!(text, "P1/0/1P");
+        assert_eq!(parse_board(&g, &text, &lookup, &attrs, 0).unwrap().0, b);
     }
 
     #[test]

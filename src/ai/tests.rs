@@ -182,6 +182,14 @@ fn othello_win_and_defence() {
 }
 
 #[test]
+fn breakthrough_win_and_defence() {
+    // a7xb8 reaches the far rank (a7-a8 is blocked); g2's steps do not win.
+    wins_in_one("breakthrough", "pp6/P7/8/8/8/8/6P1/8 white", "a7xb8");
+    // Black's b2 reaches the first rank next unless taken: only a1xb2 and c1xb2 stop it.
+    avoids_loss_in_one("breakthrough", "7p/8/8/8/8/8/1p6/P1P5 white");
+}
+
+#[test]
 fn same_seed_and_nodes_give_the_same_search() {
     for name in ["bivouac", "pyramida", "lielow"] {
         let v = load(name);

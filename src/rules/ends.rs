@@ -34,6 +34,13 @@ pub enum EndKind {
     RoyalLeftBoard,
     /// A player's pieces stand on every cell of that player's zone: that player wins.
     ZoneFilled(ByPlayer<Vec<u16>>),
+    /// The moved or dropped piece, of one of `kinds`, ended the move in its owner's part of the
+    /// zone: its owner wins (or, with `win = false`, loses).
+    ZoneReached {
+        cells: ByPlayer<Vec<bool>>,
+        kinds: KindSet,
+        win: bool,
+    },
     /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
     PiecesAtMost {
         count: i64,
@@ -162,6 +169,7 @@ impl EndKind {
             EndKind::RoyalCaptured
             | EndKind::RoyalLeftBoard
             | EndKind::ZoneFilled(_)
+            | EndKind::ZoneReached { .. }
             | EndKind::PiecesAtMost { .. }
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. } => Phase::AfterMove,
@@ -185,6 +193,15 @@ impl EndKind {
                 let filled = !z.is_empty() && z.iter().all(|&c| !m.board[c as usize].is_empty() && m.board[c as usize].owner() == p);
                 filled.then_some(Some(p))
             }),
+            EndKind::ZoneReached { cells, kinds, win } => {
+                let code = *m.board.get(m.effects.to as usize)?;
+                let owner = code.owner();
+                (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize]).then_some(Some(if *win {
+                    owner
+                } else {
+                    owner.other()
+                }))
+            }
             EndKind::PiecesAtMost { count, win } => [m.mover.other(), m.mover]
                 .into_iter()
                 .find(|&p| (m.counts[p] as i64) <= *count)
@@ -267,10 +284,11 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 9] = [
+const CONDITIONS: [(&str, Reader); 10] = [
     ("royal_captured", |_, _, _| Ok(Some(EndKind::RoyalCaptured))),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
+    ("zone_reached", zone_reached),
     ("pieces_at_most", pieces_at_most),
     ("in_a_row", in_a_row),
     ("board_full", board_full),
@@ -291,6 +309,21 @@ fn zone_filled(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         cells[p] = c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)).map(|x| x.0).collect();
     }
     Ok(Some(EndKind::ZoneFilled(cells)))
+}
+
+fn zone_reached(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let z = e.zone.as_ref().ok_or_else(|| need(v, e, c.f, "zone"))?;
+    let mut cells = ByPlayer::new(Vec::new(), Vec::new());
+    for p in Player::both() {
+        let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
+        cells[p] = (0..c.g.len()).map(|x| c.g.zones_of(x as u16).meets(m)).collect();
+    }
+    let win = match &e.result {
+        None => true,
+        Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
+    };
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    Ok(Some(EndKind::ZoneReached { cells, kinds, win }))
 }
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

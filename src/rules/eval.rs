@@ -11,7 +11,8 @@
 //!   the sign is reversed: every piece still on the board costs its value, so fewer is progress.
 //! - **progress**: each piece's distance to its goals, as shortest paths over its own movement
 //!   on an empty board (computed once here): the zone where it leaves the game (`exit`), the
-//!   zone where it is promoted (worth the value it gains), the zone its owner must fill
+//!   zone where it is promoted (worth the value it gains), a zone whose reaching wins
+//!   (`zone_reached`), the zone its owner must fill
 //!   (`zone_filled`; only the pieces nearest to it, as many as it has cells, count).
 //! - **fill**: how many cells of its `zone_filled` zone a player holds, growing with the square.
 //! - **mobility**: the number of moves each player has (the kernel's moves, hooks aside), where
@@ -82,7 +83,7 @@ impl Term {
     pub fn describe(self) -> &'static str {
         match self {
             Term::Material => "piece values (reversed where having fewer pieces is progress)",
-            Term::Progress => "steps to the zones where pieces leave, are promoted, or must stand",
+            Term::Progress => "steps to the zones where pieces leave, are promoted, win, or must stand",
             Term::Fill => "cells of the goal zone held",
             Term::Mobility => "moves available",
             Term::Exits => "pieces that left the game through an exit",
@@ -216,6 +217,20 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
             let top = max_finite(d) as f64;
             for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
                 progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
+            }
+        }
+        // A zone whose reaching wins: a step nearer is a step of progress (Breakthrough).
+        let code = PieceCode::from_index(c);
+        for e in &r.ends {
+            if let EndKind::ZoneReached { cells, kinds, win: true } = &e.kind
+                && kinds.contains(code.kind())
+            {
+                let targets = (0..n as u16).filter(|&x| cells[code.owner()][x as usize]).collect();
+                let d = distances(r, c, targets);
+                let top = max_finite(&d) as f64;
+                for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
+                    progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
+                }
             }
         }
         if let Some(p) = &r.pieces[c].promote {

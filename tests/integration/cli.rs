@@ -108,7 +108,14 @@ fn show_draws_board_and_status() {
 fn list_and_check() {
     let o = stdout(&boardlab(&["list"]));
     assert!(o.contains("basileus") && o.contains("checkers") && o.contains("tic-tac-toe") && o.contains("connect-four"), "{o}");
-    assert!(o.contains("international") && o.contains("russian") && o.contains("brazilian") && o.contains("othello"), "{o}");
+    assert!(
+        o.contains("international")
+            && o.contains("russian")
+            && o.contains("brazilian")
+            && o.contains("othello")
+            && o.contains("breakthrough"),
+        "{o}"
+    );
     let o = boardlab(&["check", "basileus"]);
     assert!(o.status.success());
     assert!(stdout(&o).starts_with("basileus: ok"), "{}", stdout(&o));
