@@ -73,6 +73,7 @@ impl<'a> Evaluator<'a> {
             Term::Mobility => m.mobility != 0,
             Term::Exits => !m.exits.is_empty(),
             Term::Tempo => m.tempo != 0,
+            Term::Lines => !m.lines.is_empty(),
             Term::Script => self.script,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
@@ -132,6 +133,33 @@ impl<'a> Evaluator<'a> {
             }
         }
         t[Term::Tempo.index()][pos.side()] = m.tempo;
+        for lines in &m.lines {
+            let board = pos.board();
+            for w in lines.windows.chunks_exact(lines.length) {
+                // (pieces of each player that count, whether anything else blocks the window)
+                let mut held = [0i32; 2];
+                let mut blocked = [false; 2];
+                for &c in w {
+                    let code = board[c as usize];
+                    if code.is_empty() {
+                        continue;
+                    }
+                    let p = code.owner();
+                    if lines.kinds.contains(code.kind()) {
+                        held[p.index()] += 1;
+                    } else {
+                        blocked[p.index()] = true;
+                    }
+                    blocked[p.other().index()] = true;
+                }
+                for p in Player::both() {
+                    let k = held[p.index()];
+                    if k > 0 && !blocked[p.index()] {
+                        t[Term::Lines.index()][p] += lines.units * k * k;
+                    }
+                }
+            }
+        }
         if self.script
             && let Some(s) = &self.v.script
         {
@@ -217,14 +245,27 @@ mod tests {
                 v.make(&mut pos, &mv).unwrap();
             }
         }
-        assert!(checked >= 25, "{name}: {checked}");
+        // (Tic-tac-toe's ten games give a dozen positions; the others' several dozen.)
+        assert!(checked >= 10, "{name}: {checked}");
     }
 
     #[test]
     fn the_evaluation_is_antisymmetric() {
         // Two armies facing each other: the board turned half round (a1 ↔ h8 in checkers, whose
         // dark squares a mirror would not keep).
-        for name in ["checkers", "basileus", "bivouac", "hostile-bivouac", "lielow", "lielow-ludii"] {
+        for name in [
+            "checkers",
+            "basileus",
+            "bivouac",
+            "hostile-bivouac",
+            "lielow",
+            "lielow-ludii",
+            "breakthrough",
+            "othello",
+            "international",
+            "russian",
+            "brazilian",
+        ] {
             let g = Variant::load(name, &[]).unwrap().rules.geometry.clone();
             let (files, ranks) = (g.files, g.ranks);
             antisymmetric(name, move |x, y| (files - 1 - x, ranks - 1 - y));
@@ -235,6 +276,29 @@ mod tests {
             let files = Variant::load(name, &[]).unwrap().rules.geometry.files;
             antisymmetric(name, move |x, y| (files - 1 - x, y));
         }
+        // Placement games: the colours swapped, and the board mirrored left to right.
+        for name in ["tic-tac-toe", "connect-four"] {
+            let files = Variant::load(name, &[]).unwrap().rules.geometry.files;
+            antisymmetric(name, move |x, y| (files - 1 - x, y));
+        }
+    }
+
+    #[test]
+    fn open_lines_by_hand() {
+        // Tic-tac-toe: X on b2, O on a1, X to move. The diagonal a1–c3 holds both: open for
+        // neither. X's open lines: rank 2, file b, the diagonal a3–c1 (one mark each); O's: rank
+        // 1 and file a. 4 points × 1² per open line, in units of a tenth of a point.
+        let v = Variant::load("tic-tac-toe", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "3/1X1/O2 white 2").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
+        assert_eq!(term(Term::Lines).0, [120, 80]);
+        // X adds c1: rank 1 is now blocked for O; X's diagonal a3–c1 holds 2 (4 × 4 points) and
+        // file c holds 1: X 4 + 4 + 16 + 4 = 28 points, O only file a: 4.
+        let mut pos = Position::from_text(&v.rules, "3/1X1/O1X black 3").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
+        assert_eq!(term(Term::Lines).0, [280, 40]);
     }
 
     #[test]

@@ -24,7 +24,7 @@
 
 use super::raw::RawEval;
 use super::validate::{R, V};
-use super::{EndKind, NoMoves, Ruleset};
+use super::{EndKind, KindSet, NoMoves, Ruleset};
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::movement::Form;
@@ -48,6 +48,10 @@ pub const MOBILITY_POINTS: i32 = 3;
 /// either side) compare fairly.
 pub const TEMPO_POINTS: i32 = 5;
 
+/// Points of an open line window (`in_a_row`) holding k of a player's pieces are
+/// `LINE_POINTS * k²`.
+pub const LINE_POINTS: i32 = 4;
+
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Term {
@@ -57,14 +61,15 @@ pub enum Term {
     Mobility,
     Exits,
     Tempo,
+    Lines,
     Script,
 }
 
 impl Term {
     /// How many terms there are.
-    pub const COUNT: usize = 7;
+    pub const COUNT: usize = 8;
     pub const ALL: [Term; Term::COUNT] =
-        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Script];
+        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Script];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
     pub fn name(self) -> &'static str {
@@ -75,6 +80,7 @@ impl Term {
             Term::Mobility => "mobility",
             Term::Exits => "exits",
             Term::Tempo => "tempo",
+            Term::Lines => "lines",
             Term::Script => "script",
         }
     }
@@ -88,6 +94,7 @@ impl Term {
             Term::Mobility => "moves available",
             Term::Exits => "pieces that left the game through an exit",
             Term::Tempo => "the move in hand, in a race (half a step for the player to decide)",
+            Term::Lines => "open lines towards n in a row, the fuller the more",
             Term::Script => "the script's evaluate hook",
         }
     }
@@ -114,6 +121,18 @@ pub struct Goal {
     pub need: ByPlayer<usize>,
 }
 
+/// An `in_a_row` goal: every window of `length` cells along one of its lines, and which kinds
+/// count. A window no enemy piece (nor a piece of another kind) stands in is open for a player.
+#[derive(Clone, Debug, Default)]
+pub struct Lines {
+    /// The windows' cells, `length` after `length`.
+    pub windows: Vec<u16>,
+    pub length: usize,
+    pub kinds: KindSet,
+    /// Units of an open window holding k pieces: `units * k²`.
+    pub units: i32,
+}
+
 /// The evaluation of a variant, as tables (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct EvalModel {
@@ -137,6 +156,8 @@ pub struct EvalModel {
     pub exits: Vec<(u8, i32)>,
     /// Units for the player to decide (0: tempo is not measured).
     pub tempo: i32,
+    /// The `in_a_row` goals.
+    pub lines: Vec<Lines>,
     /// Units per point the script's `evaluate` returns.
     pub script: i32,
     /// The number of cells (the stride of the per-cell tables).
@@ -292,9 +313,41 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         mobility,
         exits,
         tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
+        lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
     })
+}
+
+/// Every window of an `in_a_row` win: `length` cells in a line along one of its axes.
+fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
+    let mut out = Vec::new();
+    if units == 0 {
+        return out;
+    }
+    for e in &r.ends {
+        let EndKind::InARow { length, kinds, axes, win: true } = &e.kind else { continue };
+        let length = *length as usize;
+        let mut windows = Vec::new();
+        for axis in axes {
+            for start in r.geometry.cells().map(|c| c.0) {
+                // Every run of `length` cells forwards from `start` is one window.
+                let mut cells = vec![start];
+                while cells.len() < length {
+                    let next = axis[*cells.last().unwrap() as usize].0;
+                    if next == NONE {
+                        break;
+                    }
+                    cells.push(next);
+                }
+                if cells.len() == length {
+                    windows.extend(cells);
+                }
+            }
+        }
+        out.push(Lines { windows, length, kinds: *kinds, units });
+    }
+    out
 }
 
 /// `[ai.eval]`: per-kind values and per-term weights, checked.
