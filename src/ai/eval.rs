@@ -90,7 +90,7 @@ impl<'a> Evaluator<'a> {
                 continue;
             }
             let p = code.owner();
-            t[mat][p] += m.material[code.index()];
+            t[mat][p] += m.material[code.index() * n + cell];
             t[prog][p] += m.progress[code.index() * n + cell];
         }
         for goal in &m.goals {

@@ -16,7 +16,8 @@
 //!   (`zone_filled`; only the pieces nearest to it, as many as it has cells, count).
 //! - **fill**: how many cells of its `zone_filled` zone a player holds, growing with the square.
 //! - **mobility**: the number of moves each player has (the kernel's moves, hooks aside), where
-//!   having no move loses; it counts nothing where having no move draws or passes.
+//!   having no move loses, or passes in a game that ends when neither player can move; it counts
+//!   nothing where having no move draws, or passes in a game that goes on (Pyramida).
 //! - **exits**: counters that leaving the game raises, where pieces on the board are not already
 //!   counted as progress by a race (each exit is worth the leaving kind's value).
 //! - **tempo**: in a race, half a step for the player to decide (the move in hand).
@@ -142,7 +143,8 @@ pub struct EvalModel {
     pub race: bool,
     /// Per term: the multiplier applied to the derived weights (1 unless `[ai.eval]` says).
     pub weights: [f64; Term::COUNT],
-    /// Per piece code: material units (signed, weighted; 0 for the empty code).
+    /// `code * cells + cell`: material units (signed, weighted; 0 for the empty code). The same
+    /// on every cell, except for kinds that can be converted (below).
     pub material: Vec<i32>,
     /// `code * cells + cell`: progress units towards exits and promotions.
     pub progress: Vec<i32>,
@@ -223,10 +225,23 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         })
         .collect();
     let sign = if race { -1.0 } else { 1.0 };
-    let mut material = vec![0; ncodes];
+    // A piece that can be turned over (`convert`) is only as much its owner's as its cell is
+    // safe: on a cell no line can bracket (a corner) it is there for good and counts whole; the
+    // more lines through its cell, the less (Othello: a corner 1, an edge 7/9, inside 1/9).
+    let exposure = conversion_exposure(r);
+    let top = exposure.iter().copied().max().unwrap_or(0) as f64;
+    let convertible = r.pieces.iter().filter_map(|p| p.convert.as_ref()).fold(KindSet::EMPTY, |a, c| a.union(c.kinds));
+    let mut material = vec![0; ncodes * n];
     for (k, &value) in values.iter().enumerate() {
         for c in codes(k) {
-            material[c.index()] = units(sign * value as f64, weights[Term::Material.index()]);
+            for cell in 0..n {
+                let share = if convertible.contains(KindId(k as u8)) && top > 0.0 {
+                    (1.0 + 2.0 * (top - exposure[cell] as f64)) / (1.0 + 2.0 * top)
+                } else {
+                    1.0
+                };
+                material[c.index() * n + cell] = units(sign * value as f64 * share, weights[Term::Material.index()]);
+            }
         }
     }
 
@@ -283,7 +298,13 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         goals.push(goal);
     }
 
-    let no_moves_loses = matches!(r.no_moves_rule().map(|(_, n)| n), None | Some(NoMoves::Loss));
+    // Having no move loses; or it passes in a game that ends when neither player can move
+    // (Othello), where running short of moves is the way to lose turns and the game.
+    let no_moves_loses = match r.no_moves_rule().map(|(_, n)| n) {
+        None | Some(NoMoves::Loss) => true,
+        Some(NoMoves::Pass) => r.both_pass_rule().is_some(),
+        Some(NoMoves::Draw) => false,
+    };
     let mobility = if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 };
 
     // Exit counters, where the race does not already count the pieces left on the board.
@@ -317,6 +338,31 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
     })
+}
+
+/// Per cell: through how many lines a conversion could reach a piece there (a `bracket` axis
+/// with a cell on both sides, an `adjacent` direction with a neighbour), over every kind's
+/// `convert`; all 0 in a game without conversion.
+fn conversion_exposure(r: &Ruleset) -> Vec<u32> {
+    let n = r.geometry.len();
+    let mut out = vec![0; n];
+    for conv in r.pieces.iter().filter_map(|p| p.convert.as_ref()) {
+        for cell in 0..n {
+            // A direction with a cell ahead whose reverse (the direction leading back from that
+            // cell) is listed and has a cell behind: the axis is counted from both its ends.
+            let ends = conv
+                .bracket
+                .iter()
+                .filter(|d| {
+                    let ahead = d[cell];
+                    ahead != NONE && conv.bracket.iter().any(|o| o[ahead as usize] == cell as u16 && o[cell] != NONE)
+                })
+                .count() as u32;
+            let e = ends / 2 + conv.adjacent.iter().filter(|d| d[cell] != NONE).count() as u32;
+            out[cell] = out[cell].max(e);
+        }
+    }
+    out
 }
 
 /// Every window of an `in_a_row` win: `length` cells in a line along one of its axes.
@@ -512,7 +558,7 @@ mod tests {
         assert_eq!(m.progress(w, cell(&v, "k12")), (top - 2) * step);
         assert_eq!(m.progress(w, cell(&v, "d1")), (top - 13) * step);
         // On the board, a stone costs its whole way out: -material + progress = -distance.
-        assert_eq!(m.material[w.index()] + m.progress(w, cell(&v, "j13")), -step);
+        assert_eq!(m.material[w.index() * m.cells] + m.progress(w, cell(&v, "j13")), -step);
     }
 
     #[test]
@@ -531,5 +577,24 @@ mod tests {
         assert_eq!(g.need.0, [4, 4]);
         // No move is a draw in Bivouac: mobility does not count.
         assert_eq!(m.mobility, 0);
+    }
+
+    #[test]
+    fn convertible_pieces_count_by_how_safe_their_cell_is() {
+        // Othello: a corner lies on no line with cells on both sides (safe for good), an edge
+        // cell on one (along the edge), an inner cell on four. Shares 9/9, 7/9 and 1/9 of 100
+        // points, in units of a tenth of a point.
+        let v = Variant::load("othello", &[]).unwrap();
+        let m = &v.rules.eval;
+        let disc = PieceCode::new(KindId(0), Player::FIRST).index() * m.cells;
+        assert_eq!(m.material[disc + cell(&v, "a1")], 1000);
+        assert_eq!(m.material[disc + cell(&v, "a4")], 778);
+        assert_eq!(m.material[disc + cell(&v, "b2")], 111);
+        assert_eq!(m.material[disc + cell(&v, "d5")], 111);
+        // Nothing converts in checkers: a man is worth 100 points on every cell.
+        let v = Variant::load("checkers", &[]).unwrap();
+        let m = &v.rules.eval;
+        let man = PieceCode::new(v.rules.kind_by_name("man").unwrap(), Player::FIRST).index() * m.cells;
+        assert!((0..m.cells).all(|c| m.material[man + c] == 1000));
     }
 }

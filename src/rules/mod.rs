@@ -33,6 +33,10 @@ impl KindSet {
     pub const ALL: KindSet = KindSet(u64::MAX);
 
     #[inline(always)]
+    pub fn union(self, other: KindSet) -> KindSet {
+        KindSet(self.0 | other.0)
+    }
+
     pub fn contains(self, k: KindId) -> bool {
         self.0 & (1 << k.0) != 0
     }
