@@ -664,6 +664,24 @@ mod tests {
     }
 
     #[test]
+    fn no_moves_results_can_depend_on_an_attack() {
+        // tests/checkmate: black's king on a4 is walled in by its own walls, which never move.
+        let v = Variant::load("tests/checkmate/variant.toml", &[]).unwrap();
+        let over = |text: &str| {
+            let mut pos = Position::from_text(&v.rules, text).unwrap();
+            v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
+        };
+        // White's knight on b2 attacks a4 (one file left, two ranks up): checkmate, a loss.
+        assert_eq!(over("kw2/ww2/1N2/3K black 0").as_deref(), Some("white wins: checkmate"));
+        // On c1 it attacks nothing of black's king: stalemate, the second rule, a draw.
+        assert_eq!(over("kw2/ww2/4/2NK black 0").as_deref(), Some("draw: stalemate"));
+        // A capture of a wall is no attack on the king: still stalemate (d2 leaps to b3).
+        assert_eq!(over("kw2/ww2/3N/3K black 0").as_deref(), Some("draw: stalemate"));
+        // White, with moves, is not over.
+        assert_eq!(over("kw2/ww2/1N2/3K white 0"), None);
+    }
+
+    #[test]
     fn explanations_name_the_rule() {
         let v = Variant::load("basileus", &[]).unwrap();
         let mut pos = Position::from_text(&v.rules, "9/4k4/9/4p4/4P4/9/4K4/9 white 0").unwrap();

@@ -36,16 +36,9 @@ pub enum EndKind {
     ZoneFilled(ByPlayer<Vec<u16>>),
     /// The moved or dropped piece, of one of `kinds`, ended the move in its owner's part of the
     /// zone: its owner wins (or, with `win = false`, loses).
-    ZoneReached {
-        cells: ByPlayer<Vec<bool>>,
-        kinds: KindSet,
-        win: bool,
-    },
+    ZoneReached { cells: ByPlayer<Vec<bool>>, kinds: KindSet, win: bool },
     /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
-    PiecesAtMost {
-        count: i64,
-        win: bool,
-    },
+    PiecesAtMost { count: i64, win: bool },
     /// A line of `length` pieces of one player (of `kinds`) along one of `axes` through the cell
     /// where the move's piece landed: that player wins (or, with `loss`, loses).
     InARow {
@@ -62,15 +55,15 @@ pub enum EndKind {
         cells: Option<Vec<u16>>,
         result: FullResult,
     },
-    NoMoves(NoMoves),
+    /// The player to decide has no legal move: `result` says what that means; with
+    /// `if_attacked`, only when the opponent, were it to move now, could capture one of that
+    /// player's pieces of those kinds (checkmate, as against stalemate).
+    NoMoves { result: NoMoves, if_attacked: Option<KindSet> },
     /// Passing is the only move for both players (with `no_moves = pass`, the next two decisions
     /// would be passes): the game ends, scored by [`Tally`].
     BothPass(Tally),
     /// The move that creates a position for the `count`-th time.
-    Repetition {
-        count: u32,
-        result: RepetitionResult,
-    },
+    Repetition { count: u32, result: RepetitionResult },
 }
 
 /// What filling the board (or a zone) means.
@@ -174,7 +167,7 @@ impl EndKind {
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
-            EndKind::NoMoves(_) | EndKind::BothPass(_) => Phase::NoMoves,
+            EndKind::NoMoves { .. } | EndKind::BothPass(_) => Phase::NoMoves,
         }
     }
 
@@ -239,7 +232,7 @@ impl EndKind {
                     FullResult::Loss => Some(m.mover.other()),
                 })
             }
-            EndKind::NoMoves(_) | EndKind::BothPass(_) | EndKind::Repetition { .. } => None,
+            EndKind::NoMoves { .. } | EndKind::BothPass(_) | EndKind::Repetition { .. } => None,
         }
     }
 
@@ -396,11 +389,16 @@ fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 
 fn no_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
-    Ok(Some(EndKind::NoMoves(match v.word(c.f, r, &["loss", "draw", "pass"])?.as_str() {
+    let result = match v.word(c.f, r, &["loss", "draw", "pass"])?.as_str() {
         "loss" => NoMoves::Loss,
         "draw" => NoMoves::Draw,
         _ => NoMoves::Pass,
-    })))
+    };
+    let if_attacked = match &e.if_attacked {
+        None => None,
+        Some(kinds) => Some(v.kind_set(c.f, &Some(kinds.clone()), c.kinds)?),
+    };
+    Ok(Some(EndKind::NoMoves { result, if_attacked }))
 }
 
 fn passes(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -458,6 +456,13 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
                 None => err.with_help(expected),
             });
         };
+        if let Some(k) = &e.if_attacked
+            && cname != "no_moves"
+        {
+            let span = k.first().map_or(e.condition.span(), |x| x.span());
+            let err = v.err(c.f, span, format!("`if_attacked` belongs to `no_moves`, not to `{cname}`"), "here");
+            return Err(err.with_help("it makes a no-moves result depend on an attack (checkmate as against stalemate)"));
+        }
         if let Some(kind) = read(v, e, &c)? {
             if matches!(kind, EndKind::BothPass(_)) {
                 passes = Some(e.condition.span());
@@ -466,7 +471,7 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
         }
     }
     if let Some(span) = passes
-        && !out.iter().any(|e| matches!(e.kind, EndKind::NoMoves(NoMoves::Pass)))
+        && !out.iter().any(|e| matches!(e.kind, EndKind::NoMoves { result: NoMoves::Pass, .. }))
     {
         let err = v.err(c.f, span, "`passes` needs a player with no move to pass", "here");
         return Err(err.with_help("add an [[end]] with condition = \"no_moves\" and result = \"pass\""));

@@ -410,9 +410,16 @@ impl Ruleset {
         })
     }
 
+    /// The first `no_moves` rule (what having no move usually means: conditional rules
+    /// included, so that a checkmate's loss speaks for the rule set).
     pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {
-        self.ends.iter().find_map(|e| match e.kind {
-            EndKind::NoMoves(n) => Some((e, n)),
+        self.no_moves_rules().next().map(|(e, n, _)| (e, n))
+    }
+
+    /// Every `no_moves` rule in order, with its condition (`if_attacked` kinds).
+    pub fn no_moves_rules(&self) -> impl Iterator<Item = (&EndRule, NoMoves, Option<KindSet>)> {
+        self.ends.iter().filter_map(|e| match e.kind {
+            EndKind::NoMoves { result, if_attacked } => Some((e, result, if_attacked)),
             _ => None,
         })
     }

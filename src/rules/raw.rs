@@ -392,6 +392,10 @@ pub struct RawEnd {
     /// `in_a_row`: the lines' directions (default `all`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<Spanned<RawDirs>>,
+    /// `no_moves`: the rule applies only when one of the player's pieces of these kinds is
+    /// attacked (could be captured by the opponent's next move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub if_attacked: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
 }

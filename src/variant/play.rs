@@ -7,7 +7,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::rules::{AfterMove, Hook, HookFilter, Identity, NoMoves, Phase};
+use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::state::Position;
 
@@ -97,7 +97,7 @@ impl Variant {
             movegen::dedup(out);
         }
         if out.is_empty()
-            && let Some((_, NoMoves::Pass)) = self.rules.no_moves_rule()
+            && let Some((_, NoMoves::Pass)) = self.no_moves_rule_at(pos)
             && (self.rules.both_pass_rule().is_none() || pos.continuation().is_some() || self.other_can_move(pos)?)
         {
             out.push(Move::PASS);
@@ -233,7 +233,7 @@ impl Variant {
     /// (a loss without one), or, where it passes and the `passes` rule ends the game because
     /// neither player can move, that rule's tally.
     pub fn no_moves_outcome(&self, pos: &Position) -> Outcome {
-        let (reason, rule) = match self.rules.no_moves_rule() {
+        let (reason, rule) = match self.no_moves_rule_at(pos) {
             Some((e, n)) => (e.reason.as_str(), n),
             None => ("no moves", NoMoves::Loss),
         };
@@ -242,6 +242,28 @@ impl Variant {
             (NoMoves::Pass, Some((e, t))) => e.outcome(t.winner(&pos.counts())),
             (NoMoves::Draw | NoMoves::Pass, _) => Outcome::draw(reason),
         }
+    }
+
+    /// The `no_moves` rule that applies when the player to decide in `pos` has no move: the first
+    /// whose condition holds (`if_attacked`: the opponent, moving now, could capture one of the
+    /// player's pieces of those kinds). `None`: no rule applies (having no move loses).
+    pub fn no_moves_rule_at(&self, pos: &Position) -> Option<(&EndRule, NoMoves)> {
+        self.rules.no_moves_rules().find(|&(_, _, kinds)| kinds.is_none_or(|k| self.attacked(pos, k))).map(|(e, n, _)| (e, n))
+    }
+
+    /// Whether the opponent of the player to decide, were it to move now, has a move that
+    /// captures one of that player's pieces of `kinds` (the kernel's moves, hooks aside).
+    pub fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
+        let me = pos.side();
+        let mut board = pos.board().to_vec();
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, &mut board, me.other(), &mut moves);
+        movegen::quiet_moves(&self.rules, pos, me.other(), &mut moves);
+        let hit = |c: u16| {
+            let code = pos.board()[c as usize];
+            code.is_of(me) && kinds.contains(code.kind())
+        };
+        moves.iter().any(|m| m.victims().any(hit))
     }
 
     /// Finds the legal move a text names, or says why there is none.
