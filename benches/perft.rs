@@ -63,6 +63,7 @@ fn summary() {
         ("russian", 8),
         ("othello", 7),
         ("breakthrough", 5),
+        ("dobutsu", 7),
     ] {
         let (c, cr) = rate(|| kernel_perft(name, depth));
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
@@ -106,6 +107,7 @@ fn summary() {
         "russian",
         "othello",
         "breakthrough",
+        "dobutsu",
     ] {
         let (games, plies, secs) = playouts(name, 200);
         println!(

@@ -75,6 +75,8 @@ pub enum IllegalReason {
     WhichDrop { side: String, drops: String },
     #[error("a {kind} may be dropped only in zone `{zone}`, and {cell} is not in it")]
     OutsideDropZone { kind: String, cell: String, zone: String },
+    #[error("{side} has no {kind} in hand to drop (pieces come to the hand by capturing)")]
+    EmptyHand { side: String, kind: String },
     #[error("a {kind} must turn at least one enemy piece over, and on {cell} it turns none: it must {how}")]
     ConvertsNothing { kind: String, cell: String, how: &'static str },
     #[error("drops fall: a {kind} dropped {line} lands on {landing}")]
@@ -222,6 +224,9 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
     }
     let d = rules.pieces[code.index()].drop.as_ref()?;
     let kind = rules.kind(code.kind()).name.clone();
+    if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
+        return Some(IllegalReason::EmptyHand { side: player, kind });
+    }
     if !d.cells.contains(&to) {
         let zone = d.zone.clone().unwrap_or_default();
         return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });

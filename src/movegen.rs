@@ -345,16 +345,20 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
             quiet_from(rules, pos, from, code, out);
         }
     }
-    drops(rules, pos.board(), side, out);
+    drops(rules, pos, side, out);
 }
 
 /// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,
 /// only where the next cell along the fall is not an empty cell).
 #[inline]
-pub fn drops(rules: &Ruleset, board: &[PieceCode], side: Player, out: &mut MoveList) {
+pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    let board = pos.board();
     for &code in &rules.drops[side] {
         let pr = &rules.pieces[code.index()];
         let Some(d) = &pr.drop else { continue };
+        if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
+            continue; // none of the kind in hand
+        }
         if d.must_convert {
             // Othello: a drop must convert; only cells that do (gravity applies first).
             let Some(cv) = &pr.convert else { continue };
@@ -437,7 +441,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         }
     }
     if !(compulsory && first_capture != usize::MAX) {
-        drops(rules, pos.board(), side, out);
+        drops(rules, pos, side, out);
     }
     if first_capture == usize::MAX {
         return; // no capture: no policy to apply

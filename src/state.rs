@@ -324,6 +324,10 @@ impl Position {
         }
         let mut fx = MoveEffects::default();
         if let MoveKind::Drop { code, .. } = mv.kind {
+            if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
+                let p = code.owner();
+                self.set_counter(p, slot, self.counter(p, slot).saturating_sub(1));
+            }
             self.place(rules, mv.path[0], code, &mut fx);
         } else if mv.kind != MoveKind::Pass {
             let (code, mut vals) = self.lift(rules, mv, &mut fx);
@@ -423,6 +427,12 @@ impl Position {
                 fx.captured += 1;
                 if rules.kind(vc.kind()).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
                     fx.royal_victim = Some(vc.owner());
+                }
+                if rules.captures.to_hand
+                    && let Some(slot) = rules.pieces[vc.index()].to_hand
+                {
+                    let captor = vc.owner().other();
+                    self.set_counter(captor, slot, self.counter(captor, slot).saturating_add(1));
                 }
                 self.clear_cell(&rules.zobrist, v);
             }

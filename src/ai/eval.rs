@@ -67,7 +67,7 @@ impl<'a> Evaluator<'a> {
         self.terms(pos, &mut t)?;
         let m = self.m;
         let measured = |term: Term| match term {
-            Term::Material => m.material.iter().any(|&x| x != 0),
+            Term::Material => m.material.iter().any(|&x| x != 0) || m.hands.iter().any(|&(_, u)| u != 0),
             Term::Progress => m.progress.iter().any(|&x| x != 0) || !m.goals.is_empty(),
             Term::Fill => !m.goals.is_empty() && m.fill != 0,
             Term::Mobility => m.mobility != 0,
@@ -92,6 +92,11 @@ impl<'a> Evaluator<'a> {
             let p = code.owner();
             t[mat][p] += m.material[code.index() * n + cell];
             t[prog][p] += m.progress[code.index() * n + cell];
+        }
+        for &(slot, units) in &m.hands {
+            for p in Player::both() {
+                t[mat][p] += units * pos.counter(p, slot);
+            }
         }
         for goal in &m.goals {
             for p in Player::both() {
@@ -265,6 +270,7 @@ mod tests {
             "international",
             "russian",
             "brazilian",
+            "dobutsu",
         ] {
             let g = Variant::load(name, &[]).unwrap().rules.geometry.clone();
             let (files, ranks) = (g.files, g.ranks);

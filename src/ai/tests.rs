@@ -190,6 +190,14 @@ fn breakthrough_win_and_defence() {
 }
 
 #[test]
+fn dobutsu_win_and_defence() {
+    // Sente's giraffe on a3 takes gote's lion on a4; no other move wins.
+    wins_in_one("dobutsu", "l2/G2/3/1L1 sente 0", "a3xa4");
+    // Gote's giraffe on a2 attacks sente's lion on a1 (and b2): b1 or a1xa2 save it, b2 loses.
+    avoids_loss_in_one("dobutsu", "2l/3/g2/L2 sente 0");
+}
+
+#[test]
 fn same_seed_and_nodes_give_the_same_search() {
     for name in ["bivouac", "pyramida", "lielow"] {
         let v = load(name);

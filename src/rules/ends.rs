@@ -36,7 +36,14 @@ pub enum EndKind {
     ZoneFilled(ByPlayer<Vec<u16>>),
     /// The moved or dropped piece, of one of `kinds`, ended the move in its owner's part of the
     /// zone: its owner wins (or, with `win = false`, loses).
-    ZoneReached { cells: ByPlayer<Vec<bool>>, kinds: KindSet, win: bool },
+    ZoneReached {
+        cells: ByPlayer<Vec<bool>>,
+        kinds: KindSet,
+        win: bool,
+        /// Only if the opponent, moving next, cannot capture the piece there (Dōbutsu shōgi's
+        /// "try"); the kernel checks that after the condition is met ([`EndKind::needs_safety`]).
+        safe: bool,
+    },
     /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
     PiecesAtMost { count: i64, win: bool },
     /// A line of `length` pieces of one player (of `kinds`) along one of `axes` through the cell
@@ -171,6 +178,11 @@ impl EndKind {
         }
     }
 
+    /// Whether the condition holds only if the piece it names cannot be captured at once.
+    pub fn needs_safety(&self) -> bool {
+        matches!(self, EndKind::ZoneReached { safe: true, .. })
+    }
+
     /// Whether capturing a royal piece ends the game (then a capture chain stops on it).
     pub fn royal_capture_ends_game(&self) -> bool {
         matches!(self, EndKind::RoyalCaptured)
@@ -186,7 +198,7 @@ impl EndKind {
                 let filled = !z.is_empty() && z.iter().all(|&c| !m.board[c as usize].is_empty() && m.board[c as usize].owner() == p);
                 filled.then_some(Some(p))
             }),
-            EndKind::ZoneReached { cells, kinds, win } => {
+            EndKind::ZoneReached { cells, kinds, win, .. } => {
                 let code = *m.board.get(m.effects.to as usize)?;
                 let owner = code.owner();
                 (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize]).then_some(Some(if *win {
@@ -316,7 +328,11 @@ fn zone_reached(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
     };
     let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
-    Ok(Some(EndKind::ZoneReached { cells, kinds, win }))
+    let safe = match &e.safe {
+        None => false,
+        Some(s) => v.setting(c.f, s)?,
+    };
+    Ok(Some(EndKind::ZoneReached { cells, kinds, win, safe }))
 }
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

@@ -160,6 +160,9 @@ pub struct EvalModel {
     pub tempo: i32,
     /// The `in_a_row` goals.
     pub lines: Vec<Lines>,
+    /// (hand counter slot, material units per piece in hand): a piece in hand counts as one on
+    /// the board.
+    pub hands: Vec<(u8, i32)>,
     /// Units per point the script's `evaluate` returns.
     pub script: i32,
     /// The number of cells (the stride of the per-cell tables).
@@ -258,7 +261,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         // A zone whose reaching wins: a step nearer is a step of progress (Breakthrough).
         let code = PieceCode::from_index(c);
         for e in &r.ends {
-            if let EndKind::ZoneReached { cells, kinds, win: true } = &e.kind
+            if let EndKind::ZoneReached { cells, kinds, win: true, .. } = &e.kind
                 && kinds.contains(code.kind())
             {
                 let targets = (0..n as u16).filter(|&x| cells[code.owner()][x as usize]).collect();
@@ -323,6 +326,12 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         }
     }
 
+    let hands = (0..r.kinds.len())
+        .filter_map(|k| {
+            let slot = r.pieces[codes(k)[0].index()].drop.as_ref()?.hand?;
+            Some((slot, units(sign * values[k] as f64, weights[Term::Material.index()])))
+        })
+        .collect();
     Ok(EvalModel {
         values,
         race,
@@ -335,6 +344,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         exits,
         tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
         lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
+        hands,
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
     })

@@ -89,6 +89,8 @@ pub struct DropRule {
     pub gravity: Option<(i8, i8)>,
     /// A drop must convert at least one enemy piece (the kind's [`Convert`]).
     pub must_convert: bool,
+    /// `supply = "hand"`: the counter slot holding how many the player has in hand.
+    pub hand: Option<u8>,
 }
 
 /// Enemy pieces that change owner when a piece lands (`convert = { … }`).
@@ -183,6 +185,9 @@ pub struct PieceRules {
     pub drop: Option<DropRule>,
     /// The enemy pieces it converts when it lands, if any.
     pub convert: Option<Convert>,
+    /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
+    /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
+    pub to_hand: Option<u8>,
     /// Each form in words, for explaining why a move is illegal.
     pub notes: Vec<String>,
 }
@@ -220,6 +225,8 @@ pub struct CapturePolicy {
     pub removal: Removal,
     pub maximum: bool,
     pub identity: Identity,
+    /// Captured pieces go to the captor's hand.
+    pub to_hand: bool,
 }
 
 /// A piece kind.

@@ -207,6 +207,9 @@ pub struct RawPiece {
     /// Enemy pieces it turns into its owner's when it lands (Othello's flips, Ataxx's infection).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub convert: Option<Spanned<RawConvert>>,
+    /// With `[captures] to_hand`: the kind it becomes in its captor's hand (default: its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_hand: Option<Spanned<String>>,
 }
 
 /// `convert = { bracket = "all", adjacent = "orthogonal", kinds = [...] }`: when a piece of this
@@ -232,7 +235,8 @@ pub struct RawDrop {
     /// The cells it may be dropped on (default: the whole board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Spanned<String>>,
-    /// Where dropped pieces come from: `unlimited` (the default; the only supply for now).
+    /// Where dropped pieces come from: `unlimited` (the default) or `hand` (the player's count of
+    /// the kind in hand, a counter `<kind>_in_hand`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supply: Option<Spanned<Setting<String>>>,
     /// One direction the piece falls along to the last empty cell (Connect Four: `s`).
@@ -369,6 +373,9 @@ pub struct RawCaptures {
     /// `path` (default) or `captured_set`: when two chains are one move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub identity: Option<Spanned<Setting<String>>>,
+    /// Captured pieces go to the captor's hand (kinds dropped from a hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_hand: Option<Spanned<Setting<bool>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -392,6 +399,9 @@ pub struct RawEnd {
     /// `in_a_row`: the lines' directions (default `all`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<Spanned<RawDirs>>,
+    /// `zone_reached`: only if the piece cannot be captured there at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe: Option<Spanned<Setting<bool>>>,
     /// `no_moves`: the rule applies only when one of the player's pieces of these kinds is
     /// attacked (could be captured by the opponent's next move).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -7,6 +7,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
+use crate::piece::Player;
 use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::state::Position;
@@ -197,7 +198,14 @@ impl Variant {
         if rules.end_checks && pos.result().is_none() {
             let counts = pos.counts();
             let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider };
-            let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| Some(e.outcome(e.kind.after_move(&m)?)));
+            let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
+                let winner = e.kind.after_move(&m)?;
+                // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
+                if e.kind.needs_safety() && fx.to != NONE && self.can_capture(pos, decider.other(), |c| c == fx.to) {
+                    return None;
+                }
+                Some(e.outcome(winner))
+            });
             pos.set_result(r);
         }
         if rules.repetition {
@@ -255,15 +263,20 @@ impl Variant {
     /// captures one of that player's pieces of `kinds` (the kernel's moves, hooks aside).
     pub fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
         let me = pos.side();
-        let mut board = pos.board().to_vec();
-        let mut moves = Vec::new();
-        movegen::captures(&self.rules, &mut board, me.other(), &mut moves);
-        movegen::quiet_moves(&self.rules, pos, me.other(), &mut moves);
-        let hit = |c: u16| {
+        self.can_capture(pos, me.other(), |c| {
             let code = pos.board()[c as usize];
             code.is_of(me) && kinds.contains(code.kind())
-        };
-        moves.iter().any(|m| m.victims().any(hit))
+        })
+    }
+
+    /// Whether `by`, were it to move in `pos`, has a move (the kernel's, hooks aside) that
+    /// captures a piece on a cell for which `hit` holds.
+    fn can_capture(&self, pos: &Position, by: Player, hit: impl Fn(u16) -> bool) -> bool {
+        let mut board = pos.board().to_vec();
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, &mut board, by, &mut moves);
+        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+        moves.iter().any(|m| m.victims().any(&hit))
     }
 
     /// Finds the legal move a text names, or says why there is none.

@@ -113,7 +113,8 @@ fn list_and_check() {
             && o.contains("russian")
             && o.contains("brazilian")
             && o.contains("othello")
-            && o.contains("breakthrough"),
+            && o.contains("breakthrough")
+            && o.contains("dobutsu"),
         "{o}"
     );
     let o = boardlab(&["check", "basileus"]);

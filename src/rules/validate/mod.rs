@@ -91,8 +91,16 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
     let attributes = pieces::stage_attributes(&v)?;
     let kinds = pieces::stage_kinds(&v, &player_names, &attributes)?;
-    let counters =
+    let mut counters =
         m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
+    // A kind dropped from a hand has a counter `<kind>_in_hand` (empty at the start unless
+    // [counters] declares it with the starting count).
+    for k in pieces::hand_kinds(&v)? {
+        let name = pieces::hand_counter(&k);
+        if !counters.iter().any(|(n, _)| *n == name) {
+            counters.push((name, 0));
+        }
+    }
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;

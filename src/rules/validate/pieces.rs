@@ -122,7 +122,8 @@ pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<Pi
     for (ki, k) in ctx.kinds.iter().enumerate() {
         let raw = &v.m.pieces[&k.name];
         for p in Player::both() {
-            let rules = stage_piece(v, raw, p, ctx, g)?;
+            let mut rules = stage_piece(v, raw, p, ctx, g, &k.name)?;
+            rules.to_hand = in_hand(v, raw, ctx, &k.name)?;
             dedup |= may_repeat(g, &rules);
             let code = PieceCode::new(KindId(ki as u8), p);
             if rules.drop.is_some() {
@@ -147,7 +148,25 @@ pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<Pi
 }
 
 /// How a piece is dropped: its zone's cells, its supply, and the fall table of its gravity.
-fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<DropRule> {
+/// The counter that holds a player's pieces of `kind` in hand.
+pub(crate) fn hand_counter(kind: &str) -> String {
+    format!("{kind}_in_hand")
+}
+
+/// The kinds dropped from a hand (`supply = "hand"`), whose counters the kernel declares.
+pub(crate) fn hand_kinds(v: &V) -> R<Vec<String>> {
+    let mut out = Vec::new();
+    for (name, raw) in &v.m.pieces {
+        if let Some(s) = raw.val.drop.as_ref().and_then(|d| d.get_ref().supply.as_ref())
+            && v.word(raw.file, s, &["unlimited", "hand"])? == "hand"
+        {
+            out.push(name.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, g: &Geometry, kind: &str) -> R<DropRule> {
     let raw = d.get_ref();
     let (cells, zone) = match &raw.zone {
         Some(z) if z.get_ref() != "board" => {
@@ -156,9 +175,12 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         }
         _ => (g.cells().map(|c| c.0).collect(), None),
     };
-    if let Some(s) = &raw.supply {
-        // Only an unlimited supply for now; a per-player hand will be another word here.
-        v.word(f, s, &["unlimited"])?;
+    let mut hand = None;
+    if let Some(s) = &raw.supply
+        && v.word(f, s, &["unlimited", "hand"])? == "hand"
+    {
+        let name = hand_counter(kind);
+        hand = Some(ctx.counters.iter().position(|c| *c == name).expect("hand counters are declared before pieces") as u8);
     }
     let (fall, gravity) = match &raw.gravity {
         None => (Vec::new(), None),
@@ -174,11 +196,27 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             (fall.collect(), Some(d))
         }
     };
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false })
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand })
+}
+
+/// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
+/// that of the kind it becomes (`in_hand`, default itself), if that kind is dropped from a hand.
+fn in_hand(v: &V, raw: &Src<RawPiece>, ctx: &PieceCtx, kind: &str) -> R<Option<u8>> {
+    let slot = |k: &str| ctx.counters.iter().position(|c| *c == hand_counter(k)).map(|i| i as u8);
+    let Some(target) = &raw.val.in_hand else { return Ok(slot(kind)) };
+    let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+    let k = v.lookup(raw.file, target.span(), &known, target.get_ref(), " in `in_hand`", "not a kind of this variant")?;
+    let name = &ctx.kinds[k].name;
+    match slot(name) {
+        Some(s) => Ok(Some(s)),
+        None => Err(v
+            .err(raw.file, target.span(), format!("`{name}` is not dropped from a hand, so it cannot be held in one"), "here")
+            .with_help(format!("give `{name}` drop = {{ supply = \"hand\" }}"))),
+    }
 }
 
 /// How one piece code moves.
-fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry) -> R<PieceRules> {
+fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, kind: &str) -> R<PieceRules> {
     let f = raw.file;
     let mut rules = PieceRules::default();
     for form in &raw.val.moves {
@@ -238,7 +276,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         rules.convert = Some(stage_convert(v, f, c, p, ctx, g)?);
     }
     if let Some(d) = &raw.val.drop {
-        rules.drop = Some(stage_drop(v, f, d, p, ctx, g)?);
+        rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
         if let Some(m) = &d.get_ref().must_convert
             && *m.get_ref()
         {
@@ -327,8 +365,14 @@ fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes
 
 /// The capture policy: compulsory, chains, removal, maximum, identity.
 pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
-    let mut pol =
-        CapturePolicy { compulsory: false, chain: Chain::Single, removal: Removal::Immediate, maximum: false, identity: Identity::Path };
+    let mut pol = CapturePolicy {
+        compulsory: false,
+        chain: Chain::Single,
+        removal: Removal::Immediate,
+        maximum: false,
+        identity: Identity::Path,
+        to_hand: false,
+    };
     let Some(c) = &v.m.captures else {
         return Ok(pol);
     };
@@ -357,6 +401,9 @@ pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
             "captured_set" => Identity::CapturedSet,
             _ => Identity::Path,
         };
+    }
+    if let Some(s) = &c.val.to_hand {
+        pol.to_hand = v.setting(f, s)?;
     }
     Ok(pol)
 }
