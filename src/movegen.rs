@@ -686,6 +686,25 @@ mod tests {
     }
 
     #[test]
+    fn hook_filters_by_landing_zone_and_counter() {
+        // tests/scripted/hook_filters: after_move runs for moves onto the far rank while the
+        // mover's `crowned` counter is 0, and raises it. White men on a7 and b2, black on g3.
+        let v = Variant::load("tests/scripted/hook_filters/variant.toml", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "4/M3/4/4/4/3m/M3/4 white 0").unwrap();
+        let runs = |pos: &mut Position, t: &str| {
+            let m = v.find_move(pos, t).unwrap();
+            v.after_move_runs(pos, &m)
+        };
+        assert!(runs(&mut pos, "a7-b8"));
+        assert!(!runs(&mut pos, "b2-a3") && !runs(&mut pos, "b2-c3"));
+        v.play(&mut pos, "a7-b8").unwrap();
+        assert_eq!(pos.counter(crate::piece::Player::FIRST, 0), 1, "the hook ran once");
+        // With the counter at 1, a move onto the far rank no longer calls it.
+        let mut pos = Position::from_text(&v.rules, "4/M3/4/4/4/3m/M3/4 white 0 counters=crowned:1:0").unwrap();
+        assert!(!runs(&mut pos, "a7-b8"));
+    }
+
+    #[test]
     fn explanations_name_the_rule() {
         let v = Variant::load("basileus", &[]).unwrap();
         let mut pos = Position::from_text(&v.rules, "9/4k4/9/4p4/4P4/9/4K4/9 white 0").unwrap();

@@ -4,9 +4,10 @@
 //! following the compiler (the script host calls hooks through `script::Script`).
 
 use super::raw::{RawHook, RawHookFilter, RawHooks};
-use super::validate::{R, V, eval_when};
+use super::validate::{R, V, ZoneMap, eval_when};
 use super::{KindDef, KindSet};
-use crate::geometry::{Cell, CellTable, Geometry};
+use crate::geometry::{Cell, CellTable, Geometry, ZoneSet};
+use crate::piece::{ByPlayer, Player};
 use toml::Spanned;
 
 /// A hook: a script function with a name the kernel knows.
@@ -72,6 +73,10 @@ pub struct HookFilter {
     pub forward_only: bool,
     /// Only moves whose landing has an enemy piece beside it or in its file (see [`Near`]).
     pub near: Option<Near>,
+    /// Only moves that land in this zone (per player: the mover's part).
+    pub to: Option<ByPlayer<ZoneSet>>,
+    /// Only while the mover's counter (slot) is within `min..=max`.
+    pub counter: Option<(u8, i32, i32)>,
 }
 
 /// A hook filter on where the enemy stands: an enemy piece on one of `adjacent`'s cells of the
@@ -90,7 +95,12 @@ impl HookFilter {
 
     /// Whether the filter lets every move through.
     pub fn is_always(&self) -> bool {
-        self.kinds == KindSet::ALL && !self.captures_only && !self.forward_only && self.near.is_none()
+        self.kinds == KindSet::ALL
+            && !self.captures_only
+            && !self.forward_only
+            && self.near.is_none()
+            && self.to.is_none()
+            && self.counter.is_none()
     }
 }
 
@@ -118,7 +128,7 @@ impl HookRules {
 }
 
 /// The `[hooks]` table in force.
-pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules> {
+pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry, zones: &ZoneMap, counters: &[&str]) -> R<HookRules> {
     let mut rules = HookRules::default();
     let Some(raw) = &v.m.hooks else { return Ok(rules) };
     for h in Hook::ALL {
@@ -126,7 +136,7 @@ pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules
         rules.settings[h as usize] = match x.get_ref() {
             RawHook::Always(true) => HookSetting::On(HookFilter::always()),
             RawHook::Always(false) => HookSetting::Off,
-            RawHook::Filter(fl) => match filter(v, raw.file, x.span(), fl, kinds, g)? {
+            RawHook::Filter(fl) => match filter(v, raw.file, x.span(), fl, kinds, g, zones, counters)? {
                 Some(f) => HookSetting::On(f),
                 None => HookSetting::Off,
             },
@@ -136,7 +146,17 @@ pub(super) fn stage_hooks(v: &V, kinds: &[KindDef], g: &Geometry) -> R<HookRules
 }
 
 /// A hook filter; `None` when its `when` condition is false.
-fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kinds: &[KindDef], g: &Geometry) -> R<Option<HookFilter>> {
+#[allow(clippy::too_many_arguments)]
+fn filter(
+    v: &V,
+    f: usize,
+    span: std::ops::Range<usize>,
+    fl: &RawHookFilter,
+    kinds: &[KindDef],
+    g: &Geometry,
+    zones: &ZoneMap,
+    counters: &[&str],
+) -> R<Option<HookFilter>> {
     if let Some(w) = &fl.when
         && !eval_when(&v.opts, w).map_err(|e| v.err(f, span.clone(), e.to_string(), "in this hook's condition"))?
     {
@@ -155,7 +175,7 @@ fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kin
         None if fl.enemy_in_file != Some(true) => None,
         adj => {
             let vecs = match adj {
-                Some(d) => super::movement::dirs_of(v, f, &Spanned::new(span, d.clone()), 1, false)?,
+                Some(d) => super::movement::dirs_of(v, f, &Spanned::new(span.clone(), d.clone()), 1, false)?,
                 None => Vec::new(),
             };
             let adjacent = CellTable::build(g.len(), |c, out| {
@@ -171,5 +191,22 @@ fn filter(v: &V, f: usize, span: std::ops::Range<usize>, fl: &RawHookFilter, kin
             Some(Near { adjacent, file })
         }
     };
-    Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false), near }))
+    let to = match &fl.to {
+        None => None,
+        Some(z) if z == "board" => None,
+        Some(z) => Some(ByPlayer::new(
+            v.zone_named(f, z, span.clone(), zones, Player::FIRST)?,
+            v.zone_named(f, z, span.clone(), zones, Player::SECOND)?,
+        )),
+    };
+    let counter = match &fl.counter {
+        None => None,
+        Some(c) => {
+            let known = super::names::Names::new("counter", counters.iter().copied());
+            let slot = v.lookup(f, span.clone(), &known, &c.name, " in a hook filter", "declare it under [counters]")? as u8;
+            let bound = |x: Option<i64>, default: i32| x.map_or(default, |x| x.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            Some((slot, bound(c.min, i32::MIN), bound(c.max, i32::MAX)))
+        }
+    };
+    Ok(Some(HookFilter { kinds: kset, captures_only, forward_only: fl.forward_only.unwrap_or(false), near, to, counter }))
 }

@@ -482,7 +482,24 @@ pub struct RawHookFilter {
     /// …or anywhere in the landing's file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enemy_in_file: Option<bool>,
+    /// Only moves that land in this zone (a per-player zone: the mover's part).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// Only while the mover's counter is within bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counter: Option<RawCounterCondition>,
     /// An option condition (`name == value`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+}
+
+/// `counter = { name = "escaped", min = 1, max = 3 }`: the mover's counter is in `min..=max`.
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawCounterCondition {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }

@@ -65,6 +65,8 @@ impl Variant {
                 };
                 n.adjacent.get(to).iter().any(is_enemy) || n.file.as_ref().is_some_and(|t| t.get(to).iter().any(is_enemy))
             })
+            && f.to.as_ref().is_none_or(|z| mv.to().is_some_and(|t| self.rules.geometry.zones_of(t).meets(z[code.owner()])))
+            && f.counter.is_none_or(|(slot, min, max)| (min..=max).contains(&pos.counter(code.owner(), slot)))
     }
 
     /// Whether playing `mv` in `pos` calls the `after_move` hook (for `trace`).

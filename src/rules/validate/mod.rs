@@ -107,7 +107,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let captures = pieces::stage_captures(&v)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
-    let hooks = hooks::stage_hooks(&v, &kinds, &geometry)?;
+    let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;
     let move_limit = match v.opts.get("move_limit") {
