@@ -461,7 +461,7 @@ pub struct RawHooks {
 #[serde(untagged)]
 pub enum RawHook {
     Always(bool),
-    Filter(RawHookFilter),
+    Filter(Box<RawHookFilter>),
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
