@@ -686,6 +686,19 @@ mod tests {
     }
 
     #[test]
+    fn adjacent_conversion_turns_every_neighbour() {
+        // tests/infection: white drops on b2 beside black stones on a1, b3, c3 (diagonal), c2
+        // and a white one on c1; d4 is black but not adjacent. All four black neighbours turn.
+        let v = Variant::load("tests/infection/variant.toml", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "3s/1ss1/2s1/s1S1 white 0").unwrap();
+        let before = pos.clone();
+        v.play(&mut pos, "@b2").unwrap();
+        assert_eq!(pos.to_text(&v.rules), "3s/1SS1/1SS1/S1S1 black 1");
+        pos.undo();
+        assert_eq!(pos, before, "undo restores the stones' owners");
+    }
+
+    #[test]
     fn hook_filters_by_landing_zone_and_counter() {
         // tests/scripted/hook_filters: after_move runs for moves onto the far rank while the
         // mover's `crowned` counter is 0, and raises it. White men on a7 and b2, black on g3.
