@@ -1,6 +1,6 @@
 //! Game quality: what self-play's games say about a variant beyond who won. Each metric is one
-//! small type behind [`Metric`] with its definition beside its code (after Ludii's
-//! `Evaluation/src/metrics`, adapted as each type says): it reads one [`GameRecord`] and gives a
+//! [`Metric`] constant, its name and definition beside the code (after Ludii's
+//! `Evaluation/src/metrics`, adapted as each comment says): it reads one [`GameRecord`] and gives a
 //! [`Sample`]; [`Quality::of`] summarizes the samples of many games with a 95 % interval.
 //!
 //! The metrics that follow the evaluation read [`GameRecord::eval`]: the variant's own
@@ -134,18 +134,17 @@ impl Needs {
 }
 
 /// A game-quality metric: one game's sample, and how samples are summarized.
-pub trait Metric: Sync {
+pub struct Metric {
     /// Its name in reports.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// Its definition in one sentence (docs/selfplay.md gives it in full).
-    fn definition(&self) -> &'static str;
-    fn kind(&self) -> Kind;
-    fn unit(&self) -> Unit;
-    fn needs(&self) -> Needs {
-        Needs::Results
-    }
+    pub definition: &'static str,
+    pub kind: Kind,
+    pub unit: Unit,
+    /// What the games must record for it.
+    pub needs: Needs,
     /// What one game says.
-    fn sample(&self, g: &GameRecord) -> Sample;
+    pub sample: fn(&GameRecord) -> Sample,
 }
 
 /// The first player's points in a game: 1 a win, ½ a draw, 0 a loss.
@@ -179,253 +178,140 @@ fn winner_view(g: &GameRecord) -> Result<Vec<i64>, Sample> {
 
 /// Ludii's AdvantageP1 counts the first player's wins; we count its points (a draw half), so
 /// that the score and the balance agree in games with draws.
-pub struct FirstPlayerScore;
-impl Metric for FirstPlayerScore {
-    fn name(&self) -> &'static str {
-        "first player's score"
-    }
-    fn definition(&self) -> &'static str {
-        "(white wins + half the draws) / games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Score
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Num(points(g))
-    }
-}
+pub const FIRST_PLAYER_SCORE: Metric = Metric {
+    name: "first player's score",
+    definition: "(white wins + half the draws) / games",
+    kind: Kind::Score,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| Sample::Num(points(g)),
+};
 
 /// Ludii's Balance: 1 − |white's win rate − black's win rate|, which with two players is
 /// 1 − |2·score − 1| (white wins − black wins = 2·score − 1), so its interval follows from the
 /// score's.
-pub struct Balance;
-impl Metric for Balance {
-    fn name(&self) -> &'static str {
-        "balance"
-    }
-    fn definition(&self) -> &'static str {
-        "1 − |white wins − black wins| / games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Balance
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Num(points(g))
-    }
-}
+pub const BALANCE: Metric = Metric {
+    name: "balance",
+    definition: "1 − |white wins − black wins| / games",
+    kind: Kind::Balance,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| Sample::Num(points(g)),
+};
 
 /// Ludii's Completion: the games with a winner.
-pub struct Completion;
-impl Metric for Completion {
-    fn name(&self) -> &'static str {
-        "completion (a winner)"
-    }
-    fn definition(&self) -> &'static str {
-        "games won by either player / games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Share
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Yes(g.result != "draw")
-    }
-}
+pub const COMPLETION: Metric = Metric {
+    name: "completion (a winner)",
+    definition: "games won by either player / games",
+    kind: Kind::Share,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| Sample::Yes(g.result != "draw"),
+};
 
 /// Ludii's Drawishness: draws the rules declared, the move limit's not included.
-pub struct DrawsByRule;
-impl Metric for DrawsByRule {
-    fn name(&self) -> &'static str {
-        "draws by a rule"
-    }
-    fn definition(&self) -> &'static str {
-        "draws not declared by the move limit / games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Share
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Yes(g.result == "draw" && g.reason != MOVE_LIMIT_REASON)
-    }
-}
+pub const DRAWS_BY_RULE: Metric = Metric {
+    name: "draws by a rule",
+    definition: "draws not declared by the move limit / games",
+    kind: Kind::Share,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| Sample::Yes(g.result == "draw" && g.reason != MOVE_LIMIT_REASON),
+};
 
 /// Ludii's Timeouts: games the move limit stopped.
-pub struct MoveLimit;
-impl Metric for MoveLimit {
-    fn name(&self) -> &'static str {
-        "stopped by the move limit"
-    }
-    fn definition(&self) -> &'static str {
-        "games the move limit ended / games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Share
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Yes(g.reason == MOVE_LIMIT_REASON)
-    }
-}
+pub const MOVE_LIMIT: Metric = Metric {
+    name: "stopped by the move limit",
+    definition: "games the move limit ended / games",
+    kind: Kind::Share,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| Sample::Yes(g.reason == MOVE_LIMIT_REASON),
+};
 
 /// Ludii's DurationMoves: decisions per game (a continuation's extra decisions count).
-pub struct DurationPlies;
-impl Metric for DurationPlies {
-    fn name(&self) -> &'static str {
-        "duration (plies)"
-    }
-    fn definition(&self) -> &'static str {
-        "decisions per game"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Plies
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        Sample::Num(g.plies as f64)
-    }
-}
+pub const DURATION_PLIES: Metric = Metric {
+    name: "duration (plies)",
+    definition: "decisions per game",
+    kind: Kind::Mean,
+    unit: Unit::Plies,
+    needs: Needs::Results,
+    sample: |g| Sample::Num(g.plies as f64),
+};
 
 /// Ludii's DurationTurns: turns per game, a turn being a run of decisions by one player.
-pub struct DurationTurns;
-impl Metric for DurationTurns {
-    fn name(&self) -> &'static str {
-        "duration (turns)"
-    }
-    fn definition(&self) -> &'static str {
-        "turns per game (a player's consecutive decisions are one turn)"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Turns
-    }
-    fn needs(&self) -> Needs {
-        Needs::Turns
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        g.turns.map_or(Sample::Missing, |t| Sample::Num(t as f64))
-    }
-}
+pub const DURATION_TURNS: Metric = Metric {
+    name: "duration (turns)",
+    definition: "turns per game (a player's consecutive decisions are one turn)",
+    kind: Kind::Mean,
+    unit: Unit::Turns,
+    needs: Needs::Turns,
+    sample: |g| g.turns.map_or(Sample::Missing, |t| Sample::Num(t as f64)),
+};
 
 /// Ludii's BranchingFactor: each game's mean number of legal moves per decision, averaged over
 /// games (the report's branching line pools positions instead, so long games weigh more there).
-pub struct BranchingFactor;
-impl Metric for BranchingFactor {
-    fn name(&self) -> &'static str {
-        "branching factor (per game)"
-    }
-    fn definition(&self) -> &'static str {
-        "each game's mean legal moves per decision, averaged over games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Moves
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
+pub const BRANCHING_FACTOR: Metric = Metric {
+    name: "branching factor (per game)",
+    definition: "each game's mean legal moves per decision, averaged over games",
+    kind: Kind::Mean,
+    unit: Unit::Moves,
+    needs: Needs::Results,
+    sample: |g| {
         if g.branching.is_empty() {
             return Sample::Skip;
         }
         Sample::Num(g.branching.iter().map(|&b| b as f64).sum::<f64>() / g.branching.len() as f64)
-    }
-}
+    },
+};
 
 /// The complement of Ludii's DecisionMoves: each game's share of decisions with one legal move.
-pub struct Forced;
-impl Metric for Forced {
-    fn name(&self) -> &'static str {
-        "forced (one legal move)"
-    }
-    fn definition(&self) -> &'static str {
-        "each game's share of decisions with a single legal move, averaged over games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
+pub const FORCED: Metric = Metric {
+    name: "forced (one legal move)",
+    definition: "each game's share of decisions with a single legal move, averaged over games",
+    kind: Kind::Mean,
+    unit: Unit::Percent,
+    needs: Needs::Results,
+    sample: |g| {
         if g.branching.is_empty() {
             return Sample::Skip;
         }
         Sample::Num(g.branching.iter().filter(|&&b| b == 1).count() as f64 / g.branching.len() as f64)
-    }
-}
+    },
+};
 
-/// Forced or nearly: each game's share of decisions with a single sensible move
+/// FORCED or nearly: each game's share of decisions with a single sensible move
 /// ([`near_forced`]); no Ludii counterpart (its Clarity measures the spread of move values).
-pub struct SingleSensible;
-impl Metric for SingleSensible {
-    fn name(&self) -> &'static str {
-        "single sensible move"
-    }
-    fn definition(&self) -> &'static str {
-        "each game's share of decisions where one move beats every other by a piece at one ply (or is the only one)"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn needs(&self) -> Needs {
-        Needs::Look
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        match g.near_forced {
-            None => Sample::Missing,
-            Some(_) if g.branching.is_empty() => Sample::Skip,
-            Some(n) => Sample::Num(n as f64 / g.branching.len() as f64),
-        }
-    }
-}
+pub const SINGLE_SENSIBLE: Metric = Metric {
+    name: "single sensible move",
+    definition: "each game's share of decisions where one move beats every other by a piece at one ply (or is the only one)",
+    kind: Kind::Mean,
+    unit: Unit::Percent,
+    needs: Needs::Look,
+    sample: |g| match g.near_forced {
+        None => Sample::Missing,
+        Some(_) if g.branching.is_empty() => Sample::Skip,
+        Some(n) => Sample::Num(n as f64 / g.branching.len() as f64),
+    },
+};
 
 /// Ludii's LeadChange counts changes of the set of leaders by an exact comparison of
 /// evaluations; a static evaluation swings with every exchange of pieces, so here the lead
 /// passes only when the other player gets [`LEAD_MARGIN`] ahead (a level position keeps the
 /// last leader), and the count is per game rather than per move.
-pub struct LeadChanges;
-impl Metric for LeadChanges {
-    fn name(&self) -> &'static str {
-        "lead changes"
-    }
-    fn definition(&self) -> &'static str {
-        "times per game the lead passes: a player leads from half a piece ahead until the other is"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Count
-    }
-    fn needs(&self) -> Needs {
-        Needs::Evaluation
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
+pub const LEAD_CHANGES: Metric = Metric {
+    name: "lead changes",
+    definition: "times per game the lead passes: a player leads from half a piece ahead until the other is",
+    kind: Kind::Mean,
+    unit: Unit::Count,
+    needs: Needs::Evaluation,
+    sample: |g| {
         let Some(e) = g.eval.as_deref() else { return Sample::Missing };
         Sample::Num(lead_changes(e) as f64)
-    }
-}
+    },
+};
 
-/// How often the lead passes along white's evaluations `e` (see [`LeadChanges`]).
+/// How often the lead passes along white's evaluations `e` (see [`LEAD_CHANGES`]).
 pub fn lead_changes(e: &[i32]) -> u32 {
     let mut leader: Option<bool> = None;
     let mut changes = 0;
@@ -447,79 +333,42 @@ pub fn lead_changes(e: &[i32]) -> u32 {
 
 /// Drama as a share: the decided games whose winner was behind (by [`LEAD_MARGIN`]) at some
 /// point.
-pub struct WonFromBehind;
-impl Metric for WonFromBehind {
-    fn name(&self) -> &'static str {
-        "won from behind"
-    }
-    fn definition(&self) -> &'static str {
-        "decided games whose winner was half a piece behind at some decision / decided games"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Share
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn needs(&self) -> Needs {
-        Needs::Evaluation
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        match winner_view(g) {
-            Ok(w) => Sample::Yes(w.iter().any(|&x| x <= -(LEAD_MARGIN as i64))),
-            Err(s) => s,
-        }
-    }
-}
+pub const WON_FROM_BEHIND: Metric = Metric {
+    name: "won from behind",
+    definition: "decided games whose winner was half a piece behind at some decision / decided games",
+    kind: Kind::Share,
+    unit: Unit::Percent,
+    needs: Needs::Evaluation,
+    sample: |g| match winner_view(g) {
+        Ok(w) => Sample::Yes(w.iter().any(|&x| x <= -(LEAD_MARGIN as i64))),
+        Err(s) => s,
+    },
+};
 
 /// Ludii's Drama: the mean, over a decided game's decisions, of how far the eventual winner's
 /// evaluation is below the best player's; with two players, its deficit (0 when ahead).
-pub struct Drama;
-impl Metric for Drama {
-    fn name(&self) -> &'static str {
-        "drama (winner's mean deficit)"
-    }
-    fn definition(&self) -> &'static str {
-        "mean over a decided game's decisions of how far the eventual winner is behind (0 when ahead), in pieces"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Pieces
-    }
-    fn needs(&self) -> Needs {
-        Needs::Evaluation
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
-        match winner_view(g) {
-            Ok(w) => Sample::Num(w.iter().map(|&x| (-x).max(0) as f64).sum::<f64>() / w.len() as f64 / UNITS_PER_PIECE as f64),
-            Err(s) => s,
-        }
-    }
-}
+pub const DRAMA: Metric = Metric {
+    name: "drama (winner's mean deficit)",
+    definition: "mean over a decided game's decisions of how far the eventual winner is behind (0 when ahead), in pieces",
+    kind: Kind::Mean,
+    unit: Unit::Pieces,
+    needs: Needs::Evaluation,
+    sample: |g| match winner_view(g) {
+        Ok(w) => Sample::Num(w.iter().map(|&x| (-x).max(0) as f64).sum::<f64>() / w.len() as f64 / UNITS_PER_PIECE as f64),
+        Err(s) => s,
+    },
+};
 
 /// Ludii's DecisivenessMoves: the share of a decided game played before the eventual winner's
 /// evaluation first exceeds the highest the loser ever had (its DecisivenessThreshold); 100 %
 /// when that never happens before the end (only the last move decided it).
-pub struct Decisiveness;
-impl Metric for Decisiveness {
-    fn name(&self) -> &'static str {
-        "decided after"
-    }
-    fn definition(&self) -> &'static str {
-        "share of a decided game before the winner's evaluation first exceeds the best the loser ever had"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Percent
-    }
-    fn needs(&self) -> Needs {
-        Needs::Evaluation
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
+pub const DECISIVENESS: Metric = Metric {
+    name: "decided after",
+    definition: "share of a decided game before the winner's evaluation first exceeds the best the loser ever had",
+    kind: Kind::Mean,
+    unit: Unit::Percent,
+    needs: Needs::Evaluation,
+    sample: |g| {
         match winner_view(g) {
             Ok(w) => {
                 // The loser's evaluation is the winner's negated: its best is minus the winner's worst.
@@ -529,56 +378,45 @@ impl Metric for Decisiveness {
             }
             Err(s) => s,
         }
-    }
-}
+    },
+};
 
 /// Ludii's Stability is the variance of each player's evaluation over a game, which grows with
 /// a steady one-sided trend as much as with swings; we take the mean change of the evaluation
 /// from one decision to the next (in races it includes the tempo's half step changing hands).
-pub struct Stability;
-impl Metric for Stability {
-    fn name(&self) -> &'static str {
-        "evaluation swing per ply"
-    }
-    fn definition(&self) -> &'static str {
-        "mean |change| of the evaluation from one decision to the next, in pieces (lower: steadier)"
-    }
-    fn kind(&self) -> Kind {
-        Kind::Mean
-    }
-    fn unit(&self) -> Unit {
-        Unit::Pieces
-    }
-    fn needs(&self) -> Needs {
-        Needs::Evaluation
-    }
-    fn sample(&self, g: &GameRecord) -> Sample {
+pub const STABILITY: Metric = Metric {
+    name: "evaluation swing per ply",
+    definition: "mean |change| of the evaluation from one decision to the next, in pieces (lower: steadier)",
+    kind: Kind::Mean,
+    unit: Unit::Pieces,
+    needs: Needs::Evaluation,
+    sample: |g| {
         let Some(e) = g.eval.as_deref() else { return Sample::Missing };
         if e.len() < 2 {
             return Sample::Skip;
         }
         let sum: i64 = e.windows(2).map(|w| (w[1] as i64 - w[0] as i64).abs()).sum();
         Sample::Num(sum as f64 / (e.len() - 1) as f64 / UNITS_PER_PIECE as f64)
-    }
-}
+    },
+};
 
 /// Every metric, in the order reports show them.
-pub const METRICS: &[&dyn Metric] = &[
-    &FirstPlayerScore,
-    &Balance,
-    &Completion,
-    &DrawsByRule,
-    &MoveLimit,
-    &DurationPlies,
-    &DurationTurns,
-    &BranchingFactor,
-    &Forced,
-    &SingleSensible,
-    &LeadChanges,
-    &WonFromBehind,
-    &Drama,
-    &Decisiveness,
-    &Stability,
+pub const METRICS: &[Metric] = &[
+    FIRST_PLAYER_SCORE,
+    BALANCE,
+    COMPLETION,
+    DRAWS_BY_RULE,
+    MOVE_LIMIT,
+    DURATION_PLIES,
+    DURATION_TURNS,
+    BRANCHING_FACTOR,
+    FORCED,
+    SINGLE_SENSIBLE,
+    LEAD_CHANGES,
+    WON_FROM_BEHIND,
+    DRAMA,
+    DECISIVENESS,
+    STABILITY,
 ];
 
 /// One metric over some games.
@@ -607,10 +445,10 @@ pub struct Measure {
 
 impl Measure {
     /// Measures `m` over `games`.
-    pub fn of(m: &dyn Metric, games: &[GameRecord]) -> Measure {
+    pub fn of(m: &Metric, games: &[GameRecord]) -> Measure {
         let (mut xs, mut missing, mut skipped) = (Vec::new(), 0, 0);
         for g in games {
-            match m.sample(g) {
+            match (m.sample)(g) {
                 Sample::Missing => missing += 1,
                 Sample::Skip => skipped += 1,
                 Sample::Yes(b) => xs.push(if b { 1.0 } else { 0.0 }),
@@ -620,7 +458,7 @@ impl Measure {
         let n = xs.len() as u64;
         let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n as f64 };
         let sd = super::sd(&xs);
-        let (value, lo, hi) = match m.kind() {
+        let (value, lo, hi) = match m.kind {
             _ if n == 0 => (0.0, 0.0, 0.0),
             Kind::Share => {
                 let s = Share::new(xs.iter().filter(|&&x| x > 0.5).count() as u64, n);
@@ -638,11 +476,11 @@ impl Measure {
                 (mean, (mean - half).max(min), (mean + half).min(max))
             }
         };
-        let unavailable = (n == 0).then(|| if missing > 0 { m.needs().missing() } else { "no game it applies to" });
+        let unavailable = (n == 0).then(|| if missing > 0 { m.needs.missing() } else { "no game it applies to" });
         Measure {
-            name: m.name(),
-            kind: m.kind(),
-            unit: m.unit(),
+            name: m.name,
+            kind: m.kind,
+            unit: m.unit,
             value,
             lo,
             hi,
@@ -695,7 +533,7 @@ fn range(xs: &[f64]) -> (f64, f64) {
     (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max))
 }
 
-/// Balance and its interval from the first player's score `s` and the score's interval: the
+/// BALANCE and its interval from the first player's score `s` and the score's interval: the
 /// map s ↦ 1 − |2s − 1| folded at ½.
 pub fn balance(s: f64, (lo, hi): (f64, f64)) -> (f64, f64, f64) {
     let b = |x: f64| 1.0 - (2.0 * x - 1.0).abs();
@@ -713,7 +551,7 @@ pub struct Quality {
 impl Quality {
     /// Measures every metric of [`METRICS`] over `games`.
     pub fn of(games: &[GameRecord]) -> Quality {
-        Quality { measures: METRICS.iter().map(|m| Measure::of(*m, games)).collect() }
+        Quality { measures: METRICS.iter().map(|m| Measure::of(m, games)).collect() }
     }
 
     /// The measure named `name`.
@@ -757,10 +595,10 @@ mod tests {
         }
     }
 
-    fn num(m: &dyn Metric, g: &GameRecord) -> f64 {
-        match m.sample(g) {
+    fn num(m: &Metric, g: &GameRecord) -> f64 {
+        match (m.sample)(g) {
             Sample::Num(x) => x,
-            s => panic!("{}: {s:?}", m.name()),
+            s => panic!("{}: {s:?}", m.name),
         }
     }
 
@@ -771,34 +609,34 @@ mod tests {
         // keeps white's lead.
         let g = game("white", "r", Some(vec![0, 600, -700, 800, 200]));
         assert_eq!(lead_changes(g.eval.as_ref().unwrap()), 2);
-        assert_eq!(num(&LeadChanges, &g), 2.0);
+        assert_eq!(num(&LEAD_CHANGES, &g), 2.0);
         // White was 0.7 behind: a comeback.
-        assert_eq!(WonFromBehind.sample(&g), Sample::Yes(true));
+        assert_eq!((WON_FROM_BEHIND.sample)(&g), Sample::Yes(true));
         // Its deficit: 0, 0, 0.7, 0, 0 over five decisions: 0.14 pieces.
-        assert!((num(&Drama, &g) - 0.14).abs() < 1e-12);
+        assert!((num(&DRAMA, &g) - 0.14).abs() < 1e-12);
         // The loser's best was +0.7 (when white was at -0.7); white first exceeds it at the
         // fourth decision (+0.8, index 3): 3 of 5 decisions before it was decided.
-        assert!((num(&Decisiveness, &g) - 0.6).abs() < 1e-12);
+        assert!((num(&DECISIVENESS, &g) - 0.6).abs() < 1e-12);
         // Changes 0.6, 1.3, 1.5, 0.6 over four steps: 1.0 piece a ply.
-        assert!((num(&Stability, &g) - 1.0).abs() < 1e-12);
+        assert!((num(&STABILITY, &g) - 1.0).abs() < 1e-12);
     }
 
     #[test]
     fn a_game_led_throughout_by_hand() {
         // Black wins, ahead from the second decision on: white's evaluation only falls.
         let g = game("black", "r", Some(vec![0, -400, -600, -1500]));
-        assert_eq!(num(&LeadChanges, &g), 0.0);
-        assert_eq!(WonFromBehind.sample(&g), Sample::Yes(false));
-        assert_eq!(num(&Drama, &g), 0.0);
+        assert_eq!(num(&LEAD_CHANGES, &g), 0.0);
+        assert_eq!((WON_FROM_BEHIND.sample)(&g), Sample::Yes(false));
+        assert_eq!(num(&DRAMA, &g), 0.0);
         // Black's view: 0, 400, 600, 1500; the loser's best is 0 (the start), passed at once
         // after it: one decision of four.
-        assert!((num(&Decisiveness, &g) - 0.25).abs() < 1e-12);
+        assert!((num(&DECISIVENESS, &g) - 0.25).abs() < 1e-12);
         // Level until the end (a sudden capture): only the end decided it.
         let sudden = game("white", "r", Some(vec![0, 300, -300, 0]));
-        assert!((num(&Decisiveness, &sudden) - 1.0).abs() < 1e-12);
-        assert_eq!(num(&LeadChanges, &sudden), 0.0);
+        assert!((num(&DECISIVENESS, &sudden) - 1.0).abs() < 1e-12);
+        assert_eq!(num(&LEAD_CHANGES, &sudden), 0.0);
         // A draw has no winner: the winner's metrics skip it.
-        assert_eq!(Decisiveness.sample(&game("draw", "r", Some(vec![0, 1]))), Sample::Skip);
+        assert_eq!((DECISIVENESS.sample)(&game("draw", "r", Some(vec![0, 1]))), Sample::Skip);
     }
 
     #[test]
@@ -820,7 +658,7 @@ mod tests {
         );
         // White's points: 1 + 0.5 + 0.5 + 0 = 2 of 4: perfectly balanced.
         assert_eq!((get("first player's score").value, get("balance").value), (0.5, 1.0));
-        // Forced: game a 2 of 4, games b and c 0 of 2 (branching 2): mean 1/6; d has no
+        // FORCED: game a 2 of 4, games b and c 0 of 2 (branching 2): mean 1/6; d has no
         // positions and is skipped.
         let f = get("forced (one legal move)");
         assert!((f.value - (0.5 / 3.0)).abs() < 1e-12 && f.n == 3 && f.skipped == 1, "{f:?}");
