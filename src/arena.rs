@@ -443,22 +443,13 @@ mod tests {
     #[test]
     fn a_tally_counts_the_move_limit_apart() {
         let game = |white: &str, result: &str, reason: &str| GameRecord {
-            index: 0,
-            seed: 0,
             variant: "x".into(),
-            options: BTreeMap::new(),
             result: result.into(),
             reason: reason.into(),
             plies: 1,
-            moves: vec![],
-            branching: vec![],
             white: white.into(),
             black: if white == "a" { "b".into() } else { "a".into() },
-            white_time: None,
-            black_time: None,
-            eval: None,
-            turns: None,
-            near_forced: None,
+            ..GameRecord::default()
         };
         let mut t = Tally::default();
         for g in [

@@ -146,7 +146,7 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 }
 
 /// One game, as written to a JSON-lines file.
-#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct GameRecord {
     pub index: u64,
     pub seed: u64,
@@ -1034,24 +1034,7 @@ mod tests {
     use super::*;
 
     fn game(index: u64, result: &str, plies: u32, branching: Vec<u32>) -> GameRecord {
-        GameRecord {
-            index,
-            seed: 0,
-            variant: "x".into(),
-            options: BTreeMap::new(),
-            result: result.into(),
-            reason: "r".into(),
-            plies,
-            moves: vec![],
-            branching,
-            white: String::new(),
-            black: String::new(),
-            white_time: None,
-            black_time: None,
-            eval: None,
-            turns: None,
-            near_forced: None,
-        }
+        GameRecord { index, variant: "x".into(), result: result.into(), reason: "r".into(), plies, branching, ..GameRecord::default() }
     }
 
     #[test]

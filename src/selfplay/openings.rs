@@ -149,22 +149,12 @@ mod tests {
 
     fn game(moves: &[&str], result: &str) -> GameRecord {
         GameRecord {
-            index: 0,
-            seed: 0,
             variant: "x".into(),
-            options: Default::default(),
             result: result.into(),
             reason: "r".into(),
             plies: moves.len() as u32,
             moves: moves.iter().map(|m| m.to_string()).collect(),
-            branching: vec![],
-            white: String::new(),
-            black: String::new(),
-            white_time: None,
-            black_time: None,
-            eval: None,
-            turns: None,
-            near_forced: None,
+            ..GameRecord::default()
         }
     }
 

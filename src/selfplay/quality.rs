@@ -571,27 +571,17 @@ pub fn typical_game(games: &[GameRecord]) -> Option<&GameRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn game(result: &str, reason: &str, eval: Option<Vec<i32>>) -> GameRecord {
         let plies = eval.as_ref().map_or(0, Vec::len) as u32;
         GameRecord {
-            index: 0,
-            seed: 0,
             variant: "x".into(),
-            options: BTreeMap::new(),
             result: result.into(),
             reason: reason.into(),
             plies,
-            moves: vec![],
             branching: vec![2; plies as usize],
-            white: String::new(),
-            black: String::new(),
-            white_time: None,
-            black_time: None,
             eval,
-            turns: None,
-            near_forced: None,
+            ..GameRecord::default()
         }
     }
 
