@@ -187,7 +187,9 @@ fn ctrl_c_stops_a_machine_game_keeping_its_moves() {
     let data = crate::scratch("crash-int-both");
     let mut child = repl(&["play", "pyramida"], &data);
     let mut input = child.stdin.take().unwrap();
-    writeln!(input, "board off\nplay both mcts:100 100000").unwrap();
+    // A time budget, so that the game is still going when Ctrl-C comes however fast the machine
+    // (mcts:100 could finish a whole Pyramida game in the 1.5 s on an idle machine).
+    writeln!(input, "board off\nplay both ab:200ms 100000").unwrap();
     input.flush().unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     signal(&child, "INT");
