@@ -84,6 +84,7 @@ fn summary() {
                 record_moves: false,
                 alternate: false,
                 time_moves: false,
+                random_plies: 0,
             };
             let t = Instant::now();
             let r = boardlab::selfplay::run(name, &[], &cfg, false).expect("self-play runs");

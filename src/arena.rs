@@ -57,6 +57,9 @@ pub struct Config {
     pub threads: usize,
     /// Keep each game's move texts (for JSON lines).
     pub record_moves: bool,
+    /// Random opening decisions, the same for both games of a pair of games with colours swapped
+    /// (`--random-plies`; [`selfplay::Config::random_plies`]).
+    pub random_plies: u32,
 }
 
 impl Config {
@@ -83,7 +86,7 @@ impl Config {
             }
             parsed.push(e);
         }
-        Ok(Config { engines: parsed, games, seed, threads, record_moves })
+        Ok(Config { engines: parsed, games, seed, threads, record_moves, random_plies: 0 })
     }
 
     /// Every pair of engines, each in the order given: (A, B).
@@ -106,6 +109,7 @@ impl Config {
                 record_moves: self.record_moves,
                 alternate: true,
                 time_moves: true,
+                random_plies: self.random_plies,
             })
             .collect()
     }
@@ -133,6 +137,7 @@ pub fn run(
         engines: cfg.engines.clone(),
         games: cfg.games,
         seed: cfg.seed,
+        random_plies: cfg.random_plies,
         pairs,
         interrupted: played.interrupted,
         resumed: played.resumed,
@@ -269,6 +274,8 @@ pub struct Table {
     /// Games asked for per pair.
     pub games: u64,
     pub seed: u64,
+    /// Random opening decisions per game (`--random-plies`).
+    pub random_plies: u32,
     pub pairs: Vec<Pair>,
     /// Ctrl-C stopped the arena: the table covers the games finished.
     pub interrupted: bool,
@@ -321,6 +328,10 @@ impl Table {
             if self.games == 1 { "game" } else { "games" },
             self.seed
         );
+        if self.random_plies > 0 {
+            let _ =
+                writeln!(s, "each game opens with {} random decisions, the same in both games of a colour-swapped pair", self.random_plies);
+        }
         if self.interrupted {
             let _ = writeln!(s, "interrupted (Ctrl-C): the table covers the {played} games finished");
         }

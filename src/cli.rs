@@ -266,6 +266,10 @@ pub struct ArenaArgs {
     /// Games each pair plays (1 to 100000; colours alternate).
     #[arg(long)]
     pub games: u64,
+    /// Open each game with N uniformly random decisions (0 to 20), the same N in both games of
+    /// a colour-swapped pair: varied games between deterministic engines (fixed depths).
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub random_plies: u32,
     #[arg(long)]
     pub seed: u64,
     /// Threads (default: all cores).
@@ -625,6 +629,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         record_moves: a.jsonl.is_some() || a.resume_from.is_some(),
         alternate: false,
         time_moves: false,
+        random_plies: 0,
     };
     let sets = a.sets.pairs()?;
     let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
@@ -696,7 +701,8 @@ impl GameFiles {
 fn arena(a: &ArenaArgs) -> Result<String, CliError> {
     use crate::arena::ArenaError;
     let record_moves = a.jsonl.is_some() || a.resume_from.is_some();
-    let cfg = crate::arena::Config::new(&a.engines, a.games, a.seed, threads(a.threads), record_moves).map_err(CliError::usage)?;
+    let mut cfg = crate::arena::Config::new(&a.engines, a.games, a.seed, threads(a.threads), record_moves).map_err(CliError::usage)?;
+    cfg.random_plies = a.random_plies;
     let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
     let resumed = std::mem::take(&mut files.resumed);
     // Without the handler Ctrl-C would end the process before the table is printed.

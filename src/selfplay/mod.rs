@@ -85,7 +85,13 @@ pub struct Config {
     pub alternate: bool,
     /// Time each player's moves ([`GameRecord::white_time`]; the arena's seconds per move).
     pub time_moves: bool,
+    /// The first decisions of each game are uniformly random (the same ones in both games of a
+    /// colour-swapped pair when `alternate`): varied openings for deterministic engines.
+    pub random_plies: u32,
 }
+
+/// Mixed into the study's seed for the random openings' generator.
+const OPENING_SALT: u64 = 0x6f70_656e_696e_6773;
 
 impl Config {
     /// `N [--white E] [--black E] [--seed S]` as typed in the REPL.
@@ -104,6 +110,7 @@ impl Config {
             record_moves: false,
             alternate: false,
             time_moves: false,
+            random_plies: 0,
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -145,6 +152,10 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// One game, as written to a JSON-lines file.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct GameRecord {
@@ -184,6 +195,9 @@ pub struct GameRecord {
     /// when a player searched ([`Config::looks`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub near_forced: Option<u32>,
+    /// How many opening decisions were random ([`Config::random_plies`]; 0 when absent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub random_plies: u32,
 }
 
 /// The plies of each game kept for the opening table when the moves are not all recorded.
@@ -237,6 +251,8 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut turns = 0u32;
     let mut last_side = None;
     let mut near_forced = cfg.looks().then_some(0u32);
+    let pair = if cfg.alternate { index / 2 } else { index };
+    let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     loop {
         crate::interrupt::check()?;
         v.legal_moves(&mut pos, &mut moves)?;
@@ -259,10 +275,13 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
+            _ if plies < cfg.random_plies => moves[rand::RngExt::random_range(&mut opening, 0..moves.len())],
             Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
             e => ai::choose(v, &pos, e, &mut rng)?.expect("a move exists"),
         };
-        if let Some(t) = t {
+        if let Some(t) = t
+            && plies >= cfg.random_plies
+        {
             times[usize::from(!first)].push(t.elapsed().as_secs_f64());
         }
         if cfg.record_moves || texts.len() < OPENING_PLIES {
@@ -296,6 +315,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         eval: Some(eval),
         turns: Some(turns),
         near_forced,
+        random_plies: cfg.random_plies.min(plies),
     })
 }
 
@@ -447,6 +467,12 @@ pub fn resumable(v: &Variant, cfgs: &[Config], resumed: &[GameRecord]) -> Result
         }
         let (w, b) = cfg.players(g.index);
         let players = (w.to_string(), b.to_string());
+        if g.random_plies != cfg.random_plies {
+            return Err(SelfplayError::OtherStudy(format!(
+                "game {} of {title} opened with {} random decisions, not this study's {} (--random-plies)",
+                g.index, g.random_plies, cfg.random_plies
+            )));
+        }
         if g.seed != game_seed(cfg.seed, g.index) || (!g.white.is_empty() && (g.white.clone(), g.black.clone()) != players) {
             return Err(SelfplayError::OtherStudy(format!(
                 "game {} of {title} was played with seed {} by {} against {}, not this study's (--seed {}, {} against {})",

@@ -164,3 +164,32 @@ fn bad_input_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn random_openings_are_shared_by_each_colour_swapped_pair() {
+    // Two fixed-depth engines are deterministic: without --random-plies every game of a colour
+    // is the same game. With 3 random decisions, games 2k and 2k+1 open alike and the openings
+    // of different k differ.
+    let data = crate::scratch("arena-openings");
+    let file = data.join("games.jsonl");
+    let args = ["arena", "connect-four", "ab:d2", "ab:d1", "--games", "8", "--seed", "3", "--random-plies", "3", "--jsonl"];
+    let o = crate::binary(&[&args[..], &[file.to_str().unwrap()]].concat(), "", &data);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("each game opens with 3 random decisions"), "{out}");
+    let (mut games, _) = read_resumable(&file).unwrap();
+    games.sort_by_key(|g| g.index);
+    let opening = |g: &GameRecord| g.moves[..3].to_vec();
+    for k in 0..4 {
+        assert_eq!(opening(&games[2 * k]), opening(&games[2 * k + 1]), "pair {k}");
+        assert_eq!(games[2 * k].random_plies, 3);
+    }
+    let distinct: std::collections::BTreeSet<Vec<String>> = games.iter().map(opening).collect();
+    assert!(distinct.len() >= 3, "{distinct:?}");
+    // A resumed run must ask for the same openings.
+    let resume = [&args[..8], &["--random-plies", "2", "--resume-from", file.to_str().unwrap()]].concat();
+    let o = crate::binary(&resume, "", &data);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("opened with 3 random decisions, not this study's 2"));
+    let _ = std::fs::remove_dir_all(&data);
+}

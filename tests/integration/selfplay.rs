@@ -15,6 +15,7 @@ fn cfg(games: u64, threads: usize, shard: Option<(u64, u64)>) -> Config {
         record_moves: true,
         alternate: false,
         time_moves: false,
+        random_plies: 0,
     }
 }
 
