@@ -295,16 +295,15 @@ mod tests {
         // neither. X's open lines: rank 2, file b, the diagonal a3–c1 (one mark each); O's: rank
         // 1 and file a. 4 points × 1² per open line, in units of a tenth of a point.
         let v = Variant::load("tic-tac-toe", &[]).unwrap();
-        let mut pos = Position::from_text(&v.rules, "3/1X1/O2 white 2").unwrap();
-        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
-        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
-        assert_eq!(term(Term::Lines).0, [120, 80]);
+        let lines = |text: &str| {
+            let mut pos = Position::from_text(&v.rules, text).unwrap();
+            let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+            e.terms.iter().find(|(x, _)| *x == Term::Lines).unwrap().1.0
+        };
+        assert_eq!(lines("3/1X1/O2 white 2"), [120, 80]);
         // X adds c1: rank 1 is now blocked for O; X's diagonal a3–c1 holds 2 (4 × 4 points) and
         // file c holds 1: X 4 + 4 + 16 + 4 = 28 points, O only file a: 4.
-        let mut pos = Position::from_text(&v.rules, "3/1X1/O1X black 3").unwrap();
-        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
-        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
-        assert_eq!(term(Term::Lines).0, [280, 40]);
+        assert_eq!(lines("3/1X1/O1X black 3"), [280, 40]);
     }
 
     #[test]
