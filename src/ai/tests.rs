@@ -172,6 +172,31 @@ fn russian_win_and_defence() {
 }
 
 #[test]
+fn brazilian_win_and_defence() {
+    // a1-b2 leaves the black man on a3 no move (b2 is taken, and c1 behind it is occupied);
+    // c1-b2 and c1-d2 do not.
+    wins_in_one("brazilian", "4/4/4/4/4/m3/4/MM2 white 0", "a1-b2");
+    // White's last man: e3-f4 lets g5xe3 take it; e3-d4 does not.
+    avoids_loss_in_one("brazilian", "4/4/4/3m/4/2M1/4/4 white 0");
+}
+
+#[test]
+fn tic_tac_toe_win_and_defence() {
+    // X holds a3 and b3: c3 completes the row; O's a2 and b2 cannot be completed by X.
+    wins_in_one("tic-tac-toe", "XX1/OO1/3 white", "@c3");
+    // O holds a3 and b3 and X has no line to finish: every move but c3 lets O complete it.
+    avoids_loss_in_one("tic-tac-toe", "OO1/X2/2X white");
+}
+
+#[test]
+fn connect_four_win_and_defence() {
+    // White's a1, b1, c1: d1 makes four (black's a2–c2 would need d2 next).
+    wins_in_one("connect-four", "7/7/7/7/ddd4/DDD4 white", "@d1");
+    // Black's a1, b1, c1: every drop but d1 lets black make four there.
+    avoids_loss_in_one("connect-four", "7/7/7/7/DD5/ddd3D white");
+}
+
+#[test]
 fn othello_win_and_defence() {
     // d4 turns b2 and c3 along the diagonal from a1: white has no disc left. b3 turns only b2.
     wins_in_one("othello", "8/8/8/8/8/2O5/1O6/XX6 black 0", "@d4");

@@ -12,7 +12,9 @@
 //! - **progress**: each piece's distance to its goals, as shortest paths over its own movement
 //!   on an empty board (computed once here): the zone where it leaves the game (`exit`), the
 //!   zone where it is promoted (worth the value it gains), a zone whose reaching wins
-//!   (`zone_reached`), the zone its owner must fill
+//!   (`zone_reached`; there only the first arrival counts, so a step is worth more the nearer
+//!   it brings the piece: `s` steps on its way earn `s²/2` steps' points, and one far-advanced
+//!   runner outweighs a front of half-advanced pieces), the zone its owner must fill
 //!   (`zone_filled`; only the pieces nearest to it, as many as it has cells, count).
 //! - **fill**: how many cells of its `zone_filled` zone a player holds, growing with the square.
 //! - **mobility**: the number of moves each player has (the kernel's moves, hooks aside), where
@@ -258,7 +260,9 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
                 progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
             }
         }
-        // A zone whose reaching wins: a step nearer is a step of progress (Breakthrough).
+        // A zone whose reaching wins: only the first arrival matters, so progress grows with the
+        // square of the steps made (Breakthrough's ab:d4 against ab:d2, 50 games: 50 % with
+        // linear progress, the same two games; 80 % with the square).
         let code = PieceCode::from_index(c);
         for e in &r.ends {
             if let EndKind::ZoneReached { cells, kinds, win: true, .. } = &e.kind
@@ -268,7 +272,8 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
                 let d = distances(r, c, targets);
                 let top = max_finite(&d) as f64;
                 for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
-                    progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
+                    let s = top - dc as f64;
+                    progress[c * n + cell] += units(STEP_POINTS as f64 * s * s / 2.0, wp);
                 }
             }
         }
