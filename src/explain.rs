@@ -63,7 +63,7 @@ pub enum IllegalReason {
         "{0} was taken earlier in this capture: taken pieces stay on the board until the capture ends, and are not jumped or passed again"
     )]
     TakenTwice(String),
-    #[error("a {kind} may not capture a {victim} ({cell} holds one)")]
+    #[error("{} {kind} may not capture {} {victim} ({cell} holds one)", a(.kind), a(.victim))]
     MayNotCapture { kind: String, victim: String, cell: String },
     #[error("{0} is occupied")]
     Occupied(String),
@@ -73,22 +73,31 @@ pub enum IllegalReason {
     NoSuchDrop { side: String, letter: char, drops: String },
     #[error("{side} drops more than one kind: write the kind's letter before @ ({drops})")]
     WhichDrop { side: String, drops: String },
-    #[error("a {kind} may be dropped only in zone `{zone}`, and {cell} is not in it")]
+    #[error("{} {kind} may be dropped only in zone `{zone}`, and {cell} is not in it", a(.kind))]
     OutsideDropZone { kind: String, cell: String, zone: String },
     #[error("{side} has no {kind} in hand to drop (pieces come to the hand by capturing)")]
     EmptyHand { side: String, kind: String },
-    #[error("a {kind} must turn at least one enemy piece over, and on {cell} it turns none: it must {how}")]
+    #[error("{} {kind} must turn at least one enemy piece over, and on {cell} it turns none: it must {how}", a(.kind))]
     ConvertsNothing { kind: String, cell: String, how: &'static str },
-    #[error("drops fall: a {kind} dropped {line} lands on {landing}")]
+    #[error("drops fall: {} {kind} dropped {line} lands on {landing}", a(.kind))]
     Falls { kind: String, line: String, landing: String },
     #[error("{0} has no legal move")]
     NoLegalMove(String),
     #[error("capture is compulsory ({0} available)")]
     OnlyCaptures(Moves),
-    #[error("the {kind} on {cell} has no legal move here (a {kind} moves by: {forms})")]
+    #[error("the {kind} on {cell} has no legal move here ({} {kind} moves by: {forms})", a(.kind))]
     PieceStuck { kind: String, cell: String, forms: String },
-    #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} (a {kind} moves by: {forms})")]
+    #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} ({} {kind} moves by: {forms})", a(.kind))]
     NotAMoveOf { kind: String, cell: String, text: String, moves: Moves, forms: String },
+    #[error("a turn of the {kind} has two parts: after {first} it places {} {placed}; write {first}/CELL ({choices})", a(.placed))]
+    SecondPartMissing { kind: String, first: String, placed: String, choices: Moves },
+    #[error("after {first}, {} {placed} cannot go to {cell}{why}; it can go to: {choices}", a(.placed))]
+    SecondPartUnreachable { first: String, placed: String, cell: String, why: String, choices: Moves },
+}
+
+/// The indefinite article for `word` ("an amazon", "a man").
+fn a(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
 }
 
 /// What explaining a move needs besides the position: the legal moves, the moves before the
@@ -146,6 +155,9 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     let kind = rules.kind(code.kind()).name.clone();
     if code.owner() != pos.side() {
         return IllegalReason::NotYours { cell, owner: names(code.owner()), kind, side: names(pos.side()) };
+    }
+    if let Some(r) = by_second_part(rules, pos, mv, &kind, l.legal) {
+        return r;
     }
     if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
         return r;
@@ -275,6 +287,40 @@ fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
 
 /// What the cells of the text say: a capture stopped short, a jump over a piece this piece may
 /// not take (found through the piece's own jump tables), a step onto an occupied cell.
+/// A two-part turn whose first part is legal: its second part is missing, or cannot go there
+/// (occupied, or the first piece on the way there).
+fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, legal: &[Move]) -> Option<IllegalReason> {
+    let MoveText::Path { from, landings, then, .. } = mv else { return None };
+    let g = &rules.geometry;
+    let seconds: Vec<&Move> = legal.iter().filter(|m| m.from == *from && m.landings() == &landings[..] && m.placed().is_some()).collect();
+    let (code, _) = seconds.first()?.placed()?;
+    let first = MoveText::Path { from: *from, landings: landings.clone(), capture: mv.is_capture(), then: None }.text(g);
+    let placed = rules.kind(code.kind()).name.clone();
+    let choices = Moves(seconds.iter().map(|m| g.name(crate::Cell(m.placed().expect("second part").1)).to_string()).collect());
+    let Some(at) = *then else {
+        let examples = Moves(choices.0.iter().map(|c| format!("{first}/{c}")).collect());
+        return Some(IllegalReason::SecondPartMissing { kind: kind.to_string(), first, placed, choices: examples });
+    };
+    // The board as the first part leaves it: the start empty, the piece on its landing.
+    let land = *landings.last()?;
+    let busy = |c: u16| c == land || (c != *from && !pos.board()[c as usize].is_empty());
+    let why = if busy(at) {
+        format!(": {} is occupied", g.name(crate::Cell(at)))
+    } else {
+        let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(land)), g.coords(crate::Cell(at)));
+        let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
+        let n = df.abs().max(dr.abs());
+        let aligned = df == 0 || dr == 0 || df.abs() == dr.abs();
+        let blocker = if aligned {
+            (1..n).filter_map(|i| g.at(f0 as i32 + df / n * i, r0 as i32 + dr / n * i)).map(|c| c.0).find(|&c| busy(c))
+        } else {
+            None
+        };
+        blocker.map_or(String::new(), |b| format!(": {} is in the way", g.name(crate::Cell(b))))
+    };
+    Some(IllegalReason::SecondPartUnreachable { first, placed, cell: g.name(crate::Cell(at)).to_string(), why, choices })
+}
+
 fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, legal: &[Move]) -> Option<IllegalReason> {
     let from = mv.from()?;
     let path = mv.landings();

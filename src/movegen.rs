@@ -2,14 +2,15 @@
 //! move that is not legal, the reason why in terms of the rules.
 //!
 //! Generation reads only the [`Ruleset`]'s tables and the board: no strings, no allocation
-//! beyond the caller's reusable move list.
+//! beyond the caller's reusable move list (except a two-part turn's second part, which works on
+//! a copy of the board).
 
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::movement::victim;
-use crate::rules::{Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset};
+use crate::rules::{BoardView, Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -394,9 +395,42 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: 
     // A walk does not pass through a cell where its piece leaves the game.
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     let board = pos.view();
-    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+    for (i, (form, &limit)) in pr.quiet.iter().zip(&pr.limits).enumerate() {
         if limit == u16::MAX || own as u64 <= limit as u64 {
-            form.generate(&rules.geometry, board, from, avoid, out);
+            match &pr.thens[i] {
+                None => form.generate(&rules.geometry, board, from, avoid, out),
+                Some(then) => {
+                    let start = out.len();
+                    form.generate(&rules.geometry, board, from, avoid, out);
+                    second_parts(rules, pos, code, then, start, out);
+                }
+            }
+        }
+    }
+}
+
+/// Replaces each move of `out[start..]` by the two-part turns it begins: the move, then a
+/// piece of `then.code` placed on each cell `then.form` reaches from the landing, on the board
+/// as the move leaves it (its start empty, the piece on its landing, its victims gone).
+#[cold]
+fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, start: usize, out: &mut MoveList) {
+    let firsts: Vec<Move> = out.drain(start..).collect();
+    let mut board = pos.board().to_vec();
+    let mut reach = Vec::new();
+    let view = pos.view();
+    for m in firsts {
+        let Some(to) = m.to() else { continue };
+        let saved: Vec<(u16, PieceCode)> = std::iter::once(m.from).chain(m.victims()).chain([to]).map(|c| (c, board[c as usize])).collect();
+        for c in m.victims() {
+            board[c as usize] = PieceCode::EMPTY;
+        }
+        board[m.from as usize] = PieceCode::EMPTY;
+        board[to as usize] = code;
+        reach.clear();
+        then.form.generate(&rules.geometry, BoardView { board: &board, ..view }, to, ZoneSet::EMPTY, &mut reach);
+        out.extend(reach.iter().filter_map(|r| r.to()).map(|at| m.then_place(then.code, at)));
+        for &(c, was) in saved.iter().rev() {
+            board[c as usize] = was;
         }
     }
 }

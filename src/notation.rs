@@ -3,7 +3,7 @@
 //! Moves: `from-to` for a step or slide, `from` then `x` before each landing for a capture
 //! (`c3xc5xe5`), `from-off` / `from-off:dir` for leaving the board, `@c3` for a piece dropped
 //! (placed) on c3 (`K@c3` with the kind's letter when a player may drop more than one kind),
-//! `pass`. Parsing is strict on cells and lenient on case.
+//! `/cell` after a move for the piece its form then places (Amazons' `d1-d7/g7`), `pass`. Parsing is strict on cells and lenient on case.
 //!
 //! Board text (setup rows and the position line): ranks from the top, separated by `/` or line
 //! breaks; in a rank, one mark per existing cell from file `a`: a piece symbol (optionally
@@ -40,6 +40,12 @@ pub enum MoveKind {
         written: bool,
     },
     Pass,
+    /// A move like [`MoveKind::Normal`], after which a piece of `code` is placed on `at` (a
+    /// two-part turn: Amazons' arrow).
+    Then {
+        code: PieceCode,
+        at: u16,
+    },
 }
 
 /// One decision: a move of one piece (possibly a capture chain of any length), leaving the
@@ -99,6 +105,21 @@ impl Move {
         let mut m = Move::quiet(NONE, to);
         m.kind = MoveKind::Drop { code, letter, written };
         m
+    }
+
+    /// `self`, after which a piece of `code` is placed on `at`.
+    pub fn then_place(mut self, code: PieceCode, at: u16) -> Move {
+        self.kind = MoveKind::Then { code, at };
+        self
+    }
+
+    /// The piece a two-part turn places after the move, and where.
+    #[inline]
+    pub fn placed(&self) -> Option<(PieceCode, u16)> {
+        match self.kind {
+            MoveKind::Then { code, at } => Some((code, at)),
+            _ => None,
+        }
     }
 
     /// The code of the piece a drop places.
@@ -163,7 +184,7 @@ impl Move {
     #[inline]
     pub fn to(&self) -> Option<u16> {
         let n = self.len as usize;
-        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. }) || n == 0 {
+        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. } | MoveKind::Then { .. }) || n == 0 {
             None
         } else if n <= INLINE_PATH {
             Some(self.path[n - 1])
@@ -215,12 +236,16 @@ impl Move {
                 s.push('@');
                 s.push_str(g.name(crate::Cell(self.path[0])));
             }
-            MoveKind::Normal => {
+            MoveKind::Normal | MoveKind::Then { .. } => {
                 s.push_str(g.name(crate::Cell(self.from)));
                 let sep = if self.is_capture() { 'x' } else { '-' };
                 for &c in self.landings() {
                     s.push(sep);
                     s.push_str(g.name(crate::Cell(c)));
+                }
+                if let Some((_, at)) = self.placed() {
+                    s.push('/');
+                    s.push_str(g.name(crate::Cell(at)));
                 }
             }
         }
@@ -243,11 +268,13 @@ pub enum MoveText {
         letter: Option<char>,
         to: u16,
     },
-    /// `e2-e3`, or `c3xc5xe5` with `capture`.
+    /// `e2-e3`, or `c3xc5xe5` with `capture`; `d1-d7/g7` with `then`, the cell where the
+    /// move's second part places a piece.
     Path {
         from: u16,
         landings: Vec<u16>,
         capture: bool,
+        then: Option<u16>,
     },
 }
 
@@ -297,6 +324,10 @@ impl MoveText {
             };
             return Ok(MoveText::Drop { letter, to: g.parse_cell(&to.to_ascii_lowercase())?.0 });
         }
+        let (t, then) = match t.split_once('/') {
+            None => (t.as_str(), None),
+            Some((m, at)) => (m, Some(g.parse_cell(at)?.0)),
+        };
         let (capture, quiet) = (t.contains('x'), t.contains('-'));
         if capture && quiet {
             return Err(bad("a move uses either - or x between its cells"));
@@ -315,7 +346,7 @@ impl MoveText {
         }
         let from = g.parse_cell(parts[0])?.0;
         let landings = parts[1..].iter().map(|p| g.parse_cell(p).map(|c| c.0)).collect::<Result<Vec<u16>, CellError>>()?;
-        Ok(MoveText::Path { from, landings, capture })
+        Ok(MoveText::Path { from, landings, capture, then })
     }
 
     /// Whether a legal move is written this way.
@@ -327,8 +358,13 @@ impl MoveText {
                 MoveKind::Drop { letter: l, .. } => m.to() == Some(*to) && letter.is_none_or(|c| l as char == c),
                 _ => false,
             },
-            MoveText::Path { from, landings, capture } => {
-                m.kind == MoveKind::Normal && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
+            MoveText::Path { from, landings, capture, then } => {
+                let kind_ok = match (m.kind, then) {
+                    (MoveKind::Normal, None) => true,
+                    (MoveKind::Then { at, .. }, Some(t)) => at == *t,
+                    _ => false,
+                };
+                kind_ok && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
             }
         }
     }
@@ -365,9 +401,13 @@ impl MoveText {
             MoveText::Pass => Move::PASS,
             MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
-            MoveText::Path { from, landings, capture } => {
+            MoveText::Path { from, landings, capture, then } => {
                 let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
-                Move::along(*from, landings, &victims)
+                let m = Move::along(*from, landings, &victims);
+                match then {
+                    Some(at) => m.then_place(PieceCode::EMPTY, *at),
+                    None => m,
+                }
             }
         }
     }
@@ -378,11 +418,15 @@ impl MoveText {
             MoveText::Pass => "pass".into(),
             MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
             MoveText::Drop { .. } => self.capturing_at_landings().text(g),
-            MoveText::Path { from, landings, capture } => {
+            MoveText::Path { from, landings, capture, then } => {
                 let mut s = g.name(crate::Cell(*from)).to_string();
                 for &c in landings {
                     s.push(if *capture { 'x' } else { '-' });
                     s.push_str(g.name(crate::Cell(c)));
+                }
+                if let Some(at) = then {
+                    s.push('/');
+                    s.push_str(g.name(crate::Cell(*at)));
                 }
                 s
             }
@@ -625,7 +669,7 @@ mod tests {
     fn move_text_round_trip() {
         let g = g();
         let parse = |t: &str| MoveText::parse(t, &g);
-        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3", "@c3", "K@c3"] {
+        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3", "@c3", "K@c3", "d1-d7/g7", "a1xa3/a1"] {
             let m = parse(t).unwrap();
             assert_eq!(m.capturing_at_landings().text(&g), t);
             assert!(m.names(&m.capturing_at_landings()));
@@ -635,6 +679,8 @@ mod tests {
         assert!(parse("e2xd3-d4").is_err());
         assert!(parse("e9-e8").unwrap_err().to_string().contains("not on the board"));
         assert!(parse("e2").is_err());
+        assert!(parse("e2-e3/").is_err());
+        assert!(parse("e2-e3/z9").is_err());
         assert!(parse("h2-off:up").is_err());
         assert_eq!(parse("k@C3").unwrap().text(&g), "K@c3");
         assert!(parse("@c9").is_err() && parse("KK@c3").is_err() && parse("1@c3").is_err());

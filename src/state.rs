@@ -335,6 +335,10 @@ impl Position {
             if let Some(to) = mv.to() {
                 self.land(rules, mv, to, code, &mut vals, &mut fx);
             }
+            if let Some((code, at)) = mv.placed() {
+                // The turn's second part: a piece placed from the landing (Amazons' arrow).
+                self.put(&rules.zobrist, at, code, &initial_attrs(rules, code)[..self.nattr]);
+            }
         }
         if fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
@@ -359,11 +363,7 @@ impl Position {
     /// Puts a dropped piece with its kind's initial attribute values on `to`.
     #[inline]
     fn place(&mut self, rules: &Ruleset, to: u16, code: PieceCode, fx: &mut MoveEffects) {
-        let mut vals = [0i32; 16];
-        for &(slot, init) in &rules.kind(code.kind()).attributes {
-            vals[slot as usize] = init;
-        }
-        self.put(&rules.zobrist, to, code, &vals[..self.nattr]);
+        self.put(&rules.zobrist, to, code, &initial_attrs(rules, code)[..self.nattr]);
         (fx.code, fx.new_code, fx.to) = (code, code, to);
     }
 
@@ -682,6 +682,15 @@ fn result(rules: &Ruleset, v: &str) -> Result<Outcome, PositionError> {
         return Ok(Outcome::draw(reason));
     }
     Ok(Outcome::win(player(rules, who.strip_suffix(" wins").ok_or_else(form)?)?, reason))
+}
+
+/// The attribute values a new piece of `code` starts with (dropped or placed).
+fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
+    let mut vals = [0i32; 16];
+    for &(slot, init) in &rules.kind(code.kind()).attributes {
+        vals[slot as usize] = init;
+    }
+    vals
 }
 
 #[cfg(test)]

@@ -217,9 +217,11 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Off { dir } => 2 + dir as u64,
         MoveKind::Pass => 300,
         MoveKind::Drop { code, .. } => 400 + code.index() as u64,
+        MoveKind::Then { code, at } => 1000 + ((code.index() as u64) << 16 | at as u64),
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
-    for i in 0..m.len as usize {
+    // (A chain longer than the inline path keeps its table index in the first two entries.)
+    for i in 0..(m.len as usize).min(crate::notation::INLINE_PATH) {
         h = mix(h ^ (m.path[i] as u64) << 20 ^ m.victims[i] as u64);
     }
     (h as u32) | 1

@@ -16,7 +16,7 @@ pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, Repetit
 pub use error::{LoadError, SourceFile};
 pub use eval::{EvalModel, Term};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
-pub use movement::{BoardView, Cond, Distance, Flying, Form, FormKind, Jump, OffBoard};
+pub use movement::{BoardView, Cond, Distance, Flying, Form, FormKind, Jump, OffBoard, Then};
 pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
 pub use validate::CROWN;
 
@@ -190,6 +190,8 @@ pub struct PieceRules {
     pub to_hand: Option<u8>,
     /// Each form in words, for explaining why a move is illegal.
     pub notes: Vec<String>,
+    /// For each quiet form: the second part of the turn it asks for, if any (`then`).
+    pub thens: Vec<Option<Then>>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.

@@ -167,6 +167,14 @@ pub enum Form {
     Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
 }
 
+/// The second part of a two-part turn: from the landing, a piece of `code` is placed on a cell
+/// that `form` reaches (the moved piece's start counts as empty: it has left it).
+#[derive(Clone, Debug)]
+pub struct Then {
+    pub code: PieceCode,
+    pub form: Form,
+}
+
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond, or (flying) over
 /// the first piece along a line of empty cells to any empty cell beyond it.
 #[derive(Clone, Debug)]

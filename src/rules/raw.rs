@@ -331,6 +331,13 @@ pub struct RawForm {
     pub same_zone: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
+    /// A second part of the turn, from the landing: a form that places a piece of the kind
+    /// `place` names where it could move (Amazons: `then = { place = "arrow", slide = "any" }`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub then: Option<Box<Spanned<RawForm>>>,
+    /// Inside `then`: the kind of the piece placed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

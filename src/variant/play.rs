@@ -349,7 +349,7 @@ impl Variant {
     /// A failing hook.
     pub fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
         // The explanation of a move from this cell that no piece can make (onto itself).
-        let mv = MoveText::Path { from: cell, landings: vec![], capture: false };
+        let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None };
         self.explain_move(pos, &mv, legal)
     }
 

@@ -7,7 +7,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawPiece, RawSymbols};
+use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawForm, RawPiece, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -220,16 +220,33 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     let f = raw.file;
     let mut rules = PieceRules::default();
     for form in &raw.val.moves {
+        if let Some(pl) = &form.get_ref().place {
+            let e = v.err(f, pl.span(), "`place` names what the second part of a turn places", "but this form has no `then`");
+            return Err(e.with_help("write it inside the form's then: then = { place = \"arrow\", slide = \"all\" }"));
+        }
         let Some(spec) = v.form(f, form, p, ctx)? else { continue };
-        rules.notes.push(spec.note.clone());
+        let then = match &form.get_ref().then {
+            Some(t) => stage_then(v, f, t, p, ctx, g)?,
+            None => None,
+        };
+        let note = match &then {
+            Some((_, words)) => format!("{}, {words}", spec.note),
+            None => spec.note.clone(),
+        };
+        rules.notes.push(note);
         match spec.compile(g) {
             Compiled::Jump(j) => {
+                if let Some(t) = &form.get_ref().then {
+                    let e = v.err(f, t.span(), "a turn's second part follows a move", "but this form is a capture chain");
+                    return Err(e.with_help("give `then` to a step, slide, leap or walk"));
+                }
                 rules.flies |= j.flying.is_some();
                 rules.jumps.push(j);
             }
             Compiled::Quiet(q) => {
                 rules.quiet.push(q);
                 rules.limits.push(spec.limit);
+                rules.thens.push(then.map(|(t, _)| t));
             }
         }
     }
@@ -290,6 +307,35 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         }
     }
     Ok(rules)
+}
+
+/// The second part of a turn (`then`): the kind it places, and a quiet form (no capture, no
+/// further `then`) that says where from the landing; with its words for the rules description.
+fn stage_then(v: &V, f: usize, t: &Spanned<RawForm>, p: Player, ctx: &PieceCtx, g: &mut Geometry) -> R<Option<(Then, String)>> {
+    let raw = t.get_ref();
+    let Some(place) = &raw.place else {
+        let e = v.err(f, t.span(), "a turn's second part places a piece", "this `then` names none");
+        return Err(e.with_help("add place = \"KIND\", e.g. then = { place = \"arrow\", slide = \"all\" }"));
+    };
+    let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+    let kind = v.lookup(f, place.span(), &known, place.get_ref(), "", "placed here")?;
+    if let Some(inner) = &raw.then {
+        return Err(v.err(f, inner.span(), "a turn has at most two parts", "a third part here"));
+    }
+    let Some(spec) = v.form(f, t, p, ctx)? else { return Ok(None) };
+    if spec.capture != 0 {
+        let at = raw.capture.as_ref().map(|c| c.span()).or(raw.victims.as_ref().and_then(|x| x.first()).map(|x| x.span()));
+        return Err(v
+            .err(f, at.unwrap_or(t.span()), "a placed piece goes to an empty cell", "so it captures nothing")
+            .with_help("remove `capture`"));
+    }
+    let words = format!("then places a {} from where it landed: {}", place.get_ref(), spec.note);
+    match spec.compile(g) {
+        Compiled::Quiet(form) => Ok(Some((Then { code: PieceCode::new(KindId(kind as u8), p), form }, words))),
+        Compiled::Jump(_) => {
+            Err(v.err(f, t.span(), "a turn's second part places a piece where a step, slide, leap or walk goes", "not a jump"))
+        }
+    }
 }
 
 /// What a piece converts when it lands: per direction, the next-cell table of its lines and of
