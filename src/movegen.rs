@@ -340,10 +340,20 @@ fn link(
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
 /// board, drops) of `side`.
 pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    quiet_moves_of(rules, pos, side, out, true);
+}
+
+/// [`quiet_moves`], with each two-part turn's first part once, however many second parts it
+/// has (what the evaluation's mobility counts: Amazons' queen moves, not the ~2000 turns).
+pub fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    quiet_moves_of(rules, pos, side, out, false);
+}
+
+fn quiet_moves_of(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList, whole: bool) {
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
         if !code.is_empty() && code.owner() == side {
-            quiet_from(rules, pos, from, code, out);
+            quiet_from(rules, pos, from, code, out, whole);
         }
     }
     drops(rules, pos, side, out);
@@ -387,9 +397,9 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
 }
 
 /// Appends the non-chaining moves of the piece `code` on `from`: each of its forms that
-/// applies at the owner's piece count.
+/// applies at the owner's piece count (two-part turns whole, or only their first parts).
 #[inline]
-fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList) {
+fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList, whole: bool) {
     let pr = &rules.pieces[code.index()];
     let own = pos.counts()[code.owner()];
     // A walk does not pass through a cell where its piece leaves the game.
@@ -398,15 +408,55 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: 
     for (i, (form, &limit)) in pr.quiet.iter().zip(&pr.limits).enumerate() {
         if limit == u16::MAX || own as u64 <= limit as u64 {
             match &pr.thens[i] {
-                None => form.generate(&rules.geometry, board, from, avoid, out),
-                Some(then) => {
+                Some(then) if whole => {
                     let start = out.len();
                     form.generate(&rules.geometry, board, from, avoid, out);
                     second_parts(rules, pos, code, then, start, out);
                 }
+                _ => form.generate(&rules.geometry, board, from, avoid, out),
             }
         }
     }
+}
+
+/// Whether `side` has a non-capturing move (a two-part turn only where it has a second part),
+/// stopping at the first: how a search of a game without captures tells a finished position
+/// from one to evaluate without listing every move. `scratch` is overwritten.
+pub fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> bool {
+    let own = pos.counts()[side];
+    let board = pos.view();
+    for from in 0..pos.board().len() as u16 {
+        let code = pos.board()[from as usize];
+        if code.is_empty() || code.owner() != side {
+            continue;
+        }
+        let pr = &rules.pieces[code.index()];
+        let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
+        for (i, (form, &limit)) in pr.quiet.iter().zip(&pr.limits).enumerate() {
+            if limit != u16::MAX && own as u64 > limit as u64 {
+                continue;
+            }
+            scratch.clear();
+            form.generate(&rules.geometry, board, from, avoid, scratch);
+            match &pr.thens[i] {
+                None if !scratch.is_empty() => return true,
+                None => {}
+                Some(then) => {
+                    for m in std::mem::take(scratch) {
+                        scratch.clear();
+                        scratch.push(m);
+                        second_parts(rules, pos, code, then, 0, scratch);
+                        if !scratch.is_empty() {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    scratch.clear();
+    drops(rules, pos, side, scratch);
+    !scratch.is_empty()
 }
 
 /// Replaces each move of `out[start..]` by the two-part turns it begins: the move, then a
@@ -467,7 +517,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             first_capture = before;
         }
         if !(compulsory && first_capture != usize::MAX) {
-            quiet_from(rules, pos, from, code, out);
+            quiet_from(rules, pos, from, code, out, true);
         }
         if rules.dedup {
             // Duplicates can only come from one piece's forms: dedup this piece's moves.

@@ -128,7 +128,7 @@ impl<'a> Evaluator<'a> {
             for p in Player::both() {
                 self.scratch.clear();
                 movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
-                movegen::quiet_moves(&self.v.rules, pos, p, &mut self.scratch);
+                movegen::quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch);
                 t[Term::Mobility.index()][p] = m.mobility * self.scratch.len() as i32;
             }
         }

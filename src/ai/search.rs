@@ -21,7 +21,7 @@
 use super::eval::{EVAL_MAX, Evaluator, pieces};
 use super::{Budget, Rng, SearchError, engine::MAX_DEPTH};
 use crate::interrupt::{self, Interrupted};
-use crate::movegen::MoveList;
+use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind};
 use crate::outcome::{Outcome, Winner};
 use crate::piece::Player;
@@ -287,6 +287,9 @@ struct Searcher<'a> {
     /// game first).
     values: Vec<i32>,
     captures: bool,
+    /// No piece can capture and no hook adds or refuses moves: a quiescence leaf needs only to
+    /// know that some move exists, not the whole list (Amazons: ~2000 turns).
+    quiet_game: bool,
     compulsory: bool,
     repetition: bool,
     /// The best root move of an unfinished iteration (score, index), and its line.
@@ -344,6 +347,7 @@ impl<'a> Searcher<'a> {
             },
             values,
             captures,
+            quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.captures.compulsory,
             repetition: r.repetition,
             partial: None,
@@ -574,6 +578,10 @@ impl<'a> Searcher<'a> {
         }
         self.tick()?;
         let mut moves = std::mem::take(&mut self.lists[ply]);
+        if self.quiet_game && pos.continuation().is_none() && movegen::has_quiet_move(&self.v.rules, pos, pos.side(), &mut moves) {
+            self.lists[ply] = moves;
+            return Ok(self.eval.score(pos)?);
+        }
         let r = self.quiesce_moves(pos, &mut moves, alpha, beta, ply, q);
         self.lists[ply] = moves;
         r
