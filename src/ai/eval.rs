@@ -271,6 +271,7 @@ mod tests {
             "russian",
             "brazilian",
             "dobutsu",
+            "amazons",
         ] {
             let g = Variant::load(name, &[]).unwrap().rules.geometry.clone();
             let (files, ranks) = (g.files, g.ranks);

@@ -197,6 +197,13 @@ fn connect_four_win_and_defence() {
 }
 
 #[test]
+fn amazons_win_in_one() {
+    // Black's amazon on j10 has one free neighbour, i9. White's amazon on a1 can only go up the
+    // a-file (b1 and b2 hold arrows), and only from a9 does an arrow reach i9 (along rank 9).
+    wins_in_one("amazons", "8xq/9x/10/10/10/10/10/10/1X8/QX8 white", "a1-a9/i9");
+}
+
+#[test]
 fn othello_win_and_defence() {
     // d4 turns b2 and c3 along the diagonal from a1: white has no disc left. b3 turns only b2.
     wins_in_one("othello", "8/8/8/8/8/2O5/1O6/XX6 black 0", "@d4");

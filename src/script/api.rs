@@ -268,6 +268,7 @@ pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, cap
     map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
     map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
     map.insert("drop".into(), m.dropped().is_some().into());
+    map.insert("placed".into(), m.placed().map_or(Dynamic::UNIT, |(_, at)| cell(at)));
     // A drop's piece is the one it places (it has no start cell).
     let code = match m.dropped() {
         Some(c) => c,

@@ -285,6 +285,7 @@ fn random_command_streams_never_panic_and_failures_change_nothing() {
         "othello",
         "breakthrough",
         "dobutsu",
+        "amazons",
     ];
     fuzz("command streams", 60, Duration::from_secs(30), move |i| {
         let mut rng = Rng::seed_from_u64(7000 + i as u64);
