@@ -10,6 +10,55 @@ use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
 
+impl Evaluator<'_> {
+    /// Fills `self.dist[p]`: for each cell, the fewest moves in which one of `p`'s pieces gets
+    /// there over the board as it stands (a breadth-first search over the pieces' own movement;
+    /// 255 where none can).
+    fn distances(&mut self, pos: &Position, p: Player) {
+        let r = &self.v.rules;
+        let n = pos.board().len();
+        let dist = &mut self.dist[p.index()];
+        dist.clear();
+        dist.resize(n, u8::MAX);
+        self.frontier.clear();
+        let mut codes = [crate::PieceCode::EMPTY; 4];
+        let mut ncodes = 0;
+        for (cell, &code) in pos.board().iter().enumerate() {
+            if code.is_of(p) && !r.pieces[code.index()].quiet.is_empty() {
+                dist[cell] = 0;
+                self.frontier.push(cell as u16);
+                if !codes[..ncodes].contains(&code) && ncodes < codes.len() {
+                    codes[ncodes] = code;
+                    ncodes += 1;
+                }
+            }
+        }
+        let view = pos.view();
+        let mut start = 0;
+        let mut d = 0u8;
+        while start < self.frontier.len() && d < u8::MAX - 1 {
+            let end = self.frontier.len();
+            d += 1;
+            for i in start..end {
+                let from = self.frontier[i];
+                for &code in &codes[..ncodes] {
+                    for form in &r.pieces[code.index()].quiet {
+                        self.cells.clear();
+                        form.reach_on(&r.geometry, view, from, &mut self.scratch, &mut self.cells);
+                        for &to in &self.cells {
+                            if dist[to as usize] == u8::MAX {
+                                dist[to as usize] = d;
+                                self.frontier.push(to);
+                            }
+                        }
+                    }
+                }
+            }
+            start = end;
+        }
+    }
+}
+
 /// The largest evaluation (in units, 1000 per ordinary piece); proven results score beyond it.
 pub const EVAL_MAX: i32 = 500_000;
 
@@ -38,12 +87,25 @@ pub struct Evaluator<'a> {
     scratch: MoveList,
     best: Vec<i32>,
     script: bool,
+    /// Territory: per player, each cell's distance in moves (255: not reached), and a frontier.
+    dist: [Vec<u8>; 2],
+    frontier: Vec<u16>,
+    cells: Vec<u16>,
 }
 
 impl<'a> Evaluator<'a> {
     pub fn new(v: &'a Variant) -> Evaluator<'a> {
         let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && v.rules.eval.script != 0;
-        Evaluator { v, m: &v.rules.eval, scratch: Vec::new(), best: Vec::new(), script }
+        Evaluator {
+            v,
+            m: &v.rules.eval,
+            scratch: Vec::new(),
+            best: Vec::new(),
+            script,
+            dist: [Vec::new(), Vec::new()],
+            frontier: Vec::new(),
+            cells: Vec::new(),
+        }
     }
 
     /// The evaluation for the player to decide in `pos`, in units.
@@ -74,6 +136,7 @@ impl<'a> Evaluator<'a> {
             Term::Exits => !m.exits.is_empty(),
             Term::Tempo => m.tempo != 0,
             Term::Lines => !m.lines.is_empty(),
+            Term::Territory => m.territory != 0,
             Term::Script => self.script,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
@@ -130,6 +193,18 @@ impl<'a> Evaluator<'a> {
                 movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
                 movegen::quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch);
                 t[Term::Mobility.index()][p] = m.mobility * self.scratch.len() as i32;
+            }
+        }
+        if m.territory != 0 {
+            for p in Player::both() {
+                self.distances(pos, p);
+            }
+            let [a, b] = &self.dist;
+            for (cell, &code) in pos.board().iter().enumerate() {
+                if code.is_empty() && a[cell] != b[cell] {
+                    let p = if a[cell] < b[cell] { Player::FIRST } else { Player::FIRST.other() };
+                    t[Term::Territory.index()][p] += m.territory;
+                }
             }
         }
         for &(slot, units) in &m.exits {
@@ -323,6 +398,24 @@ mod tests {
         // king's 40 more points × (7 - 6 + 1) / 8 = 10 points; the king has no goal.
         assert_eq!(term(Term::Progress).0, [100, 0]);
         assert_eq!(e.total(Player::FIRST), 1000 + 60 + 100 - 1400 - 120);
+    }
+
+    #[test]
+    fn territory_by_hand() {
+        // Amazons: white's amazon on a1 is walled in by arrows on a2, b1 and b2; black's on j10
+        // reaches every one of the 95 empty cells (a queen crosses an open board in two moves).
+        let v = Variant::load("amazons", &[]).unwrap();
+        let mut pos = Position::from_text(&v.rules, "9q/10/10/10/10/10/10/10/XX8/QX8 white").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let term = |t: Term| e.terms.iter().find(|(x, _)| *x == t).unwrap().1;
+        assert_eq!(term(Term::Territory).0, [0, 95 * 100]);
+        // Opened on b2 (that arrow gone): white's amazon reaches the a1-j10 diagonal in one
+        // move, but so does black's from the other end: ties count for nobody, and every other
+        // cell is as near or nearer for black (white needs two moves for all of them).
+        let mut pos = Position::from_text(&v.rules, "9q/10/10/10/10/10/10/10/X9/QX8 white").unwrap();
+        let e = Evaluator::new(&v).breakdown(&mut pos).unwrap();
+        let t = e.terms.iter().find(|(x, _)| *x == Term::Territory).unwrap().1;
+        assert_eq!(t.0[0], 0);
     }
 
     #[test]

@@ -307,14 +307,8 @@ impl<'a> Searcher<'a> {
             Budget::Depth(d) => 1 << (10 + 2 * d).min(20),
             Budget::Time(_) => 1 << 20,
         };
-        let captures = v.hook(Hook::GenerateMoves).is_some()
-            || r.pieces.iter().any(|p| {
-                !p.jumps.is_empty()
-                    || p.quiet.iter().any(|f| match f {
-                        Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => *capture != 0,
-                        Form::Walk { .. } => false,
-                    })
-            });
+        let captures =
+            v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
         let values = (0..r.pieces.len())
             .map(|c| {
                 if c == 0 {

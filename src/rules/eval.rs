@@ -46,6 +46,10 @@ pub const FILL_POINTS: i32 = 50;
 /// Points per legal move where having no move loses.
 pub const MOBILITY_POINTS: i32 = 3;
 
+/// Points per empty cell a player's pieces reach in fewer moves than the opponent's, in a
+/// blocking game (no captures, and having no move loses: Amazons).
+pub const TERRITORY_POINTS: i32 = 10;
+
 /// Points for the player to decide, in a race: the move in hand is worth about half a step, so
 /// that lines whose last decision falls to different players (extra moves, retreats chosen by
 /// either side) compare fairly.
@@ -65,14 +69,15 @@ pub enum Term {
     Exits,
     Tempo,
     Lines,
+    Territory,
     Script,
 }
 
 impl Term {
     /// How many terms there are.
-    pub const COUNT: usize = 8;
+    pub const COUNT: usize = 9;
     pub const ALL: [Term; Term::COUNT] =
-        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Script];
+        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Territory, Term::Script];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
     pub fn name(self) -> &'static str {
@@ -84,6 +89,7 @@ impl Term {
             Term::Exits => "exits",
             Term::Tempo => "tempo",
             Term::Lines => "lines",
+            Term::Territory => "territory",
             Term::Script => "script",
         }
     }
@@ -98,6 +104,7 @@ impl Term {
             Term::Exits => "pieces that left the game through an exit",
             Term::Tempo => "the move in hand, in a race (half a step for the player to decide)",
             Term::Lines => "open lines towards n in a row, the fuller the more",
+            Term::Territory => "empty cells the player's pieces reach in fewer moves than the opponent's",
             Term::Script => "the script's evaluate hook",
         }
     }
@@ -156,6 +163,8 @@ pub struct EvalModel {
     pub fill: i32,
     /// Units per move (0: mobility is not measured).
     pub mobility: i32,
+    /// Units per empty cell reached first (0: territory is not measured).
+    pub territory: i32,
     /// (counter slot, units per unit of the counter).
     pub exits: Vec<(u8, i32)>,
     /// Units for the player to decide (0: tempo is not measured).
@@ -314,6 +323,12 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         Some(NoMoves::Draw) => false,
     };
     let mobility = if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 };
+    // A blocking game: nothing is ever captured, pieces move, and having no move loses. What
+    // decides it is room: the cells each side would get to first (Amazons' territory).
+    let blocking = matches!(r.no_moves_rule().map(|(_, n)| n), None | Some(NoMoves::Loss))
+        && r.pieces.iter().all(|p| p.jumps.is_empty() && p.quiet.iter().all(|f| !f.captures()))
+        && r.pieces.iter().any(|p| !p.quiet.is_empty());
+    let territory = if blocking { units(TERRITORY_POINTS as f64, weights[Term::Territory.index()]) } else { 0 };
 
     // Exit counters, where the race does not already count the pieces left on the board.
     let mut exits: Vec<(u8, i32)> = Vec::new();
@@ -346,6 +361,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         goals,
         fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
         mobility,
+        territory,
         exits,
         tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
         lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),

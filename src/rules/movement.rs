@@ -486,6 +486,45 @@ impl Form {
     /// Appends the moves of the piece `code` on `from` by this form. `avoid`: zones a walk does
     /// not pass through (where its piece would leave the game).
     #[inline]
+    /// Appends to `out` the empty cells a piece on `from` can move to by this form on the board
+    /// `b` (what a search over the pieces' movement needs, without building moves: steps and
+    /// plain slides directly, other forms through `moves`, which is overwritten).
+    pub fn reach_on(&self, g: &Geometry, b: BoardView, from: u16, moves: &mut Vec<Move>, out: &mut Vec<u16>) {
+        match self {
+            Form::Step { targets, .. } => out.extend(targets.get(from).iter().copied().filter(|&to| b.board[to as usize].is_empty())),
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max, cond, .. } if cond.path.is_empty() => {
+                if !cond.start_ok(g, from) {
+                    return;
+                }
+                for &v in vecs {
+                    let mut cur = from;
+                    for _ in 0..*max {
+                        cur = g.step(v, cur);
+                        if cur == NONE || !b.board[cur as usize].is_empty() {
+                            break;
+                        }
+                        if cond.land_ok(g, from, cur) {
+                            out.push(cur);
+                        }
+                    }
+                }
+            }
+            _ => {
+                moves.clear();
+                self.generate(g, b, from, ZoneSet::EMPTY, moves);
+                out.extend(moves.iter().filter(|m| !m.is_capture()).filter_map(Move::to));
+            }
+        }
+    }
+
+    /// Whether the form may capture (by landing).
+    pub fn captures(&self) -> bool {
+        match self {
+            Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => *capture != 0,
+            Form::Walk { .. } => false,
+        }
+    }
+
     pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, out: &mut Vec<Move>) {
         match self {
             Form::Walk { vecs, steps, cond } => {
