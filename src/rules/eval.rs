@@ -23,6 +23,9 @@
 //! - **exits**: counters that leaving the game raises, where pieces on the board are not already
 //!   counted as progress by a race (each exit is worth the leaving kind's value).
 //! - **tempo**: in a race, half a step for the player to decide (the move in hand).
+//! - **territory**: in a blocking game (nothing is captured, pieces move, having no move
+//!   loses: Amazons), the empty cells a player's pieces reach in fewer moves than the
+//!   opponent's, by a breadth-first search over their own movement on the current board.
 //! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
 
 use super::raw::RawEval;
