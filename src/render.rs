@@ -1,6 +1,7 @@
 //! Boards and variant descriptions as text for a person (the REPL, `show`, snapshots).
 
 use crate::geometry::Cell;
+use crate::piece::ByPlayer;
 use crate::rules::raw::RawVariant;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -143,7 +144,34 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
     for (name, items) in hidden_attributes(v, pos) {
         let _ = writeln!(s, "{name}: {}", items.join(" "));
     }
+    // Hands: one line, each piece in hand by its symbol (`C` twice is `CC`, five or more `C×5`).
+    let hands: Vec<(u8, ByPlayer<char>)> = (0..r.kinds.len())
+        .filter_map(|k| {
+            let code = crate::PieceCode::new(crate::KindId(k as u8), crate::Player::FIRST);
+            Some((r.pieces[code.index()].drop.as_ref()?.hand?, r.kinds[k].symbols))
+        })
+        .collect();
+    if !hands.is_empty() {
+        let held: Vec<String> = crate::Player::both()
+            .iter()
+            .map(|&p| {
+                let mut h = String::new();
+                for &(slot, sym) in &hands {
+                    match pos.counter(p, slot) {
+                        n @ 1..=4 => h.extend(std::iter::repeat_n(sym[p], n as usize)),
+                        n if n >= 5 => h.push_str(&format!("{}×{n}", sym[p])),
+                        _ => {}
+                    }
+                }
+                format!("{} {}", r.player_name(p), if h.is_empty() { "none" } else { &h })
+            })
+            .collect();
+        let _ = writeln!(s, "in hand: {}", held.join(", "));
+    }
     for (i, (name, _)) in r.counters.iter().enumerate() {
+        if hands.iter().any(|&(slot, _)| slot as usize == i) {
+            continue;
+        }
         let vals: Vec<String> =
             crate::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counter(p, i as u8))).collect();
         let _ = writeln!(s, "{name}: {}", vals.join(", "));
