@@ -204,6 +204,13 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
 fn in_hand(v: &V, raw: &Src<RawPiece>, ctx: &PieceCtx, kind: &str) -> R<Option<u8>> {
     let slot = |k: &str| ctx.counters.iter().position(|c| *c == hand_counter(k)).map(|i| i as u8);
     let Some(target) = &raw.val.in_hand else { return Ok(slot(kind)) };
+    // (Declared at all: a `to_hand` bound to an option may be off in some settings, and then
+    // `in_hand` is simply idle.)
+    if v.m.captures.as_ref().is_none_or(|c| c.val.to_hand.is_none()) {
+        // Captured pieces always leave the game: the key would say nothing.
+        let e = v.err(raw.file, target.span(), "`in_hand` says which hand a captured piece goes to", "but captured pieces leave the game");
+        return Err(e.with_help("add `to_hand = true` under [captures], or remove `in_hand`"));
+    }
     let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
     let k = v.lookup(raw.file, target.span(), &known, target.get_ref(), " in `in_hand`", "not a kind of this variant")?;
     let name = &ctx.kinds[k].name;
