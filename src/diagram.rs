@@ -355,10 +355,12 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
         }
         _ => vec![],
     };
-    if !path.is_empty() {
+    // A two-part turn's placed piece (Amazons' arrow) is marked too, but not on the arrow's path.
+    let marked: Vec<u16> = path.iter().copied().chain(last.and_then(|m| m.placed()).map(|(_, at)| at)).collect();
+    if !marked.is_empty() {
         let _ = writeln!(s, "<g id=\"last-move\" fill=\"{HIGHLIGHT}\" fill-opacity=\"0.55\">");
-        for (i, &c) in path.iter().enumerate() {
-            if path[..i].contains(&c) {
+        for (i, &c) in marked.iter().enumerate() {
+            if marked[..i].contains(&c) {
                 continue;
             }
             let (f, rk) = g.coords(Cell(c));
