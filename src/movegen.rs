@@ -752,6 +752,24 @@ mod tests {
     }
 
     #[test]
+    fn a_tally_counts_the_kinds_it_names() {
+        // tests/tally: nothing moves; stones count and walls do not.
+        let v = Variant::load("tests/tally/variant.toml", &[]).unwrap();
+        let over = |text: &str| {
+            let mut pos = Position::from_text(&v.rules, text).unwrap();
+            v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
+        };
+        // Two white stones against one black stone and a wall: white has more stones.
+        assert_eq!(over("SSsw white 0").as_deref(), Some("white wins: neither player can move"));
+        assert_eq!(over("Sssw black 0").as_deref(), Some("black wins: neither player can move"));
+        // Walls do not count: one stone against none wins even against more pieces (two walls),
+        // and one stone each draws whoever has a wall.
+        assert_eq!(over("Sww1 white 0").as_deref(), Some("white wins: neither player can move"));
+        assert_eq!(over("Wsw1 white 0").as_deref(), Some("black wins: neither player can move"));
+        assert_eq!(over("SWsw white 0").as_deref(), Some("draw: neither player can move"));
+    }
+
+    #[test]
     fn no_moves_results_can_depend_on_an_attack() {
         // tests/checkmate: black's king on a4 is walled in by its own walls, which never move.
         let v = Variant::load("tests/checkmate/variant.toml", &[]).unwrap();

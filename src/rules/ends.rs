@@ -68,7 +68,7 @@ pub enum EndKind {
     NoMoves { result: NoMoves, if_attacked: Option<KindSet> },
     /// Passing is the only move for both players (with `no_moves = pass`, the next two decisions
     /// would be passes): the game ends, scored by [`Tally`].
-    BothPass(Tally),
+    BothPass(Tally, KindSet),
     /// The move that creates a position for the `count`-th time.
     Repetition { count: u32, result: RepetitionResult },
 }
@@ -174,7 +174,7 @@ impl EndKind {
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
-            EndKind::NoMoves { .. } | EndKind::BothPass(_) => Phase::NoMoves,
+            EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
     }
 
@@ -244,7 +244,7 @@ impl EndKind {
                     FullResult::Loss => Some(m.mover.other()),
                 })
             }
-            EndKind::NoMoves { .. } | EndKind::BothPass(_) | EndKind::Repetition { .. } => None,
+            EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } => None,
         }
     }
 
@@ -426,11 +426,14 @@ fn passes(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         }
     }
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
-    Ok(Some(EndKind::BothPass(match v.word(c.f, r, &["most_pieces", "fewest_pieces", "draw"])?.as_str() {
+    // The pieces the tally counts: `kinds`, or every kind.
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    let tally = match v.word(c.f, r, &["most_pieces", "fewest_pieces", "draw"])?.as_str() {
         "most_pieces" => Tally::MostPieces,
         "fewest_pieces" => Tally::FewestPieces,
         _ => Tally::Draw,
-    })))
+    };
+    Ok(Some(EndKind::BothPass(tally, kinds)))
 }
 
 fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -480,7 +483,7 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
             return Err(err.with_help("it makes a no-moves result depend on an attack (checkmate as against stalemate)"));
         }
         if let Some(kind) = read(v, e, &c)? {
-            if matches!(kind, EndKind::BothPass(_)) {
+            if matches!(kind, EndKind::BothPass(..)) {
                 passes = Some(e.condition.span());
             }
             out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")) });

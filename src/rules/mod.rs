@@ -411,10 +411,11 @@ impl Ruleset {
         self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
     }
 
-    /// The `passes` rule: the game ends when neither player can move, scored by a [`Tally`].
-    pub fn both_pass_rule(&self) -> Option<(&EndRule, Tally)> {
+    /// The `passes` rule: the game ends when neither player can move, scored by a [`Tally`] of
+    /// the pieces of the kinds it counts.
+    pub fn both_pass_rule(&self) -> Option<(&EndRule, Tally, KindSet)> {
         self.ends.iter().find_map(|e| match e.kind {
-            EndKind::BothPass(t) => Some((e, t)),
+            EndKind::BothPass(t, k) => Some((e, t, k)),
             _ => None,
         })
     }

@@ -249,7 +249,13 @@ impl Variant {
         };
         match (rule, self.rules.both_pass_rule()) {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
-            (NoMoves::Pass, Some((e, t))) => e.outcome(t.winner(&pos.counts())),
+            (NoMoves::Pass, Some((e, t, kinds))) => {
+                let mut counts = crate::ByPlayer::new(0u32, 0u32);
+                for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
+                    counts[code.owner()] += 1;
+                }
+                e.outcome(t.winner(&counts))
+            }
             (NoMoves::Draw | NoMoves::Pass, _) => Outcome::draw(reason),
         }
     }
