@@ -751,14 +751,17 @@ mod tests {
         assert!(pos.result().is_none());
     }
 
+    /// How the game stands in the position `text`: its result in words, or `None` while it goes on.
+    fn ended(v: &Variant, text: &str) -> Option<String> {
+        let mut pos = Position::from_text(&v.rules, text).unwrap();
+        v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
+    }
+
     #[test]
     fn a_tally_counts_the_kinds_it_names() {
         // tests/tally: nothing moves; stones count and walls do not.
         let v = Variant::load("tests/tally/variant.toml", &[]).unwrap();
-        let over = |text: &str| {
-            let mut pos = Position::from_text(&v.rules, text).unwrap();
-            v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
-        };
+        let over = |text: &str| ended(&v, text);
         // Two white stones against one black stone and a wall: white has more stones.
         assert_eq!(over("SSsw white 0").as_deref(), Some("white wins: neither player can move"));
         assert_eq!(over("Sssw black 0").as_deref(), Some("black wins: neither player can move"));
@@ -773,10 +776,7 @@ mod tests {
     fn no_moves_results_can_depend_on_an_attack() {
         // tests/checkmate: black's king on a4 is walled in by its own walls, which never move.
         let v = Variant::load("tests/checkmate/variant.toml", &[]).unwrap();
-        let over = |text: &str| {
-            let mut pos = Position::from_text(&v.rules, text).unwrap();
-            v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
-        };
+        let over = |text: &str| ended(&v, text);
         // White's knight on b2 attacks a4 (one file left, two ranks up): checkmate, a loss.
         assert_eq!(over("kw2/ww2/1N2/3K black 0").as_deref(), Some("white wins: checkmate"));
         // On c1 it attacks nothing of black's king: stalemate, the second rule, a draw.
