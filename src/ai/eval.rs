@@ -21,15 +21,14 @@ impl Evaluator<'_> {
         dist.clear();
         dist.resize(n, u8::MAX);
         self.frontier.clear();
-        let mut codes = [crate::PieceCode::EMPTY; 4];
-        let mut ncodes = 0;
+        // The codes of `p`'s pieces that move (each expands the search with its own forms).
+        self.movers.clear();
         for (cell, &code) in pos.board().iter().enumerate() {
             if code.is_of(p) && !r.pieces[code.index()].quiet.is_empty() {
                 dist[cell] = 0;
                 self.frontier.push(cell as u16);
-                if !codes[..ncodes].contains(&code) && ncodes < codes.len() {
-                    codes[ncodes] = code;
-                    ncodes += 1;
+                if !self.movers.contains(&code) {
+                    self.movers.push(code);
                 }
             }
         }
@@ -41,7 +40,7 @@ impl Evaluator<'_> {
             d += 1;
             for i in start..end {
                 let from = self.frontier[i];
-                for &code in &codes[..ncodes] {
+                for &code in &self.movers {
                     for form in &r.pieces[code.index()].quiet {
                         self.cells.clear();
                         form.reach_on(&r.geometry, view, from, &mut self.scratch, &mut self.cells);
@@ -91,6 +90,7 @@ pub struct Evaluator<'a> {
     dist: [Vec<u8>; 2],
     frontier: Vec<u16>,
     cells: Vec<u16>,
+    movers: Vec<crate::PieceCode>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -105,6 +105,7 @@ impl<'a> Evaluator<'a> {
             dist: [Vec::new(), Vec::new()],
             frontier: Vec::new(),
             cells: Vec::new(),
+            movers: Vec::new(),
         }
     }
 
