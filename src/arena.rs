@@ -67,7 +67,7 @@ impl Config {
     ///
     /// # Errors
     /// Fewer than two or more than [`MAX_ENGINES`] engines, an engine that does not parse or is
-    /// given twice (`ab` and `ab:40000` are the same), or a count outside 1 to [`MAX_GAMES`].
+    /// given twice (`ab:d4` and `ab d4` are the same), or a count outside 1 to [`MAX_GAMES`].
     pub fn new(engines: &[String], games: u64, seed: u64, threads: usize, record_moves: bool) -> Result<Config, ArenaError> {
         if engines.len() < 2 {
             return Err(ArenaError::TooFew(engines.len()));
@@ -480,7 +480,7 @@ mod tests {
     #[test]
     fn engines_are_checked() {
         assert!(matches!(config(&["random"], 4), Err(ArenaError::TooFew(1))));
-        assert!(matches!(config(&["random", "ab", "ab:40000"], 4), Err(ArenaError::Duplicate(..))));
+        assert!(matches!(config(&["random", "ab:d4", "ab d4"], 4), Err(ArenaError::Duplicate(..))));
         assert!(matches!(config(&["random", "alphazero"], 4), Err(ArenaError::Engine(_))));
         assert!(matches!(config(&["random", "ab"], 0), Err(ArenaError::Games(0))));
         assert!(matches!(config(&["random", "ab"], MAX_GAMES + 1), Err(ArenaError::Games(_))));

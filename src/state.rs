@@ -54,7 +54,8 @@ pub struct Position {
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
-    /// Position keys since the start position (inclusive), for repetition.
+    /// Position keys since the start position (inclusive), for repetition rules and for the
+    /// search's view of positions that already occurred.
     history: Vec<u64>,
     /// Copy-make: the board, attributes and counters before each move, stacked.
     saved_board: Vec<PieceCode>,
@@ -185,6 +186,11 @@ impl Position {
     #[inline(always)]
     pub fn counts(&self) -> ByPlayer<u32> {
         self.counts
+    }
+
+    /// The position keys since the start (or set-up) position, the current one last.
+    pub fn history(&self) -> &[u64] {
+        &self.history
     }
 
     /// How many times the current key occurs in the history (the current position included).

@@ -1,16 +1,14 @@
 //! The one grammar for machine players, used by every command that takes one: `random`,
-//! `mcts:N` (iterations), `ab` (alpha-beta with the default node budget), `ab:dN` (to depth N),
+//! `mcts:N` (iterations), `ab` (alpha-beta with the variant's node budget), `ab:dN` (to depth N),
 //! `ab:N` (N nodes), `ab:Nms` / `ab:Ns` (a time budget). `:` may also be a space (`mcts 500`).
 //! [`Engine`]'s `Display` writes the canonical form, which parses back to the same engine.
 
 use std::time::Duration;
 
-/// The node budget of a bare `ab`: one move takes about a second or less on the project's
-/// 2-core machine in every shipped game (measured on the release build; see `docs/ai.md`).
-pub const DEFAULT_NODES: u64 = 40_000;
+pub use crate::rules::eval::DEFAULT_NODES;
 
-/// The budget of a bare `ab` (and of `analyse` with no budget).
-pub const DEFAULT_BUDGET: Budget = Budget::Nodes(DEFAULT_NODES);
+/// The budget of a bare `ab` (and of `analyse` with no budget): the variant's own.
+pub const DEFAULT_BUDGET: Budget = Budget::Default;
 
 /// The iterations of a bare `mcts`.
 pub const DEFAULT_ITERATIONS: u32 = 1000;
@@ -21,6 +19,8 @@ pub const MAX_DEPTH: u32 = 64;
 /// How much an alpha-beta search may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Budget {
+    /// The variant's node budget: `[ai] nodes`, or [`DEFAULT_NODES`].
+    Default,
     /// Iterative deepening to this depth (in decisions), whatever it costs.
     Depth(u32),
     /// Stop after this many positions searched: reproducible, like a depth.
@@ -37,8 +37,18 @@ pub enum Engine {
     AlphaBeta(Budget),
 }
 
+impl Budget {
+    /// The budget itself, with [`Budget::Default`] read as the variant's node count.
+    pub fn resolve(self, v: &crate::variant::Variant) -> Budget {
+        match self {
+            Budget::Default => Budget::Nodes(v.rules.eval.nodes),
+            b => b,
+        }
+    }
+}
+
 impl Engine {
-    /// The default machine player: `ab` with [`DEFAULT_NODES`].
+    /// The default machine player: `ab` with the variant's node budget.
     pub const DEFAULT: Engine = Engine::AlphaBeta(DEFAULT_BUDGET);
 
     /// Reads an engine (see the module documentation for the grammar).
@@ -87,6 +97,7 @@ impl std::fmt::Display for Engine {
         match self {
             Engine::Random => write!(f, "random"),
             Engine::Mcts { iterations } => write!(f, "mcts:{iterations}"),
+            Engine::AlphaBeta(Budget::Default) => write!(f, "ab"),
             Engine::AlphaBeta(Budget::Depth(d)) => write!(f, "ab:d{d}"),
             Engine::AlphaBeta(Budget::Nodes(n)) => write!(f, "ab:{n}"),
             Engine::AlphaBeta(Budget::Time(t)) if t.as_millis() % 1000 == 0 => write!(f, "ab:{}s", t.as_secs()),
@@ -136,12 +147,12 @@ mod tests {
 
     #[test]
     fn display_round_trips() {
-        for t in ["random", "mcts:1000", "ab:d4", "ab:40000", "ab:250ms", "ab:2s"] {
+        for t in ["random", "mcts:1000", "ab", "ab:d4", "ab:40000", "ab:250ms", "ab:2s"] {
             let e = Engine::parse(t).unwrap();
             assert_eq!(e.to_string(), t);
             assert_eq!(Engine::parse(&e.to_string()), Ok(e));
         }
         assert_eq!(Engine::parse("ab:2000ms").unwrap().to_string(), "ab:2s");
-        assert_eq!(Engine::DEFAULT.to_string(), format!("ab:{DEFAULT_NODES}"));
+        assert_eq!(Engine::DEFAULT.to_string(), "ab");
     }
 }

@@ -41,6 +41,11 @@ const INF: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
+/// What a return to a position that already occurred scores for the player deciding at the
+/// root, in a game with no repetition rule: a little less than a draw, so a player who is ahead
+/// (or level) looks for progress instead of shuffling, and one who is behind by more still
+/// takes the shuffle.
+const CONTEMPT: i32 = 100;
 
 const _: () = assert!(EVAL_MAX < MATE_BOUND && (MAX_DEPTH as usize) + QMAX + 2 < MAX_PLY);
 
@@ -102,7 +107,8 @@ pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) ->
 /// As [`search`].
 pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng, except: &[Move]) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
-    let mut s = Searcher::new(v, budget, start);
+    let budget = budget.resolve(v);
+    let mut s = Searcher::new(v, pos, budget, start);
     let mut root: MoveList = Vec::new();
     v.legal_moves(pos, &mut root)?;
     let all = root.len();
@@ -292,20 +298,25 @@ struct Searcher<'a> {
     quiet_game: bool,
     compulsory: bool,
     repetition: bool,
+    /// Without a repetition rule: the positions of the game before the root (the root included)
+    /// and where the search's own line starts in the position's history.
+    seen: std::collections::HashSet<u64>,
+    root_len: usize,
+    root_side: Player,
     /// The best root move of an unfinished iteration (score, index), and its line.
     partial: Option<(i32, usize)>,
     partial_pv: Vec<Move>,
 }
 
 impl<'a> Searcher<'a> {
-    fn new(v: &'a Variant, budget: Budget, start: Instant) -> Searcher<'a> {
+    fn new(v: &'a Variant, pos: &Position, budget: Budget, start: Instant) -> Searcher<'a> {
         let r = &*v.rules;
         // The table's size follows the budget: clearing a large table costs milliseconds, more
         // than a shallow search itself.
         let size = match budget {
             Budget::Nodes(n) => (n as usize).clamp(1 << 12, 1 << 20),
             Budget::Depth(d) => 1 << (10 + 2 * d).min(20),
-            Budget::Time(_) => 1 << 20,
+            Budget::Time(_) | Budget::Default => 1 << 20,
         };
         let captures =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
@@ -344,6 +355,9 @@ impl<'a> Searcher<'a> {
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.captures.compulsory,
             repetition: r.repetition,
+            seen: if r.repetition { Default::default() } else { pos.history().iter().copied().collect() },
+            root_len: pos.history().len(),
+            root_side: pos.side(),
             partial: None,
             partial_pv: Vec::new(),
         }
@@ -389,6 +403,18 @@ impl<'a> Searcher<'a> {
             k ^= mix(0x5E9E_7000 + pos.repetitions() as u64);
         }
         k
+    }
+
+    /// In a game with no repetition rule, whether the line searched returned to a position
+    /// that occurred before (in the game or earlier on the line): such a shuffle makes no
+    /// progress, and scores as a draw with [`CONTEMPT`] rather than by the evaluation.
+    fn shuffled_back(&self, pos: &Position) -> bool {
+        if self.repetition || pos.continuation().is_some() {
+            return false;
+        }
+        let (h, line) = (pos.hash(), pos.history());
+        // The position itself is the last entry; the root (not a return) is in `seen`.
+        line.len() > self.root_len && (self.seen.contains(&h) || line[self.root_len..line.len() - 1].contains(&h))
     }
 
     fn history_index(&self, m: &Move) -> usize {
@@ -479,6 +505,9 @@ impl<'a> Searcher<'a> {
         self.pv[ply].clear();
         if let Some(r) = pos.result() {
             return Ok(outcome_score(r, pos.side(), ply));
+        }
+        if self.shuffled_back(pos) {
+            return Ok(if pos.side() == self.root_side { -CONTEMPT } else { CONTEMPT });
         }
         if depth <= 0 || ply + QMAX + 2 >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, 0);
@@ -668,5 +697,29 @@ mod tests {
         let (m, r) = best(&v, "7p[1,2]/8/7P[0,2]/8/8/8/P[1,3]7/8 white 4", Budget::Depth(3), 1);
         assert_eq!(m, "h6xh8");
         assert_eq!(r.score.win_in(), Some(1));
+    }
+
+    #[test]
+    fn a_shuffle_back_scores_as_a_draw_with_contempt() {
+        // Bivouac has no repetition rule. After c5-c6 d7-d6 c6-c5, black's d6-d7 returns to the
+        // start position: scored -CONTEMPT for black (a draw, slightly disliked), not by the
+        // evaluation, which would call it level (the start is symmetric).
+        let v = Variant::load("bivouac", &[]).unwrap();
+        let mut pos = v.start();
+        for t in ["c5-c6", "d7-d6", "c6-c5"] {
+            v.play(&mut pos, t).unwrap();
+        }
+        let mut moves = Vec::new();
+        v.legal_moves(&mut pos, &mut moves).unwrap();
+        let back = v.find_move(&mut pos, "d6-d7").unwrap();
+        let others: Vec<Move> = moves.iter().copied().filter(|m| *m != back).collect();
+        let before = pos.clone();
+        let r = search_except(&v, &mut pos, Budget::Depth(3), &mut rng(1), &others).unwrap();
+        assert_eq!(pos, before);
+        assert_eq!(r.best, Some(back));
+        assert_eq!(r.score, Score(-CONTEMPT));
+        // Where the variant has a repetition rule, the rule decides instead (Pyramida: a third
+        // repetition loses), and a first return is searched as any position.
+        assert!(Variant::load("pyramida", &[]).unwrap().rules.repetition);
     }
 }

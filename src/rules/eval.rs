@@ -146,6 +146,13 @@ pub struct Lines {
     pub units: i32,
 }
 
+/// The node budget of a bare `ab` unless the variant's `[ai] nodes` says otherwise: one move
+/// takes about a second or less on the project's 2-core machine in every shipped game
+/// (measured on the release build; see `docs/ai.md`).
+pub const DEFAULT_NODES: u64 = 40_000;
+/// The range `[ai] nodes` accepts.
+pub const NODES_RANGE: std::ops::RangeInclusive<i64> = 1_000..=100_000_000;
+
 /// The evaluation of a variant, as tables (see the module documentation).
 #[derive(Clone, Debug, Default)]
 pub struct EvalModel {
@@ -181,6 +188,8 @@ pub struct EvalModel {
     pub script: i32,
     /// The number of cells (the stride of the per-cell tables).
     pub cells: usize,
+    /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
+    pub nodes: u64,
 }
 
 impl EvalModel {
@@ -371,7 +380,20 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         hands,
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
+        nodes: read_nodes(v)?,
     })
+}
+
+/// `[ai] nodes`, checked.
+fn read_nodes(v: &V) -> R<u64> {
+    let Some(n) = v.m.ai.as_ref().and_then(|ai| ai.val.nodes.as_ref().map(|n| (ai.file, n))) else { return Ok(DEFAULT_NODES) };
+    let (f, n) = n;
+    let x = *n.get_ref();
+    if !NODES_RANGE.contains(&x) {
+        let e = v.err(f, n.span(), format!("a node budget is from {} to {}", NODES_RANGE.start(), NODES_RANGE.end()), "here");
+        return Err(e.with_help(format!("a bare `ab` searches {DEFAULT_NODES} positions unless the variant says otherwise")));
+    }
+    Ok(x as u64)
 }
 
 /// Per cell: through how many lines a conversion could reach a piece there (a `bracket` axis

@@ -93,6 +93,9 @@ pub struct RawVariant {
 pub struct RawAi {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<RawEval>,
+    /// The node budget of a bare `ab` in this game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Spanned<i64>>,
 }
 
 /// Overrides of the evaluation derived from the rules (`[ai.eval]`).

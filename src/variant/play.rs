@@ -210,12 +210,12 @@ impl Variant {
             });
             pos.set_result(r);
         }
-        if rules.repetition {
-            pos.record();
-            if pos.result().is_none() {
-                let n = pos.repetitions();
-                pos.set_result(rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))));
-            }
+        // Recorded in every game, not only under a repetition rule: the search reads it to tell a
+        // shuffle back to an earlier position from progress.
+        pos.record();
+        if rules.repetition && pos.result().is_none() {
+            let n = pos.repetitions();
+            pos.set_result(rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))));
         }
         if pos.result().is_none() && rules.move_limit > 0 && pos.ply() >= rules.move_limit {
             pos.set_result(Some(Outcome::draw("move limit")));

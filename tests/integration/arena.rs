@@ -152,7 +152,7 @@ fn bad_input_is_refused() {
     for (args, says) in [
         (&["arena", "checkers", "random", "--games", "4", "--seed", "1"][..], "at least two engines"),
         (&["arena", "checkers", "random", "alphazero", "--games", "4", "--seed", "1"][..], "`alphazero` is not a player"),
-        (&["arena", "checkers", "random", "ab", "ab:40000", "--games", "4", "--seed", "1"][..], "are the same engine"),
+        (&["arena", "checkers", "random", "ab:d4", "ab d4", "--games", "4", "--seed", "1"][..], "are the same engine"),
         (&["arena", "checkers", "random", "ab", "--games", "0", "--seed", "1"][..], "--games 0: each pair plays 1 to 100000 games"),
         (&["arena", "nosuchgame", "random", "ab", "--games", "2", "--seed", "1"][..], "nosuchgame"),
     ] {
