@@ -206,6 +206,7 @@ pub fn status(v: &Variant, pos: &Position) -> String {
         Some(c) => {
             format!("{} to decide: {} (continuation of {}'s turn)", r.player_name(c.player), c.tag.replace('_', " "), r.player_name(c.turn))
         }
+        None if r.check_illegal && v.in_check(pos) => format!("{} to move, in check", r.player_name(pos.side())),
         None => format!("{} to move", r.player_name(pos.side())),
     }
 }

@@ -338,11 +338,14 @@ pub struct Ruleset {
     pub dedup: bool,
     /// Whether any royal capture ends the game (then a chain stops on it).
     pub royal_ends_game: bool,
+    /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
+    /// is not legal.
+    pub check_illegal: bool,
     /// The crown, if the variant has one.
     pub crown: Option<Crown>,
     /// The attribute `show` writes beside each piece's symbol.
     pub display_attribute: Option<u8>,
-    /// Whether a repetition rule exists (then make records every position).
+    /// Whether a repetition rule exists (then make ends the game on a repeated position).
     pub repetition: bool,
     /// Whether any end condition must be checked after each move.
     pub end_checks: bool,

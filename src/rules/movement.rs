@@ -7,7 +7,7 @@
 //! and following the compiler through this file (and the field in `raw::RawForm`).
 
 use super::error::did_you_mean;
-use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrInt};
+use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrBool, TextOrInt};
 use super::validate::{R, V, ZoneMap};
 use super::{CodeSet, KindDef, enemy_codes};
 use crate::geometry::{CellTable, Geometry, NONE, ZoneSet, compass_vector};
@@ -67,6 +67,9 @@ pub struct Cond {
     /// The jumped cell and the landing (for a step: the start and the landing) share one of
     /// these zones.
     pub same_zone: ZoneSet,
+    /// The form lands only on a piece it captures, never on an empty cell (`capture = "only"`:
+    /// a chess pawn's diagonal).
+    pub capture_only: bool,
 }
 
 impl Cond {
@@ -157,7 +160,8 @@ pub struct FormSpec {
 #[derive(Clone, Debug)]
 pub enum Form {
     /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
-    Step { targets: CellTable<u16>, capture: CodeSet },
+    /// `quiet`: it may land on an empty cell (false: `capture = "only"`).
+    Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool },
     /// Along a line (see [`Shape::Slide`]).
     Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
@@ -242,11 +246,22 @@ impl V<'_> {
         let dirs = dirs_of(self, f, kind.raw(fm).expect("given"), ctx.forward[p], fm.relative.unwrap_or(false))?;
         let cond = self.cond(f, fm, ctx.zones, p)?;
         let victims = enemy_codes(self.kind_set(f, &fm.victims, ctx.kinds)?, p);
+        let mut cond = cond;
         let capture = match (&fm.capture, kind) {
             (_, FormKind::Jump) => victims,
-            (Some(c), _) if self.setting(f, c)? => victims,
+            (Some(c), _) => match self.capture_mode(f, c)? {
+                Some(only) => {
+                    cond.capture_only = only;
+                    victims
+                }
+                None => 0,
+            },
             _ => 0,
         };
+        if cond.capture_only && kind == FormKind::Walk {
+            let at = fm.capture.as_ref().map_or(form.span(), |c| c.span());
+            return Err(self.err(f, at, "a walk ends on an empty cell", "so it cannot capture only").with_help("remove `capture`"));
+        }
         let limit = self.limit(f, fm, kind)?;
         if let Some(st) = &fm.steps
             && kind != FormKind::Walk
@@ -264,6 +279,18 @@ impl V<'_> {
         }
         let shape = self.shape(f, fm, kind, ctx)?;
         Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
+    }
+
+    /// `capture`: `None` for false, `Some(only)` for true (`only`: `"only"`, never onto an empty
+    /// cell).
+    fn capture_mode(&self, f: usize, c: &Spanned<Setting<TextOrBool>>) -> R<Option<bool>> {
+        match self.setting(f, c)? {
+            TextOrBool::Bool(b) => Ok(b.then_some(false)),
+            TextOrBool::Text(t) if t == "only" => Ok(Some(true)),
+            TextOrBool::Text(t) => Err(self
+                .err(f, c.span(), format!("`capture` is true, false or \"only\", not \"{t}\""), "here")
+                .with_help("\"only\" lands only on an enemy piece (a chess pawn's diagonal)")),
+        }
     }
 
     /// The shape of a form of `kind`: what is particular to it.
@@ -338,6 +365,7 @@ impl V<'_> {
             over: self.zone_ref(f, &fm.over, zones, p)?,
             path: self.zone_ref(f, &fm.path, zones, p)?,
             same_zone,
+            capture_only: false,
         })
     }
 
@@ -397,7 +425,7 @@ impl FormSpec {
                         out.extend(lands.filter(|&to| cond.land_ok(g, from, to) && cond.same_zone_ok(g, from, to)));
                     }
                 });
-                Compiled::Quiet(Form::Step { targets, capture })
+                Compiled::Quiet(Form::Step { targets, capture, quiet: !cond.capture_only })
             }
             Shape::Jump { flying: true, continuing } => {
                 let vecs = intern(g, &self.dirs);
@@ -533,11 +561,13 @@ impl Form {
                     walk(g, b.board, (from, avoid), from, vecs, *steps, cond, start, out);
                 }
             }
-            Form::Step { targets, capture } => {
+            Form::Step { targets, capture, quiet } => {
                 for &to in targets.get(from) {
                     let tc = b.board[to as usize];
                     if tc.is_empty() {
-                        out.push(Move::quiet(from, to));
+                        if *quiet {
+                            out.push(Move::quiet(from, to));
+                        }
                     } else if victim(tc, *capture) {
                         out.push(Move::replace(from, to));
                     }
@@ -599,7 +629,7 @@ fn slide(
         }
         let tc = board[cur as usize];
         if tc.is_empty() {
-            if cond.land_ok(g, from, cur) {
+            if !cond.capture_only && cond.land_ok(g, from, cur) {
                 out.push(Move::quiet(from, cur));
                 if stop_first {
                     break;
@@ -643,7 +673,9 @@ fn leap(
             }
             let tc = board[to.0 as usize];
             if tc.is_empty() {
-                out.push(Move::quiet(from, to.0));
+                if !cond.capture_only {
+                    out.push(Move::quiet(from, to.0));
+                }
             } else if victim(tc, capture) {
                 out.push(Move::replace(from, to.0));
             }
@@ -759,8 +791,12 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
     if let Some(vs) = &fm.victims {
         let names: Vec<&str> = vs.iter().map(|x| x.get_ref().as_str()).collect();
         parts.push(format!("capturing only {}", names.join(" or ")));
-    } else if fm.capture.as_ref().map(|c| v.setting(f, c)).transpose()?.unwrap_or(false) {
-        parts.push("may capture by landing".into());
+    } else {
+        match fm.capture.as_ref().map(|c| v.capture_mode(f, c)).transpose()?.flatten() {
+            Some(true) => parts.push("only to capture (never onto an empty cell)".into()),
+            Some(false) => parts.push("may capture by landing".into()),
+            None => {}
+        }
     }
     if let Some(fl) = &fm.flying
         && v.setting(f, fl)?

@@ -28,6 +28,24 @@ fn none<T>() -> Option<T> {
     None
 }
 
+/// A boolean or a word (`capture = true` or `capture = "only"`).
+#[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum TextOrBool {
+    Bool(bool),
+    Text(String),
+}
+
+impl std::fmt::Display for TextOrBool {
+    /// As written in the file: `true` or `"only"`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TextOrBool::Bool(b) => write!(f, "{b}"),
+            TextOrBool::Text(t) => write!(f, "\"{t}\""),
+        }
+    }
+}
+
 /// A text or an integer (`pass_over = "any"` or `pass_over = 1`; `distance = "level"` or `2`).
 #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
@@ -85,6 +103,18 @@ pub struct RawVariant {
     pub display: Option<RawDisplay>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<RawAi>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RawRules>,
+}
+
+/// Rules about the whole game rather than one piece or end (`[rules]`).
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawRules {
+    /// `"allowed"` (default) or `"illegal"`: a move that leaves one of the mover's royal pieces
+    /// attacked (capturable by the opponent's next move) is not legal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<Spanned<Setting<String>>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
@@ -297,7 +327,8 @@ pub struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<Spanned<Setting<TextOrInt>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capture: Option<Spanned<Setting<bool>>>,
+    /// `true` (may also land on an enemy piece), `false`, or `"only"` (only onto an enemy piece).
+    pub capture: Option<Spanned<Setting<TextOrBool>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victims: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

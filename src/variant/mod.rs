@@ -148,4 +148,44 @@ mod tests {
         });
         assert_eq!(there, vec![here, here]);
     }
+
+    #[test]
+    fn check_is_illegal_and_named() {
+        // tests/chess-core: `[rules] check = "illegal"`. After 1. e4 f6 2. Qh5+ black is in check;
+        // g7-g6 blocks, Ke8-f7 walks into the queen's line, and moving another piece is refused.
+        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let mut pos = v.start();
+        for t in ["e2-e4", "f7-f6", "d1-h5"] {
+            v.play(&mut pos, t).unwrap();
+        }
+        assert!(v.in_check(&pos));
+        assert_eq!(crate::render::status(&v, &pos), "black to move, in check");
+        let mut legal = Vec::new();
+        v.legal_moves(&mut pos, &mut legal).unwrap();
+        let texts: Vec<String> = legal.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        assert_eq!(texts, ["g7-g6"], "only the block is legal");
+        let err = v.play(&mut pos, "e8-f7").unwrap_err().to_string();
+        assert!(err.contains("it leaves your king on f7 in check by the queen on h5"), "{err}");
+        let err = v.play(&mut pos, "a7-a6").unwrap_err().to_string();
+        assert!(err.contains("it leaves your king on e8 in check by the queen on h5"), "{err}");
+    }
+
+    #[test]
+    fn checkmate_and_the_pawn_that_only_captures() {
+        // Fool's mate: 1. f3 e5 2. g4 Qh4#, black wins by checkmate.
+        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let mut pos = v.start();
+        for t in ["f2-f3", "e7-e5", "g2-g4", "d8-h4"] {
+            v.play(&mut pos, t).unwrap();
+        }
+        assert_eq!(pos.result().map(|r| r.describe(&v.rules.player_names)), None, "decided when white looks for a move");
+        assert_eq!(v.outcome(&mut pos).unwrap().unwrap().describe(&v.rules.player_names), "black wins: checkmate");
+        // A pawn's diagonal is `capture = "only"`: e2-d3 onto an empty cell is not a move, e4xd5
+        // onto a pawn is.
+        let mut pos = v.start();
+        assert!(v.play(&mut pos, "e2-d3").is_err());
+        for t in ["e2-e4", "d7-d5", "e4xd5"] {
+            v.play(&mut pos, t).unwrap();
+        }
+    }
 }

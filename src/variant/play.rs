@@ -96,6 +96,9 @@ impl Variant {
         } else {
             self.filtered_moves(pos, out, &mut Vec::new())?;
         }
+        if self.rules.check_illegal {
+            self.remove_checks(pos, out, start, &mut Vec::new())?;
+        }
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
         }
@@ -106,6 +109,74 @@ impl Variant {
             out.push(Move::PASS);
         }
         Ok(())
+    }
+
+    /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
+    /// opponent, deciding next, could capture one of the mover's royal pieces; `refused` hears
+    /// why (the attacker, for `why`). A move that wins the game outright stays; so does one
+    /// after which the mover decides again (the test waits for the end of the turn).
+    fn remove_checks(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        refused: &mut Vec<(Move, String)>,
+    ) -> Result<(), ScriptError> {
+        let me = pos.side();
+        let mut i = start;
+        while i < out.len() {
+            let m = out[i];
+            match self.check_after(pos, &m, me)? {
+                Some(reason) => {
+                    refused.push((m, reason));
+                    out.remove(i);
+                }
+                None => i += 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// Why `m` by `me` leaves a royal piece of `me` attacked, if it does: `it leaves your king
+    /// on e1 in check by the bishop on b4`.
+    fn check_after(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<String>, ScriptError> {
+        self.make(pos, m)?;
+        let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
+        let reason = if won || pos.side() == me { None } else { self.royal_attacker(pos, me) };
+        pos.undo();
+        Ok(reason)
+    }
+
+    /// Whether the opponent of the player to decide could capture one of that player's royal
+    /// pieces now (check).
+    pub fn in_check(&self, pos: &Position) -> bool {
+        self.royal_attacker(pos, pos.side()).is_some()
+    }
+
+    /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
+    /// the words naming the royal piece and its attacker.
+    fn royal_attacker(&self, pos: &Position, me: Player) -> Option<String> {
+        let by = me.other();
+        let mut board = pos.board().to_vec();
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, &mut board, by, &mut moves);
+        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+        let royal = |c: u16| {
+            let code = pos.board()[c as usize];
+            !code.is_empty() && code.owner() == me && self.rules.kind(code.kind()).royal
+        };
+        let g = &self.rules.geometry;
+        moves.iter().find_map(|m| {
+            let hit = m.victims().find(|&c| royal(c))?;
+            let name = |c: u16| self.rules.kind(pos.board()[c as usize].kind()).name.clone();
+            Some(format!(
+                "it leaves your {} on {} in check by the {} on {}",
+                name(hit),
+                g.name(crate::Cell(hit)),
+                name(m.from),
+                g.name(crate::Cell(m.from))
+            ))
+        })
     }
 
     /// Whether the player not to decide would have a move here (the `passes` rule: when neither
@@ -344,6 +415,10 @@ impl Variant {
             if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
+            }
+            if self.rules.check_illegal {
+                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
+                self.remove_checks(pos, &mut named, 0, &mut refused)?;
             }
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))

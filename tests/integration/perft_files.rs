@@ -1,4 +1,5 @@
-//! The perft file of every shipped variant (`variants/NAME/perft.txt`).
+//! The perft file of every shipped variant (`variants/NAME/perft.txt`) and test fixture
+//! (`tests/NAME/perft.txt`).
 
 use boardlab::perft::{parse_file, run_check};
 
@@ -6,7 +7,9 @@ use boardlab::perft::{parse_file, run_check};
 fn perft_files() {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for entry in std::fs::read_dir(crate::root().join("variants")).unwrap() {
+    // The shipped variants', and test fixtures' that carry one (tests/chess-core).
+    let dirs = ["variants", "tests"].into_iter().flat_map(|d| std::fs::read_dir(crate::root().join(d)).unwrap());
+    for entry in dirs {
         let dir = entry.unwrap().path();
         let file = dir.join("perft.txt");
         if !file.is_file() {

@@ -45,6 +45,7 @@ pub struct Merged {
     pub crown: Option<Src<RawCrown>>,
     pub display: Option<Src<RawDisplay>>,
     pub ai: Option<Src<RawAi>>,
+    pub rules: Option<Src<RawRules>>,
 }
 
 impl Merged {
@@ -93,6 +94,9 @@ impl Merged {
         }
         if let Some(a) = raw.ai {
             self.ai = Some(Src { file, val: a });
+        }
+        if let Some(r) = raw.rules {
+            self.rules = Some(Src { file, val: r });
         }
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });

@@ -105,6 +105,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v)?;
+    let check_illegal = pieces::stage_check(&v, &kinds)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
@@ -121,6 +122,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         description: m.description.clone().unwrap_or_default(),
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
+        check_illegal,
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
         geometry,

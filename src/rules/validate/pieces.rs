@@ -416,6 +416,19 @@ fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes
     Ok(Effect { slot: slot as u8, on, add, set })
 }
 
+/// `[rules] check`: whether a move may leave one of the mover's royal pieces attacked. Needs a
+/// royal kind to protect.
+pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<bool> {
+    let Some(r) = &v.m.rules else { return Ok(false) };
+    let Some(c) = &r.val.check else { return Ok(false) };
+    let illegal = v.word(r.file, c, &["allowed", "illegal"])? == "illegal";
+    if illegal && !kinds.iter().any(|k| k.royal) {
+        let e = v.err(r.file, c.span(), "check protects a royal piece", "but no kind is royal");
+        return Err(e.with_help("mark the king's kind with `royal = true`"));
+    }
+    Ok(illegal)
+}
+
 /// The capture policy: compulsory, chains, removal, maximum, identity.
 pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
     let mut pol = CapturePolicy {

@@ -5,7 +5,7 @@ use super::{R, V};
 use crate::rules::error::{LoadError, did_you_mean};
 use crate::rules::names::Names;
 use crate::rules::options::{MOVE_LIMIT_MAX, OptionDecl, OptionType, OptionValue, Options, move_limit_decl};
-use crate::rules::raw::{Setting, TextOrInt};
+use crate::rules::raw::{Setting, TextOrBool, TextOrInt};
 use std::collections::BTreeMap;
 use toml::Spanned;
 
@@ -167,6 +167,19 @@ impl FromOption for TextOrInt {
     }
     fn describe() -> &'static str {
         "a word or an integer"
+    }
+}
+
+impl FromOption for TextOrBool {
+    fn from_option(v: &OptionValue) -> Option<TextOrBool> {
+        match v {
+            OptionValue::Bool(b) => Some(TextOrBool::Bool(*b)),
+            OptionValue::Text(s) => Some(TextOrBool::Text(s.clone())),
+            OptionValue::Int(_) => None,
+        }
+    }
+    fn describe() -> &'static str {
+        "true, false or a word"
     }
 }
 
