@@ -103,7 +103,7 @@ fn machine_players() {
     let out = ok(&mut s, "ai");
     assert!(out.contains(&format!("{} plays", boardlab::Engine::DEFAULT)), "{out}");
     let out = ok(&mut s, "auto 1");
-    assert!(out.contains("(ab:"), "{out}");
+    assert!(out.contains("(ab) plays") && out.contains("40,000 positions"), "{out}");
     // Same seed, same game, with random and with node-budgeted players.
     for engine in ["random", "ab:300"] {
         let mut a = session("lielow");
