@@ -239,6 +239,9 @@ pub fn how_pieces_move(v: &Variant) -> String {
             let _ = writeln!(out, "#     moves by: {}", notes.join("; "));
         }
     }
+    if r.check_illegal {
+        out.push_str("# check: a move may not leave a royal piece of the mover where the opponent could capture it\n");
+    }
     out
 }
 
@@ -295,6 +298,9 @@ fn resolved_toml(v: &Variant) -> String {
     }
     if let Some(h) = &m.hooks {
         section(h.file, RawVariant { hooks: Some(h.val.clone()), ..Default::default() });
+    }
+    if let Some(r) = &m.rules {
+        section(r.file, RawVariant { rules: Some(r.val.clone()), ..Default::default() });
     }
     if let Some(a) = &m.ai {
         section(a.file, RawVariant { ai: Some(a.val.clone()), ..Default::default() });
