@@ -11,7 +11,8 @@
 //! empty cells. A rank with no cells (every cell of it a hole) is written `0`.
 //!
 //! The position line: `BOARD SIDE PLY` then optional fields: `counters=name:white:black,…`,
-//! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `result="white wins: reason"`.
+//! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `ep=CELL/CELL` (the cell open to an en passant
+//! capture, the piece that passed it), `result="white wins: reason"`.
 
 use crate::geometry::{CellError, Geometry, NONE, compass_name};
 use crate::piece::PieceCode;
@@ -96,6 +97,13 @@ impl Move {
     pub fn replace(from: u16, to: u16) -> Move {
         let mut m = Move::quiet(from, to);
         m.victims[0] = to;
+        m
+    }
+
+    /// A capture that lands on `to` and takes the piece on `victim` (en passant).
+    pub fn capture_at(from: u16, to: u16, victim: u16) -> Move {
+        let mut m = Move::quiet(from, to);
+        m.victims[0] = victim;
         m
     }
 

@@ -35,6 +35,7 @@ struct Frame {
     ply: u32,
     history_len: u32,
     side: Player,
+    en_passant: Option<(u16, u16)>,
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
 }
@@ -51,6 +52,9 @@ pub struct Position {
     ply: u32,
     cont: Option<Box<Continuation>>,
     result: Option<Outcome>,
+    /// The cell an `en_passant` slide just passed, and where its piece stands: open to an en
+    /// passant capture for this move only.
+    en_passant: Option<(u16, u16)>,
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
@@ -85,6 +89,7 @@ impl PartialEq for Position {
             && self.result == o.result
             && self.hash == o.hash
             && self.counts == o.counts
+            && self.en_passant == o.en_passant
             && self.history == o.history
     }
 }
@@ -127,6 +132,9 @@ impl Position {
         if self.cont.is_some() {
             h ^= z.continuation;
         }
+        if let Some((at, _)) = self.en_passant {
+            h ^= Zobrist::en_passant(at);
+        }
         self.hash = h;
         self.counts = counts;
     }
@@ -148,7 +156,8 @@ impl Position {
     /// What move generation reads: the board and attribute values.
     #[inline(always)]
     pub fn view(&self) -> crate::rules::BoardView<'_> {
-        crate::rules::BoardView { board: &self.board, attrs: &self.attrs, nattr: self.nattr }
+        let en_passant = self.en_passant.map_or([NONE, NONE], |(at, piece)| [at, piece]);
+        crate::rules::BoardView { board: &self.board, attrs: &self.attrs, nattr: self.nattr, en_passant }
     }
 
     /// Who decides next (the side to move, or the player a continuation hands the decision).
@@ -315,6 +324,7 @@ impl Position {
             ply: self.ply,
             history_len: self.history.len() as u32,
             side: self.side,
+            en_passant: self.en_passant,
             extra,
         });
     }
@@ -329,6 +339,10 @@ impl Position {
             self.set_continuation(z, None);
         }
         let mut fx = MoveEffects::default();
+        if let Some((at, _)) = self.en_passant.take() {
+            self.hash ^= Zobrist::en_passant(at);
+        }
+        let opened = self.en_passant_opened(rules, mv);
         if let MoveKind::Drop { code, .. } = mv.kind {
             if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
                 let p = code.owner();
@@ -361,9 +375,31 @@ impl Position {
                 self.update_crown(c, mover.other());
             }
         }
+        if let Some((at, piece)) = opened {
+            self.en_passant = Some((at, piece));
+            self.hash ^= Zobrist::en_passant(at);
+        }
         self.ply += 1;
         self.set_side(z, turn.other());
         fx
+    }
+
+    /// The cell open to an en passant capture after `mv`, and where its piece lands: when the
+    /// piece moved has `en_passant` slides and one of them makes this move passing at least one
+    /// cell, the cell it passed last. Read before the move is made.
+    fn en_passant_opened(&self, rules: &Ruleset, mv: &Move) -> Option<(u16, u16)> {
+        if mv.kind != MoveKind::Normal || mv.is_capture() || mv.from as usize >= self.board.len() {
+            return None;
+        }
+        let code = self.board[mv.from as usize];
+        let pr = &rules.pieces[code.index()];
+        let to = mv.to()?;
+        pr.en_passant.iter().find_map(|&i| pr.quiet[i].passed_last(&rules.geometry, self.view(), mv.from, to)).map(|at| (at, to))
+    }
+
+    /// The cell open to an en passant capture and where the piece it would take stands.
+    pub fn en_passant(&self) -> Option<(u16, u16)> {
+        self.en_passant
     }
 
     /// Puts a dropped piece with its kind's initial attribute values on `to`.
@@ -557,6 +593,7 @@ impl Position {
             self.result = None;
         }
         self.hash = f.hash;
+        self.en_passant = f.en_passant;
         self.history.truncate(f.history_len as usize);
     }
 
@@ -588,6 +625,9 @@ impl Position {
                 if c.normal { "normal" } else { "only" },
                 moves.join(",")
             ));
+        }
+        if let Some((at, piece)) = self.en_passant {
+            s.push_str(&format!(" ep={}/{}", g.name(crate::Cell(at)), g.name(crate::Cell(piece))));
         }
         if let Some(r) = &self.result {
             s.push_str(&format!(" result=\"{}\"", r.describe(&rules.player_names)));
@@ -625,6 +665,17 @@ impl Position {
                 "counters" => p.read_counters(rules, v)?,
                 "cont" => p.cont = Some(Box::new(continuation(rules, v)?)),
                 "result" => p.result = Some(result(rules, v)?),
+                "ep" => {
+                    // `ep=d3/d4`: the cell open to an en passant capture, and the piece's cell.
+                    let cell = |t: &str| rules.geometry.parse_cell(t).map(|c| c.0).map_err(|_| bad(format!("`{t}` is not a cell")));
+                    let (at, piece) =
+                        v.split_once('/').ok_or_else(|| bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)")))?;
+                    let (at, piece) = (cell(at)?, cell(piece)?);
+                    if !p.board[at as usize].is_empty() || p.board[piece as usize].is_empty() {
+                        return Err(bad(format!("ep={v}: the cell passed must be empty and the piece's cell hold a piece")));
+                    }
+                    p.en_passant = Some((at, piece));
+                }
                 other => return Err(bad(format!("unknown position field `{other}`"))),
             }
         }

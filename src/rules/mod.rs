@@ -192,6 +192,9 @@ pub struct PieceRules {
     pub notes: Vec<String>,
     /// For each quiet form: the second part of the turn it asks for, if any (`then`).
     pub thens: Vec<Option<Then>>,
+    /// Indices into `quiet` of the slides with `en_passant`: a move by one of them opens the
+    /// cell it passed last to an en passant capture.
+    pub en_passant: Vec<usize>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.
@@ -272,6 +275,12 @@ impl Zobrist {
     #[inline]
     pub fn attribute(cell: u16, slot: u8, value: i32) -> u64 {
         if value == 0 { 0 } else { mix(((cell as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64) ^ 0xA5A5_0000_0000_0000) }
+    }
+
+    /// The key of an open en passant cell.
+    #[inline]
+    pub fn en_passant(cell: u16) -> u64 {
+        mix(0xE9E9_0000_0000_0000 ^ cell as u64)
     }
 
     /// The key of a per-player counter value.

@@ -70,6 +70,9 @@ pub struct Cond {
     /// The form lands only on a piece it captures, never on an empty cell (`capture = "only"`:
     /// a chess pawn's diagonal).
     pub capture_only: bool,
+    /// `en_passant`: a slide opens the cell it passed last to an en passant capture; a
+    /// capture-only step may make that capture.
+    pub en_passant: bool,
 }
 
 impl Cond {
@@ -161,7 +164,8 @@ pub struct FormSpec {
 pub enum Form {
     /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
     /// `quiet`: it may land on an empty cell (false: `capture = "only"`).
-    Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool },
+    /// `en_passant`: it may also land on the cell an enemy slide just passed, taking that piece.
+    Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool, en_passant: bool },
     /// Along a line (see [`Shape::Slide`]).
     Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
     /// Exactly `distance` cells along a vector, passing over anything.
@@ -224,6 +228,9 @@ pub struct BoardView<'a> {
     pub board: &'a [PieceCode],
     pub attrs: &'a [i32],
     pub nattr: usize,
+    /// The cell open to an en passant capture and the cell of the piece it would take, or
+    /// `[NONE, NONE]`.
+    pub en_passant: [u16; 2],
 }
 
 // ---------------------------------------------------------------- reading a form
@@ -258,6 +265,18 @@ impl V<'_> {
             },
             _ => 0,
         };
+        if let Some(ep) = &fm.en_passant
+            && *ep.get_ref()
+        {
+            let quiet_slide = kind == FormKind::Slide && capture == 0;
+            let taking_step = kind == FormKind::Step && cond.capture_only;
+            if !quiet_slide && !taking_step {
+                return Err(self
+                    .err(f, ep.span(), "`en_passant` belongs to a non-capturing slide or a capture-only step", "here")
+                    .with_help("a pawn's double step: { slide = \"forward\", max_distance = 2, from = \"pawn_start\", en_passant = true }; its capture: { step = \"forward_diagonal\", capture = \"only\", en_passant = true }"));
+            }
+            cond.en_passant = true;
+        }
         if cond.capture_only && kind == FormKind::Walk {
             let at = fm.capture.as_ref().map_or(form.span(), |c| c.span());
             return Err(self.err(f, at, "a walk ends on an empty cell", "so it cannot capture only").with_help("remove `capture`"));
@@ -366,6 +385,7 @@ impl V<'_> {
             path: self.zone_ref(f, &fm.path, zones, p)?,
             same_zone,
             capture_only: false,
+            en_passant: false,
         })
     }
 
@@ -425,7 +445,7 @@ impl FormSpec {
                         out.extend(lands.filter(|&to| cond.land_ok(g, from, to) && cond.same_zone_ok(g, from, to)));
                     }
                 });
-                Compiled::Quiet(Form::Step { targets, capture, quiet: !cond.capture_only })
+                Compiled::Quiet(Form::Step { targets, capture, quiet: !cond.capture_only, en_passant: cond.en_passant })
             }
             Shape::Jump { flying: true, continuing } => {
                 let vecs = intern(g, &self.dirs);
@@ -470,6 +490,29 @@ fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u16> {
 // ---------------------------------------------------------------- reach and generation
 
 impl Form {
+    /// For a slide that can move from `from` to `to` passing at least one cell, the cell it
+    /// passes last (an en passant slide's open cell); `None` otherwise.
+    pub fn passed_last(&self, g: &Geometry, b: BoardView, from: u16, to: u16) -> Option<u16> {
+        let Form::Slide { vecs, max, cond, .. } = self else { return None };
+        if !cond.start_ok(g, from) {
+            return None;
+        }
+        for &v in vecs {
+            let (mut prev, mut cur) = (from, from);
+            for dist in 1..=*max {
+                cur = g.step(v, cur);
+                if cur == NONE || !b.board[cur as usize].is_empty() {
+                    break;
+                }
+                if cur == to {
+                    return (dist >= 2).then_some(prev);
+                }
+                prev = cur;
+            }
+        }
+        None
+    }
+
     /// The cells the form can reach from `from` on an empty board (ignoring occupancy, so it
     /// errs on the side of "may"); leaving the board is not a cell.
     pub fn reach(&self, g: &Geometry, from: u16) -> Vec<u16> {
@@ -561,12 +604,14 @@ impl Form {
                     walk(g, b.board, (from, avoid), from, vecs, *steps, cond, start, out);
                 }
             }
-            Form::Step { targets, capture, quiet } => {
+            Form::Step { targets, capture, quiet, en_passant } => {
                 for &to in targets.get(from) {
                     let tc = b.board[to as usize];
                     if tc.is_empty() {
                         if *quiet {
                             out.push(Move::quiet(from, to));
+                        } else if *en_passant && to == b.en_passant[0] && victim(b.board[b.en_passant[1] as usize], *capture) {
+                            out.push(Move::capture_at(from, to, b.en_passant[1]));
                         }
                     } else if victim(tc, *capture) {
                         out.push(Move::replace(from, to));
@@ -797,6 +842,13 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
             Some(false) => parts.push("may capture by landing".into()),
             None => {}
         }
+    }
+    if fm.en_passant.as_ref().is_some_and(|e| *e.get_ref()) {
+        parts.push(if kind == FormKind::Slide {
+            "opening the cell it passes last to an en passant capture".into()
+        } else {
+            "also en passant (onto the cell an enemy slide just passed, taking that piece)".into()
+        });
     }
     if let Some(fl) = &fm.flying
         && v.setting(f, fl)?

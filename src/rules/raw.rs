@@ -329,6 +329,10 @@ pub struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// `true` (may also land on an enemy piece), `false`, or `"only"` (only onto an enemy piece).
     pub capture: Option<Spanned<Setting<TextOrBool>>>,
+    /// On a quiet slide: the cell it passes is open to an en passant capture on the opponent's
+    /// next move. On a capture-only step: it may make that capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub en_passant: Option<Spanned<bool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub victims: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

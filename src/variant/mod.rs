@@ -171,6 +171,40 @@ mod tests {
     }
 
     #[test]
+    fn en_passant_is_open_for_one_move() {
+        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let mut pos = v.start();
+        for t in ["e2-e4", "a7-a6", "e4-e5", "d7-d5"] {
+            v.play(&mut pos, t).unwrap();
+        }
+        let g = &v.rules.geometry;
+        let cell = |t: &str| g.parse_cell(t).unwrap().0;
+        assert_eq!(pos.en_passant(), Some((cell("d6"), cell("d5"))));
+        // The position text keeps it, and reads back the same position (hash included).
+        let text = pos.to_text(&v.rules);
+        assert!(text.ends_with(" ep=d6/d5"), "{text}");
+        let back = crate::Position::from_text(&v.rules, &text).unwrap();
+        assert_eq!(back.hash(), pos.hash());
+        // e5xd6 takes the pawn on d5; undo puts everything back.
+        let before = pos.clone();
+        let m = v.find_move(&mut pos, "e5xd6").unwrap();
+        v.make(&mut pos, &m).unwrap();
+        assert!(pos.piece(cell("d5")).is_empty() && !pos.piece(cell("d6")).is_empty());
+        assert_eq!(pos.en_passant(), None);
+        pos.undo();
+        assert_eq!(pos, before);
+        // One move later the cell is closed, and `why` says so.
+        for t in ["a2-a3", "h7-h6"] {
+            v.play(&mut pos, t).unwrap();
+        }
+        let err = v.play(&mut pos, "e5xd6").unwrap_err().to_string();
+        assert!(err.contains("en passant only on the move right after"), "{err}");
+        // A single step opens nothing.
+        v.play(&mut pos, "b2-b3").unwrap();
+        assert_eq!(pos.en_passant(), None);
+    }
+
+    #[test]
     fn checkmate_and_the_pawn_that_only_captures() {
         // Fool's mate: 1. f3 e5 2. g4 Qh4#, black wins by checkmate.
         let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();

@@ -402,6 +402,9 @@ impl Variant {
         if let Some(r) = pos.result() {
             return Ok(IllegalReason::GameOver(r.describe(&self.rules.player_names)));
         }
+        if let Some(why) = self.stale_en_passant(pos, mv) {
+            return Ok(IllegalReason::Refused(why));
+        }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
         let mut relaxed = Vec::new();
@@ -422,6 +425,34 @@ impl Variant {
             }
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
+    }
+
+    /// A capture written onto an empty cell that the piece's en passant step reaches, when no
+    /// en passant capture is open there: why it is not one now.
+    fn stale_en_passant(&self, pos: &Position, mv: &MoveText) -> Option<String> {
+        let MoveText::Path { from, landings, capture: true, .. } = mv else { return None };
+        let (&[to], true) = (landings.as_slice(), (*from as usize) < pos.board().len()) else { return None };
+        let code = pos.piece(*from);
+        if code.is_empty() || code.owner() != pos.side() || !pos.piece(to).is_empty() || pos.en_passant().is_some_and(|(at, _)| at == to) {
+            return None;
+        }
+        let pr = &self.rules.pieces[code.index()];
+        let reaches = pr
+            .quiet
+            .iter()
+            .any(|f| matches!(f, crate::rules::Form::Step { en_passant: true, targets, .. } if targets.get(*from).contains(&to)));
+        let g = &self.rules.geometry;
+        reaches.then(|| {
+            format!(
+                "{} is empty: the {} captures there en passant only on the move right after an enemy slide passed it ({})",
+                g.name(crate::Cell(to)),
+                self.rules.kind(code.kind()).name,
+                match pos.en_passant() {
+                    Some((at, _)) => format!("the cell open now is {}", g.name(crate::Cell(at))),
+                    None => "no cell is open now".into(),
+                }
+            )
+        })
     }
 
     /// Why the piece on `cell` (or the cell) has no legal move in `pos`.

@@ -251,6 +251,9 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 rules.jumps.push(j);
             }
             Compiled::Quiet(q) => {
+                if spec.cond.en_passant && matches!(q, crate::rules::Form::Slide { .. }) {
+                    rules.en_passant.push(rules.quiet.len());
+                }
                 rules.quiet.push(q);
                 rules.limits.push(spec.limit);
                 rules.thens.push(then.map(|(t, _)| t));
