@@ -33,7 +33,8 @@ pub fn svg(reports: &[&Report]) -> String {
                 y + 10,
                 y + 10
             );
-            let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{:.1}%</text>", x0 + 80 + len as u32, y + 15, sh.p * 100.0);
+            // The share after the bar and its interval, so the whisker never strikes it through.
+            let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{:.1}%</text>", x0 + 80 + len.max(hi) as u32, y + 15, sh.p * 100.0);
         }
         // Length histogram.
         let rows = r.histogram(20);
