@@ -149,15 +149,21 @@ mod tests {
         assert_eq!(there, vec![here, here]);
     }
 
+    /// tests/chess-core after `moves` from its start.
+    fn chess_after(moves: &[&str]) -> (Variant, crate::Position) {
+        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let mut pos = v.start();
+        for t in moves {
+            v.play(&mut pos, t).unwrap();
+        }
+        (v, pos)
+    }
+
     #[test]
     fn check_is_illegal_and_named() {
         // tests/chess-core: `[rules] check = "illegal"`. After 1. e4 f6 2. Qh5+ black is in check;
         // g7-g6 blocks, Ke8-f7 walks into the queen's line, and moving another piece is refused.
-        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
-        let mut pos = v.start();
-        for t in ["e2-e4", "f7-f6", "d1-h5"] {
-            v.play(&mut pos, t).unwrap();
-        }
+        let (v, mut pos) = chess_after(&["e2-e4", "f7-f6", "d1-h5"]);
         assert!(v.in_check(&pos));
         assert_eq!(crate::render::status(&v, &pos), "black to move, in check");
         let mut legal = Vec::new();
@@ -172,11 +178,7 @@ mod tests {
 
     #[test]
     fn en_passant_is_open_for_one_move() {
-        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
-        let mut pos = v.start();
-        for t in ["e2-e4", "a7-a6", "e4-e5", "d7-d5"] {
-            v.play(&mut pos, t).unwrap();
-        }
+        let (v, mut pos) = chess_after(&["e2-e4", "a7-a6", "e4-e5", "d7-d5"]);
         let g = &v.rules.geometry;
         let cell = |t: &str| g.parse_cell(t).unwrap().0;
         assert_eq!(pos.en_passant(), Some((cell("d6"), cell("d5"))));
@@ -207,11 +209,7 @@ mod tests {
     #[test]
     fn checkmate_and_the_pawn_that_only_captures() {
         // Fool's mate: 1. f3 e5 2. g4 Qh4#, black wins by checkmate.
-        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
-        let mut pos = v.start();
-        for t in ["f2-f3", "e7-e5", "g2-g4", "d8-h4"] {
-            v.play(&mut pos, t).unwrap();
-        }
+        let (v, mut pos) = chess_after(&["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);
         assert_eq!(pos.result().map(|r| r.describe(&v.rules.player_names)), None, "decided when white looks for a move");
         assert_eq!(v.outcome(&mut pos).unwrap().unwrap().describe(&v.rules.player_names), "black wins: checkmate");
         // A pawn's diagonal is `capture = "only"`: e2-d3 onto an empty cell is not a move, e4xd5
