@@ -294,7 +294,7 @@ fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, le
     let g = &rules.geometry;
     let seconds: Vec<&Move> = legal.iter().filter(|m| m.from == *from && m.landings() == &landings[..] && m.placed().is_some()).collect();
     let (code, _) = seconds.first()?.placed()?;
-    let first = MoveText::Path { from: *from, landings: landings.clone(), capture: mv.is_capture(), then: None }.text(g);
+    let first = MoveText::Path { from: *from, landings: landings.clone(), capture: mv.is_capture(), then: None, promote: None }.text(g);
     let placed = rules.kind(code.kind()).name.clone();
     let choices = Moves(seconds.iter().map(|m| g.name(crate::Cell(m.placed().expect("second part").1)).to_string()).collect());
     let Some(at) = *then else {

@@ -6,7 +6,7 @@
 //! a copy of the board).
 
 use crate::geometry::{Geometry, NONE, ZoneSet};
-use crate::notation::{INLINE_PATH, Move};
+use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::movement::victim;
@@ -482,6 +482,33 @@ fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, s
         for &(c, was) in saved.iter().rev() {
             board[c as usize] = was;
         }
+    }
+}
+
+/// Replaces each move of `out[start..]` that promotes a piece with a choice of kinds by one
+/// move per choice (`e7-e8=Q`, `e7-e8=R`, …), in the order the variant lists them.
+pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize) {
+    let mut i = start;
+    while i < out.len() {
+        let m = out[i];
+        let code = if (m.from as usize) < pos.board().len() { pos.piece(m.from) } else { PieceCode::EMPTY };
+        let promo = (m.kind == MoveKind::Normal && !code.is_empty()).then(|| rules.pieces[code.index()].promote.as_ref()).flatten();
+        let Some(p) = promo.filter(|p| !p.choices.is_empty()) else {
+            i += 1;
+            continue;
+        };
+        let reaches = match p.at {
+            PromoteAt::AnyLanding => m.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
+            PromoteAt::EndOfMove => m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone)),
+        };
+        if !reaches {
+            i += 1;
+            continue;
+        }
+        let each: Vec<Move> = p.choices.iter().map(|&(c, letter)| m.promote_to(c, letter)).collect();
+        let n = each.len();
+        out.splice(i..=i, each);
+        i += n;
     }
 }
 

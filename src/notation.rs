@@ -47,6 +47,12 @@ pub enum MoveKind {
         code: PieceCode,
         at: u16,
     },
+    /// A move like [`MoveKind::Normal`] whose piece is promoted to `code`, one of its
+    /// promotion's choices (`letter`: its symbol in upper case, written `=Q` after the move).
+    Promote {
+        code: PieceCode,
+        letter: u8,
+    },
 }
 
 /// One decision: a move of one piece (possibly a capture chain of any length), leaving the
@@ -121,6 +127,21 @@ impl Move {
         self
     }
 
+    /// `self`, promoting its piece to `code` (written `=` and `letter` after the move).
+    pub fn promote_to(mut self, code: PieceCode, letter: u8) -> Move {
+        self.kind = MoveKind::Promote { code, letter };
+        self
+    }
+
+    /// The kind a promotion with a choice makes the piece.
+    #[inline]
+    pub fn promoted(&self) -> Option<PieceCode> {
+        match self.kind {
+            MoveKind::Promote { code, .. } => Some(code),
+            _ => None,
+        }
+    }
+
     /// The piece a two-part turn places after the move, and where.
     #[inline]
     pub fn placed(&self) -> Option<(PieceCode, u16)> {
@@ -192,7 +213,7 @@ impl Move {
     #[inline]
     pub fn to(&self) -> Option<u16> {
         let n = self.len as usize;
-        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. } | MoveKind::Then { .. }) || n == 0 {
+        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. } | MoveKind::Then { .. } | MoveKind::Promote { .. }) || n == 0 {
             None
         } else if n <= INLINE_PATH {
             Some(self.path[n - 1])
@@ -244,7 +265,7 @@ impl Move {
                 s.push('@');
                 s.push_str(g.name(crate::Cell(self.path[0])));
             }
-            MoveKind::Normal | MoveKind::Then { .. } => {
+            MoveKind::Normal | MoveKind::Then { .. } | MoveKind::Promote { .. } => {
                 s.push_str(g.name(crate::Cell(self.from)));
                 let sep = if self.is_capture() { 'x' } else { '-' };
                 for &c in self.landings() {
@@ -254,6 +275,10 @@ impl Move {
                 if let Some((_, at)) = self.placed() {
                     s.push('/');
                     s.push_str(g.name(crate::Cell(at)));
+                }
+                if let MoveKind::Promote { letter, .. } = self.kind {
+                    s.push('=');
+                    s.push(letter as char);
                 }
             }
         }
@@ -277,12 +302,14 @@ pub enum MoveText {
         to: u16,
     },
     /// `e2-e3`, or `c3xc5xe5` with `capture`; `d1-d7/g7` with `then`, the cell where the
-    /// move's second part places a piece.
+    /// move's second part places a piece; `e7-e8=Q` with `promote`, the letter of the kind
+    /// chosen (upper case).
     Path {
         from: u16,
         landings: Vec<u16>,
         capture: bool,
         then: Option<u16>,
+        promote: Option<char>,
     },
 }
 
@@ -332,8 +359,15 @@ impl MoveText {
             };
             return Ok(MoveText::Drop { letter, to: g.parse_cell(&to.to_ascii_lowercase())?.0 });
         }
-        let (t, then) = match t.split_once('/') {
+        let (body, promote) = match t.split_once('=') {
             None => (t.as_str(), None),
+            Some((m, k)) => match k.chars().collect::<Vec<char>>()[..] {
+                [c] if c.is_alphabetic() => (m, Some(c.to_ascii_uppercase())),
+                _ => return Err(bad("a promotion is written =K after the move, with one letter for the kind")),
+            },
+        };
+        let (t, then) = match body.split_once('/') {
+            None => (body, None),
             Some((m, at)) => (m, Some(g.parse_cell(at)?.0)),
         };
         let (capture, quiet) = (t.contains('x'), t.contains('-'));
@@ -354,7 +388,7 @@ impl MoveText {
         }
         let from = g.parse_cell(parts[0])?.0;
         let landings = parts[1..].iter().map(|p| g.parse_cell(p).map(|c| c.0)).collect::<Result<Vec<u16>, CellError>>()?;
-        Ok(MoveText::Path { from, landings, capture, then })
+        Ok(MoveText::Path { from, landings, capture, then, promote })
     }
 
     /// Whether a legal move is written this way.
@@ -366,10 +400,11 @@ impl MoveText {
                 MoveKind::Drop { letter: l, .. } => m.to() == Some(*to) && letter.is_none_or(|c| l as char == c),
                 _ => false,
             },
-            MoveText::Path { from, landings, capture, then } => {
-                let kind_ok = match (m.kind, then) {
-                    (MoveKind::Normal, None) => true,
-                    (MoveKind::Then { at, .. }, Some(t)) => at == *t,
+            MoveText::Path { from, landings, capture, then, promote } => {
+                let kind_ok = match (m.kind, then, promote) {
+                    (MoveKind::Normal, None, None) => true,
+                    (MoveKind::Then { at, .. }, Some(t), None) => at == *t,
+                    (MoveKind::Promote { letter, .. }, None, Some(c)) => letter as char == *c,
                     _ => false,
                 };
                 kind_ok && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
@@ -409,7 +444,7 @@ impl MoveText {
             MoveText::Pass => Move::PASS,
             MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
-            MoveText::Path { from, landings, capture, then } => {
+            MoveText::Path { from, landings, capture, then, .. } => {
                 let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
                 let m = Move::along(*from, landings, &victims);
                 match then {
@@ -426,7 +461,7 @@ impl MoveText {
             MoveText::Pass => "pass".into(),
             MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
             MoveText::Drop { .. } => self.capturing_at_landings().text(g),
-            MoveText::Path { from, landings, capture, then } => {
+            MoveText::Path { from, landings, capture, then, promote } => {
                 let mut s = g.name(crate::Cell(*from)).to_string();
                 for &c in landings {
                     s.push(if *capture { 'x' } else { '-' });
@@ -435,6 +470,10 @@ impl MoveText {
                 if let Some(at) = then {
                     s.push('/');
                     s.push_str(g.name(crate::Cell(*at)));
+                }
+                if let Some(k) = promote {
+                    s.push('=');
+                    s.push(*k);
                 }
                 s
             }

@@ -488,7 +488,10 @@ impl Position {
         let z = &rules.zobrist;
         let pr = &rules.pieces[code.index()];
         let mut new_code = code;
-        if let Some(p) = &pr.promote
+        if let Some(chosen) = mv.promoted() {
+            new_code = chosen;
+        } else if let Some(p) = &pr.promote
+            && p.choices.is_empty()
             && match p.at {
                 PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
                 PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),

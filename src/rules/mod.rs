@@ -131,6 +131,9 @@ impl Convert {
 pub struct Promotion {
     pub zone: ZoneSet,
     pub to: KindId,
+    /// With a list of kinds (`to = ["queen", "rook", …]`): each kind's code for the promoted
+    /// piece and its letter, one move per choice; empty with one kind (`to`, no choice).
+    pub choices: Vec<(PieceCode, u8)>,
     pub ends_chain: bool,
     /// Whether any landing in the zone promotes, or only the move's last.
     pub at: PromoteAt,
@@ -350,6 +353,9 @@ pub struct Ruleset {
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
     pub check_illegal: bool,
+    /// Whether some piece promotes with a choice of kinds (then each such move is listed once
+    /// per choice).
+    pub promotion_choices: bool,
     /// The crown, if the variant has one.
     pub crown: Option<Crown>,
     /// The attribute `show` writes beside each piece's symbol.

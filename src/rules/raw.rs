@@ -28,6 +28,24 @@ fn none<T>() -> Option<T> {
     None
 }
 
+/// One name or a list of names (`to = "queen"` or `to = ["queen", "rook"]`).
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    /// The names, in order.
+    pub fn names(&self) -> Vec<&str> {
+        match self {
+            OneOrMany::One(n) => vec![n.as_str()],
+            OneOrMany::Many(ns) => ns.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
 /// A boolean or a word (`capture = true` or `capture = "only"`).
 #[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
@@ -381,7 +399,8 @@ pub struct RawForm {
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct RawPromote {
-    pub to: Spanned<String>,
+    /// A kind, or a list of kinds to choose from (each choice a move of its own).
+    pub to: Spanned<OneOrMany>,
     pub zone: Spanned<String>,
     /// Whether a chain stops on promotion (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -207,6 +207,16 @@ mod tests {
     }
 
     #[test]
+    fn promotion_is_a_choice() {
+        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let mut pos = crate::Position::from_text(&v.rules, "1n6/P7/8/8/8/8/8/k6K white").unwrap();
+        let err = v.play(&mut pos.clone(), "a7-a8").unwrap_err().to_string();
+        assert!(err.contains("a7-a8 promotes: write the kind chosen, a7-a8=Q, a7-a8=R, a7-a8=B, a7-a8=N"), "{err}");
+        v.play(&mut pos, "a7xb8=n").unwrap(); // case does not matter
+        assert_eq!(pos.to_text(&v.rules), "1N6/8/8/8/8/8/8/k6K black 1");
+    }
+
+    #[test]
     fn checkmate_and_the_pawn_that_only_captures() {
         // Fool's mate: 1. f3 e5 2. g4 Qh4#, black wins by checkmate.
         let (v, mut pos) = chess_after(&["f2-f3", "e7-e5", "g2-g4", "d8-h4"]);

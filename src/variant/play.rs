@@ -96,6 +96,9 @@ impl Variant {
         } else {
             self.filtered_moves(pos, out, &mut Vec::new())?;
         }
+        if self.rules.promotion_choices {
+            movegen::expand_promotions(&self.rules, pos, out, start);
+        }
         if self.rules.check_illegal {
             self.remove_checks(pos, out, start, &mut Vec::new())?;
         }
@@ -405,6 +408,18 @@ impl Variant {
         if let Some(why) = self.stale_en_passant(pos, mv) {
             return Ok(IllegalReason::Refused(why));
         }
+        if let MoveText::Path { from, landings, capture, then: None, promote: None } = mv {
+            // The move promotes with a choice: it is written with the kind chosen.
+            let g = &self.rules.geometry;
+            let choices: Vec<String> = legal
+                .iter()
+                .filter(|m| m.promoted().is_some() && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture)
+                .map(|m| m.text(g))
+                .collect();
+            if !choices.is_empty() {
+                return Ok(IllegalReason::Refused(format!("{} promotes: write the kind chosen, {}", mv.text(g), choices.join(", "))));
+            }
+        }
         let mut pseudo = Vec::new();
         let mut refused = Vec::new();
         let mut relaxed = Vec::new();
@@ -461,7 +476,7 @@ impl Variant {
     /// A failing hook.
     pub fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
         // The explanation of a move from this cell that no piece can make (onto itself).
-        let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None };
+        let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None, promote: None };
         self.explain_move(pos, &mv, legal)
     }
 

@@ -123,6 +123,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         description: m.description.clone().unwrap_or_default(),
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
         check_illegal,
+        promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
         geometry,

@@ -267,7 +267,26 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     });
     if let Some(pr) = &raw.val.promote {
         let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
-        let to = v.lookup(f, pr.to.span(), &known, pr.to.get_ref(), "", "promotes to this")?;
+        let names = pr.to.get_ref().names();
+        let span = pr.to.span();
+        let Some(first) = names.first() else {
+            return Err(v
+                .err(f, span, "a promotion needs a kind to promote to", "here")
+                .with_help("to = \"queen\" or to = [\"queen\", \"rook\"]"));
+        };
+        let to = v.lookup(f, span.clone(), &known, first, "", "promotes to this")?;
+        let mut choices = Vec::new();
+        if names.len() > 1 {
+            for n in &names {
+                let k = v.lookup(f, span.clone(), &known, n, "", "promotes to this")?;
+                let letter = ctx.kinds[k].symbols[Player::FIRST].to_ascii_uppercase() as u8;
+                if choices.iter().any(|&(_, l)| l == letter) {
+                    let e = v.err(f, span.clone(), "each promotion choice is written by its letter", "two kinds share a letter");
+                    return Err(e.with_help("give the kinds distinct symbols, or list each kind once"));
+                }
+                choices.push((PieceCode::new(KindId(k as u8), p), letter));
+            }
+        }
         let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
         let at = match &pr.at {
             Some(s) if v.word(f, s, &["any_landing", "end_of_move"])? == "end_of_move" => PromoteAt::EndOfMove,
@@ -285,7 +304,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 .with_help("remove `ends_chain`, or write at = \"any_landing\""));
         }
         let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
-        rules.promote = Some(Promotion { zone, to: KindId(to as u8), ends_chain, at });
+        rules.promote = Some(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at });
     }
     if let Some(x) = &raw.val.exit {
         let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
