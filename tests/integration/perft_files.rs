@@ -43,7 +43,8 @@ fn perft_file_format_errors() {
 /// variant (continuations, passes and finished games included).
 #[test]
 fn counted_and_made_perft_agree() {
-    for name in boardlab::shipped_names() {
+    let fixtures = ["tests/chess-core/variant.toml".to_string()];
+    for name in boardlab::shipped_names().into_iter().chain(fixtures) {
         let v = boardlab::Variant::load(&name, &[]).unwrap();
         let mut pos = v.start();
         // Three plies, four in Pyramida; two where a position has thousands of moves (Amazons'

@@ -83,6 +83,17 @@ fn every_shipped_variant_plays() {
     }
 }
 
+/// The chess fixture's en passant, promotion choices and check rule keep every property:
+/// random games reach promotions, en passant captures and mates.
+#[test]
+fn chess_core_plays() {
+    check_variant("tests/chess-core/variant.toml", &[], 12, 300);
+    // No fifty-move rule yet: bare kings would wander for ever, so a move limit ends them.
+    let results = random_games("tests/chess-core/variant.toml", &[("move_limit", "400")], 40);
+    let mates = results.iter().filter(|r| &*r.reason == "checkmate").count();
+    assert!(mates > 0, "no random game ended in checkmate: {results:?}");
+}
+
 /// Plays `games` seeded random games to the end; after every move the incremental hash and
 /// piece counts equal fresh ones, and undoing the whole game returns to the start. Returns the
 /// results.
