@@ -27,6 +27,44 @@ pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mu
     }
 }
 
+/// The first move of `by` (were it to move in `pos`; the kernel's moves, hooks aside) that
+/// captures a piece on a cell for which `hit` holds, piece by piece, stopping at the first:
+/// the check test. Only forms that can capture are generated; `board` and `moves` are scratch.
+pub fn first_capture_of(
+    rules: &Ruleset,
+    pos: &Position,
+    by: Player,
+    board: &mut Vec<PieceCode>,
+    moves: &mut MoveList,
+    hit: impl Fn(u16) -> bool,
+) -> Option<Move> {
+    board.clear();
+    board.extend_from_slice(pos.board());
+    let view = pos.view();
+    let own = pos.counts()[by];
+    let mut s = Scratch::new();
+    for from in 0..pos.board().len() as u16 {
+        let code = pos.board()[from as usize];
+        if code.is_empty() || code.owner() != by {
+            continue;
+        }
+        moves.clear();
+        let pr = &rules.pieces[code.index()];
+        if !pr.jumps.is_empty() {
+            captures_from(rules, board, by, from, code, &mut s, moves);
+        }
+        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+            if form.captures() && (limit == u16::MAX || own as u64 <= limit as u64) {
+                form.generate(&rules.geometry, view, from, ZoneSet::EMPTY, moves);
+            }
+        }
+        if let Some(m) = moves.iter().find(|m| m.victims().any(&hit)) {
+            return Some(*m);
+        }
+    }
+    None
+}
+
 /// Appends the capture moves of `side` as they would be if every flying jump could land on
 /// any empty cell beyond its piece (for explaining a landing that `land = "continuing"`
 /// forbids). Empty when no flying jump has that rule. A cold path: it copies the rules.

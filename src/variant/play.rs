@@ -10,6 +10,9 @@ use crate::outcome::Outcome;
 use crate::piece::Player;
 use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
+
+/// Reusable buffers of the check test: a board copy and a move list.
+type Scratch = (Vec<crate::PieceCode>, MoveList);
 use crate::state::Position;
 
 /// Why a move could not be played.
@@ -126,10 +129,11 @@ impl Variant {
         refused: &mut Vec<(Move, String)>,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
+        let mut scratch = (Vec::new(), Vec::new());
         let mut i = start;
         while i < out.len() {
             let m = out[i];
-            match self.check_after(pos, &m, me)? {
+            match self.check_after(pos, &m, me, &mut scratch)? {
                 Some(reason) => {
                     refused.push((m, reason));
                     out.remove(i);
@@ -142,10 +146,10 @@ impl Variant {
 
     /// Why `m` by `me` leaves a royal piece of `me` attacked, if it does: `it leaves your king
     /// on e1 in check by the bishop on b4`.
-    fn check_after(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<String>, ScriptError> {
+    fn check_after(&self, pos: &mut Position, m: &Move, me: Player, scratch: &mut Scratch) -> Result<Option<String>, ScriptError> {
         self.make(pos, m)?;
         let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
-        let reason = if won || pos.side() == me { None } else { self.royal_attacker(pos, me) };
+        let reason = if won || pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
         pos.undo();
         Ok(reason)
     }
@@ -153,23 +157,18 @@ impl Variant {
     /// Whether the opponent of the player to decide could capture one of that player's royal
     /// pieces now (check).
     pub fn in_check(&self, pos: &Position) -> bool {
-        self.royal_attacker(pos, pos.side()).is_some()
+        self.royal_attacker(pos, pos.side(), &mut (Vec::new(), Vec::new())).is_some()
     }
 
     /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
     /// the words naming the royal piece and its attacker.
-    fn royal_attacker(&self, pos: &Position, me: Player) -> Option<String> {
-        let by = me.other();
-        let mut board = pos.board().to_vec();
-        let mut moves = Vec::new();
-        movegen::captures(&self.rules, &mut board, by, &mut moves);
-        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+    fn royal_attacker(&self, pos: &Position, me: Player, (board, moves): &mut Scratch) -> Option<String> {
         let royal = |c: u16| {
             let code = pos.board()[c as usize];
             !code.is_empty() && code.owner() == me && self.rules.kind(code.kind()).royal
         };
         let g = &self.rules.geometry;
-        moves.iter().find_map(|m| {
+        movegen::first_capture_of(&self.rules, pos, me.other(), board, moves, royal).and_then(|m| {
             let hit = m.victims().find(|&c| royal(c))?;
             let name = |c: u16| self.rules.kind(pos.board()[c as usize].kind()).name.clone();
             Some(format!(
