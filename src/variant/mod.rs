@@ -212,6 +212,11 @@ mod tests {
         let mut pos = crate::Position::from_text(&v.rules, "1n6/P7/8/8/8/8/8/k6K white").unwrap();
         let err = v.play(&mut pos.clone(), "a7-a8").unwrap_err().to_string();
         assert!(err.contains("a7-a8 promotes: write the kind chosen, a7-a8=Q, a7-a8=R, a7-a8=B, a7-a8=N"), "{err}");
+        // White's king on a1 is in check from the rook on h1: promoting does not answer it, and
+        // `why` names the check, not the promotion.
+        let mut pinned = crate::Position::from_text(&v.rules, "1n5k/P7/8/8/8/8/8/K6r white").unwrap();
+        let err = v.play(&mut pinned, "a7-a8=Q").unwrap_err().to_string();
+        assert!(err.contains("it leaves your king on a1 in check by the rook on h1"), "{err}");
         v.play(&mut pos, "a7xb8=n").unwrap(); // case does not matter
         assert_eq!(pos.to_text(&v.rules), "1N6/8/8/8/8/8/8/k6K black 1");
     }

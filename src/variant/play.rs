@@ -429,6 +429,9 @@ impl Variant {
             }
             movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
             movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
+            if self.rules.promotion_choices {
+                movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
+            }
             if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
