@@ -10,10 +10,10 @@ use crate::outcome::Outcome;
 use crate::piece::Player;
 use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
+use crate::state::Position;
 
 /// Reusable buffers of the check test: a board copy and a move list.
 type Scratch = (Vec<crate::PieceCode>, MoveList);
-use crate::state::Position;
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -130,17 +130,19 @@ impl Variant {
     ) -> Result<(), ScriptError> {
         let me = pos.side();
         let mut scratch = (Vec::new(), Vec::new());
-        let mut i = start;
-        while i < out.len() {
+        // Kept moves slide down over refused ones, in order: one pass, no shifting per removal.
+        let mut kept = start;
+        for i in start..out.len() {
             let m = out[i];
             match self.check_after(pos, &m, me, &mut scratch)? {
-                Some(reason) => {
-                    refused.push((m, reason));
-                    out.remove(i);
+                Some(reason) => refused.push((m, reason)),
+                None => {
+                    out[kept] = m;
+                    kept += 1;
                 }
-                None => i += 1,
             }
         }
+        out.truncate(kept);
         Ok(())
     }
 
@@ -353,11 +355,7 @@ impl Variant {
     /// Whether `by`, were it to move in `pos`, has a move (the kernel's, hooks aside) that
     /// captures a piece on a cell for which `hit` holds.
     fn can_capture(&self, pos: &Position, by: Player, hit: impl Fn(u16) -> bool) -> bool {
-        let mut board = pos.board().to_vec();
-        let mut moves = Vec::new();
-        movegen::captures(&self.rules, &mut board, by, &mut moves);
-        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
-        moves.iter().any(|m| m.victims().any(&hit))
+        movegen::first_capture_of(&self.rules, pos, by, &mut Vec::new(), &mut Vec::new(), hit).is_some()
     }
 
     /// Finds the legal move a text names, or says why there is none.
