@@ -9,6 +9,7 @@ use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
+use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::victim;
 use crate::rules::{BoardView, Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
 use crate::state::Position;
@@ -611,6 +612,71 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         return;
     }
     finish(rules, out, start);
+}
+
+/// Appends the castling moves of the side to move (`[castling]`): only where some right
+/// remains, so a game without castling pays one test.
+pub fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
+    if rules.castling.is_none() || !pos.castle_rights().any() || pos.continuation().is_some() {
+        return;
+    }
+    if rules.captures.compulsory && out.iter().any(Move::is_capture) {
+        return;
+    }
+    for side in [EAST, WEST] {
+        if let Ok(m) = castle_move(rules, pos, side) {
+            out.push(m);
+        }
+    }
+}
+
+/// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
+/// none: the right is gone, a cell between is taken, the king is in check or would cross an
+/// attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
+pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, String> {
+    let c = rules.castling.as_ref().ok_or("this game has no castling")?;
+    let g = &rules.geometry;
+    let me = pos.side();
+    let written = if side == EAST { "O-O" } else { "O-O-O" };
+    let (king_file, rook_file) = c.sides[side].ok_or_else(|| format!("this game does not castle {written}"))?;
+    let rook = pos.castle_rights().rook(me, side);
+    let name = |c: u16| g.name(crate::Cell(c)).to_string();
+    let kind = |p: &Position, c: u16| rules.kind(p.board()[c as usize].kind()).name.clone();
+    if rook == NONE {
+        return Err(format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(me)));
+    }
+    let king = c.king_on_rank(g, pos.board(), me, rook).ok_or_else(|| format!("no king stands on the rank of the rook on {}", name(rook)))?;
+    let rank = g.coords(crate::Cell(king)).1 as i32;
+    let at = |f: u8| g.at(f as i32, rank).map(|c| c.0);
+    let (Some(king_to), Some(rook_to)) = (at(king_file), at(rook_file)) else {
+        return Err(format!("castling {written} lands off the board on this rank"));
+    };
+    let file = |c: u16| g.coords(crate::Cell(c)).0;
+    let between = |a: u16, b: u16| {
+        let (x, y) = (file(a).min(file(b)), file(a).max(file(b)));
+        (x..=y).filter_map(at)
+    };
+    if let Some(block) = between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty()) {
+        return Err(format!("the {} on {} stands in the way", kind(pos, block), name(block)));
+    }
+    let (mut board, mut moves) = (Vec::new(), Vec::new());
+    if let Some(m) = first_capture_of(rules, pos, me.other(), &mut board, &mut moves, |x| x == king) {
+        return Err(format!("your king is in check by the {} on {}", kind(pos, m.from), name(m.from)));
+    }
+    // Each cell the king crosses, and the one it lands on, must not be attacked: the king is
+    // put there on the board (the rook still home) and the opponent's captures are tried.
+    let z = &rules.zobrist;
+    for cell in between(king, king_to).filter(|&x| x != king) {
+        pos.begin();
+        pos.relocate(z, king, cell);
+        let hit = first_capture_of(rules, pos, me.other(), &mut board, &mut moves, |x| x == cell);
+        let reason = hit.map(|m| format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(pos, m.from), name(m.from)));
+        pos.undo();
+        if let Some(r) = reason {
+            return Err(r);
+        }
+    }
+    Ok(Move::castle(king, king_to, rook, rook_to))
 }
 
 /// Keeps the moves of `out[start..]` for which `keep` holds, in order.

@@ -53,6 +53,13 @@ pub enum MoveKind {
         code: PieceCode,
         letter: u8,
     },
+    /// Castling: the king goes from `from` to the move's one landing and the rook from
+    /// `rook_from` to `rook_to`; written `O-O` when the rook stands on the king's east (higher
+    /// files), `O-O-O` on its west.
+    Castle {
+        rook_from: u16,
+        rook_to: u16,
+    },
 }
 
 /// One decision: a move of one piece (possibly a capture chain of any length), leaving the
@@ -131,6 +138,22 @@ impl Move {
     pub fn promote_to(mut self, code: PieceCode, letter: u8) -> Move {
         self.kind = MoveKind::Promote { code, letter };
         self
+    }
+
+    /// Castling: the king from `king` to `king_to`, the rook from `rook_from` to `rook_to`.
+    pub fn castle(king: u16, king_to: u16, rook_from: u16, rook_to: u16) -> Move {
+        let mut m = Move::quiet(king, king_to);
+        m.kind = MoveKind::Castle { rook_from, rook_to };
+        m
+    }
+
+    /// Whether a castling goes towards the east (`O-O`): its rook stands on a higher file of
+    /// the king's rank, so at a higher cell index.
+    pub fn castles_east(&self) -> Option<bool> {
+        match self.kind {
+            MoveKind::Castle { rook_from, .. } => Some(rook_from > self.from),
+            _ => None,
+        }
     }
 
     /// The kind a promotion with a choice makes the piece.
@@ -213,7 +236,7 @@ impl Move {
     #[inline]
     pub fn to(&self) -> Option<u16> {
         let n = self.len as usize;
-        if !matches!(self.kind, MoveKind::Normal | MoveKind::Drop { .. } | MoveKind::Then { .. } | MoveKind::Promote { .. }) || n == 0 {
+        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass) || n == 0 {
             None
         } else if n <= INLINE_PATH {
             Some(self.path[n - 1])
@@ -265,6 +288,7 @@ impl Move {
                 s.push('@');
                 s.push_str(g.name(crate::Cell(self.path[0])));
             }
+            MoveKind::Castle { .. } => s.push_str(if self.castles_east() == Some(true) { "O-O" } else { "O-O-O" }),
             MoveKind::Normal | MoveKind::Then { .. } | MoveKind::Promote { .. } => {
                 s.push_str(g.name(crate::Cell(self.from)));
                 let sep = if self.is_capture() { 'x' } else { '-' };
@@ -300,6 +324,10 @@ pub enum MoveText {
     Drop {
         letter: Option<char>,
         to: u16,
+    },
+    /// `O-O` (`east`) or `O-O-O`: castling (also written with zeros).
+    Castle {
+        east: bool,
     },
     /// `e2-e3`, or `c3xc5xe5` with `capture`; `d1-d7/g7` with `then`, the cell where the
     /// move's second part places a piece; `e7-e8=Q` with `promote`, the letter of the kind
@@ -339,6 +367,11 @@ impl MoveText {
         }
         if t == "pass" {
             return Ok(MoveText::Pass);
+        }
+        match t.as_str() {
+            "o-o" | "0-0" => return Ok(MoveText::Castle { east: true }),
+            "o-o-o" | "0-0-0" => return Ok(MoveText::Castle { east: false }),
+            _ => {}
         }
         if let Some((from, rest)) = t.split_once("-off") {
             let from = g.parse_cell(from)?.0;
@@ -395,6 +428,7 @@ impl MoveText {
     pub fn names(&self, m: &Move) -> bool {
         match self {
             MoveText::Pass => m.kind == MoveKind::Pass,
+            MoveText::Castle { east } => m.castles_east() == Some(*east),
             MoveText::Off { from, dir } => m.kind == (MoveKind::Off { dir: *dir }) && m.from == *from,
             MoveText::Drop { letter, to } => match m.kind {
                 MoveKind::Drop { letter: l, .. } => m.to() == Some(*to) && letter.is_none_or(|c| l as char == c),
@@ -405,6 +439,8 @@ impl MoveText {
                     (MoveKind::Normal, None, None) => true,
                     (MoveKind::Then { at, .. }, Some(t), None) => at == *t,
                     (MoveKind::Promote { letter, .. }, None, Some(c)) => letter as char == *c,
+                    // Castling may also be written as the king's move, `e1-g1`.
+                    (MoveKind::Castle { .. }, None, None) => true,
                     _ => false,
                 };
                 kind_ok && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
@@ -415,7 +451,7 @@ impl MoveText {
     /// The start cell, if the move has one.
     pub fn from(&self) -> Option<u16> {
         match self {
-            MoveText::Pass | MoveText::Drop { .. } => None,
+            MoveText::Pass | MoveText::Drop { .. } | MoveText::Castle { .. } => None,
             MoveText::Off { from, .. } | MoveText::Path { from, .. } => Some(*from),
         }
     }
@@ -437,11 +473,12 @@ impl MoveText {
     /// The move this text names when each `x` landing captures what stands there (how scripts
     /// and position texts write their moves).
     ///
-    /// A drop is not one of them (its piece comes from the rules): callers refuse
-    /// [`MoveText::Drop`] first; here it gives a drop of no piece.
+    /// A drop and castling are not among them (their pieces come from the rules): callers
+    /// refuse [`MoveText::Drop`] and [`MoveText::Castle`] first; here they give a drop of no
+    /// piece and a pass.
     pub fn capturing_at_landings(&self) -> Move {
         match self {
-            MoveText::Pass => Move::PASS,
+            MoveText::Pass | MoveText::Castle { .. } => Move::PASS,
             MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
             MoveText::Path { from, landings, capture, then, .. } => {
@@ -459,6 +496,7 @@ impl MoveText {
     pub fn text(&self, g: &Geometry) -> String {
         match self {
             MoveText::Pass => "pass".into(),
+            MoveText::Castle { east } => (if *east { "O-O" } else { "O-O-O" }).into(),
             MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
             MoveText::Drop { .. } => self.capturing_at_landings().text(g),
             MoveText::Path { from, landings, capture, then, promote } => {

@@ -11,7 +11,7 @@ use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
-use crate::rules::{Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
+use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +36,7 @@ struct Frame {
     history_len: u32,
     side: Player,
     en_passant: Option<(u16, u16)>,
+    castle: CastleRights,
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
 }
@@ -55,6 +56,8 @@ pub struct Position {
     /// The cell an `en_passant` slide just passed, and where its piece stands: open to an en
     /// passant capture for this move only.
     en_passant: Option<(u16, u16)>,
+    /// The rooks each player may still castle with.
+    castle: CastleRights,
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
@@ -90,6 +93,7 @@ impl PartialEq for Position {
             && self.hash == o.hash
             && self.counts == o.counts
             && self.en_passant == o.en_passant
+            && self.castle == o.castle
             && self.history == o.history
     }
 }
@@ -103,6 +107,7 @@ impl Position {
             nattr: rules.nattr(),
             counters: rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect(),
             side: rules.first,
+            castle: rules.castling.as_ref().map_or(CastleRights::NONE, |c| c.start_rights(&rules.geometry, &rules.setup.board)),
             ..Position::default()
         };
         p.rehash(rules);
@@ -135,6 +140,7 @@ impl Position {
         if let Some((at, _)) = self.en_passant {
             h ^= Zobrist::en_passant(at);
         }
+        h ^= castle_key(self.castle);
         self.hash = h;
         self.counts = counts;
     }
@@ -325,6 +331,7 @@ impl Position {
             history_len: self.history.len() as u32,
             side: self.side,
             en_passant: self.en_passant,
+            castle: self.castle,
             extra,
         });
     }
@@ -343,12 +350,22 @@ impl Position {
             self.hash ^= Zobrist::en_passant(at);
         }
         let opened = self.en_passant_opened(rules, mv);
+        if let Some(c) = &rules.castling
+            && self.castle.any()
+        {
+            let code = if mv.from as usize >= self.board.len() { PieceCode::EMPTY } else { self.board[mv.from as usize] };
+            let after = self.castle.after_move(c, mv.from, code, |r| mv.victims().any(|v| v == r));
+            self.hash ^= castle_key(self.castle) ^ castle_key(after);
+            self.castle = after;
+        }
         if let MoveKind::Drop { code, .. } = mv.kind {
             if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
                 let p = code.owner();
                 self.set_counter(p, slot, self.counter(p, slot).saturating_sub(1));
             }
             self.place(rules, mv.path[0], code, &mut fx);
+        } else if let MoveKind::Castle { rook_from, rook_to } = mv.kind {
+            self.castle_pieces(rules, mv, rook_from, rook_to, &mut fx);
         } else if mv.kind != MoveKind::Pass {
             let (code, mut vals) = self.lift(rules, mv, &mut fx);
             self.take_victims(rules, mv, &mut fx);
@@ -395,6 +412,27 @@ impl Position {
         let pr = &rules.pieces[code.index()];
         let to = mv.to()?;
         pr.en_passant.iter().find_map(|&i| pr.quiet[i].passed_last(&rules.geometry, self.view(), mv.from, to)).map(|at| (at, to))
+    }
+
+    /// Castling: king and rook leave their cells, then land (either may land where the other
+    /// stood).
+    fn castle_pieces(&mut self, rules: &Ruleset, mv: &Move, rook_from: u16, rook_to: u16, fx: &mut MoveEffects) {
+        let z = &rules.zobrist;
+        let n = self.nattr;
+        let (king, rook) = (self.board[mv.from as usize], self.board[rook_from as usize]);
+        let attrs_of = |p: &Position, c: u16| p.attrs[c as usize * n..(c as usize + 1) * n].to_vec();
+        let (ka, ra) = (attrs_of(self, mv.from), attrs_of(self, rook_from));
+        self.clear_cell(z, mv.from);
+        self.clear_cell(z, rook_from);
+        let to = mv.path[0];
+        self.put(z, to, king, &ka);
+        self.put(z, rook_to, rook, &ra);
+        (fx.code, fx.new_code, fx.to) = (king, king, to);
+    }
+
+    /// The rooks each player may still castle with.
+    pub fn castle_rights(&self) -> CastleRights {
+        self.castle
     }
 
     /// The cell open to an en passant capture and where the piece it would take stands.
@@ -597,6 +635,7 @@ impl Position {
         }
         self.hash = f.hash;
         self.en_passant = f.en_passant;
+        self.castle = f.castle;
         self.history.truncate(f.history_len as usize);
     }
 
@@ -631,6 +670,10 @@ impl Position {
         }
         if let Some((at, piece)) = self.en_passant {
             s.push_str(&format!(" ep={}/{}", g.name(crate::Cell(at)), g.name(crate::Cell(piece))));
+        }
+        if self.castle.any() {
+            let rooks: Vec<&str> = self.castle.iter().map(|(_, _, r)| g.name(crate::Cell(r))).collect();
+            s.push_str(&format!(" castle={}", rooks.join(",")));
         }
         if let Some(r) = &self.result {
             s.push_str(&format!(" result=\"{}\"", r.describe(&rules.player_names)));
@@ -679,12 +722,42 @@ impl Position {
                     }
                     p.en_passant = Some((at, piece));
                 }
+                "castle" => p.read_castle(rules, v)?,
                 other => return Err(bad(format!("unknown position field `{other}`"))),
             }
         }
         p.rehash(rules);
         p.history.push(p.hash);
         Ok(p)
+    }
+
+    /// `castle=h1,a1,h8`: the rooks that may still castle (each beside its own king, on its
+    /// rank).
+    fn read_castle(&mut self, rules: &Ruleset, v: &str) -> Result<(), PositionError> {
+        let bad = |m: String| PositionError(m);
+        let c = rules.castling.as_ref().ok_or_else(|| bad("castle=…: this variant has no castling".into()))?;
+        let g = &rules.geometry;
+        for t in v.split(',').filter(|t| !t.is_empty() && *t != "-") {
+            let r = g.parse_cell(t).map_err(|_| bad(format!("castle={v}: `{t}` is not a cell")))?.0;
+            let rook = self.board[r as usize];
+            if rook.is_empty() || !c.rooks.contains(rook.kind()) {
+                return Err(bad(format!("castle={v}: no piece that castles stands on {t}")));
+            }
+            let p = rook.owner();
+            let king = c.king_on_rank(g, &self.board, p, r).ok_or_else(|| bad(format!("castle={v}: no king of its side on the rank of {t}")))?;
+            let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 { crate::rules::castling::EAST } else { crate::rules::castling::WEST };
+            if c.sides[side].is_none() {
+                return Err(bad(format!("castle={v}: this variant does not castle on the side of {t}")));
+            }
+            self.castle.set(p, side, r);
+        }
+        Ok(())
+    }
+
+    /// Sets the castling rights (for set-up positions read from other notations).
+    pub(crate) fn set_castle_rights(&mut self, rules: &Ruleset, r: CastleRights) {
+        self.castle = r;
+        self.rehash(rules);
     }
 
     /// `counters=name:first:second,…`.
@@ -726,8 +799,8 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
     let mut moves = Vec::new();
     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
         let text = MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?;
-        if let MoveText::Drop { .. } = text {
-            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop")));
+        if let MoveText::Drop { .. } | MoveText::Castle { .. } = text {
+            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop or castling")));
         }
         moves.push(text.capturing_at_landings());
     }
@@ -792,4 +865,9 @@ mod tests {
         v.play(&mut back, "e7xe6").unwrap();
         assert_eq!(back.result.unwrap().reason.as_ref(), "basileus replaced");
     }
+}
+
+/// The hash of a set of castling rights.
+fn castle_key(r: CastleRights) -> u64 {
+    r.0.iter().enumerate().filter(|&(_, &c)| c != NONE).fold(0, |h, (i, &c)| h ^ Zobrist::castle(i, c))
 }

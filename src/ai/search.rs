@@ -225,6 +225,7 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Drop { code, .. } => 400 + code.index() as u64,
         MoveKind::Then { code, at } => 1000 + ((code.index() as u64) << 16 | at as u64),
         MoveKind::Promote { code, .. } => 2000 + code.index() as u64,
+        MoveKind::Castle { rook_from, .. } => 3000 + rook_from as u64,
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
     // (A chain longer than the inline path keeps its table index in the first two entries.)

@@ -2,6 +2,7 @@
 //! every movement form compiled into per-piece tables. Built by [`validate`] from the raw TOML
 //! ([`raw`]); move generation and make/undo read only this.
 
+pub mod castling;
 pub mod ends;
 pub mod error;
 pub mod eval;
@@ -12,6 +13,7 @@ pub mod options;
 pub mod raw;
 pub mod validate;
 
+pub use castling::{CastleRights, Castling};
 pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult, Tally};
 pub use error::{LoadError, SourceFile};
 pub use eval::{EvalModel, Term};
@@ -286,6 +288,12 @@ impl Zobrist {
         mix(0xE9E9_0000_0000_0000 ^ cell as u64)
     }
 
+    /// The key of a right to castle with the rook on `rook` (`slot`: player and side).
+    #[inline]
+    pub fn castle(slot: usize, rook: u16) -> u64 {
+        mix(0xCA57_0000_0000_0000 ^ ((slot as u64) << 32) ^ rook as u64)
+    }
+
     /// The key of a per-player counter value.
     #[inline]
     pub fn counter(player: Player, slot: u8, value: i32) -> u64 {
@@ -353,6 +361,8 @@ pub struct Ruleset {
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
     pub check_illegal: bool,
+    /// `[castling]`, if the variant has it.
+    pub castling: Option<Castling>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once
     /// per choice).
     pub promotion_choices: bool,

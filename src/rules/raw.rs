@@ -123,6 +123,34 @@ pub struct RawVariant {
     pub ai: Option<RawAi>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<RawRules>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub castling: Option<Spanned<RawCastling>>,
+}
+
+/// `[castling]`: a king moves two or more cells along its rank and a rook that, like it, has
+/// not moved jumps to its other side.
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawCastling {
+    /// The kind that castles.
+    pub king: Spanned<String>,
+    /// The kind (or kinds) it castles with.
+    pub rook: Spanned<OneOrMany>,
+    /// Castling with the rook on the king's east (higher files, written `O-O`): the files the
+    /// king and the rook land on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub east: Option<Spanned<RawCastleSide>>,
+    /// The same with the rook on the king's west (written `O-O-O`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub west: Option<Spanned<RawCastleSide>>,
+}
+
+/// Where the king and the rook land when castling on one side (file letters).
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct RawCastleSide {
+    pub king: Spanned<String>,
+    pub rook: Spanned<String>,
 }
 
 /// Rules about the whole game rather than one piece or end (`[rules]`).

@@ -186,9 +186,10 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
 /// Text that is not a move of this board.
 pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
     match MoveText::parse(text, &rules.geometry)? {
-        MoveText::Drop { .. } => {
-            Err(NotationError::Unreadable(text.into(), "a script cannot list a drop (drops come from [pieces.NAME] drop)"))
-        }
+        MoveText::Drop { .. } | MoveText::Castle { .. } => Err(NotationError::Unreadable(
+            text.into(),
+            "a script cannot list a drop or castling (they come from [pieces.NAME] drop and [castling])",
+        )),
         t => Ok(t.capturing_at_landings()),
     }
 }
@@ -207,8 +208,8 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) 
         let code = pos.board()[c as usize];
         format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
     };
-    if let MoveText::Drop { .. } = mv {
-        return Err("a script cannot add a drop (drops come from [pieces.NAME] drop)".into());
+    if let MoveText::Drop { .. } | MoveText::Castle { .. } = mv {
+        return Err("a script cannot add a drop or castling (they come from [pieces.NAME] drop and [castling])".into());
     }
     let Some(from) = mv.from() else { return Ok(()) };
     let mover = rules.player_name(side);

@@ -99,6 +99,7 @@ impl Variant {
         } else {
             self.filtered_moves(pos, out, &mut Vec::new())?;
         }
+        movegen::castlings(&self.rules, pos, out);
         if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, out, start);
         }

@@ -46,6 +46,7 @@ pub struct Merged {
     pub display: Option<Src<RawDisplay>>,
     pub ai: Option<Src<RawAi>>,
     pub rules: Option<Src<RawRules>>,
+    pub castling: Option<Src<toml::Spanned<RawCastling>>>,
 }
 
 impl Merged {
@@ -97,6 +98,9 @@ impl Merged {
         }
         if let Some(r) = raw.rules {
             self.rules = Some(Src { file, val: r });
+        }
+        if let Some(c) = raw.castling {
+            self.castling = Some(Src { file, val: c });
         }
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });

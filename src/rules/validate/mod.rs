@@ -106,6 +106,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v)?;
     let check_illegal = pieces::stage_check(&v, &kinds)?;
+    let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
@@ -123,6 +124,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         description: m.description.clone().unwrap_or_default(),
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
         check_illegal,
+        castling,
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),

@@ -451,6 +451,47 @@ pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<bool> {
     Ok(illegal)
 }
 
+/// `[castling]`: the king's kind, the kinds it castles with, and per side the files the king
+/// and the rook land on. The king's kind must be royal only if check matters, so it is not
+/// required here; two different kinds, and landing files on the board, are.
+pub(super) fn stage_castling(v: &V, kinds: &[KindDef], g: &Geometry) -> R<Option<Castling>> {
+    let Some(c) = &v.m.castling else { return Ok(None) };
+    let (f, raw) = (c.file, c.val.get_ref());
+    let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
+    let king = KindId(v.lookup(f, raw.king.span(), &known, raw.king.get_ref(), " in [castling]", "the king that castles")? as u8);
+    let mut rooks = KindSet::EMPTY;
+    for name in raw.rook.get_ref().names() {
+        let k = KindId(v.lookup(f, raw.rook.span(), &known, name, " in [castling]", "what the king castles with")? as u8);
+        if k == king {
+            return Err(v.err(f, raw.rook.span(), "a king castles with a piece of another kind", "the king's own kind"));
+        }
+        rooks = rooks.with(k);
+    }
+    let file = |t: &Spanned<String>| -> R<u8> {
+        (0..g.files).find(|&x| crate::geometry::file_letter(x).to_string() == t.get_ref().to_ascii_lowercase()).ok_or_else(|| {
+            v.err(f, t.span(), format!("`{}` is not a file of this board", t.get_ref()), "a file letter").with_help(format!(
+                "files run from a to {}",
+                crate::geometry::file_letter(g.files - 1)
+            ))
+        })
+    };
+    let mut sides = [None, None];
+    for (i, s) in [&raw.east, &raw.west].into_iter().enumerate() {
+        if let Some(s) = s {
+            let (k, r) = (file(&s.get_ref().king)?, file(&s.get_ref().rook)?);
+            if k == r {
+                return Err(v.err(f, s.span(), "the king and the rook land on different files", "the same file twice"));
+            }
+            sides[i] = Some((k, r));
+        }
+    }
+    if sides == [None, None] {
+        let e = v.err(f, c.val.span(), "castling needs a side", "neither `east` nor `west`");
+        return Err(e.with_help("chess: east = { king = \"g\", rook = \"f\" }, west = { king = \"c\", rook = \"d\" }"));
+    }
+    Ok(Some(Castling { king, rooks, sides }))
+}
+
 /// The capture policy: compulsory, chains, removal, maximum, identity.
 pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
     let mut pol = CapturePolicy {
