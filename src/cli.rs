@@ -30,9 +30,12 @@ pub struct Game {
     pub moves: String,
     #[command(flatten)]
     pub sets: Sets,
-    /// Start from this position text instead of the initial position.
+    /// Start from this position text (or a FEN) instead of the initial position.
     #[arg(long)]
     pub position: Option<String>,
+    /// Start from this FEN (chess-like variants: docs/variant-format.md, FEN).
+    #[arg(long, conflicts_with = "position")]
+    pub fen: Option<String>,
 }
 
 /// `--set NAME=VALUE`, repeatable: option overrides.
@@ -74,8 +77,14 @@ pub enum Command {
     /// Show the board, the side to move or the result, and the variant's state; or draw it as
     /// an SVG or PNG picture (docs/diagrams.md).
     Show(ShowArgs),
-    /// Print the position as one line of text.
-    Position(Game),
+    /// Print the position as one line of text, or as a FEN.
+    Position {
+        #[command(flatten)]
+        game: Game,
+        /// `text` (the position text) or `fen`.
+        #[arg(long, default_value = "text", value_parser = ["text", "fen"])]
+        format: String,
+    },
     /// Load and validate a variant; print problems; exit 2 on errors.
     Check {
         /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
@@ -365,9 +374,10 @@ fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
 /// Loads the variant and plays the game's moves; also returns the last move played.
 fn setup_last(game: &Game) -> Result<(Variant, Position, Option<crate::Move>), CliError> {
     let v = load(&game.variant, &game.sets.pairs()?)?;
-    let mut pos = match &game.position {
-        Some(t) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
-        None => v.start(),
+    let mut pos = match (&game.position, &game.fen) {
+        (Some(t), _) => Position::from_text(&v.rules, t).map_err(|e| CliError::usage(format!("--position: {e}")))?,
+        (_, Some(t)) => crate::fen::read(&v.rules, t).map_err(|e| CliError::usage(format!("--fen: {e}")))?,
+        _ => v.start(),
     };
     let mut last = None;
     for (i, t) in split_moves(&game.moves).iter().enumerate() {
@@ -389,9 +399,13 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Perft { game, depth, divide } => perft(&game, depth, divide, out),
         Command::Show(a) if a.svg.is_some() || a.png.is_some() => pictures(&a, out),
         Command::Show(a) => show(&a.game, out),
-        Command::Position(game) => {
+        Command::Position { game, format } => {
             let (v, pos) = setup(&game)?;
-            Ok(writeln!(out, "{}", pos.to_text(&v.rules))?)
+            let line = match format.as_str() {
+                "fen" => crate::fen::write(&v.rules, &pos).map_err(|e| CliError::usage(e.to_string()))?,
+                _ => pos.to_text(&v.rules),
+            };
+            Ok(writeln!(out, "{line}")?)
         }
         Command::Check { variant, sets, resolved } => check(&variant, &sets, resolved, out),
         Command::Test { target, accept } => {

@@ -10,7 +10,7 @@
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
 //!   each in one module;
-//! - [`notation`]: moves and boards as text; `state`: [`Position`], make/undo, hashing;
+//! - [`notation`]: moves and boards as text, [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
 //! - `movegen`: legal moves and capture chains; `explain`: why a move is illegal
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
@@ -38,6 +38,7 @@ mod outcome;
 mod piece;
 pub mod rules;
 
+pub mod fen;
 pub mod notation;
 mod state;
 

@@ -37,6 +37,7 @@ struct Frame {
     side: Player,
     en_passant: Option<(u16, u16)>,
     castle: CastleRights,
+    clock: u32,
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
 }
@@ -58,6 +59,9 @@ pub struct Position {
     en_passant: Option<(u16, u16)>,
     /// The rooks each player may still castle with.
     castle: CastleRights,
+    /// Plies since the last capture or move of a clock kind (`quiet_moves`; not hashed: the
+    /// same position at another clock is the same position).
+    clock: u32,
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
@@ -94,6 +98,7 @@ impl PartialEq for Position {
             && self.counts == o.counts
             && self.en_passant == o.en_passant
             && self.castle == o.castle
+            && self.clock == o.clock
             && self.history == o.history
     }
 }
@@ -332,6 +337,7 @@ impl Position {
             side: self.side,
             en_passant: self.en_passant,
             castle: self.castle,
+            clock: self.clock,
             extra,
         });
     }
@@ -396,6 +402,10 @@ impl Position {
             self.en_passant = Some((at, piece));
             self.hash ^= Zobrist::en_passant(at);
         }
+        if let Some(kinds) = rules.clock {
+            let reset = fx.captured > 0 || (!fx.code.is_empty() && kinds.contains(fx.code.kind()));
+            self.clock = if reset { 0 } else { self.clock.saturating_add(1) };
+        }
         self.ply += 1;
         self.set_side(z, turn.other());
         fx
@@ -428,6 +438,11 @@ impl Position {
         self.put(z, to, king, &ka);
         self.put(z, rook_to, rook, &ra);
         (fx.code, fx.new_code, fx.to) = (king, king, to);
+    }
+
+    /// Plies since the last capture or move of a kind that restarts the `quiet_moves` clock.
+    pub fn clock(&self) -> u32 {
+        self.clock
     }
 
     /// The rooks each player may still castle with.
@@ -636,6 +651,7 @@ impl Position {
         self.hash = f.hash;
         self.en_passant = f.en_passant;
         self.castle = f.castle;
+        self.clock = f.clock;
         self.history.truncate(f.history_len as usize);
     }
 
@@ -671,6 +687,9 @@ impl Position {
         if let Some((at, piece)) = self.en_passant {
             s.push_str(&format!(" ep={}/{}", g.name(crate::Cell(at)), g.name(crate::Cell(piece))));
         }
+        if self.clock > 0 {
+            s.push_str(&format!(" clock={}", self.clock));
+        }
         if self.castle.any() {
             let rooks: Vec<&str> = self.castle.iter().map(|(_, _, r)| g.name(crate::Cell(r))).collect();
             s.push_str(&format!(" castle={}", rooks.join(",")));
@@ -681,11 +700,15 @@ impl Position {
         s
     }
 
-    /// Reads a position line; its repetition history starts empty (just itself).
+    /// Reads a position line (or a FEN, see [`crate::fen`]); its repetition history starts
+    /// empty (just itself).
     ///
     /// # Errors
     /// The field that is wrong, and why.
     pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+        if crate::fen::looks_like_fen(text) {
+            return crate::fen::read(rules, text);
+        }
         let bad = |m: String| PositionError(m);
         let fields = crate::notation::split_fields(text);
         if fields.len() < 2 {
@@ -723,6 +746,12 @@ impl Position {
                     p.en_passant = Some((at, piece));
                 }
                 "castle" => p.read_castle(rules, v)?,
+                "clock" => {
+                    p.clock = v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies")))?;
+                    if rules.clock.is_none() {
+                        return Err(bad(format!("clock={v}: this variant has no quiet_moves rule to count for")));
+                    }
+                }
                 other => return Err(bad(format!("unknown position field `{other}`"))),
             }
         }
@@ -758,6 +787,9 @@ impl Position {
     pub(crate) fn set_castle_rights(&mut self, rules: &Ruleset, r: CastleRights) {
         self.castle = r;
         self.rehash(rules);
+        if let Some(h) = self.history.last_mut() {
+            *h = self.hash;
+        }
     }
 
     /// `counters=name:first:second,…`.

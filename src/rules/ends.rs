@@ -71,6 +71,13 @@ pub enum EndKind {
     BothPass(Tally, KindSet),
     /// The move that creates a position for the `count`-th time.
     Repetition { count: u32, result: RepetitionResult },
+    /// `plies` moves in a row without a capture or a move of one of `kinds` (the fifty-move
+    /// rule: 100 plies, pawns): a draw. A move that leaves the opponent checkmated is not
+    /// drawn by it.
+    QuietMoves { plies: u32, kinds: KindSet },
+    /// The pieces on the board, both players' together, are exactly one of `sets` (kind
+    /// counts, indexed by kind): a draw (too little material to win).
+    Material { sets: Vec<Vec<u8>> },
 }
 
 /// What filling the board (or a zone) means.
@@ -160,6 +167,8 @@ pub struct AfterMove<'a> {
     pub effects: &'a MoveEffects,
     /// The player who decided the move.
     pub mover: Player,
+    /// Plies since the last capture or move of a clock-resetting kind (`quiet_moves`).
+    pub clock: u32,
 }
 
 impl EndKind {
@@ -172,7 +181,9 @@ impl EndKind {
             | EndKind::ZoneReached { .. }
             | EndKind::PiecesAtMost { .. }
             | EndKind::InARow { .. }
-            | EndKind::BoardFull { .. } => Phase::AfterMove,
+            | EndKind::BoardFull { .. }
+            | EndKind::QuietMoves { .. }
+            | EndKind::Material { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -244,7 +255,31 @@ impl EndKind {
                     FullResult::Loss => Some(m.mover.other()),
                 })
             }
+            EndKind::QuietMoves { plies, .. } => (m.clock >= *plies).then_some(None),
+            EndKind::Material { sets } => {
+                if m.effects.captured == 0 && m.effects.code == m.effects.new_code {
+                    return None; // only a capture or a promotion changes the material
+                }
+                let total = (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize;
+                if sets.iter().all(|s| s.iter().map(|&n| n as usize).sum::<usize>() != total) {
+                    return None; // no set has this many pieces
+                }
+                let mut have = vec![0u8; sets[0].len()];
+                for c in m.board.iter().filter(|c| !c.is_empty()) {
+                    let n = &mut have[c.kind().0 as usize];
+                    *n = n.saturating_add(1);
+                }
+                sets.contains(&have).then_some(None)
+            }
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } => None,
+        }
+    }
+
+    /// The kinds whose moves restart the `quiet_moves` clock, if the rule is declared.
+    pub fn clock_kinds(&self) -> Option<KindSet> {
+        match self {
+            EndKind::QuietMoves { kinds, .. } => Some(*kinds),
+            _ => None,
         }
     }
 
@@ -289,7 +324,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 10] = [
+const CONDITIONS: [(&str, Reader); 12] = [
     ("royal_captured", |_, _, _| Ok(Some(EndKind::RoyalCaptured))),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -300,6 +335,8 @@ const CONDITIONS: [(&str, Reader); 10] = [
     ("no_moves", no_moves),
     ("passes", passes),
     ("repetition", repetition),
+    ("quiet_moves", quiet_moves),
+    ("material", material),
 ];
 
 fn need(v: &V, e: &RawEnd, f: usize, what: &str) -> crate::rules::LoadError {
@@ -451,6 +488,46 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         return Err(v.err(c.f, n.span(), format!("a repetition count is 2 to 1000 (0 = off), not {count}"), "here"));
     }
     Ok(Some(EndKind::Repetition { count: count as u32, result }))
+}
+
+fn quiet_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let n = e.count.as_ref().ok_or_else(|| need(v, e, c.f, "count"))?;
+    let count: i64 = v.setting(c.f, n)?;
+    if count == 0 {
+        return Ok(None); // 0 turns the rule off
+    }
+    if !(1..=10_000).contains(&count) {
+        return Err(v.err(c.f, n.span(), format!("a count of quiet moves is 1 to 10000 plies (0 = off), not {count}"), "here"));
+    }
+    if let Some(r) = &e.result {
+        v.word(c.f, r, &["draw"])?;
+    }
+    let kinds = match &e.kinds {
+        None => KindSet::EMPTY,
+        Some(_) => v.kind_set(c.f, &e.kinds, c.kinds)?,
+    };
+    Ok(Some(EndKind::QuietMoves { plies: count as u32, kinds }))
+}
+
+fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let raw = e.sets.as_ref().ok_or_else(|| need(v, e, c.f, "sets"))?;
+    if let Some(r) = &e.result {
+        v.word(c.f, r, &["draw"])?;
+    }
+    let known = crate::rules::names::Names::new("piece kind", c.kinds.iter().map(|k| k.name.as_str()));
+    let mut sets = Vec::new();
+    for set in raw {
+        let mut counts = vec![0u8; c.kinds.len()];
+        for name in set {
+            let k = v.lookup(c.f, name.span(), &known, name.get_ref(), " in a material set", "here")?;
+            counts[k] = counts[k].saturating_add(1);
+        }
+        sets.push(counts);
+    }
+    if sets.is_empty() {
+        return Err(v.err(c.f, e.condition.span(), "`material` needs at least one set of pieces", "this condition"));
+    }
+    Ok(Some(EndKind::Material { sets }))
 }
 
 /// The `[[end]]` tables in force.

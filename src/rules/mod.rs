@@ -361,6 +361,9 @@ pub struct Ruleset {
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
     pub check_illegal: bool,
+    /// The kinds whose moves (and any capture) restart the `quiet_moves` clock, if that rule is
+    /// declared (then positions keep the clock).
+    pub clock: Option<KindSet>,
     /// `[castling]`, if the variant has it.
     pub castling: Option<Castling>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once

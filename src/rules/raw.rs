@@ -500,6 +500,10 @@ pub struct RawEnd {
     pub if_attacked: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
+    /// `material`: the sets of pieces on the board, both players' together (kind names,
+    /// repeated for two of a kind), too small to win.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sets: Option<Vec<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]

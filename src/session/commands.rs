@@ -100,8 +100,8 @@ pub static COMMANDS: &[Command] = &[
     cmd("new", &[], "", "start again from the initial position (undo returns to the game)", Arg::None, new_game),
     cmd("show", &[], "[--svg FILE] [--png FILE] [--flip] [--no-caption]", "draw the board, or write it as an SVG or PNG picture (the last move marked; --flip: from the second player's side; --no-caption: the board alone)", Arg::File, show),
     cmd("board", &[], "on|off", "draw the board after every move, or not", Arg::OnOff, board),
-    cmd("position", &[], "", "print the position as one line of text", Arg::None, position),
-    cmd("setup", &[], "TEXT", "start a new game line from a position text", Arg::Position, setup),
+    cmd("position", &[], "[fen]", "print the position as one line of text (or as a FEN)", Arg::None, position),
+    cmd("setup", &[], "TEXT", "start a new game line from a position text or a FEN", Arg::Position, setup),
     cmd("place", &[], "CELL PIECE", "put a piece (its symbol, e.g. W or b, or PLAYER KIND; attribute values in brackets, e.g. P[3]) on a cell; starts a new game line", Arg::Free, place),
     cmd("remove", &[], "CELL", "empty a cell; starts a new game line", Arg::Free, remove),
     cmd("clear", &[], "", "empty the board; starts a new game line", Arg::None, clear),
@@ -319,8 +319,12 @@ fn trace(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
     text(format!("trace {}\n", if s.trace { "on" } else { "off" }))
 }
 
-fn position(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError> {
-    text(format!("{}\n", s.pos.to_text(&s.variant.rules)))
+fn position(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    match rest.trim() {
+        "" => text(format!("{}\n", s.pos.to_text(&s.variant.rules))),
+        "fen" => text(format!("{}\n", crate::fen::write(&s.variant.rules, &s.pos)?)),
+        _ => Err(c.usage_error()),
+    }
 }
 
 fn setup(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {

@@ -149,9 +149,9 @@ mod tests {
         assert_eq!(there, vec![here, here]);
     }
 
-    /// tests/chess-core after `moves` from its start.
+    /// variants/chess after `moves` from its start.
     fn chess_after(moves: &[&str]) -> (Variant, crate::Position) {
-        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let v = Variant::load("variants/chess", &[]).unwrap();
         let mut pos = v.start();
         for t in moves {
             v.play(&mut pos, t).unwrap();
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn check_is_illegal_and_named() {
-        // tests/chess-core: `[rules] check = "illegal"`. After 1. e4 f6 2. Qh5+ black is in check;
+        // variants/chess: `[rules] check = "illegal"`. After 1. e4 f6 2. Qh5+ black is in check;
         // g7-g6 blocks, Ke8-f7 walks into the queen's line, and moving another piece is refused.
         let (v, mut pos) = chess_after(&["e2-e4", "f7-f6", "d1-h5"]);
         assert!(v.in_check(&pos));
@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn promotion_is_a_choice() {
-        let v = Variant::load("tests/chess-core/variant.toml", &[]).unwrap();
+        let v = Variant::load("variants/chess", &[]).unwrap();
         let mut pos = crate::Position::from_text(&v.rules, "1n6/P7/8/8/8/8/8/k6K white").unwrap();
         let err = v.play(&mut pos.clone(), "a7-a8").unwrap_err().to_string();
         assert!(err.contains("a7-a8 promotes: write the kind chosen, a7-a8=Q, a7-a8=R, a7-a8=B, a7-a8=N"), "{err}");

@@ -275,15 +275,20 @@ impl Variant {
         }
         if rules.end_checks && pos.result().is_none() {
             let counts = pos.counts();
-            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider };
+            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider, clock: pos.clock() };
             let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
                 let winner = e.kind.after_move(&m)?;
                 // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
                 if e.kind.needs_safety() && fx.to != NONE && self.can_capture(pos, decider.other(), |c| c == fx.to) {
                     return None;
                 }
-                Some(e.outcome(winner))
+                Some((e, e.outcome(winner)))
             });
+            // A move that checkmates is not drawn by the quiet-moves rule.
+            let r = match r {
+                Some((e, _)) if e.kind.clock_kinds().is_some() && self.checkmated(pos)? => None,
+                r => r.map(|(_, o)| o),
+            };
             pos.set_result(r);
         }
         // Recorded in every game, not only under a repetition rule: the search reads it to tell a
@@ -297,6 +302,20 @@ impl Variant {
             pos.set_result(Some(Outcome::draw("move limit")));
         }
         Ok(())
+    }
+
+    /// Whether the player to decide is in check with no legal move (asked only when the
+    /// quiet-moves rule would draw; a probe inside a probe says no, so it cannot recurse).
+    fn checkmated(&self, pos: &mut Position) -> Result<bool, ScriptError> {
+        thread_local! { static PROBING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) }; }
+        if PROBING.get() || !self.in_check(pos) {
+            return Ok(false);
+        }
+        PROBING.set(true);
+        let mut moves = Vec::new();
+        let r = self.legal_moves(pos, &mut moves);
+        PROBING.set(false);
+        r.map(|()| moves.is_empty())
     }
 
     /// The result of `pos`: a declared result, or what having no legal move means.
@@ -406,6 +425,9 @@ impl Variant {
         if let Some(why) = self.stale_en_passant(pos, mv) {
             return Ok(IllegalReason::Refused(why));
         }
+        if let Some(why) = self.castle_refusal(pos, mv)? {
+            return Ok(IllegalReason::Refused(why));
+        }
         if let MoveText::Path { from, landings, capture, then: None, promote: None } = mv {
             // The move promotes with a choice: it is written with the kind chosen.
             let g = &self.rules.geometry;
@@ -441,6 +463,35 @@ impl Variant {
             }
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
+    }
+
+    /// Why a castling (written `O-O`, `O-O-O`, or as the king's move two or more files along
+    /// its rank onto a castling landing) is not legal: the right, a cell in the way, an attack
+    /// on the king's path, or the check it would land in.
+    fn castle_refusal(&self, pos: &mut Position, mv: &MoveText) -> Result<Option<String>, ScriptError> {
+        use crate::rules::castling::{EAST, WEST};
+        let g = &self.rules.geometry;
+        let side = match (mv, &self.rules.castling) {
+            (MoveText::Castle { .. }, None) => return Ok(Some("this game has no castling".into())),
+            (MoveText::Castle { east }, Some(_)) => Some(if *east { EAST } else { WEST }),
+            (MoveText::Path { from, landings, capture: false, then: None, promote: None }, Some(c)) if landings.len() == 1 => {
+                let code = pos.board().get(*from as usize).copied().unwrap_or_default();
+                let (f0, r0) = g.coords(crate::Cell(*from));
+                let (f1, r1) = g.coords(crate::Cell(landings[0]));
+                let king = code == crate::PieceCode::new(c.king, pos.side());
+                let at = |s: usize| c.sides[s].is_some_and(|(kf, _)| kf == f1);
+                [EAST, WEST].into_iter().find(|&s| king && r0 == r1 && f0.abs_diff(f1) >= 2 && at(s) && (f1 > f0) == (s == EAST))
+            }
+            _ => None,
+        };
+        let Some(side) = side else { return Ok(None) };
+        match movegen::castle_move(&self.rules, pos, side) {
+            Err(why) => Ok(Some(why)),
+            Ok(m) => {
+                let me = pos.side();
+                self.check_after(pos, &m, me, &mut (Vec::new(), Vec::new()))
+            }
+        }
     }
 
     /// A capture written onto an empty cell that the piece's en passant step reaches, when no

@@ -87,9 +87,9 @@ fn every_shipped_variant_plays() {
 /// random games reach promotions, en passant captures and mates.
 #[test]
 fn chess_core_plays() {
-    check_variant("tests/chess-core/variant.toml", &[], 12, 300);
+    check_variant("variants/chess", &[], 12, 300);
     // No fifty-move rule yet: bare kings would wander for ever, so a move limit ends them.
-    let results = random_games("tests/chess-core/variant.toml", &[("move_limit", "400")], 40);
+    let results = random_games("variants/chess", &[("move_limit", "400")], 40);
     let mates = results.iter().filter(|r| &*r.reason == "checkmate").count();
     assert!(mates > 0, "no random game ended in checkmate: {results:?}");
 }
