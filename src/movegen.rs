@@ -570,8 +570,12 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let compulsory = rules.captures.compulsory;
     let mut s = Scratch::new();
     // One pass over the board: each piece's captures, then (unless a capture is already known
-    // to be compulsory) its other moves.
+    // to be compulsory) its other moves. Where some form captures by landing (chess pieces),
+    // those moves are listed with the quiet ones, so every piece's are listed and the policy
+    // sorts them out at the end.
     let mut first_capture = usize::MAX;
+    let mut landing_capture = false;
+    let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
     for from in 0..pos.board().len() as u16 {
         let code = pos.board()[from as usize];
         if code.is_empty() || code.owner() != side {
@@ -582,21 +586,23 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         if out.len() > before && first_capture == usize::MAX {
             first_capture = before;
         }
-        if !(compulsory && first_capture != usize::MAX) {
+        if !skip_quiet(first_capture) {
+            let q = out.len();
             quiet_from(rules, pos, from, code, out, true);
+            landing_capture |= compulsory && rules.landing_captures && out[q..].iter().any(Move::is_capture);
         }
         if rules.dedup {
             // Duplicates can only come from one piece's forms: dedup this piece's moves.
             dedup_from(out, before);
         }
     }
-    if !(compulsory && first_capture != usize::MAX) {
+    if !(compulsory && (first_capture != usize::MAX || landing_capture)) {
         drops(rules, pos, side, out);
     }
-    if first_capture == usize::MAX {
+    if first_capture == usize::MAX && !landing_capture {
         return; // no capture: no policy to apply
     }
-    if first_capture == start && compulsory && !rules.captures.maximum {
+    if first_capture == start && compulsory && !rules.captures.maximum && !rules.landing_captures {
         // Captures were found before any other move: the list holds only captures.
         let mut w = start;
         for r in start..out.len() {

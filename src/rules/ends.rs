@@ -16,6 +16,8 @@ pub enum NoMoves {
     Loss,
     Draw,
     Pass,
+    /// The player with no move wins (antichess's stalemate).
+    Win,
 }
 
 /// What the repetition rule does to the player whose move repeats.
@@ -442,9 +444,10 @@ fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 
 fn no_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
-    let result = match v.word(c.f, r, &["loss", "draw", "pass"])?.as_str() {
+    let result = match v.word(c.f, r, &["loss", "draw", "pass", "win"])?.as_str() {
         "loss" => NoMoves::Loss,
         "draw" => NoMoves::Draw,
+        "win" => NoMoves::Win,
         _ => NoMoves::Pass,
     };
     let if_attacked = match &e.if_attacked {

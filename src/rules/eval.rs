@@ -332,7 +332,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let no_moves_loses = match r.no_moves_rule().map(|(_, n)| n) {
         None | Some(NoMoves::Loss) => true,
         Some(NoMoves::Pass) => r.both_pass_rule().is_some(),
-        Some(NoMoves::Draw) => false,
+        Some(NoMoves::Draw | NoMoves::Win) => false,
     };
     let mobility = if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 };
     // A blocking game: nothing is ever captured, pieces move, and having no move loses. What

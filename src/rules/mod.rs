@@ -364,6 +364,9 @@ pub struct Ruleset {
     /// The kinds whose moves (and any capture) restart the `quiet_moves` clock, if that rule is
     /// declared (then positions keep the clock).
     pub clock: Option<KindSet>,
+    /// Whether some movement form captures by landing (a replacement capture, as in chess),
+    /// which move generation lists with the quiet moves.
+    pub landing_captures: bool,
     /// `[castling]`, if the variant has it.
     pub castling: Option<Castling>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once

@@ -344,6 +344,7 @@ impl Variant {
         };
         match (rule, self.rules.both_pass_rule()) {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
+            (NoMoves::Win, _) => Outcome::win(pos.side(), reason),
             (NoMoves::Pass, Some((e, t, kinds))) => {
                 let mut counts = crate::ByPlayer::new(0u32, 0u32);
                 for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {

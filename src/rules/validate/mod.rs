@@ -126,6 +126,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         check_illegal,
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),
+        landing_captures: pieces.iter().any(|p| p.quiet.iter().any(|f| f.captures())),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
