@@ -132,7 +132,10 @@ mod tests {
         assert_eq!(write(&v.rules, &pos).unwrap(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
         let after_ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
         let p = read(&v.rules, after_ep).unwrap();
-        assert_eq!(p.en_passant().map(|(a, b)| (v.rules.geometry.name(crate::Cell(a)), v.rules.geometry.name(crate::Cell(b)))), Some(("f6", "f5")));
+        assert_eq!(
+            p.en_passant().map(|(a, b)| (v.rules.geometry.name(crate::Cell(a)), v.rules.geometry.name(crate::Cell(b)))),
+            Some(("f6", "f5"))
+        );
         assert_eq!(write(&v.rules, &p).unwrap(), after_ep);
         // Shredder-FEN: the rooks by file (Chess960), written back the same way when they are
         // the outermost (as letters K/Q).

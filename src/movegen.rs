@@ -39,19 +39,51 @@ pub fn first_capture_of(
     moves: &mut MoveList,
     hit: impl Fn(u16) -> bool,
 ) -> Option<Move> {
+    first_capture_near(rules, pos, by, board, moves, u128::MAX, hit)
+}
+
+/// [`first_capture_of`] when every cell `hit` holds for is in `targets` (a cell mask): pieces
+/// whose [`Ruleset::attack_reach`] misses them all are not tried.
+pub fn first_capture_near(
+    rules: &Ruleset,
+    pos: &Position,
+    by: Player,
+    board: &mut Vec<PieceCode>,
+    moves: &mut MoveList,
+    targets: u128,
+    hit: impl Fn(u16) -> bool,
+) -> Option<Move> {
+    let prune = !rules.attack_reach.is_empty();
+    let cells = (0..pos.board().len() as u16).filter(|&from| {
+        let code = pos.board()[from as usize];
+        !code.is_empty() && code.owner() == by && !(prune && rules.reach_of(code, from) & targets == 0)
+    });
+    first_capture_among(rules, pos, by, board, moves, cells, hit)
+}
+
+/// [`first_capture_of`] trying only the pieces of `by` on `cells`.
+pub fn first_capture_among(
+    rules: &Ruleset,
+    pos: &Position,
+    by: Player,
+    board: &mut Vec<PieceCode>,
+    moves: &mut MoveList,
+    cells: impl Iterator<Item = u16>,
+    hit: impl Fn(u16) -> bool,
+) -> Option<Move> {
+    // Jump chains need a board to empty cells on; copied only when a jumping piece comes up.
     board.clear();
-    board.extend_from_slice(pos.board());
     let view = pos.view();
     let own = pos.counts()[by];
     let mut s = Scratch::new();
-    for from in 0..pos.board().len() as u16 {
+    for from in cells {
         let code = pos.board()[from as usize];
-        if code.is_empty() || code.owner() != by {
-            continue;
-        }
         moves.clear();
         let pr = &rules.pieces[code.index()];
         if !pr.jumps.is_empty() {
+            if board.is_empty() {
+                board.extend_from_slice(pos.board());
+            }
             captures_from(rules, board, by, from, code, &mut s, moves);
         }
         for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
@@ -651,7 +683,8 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
     if rook == NONE {
         return Err(format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(me)));
     }
-    let king = c.king_on_rank(g, pos.board(), me, rook).ok_or_else(|| format!("no king stands on the rank of the rook on {}", name(rook)))?;
+    let king =
+        c.king_on_rank(g, pos.board(), me, rook).ok_or_else(|| format!("no king stands on the rank of the rook on {}", name(rook)))?;
     let rank = g.coords(crate::Cell(king)).1 as i32;
     let at = |f: u8| g.at(f as i32, rank).map(|c| c.0);
     let (Some(king_to), Some(rook_to)) = (at(king_file), at(rook_file)) else {
@@ -662,11 +695,14 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
         let (x, y) = (file(a).min(file(b)), file(a).max(file(b)));
         (x..=y).filter_map(at)
     };
-    if let Some(block) = between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty()) {
+    if let Some(block) =
+        between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty())
+    {
         return Err(format!("the {} on {} stands in the way", kind(pos, block), name(block)));
     }
     let (mut board, mut moves) = (Vec::new(), Vec::new());
-    if let Some(m) = first_capture_of(rules, pos, me.other(), &mut board, &mut moves, |x| x == king) {
+    let near = |c: u16| if rules.attack_reach.is_empty() { u128::MAX } else { 1u128 << c };
+    if let Some(m) = first_capture_near(rules, pos, me.other(), &mut board, &mut moves, near(king), |x| x == king) {
         return Err(format!("your king is in check by the {} on {}", kind(pos, m.from), name(m.from)));
     }
     // Each cell the king crosses, and the one it lands on, must not be attacked: the king is
@@ -675,7 +711,7 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
     for cell in between(king, king_to).filter(|&x| x != king) {
         pos.begin();
         pos.relocate(z, king, cell);
-        let hit = first_capture_of(rules, pos, me.other(), &mut board, &mut moves, |x| x == cell);
+        let hit = first_capture_near(rules, pos, me.other(), &mut board, &mut moves, near(cell), |x| x == cell);
         let reason = hit.map(|m| format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(pos, m.from), name(m.from)));
         pos.undo();
         if let Some(r) = reason {

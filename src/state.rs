@@ -773,8 +773,13 @@ impl Position {
                 return Err(bad(format!("castle={v}: no piece that castles stands on {t}")));
             }
             let p = rook.owner();
-            let king = c.king_on_rank(g, &self.board, p, r).ok_or_else(|| bad(format!("castle={v}: no king of its side on the rank of {t}")))?;
-            let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 { crate::rules::castling::EAST } else { crate::rules::castling::WEST };
+            let king =
+                c.king_on_rank(g, &self.board, p, r).ok_or_else(|| bad(format!("castle={v}: no king of its side on the rank of {t}")))?;
+            let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 {
+                crate::rules::castling::EAST
+            } else {
+                crate::rules::castling::WEST
+            };
             if c.sides[side].is_none() {
                 return Err(bad(format!("castle={v}: this variant does not castle on the side of {t}")));
             }
@@ -858,6 +863,11 @@ fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
     vals
 }
 
+/// The hash of a set of castling rights.
+fn castle_key(r: CastleRights) -> u64 {
+    r.0.iter().enumerate().filter(|&(_, &c)| c != NONE).fold(0, |h, (i, &c)| h ^ Zobrist::castle(i, c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -897,9 +907,4 @@ mod tests {
         v.play(&mut back, "e7xe6").unwrap();
         assert_eq!(back.result.unwrap().reason.as_ref(), "basileus replaced");
     }
-}
-
-/// The hash of a set of castling rights.
-fn castle_key(r: CastleRights) -> u64 {
-    r.0.iter().enumerate().filter(|&(_, &c)| c != NONE).fold(0, |h, (i, &c)| h ^ Zobrist::castle(i, c))
 }

@@ -191,6 +191,13 @@ impl EndKind {
         }
     }
 
+    /// Whether the condition, checked after a move, can end the game with a winner (the check
+    /// test must then play the move in full: a move that wins outright stays legal).
+    pub fn may_decide_after_move(&self) -> bool {
+        self.phase() == Phase::AfterMove
+            && !matches!(self, EndKind::QuietMoves { .. } | EndKind::Material { .. } | EndKind::BoardFull { result: FullResult::Draw, .. })
+    }
+
     /// Whether the condition holds only if the piece it names cannot be captured at once.
     pub fn needs_safety(&self) -> bool {
         matches!(self, EndKind::ZoneReached { safe: true, .. })

@@ -369,6 +369,14 @@ pub struct Ruleset {
     pub landing_captures: bool,
     /// `[castling]`, if the variant has it.
     pub castling: Option<Castling>,
+    /// Per player, the codes of its royal kinds (a bit per code).
+    pub royal_codes: ByPlayer<CodeSet>,
+    /// Per piece code and cell, the cells a piece of that code there could capture on, on an
+    /// empty board (a superset: blockers and zone conditions ignored; every cell where that
+    /// cannot be said, as for a flying jump). Empty on boards of more than 128 cells. The check
+    /// test skips the pieces that cannot reach the royal cells.
+    /// Indexed by `code × cells + cell` (one flat table: the test reads it once per piece).
+    pub attack_reach: Vec<u128>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once
     /// per choice).
     pub promotion_choices: bool,
@@ -387,6 +395,45 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.
+    pub fn attack_reach_of(g: &Geometry, pieces: &[PieceRules]) -> Vec<u128> {
+        if g.len() > 128 {
+            return Vec::new();
+        }
+        let all = if g.len() == 128 { u128::MAX } else { (1u128 << g.len()) - 1 };
+        pieces
+            .iter()
+            .map(|p| {
+                (0..g.len() as u16)
+                    .map(|from| {
+                        if p.jumps.iter().any(|j| j.flying.is_some()) || !p.en_passant.is_empty() {
+                            return all;
+                        }
+                        let mut m = 0u128;
+                        for f in p.quiet.iter().filter(|f| f.captures()) {
+                            for c in f.reach(g, from) {
+                                m |= 1 << c;
+                            }
+                        }
+                        for j in &p.jumps {
+                            for &(over, _) in j.table.get(from) {
+                                m |= 1 << over;
+                            }
+                        }
+                        m
+                    })
+                    .collect::<Vec<u128>>()
+            })
+            .collect::<Vec<Vec<u128>>>()
+            .concat()
+    }
+
+    /// The cells a piece of `code` on `from` could capture on (see [`Ruleset::attack_reach`]).
+    #[inline(always)]
+    pub fn reach_of(&self, code: PieceCode, from: u16) -> u128 {
+        self.attack_reach[code.index() * self.geometry.len() + from as usize]
+    }
+
     /// The number of attribute slots each cell carries.
     #[inline]
     pub fn nattr(&self) -> usize {

@@ -104,7 +104,7 @@ impl Variant {
             movegen::expand_promotions(&self.rules, pos, out, start);
         }
         if self.rules.check_illegal {
-            self.remove_checks(pos, out, start, &mut Vec::new())?;
+            self.remove_checks(pos, out, start, None)?;
         }
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
@@ -127,7 +127,7 @@ impl Variant {
         pos: &mut Position,
         out: &mut MoveList,
         start: usize,
-        refused: &mut Vec<(Move, String)>,
+        mut refused: Option<&mut Vec<(Move, String)>>,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
         let mut scratch = (Vec::new(), Vec::new());
@@ -136,7 +136,11 @@ impl Variant {
         for i in start..out.len() {
             let m = out[i];
             match self.check_after(pos, &m, me, &mut scratch)? {
-                Some(reason) => refused.push((m, reason)),
+                Some(attack) => {
+                    if let Some(r) = refused.as_deref_mut() {
+                        r.push((m, self.check_words(pos, m, attack)));
+                    }
+                }
                 None => {
                     out[kept] = m;
                     kept += 1;
@@ -147,14 +151,41 @@ impl Variant {
         Ok(())
     }
 
-    /// Why `m` by `me` leaves a royal piece of `me` attacked, if it does: `it leaves your king
-    /// on e1 in check by the bishop on b4`.
-    fn check_after(&self, pos: &mut Position, m: &Move, me: Player, scratch: &mut Scratch) -> Result<Option<String>, ScriptError> {
+    /// Whether `m` by `me` leaves a royal piece of `me` attacked: the royal piece's cell and its
+    /// attacker's, after the move.
+    fn check_after(&self, pos: &mut Position, m: &Move, me: Player, scratch: &mut Scratch) -> Result<Option<(u16, u16)>, ScriptError> {
+        if self.script.is_none() && !self.rules.ends.iter().any(|e| e.kind.may_decide_after_move()) {
+            // Nothing but the kernel moves pieces, and no rule can end the game on this move
+            // with a winner: the kernel's part of the move is all the test needs.
+            pos.make_kernel(&self.rules, m);
+            let attack = if pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
+            pos.undo();
+            return Ok(attack);
+        }
         self.make(pos, m)?;
         let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
-        let reason = if won || pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
+        let attack = if won || pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
         pos.undo();
-        Ok(reason)
+        Ok(attack)
+    }
+
+    /// The words for a check that `m` would leave: `it leaves your king on e1 in check by the
+    /// bishop on b4` (read on the board after the move).
+    fn check_words(&self, pos: &mut Position, m: Move, (hit, by): (u16, u16)) -> String {
+        let g = &self.rules.geometry;
+        let after = self.make(pos, &m).is_ok();
+        let name = |c: u16| self.rules.kind(pos.board()[c as usize].kind()).name.clone();
+        let words = format!(
+            "it leaves your {} on {} in check by the {} on {}",
+            name(hit),
+            g.name(crate::Cell(hit)),
+            name(by),
+            g.name(crate::Cell(by))
+        );
+        if after {
+            pos.undo();
+        }
+        words
     }
 
     /// Whether the opponent of the player to decide could capture one of that player's royal
@@ -164,24 +195,33 @@ impl Variant {
     }
 
     /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
-    /// the words naming the royal piece and its attacker.
-    fn royal_attacker(&self, pos: &Position, me: Player, (board, moves): &mut Scratch) -> Option<String> {
-        let royal = |c: u16| {
-            let code = pos.board()[c as usize];
-            !code.is_empty() && code.owner() == me && self.rules.kind(code.kind()).royal
+    /// that piece's cell and its attacker's.
+    fn royal_attacker(&self, pos: &Position, me: Player, (board, moves): &mut Scratch) -> Option<(u16, u16)> {
+        let royal_codes = self.rules.royal_codes[me];
+        let royal = |c: u16| royal_codes & (1u128 << pos.board()[c as usize].index()) != 0;
+        let found = if self.rules.attack_reach.is_empty() {
+            movegen::first_capture_of(&self.rules, pos, me.other(), board, moves, royal)
+        } else {
+            // One pass: the royal cells, and the enemy pieces; then only the enemy pieces that
+            // could reach a royal cell on an empty board are tried.
+            let (mut targets, mut enemies, mut n) = (0u128, [0u16; 128], 0);
+            for (c, &code) in pos.board().iter().enumerate() {
+                if code.is_empty() {
+                    continue;
+                }
+                if code.owner() == me {
+                    if royal_codes & (1u128 << code.index()) != 0 {
+                        targets |= 1u128 << c;
+                    }
+                } else {
+                    enemies[n] = c as u16;
+                    n += 1;
+                }
+            }
+            let cells = enemies[..n].iter().copied().filter(|&c| self.rules.reach_of(pos.board()[c as usize], c) & targets != 0);
+            movegen::first_capture_among(&self.rules, pos, me.other(), board, moves, cells, royal)
         };
-        let g = &self.rules.geometry;
-        movegen::first_capture_of(&self.rules, pos, me.other(), board, moves, royal).and_then(|m| {
-            let hit = m.victims().find(|&c| royal(c))?;
-            let name = |c: u16| self.rules.kind(pos.board()[c as usize].kind()).name.clone();
-            Some(format!(
-                "it leaves your {} on {} in check by the {} on {}",
-                name(hit),
-                g.name(crate::Cell(hit)),
-                name(m.from),
-                g.name(crate::Cell(m.from))
-            ))
-        })
+        found.and_then(|m| Some((m.victims().find(|&c| royal(c))?, m.from)))
     }
 
     /// Whether the player not to decide would have a move here (the `passes` rule: when neither
@@ -460,7 +500,7 @@ impl Variant {
             }
             if self.rules.check_illegal {
                 let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
-                self.remove_checks(pos, &mut named, 0, &mut refused)?;
+                self.remove_checks(pos, &mut named, 0, Some(&mut refused))?;
             }
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
@@ -490,7 +530,8 @@ impl Variant {
             Err(why) => Ok(Some(why)),
             Ok(m) => {
                 let me = pos.side();
-                self.check_after(pos, &m, me, &mut (Vec::new(), Vec::new()))
+                let attack = self.check_after(pos, &m, me, &mut (Vec::new(), Vec::new()))?;
+                Ok(attack.map(|a| self.check_words(pos, m, a)))
             }
         }
     }

@@ -127,6 +127,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),
         landing_captures: pieces.iter().any(|p| p.quiet.iter().any(|f| f.captures())),
+        attack_reach: Ruleset::attack_reach_of(&geometry, &pieces),
+        royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
@@ -154,4 +156,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     };
     rules.eval = super::eval::stage_eval(&v, &rules)?;
     Ok(rules)
+}
+
+/// The codes of `p`'s royal kinds, a bit per code.
+fn royal_codes(kinds: &[KindDef], p: Player) -> CodeSet {
+    (0..kinds.len()).filter(|&k| kinds[k].royal).fold(0, |s, k| s | 1u128 << PieceCode::new(KindId(k as u8), p).index())
 }

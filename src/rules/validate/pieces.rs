@@ -469,10 +469,8 @@ pub(super) fn stage_castling(v: &V, kinds: &[KindDef], g: &Geometry) -> R<Option
     }
     let file = |t: &Spanned<String>| -> R<u8> {
         (0..g.files).find(|&x| crate::geometry::file_letter(x).to_string() == t.get_ref().to_ascii_lowercase()).ok_or_else(|| {
-            v.err(f, t.span(), format!("`{}` is not a file of this board", t.get_ref()), "a file letter").with_help(format!(
-                "files run from a to {}",
-                crate::geometry::file_letter(g.files - 1)
-            ))
+            v.err(f, t.span(), format!("`{}` is not a file of this board", t.get_ref()), "a file letter")
+                .with_help(format!("files run from a to {}", crate::geometry::file_letter(g.files - 1)))
         })
     };
     let mut sides = [None, None];
