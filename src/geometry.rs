@@ -187,6 +187,11 @@ impl Geometry {
         self.at(f, r).ok_or_else(|| CellError::OffBoard(text.trim().to_ascii_lowercase()))
     }
 
+    /// The (file, rank) offsets of an interned vector.
+    pub fn vector(&self, v: u16) -> (i8, i8) {
+        self.vectors[v as usize]
+    }
+
     /// Interns a direction vector, building its neighbour table, and returns its index. Every
     /// vector a variant can write fits: at most 30 cells each way makes 61 × 61 - 1 of them.
     pub fn intern_vector(&mut self, v: (i8, i8)) -> u16 {

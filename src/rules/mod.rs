@@ -2,6 +2,7 @@
 //! every movement form compiled into per-piece tables. Built by [`validate`] from the raw TOML
 //! ([`raw`]); move generation and make/undo read only this.
 
+pub mod attacks;
 pub mod castling;
 pub mod ends;
 pub mod error;
@@ -369,6 +370,8 @@ pub struct Ruleset {
     pub landing_captures: bool,
     /// `[castling]`, if the variant has it.
     pub castling: Option<Castling>,
+    /// Captures run backwards from a cell: the check test's tables.
+    pub attacks: attacks::Attacks,
     /// Per player, the codes of its royal kinds (a bit per code).
     pub royal_codes: ByPlayer<CodeSet>,
     /// Per piece code and cell, the cells a piece of that code there could capture on, on an

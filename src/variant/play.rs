@@ -15,6 +15,14 @@ use crate::state::Position;
 /// Reusable buffers of the check test: a board copy and a move list.
 type Scratch = (Vec<crate::PieceCode>, MoveList);
 
+/// What the check test of each move in a list can reuse: the mover's one royal piece's cell
+/// before the move, and whether the opponent has pieces the reverse tables do not cover.
+#[derive(Clone, Copy)]
+struct RoyalHint {
+    king: u16,
+    complex: bool,
+}
+
 /// Why a move could not be played.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PlayError {
@@ -131,11 +139,12 @@ impl Variant {
     ) -> Result<(), ScriptError> {
         let me = pos.side();
         let mut scratch = (Vec::new(), Vec::new());
+        let hint = self.royal_hint(pos, me);
         // Kept moves slide down over refused ones, in order: one pass, no shifting per removal.
         let mut kept = start;
         for i in start..out.len() {
             let m = out[i];
-            match self.check_after(pos, &m, me, &mut scratch)? {
+            match self.check_after_with(pos, &m, me, &mut scratch, hint)? {
                 Some(attack) => {
                     if let Some(r) = refused.as_deref_mut() {
                         r.push((m, self.check_words(pos, m, attack)));
@@ -154,11 +163,53 @@ impl Variant {
     /// Whether `m` by `me` leaves a royal piece of `me` attacked: the royal piece's cell and its
     /// attacker's, after the move.
     fn check_after(&self, pos: &mut Position, m: &Move, me: Player, scratch: &mut Scratch) -> Result<Option<(u16, u16)>, ScriptError> {
+        self.check_after_with(pos, m, me, scratch, None)
+    }
+
+    /// Where `me`'s one royal piece stands, and whether the opponent has pieces the reverse
+    /// attack tables do not cover (`None`: not one royal piece, or no tables): what the check
+    /// test of each move in a list can reuse.
+    fn royal_hint(&self, pos: &Position, me: Player) -> Option<RoyalHint> {
+        let rules = &*self.rules;
+        if rules.attack_reach.is_empty() {
+            return None;
+        }
+        let (mut king, mut n, mut complex) = (NONE, 0, false);
+        for (c, &code) in pos.board().iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            if code.owner() == me {
+                if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
+                    (king, n) = (c as u16, n + 1);
+                }
+            } else {
+                complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
+            }
+        }
+        (n == 1).then_some(RoyalHint { king, complex })
+    }
+
+    /// [`check_after`](Self::check_after), with the royal piece's cell known before the move.
+    fn check_after_with(
+        &self,
+        pos: &mut Position,
+        m: &Move,
+        me: Player,
+        scratch: &mut Scratch,
+        hint: Option<RoyalHint>,
+    ) -> Result<Option<(u16, u16)>, ScriptError> {
         if self.script.is_none() && !self.rules.ends.iter().any(|e| e.kind.may_decide_after_move()) {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs.
             pos.make_kernel(&self.rules, m);
-            let attack = if pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
+            let attack = if pos.side() == me {
+                None
+            } else if let Some(h) = hint {
+                // The royal piece is where it was, or where the move took it.
+                let king = if m.from == h.king { m.to().unwrap_or(NONE) } else { h.king };
+                let royal = |c: u16| c != NONE && self.rules.royal_codes[me] & (1u128 << pos.board()[c as usize].index()) != 0;
+                if royal(king) { self.attacked_royal(pos, me, king, h.complex, scratch) } else { self.royal_attacker(pos, me, scratch) }
+            } else {
+                self.royal_attacker(pos, me, scratch)
+            };
             pos.undo();
             return Ok(attack);
         }
@@ -196,32 +247,44 @@ impl Variant {
 
     /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
     /// that piece's cell and its attacker's.
-    fn royal_attacker(&self, pos: &Position, me: Player, (board, moves): &mut Scratch) -> Option<(u16, u16)> {
+    /// The royal piece of `me` on `king` (its only one), and its attacker, if the opponent could
+    /// capture it: the reverse tables, then (`complex`) the pieces they do not cover.
+    fn attacked_royal(&self, pos: &Position, me: Player, king: u16, complex: bool, (board, moves): &mut Scratch) -> Option<(u16, u16)> {
+        let rules = &*self.rules;
+        if let Some(src) = rules.attacks.attacker(&rules.geometry, pos.board(), king, pos.board()[king as usize]) {
+            return Some((king, src));
+        }
+        if !complex {
+            return None;
+        }
+        let cells = (0..pos.board().len() as u16).filter(|&c| {
+            let code = pos.board()[c as usize];
+            !code.is_empty()
+                && code.owner() != me
+                && rules.attacks.complex & (1u128 << code.index()) != 0
+                && rules.reach_of(code, c) >> king & 1 != 0
+        });
+        let m = movegen::first_capture_among(rules, pos, me.other(), board, moves, cells, |c| c == king)?;
+        Some((king, m.from))
+    }
+
+    fn royal_attacker(&self, pos: &Position, me: Player, scratch: &mut Scratch) -> Option<(u16, u16)> {
+        if let Some(h) = self.royal_hint(pos, me) {
+            return self.attacked_royal(pos, me, h.king, h.complex, scratch);
+        }
+        // No royal piece, several, or a board too big for the tables: every piece in reach of
+        // a royal cell is tried.
         let royal_codes = self.rules.royal_codes[me];
         let royal = |c: u16| royal_codes & (1u128 << pos.board()[c as usize].index()) != 0;
-        let found = if self.rules.attack_reach.is_empty() {
-            movegen::first_capture_of(&self.rules, pos, me.other(), board, moves, royal)
-        } else {
-            // One pass: the royal cells, and the enemy pieces; then only the enemy pieces that
-            // could reach a royal cell on an empty board are tried.
-            let (mut targets, mut enemies, mut n) = (0u128, [0u16; 128], 0);
-            for (c, &code) in pos.board().iter().enumerate() {
-                if code.is_empty() {
-                    continue;
-                }
-                if code.owner() == me {
-                    if royal_codes & (1u128 << code.index()) != 0 {
-                        targets |= 1u128 << c;
-                    }
-                } else {
-                    enemies[n] = c as u16;
-                    n += 1;
-                }
+        let mut targets = if self.rules.attack_reach.is_empty() { u128::MAX } else { 0 };
+        if targets == 0 {
+            for c in (0..pos.board().len() as u16).filter(|&c| royal(c)) {
+                targets |= 1u128 << c;
             }
-            let cells = enemies[..n].iter().copied().filter(|&c| self.rules.reach_of(pos.board()[c as usize], c) & targets != 0);
-            movegen::first_capture_among(&self.rules, pos, me.other(), board, moves, cells, royal)
-        };
-        found.and_then(|m| Some((m.victims().find(|&c| royal(c))?, m.from)))
+        }
+        let (board, moves) = scratch;
+        let m = movegen::first_capture_near(&self.rules, pos, me.other(), board, moves, targets, royal)?;
+        Some((m.victims().find(|&c| royal(c))?, m.from))
     }
 
     /// Whether the player not to decide would have a move here (the `passes` rule: when neither

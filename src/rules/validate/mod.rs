@@ -105,6 +105,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v)?;
+    let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
     let check_illegal = pieces::stage_check(&v, &kinds)?;
     let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
@@ -128,6 +129,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),
         landing_captures: pieces.iter().any(|p| p.quiet.iter().any(|f| f.captures())),
         attack_reach: Ruleset::attack_reach_of(&geometry, &pieces),
+        attacks,
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
