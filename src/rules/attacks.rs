@@ -98,6 +98,49 @@ impl Attacks {
         Attacks { points, lines, complex }
     }
 
+    /// The cells of pieces that shield the piece `victim_code` on `at` from a slider: along a
+    /// reverse direction, the first piece is of the victim's side and the next is a slider
+    /// that would capture on `at` once the first has gone (a pin). A cell mask.
+    pub fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> u128 {
+        let mut pins = 0u128;
+        for (back, ls) in &self.lines {
+            let mut c = g.step(*back, at);
+            while c != NONE && board[c as usize].is_empty() {
+                c = g.step(*back, c);
+            }
+            if c == NONE || board[c as usize].owner() != victim_code.owner() {
+                continue;
+            }
+            let shield = c;
+            let mut dist = 1u32;
+            let mut d = g.step(*back, at);
+            while d != shield {
+                d = g.step(*back, d);
+                dist += 1;
+            }
+            c = g.step(*back, shield);
+            dist += 1;
+            while c != NONE && board[c as usize].is_empty() {
+                c = g.step(*back, c);
+                dist += 1;
+            }
+            if c == NONE {
+                continue;
+            }
+            let code = board[c as usize];
+            if ls.iter().any(|l| {
+                l.code == code
+                    && dist <= l.max as u32
+                    && victim(victim_code, l.capture)
+                    && l.cond.start_ok(g, c)
+                    && l.cond.land_ok(g, c, at)
+            }) {
+                pins |= 1u128 << shield;
+            }
+        }
+        pins
+    }
+
     /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
     /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
     pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {

@@ -21,6 +21,11 @@ type Scratch = (Vec<crate::PieceCode>, MoveList);
 struct RoyalHint {
     king: u16,
     complex: bool,
+    /// Whether the royal piece is attacked now (then every move is tested).
+    in_check: bool,
+    /// The mover's pieces that shield the royal piece from a slider (see
+    /// [`crate::rules::attacks::Attacks::pinned`]).
+    pinned: u128,
 }
 
 /// Why a move could not be played.
@@ -184,7 +189,34 @@ impl Variant {
                 complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
             }
         }
-        (n == 1).then_some(RoyalHint { king, complex })
+        if n != 1 {
+            return None;
+        }
+        let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
+        let in_check = complex || rules.attacks.attacker(g, board, king, victim).is_some();
+        let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim) };
+        Some(RoyalHint { king, complex, in_check, pinned })
+    }
+
+    /// Whether `m` certainly leaves `me`'s royal piece safe without playing it: the piece is not
+    /// attacked now, no enemy piece escapes the reverse tables, and the move is not the royal
+    /// piece's own, empties no cell but its start (what it captures stands on its landing, and
+    /// it stays there), and starts on no pinned piece: then no line to the royal piece opens.
+    fn safe_without_test(&self, pos: &Position, m: &Move, h: &RoyalHint) -> bool {
+        if h.in_check || h.complex || self.rules.crown.is_some() {
+            return false;
+        }
+        match m.kind {
+            MoveKind::Drop { .. } => true,
+            MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } => {
+                let Some(to) = m.to() else { return false };
+                m.from != h.king
+                    && h.pinned >> m.from & 1 == 0
+                    && m.victims().all(|v| v == to)
+                    && self.rules.pieces[pos.board()[m.from as usize].index()].exit.is_none()
+            }
+            _ => false,
+        }
     }
 
     /// [`check_after`](Self::check_after), with the royal piece's cell known before the move.
@@ -198,7 +230,11 @@ impl Variant {
     ) -> Result<Option<(u16, u16)>, ScriptError> {
         if self.script.is_none() && !self.rules.ends.iter().any(|e| e.kind.may_decide_after_move()) {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
-            // with a winner: the kernel's part of the move is all the test needs.
+            // with a winner: the kernel's part of the move is all the test needs, and often not
+            // even that.
+            if hint.is_some_and(|h| self.safe_without_test(pos, m, &h)) {
+                return Ok(None);
+            }
             pos.make_kernel(&self.rules, m);
             let attack = if pos.side() == me {
                 None
