@@ -1,6 +1,6 @@
 //! Perft benchmarks: English draughts through the kernel and through a hand-written generator
-//! (`handwritten.rs`) in the same run, with both speeds and their ratio; Basileus through the
-//! kernel. Run with `cargo bench`.
+//! (`handwritten.rs`) in the same run, with both speeds and their ratio; every other shipped
+//! game through the kernel (chess from its start, depth 5). Run with `cargo bench`.
 //!
 //! The summary at the top is timed with `Instant` over whole perft runs (leaf nodes per second,
 //! single thread); divan then times each workload again on its own.
@@ -64,6 +64,10 @@ fn summary() {
         ("othello", 7),
         ("breakthrough", 5),
         ("dobutsu", 7),
+        ("chess", 5),
+        ("capablanca", 4),
+        ("shatranj", 4),
+        ("antichess", 4),
     ] {
         let (c, cr) = rate(|| kernel_perft(name, depth));
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
@@ -146,6 +150,11 @@ fn checkers_handwritten_depth7() -> u64 {
 #[divan::bench(sample_count = 5)]
 fn basileus_kernel_depth4() -> u64 {
     kernel_perft("basileus", 4)
+}
+
+#[divan::bench(sample_count = 5)]
+fn chess_kernel_depth4() -> u64 {
+    kernel_perft("chess", 4)
 }
 
 #[divan::bench(sample_count = 3)]
