@@ -6,8 +6,8 @@
 //! every capturing slide becomes an entry of its reverse direction (code, range, what it may
 //! capture, conditions). A query walks each reverse direction from the cell to the first piece
 //! and looks it up, and reads the cell's fixed entries. Forms these tables cannot hold (capture
-//! chains, leaps whose distance is an attribute, slides with path zones or that stop at the
-//! first empty cell, forms limited by a piece count) mark their piece code as `complex`: the
+//! chains, leaps whose distance is an attribute, lame leaps, slides with path zones, screens or
+//! that stop at the first empty cell, forms limited by a piece count) mark their piece code as `complex`: the
 //! check test tries those pieces by generating their captures.
 
 use super::movement::{Cond, Distance, Form, victim};
@@ -63,7 +63,7 @@ impl Attacks {
                             }
                         }
                     }
-                    Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, .. } if cond.same_zone.is_empty() => {
+                    Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame: false, .. } if cond.same_zone.is_empty() => {
                         for from in 0..n as u16 {
                             if !cond.start_ok(g, from) {
                                 continue;
@@ -77,7 +77,7 @@ impl Attacks {
                             }
                         }
                     }
-                    Form::Slide { vecs, stop_first: false, max, capture, cond, .. }
+                    Form::Slide { vecs, stop_first: false, max, capture, cond, screen: false, .. }
                         if cond.path.is_empty() && cond.same_zone.is_empty() =>
                     {
                         for &v in vecs {

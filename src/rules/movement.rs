@@ -127,11 +127,15 @@ pub enum Shape {
         pass_over: u8,
         stop_first: bool,
         max: u8,
+        /// Captures only over exactly one screen (a cannon).
+        screen: bool,
     },
     Leap {
         distance: Distance,
         off: OffBoard,
         off_per_direction: bool,
+        /// Blocked by a piece one step short of the landing.
+        lame: bool,
     },
     /// `flying`: over a piece any distance along the line, to any empty cell beyond it;
     /// `continuing`: a flying jump lands only where the chain can go on, when some landing
@@ -166,10 +170,12 @@ pub enum Form {
     /// `quiet`: it may land on an empty cell (false: `capture = "only"`).
     /// `en_passant`: it may also land on the cell an enemy slide just passed, taking that piece.
     Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool, en_passant: bool },
-    /// Along a line (see [`Shape::Slide`]).
-    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond },
-    /// Exactly `distance` cells along a vector, passing over anything.
-    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond },
+    /// Along a line (see [`Shape::Slide`]); with `screen`, it captures only by hopping over
+    /// exactly one piece onto the first piece beyond it.
+    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond, screen: bool },
+    /// Exactly `distance` cells along a vector, passing over anything (with `lame`, over
+    /// anything but the cell one step short of the landing).
+    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond, lame: bool },
     /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
     /// counts as empty), ending on a cell other than the start; one move per end cell.
     Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
@@ -340,6 +346,18 @@ impl V<'_> {
                 },
             },
             FormKind::Slide => Shape::Slide {
+                screen: match &fm.screen {
+                    None => false,
+                    Some(s) => {
+                        let on = self.setting(f, s)?;
+                        if on && (fm.pass_over.is_some() || fm.stop.is_some()) {
+                            return Err(self
+                                .err(f, s.span(), "a screen slide hops exactly one piece to capture", "with pass_over or stop")
+                                .with_help("remove pass_over and stop: its quiet moves stop at the first piece"));
+                        }
+                        on
+                    }
+                },
                 pass_over: self.pass_over(f, &fm.pass_over)?,
                 stop_first: match &fm.stop {
                     None => false,
@@ -365,6 +383,10 @@ impl V<'_> {
                 off_per_direction: match &fm.off_moves {
                     None => false,
                     Some(s) => self.word(f, s, &["one_per_piece", "per_direction"])? == "per_direction",
+                },
+                lame: match &fm.lame {
+                    None => false,
+                    Some(s) => self.setting(f, s)?,
                 },
             },
         })
@@ -472,12 +494,12 @@ impl FormSpec {
                 Compiled::Jump(Jump { table, victims: capture, flying: None })
             }
             Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
-            Shape::Slide { pass_over, stop_first, max } => {
-                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond })
+            Shape::Slide { pass_over, stop_first, max, screen } => {
+                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, screen })
             }
-            Shape::Leap { distance, off, off_per_direction } => {
+            Shape::Leap { distance, off, off_per_direction, lame } => {
                 // A leap computes its landing from coordinates: no neighbour tables to build.
-                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond })
+                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame })
             }
         }
     }
@@ -564,6 +586,7 @@ impl Form {
         match self {
             Form::Step { targets, .. } => out.extend(targets.get(from).iter().copied().filter(|&to| b.board[to as usize].is_empty())),
             Form::Slide { vecs, pass_over: 0, stop_first: false, max, cond, .. } if cond.path.is_empty() => {
+                // (A screen slide's quiet moves are a plain slide's.)
                 if !cond.start_ok(g, from) {
                     return;
                 }
@@ -618,14 +641,14 @@ impl Form {
                     }
                 }
             }
-            Form::Slide { vecs, pass_over, stop_first, max, capture, cond } => {
+            Form::Slide { vecs, pass_over, stop_first, max, capture, cond, screen } => {
                 if cond.start_ok(g, from) {
                     for &v in vecs {
-                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max), *capture, cond, out);
+                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max, *screen), *capture, cond, out);
                     }
                 }
             }
-            Form::Leap { vecs, distance, capture, off, off_per_direction, cond } => {
+            Form::Leap { vecs, distance, capture, off, off_per_direction, cond, lame } => {
                 if !cond.start_ok(g, from) {
                     return;
                 }
@@ -634,7 +657,7 @@ impl Form {
                     Distance::Attribute(s) => b.attrs[from as usize * b.nattr + *s as usize],
                 };
                 if d > 0 {
-                    leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction), cond, out);
+                    leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out);
                 }
             }
         }
@@ -655,7 +678,7 @@ fn slide(
     board: &[PieceCode],
     from: u16,
     v: u16,
-    (pass_over, stop_first, max): (u8, bool, u8),
+    (pass_over, stop_first, max, screen): (u8, bool, u8, bool),
     capture: CodeSet,
     cond: &Cond,
     out: &mut Vec<Move>,
@@ -663,6 +686,33 @@ fn slide(
     let mut cur = from;
     let mut passed = 0u8;
     let mut dist = 0u8;
+    if screen {
+        // Quiet moves up to the first piece; past it, a capture of the next piece only.
+        let mut screened = false;
+        loop {
+            cur = g.step(v, cur);
+            if cur == NONE {
+                return;
+            }
+            dist += 1;
+            if dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
+                return;
+            }
+            let tc = board[cur as usize];
+            if tc.is_empty() {
+                if !screened && !cond.capture_only && cond.land_ok(g, from, cur) {
+                    out.push(Move::quiet(from, cur));
+                }
+            } else if !screened {
+                screened = true;
+            } else {
+                if victim(tc, capture) && cond.land_ok(g, from, cur) {
+                    out.push(Move::replace(from, cur));
+                }
+                return;
+            }
+        }
+    }
     loop {
         cur = g.step(v, cur);
         if cur == NONE {
@@ -702,7 +752,7 @@ fn leap(
     from: u16,
     d: i32,
     vecs: &[(i8, i8)],
-    (capture, off, per_direction): (CodeSet, OffBoard, bool),
+    (capture, off, per_direction, lame): (CodeSet, OffBoard, bool, bool),
     cond: &Cond,
     out: &mut Vec<Move>,
 ) {
@@ -711,6 +761,13 @@ fn leap(
     for &(dx, dy) in vecs {
         let tf = f0 as i32 + dx as i32 * d;
         let tr = r0 as i32 + dy as i32 * d;
+        if lame {
+            // The cell one step short of the landing must be an empty cell.
+            let leg = g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum());
+            if leg.is_none_or(|c| !board[c.0 as usize].is_empty()) {
+                continue;
+            }
+        }
         if g.in_rect(tf, tr) {
             let Some(to) = g.at(tf, tr) else { continue };
             if !cond.land_ok(g, from, to.0) {
@@ -832,6 +889,16 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
         && v.setting(f, st)? == "first_empty"
     {
         parts.push("stopping on the first empty cell".into());
+    }
+    if let Some(s) = &fm.screen
+        && v.setting(f, s)?
+    {
+        parts.push("capturing only by hopping over exactly one piece (a screen)".into());
+    }
+    if let Some(s) = &fm.lame
+        && v.setting(f, s)?
+    {
+        parts.push("blocked by a piece one step short of its landing".into());
     }
     if let Some(vs) = &fm.victims {
         let names: Vec<&str> = vs.iter().map(|x| x.get_ref().as_str()).collect();

@@ -383,6 +383,14 @@ pub struct RawForm {
     pub victims: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_over: Option<Spanned<Setting<TextOrInt>>>,
+    /// A slide that captures only by hopping over exactly one piece (the screen) onto the first
+    /// piece beyond it (xiangqi's cannon); its quiet moves are a plain slide's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screen: Option<Spanned<Setting<bool>>>,
+    /// A leap blocked by a piece on the cell one step short of its landing (xiangqi's horse and
+    /// elephant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lame: Option<Spanned<Setting<bool>>>,
     /// A jump over a piece any distance away, to any empty cell beyond it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flying: Option<Spanned<Setting<bool>>>,
