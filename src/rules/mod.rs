@@ -3,6 +3,7 @@
 //! ([`raw`]); move generation and make/undo read only this.
 
 pub mod attacks;
+pub mod betza;
 pub mod castling;
 pub mod ends;
 pub mod error;

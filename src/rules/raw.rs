@@ -272,6 +272,9 @@ pub struct RawPiece {
     pub attributes: BTreeMap<String, Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<Spanned<RawForm>>,
+    /// The movement in Betza's notation (`"NR"`), instead of `moves`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub betza: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promote: Option<RawPromote>,
     /// Attribute effects applied when a piece of this kind lands.

@@ -226,7 +226,17 @@ fn in_hand(v: &V, raw: &Src<RawPiece>, ctx: &PieceCtx, kind: &str) -> R<Option<u
 fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, kind: &str) -> R<PieceRules> {
     let f = raw.file;
     let mut rules = PieceRules::default();
-    for form in &raw.val.moves {
+    let betza = match &raw.val.betza {
+        None => None,
+        Some(b) => {
+            if let Some(m) = raw.val.moves.first() {
+                let e = v.err(f, m.span(), "a piece's movement is `moves` or `betza`, not both", "these moves");
+                return Err(e.with_help("keep one of them"));
+            }
+            Some(crate::rules::betza::forms(b).map_err(|why| v.err(f, b.span(), format!("Betza notation: {why}"), "here"))?)
+        }
+    };
+    for form in betza.as_ref().unwrap_or(&raw.val.moves) {
         if let Some(pl) = &form.get_ref().place {
             let e = v.err(f, pl.span(), "`place` names what the second part of a turn places", "but this form has no `then`");
             return Err(e.with_help("write it inside the form's then: then = { place = \"arrow\", slide = \"all\" }"));

@@ -1,0 +1,261 @@
+//! Betza's funny notation for fairy-chess pieces (`betza = "NR"`), translated into the kernel's
+//! movement forms at load, the way the Chess Variant Pages and Fairy-Stockfish write pieces.
+//!
+//! What is read: the atoms `W F D N A H C Z G` (one leap each: (0,1), (1,1), (0,2), (1,2),
+//! (2,2), (0,3), (1,3), (2,3), (3,3) and their images), the shorthands `K` (= WF), `Q` (= RB),
+//! `R` (= WW) and `B` (= FF); an atom written twice is a rider (`NN`, the nightrider), an atom
+//! followed by a number a rider of that range (`W3`). Prefixes apply to the next atom: `m`
+//! moves only, `c` captures only; `f b l r v s` keep the directions forward, backward, left,
+//! right, vertical (more forward than sideways) or sideways (as the player sees forward);
+//! doubled (`ff`) the narrow ones; `fl`, `fr`, `bl`, `br` one quadrant; `n` makes a leap lame
+//! (blocked one step short of its landing: `nN` is xiangqi's horse); `cp` on a rider captures by
+//! hopping over exactly one screen (`mRcpR` is xiangqi's cannon). Anything else (`i`, `e`, `g`,
+//! `j`, `a`, …) is refused with a message: write those forms in TOML.
+
+use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrBool, TextOrInt};
+use toml::Spanned;
+
+/// A value spanning the Betza string.
+fn at<T>(span: &std::ops::Range<usize>, x: T) -> Spanned<T> {
+    Spanned::new(span.clone(), x)
+}
+
+/// The base vector of an atom letter.
+fn atom(c: char) -> Option<(i8, i8)> {
+    Some(match c {
+        'W' => (0, 1),
+        'F' => (1, 1),
+        'D' => (0, 2),
+        'N' => (1, 2),
+        'A' => (2, 2),
+        'H' => (0, 3),
+        'C' => (1, 3),
+        'Z' => (2, 3),
+        'G' => (3, 3),
+        _ => return None,
+    })
+}
+
+/// Every image of a base vector under reflection and rotation.
+fn images((a, b): (i8, i8)) -> Vec<(i8, i8)> {
+    let mut v = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        for (sx, sy) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let w = (x * sx, y * sy);
+            if !v.contains(&w) {
+                v.push(w);
+            }
+        }
+    }
+    v
+}
+
+/// Whether `(dx, dy)` (dy forward) is kept by a direction prefix token.
+fn keeps(token: &str, (dx, dy): (i8, i8)) -> bool {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    match token {
+        "f" => dy > 0,
+        "b" => dy < 0,
+        "l" => dx < 0,
+        "r" => dx > 0,
+        "v" => ay > ax,
+        "s" => ax > ay,
+        "ff" => dy > 0 && ay > ax,
+        "bb" => dy < 0 && ay > ax,
+        "ll" => dx < 0 && ax > ay,
+        "rr" => dx > 0 && ax > ay,
+        "fl" | "lf" => dy > 0 && dx < 0,
+        "fr" | "rf" => dy > 0 && dx > 0,
+        "bl" | "lb" => dy < 0 && dx < 0,
+        "br" | "rb" => dy < 0 && dx > 0,
+        _ => false,
+    }
+}
+
+/// Splits direction prefixes into tokens: doubled letters and f/b with l/r pair up.
+fn tokens(dirs: &str) -> Vec<String> {
+    let cs: Vec<char> = dirs.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < cs.len() {
+        let pair = cs.get(i + 1).is_some_and(|&n| n == cs[i] || (matches!(cs[i], 'f' | 'b') && matches!(n, 'l' | 'r')));
+        if pair {
+            out.push(cs[i..i + 2].iter().collect());
+            i += 2;
+        } else {
+            out.push(cs[i].to_string());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The forms a Betza string describes, each spanning the string in the file (for errors).
+///
+/// # Errors
+/// What cannot be read, in words.
+pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
+    let span = text.span();
+    let s: Vec<char> = text.get_ref().chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let start = i;
+        while i < s.len() && s[i].is_ascii_lowercase() {
+            i += 1;
+        }
+        let prefix: String = s[start..i].iter().collect();
+        let Some(&letter) = s.get(i) else {
+            return Err(format!("`{prefix}` at the end modifies no atom"));
+        };
+        i += 1;
+        // Shorthands expand to their atoms, riders or not.
+        let parts: Vec<(char, bool)> = match letter {
+            'K' => vec![('W', false), ('F', false)],
+            'Q' => vec![('W', true), ('F', true)],
+            'R' => vec![('W', true)],
+            'B' => vec![('F', true)],
+            c if atom(c).is_some() => vec![(c, false)],
+            c => return Err(format!("`{c}` is not an atom this reader knows (W F D N A H C Z G, K Q R B)")),
+        };
+        let mut rider = parts.iter().any(|p| p.1);
+        let mut range = None;
+        if parts.len() == 1 && !parts[0].1 && s.get(i) == Some(&letter) {
+            rider = true;
+            i += 1;
+        }
+        let digits_start = i;
+        while i < s.len() && s[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i > digits_start {
+            let n: i64 = s[digits_start..i].iter().collect::<String>().parse().map_err(|_| "a range is a number".to_string())?;
+            if !(1..=99).contains(&n) {
+                return Err(format!("a range is 1 to 99, not {n}"));
+            }
+            rider = true;
+            range = Some(n);
+        }
+        let (mut capture, mut dirs, mut lame, mut screen) = (None, String::new(), false, false);
+        for c in prefix.chars() {
+            match c {
+                'm' => capture = Some(if capture == Some("only") { "both" } else { "none" }),
+                'c' => capture = Some(if capture == Some("none") { "both" } else { "only" }),
+                'f' | 'b' | 'l' | 'r' | 'v' | 's' => dirs.push(c),
+                'n' => lame = true,
+                'p' => screen = true,
+                other => {
+                    return Err(format!("the modifier `{other}` is not read here: write that form in TOML (see docs/variant-format.md)"));
+                }
+            }
+        }
+        if screen && capture != Some("only") {
+            return Err("`p` is read only as `cp` on a rider, a capture over exactly one screen (mRcpR: xiangqi's cannon)".into());
+        }
+        if screen && !rider {
+            return Err("`cp` goes with a rider (cpR)".into());
+        }
+        if lame && rider {
+            return Err("`n` (lame) goes with a single leap, not a rider".into());
+        }
+        let toks = tokens(&dirs);
+        for (a, _) in parts {
+            let base = atom(a).expect("an atom");
+            let vecs: Vec<(i8, i8)> = images(base).into_iter().filter(|&v| toks.is_empty() || toks.iter().any(|t| keeps(t, v))).collect();
+            if vecs.is_empty() {
+                return Err(format!("`{prefix}{letter}` leaves no direction"));
+            }
+            let list = RawDirs::List(vecs.iter().map(|&(x, y)| RawDir::Vector([x as i64, y as i64])).collect());
+            let mut f = RawForm { relative: Some(true), ..RawForm::default() };
+            f.capture = Some(at(
+                &span,
+                Setting::Value(match capture {
+                    Some("none") => TextOrBool::Bool(false),
+                    Some("only") => TextOrBool::Text("only".into()),
+                    _ => TextOrBool::Bool(true),
+                }),
+            ));
+            if rider {
+                f.slide = Some(at(&span, list));
+                f.max_distance = range.map(|n| at(&span, n));
+                if screen {
+                    f.screen = Some(at(&span, Setting::Value(true)));
+                }
+            } else {
+                f.leap = Some(at(&span, list));
+                f.distance = Some(at(&span, Setting::Value(TextOrInt::Int(1))));
+                if lame {
+                    f.lame = Some(at(&span, Setting::Value(true)));
+                }
+            }
+            out.push(at(&span, f));
+        }
+    }
+    if out.is_empty() {
+        return Err("an empty Betza string moves nothing".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(t: &str) -> Result<Vec<RawForm>, String> {
+        forms(&Spanned::new(0..t.len(), t.to_string())).map(|v| v.into_iter().map(Spanned::into_inner).collect())
+    }
+
+    fn vectors(f: &RawForm) -> Vec<(i64, i64)> {
+        let d = f.leap.as_ref().or(f.slide.as_ref()).unwrap().get_ref();
+        let RawDirs::List(l) = d else { panic!() };
+        let mut v: Vec<(i64, i64)> = l.iter().map(|x| if let RawDir::Vector([a, b]) = x { (*a, *b) } else { panic!() }).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn atoms_riders_and_shorthands() {
+        let n = read("N").unwrap();
+        assert_eq!(n.len(), 1);
+        assert!(n[0].leap.is_some());
+        assert_eq!(vectors(&n[0]).len(), 8);
+        let q = read("Q").unwrap();
+        assert_eq!(q.len(), 2);
+        assert!(q.iter().all(|f| f.slide.is_some() && f.max_distance.is_none()));
+        let nn = read("NN").unwrap();
+        assert!(nn[0].slide.is_some());
+        let w3 = read("W3").unwrap();
+        assert_eq!(w3[0].max_distance.as_ref().map(|m| *m.get_ref()), Some(3));
+        // The chancellor: a rook and a knight.
+        let rn = read("RN").unwrap();
+        assert_eq!((rn[0].slide.is_some(), rn[1].leap.is_some()), (true, true));
+    }
+
+    #[test]
+    fn modifiers_pick_directions_and_captures() {
+        // A chess pawn without its double step: one step forward to an empty cell, a capture one
+        // step diagonally forward.
+        let p = read("fmWfcF").unwrap();
+        assert_eq!(vectors(&p[0]), vec![(0, 1)]);
+        assert!(matches!(p[0].capture.as_ref().unwrap().get_ref(), Setting::Value(TextOrBool::Bool(false))));
+        assert_eq!(vectors(&p[1]), vec![(-1, 1), (1, 1)]);
+        assert!(matches!(p[1].capture.as_ref().unwrap().get_ref(), Setting::Value(TextOrBool::Text(t)) if t == "only"));
+        // Narrow and quadrant directions of the knight.
+        assert_eq!(vectors(&read("ffN").unwrap()[0]), vec![(-1, 2), (1, 2)]);
+        assert_eq!(vectors(&read("flN").unwrap()[0]), vec![(-2, 1), (-1, 2)]);
+        assert_eq!(vectors(&read("sW").unwrap()[0]), vec![(-1, 0), (1, 0)]);
+        // Xiangqi's horse and cannon.
+        assert!(read("nN").unwrap()[0].lame.is_some());
+        let cannon = read("mRcpR").unwrap();
+        assert!(cannon[1].screen.is_some());
+    }
+
+    #[test]
+    fn what_is_not_read_says_so() {
+        assert!(read("ifmnD").unwrap_err().contains("`i`"));
+        assert!(read("X").unwrap_err().contains("not an atom"));
+        assert!(read("pR").unwrap_err().contains("cp"));
+        assert!(read("nNN").unwrap_err().contains("lame"));
+        assert!(read("fm").unwrap_err().contains("modifies no atom"));
+    }
+}
