@@ -243,6 +243,18 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
         let zone = d.zone.clone().unwrap_or_default();
         return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });
     }
+    if let Some(block) = d.file_block {
+        let file = g.coords(crate::Cell(to)).0;
+        let on_file = (0..g.ranks as i32).filter_map(|r| g.at(file as i32, r)).find(|c| pos.board()[c.0 as usize] == block);
+        if let Some(c) = on_file {
+            let own = rules.kind(block.kind()).name.clone();
+            let file = crate::geometry::file_letter(file);
+            return Some(IllegalReason::Refused(format!(
+                "a {kind} may not be dropped on file {file}, where your {own} on {} stands",
+                name(c.0)
+            )));
+        }
+    }
     if let Some((dx, dy)) = d.gravity {
         let mut landing = to;
         while d.fall[landing as usize] != crate::geometry::NONE && pos.board()[d.fall[landing as usize] as usize].is_empty() {

@@ -450,6 +450,18 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
                     out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
+        } else if let Some(block) = d.file_block {
+            // Not onto a file where one of the player's pieces of that kind stands.
+            let g = &rules.geometry;
+            let taken = |c: u16| {
+                let file = g.coords(crate::Cell(c)).0 as i32;
+                (0..g.ranks as i32).filter_map(|r| g.at(file, r)).any(|x| board[x.0 as usize] == block)
+            };
+            for &c in &d.cells {
+                if board[c as usize].is_empty() && !taken(c) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
         } else if d.fall.is_empty() {
             for &c in &d.cells {
                 if board[c as usize].is_empty() {
@@ -571,6 +583,9 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
         let reaches = match p.at {
             PromoteAt::AnyLanding => m.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
             PromoteAt::EndOfMove => m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone)),
+            PromoteAt::FromOrTo => {
+                m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone) || rules.geometry.zones_of(m.from).meets(p.zone))
+            }
         };
         if !reaches {
             i += 1;

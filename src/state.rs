@@ -548,6 +548,7 @@ impl Position {
             && match p.at {
                 PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
                 PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),
+                PromoteAt::FromOrTo => rules.geometry.zones_of(to).meets(p.zone) || rules.geometry.zones_of(mv.from).meets(p.zone),
             }
         {
             new_code = PieceCode::new(p.to, code.owner());

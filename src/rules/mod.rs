@@ -95,6 +95,11 @@ pub struct DropRule {
     pub must_convert: bool,
     /// `supply = "hand"`: the counter slot holding how many the player has in hand.
     pub hand: Option<u8>,
+    /// `not_on_file_with`: the code of the player's pieces of the kind that may not already
+    /// stand on the file.
+    pub file_block: Option<PieceCode>,
+    /// `no_mate`: a drop that checkmates at once is not legal.
+    pub no_mate: bool,
 }
 
 /// Enemy pieces that change owner when a piece lands (`convert = { … }`).
@@ -152,6 +157,8 @@ pub enum PromoteAt {
     /// Only when the move ends in the zone: a capture chain that passes through the zone and
     /// leaves it again does not promote (international draughts).
     EndOfMove,
+    /// When the move starts or ends in the zone (shogi).
+    FromOrTo,
 }
 
 /// When an attribute effect applies.
@@ -371,6 +378,8 @@ pub struct Ruleset {
     pub landing_captures: bool,
     /// `[castling]`, if the variant has it.
     pub castling: Option<Castling>,
+    /// Whether some drop may not checkmate (`no_mate`).
+    pub drop_no_mate: bool,
     /// Captures run backwards from a cell: the check test's tables.
     pub attacks: attacks::Attacks,
     /// Per player, the codes of its royal kinds (a bit per code).

@@ -327,6 +327,13 @@ pub struct RawDrop {
     /// A drop is legal only where the kind's `convert` turns at least one enemy piece (Othello).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub must_convert: Option<Spanned<bool>>,
+    /// Not onto a file where one of the player's pieces of this kind stands (shogi's nifu: two
+    /// pawns on a file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_on_file_with: Option<Spanned<String>>,
+    /// Not if it checkmates at once (shogi's uchifuzume: no mate by a pawn drop).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_mate: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

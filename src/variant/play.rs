@@ -119,6 +119,9 @@ impl Variant {
         if self.rules.check_illegal {
             self.remove_checks(pos, out, start, None)?;
         }
+        if self.rules.drop_no_mate {
+            self.remove_drop_mates(pos, out, start, None)?;
+        }
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
         }
@@ -159,6 +162,39 @@ impl Variant {
                     out[kept] = m;
                     kept += 1;
                 }
+            }
+        }
+        out.truncate(kept);
+        Ok(())
+    }
+
+    /// `no_mate` drops: removes from `out[start..]` each drop of such a kind after which the
+    /// opponent is checkmated (in check with no legal move); `refused` hears why.
+    fn remove_drop_mates(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        mut refused: Option<&mut Vec<(Move, String)>>,
+    ) -> Result<(), ScriptError> {
+        let mut kept = start;
+        for i in start..out.len() {
+            let m = out[i];
+            let guarded = m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
+            let mates = guarded && {
+                self.make(pos, &m)?;
+                let r = self.checkmated(pos);
+                pos.undo();
+                r?
+            };
+            if mates {
+                if let Some(r) = refused.as_deref_mut() {
+                    let kind = &self.rules.kind(m.dropped().map_or(crate::KindId(0), |c| c.kind())).name;
+                    r.push((m, format!("a {kind} may not be dropped to give checkmate")));
+                }
+            } else {
+                out[kept] = m;
+                kept += 1;
             }
         }
         out.truncate(kept);
@@ -600,6 +636,12 @@ impl Variant {
             if self.rules.check_illegal {
                 let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
                 self.remove_checks(pos, &mut named, 0, Some(&mut refused))?;
+            }
+            if self.rules.drop_no_mate {
+                movegen::drops(&self.rules, pos, side, &mut pseudo);
+                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m) && m.dropped().is_some()).copied().collect();
+                named.dedup();
+                self.remove_drop_mates(pos, &mut named, 0, Some(&mut refused))?;
             }
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))

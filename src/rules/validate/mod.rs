@@ -130,6 +130,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         landing_captures: pieces.iter().any(|p| p.quiet.iter().any(|f| f.captures())),
         attack_reach: Ruleset::attack_reach_of(&geometry, &pieces),
         attacks,
+        drop_no_mate: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.no_mate)),
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),

@@ -196,7 +196,16 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             (fall.collect(), Some(d))
         }
     };
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand })
+    let file_block = match &raw.not_on_file_with {
+        None => None,
+        Some(k) => {
+            let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+            let i = v.lookup(f, k.span(), &known, k.get_ref(), " in `not_on_file_with`", "not a kind of this variant")?;
+            Some(PieceCode::new(KindId(i as u8), p))
+        }
+    };
+    let no_mate = raw.no_mate.as_ref().is_some_and(|b| *b.get_ref());
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate })
 }
 
 /// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
@@ -299,10 +308,14 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         }
         let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
         let at = match &pr.at {
-            Some(s) if v.word(f, s, &["any_landing", "end_of_move"])? == "end_of_move" => PromoteAt::EndOfMove,
-            _ => PromoteAt::AnyLanding,
+            Some(s) => match v.word(f, s, &["any_landing", "end_of_move", "from_or_to"])?.as_str() {
+                "end_of_move" => PromoteAt::EndOfMove,
+                "from_or_to" => PromoteAt::FromOrTo,
+                _ => PromoteAt::AnyLanding,
+            },
+            None => PromoteAt::AnyLanding,
         };
-        if let (PromoteAt::EndOfMove, Some(e)) = (at, &pr.ends_chain) {
+        if let (PromoteAt::EndOfMove | PromoteAt::FromOrTo, Some(e)) = (at, &pr.ends_chain) {
             // Promotion at the end of the move never happens inside a chain.
             return Err(v
                 .err(
