@@ -104,37 +104,12 @@ impl Attacks {
     pub fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> u128 {
         let mut pins = 0u128;
         for (back, ls) in &self.lines {
-            let mut c = g.step(*back, at);
-            while c != NONE && board[c as usize].is_empty() {
-                c = g.step(*back, c);
-            }
-            if c == NONE || board[c as usize].owner() != victim_code.owner() {
+            let (shield, d1) = first_piece(g, board, *back, at);
+            if shield == NONE || board[shield as usize].owner() != victim_code.owner() {
                 continue;
             }
-            let shield = c;
-            let mut dist = 1u32;
-            let mut d = g.step(*back, at);
-            while d != shield {
-                d = g.step(*back, d);
-                dist += 1;
-            }
-            c = g.step(*back, shield);
-            dist += 1;
-            while c != NONE && board[c as usize].is_empty() {
-                c = g.step(*back, c);
-                dist += 1;
-            }
-            if c == NONE {
-                continue;
-            }
-            let code = board[c as usize];
-            if ls.iter().any(|l| {
-                l.code == code
-                    && dist <= l.max as u32
-                    && victim(victim_code, l.capture)
-                    && l.cond.start_ok(g, c)
-                    && l.cond.land_ok(g, c, at)
-            }) {
+            let (c, d2) = first_piece(g, board, *back, shield);
+            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
                 pins |= 1u128 << shield;
             }
         }
@@ -150,27 +125,37 @@ impl Attacks {
             }
         }
         for (back, ls) in &self.lines {
-            let mut c = g.step(*back, at);
-            let mut dist = 1u32;
-            while c != NONE && board[c as usize].is_empty() {
-                c = g.step(*back, c);
-                dist += 1;
-            }
-            if c == NONE {
-                continue;
-            }
-            let code = board[c as usize];
-            for l in ls {
-                if l.code == code
-                    && dist <= l.max as u32
-                    && victim(victim_code, l.capture)
-                    && l.cond.start_ok(g, c)
-                    && l.cond.land_ok(g, c, at)
-                {
-                    return Some(c);
-                }
+            let (c, dist) = first_piece(g, board, *back, at);
+            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
+                return Some(c);
             }
         }
         None
     }
+}
+
+impl Line {
+    /// Whether a piece of `code` on `from`, `dist` cells away along this line with nothing
+    /// between, captures `victim_code` on `at` by it.
+    #[inline]
+    fn hits(&self, g: &Geometry, code: PieceCode, dist: u32, victim_code: PieceCode, from: u16, at: u16) -> bool {
+        self.code == code
+            && dist <= self.max as u32
+            && victim(victim_code, self.capture)
+            && self.cond.start_ok(g, from)
+            && self.cond.land_ok(g, from, at)
+    }
+}
+
+/// The first piece along `v` from `from` (not counting it), and how many cells away; `NONE` at
+/// the edge.
+#[inline]
+fn first_piece(g: &Geometry, board: &[PieceCode], v: u16, from: u16) -> (u16, u32) {
+    let mut c = g.step(v, from);
+    let mut dist = 1u32;
+    while c != NONE && board[c as usize].is_empty() {
+        c = g.step(v, c);
+        dist += 1;
+    }
+    (c, dist)
 }

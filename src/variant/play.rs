@@ -143,29 +143,15 @@ impl Variant {
         pos: &mut Position,
         out: &mut MoveList,
         start: usize,
-        mut refused: Option<&mut Vec<(Move, String)>>,
+        refused: Option<&mut Vec<(Move, String)>>,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
         let mut scratch = (Vec::new(), Vec::new());
         let hint = self.royal_hint(pos, me);
-        // Kept moves slide down over refused ones, in order: one pass, no shifting per removal.
-        let mut kept = start;
-        for i in start..out.len() {
-            let m = out[i];
-            match self.check_after_with(pos, &m, me, &mut scratch, hint)? {
-                Some(attack) => {
-                    if let Some(r) = refused.as_deref_mut() {
-                        r.push((m, self.check_words(pos, m, attack)));
-                    }
-                }
-                None => {
-                    out[kept] = m;
-                    kept += 1;
-                }
-            }
-        }
-        out.truncate(kept);
-        Ok(())
+        keep_unrefused(out, start, refused, |m, words| {
+            let attack = self.check_after_with(pos, &m, me, &mut scratch, hint)?;
+            Ok(attack.map(|a| if words { self.check_words(pos, m, a) } else { String::new() }))
+        })
     }
 
     /// `no_mate` drops: removes from `out[start..]` each drop of such a kind after which the
@@ -175,30 +161,19 @@ impl Variant {
         pos: &mut Position,
         out: &mut MoveList,
         start: usize,
-        mut refused: Option<&mut Vec<(Move, String)>>,
+        refused: Option<&mut Vec<(Move, String)>>,
     ) -> Result<(), ScriptError> {
-        let mut kept = start;
-        for i in start..out.len() {
-            let m = out[i];
+        keep_unrefused(out, start, refused, |m, _| {
             let guarded = m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
-            let mates = guarded && {
-                self.make(pos, &m)?;
-                let r = self.checkmated(pos);
-                pos.undo();
-                r?
-            };
-            if mates {
-                if let Some(r) = refused.as_deref_mut() {
-                    let kind = &self.rules.kind(m.dropped().map_or(crate::KindId(0), |c| c.kind())).name;
-                    r.push((m, format!("a {kind} may not be dropped to give checkmate")));
-                }
-            } else {
-                out[kept] = m;
-                kept += 1;
+            if !guarded {
+                return Ok(None);
             }
-        }
-        out.truncate(kept);
-        Ok(())
+            self.make(pos, &m)?;
+            let mates = self.checkmated(pos);
+            pos.undo();
+            let kind = &self.rules.kind(m.dropped().map_or(crate::KindId(0), |c| c.kind())).name;
+            Ok(mates?.then(|| format!("a {kind} may not be dropped to give checkmate")))
+        })
     }
 
     /// Whether `m` by `me` leaves a royal piece of `me` attacked: the royal piece's cell and its
@@ -731,4 +706,33 @@ impl Variant {
     pub fn take_output(&self) -> Vec<String> {
         self.script.as_ref().map(|s| s.take_output()).unwrap_or_default()
     }
+}
+
+/// Keeps the moves of `out[start..]` that `refuse` lets through, in order (kept moves slide down
+/// over refused ones: one pass, no shifting per removal). `refuse` says why a move is refused;
+/// its second argument says whether the words are wanted (`refused` hears each refused move
+/// and its words, when given).
+fn keep_unrefused(
+    out: &mut MoveList,
+    start: usize,
+    mut refused: Option<&mut Vec<(Move, String)>>,
+    mut refuse: impl FnMut(Move, bool) -> Result<Option<String>, ScriptError>,
+) -> Result<(), ScriptError> {
+    let mut kept = start;
+    for i in start..out.len() {
+        let m = out[i];
+        match refuse(m, refused.is_some())? {
+            Some(words) => {
+                if let Some(r) = refused.as_deref_mut() {
+                    r.push((m, words));
+                }
+            }
+            None => {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+    }
+    out.truncate(kept);
+    Ok(())
 }
