@@ -961,6 +961,18 @@ mod tests {
     }
 
     #[test]
+    fn royal_capture_can_wait_for_the_last_royal_piece() {
+        // tests/extinction: `last = true`; black has kings on b4 and a1, then only on b4.
+        let v = Variant::load("tests/extinction/variant.toml", &[]).unwrap();
+        let mut pos = crate::Position::from_text(&v.rules, "1k2/K3/4/k2K white").unwrap();
+        v.play(&mut pos, "a3xb4").unwrap();
+        assert_eq!(pos.result(), None, "a king is left on a1");
+        let mut pos = crate::Position::from_text(&v.rules, "1k2/K3/4/3K white").unwrap();
+        v.play(&mut pos, "a3xb4").unwrap();
+        assert_eq!(pos.result().map(|r| r.describe(&v.rules.player_names)), Some("white wins: last king captured".into()));
+    }
+
+    #[test]
     fn no_moves_results_can_depend_on_an_attack() {
         // tests/checkmate: black's king on a4 is walled in by its own walls, which never move.
         let v = Variant::load("tests/checkmate/variant.toml", &[]).unwrap();

@@ -30,8 +30,9 @@ pub enum RepetitionResult {
 /// A declared end condition.
 #[derive(Clone, Debug)]
 pub enum EndKind {
-    /// A royal (or crowned) piece was captured: its owner loses.
-    RoyalCaptured,
+    /// A royal (or crowned) piece was captured: its owner loses; with `last` (the codes of each
+    /// player's royal kinds), only once it has no royal piece left (extinction).
+    RoyalCaptured { last: Option<ByPlayer<super::CodeSet>> },
     /// A player moved its own royal (or crowned) piece off the board: it loses.
     RoyalLeftBoard,
     /// A player's pieces stand on every cell of that player's zone: that player wins.
@@ -177,7 +178,7 @@ impl EndKind {
     /// When this condition is checked.
     pub fn phase(&self) -> Phase {
         match self {
-            EndKind::RoyalCaptured
+            EndKind::RoyalCaptured { .. }
             | EndKind::RoyalLeftBoard
             | EndKind::ZoneFilled(_)
             | EndKind::ZoneReached { .. }
@@ -205,13 +206,18 @@ impl EndKind {
 
     /// Whether capturing a royal piece ends the game (then a capture chain stops on it).
     pub fn royal_capture_ends_game(&self) -> bool {
-        matches!(self, EndKind::RoyalCaptured)
+        matches!(self, EndKind::RoyalCaptured { last: None })
     }
 
     /// The winner (or a draw) this condition declares after a move, if it is met.
     pub fn after_move(&self, m: &AfterMove) -> Option<Option<Player>> {
         match self {
-            EndKind::RoyalCaptured => m.effects.royal_victim.map(|v| Some(v.other())),
+            EndKind::RoyalCaptured { last: None } => m.effects.royal_victim.map(|v| Some(v.other())),
+            EndKind::RoyalCaptured { last: Some(royal) } => {
+                let v = m.effects.royal_victim?;
+                let left = m.board.iter().any(|c| royal[v] & (1u128 << c.index()) != 0);
+                (!left).then_some(Some(v.other()))
+            }
             EndKind::RoyalLeftBoard => m.effects.royal_left.map(|o| Some(o.other())),
             EndKind::ZoneFilled(cells) => [m.mover, m.mover.other()].into_iter().find_map(|p| {
                 let z = &cells[p];
@@ -334,7 +340,7 @@ type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
 const CONDITIONS: [(&str, Reader); 12] = [
-    ("royal_captured", |_, _, _| Ok(Some(EndKind::RoyalCaptured))),
+    ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
     ("zone_reached", zone_reached),
@@ -347,6 +353,19 @@ const CONDITIONS: [(&str, Reader); 12] = [
     ("quiet_moves", quiet_moves),
     ("material", material),
 ];
+
+fn royal_captured(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let last = match &e.last {
+        Some(l) if v.setting(c.f, l)? => {
+            let codes = |p: Player| {
+                (0..c.kinds.len()).filter(|&k| c.kinds[k].royal).fold(0u128, |s, k| s | 1u128 << PieceCode::new(crate::KindId(k as u8), p).index())
+            };
+            Some(ByPlayer::new(codes(Player::FIRST), codes(Player::SECOND)))
+        }
+        _ => None,
+    };
+    Ok(Some(EndKind::RoyalCaptured { last }))
+}
 
 fn need(v: &V, e: &RawEnd, f: usize, what: &str) -> crate::rules::LoadError {
     v.err(f, e.condition.span(), format!("end condition `{}` needs `{what}`", e.condition.get_ref()), "this condition")

@@ -518,6 +518,9 @@ pub struct RawEnd {
     pub if_attacked: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
+    /// `royal_captured`: the player loses only when its last royal piece is captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<Spanned<Setting<bool>>>,
     /// `material`: the sets of pieces on the board, both players' together (kind names,
     /// repeated for two of a kind), too small to win.
     #[serde(default, skip_serializing_if = "Option::is_none")]
