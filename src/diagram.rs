@@ -64,6 +64,8 @@ const HIGHLIGHT: &str = "#ffd43b";
 const ARROW: &str = "#1c5fa8";
 const CAPTURED: &str = "#d62828";
 const GOLD: &str = "#d9a400";
+/// The ring of a royal piece in check.
+const CHECK: &str = "#d62828";
 
 /// Zone shades: (on a full board's light squares, on a checkered board's played squares). Both
 /// keep white and black discs readable.
@@ -423,6 +425,8 @@ fn pieces(v: &Variant, pos: &Position, frame: &Frame, colours: [Colours; 2]) -> 
     let r = &v.rules;
     let g = &r.geometry;
     let letters = r.kinds.len() > 1;
+    // Under the check rule, the royal pieces of a player in check ring red.
+    let checked = r.check_illegal && pos.result().is_none() && v.in_check(pos);
     let mut s = "<g id=\"pieces\" font-weight=\"bold\" text-anchor=\"middle\" stroke-width=\"1.5\">\n".to_string();
     for c in g.cells() {
         let code = pos.board()[c.0 as usize];
@@ -433,9 +437,10 @@ fn pieces(v: &Variant, pos: &Position, frame: &Frame, colours: [Colours; 2]) -> 
         let col = colours[code.owner().index()];
         let ringed = r.kind(code.kind()).royal || r.crown.is_some_and(|k| pos.attr(c.0, k.marker) != 0);
         if ringed {
+            let ring = if checked && code.owner() == pos.side() && r.kind(code.kind()).royal { CHECK } else { GOLD };
             let _ = writeln!(
                 s,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"17.5\" fill=\"none\" stroke=\"{GOLD}\" stroke-width=\"3.5\"/>",
+                "<circle cx=\"{}\" cy=\"{}\" r=\"17.5\" fill=\"none\" stroke=\"{ring}\" stroke-width=\"3.5\"/>",
                 num(x),
                 num(y)
             );

@@ -358,7 +358,9 @@ fn royal_captured(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let last = match &e.last {
         Some(l) if v.setting(c.f, l)? => {
             let codes = |p: Player| {
-                (0..c.kinds.len()).filter(|&k| c.kinds[k].royal).fold(0u128, |s, k| s | 1u128 << PieceCode::new(crate::KindId(k as u8), p).index())
+                (0..c.kinds.len())
+                    .filter(|&k| c.kinds[k].royal)
+                    .fold(0u128, |s, k| s | 1u128 << PieceCode::new(crate::KindId(k as u8), p).index())
             };
             Some(ByPlayer::new(codes(Player::FIRST), codes(Player::SECOND)))
         }
