@@ -15,6 +15,9 @@ use crate::rules::Ruleset;
 use crate::rules::castling::{EAST, WEST};
 use crate::state::{Position, PositionError};
 
+/// The largest move number a FEN may give (so the ply it makes stays in range).
+const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
 /// Whether `text` reads as a FEN rather than a position text: its third field (after the
 /// board and the side) is a castling field, not a ply or a `key=value`.
 pub fn looks_like_fen(text: &str) -> bool {
@@ -44,21 +47,33 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         f.get(i).map_or(Ok(if i == 5 { 1 } else { 0 }), |t| t.parse().map_err(|_| bad(format!("the {what} `{t}` is not a number"))))
     };
     let (clock, fullmove) = (number(4, "half-move clock")?, number(5, "move number")?);
+    if fullmove > MAX_MOVE_NUMBER {
+        return Err(bad(format!("the move number {fullmove} is past the limit of {MAX_MOVE_NUMBER}")));
+    }
     let ply = 2 * fullmove.max(1).saturating_sub(1) + if side == rules.first { 0 } else { 1 };
     let mut line = format!("{} {} {ply}", f[0], rules.player_name(side));
     if clock > 0 && rules.clock.is_some() {
         line.push_str(&format!(" clock={clock}"));
     }
     let g = &rules.geometry;
+    let mut ep_check = None;
     if let Some(&ep) = f.get(3).filter(|&&t| t != "-") {
         let at = g.parse_cell(ep).map_err(|_| bad(format!("the en passant field `{ep}` is not a cell")))?;
         // The piece that passed it stands one step further along its owner's forward.
         let mover = side.other();
         let (file, rank) = g.coords(at);
         let piece = g.at(file as i32, rank as i32 + rules.forward[mover] as i32).ok_or_else(|| bad(format!("no cell beyond {ep}")))?;
+        // The board is read below; the piece must be the opponent's, the one that just moved.
+        ep_check = Some((piece.0, ep.to_string()));
         line.push_str(&format!(" ep={ep}/{}", g.name(piece)));
     }
     let mut pos = Position::from_text(rules, &line).map_err(|e| bad(e.0))?;
+    if let Some((piece, ep)) = ep_check
+        && !pos.board()[piece as usize].is_of(side.other())
+    {
+        let (at, mover) = (g.name(crate::Cell(piece)), rules.player_name(side.other()));
+        return Err(bad(format!("en passant on {ep}: the piece on {at} is not the one that just moved (none of {mover}'s)")));
+    }
     if let Some(&castling) = f.get(2).filter(|&&t| t != "-") {
         let c = rules.castling.as_ref().ok_or_else(|| bad(format!("this variant has no castling, so `{castling}` means nothing")))?;
         let mut rights = crate::rules::CastleRights::NONE;
@@ -144,5 +159,12 @@ mod tests {
         assert_eq!(write(&v.rules, &p).unwrap(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
         assert!(looks_like_fen(c960) && !looks_like_fen("8/8/8/8/8/8/8/8 white 3"));
         assert!(read(&v.rules, "8/8/8/8/8/8/8/8 x - - 0 1").unwrap_err().0.contains("w or b"));
+        // An en passant cell whose pawn is not the opponent's, and a move number past the limit.
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq";
+        assert!(read(&v.rules, &format!("{start} e3 0 1")).unwrap_err().0.contains("not the one that just moved"));
+        assert!(read(&v.rules, &format!("{start} - 0 4294967295")).unwrap_err().0.contains("past the limit"));
+        // So is a position text's ply (a move from it would overflow the count).
+        let far = Position::from_text(&v.rules, "4k3/8/8/8/8/8/8/4K3 white 4294967295").unwrap_err();
+        assert!(far.0.contains("past the limit"), "{far}");
     }
 }

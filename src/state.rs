@@ -726,6 +726,9 @@ impl Position {
         if let Some(first) = rest.first()
             && let Ok(ply) = first.parse::<u32>()
         {
+            if ply > MAX_TEXT_PLY {
+                return Err(bad(format!("the ply {ply} is past the limit of {MAX_TEXT_PLY}")));
+            }
             p.ply = ply;
             rest = &rest[1..];
         }
@@ -813,6 +816,9 @@ impl Position {
         Ok(())
     }
 }
+
+/// The largest ply a position text may give (games go on from it without overflowing).
+const MAX_TEXT_PLY: u32 = 10_000_000;
 
 /// A position text that cannot be read: which field, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
