@@ -302,6 +302,9 @@ fn resolved_toml(v: &Variant) -> String {
     if let Some(r) = &m.rules {
         section(r.file, RawVariant { rules: Some(r.val.clone()), ..Default::default() });
     }
+    if let Some(c) = &m.castling {
+        section(c.file, RawVariant { castling: Some(c.val.clone()), ..Default::default() });
+    }
     if let Some(a) = &m.ai {
         section(a.file, RawVariant { ai: Some(a.val.clone()), ..Default::default() });
     }

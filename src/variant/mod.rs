@@ -29,6 +29,9 @@ pub struct Variant {
     hooks: [Option<HookFilter>; Hook::ALL.len()],
     /// Zone display marks for empty cells, smallest zone first (it wins where zones overlap).
     pub marks: Vec<(String, char)>,
+    /// Whether the check test may play only the kernel's part of a move: no script can move
+    /// pieces, and no end condition can give a winner on the move (derived once at load).
+    kernel_check: bool,
 }
 
 impl Variant {
@@ -72,7 +75,19 @@ impl Variant {
         };
         let hooks = active_hooks(&merged, &rules, script.as_ref())?;
         let marks = zone_marks(&merged, &rules);
-        Ok(Variant { marks, file_origins, rules, script, merged, origin, spec: spec.to_string(), overrides: overrides.to_vec(), hooks })
+        let kernel_check = script.is_none() && !rules.ends.iter().any(|e| e.kind.may_decide_after_move());
+        Ok(Variant {
+            marks,
+            file_origins,
+            rules,
+            script,
+            merged,
+            origin,
+            spec: spec.to_string(),
+            overrides: overrides.to_vec(),
+            hooks,
+            kernel_check,
+        })
     }
 
     pub fn name(&self) -> &str {

@@ -239,7 +239,7 @@ impl Variant {
         scratch: &mut Scratch,
         hint: Option<RoyalHint>,
     ) -> Result<Option<(u16, u16)>, ScriptError> {
-        if self.script.is_none() && !self.rules.ends.iter().any(|e| e.kind.may_decide_after_move()) {
+        if self.kernel_check {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs, and often not
             // even that.

@@ -136,6 +136,9 @@ fn check_resolved_shows_inheritance() {
     assert!(out.contains("extends basileus"), "{out}");
     assert!(out.contains("# from basileus"), "{out}");
     assert!(out.contains("# capture_choice = maximum  (default maximum"), "{out}");
+    // Every section is shown, [castling] too, headed by the file that wrote it.
+    let out = stdout(&boardlab(&["check", "capablanca", "--resolved"]));
+    assert!(out.contains("# from capablanca (variants/capablanca/variant.toml)\n[castling]"), "{out}");
 }
 
 #[test]
