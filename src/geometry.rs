@@ -220,6 +220,11 @@ impl Geometry {
     ///
     /// # Errors
     /// More than 64 zones.
+    /// The id of the zone named `name`, if there is one.
+    pub fn zone_id(&self, name: &str) -> Option<u8> {
+        self.zone_names.iter().position(|n| n == name).map(|i| i as u8)
+    }
+
     pub fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, TooManyZones> {
         let id = self.zone_names.len();
         if id >= 64 {

@@ -10,7 +10,7 @@
 //! that stop at the first empty cell, forms limited by a piece count) mark their piece code as `complex`: the
 //! check test tries those pieces by generating their captures.
 
-use super::movement::{Cond, Distance, Form, victim};
+use super::movement::{Cond, Distance, Form, Hurdle, victim};
 use super::{CodeSet, PieceRules};
 use crate::geometry::{CellTable, Geometry, NONE};
 use crate::piece::PieceCode;
@@ -77,7 +77,7 @@ impl Attacks {
                             }
                         }
                     }
-                    Form::Slide { vecs, stop_first: false, max, capture, cond, screen: false, .. }
+                    Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle: Hurdle::None, .. }
                         if cond.path.is_empty() && cond.same_zone.is_empty() =>
                     {
                         for &v in vecs {

@@ -9,8 +9,12 @@
 //! right, vertical (more forward than sideways) or sideways (as the player sees forward);
 //! doubled (`ff`) the narrow ones; `fl`, `fr`, `bl`, `br` one quadrant; `n` makes a leap lame
 //! (blocked one step short of its landing: `nN` is xiangqi's horse); `cp` on a rider captures by
-//! hopping over exactly one screen (`mRcpR` is xiangqi's cannon). Anything else (`i`, `e`, `g`,
-//! `j`, `a`, …) is refused with a message: write those forms in TOML.
+//! hopping over exactly one screen (`mRcpR` is xiangqi's cannon); `g` on a rider hops over the
+//! first piece in the line to the cell just beyond it (`gQ`, the grasshopper); `i` allows the
+//! form only from the piece's start cells (`ifmnD`, a pawn's double step); `ce` on a single
+//! leap also captures en passant, and a move-only lame leap in the same string (`mnD`) opens
+//! the cell it passes to that capture (`fmWfceFifmnD` is the chess pawn). Anything else (`j`,
+//! `a`, `x`, …) is refused with a message: write those forms in TOML.
 
 use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrBool, TextOrInt};
 use toml::Spanned;
@@ -97,6 +101,8 @@ fn tokens(dirs: &str) -> Vec<String> {
 pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
     let span = text.span();
     let s: Vec<char> = text.get_ref().chars().collect();
+    // A piece that captures en passant (`e`) opens the cells its lame double steps pass.
+    let opens_en_passant = s.contains(&'e');
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
@@ -137,6 +143,7 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
             range = Some(n);
         }
         let (mut capture, mut dirs, mut lame, mut screen) = (None, String::new(), false, false);
+        let (mut initial, mut en_passant, mut hop) = (false, false, false);
         for c in prefix.chars() {
             match c {
                 'm' => capture = Some(if capture == Some("only") { "both" } else { "none" }),
@@ -144,6 +151,9 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' => dirs.push(c),
                 'n' => lame = true,
                 'p' => screen = true,
+                'g' => hop = true,
+                'i' => initial = true,
+                'e' => en_passant = true,
                 other => {
                     return Err(format!("the modifier `{other}` is not read here: write that form in TOML (see docs/variant-format.md)"));
                 }
@@ -154,6 +164,12 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
         }
         if screen && !rider {
             return Err("`cp` goes with a rider (cpR)".into());
+        }
+        if hop && (!rider || screen) {
+            return Err("`g` goes with a rider (gQ: the grasshopper), and not with `p`".into());
+        }
+        if en_passant && (rider || capture != Some("only")) {
+            return Err("`e` is read as `ce` on a single leap, a capture that may also take en passant (fceF: a chess pawn's)".into());
         }
         if lame && rider {
             return Err("`n` (lame) goes with a single leap, not a rider".into());
@@ -167,6 +183,9 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
             }
             let list = RawDirs::List(vecs.iter().map(|&(x, y)| RawDir::Vector([x as i64, y as i64])).collect());
             let mut f = RawForm { relative: Some(true), ..RawForm::default() };
+            if initial {
+                f.initial = Some(at(&span, true));
+            }
             f.capture = Some(at(
                 &span,
                 Setting::Value(match capture {
@@ -181,11 +200,21 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
                 if screen {
                     f.screen = Some(at(&span, Setting::Value(true)));
                 }
+                if hop {
+                    f.hop = Some(at(&span, Setting::Value(true)));
+                }
+            } else if en_passant {
+                // A one-cell move as a step: a step is the form that captures en passant.
+                f.step = Some(at(&span, list));
+                f.en_passant = Some(at(&span, true));
             } else {
                 f.leap = Some(at(&span, list));
                 f.distance = Some(at(&span, Setting::Value(TextOrInt::Int(1))));
                 if lame {
                     f.lame = Some(at(&span, Setting::Value(true)));
+                    if opens_en_passant && capture == Some("none") {
+                        f.en_passant = Some(at(&span, true));
+                    }
                 }
             }
             out.push(at(&span, f));
@@ -206,7 +235,7 @@ mod tests {
     }
 
     fn vectors(f: &RawForm) -> Vec<(i64, i64)> {
-        let d = f.leap.as_ref().or(f.slide.as_ref()).unwrap().get_ref();
+        let d = f.leap.as_ref().or(f.slide.as_ref()).or(f.step.as_ref()).unwrap().get_ref();
         let RawDirs::List(l) = d else { panic!() };
         let mut v: Vec<(i64, i64)> = l.iter().map(|x| if let RawDir::Vector([a, b]) = x { (*a, *b) } else { panic!() }).collect();
         v.sort();
@@ -248,11 +277,28 @@ mod tests {
         assert!(read("nN").unwrap()[0].lame.is_some());
         let cannon = read("mRcpR").unwrap();
         assert!(cannon[1].screen.is_some());
+        // The grasshopper hops along a queen's lines.
+        let g = read("gQ").unwrap();
+        assert!(g.iter().all(|f| f.hop.is_some() && f.slide.is_some()));
+    }
+
+    #[test]
+    fn the_chess_pawn_with_its_double_step_and_en_passant() {
+        let p = read("fmWfceFifmnD").unwrap();
+        assert_eq!(p.len(), 3);
+        // The capture is a step that also takes en passant.
+        assert!(p[1].step.is_some() && p[1].en_passant.is_some());
+        // The double step: from the start cells only, lame, opening en passant.
+        assert_eq!(vectors(&p[2]), vec![(0, 2)]);
+        assert!(p[2].initial.is_some() && p[2].lame.is_some() && p[2].en_passant.is_some());
+        // Without `e` in the string, the double step opens nothing.
+        assert!(read("fmWfcFifmnD").unwrap()[2].en_passant.is_none());
     }
 
     #[test]
     fn what_is_not_read_says_so() {
-        assert!(read("ifmnD").unwrap_err().contains("`i`"));
+        assert!(read("feF").unwrap_err().contains("`ce`"));
+        assert!(read("gN").unwrap_err().contains("rider"));
         assert!(read("X").unwrap_err().contains("not an atom"));
         assert!(read("pR").unwrap_err().contains("cp"));
         assert!(read("nNN").unwrap_err().contains("lame"));

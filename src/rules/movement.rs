@@ -117,6 +117,19 @@ pub enum OffBoard {
     OneBeyond,
 }
 
+/// What a slide does at the first piece in its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hurdle {
+    /// It stops there, capturing it if it may.
+    None,
+    /// `screen`: its quiet moves stop there; it captures only the next piece beyond it (a
+    /// cannon).
+    Screen,
+    /// `hop`: it lands on the cell just beyond it, a move if that is empty, a capture if it may
+    /// take what stands there (a grasshopper); it has no other move.
+    Hop,
+}
+
 /// What is particular to each form once read: the shape of the move.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
@@ -127,8 +140,8 @@ pub enum Shape {
         pass_over: u8,
         stop_first: bool,
         max: u8,
-        /// Captures only over exactly one screen (a cannon).
-        screen: bool,
+        /// What a piece in the line does to the slide (a cannon's screen, a grasshopper's hurdle).
+        hurdle: Hurdle,
     },
     Leap {
         distance: Distance,
@@ -170,9 +183,9 @@ pub enum Form {
     /// `quiet`: it may land on an empty cell (false: `capture = "only"`).
     /// `en_passant`: it may also land on the cell an enemy slide just passed, taking that piece.
     Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool, en_passant: bool },
-    /// Along a line (see [`Shape::Slide`]); with `screen`, it captures only by hopping over
-    /// exactly one piece onto the first piece beyond it.
-    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond, screen: bool },
+    /// Along a line (see [`Shape::Slide`]); a [`Hurdle`] changes what the first piece in the
+    /// line does.
+    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond, hurdle: Hurdle },
     /// Exactly `distance` cells along a vector, passing over anything (with `lame`, over
     /// anything but the cell one step short of the landing).
     Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond, lame: bool },
@@ -226,6 +239,8 @@ pub(crate) struct PieceCtx<'a> {
     pub zones: &'a ZoneMap,
     pub forward: &'a ByPlayer<i8>,
     pub attributes: &'a [String],
+    /// The start position's board (for `initial` forms).
+    pub start: &'a [PieceCode],
 }
 
 /// What generation reads of a position.
@@ -275,10 +290,15 @@ impl V<'_> {
             && *ep.get_ref()
         {
             let quiet_slide = kind == FormKind::Slide && capture == 0;
+            let lame = match &fm.lame {
+                Some(l) => self.setting(f, l)?,
+                None => false,
+            };
+            let quiet_lame_leap = kind == FormKind::Leap && capture == 0 && lame;
             let taking_step = kind == FormKind::Step && cond.capture_only;
-            if !quiet_slide && !taking_step {
+            if !quiet_slide && !quiet_lame_leap && !taking_step {
                 return Err(self
-                    .err(f, ep.span(), "`en_passant` belongs to a non-capturing slide or a capture-only step", "here")
+                    .err(f, ep.span(), "`en_passant` belongs to a non-capturing slide or lame leap, or to a capture-only step", "here")
                     .with_help("a pawn's double step: { slide = \"forward\", max_distance = 2, from = \"pawn_start\", en_passant = true }; its capture: { step = \"forward_diagonal\", capture = \"only\", en_passant = true }"));
             }
             cond.en_passant = true;
@@ -304,6 +324,35 @@ impl V<'_> {
         }
         let shape = self.shape(f, fm, kind, ctx)?;
         Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
+    }
+
+    /// What the first piece in a slide's line does to it: `screen` or `hop` (not both, and
+    /// neither with `pass_over` or `stop`, which say other things about passed pieces).
+    fn hurdle(&self, f: usize, fm: &RawForm) -> R<Hurdle> {
+        let screen = match &fm.screen {
+            Some(s) if self.setting(f, s)? => Some(s.span()),
+            _ => None,
+        };
+        let hop = match &fm.hop {
+            Some(s) if self.setting(f, s)? => Some(s.span()),
+            _ => None,
+        };
+        let (hurdle, span, what) = match (screen, hop) {
+            (None, None) => return Ok(Hurdle::None),
+            (Some(_), Some(h)) => {
+                return Err(self
+                    .err(f, h, "a slide has one kind of hurdle: `screen` (a cannon) or `hop` (a grasshopper)", "and this one has both")
+                    .with_help("keep one of them"));
+            }
+            (Some(s), None) => (Hurdle::Screen, s, "a screen slide hops exactly one piece to capture"),
+            (None, Some(h)) => (Hurdle::Hop, h, "a hopping slide lands just beyond the first piece in its line"),
+        };
+        if fm.pass_over.is_some() || fm.stop.is_some() {
+            return Err(self
+                .err(f, span, what, "with pass_over or stop")
+                .with_help("remove pass_over and stop: the first piece in the line is the hurdle"));
+        }
+        Ok(hurdle)
     }
 
     /// `capture`: `None` for false, `Some(only)` for true (`only`: `"only"`, never onto an empty
@@ -346,18 +395,7 @@ impl V<'_> {
                 },
             },
             FormKind::Slide => Shape::Slide {
-                screen: match &fm.screen {
-                    None => false,
-                    Some(s) => {
-                        let on = self.setting(f, s)?;
-                        if on && (fm.pass_over.is_some() || fm.stop.is_some()) {
-                            return Err(self
-                                .err(f, s.span(), "a screen slide hops exactly one piece to capture", "with pass_over or stop")
-                                .with_help("remove pass_over and stop: its quiet moves stop at the first piece"));
-                        }
-                        on
-                    }
-                },
+                hurdle: self.hurdle(f, fm)?,
                 pass_over: self.pass_over(f, &fm.pass_over)?,
                 stop_first: match &fm.stop {
                     None => false,
@@ -494,8 +532,8 @@ impl FormSpec {
                 Compiled::Jump(Jump { table, victims: capture, flying: None })
             }
             Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
-            Shape::Slide { pass_over, stop_first, max, screen } => {
-                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, screen })
+            Shape::Slide { pass_over, stop_first, max, hurdle } => {
+                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle })
             }
             Shape::Leap { distance, off, off_per_direction, lame } => {
                 // A leap computes its landing from coordinates: no neighbour tables to build.
@@ -513,8 +551,18 @@ fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u16> {
 
 impl Form {
     /// For a slide that can move from `from` to `to` passing at least one cell, the cell it
-    /// passes last (an en passant slide's open cell); `None` otherwise.
+    /// passes last, and for a lame leap there, the cell one step short of the landing (an en
+    /// passant form's open cell); `None` otherwise.
     pub fn passed_last(&self, g: &Geometry, b: BoardView, from: u16, to: u16) -> Option<u16> {
+        if let Form::Leap { vecs, distance: Distance::Fixed(d), cond, lame: true, .. } = self {
+            if !cond.start_ok(g, from) {
+                return None;
+            }
+            let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(from)), g.coords(crate::Cell(to)));
+            let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
+            let hit = vecs.iter().any(|&(x, y)| (x as i32 * *d as i32, y as i32 * *d as i32) == (df, dr));
+            return if hit { g.at(f1 as i32 - df.signum(), r1 as i32 - dr.signum()).map(|c| c.0).filter(|&c| c != from) } else { None };
+        }
         let Form::Slide { vecs, max, cond, .. } = self else { return None };
         if !cond.start_ok(g, from) {
             return None;
@@ -585,7 +633,9 @@ impl Form {
     pub fn reach_on(&self, g: &Geometry, b: BoardView, from: u16, moves: &mut Vec<Move>, out: &mut Vec<u16>) {
         match self {
             Form::Step { targets, .. } => out.extend(targets.get(from).iter().copied().filter(|&to| b.board[to as usize].is_empty())),
-            Form::Slide { vecs, pass_over: 0, stop_first: false, max, cond, .. } if cond.path.is_empty() => {
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
+                if cond.path.is_empty() =>
+            {
                 // (A screen slide's quiet moves are a plain slide's.)
                 if !cond.start_ok(g, from) {
                     return;
@@ -641,10 +691,10 @@ impl Form {
                     }
                 }
             }
-            Form::Slide { vecs, pass_over, stop_first, max, capture, cond, screen } => {
+            Form::Slide { vecs, pass_over, stop_first, max, capture, cond, hurdle } => {
                 if cond.start_ok(g, from) {
                     for &v in vecs {
-                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max, *screen), *capture, cond, out);
+                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max, *hurdle), *capture, cond, out);
                     }
                 }
             }
@@ -678,7 +728,7 @@ fn slide(
     board: &[PieceCode],
     from: u16,
     v: u16,
-    (pass_over, stop_first, max, screen): (u8, bool, u8, bool),
+    (pass_over, stop_first, max, hurdle): (u8, bool, u8, Hurdle),
     capture: CodeSet,
     cond: &Cond,
     out: &mut Vec<Move>,
@@ -686,7 +736,34 @@ fn slide(
     let mut cur = from;
     let mut passed = 0u8;
     let mut dist = 0u8;
-    if screen {
+    if hurdle == Hurdle::Hop {
+        // Over empty cells to the first piece, then onto the cell just beyond it.
+        loop {
+            cur = g.step(v, cur);
+            dist += 1;
+            if cur == NONE || dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
+                return;
+            }
+            if !board[cur as usize].is_empty() {
+                break;
+            }
+        }
+        cur = g.step(v, cur);
+        dist += 1;
+        if cur == NONE || dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) || !cond.land_ok(g, from, cur) {
+            return;
+        }
+        let tc = board[cur as usize];
+        if tc.is_empty() {
+            if !cond.capture_only {
+                out.push(Move::quiet(from, cur));
+            }
+        } else if victim(tc, capture) {
+            out.push(Move::replace(from, cur));
+        }
+        return;
+    }
+    if hurdle == Hurdle::Screen {
         // Quiet moves up to the first piece; past it, a capture of the next piece only.
         let mut screened = false;
         loop {
@@ -894,6 +971,14 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
         && v.setting(f, s)?
     {
         parts.push("capturing only by hopping over exactly one piece (a screen)".into());
+    }
+    if let Some(s) = &fm.hop
+        && v.setting(f, s)?
+    {
+        parts.push("hopping over the first piece in its line to the cell just beyond it".into());
+    }
+    if fm.initial.as_ref().is_some_and(|i| *i.get_ref()) {
+        parts.push("only from its start cells".into());
     }
     if let Some(s) = &fm.lame
         && v.setting(f, s)?

@@ -397,6 +397,14 @@ pub struct RawForm {
     /// piece beyond it (xiangqi's cannon); its quiet moves are a plain slide's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen: Option<Spanned<Setting<bool>>>,
+    /// A slide that hops over the first piece in its line and lands on the cell just beyond it
+    /// (a grasshopper): a move there if it is empty, a capture if it holds a piece it may take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hop: Option<Spanned<Setting<bool>>>,
+    /// The form moves a piece only from a cell where the start position has a piece of its kind
+    /// and owner (Betza's `i`: a pawn's double step written without a zone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial: Option<Spanned<bool>>,
     /// A leap blocked by a piece on the cell one step short of its landing (xiangqi's horse and
     /// elephant).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -669,7 +669,7 @@ impl Variant {
         let g = &self.rules.geometry;
         reaches.then(|| {
             format!(
-                "{} is empty: the {} captures there en passant only on the move right after an enemy slide passed it ({})",
+                "{} is empty: the {} captures there en passant only on the move right after an enemy piece passed it ({})",
                 g.name(crate::Cell(to)),
                 self.rules.kind(code.kind()).name,
                 match pos.en_passant() {

@@ -102,14 +102,22 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         }
     }
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
-    let ctx = movement::PieceCtx { kinds: &kinds, counters: &counter_names, zones: &zones, forward: &forward, attributes: &attributes };
+    // The start position comes before the pieces' forms: `initial` forms start on its cells.
+    let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
+    let ctx = movement::PieceCtx {
+        kinds: &kinds,
+        counters: &counter_names,
+        zones: &zones,
+        forward: &forward,
+        attributes: &attributes,
+        start: &setup.board,
+    };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v)?;
     let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
     let check_illegal = pieces::stage_check(&v, &kinds)?;
     let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
-    let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;

@@ -2,15 +2,16 @@
 //! promotion, leaving the game and attribute effects; and the capture policy.
 
 use super::{R, V};
-use crate::geometry::{CellTable, Geometry};
+use crate::geometry::{Cell, CellTable, Geometry, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
-use crate::rules::movement::{Compiled, PieceCtx, forms_may_overlap};
+use crate::rules::movement::{Compiled, Cond, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
 use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawForm, RawPiece, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use toml::Spanned;
 
 /// The attribute that marks the crowned piece (added to every kind when `[crown]` is declared).
@@ -231,6 +232,25 @@ fn in_hand(v: &V, raw: &Src<RawPiece>, ctx: &PieceCtx, kind: &str) -> R<Option<u
     }
 }
 
+/// The zone of the cells where the start position has `p`'s pieces of `kind`: where an
+/// `initial` form may start (made once per kind and player, and kept among the zones).
+#[allow(clippy::too_many_arguments)]
+fn initial_zone(v: &V, f: usize, span: Range<usize>, ctx: &PieceCtx, g: &mut Geometry, kind: &str, p: Player, cond: &Cond) -> R<ZoneSet> {
+    if !cond.from.is_empty() {
+        let e = v.err(f, span, "`initial` says where the form starts", "and so does `from`");
+        return Err(e.with_help("keep one of them: `initial` means the cells where the start position has this piece"));
+    }
+    let name = format!("initial {kind}@{}", p.index());
+    if let Some(id) = g.zone_id(&name) {
+        return Ok(ZoneSet::one(id));
+    }
+    let k = ctx.kinds.iter().position(|k| k.name == kind).expect("a kind of this variant");
+    let code = PieceCode::new(KindId(k as u8), p);
+    let cells: Vec<Cell> = (0..g.len()).filter(|&c| ctx.start[c] == code).map(|c| Cell(c as u16)).collect();
+    let id = g.add_zone(&name, &cells).map_err(|e| v.err(f, span, e.to_string(), "here"))?;
+    Ok(ZoneSet::one(id))
+}
+
 /// How one piece code moves.
 fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, kind: &str) -> R<PieceRules> {
     let f = raw.file;
@@ -250,7 +270,12 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             let e = v.err(f, pl.span(), "`place` names what the second part of a turn places", "but this form has no `then`");
             return Err(e.with_help("write it inside the form's then: then = { place = \"arrow\", slide = \"all\" }"));
         }
-        let Some(spec) = v.form(f, form, p, ctx)? else { continue };
+        let Some(mut spec) = v.form(f, form, p, ctx)? else { continue };
+        if let Some(i) = &form.get_ref().initial
+            && *i.get_ref()
+        {
+            spec.cond.from = initial_zone(v, f, i.span(), ctx, g, kind, p, &spec.cond)?;
+        }
         let then = match &form.get_ref().then {
             Some(t) => stage_then(v, f, t, p, ctx, g)?,
             None => None,
@@ -270,7 +295,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 rules.jumps.push(j);
             }
             Compiled::Quiet(q) => {
-                if spec.cond.en_passant && matches!(q, crate::rules::Form::Slide { .. }) {
+                if spec.cond.en_passant && matches!(q, crate::rules::Form::Slide { .. } | crate::rules::Form::Leap { .. }) {
                     rules.en_passant.push(rules.quiet.len());
                 }
                 rules.quiet.push(q);
