@@ -47,8 +47,11 @@ pub enum EndKind {
         /// "try"); the kernel checks that after the condition is met ([`EndKind::needs_safety`]).
         safe: bool,
     },
-    /// A player with this many pieces or fewer on the board loses (or, with `win`, wins).
-    PiecesAtMost { count: i64, win: bool },
+    /// A player with this many pieces or fewer on the board loses (or, with `win`, wins). With
+    /// `reply` (a loss only): not yet if that player is to move and the opponent has at most one
+    /// piece more than `count` (one capture could bring it there too); when both are at the
+    /// count, the game goes on.
+    PiecesAtMost { count: i64, win: bool, reply: bool },
     /// A line of `length` pieces of one player (of `kinds`) along one of `axes` through the cell
     /// where the move's piece landed: that player wins (or, with `loss`, loses).
     InARow {
@@ -233,10 +236,23 @@ impl EndKind {
                     owner.other()
                 }))
             }
-            EndKind::PiecesAtMost { count, win } => [m.mover.other(), m.mover]
+            EndKind::PiecesAtMost { count, win, reply: false } => [m.mover.other(), m.mover]
                 .into_iter()
                 .find(|&p| (m.counts[p] as i64) <= *count)
                 .map(|p| Some(if *win { p } else { p.other() })),
+            EndKind::PiecesAtMost { count, reply: true, .. } => {
+                let (mover, next) = (m.mover, m.mover.other());
+                let at = |p: Player| (m.counts[p] as i64) <= *count;
+                if at(next) && !at(mover) && (m.counts[mover] as i64) > *count + 1 {
+                    // No single capture can answer: the player to move is beaten now.
+                    Some(Some(mover))
+                } else if at(mover) && !at(next) {
+                    // Brought to the count and not answered (or brought there by its own move).
+                    Some(Some(next))
+                } else {
+                    None
+                }
+            }
             EndKind::InARow { length, kinds, axes, win } => {
                 let to = m.effects.to;
                 let code = *m.board.get(to as usize)?;
@@ -413,7 +429,17 @@ fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     if !(0..=cells).contains(&count) {
         return Err(v.err(c.f, n.span(), format!("a piece count is 0 to {cells} (the board's cells), not {count}"), "here"));
     }
-    Ok(Some(EndKind::PiecesAtMost { count, win }))
+    let reply = match &e.reply {
+        Some(r) => v.setting(c.f, r)?,
+        None => false,
+    };
+    if reply && win {
+        let at = e.reply.as_ref().map_or(n.span(), |r| r.span());
+        return Err(v
+            .err(c.f, at, "`reply` gives a player brought to the count a move to answer", "but here reaching the count wins")
+            .with_help("remove `reply`, or make the result a loss"));
+    }
+    Ok(Some(EndKind::PiecesAtMost { count, win, reply }))
 }
 
 fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

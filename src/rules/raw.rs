@@ -526,6 +526,10 @@ pub struct RawEnd {
     pub if_attacked: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<Spanned<String>>,
+    /// `pieces_at_most` (a loss): a player brought to the count, while the opponent has only one
+    /// piece more than it, has one move to bring the opponent to it too (shatranj's reprieve).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<Spanned<Setting<bool>>>,
     /// `royal_captured`: the player loses only when its last royal piece is captured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<Spanned<Setting<bool>>>,
