@@ -1,5 +1,6 @@
-//! Perft benchmarks: English draughts through the kernel and through a hand-written generator
-//! (`handwritten.rs`) in the same run, with both speeds and their ratio; every other shipped
+//! Perft benchmarks: English draughts through the kernel and through a hand-written bitboard
+//! generator (`handwritten.rs`) in the same run, depths 9 to 11 (`BOARDLAB_BENCH_CHECKERS_MAX`
+//! lowers the deepest), with both speeds and the ratio of their times; every other shipped
 //! game through the kernel (chess from its start, depth 5). Run with `cargo bench`.
 //!
 //! The summary at the top is timed with `Instant` over whole perft runs (leaf nodes per second,
@@ -36,21 +37,29 @@ fn kernel_perft_made(name: &str, depth: u32) -> u64 {
 }
 
 fn summary() {
-    let depth = 9;
+    // The yardstick first proves itself against Aart Bik's published counts.
+    for (d, &n) in handwritten::BIK.iter().enumerate().take(9) {
+        assert_eq!(handwritten::perft_start(d + 1, true), n, "the hand-written generator misses Bik's count at depth {}", d + 1);
+    }
     println!(
         "perft summary (leaf nodes per second, one thread; `counted`: the last level is counted, not made; `made`: every leaf made and unmade)"
     );
+    println!("  English draughts, the kernel against the hand-written bitboard generator (benches/handwritten.rs) in this run:");
+    let deepest = std::env::var("BOARDLAB_BENCH_CHECKERS_MAX").ok().and_then(|d| d.parse().ok()).unwrap_or(11u32);
     for bulk in [true, false] {
         let mode = if bulk { "counted" } else { "made" };
-        let (k, kr) = rate(|| if bulk { kernel_perft("checkers", depth) } else { kernel_perft_made("checkers", depth) });
-        let (h, hr) = rate(|| handwritten::perft_start(depth as usize, bulk));
-        assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
-        println!(
-            "  checkers depth {depth} = {k} ({mode}): kernel {:.2} M/s, hand-written {:.2} M/s, ratio {:.2}",
-            kr / 1e6,
-            hr / 1e6,
-            kr / hr
-        );
+        for depth in 9..=deepest {
+            let (k, kr) = rate(|| if bulk { kernel_perft("checkers", depth) } else { kernel_perft_made("checkers", depth) });
+            let (h, hr) = rate(|| handwritten::perft_start(depth as usize, bulk));
+            assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
+            assert_eq!(k, handwritten::BIK[depth as usize - 1], "checkers perft {depth} is not Bik's count");
+            println!(
+                "    checkers depth {depth:>2} = {k:>9} ({mode:>7}): kernel {:>6.2} M/s, bitboard {:>6.2} M/s: the kernel takes {:.2}x its time",
+                kr / 1e6,
+                hr / 1e6,
+                hr / kr
+            );
+        }
     }
     for (name, depth) in [
         ("basileus", 4),
