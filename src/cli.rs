@@ -73,6 +73,13 @@ pub enum Command {
         /// First print `MOVE: COUNT` for each legal move.
         #[arg(long)]
         divide: bool,
+        /// Make and unmake every leaf, hooks included (the same count; a measure of make/undo
+        /// rather than of move generation).
+        #[arg(long)]
+        made: bool,
+        /// Share the root moves out over this many threads (the same count).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
+        threads: u32,
     },
     /// Show the board, the side to move or the result, and the variant's state; or draw it as
     /// an SVG or PNG picture (docs/diagrams.md).
@@ -396,7 +403,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
         Command::Moves(game) => moves(&game, out),
-        Command::Perft { game, depth, divide } => perft(&game, depth, divide, out),
+        Command::Perft { game, depth, divide, made, threads } => perft(&game, depth, divide, (made, threads as usize), out),
         Command::Show(a) if a.svg.is_some() || a.png.is_some() => pictures(&a, out),
         Command::Show(a) => show(&a.game, out),
         Command::Position { game, format } => {
@@ -474,8 +481,11 @@ fn moves(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn perft(game: &Game, depth: u32, divide: bool, out: &mut dyn Write) -> Result<(), CliError> {
+fn perft(game: &Game, depth: u32, divide: bool, (made, threads): (bool, usize), out: &mut dyn Write) -> Result<(), CliError> {
     let (v, mut pos) = setup(game)?;
+    if divide && (made || threads > 1) {
+        return Err(CliError::usage("--divide counts one root move at a time: leave out --made and --threads"));
+    }
     if divide {
         let rows = perft::divide(&v, &mut pos, depth).map_err(CliError::usage)?;
         let mut total = 0;
@@ -485,7 +495,7 @@ fn perft(game: &Game, depth: u32, divide: bool, out: &mut dyn Write) -> Result<(
         }
         writeln!(out, "{total}")?;
     } else {
-        let n = perft::perft(&v, &mut pos, depth).map_err(CliError::usage)?;
+        let n = perft::perft_threads(&v, &pos, depth, made, threads).map_err(CliError::usage)?;
         writeln!(out, "{n}")?;
     }
     Ok(())

@@ -53,6 +53,45 @@ pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, Se
     perft_inner(v, pos, depth, &mut lists, false)
 }
 
+/// The most threads a perft may split its root moves over.
+pub const MAX_THREADS: usize = 256;
+
+/// [`perft`] (or with `made`, [`perft_made`]) with the root moves shared out over `threads`
+/// threads, each taking the next unplayed root move (so a big subtree does not leave the others
+/// idle for long). The count is the same for any number of threads.
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed (every thread stops).
+pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, made: bool, threads: usize) -> Result<u64, SearchError> {
+    let threads = threads.clamp(1, MAX_THREADS);
+    let run = |pos: &mut Position, depth: u32| if made { perft_made(v, pos, depth) } else { perft(v, pos, depth) };
+    if threads == 1 || depth < 2 {
+        return run(&mut pos.clone(), depth);
+    }
+    let mut roots = Vec::new();
+    v.legal_moves(&mut pos.clone(), &mut roots)?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<u64, SearchError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(roots.len()))
+            .map(|_| {
+                let (next, roots, run) = (&next, &roots, &run);
+                s.spawn(move || {
+                    let mut here = pos.clone();
+                    let mut n = 0;
+                    while let Some(m) = roots.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        v.make(&mut here, m)?;
+                        n += run(&mut here, depth - 1)?;
+                        here.undo();
+                    }
+                    Ok(n)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a perft thread panicked")).collect()
+    });
+    results.into_iter().sum()
+}
+
 fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList], bulk: bool) -> Result<u64, SearchError> {
     if depth == 0 {
         return Ok(1);
@@ -185,6 +224,18 @@ pub struct FileError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn threads_and_made_leaves_count_the_same_tree() {
+        for (name, depth) in [("checkers", 6), ("pyramida", 3), ("chess", 3)] {
+            let v = Variant::load(name, &[]).unwrap();
+            let pos = v.start();
+            let one = perft(&v, &mut pos.clone(), depth).unwrap();
+            assert_eq!(perft_threads(&v, &pos, depth, false, 2).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, depth, true, 3).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, 1, false, 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
+        }
+    }
 
     #[test]
     fn divide_sums_to_perft() {
