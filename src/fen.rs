@@ -47,10 +47,8 @@ fn promoted_kinds(rules: &Ruleset) -> Vec<(KindId, KindId)> {
         let Some(base) = (0..rules.kinds.len()).find(|&b| b != k && first(b).drop.as_ref().is_some_and(|d| d.hand == Some(slot))) else {
             continue;
         };
-        let promotes_to_k = first(base)
-            .promote
-            .as_ref()
-            .is_some_and(|p| p.to.0 as usize == k || p.choices.iter().any(|(c, _)| c.kind().0 as usize == k));
+        let promotes_to_k =
+            first(base).promote.as_ref().is_some_and(|p| p.to.0 as usize == k || p.choices.iter().any(|(c, _)| c.kind().0 as usize == k));
         if promotes_to_k {
             out.push((KindId(k as u8), KindId(base as u8)));
         }
@@ -95,16 +93,18 @@ fn read_board_and_hand(rules: &Ruleset, field: &str) -> Result<(String, Option<S
     let kinds = hand_kinds(rules);
     let mut counts = vec![[0i32; 2]; kinds.len()];
     for c in hand.chars().filter(|&c| c != '-') {
-        let hit = kinds.iter().enumerate().find_map(|(i, &(k, _))| {
-            Player::both().into_iter().find(|&p| rules.kinds[k.0 as usize].symbols[p] == c).map(|p| (i, p))
-        });
+        let hit = kinds
+            .iter()
+            .enumerate()
+            .find_map(|(i, &(k, _))| Player::both().into_iter().find(|&p| rules.kinds[k.0 as usize].symbols[p] == c).map(|p| (i, p)));
         let (i, p) = hit.ok_or_else(|| bad(format!("`{c}` in the hand is no kind that is dropped from a hand")))?;
         counts[i][p.index()] += 1;
         if counts[i][p.index()] > MAX_IN_HAND {
             return Err(bad(format!("more than {} of `{c}` in the hand", MAX_IN_HAND)));
         }
     }
-    let parts: Vec<String> = kinds.iter().zip(&counts).map(|(&(_, slot), n)| format!("{}:{}:{}", rules.counters[slot as usize].0, n[0], n[1])).collect();
+    let parts: Vec<String> =
+        kinds.iter().zip(&counts).map(|(&(_, slot), n)| format!("{}:{}:{}", rules.counters[slot as usize].0, n[0], n[1])).collect();
     Ok((out, (!parts.is_empty()).then(|| parts.join(","))))
 }
 

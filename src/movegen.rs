@@ -806,11 +806,34 @@ pub fn merge_same_captures(out: &mut MoveList, start: usize) {
 }
 
 /// Removes moves of `out[start..]` whose text an earlier one there has.
+///
+/// Simple moves (one landing, on a board of at most 128 cells, capturing nothing or what stands
+/// there) are told apart by their start and landing alone. A piece's moves come together, so
+/// while the simple moves keep one start cell that no earlier run of them had, two bit sets of
+/// landings find their twins at once; everything else is compared with the moves kept. A piece
+/// with many overlapping slides (Bivouac's runs) costs a pass, not a square.
 fn dedup_from(out: &mut MoveList, start: usize) {
+    let (mut run, mut fresh) = (NONE, false);
+    let (mut quiet, mut replace, mut runs) = (0u128, 0u128, 0u128);
     let mut w = start;
     for r in start..out.len() {
         let m = out[r];
-        if !out[start..w].contains(&m) {
+        let (to, v) = (m.path[0], m.victims[0]);
+        let simple = m.kind == MoveKind::Normal && m.len == 1 && to < 128 && m.from < 128 && (v == NONE || v == to);
+        if simple && m.from != run {
+            (run, quiet, replace) = (m.from, 0, 0);
+            fresh = runs >> m.from & 1 == 0;
+            runs |= 1 << m.from;
+        }
+        let twin = if simple && fresh {
+            let set = if v == NONE { &mut quiet } else { &mut replace };
+            let had = *set >> to & 1 != 0;
+            *set |= 1 << to;
+            had
+        } else {
+            out[start..w].contains(&m)
+        };
+        if !twin {
             out[w] = m;
             w += 1;
         }
@@ -908,6 +931,16 @@ mod tests {
         let mut list = vec![a, b, a, c, b];
         dedup_from(&mut list, 1);
         assert_eq!(list, vec![a, b, a, c]);
+        // A quiet move and a capture onto one cell differ; so do moves from two cells onto one,
+        // and a chain from the same cell; their twins go.
+        let (d, e) = (Move::quiet(5, 1), Move::capture_at(0, 1, 9));
+        let mut list = vec![a, Move::replace(0, 1), d, e, d, e, Move::replace(0, 1), a];
+        dedup_from(&mut list, 0);
+        assert_eq!(list, vec![a, Move::replace(0, 1), d, e]);
+        // Two pieces' runs, and a run of a start cell seen before (compared one by one).
+        let mut list = vec![a, b, d, a, Move::quiet(5, 2), d, b, Move::quiet(0, 4)];
+        dedup_from(&mut list, 0);
+        assert_eq!(list, vec![a, b, d, Move::quiet(5, 2), Move::quiet(0, 4)]);
     }
 
     #[test]

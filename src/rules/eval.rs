@@ -508,14 +508,7 @@ fn one_move(r: &Ruleset, forms: &[&Form], from: u16) -> Vec<u16> {
     let g = &r.geometry;
     let mut out = Vec::new();
     for f in forms {
-        let cond = match f {
-            Form::Step { .. } => None,
-            Form::Slide { cond, .. } | Form::Leap { cond, .. } | Form::Walk { cond, .. } => Some(cond),
-        };
-        if cond.is_some_and(|c| !c.start_ok(g, from)) {
-            continue;
-        }
-        out.extend(f.reach(g, from).into_iter().filter(|&to| cond.is_none_or(|c| c.land_ok(g, from, to))));
+        out.extend(f.reach(g, from));
     }
     out.sort_unstable();
     out.dedup();

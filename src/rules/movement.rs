@@ -584,19 +584,20 @@ impl Form {
     }
 
     /// The cells the form can reach from `from` on an empty board (ignoring occupancy, so it
-    /// errs on the side of "may"); leaving the board is not a cell.
+    /// errs on the side of "may"), its zone conditions applied; leaving the board is not a cell.
     pub fn reach(&self, g: &Geometry, from: u16) -> Vec<u16> {
         let mut out = Vec::new();
         match self {
             Form::Step { targets, .. } => out.extend_from_slice(targets.get(from)),
-            Form::Walk { vecs, steps, .. } => {
+            Form::Walk { cond, .. } | Form::Slide { cond, .. } | Form::Leap { cond, .. } if !cond.start_ok(g, from) => {}
+            Form::Walk { vecs, steps, cond } => {
                 let mut frontier = vec![from];
                 for _ in 0..*steps {
                     frontier = frontier.iter().flat_map(|&c| vecs.iter().map(move |&v| g.step(v, c))).filter(|&c| c != NONE).collect();
                     frontier.sort();
                     frontier.dedup();
                 }
-                out.extend(frontier.into_iter().filter(|&c| c != from));
+                out.extend(frontier.into_iter().filter(|&c| c != from && cond.land_ok(g, from, c)));
             }
             Form::Slide { vecs, max, cond, .. } => {
                 for &v in vecs {
@@ -606,18 +607,21 @@ impl Form {
                         if cur == NONE || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
                             break;
                         }
-                        out.push(cur);
+                        if cond.land_ok(g, from, cur) {
+                            out.push(cur);
+                        }
                     }
                 }
             }
-            Form::Leap { vecs, distance, .. } => {
+            Form::Leap { vecs, distance, cond, .. } => {
                 let (f0, r0) = g.coords(crate::Cell(from));
                 let ds: Vec<i32> = match distance {
                     Distance::Fixed(d) => vec![*d as i32],
                     Distance::Attribute(_) => (1..=g.files.max(g.ranks) as i32).collect(),
                 };
                 for &(dx, dy) in vecs {
-                    out.extend(ds.iter().filter_map(|&d| g.at(f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d)).map(|c| c.0));
+                    let cells = ds.iter().filter_map(|&d| g.at(f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d));
+                    out.extend(cells.map(|c| c.0).filter(|&c| cond.land_ok(g, from, c)));
                 }
             }
         }
