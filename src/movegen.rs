@@ -545,15 +545,27 @@ pub fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &m
 /// Replaces each move of `out[start..]` by the two-part turns it begins: the move, then a
 /// piece of `then.code` placed on each cell `then.form` reaches from the landing, on the board
 /// as the move leaves it (its start empty, the piece on its landing, its victims gone).
+/// The buffers of [`second_parts`]: the first parts, a board, the second parts' reach and the
+/// cells a first part changed.
+type ThenScratch = (Vec<Move>, Vec<PieceCode>, MoveList, Vec<(u16, PieceCode)>);
+
+thread_local! {
+    /// Kept between calls so that two-part turns allocate nothing once the buffers have grown.
+    static THEN_SCRATCH: std::cell::Cell<ThenScratch> = const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new(), Vec::new())) };
+}
+
 #[cold]
 fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, start: usize, out: &mut MoveList) {
-    let firsts: Vec<Move> = out.drain(start..).collect();
-    let mut board = pos.board().to_vec();
-    let mut reach = Vec::new();
+    let (mut firsts, mut board, mut reach, mut saved) = THEN_SCRATCH.take();
+    firsts.clear();
+    firsts.extend(out.drain(start..));
+    board.clear();
+    board.extend_from_slice(pos.board());
     let view = pos.view();
-    for m in firsts {
+    for &m in &firsts {
         let Some(to) = m.to() else { continue };
-        let saved: Vec<(u16, PieceCode)> = std::iter::once(m.from).chain(m.victims()).chain([to]).map(|c| (c, board[c as usize])).collect();
+        saved.clear();
+        saved.extend(std::iter::once(m.from).chain(m.victims()).chain([to]).map(|c| (c, board[c as usize])));
         for c in m.victims() {
             board[c as usize] = PieceCode::EMPTY;
         }
@@ -566,6 +578,7 @@ fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, s
             board[c as usize] = was;
         }
     }
+    THEN_SCRATCH.set((firsts, board, reach, saved));
 }
 
 /// Replaces each move of `out[start..]` that promotes a piece with a choice of kinds by one
@@ -591,10 +604,16 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
             i += 1;
             continue;
         }
-        let each: Vec<Move> = p.choices.iter().map(|&(c, letter)| m.promote_to(c, letter)).collect();
-        let n = each.len();
-        out.splice(i..=i, each);
-        i += n;
+        // In place (no list of choices built): the move becomes its first choice, the others
+        // follow it.
+        for (k, &(c, letter)) in p.choices.iter().enumerate() {
+            if k == 0 {
+                out[i] = m.promote_to(c, letter);
+            } else {
+                out.insert(i + k, m.promote_to(c, letter));
+            }
+        }
+        i += p.choices.len();
     }
 }
 
@@ -683,27 +702,66 @@ pub fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     }
 }
 
+/// Why the side to move may not castle on one side now: the cells that say so, put into words
+/// only when someone asks ([`CastleRefusal::words`]), so generation formats nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastleRefusal {
+    NoCastling,
+    /// This side (`O-O` or `O-O-O`) is not declared.
+    NoSide,
+    /// The king or that rook has moved.
+    RightLost,
+    /// No king stands on the rank of the rook on this cell.
+    NoKing(u16),
+    OffBoard,
+    /// A piece on this cell stands between.
+    Blocked(u16),
+    /// The king is in check by the piece on this cell.
+    InCheck(u16),
+    /// The king would cross the first cell, attacked by the piece on the second.
+    Crosses(u16, u16),
+}
+
+impl CastleRefusal {
+    /// The refusal in words, read on `pos` (the position castling was asked in).
+    pub fn words(self, rules: &Ruleset, pos: &Position, side: usize) -> String {
+        let written = if side == EAST { "O-O" } else { "O-O-O" };
+        let name = |c: u16| rules.geometry.name(crate::Cell(c)).to_string();
+        let kind = |c: u16| rules.kind(pos.board()[c as usize].kind()).name.clone();
+        match self {
+            CastleRefusal::NoCastling => "this game has no castling".into(),
+            CastleRefusal::NoSide => format!("this game does not castle {written}"),
+            CastleRefusal::RightLost => {
+                format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(pos.side()))
+            }
+            CastleRefusal::NoKing(rook) => format!("no king stands on the rank of the rook on {}", name(rook)),
+            CastleRefusal::OffBoard => format!("castling {written} lands off the board on this rank"),
+            CastleRefusal::Blocked(c) => format!("the {} on {} stands in the way", kind(c), name(c)),
+            CastleRefusal::InCheck(by) => format!("your king is in check by the {} on {}", kind(by), name(by)),
+            CastleRefusal::Crosses(cell, by) => {
+                format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(by), name(by))
+            }
+        }
+    }
+}
+
 /// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
 /// none: the right is gone, a cell between is taken, the king is in check or would cross an
 /// attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
-pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, String> {
-    let c = rules.castling.as_ref().ok_or("this game has no castling")?;
+pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
+    let c = rules.castling.as_ref().ok_or(CastleRefusal::NoCastling)?;
     let g = &rules.geometry;
     let me = pos.side();
-    let written = if side == EAST { "O-O" } else { "O-O-O" };
-    let (king_file, rook_file) = c.sides[side].ok_or_else(|| format!("this game does not castle {written}"))?;
+    let (king_file, rook_file) = c.sides[side].ok_or(CastleRefusal::NoSide)?;
     let rook = pos.castle_rights().rook(me, side);
-    let name = |c: u16| g.name(crate::Cell(c)).to_string();
-    let kind = |p: &Position, c: u16| rules.kind(p.board()[c as usize].kind()).name.clone();
     if rook == NONE {
-        return Err(format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(me)));
+        return Err(CastleRefusal::RightLost);
     }
-    let king =
-        c.king_on_rank(g, pos.board(), me, rook).ok_or_else(|| format!("no king stands on the rank of the rook on {}", name(rook)))?;
+    let king = c.king_on_rank(g, pos.board(), me, rook).ok_or(CastleRefusal::NoKing(rook))?;
     let rank = g.coords(crate::Cell(king)).1 as i32;
     let at = |f: u8| g.at(f as i32, rank).map(|c| c.0);
     let (Some(king_to), Some(rook_to)) = (at(king_file), at(rook_file)) else {
-        return Err(format!("castling {written} lands off the board on this rank"));
+        return Err(CastleRefusal::OffBoard);
     };
     let file = |c: u16| g.coords(crate::Cell(c)).0;
     let between = |a: u16, b: u16| {
@@ -713,12 +771,10 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
     if let Some(block) =
         between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty())
     {
-        return Err(format!("the {} on {} stands in the way", kind(pos, block), name(block)));
+        return Err(CastleRefusal::Blocked(block));
     }
-    let (mut board, mut moves) = (Vec::new(), Vec::new());
-    let near = |c: u16| if rules.attack_reach.is_empty() { u128::MAX } else { 1u128 << c };
-    if let Some(m) = first_capture_near(rules, pos, me.other(), &mut board, &mut moves, near(king), |x| x == king) {
-        return Err(format!("your king is in check by the {} on {}", kind(pos, m.from), name(m.from)));
+    if let Some(by) = attacker_of(rules, pos, me.other(), king) {
+        return Err(CastleRefusal::InCheck(by));
     }
     // Each cell the king crosses, and the one it lands on, must not be attacked: the king is
     // put there on the board (the rook still home) and the opponent's captures are tried.
@@ -726,14 +782,31 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
     for cell in between(king, king_to).filter(|&x| x != king) {
         pos.begin();
         pos.relocate(z, king, cell);
-        let hit = first_capture_near(rules, pos, me.other(), &mut board, &mut moves, near(cell), |x| x == cell);
-        let reason = hit.map(|m| format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(pos, m.from), name(m.from)));
+        let hit = attacker_of(rules, pos, me.other(), cell);
         pos.undo();
-        if let Some(r) = reason {
-            return Err(r);
+        if let Some(by) = hit {
+            return Err(CastleRefusal::Crosses(cell, by));
         }
     }
     Ok(Move::castle(king, king_to, rook, rook_to))
+}
+
+/// The cell of a piece of `by` that could capture the piece on `cell` now: the reverse attack
+/// tables where they cover all of `by`'s pieces on the board, else `by`'s captures tried.
+fn attacker_of(rules: &Ruleset, pos: &Position, by: Player, cell: u16) -> Option<u16> {
+    let board = pos.board();
+    if !rules.attack_reach.is_empty() {
+        if let Some(src) = rules.attacks.attacker(&rules.geometry, board, cell, board[cell as usize]) {
+            return Some(src);
+        }
+        let complex = board.iter().any(|c| !c.is_empty() && c.owner() == by && rules.attacks.complex >> c.index() & 1 != 0);
+        if !complex {
+            return None;
+        }
+    }
+    let near = if rules.attack_reach.is_empty() { u128::MAX } else { 1u128 << cell };
+    let (mut scratch_board, mut moves) = (Vec::new(), Vec::new());
+    first_capture_near(rules, pos, by, &mut scratch_board, &mut moves, near, |x| x == cell).map(|m| m.from)
 }
 
 /// Keeps the moves of `out[start..]` for which `keep` holds, in order.

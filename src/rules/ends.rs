@@ -331,15 +331,16 @@ impl EndKind {
 #[derive(Clone, Debug)]
 pub struct EndRule {
     pub kind: EndKind,
-    pub reason: String,
+    /// Shared by every result it gives (a result costs no allocation).
+    pub reason: std::sync::Arc<str>,
 }
 
 impl EndRule {
     /// The outcome for a winner (`None`: a draw), with this rule's reason.
     pub fn outcome(&self, winner: Option<Player>) -> Outcome {
         match winner {
-            Some(p) => Outcome::win(p, self.reason.as_str()),
-            None => Outcome::draw(self.reason.as_str()),
+            Some(p) => Outcome::win(p, self.reason.clone()),
+            None => Outcome::draw(self.reason.clone()),
         }
     }
 }
@@ -620,7 +621,7 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
             if matches!(kind, EndKind::BothPass(..)) {
                 passes = Some(e.condition.span());
             }
-            out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")) });
+            out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")).into() });
         }
     }
     if let Some(span) = passes

@@ -15,6 +15,11 @@ use crate::state::Position;
 /// Reusable buffers of the check test: a board copy and a move list.
 type Scratch = (Vec<crate::PieceCode>, MoveList);
 
+thread_local! {
+    /// The check test's buffers, kept between move lists.
+    static CHECK_SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
+}
+
 /// What the check test of each move in a list can reuse: the mover's one royal piece's cell
 /// before the move, and whether the opponent has pieces the reverse tables do not cover.
 #[derive(Clone, Copy)]
@@ -146,12 +151,16 @@ impl Variant {
         refused: Option<&mut Vec<(Move, String)>>,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
-        let mut scratch = (Vec::new(), Vec::new());
+        // This thread's buffers, taken for the call (a nested call gets fresh ones) and put
+        // back, so the test allocates nothing once they have grown.
+        let mut scratch = CHECK_SCRATCH.take();
         let hint = self.royal_hint(pos, me);
-        keep_unrefused(out, start, refused, |m, words| {
+        let kept = keep_unrefused(out, start, refused, |m, words| {
             let attack = self.check_after_with(pos, &m, me, &mut scratch, hint)?;
             Ok(attack.map(|a| if words { self.check_words(pos, m, a) } else { String::new() }))
-        })
+        });
+        CHECK_SCRATCH.set(scratch);
+        kept
     }
 
     /// `no_mate` drops: removes from `out[start..]` each drop of such a kind after which the
@@ -289,7 +298,10 @@ impl Variant {
     /// Whether the opponent of the player to decide could capture one of that player's royal
     /// pieces now (check).
     pub fn in_check(&self, pos: &Position) -> bool {
-        self.royal_attacker(pos, pos.side(), &mut (Vec::new(), Vec::new())).is_some()
+        let mut scratch = CHECK_SCRATCH.take();
+        let attacked = self.royal_attacker(pos, pos.side(), &mut scratch).is_some();
+        CHECK_SCRATCH.set(scratch);
+        attacked
     }
 
     /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
@@ -461,11 +473,14 @@ impl Variant {
         if PROBING.get() || !self.in_check(pos) {
             return Ok(false);
         }
+        thread_local! { static MOVES: std::cell::Cell<MoveList> = const { std::cell::Cell::new(Vec::new()) }; }
         PROBING.set(true);
-        let mut moves = Vec::new();
-        let r = self.legal_moves(pos, &mut moves);
+        let mut moves = MOVES.take();
+        moves.clear();
+        let r = self.legal_moves(pos, &mut moves).map(|()| moves.is_empty());
+        MOVES.set(moves);
         PROBING.set(false);
-        r.map(|()| moves.is_empty())
+        r
     }
 
     /// The result of `pos`: a declared result, or what having no legal move means.
@@ -489,8 +504,8 @@ impl Variant {
     /// neither player can move, that rule's tally.
     pub fn no_moves_outcome(&self, pos: &Position) -> Outcome {
         let (reason, rule) = match self.no_moves_rule_at(pos) {
-            Some((e, n)) => (e.reason.as_str(), n),
-            None => ("no moves", NoMoves::Loss),
+            Some((e, n)) => (e.reason.clone(), n),
+            None => ("no moves".into(), NoMoves::Loss),
         };
         match (rule, self.rules.both_pass_rule()) {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
@@ -643,7 +658,7 @@ impl Variant {
         };
         let Some(side) = side else { return Ok(None) };
         match movegen::castle_move(&self.rules, pos, side) {
-            Err(why) => Ok(Some(why)),
+            Err(why) => Ok(Some(why.words(&self.rules, pos, side))),
             Ok(m) => {
                 let me = pos.side();
                 let attack = self.check_after(pos, &m, me, &mut (Vec::new(), Vec::new()))?;

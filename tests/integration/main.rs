@@ -1,6 +1,8 @@
 //! The one integration-test binary: scenarios (insta snapshots), perft files, diagnostics of
-//! broken variants, the command line, and properties over random playouts.
+//! broken variants, the command line, properties over random playouts, and allocations per
+//! node (a counting global allocator).
 
+mod alloc;
 mod arena;
 mod cli;
 mod crash;

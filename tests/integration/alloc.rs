@@ -1,0 +1,83 @@
+//! No heap allocation per node: a counting global allocator (per thread, so the tests running
+//! beside it do not count) over perft of the games without scripts.
+
+use boardlab::{Variant, perft};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: a thread being torn down has no counter left, and needs none.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: every call is passed on to the system allocator unchanged; the counter is a
+// thread-local integer that allocates nothing.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// The allocations `f` makes on this thread.
+fn allocations(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn perft_allocates_nothing_per_node() {
+    for (name, depth) in [
+        ("checkers", 7),
+        ("chess", 4),
+        ("basileus", 4),
+        ("lielow", 4),
+        ("bivouac", 3),
+        ("othello", 5),
+        ("xiangqi", 3),
+        ("minishogi", 3),
+        ("international", 4),
+        ("grasshopper", 3),
+        ("amazons", 2),
+    ] {
+        let v = Variant::load(name, &[]).unwrap();
+        let mut pos = v.start();
+        for made in [false, true] {
+            let run =
+                |pos: &mut boardlab::Position| if made { perft::perft_made(&v, pos, depth) } else { perft::perft(&v, pos, depth) }.unwrap();
+            // Once to let the position's history grow to the depth.
+            let leaves = run(&mut pos);
+            let n = allocations(|| {
+                run(&mut pos);
+            });
+            // One move list per level, each grown by doubling to the widest list of its level
+            // (Amazons: 2176 moves from 64, six times): nothing that grows with the nodes.
+            let bound = 8 * (depth as u64 + 1);
+            assert!(n <= bound, "{name} perft {depth} (made: {made}): {n} allocations for {leaves} leaves (at most {bound})");
+        }
+    }
+}
