@@ -793,6 +793,26 @@ impl Position {
     }
 
     /// Sets the castling rights (for set-up positions read from other notations).
+    /// After the board was edited by hand (`put`, `remove`, `clear`): drops each castling right
+    /// whose rook or king is no longer there, and an en passant cell whose piece has gone.
+    pub(crate) fn drop_stale_rights(&mut self, rules: &Ruleset) {
+        if self.en_passant.is_some_and(|(_, piece)| self.board[piece as usize].is_empty()) {
+            self.en_passant = None;
+        }
+        if let Some(c) = &rules.castling {
+            let mut kept = CastleRights::NONE;
+            for (p, side, rook) in self.castle.iter() {
+                let code = self.board[rook as usize];
+                let still = !code.is_empty() && code.owner() == p && c.rooks.contains(code.kind());
+                if still && c.king_on_rank(&rules.geometry, &self.board, p, rook).is_some() {
+                    kept.set(p, side, rook);
+                }
+            }
+            self.castle = kept;
+        }
+        self.rehash(rules);
+    }
+
     pub(crate) fn set_castle_rights(&mut self, rules: &Ruleset, r: CastleRights) {
         self.castle = r;
         self.rehash(rules);

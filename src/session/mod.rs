@@ -776,7 +776,7 @@ impl Session {
         p.set_continuation(&r.zobrist, None);
         p.set_result(None);
         f(&mut p, &r);
-        p.rehash(&r);
+        p.drop_stale_rights(&r);
         // Through the text: a fresh position (no undo stack, an empty repetition history).
         let p = Position::from_text(&r, &p.to_text(&r))?;
         let note = self.keep_line(what);

@@ -160,3 +160,15 @@ fn a_script_error_in_a_helper_points_at_the_failing_line() {
     assert!(e.contains("rules.rhai:4:"), "the failing line, not the call site: {e}");
     assert!(e.contains("in `grow`, called at line 13") && e.contains("in `height_of`, called at line 8"), "{e}");
 }
+
+#[test]
+fn editing_the_board_drops_the_rights_it_ends() {
+    // Emptying a chess board ends every castling right (there were errors before: the rights
+    // named rooks that had gone); taking a rook away ends its right only.
+    let mut s = session("chess");
+    s.execute("remove h1").unwrap();
+    assert!(s.execute("position").unwrap().text.contains("castle=a1,h8,a8"));
+    s.execute("clear").unwrap();
+    assert!(s.pos.board().iter().all(|c| c.is_empty()));
+    assert!(!s.execute("position").unwrap().text.contains("castle="));
+}
