@@ -322,6 +322,15 @@ impl V<'_> {
                     .with_help("a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself"));
             }
         }
+        for (key, given) in [("screen", fm.screen.as_ref().map(|x| x.span())), ("hop", fm.hop.as_ref().map(|x| x.span()))] {
+            if let Some(span) = given
+                && kind != FormKind::Slide
+            {
+                return Err(self
+                    .err(f, span, format!("`{key}` belongs to a slide"), "here")
+                    .with_help("a cannon's or a grasshopper's hurdle stands in a slide's line: { slide = \"orthogonal\", ... }"));
+            }
+        }
         let shape = self.shape(f, fm, kind, ctx)?;
         Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
     }

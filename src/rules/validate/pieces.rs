@@ -399,6 +399,10 @@ fn stage_then(v: &V, f: usize, t: &Spanned<RawForm>, p: Player, ctx: &PieceCtx, 
     if let Some(inner) = &raw.then {
         return Err(v.err(f, inner.span(), "a turn has at most two parts", "a third part here"));
     }
+    if let Some(i) = &raw.initial {
+        let e = v.err(f, i.span(), "`initial` says where a piece's move starts", "but a second part starts from the landing");
+        return Err(e.with_help("give `initial` to the first part of the turn"));
+    }
     let Some(spec) = v.form(f, t, p, ctx)? else { return Ok(None) };
     if spec.capture != 0 {
         let at = raw.capture.as_ref().map(|c| c.span()).or(raw.victims.as_ref().and_then(|x| x.first()).map(|x| x.span()));
