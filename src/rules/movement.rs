@@ -308,27 +308,21 @@ impl V<'_> {
             return Err(self.err(f, at, "a walk ends on an empty cell", "so it cannot capture only").with_help("remove `capture`"));
         }
         let limit = self.limit(f, fm, kind)?;
-        if let Some(st) = &fm.steps
-            && kind != FormKind::Walk
-        {
-            return Err(self.err(f, st.span(), "`steps` belongs to a walk", "here"));
-        }
-        for (key, given) in [("flying", fm.flying.as_ref().map(|x| x.span())), ("land", fm.land.as_ref().map(|x| x.span()))] {
+        // Keys that belong to one form only: each with that form and a hint.
+        const JUMP_HELP: &str = "a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself";
+        const SLIDE_HELP: &str = "a cannon's or a grasshopper's hurdle stands in a slide's line: { slide = \"orthogonal\", ... }";
+        let own_keys = [
+            ("steps", fm.steps.as_ref().map(|x| x.span()), FormKind::Walk, "a walk makes `steps` single steps"),
+            ("flying", fm.flying.as_ref().map(|x| x.span()), FormKind::Jump, JUMP_HELP),
+            ("land", fm.land.as_ref().map(|x| x.span()), FormKind::Jump, JUMP_HELP),
+            ("screen", fm.screen.as_ref().map(|x| x.span()), FormKind::Slide, SLIDE_HELP),
+            ("hop", fm.hop.as_ref().map(|x| x.span()), FormKind::Slide, SLIDE_HELP),
+        ];
+        for (key, given, owner, help) in own_keys {
             if let Some(span) = given
-                && kind != FormKind::Jump
+                && kind != owner
             {
-                return Err(self
-                    .err(f, span, format!("`{key}` belongs to a jump"), "here")
-                    .with_help("a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself"));
-            }
-        }
-        for (key, given) in [("screen", fm.screen.as_ref().map(|x| x.span())), ("hop", fm.hop.as_ref().map(|x| x.span()))] {
-            if let Some(span) = given
-                && kind != FormKind::Slide
-            {
-                return Err(self
-                    .err(f, span, format!("`{key}` belongs to a slide"), "here")
-                    .with_help("a cannon's or a grasshopper's hurdle stands in a slide's line: { slide = \"orthogonal\", ... }"));
+                return Err(self.err(f, span, format!("`{key}` belongs to a {}", owner.key()), "here").with_help(help));
             }
         }
         let shape = self.shape(f, fm, kind, ctx)?;
