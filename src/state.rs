@@ -11,6 +11,7 @@ use crate::notation::{Move, MoveKind, MoveText};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
+use crate::rules::push::Prior;
 use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
 
 /// A further decision handed to a player in the middle of a turn.
@@ -26,6 +27,46 @@ pub struct Continuation {
     pub moves: Vec<Move>,
     /// Whether every normal move of `player` is also a choice.
     pub normal: bool,
+    /// What the kernel makes of it (read from the tag).
+    pub kind: ContinuationKind,
+}
+
+/// The continuations the kernel hands out itself (a push's retreats and extra move), told apart
+/// without reading the tag on every move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContinuationKind {
+    /// A script's continuation.
+    Other,
+    /// `extra_move`: a further normal move.
+    Extra,
+    /// `retreat`: a victim's retreat is chosen.
+    Retreat,
+    /// `retreat_from_CELL`: a victim's retreat is chosen; the other victims beside the cell follow.
+    RetreatFrom(u16),
+}
+
+impl ContinuationKind {
+    /// The kind a tag names.
+    pub fn of_tag(tag: &str, g: &crate::geometry::Geometry) -> ContinuationKind {
+        match tag {
+            "extra_move" => ContinuationKind::Extra,
+            "retreat" => ContinuationKind::Retreat,
+            _ => match tag.strip_prefix("retreat_from_").map(|c| g.parse_cell(c)) {
+                Some(Ok(c)) => ContinuationKind::RetreatFrom(c.0),
+                _ => ContinuationKind::Other,
+            },
+        }
+    }
+
+    /// The tag shown for it.
+    pub fn tag(self, g: &crate::geometry::Geometry) -> String {
+        match self {
+            ContinuationKind::Other => String::new(),
+            ContinuationKind::Extra => "extra_move".into(),
+            ContinuationKind::Retreat => "retreat".into(),
+            ContinuationKind::RetreatFrom(c) => format!("retreat_from_{}", g.name(crate::Cell(c))),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -348,6 +389,7 @@ impl Position {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
+        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
         if self.cont.is_some() {
             self.set_continuation(z, None);
         }
@@ -408,6 +450,9 @@ impl Position {
         }
         self.ply += 1;
         self.set_side(z, turn.other());
+        if rules.push {
+            crate::rules::push::after_move(self, rules, mv, &fx, prior, turn);
+        }
         fx
     }
 
@@ -868,7 +913,8 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
         }
         moves.push(text.capturing_at_landings());
     }
-    Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag: bits[2].to_string(), moves, normal })
+    let (tag, kind) = (bits[2].to_string(), ContinuationKind::of_tag(bits[2], &rules.geometry));
+    Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag, kind, moves, normal })
 }
 
 /// `result="white wins: reason"` or `result="draw: reason"`.

@@ -12,6 +12,7 @@ pub mod hooks;
 pub mod movement;
 pub(crate) mod names;
 pub mod options;
+pub mod push;
 pub mod raw;
 pub mod validate;
 
@@ -199,6 +200,8 @@ pub struct PieceRules {
     pub drop: Option<DropRule>,
     /// The enemy pieces it converts when it lands, if any.
     pub convert: Option<Convert>,
+    /// The enemy pieces it pushes back after a move, if any.
+    pub push: Option<push::Push>,
     /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
     /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
     pub to_hand: Option<u8>,
@@ -393,6 +396,8 @@ pub struct Ruleset {
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once
     /// per choice).
     pub promotion_choices: bool,
+    /// Whether some piece pushes enemy pieces back (`push`): make then runs the push.
+    pub push: bool,
     /// The crown, if the variant has one.
     pub crown: Option<Crown>,
     /// The attribute `show` writes beside each piece's symbol.

@@ -292,6 +292,51 @@ pub struct RawPiece {
     /// With `[captures] to_hand`: the kind it becomes in its captor's hand (default: its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_hand: Option<Spanned<String>>,
+    /// Enemy pieces it pushes back when it lands (Pyramida's column and contact attacks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub push: Option<Spanned<RawPush>>,
+}
+
+/// `push = { contact = "diagonal", retreat = "backward_diagonal", … }`: after a move of this
+/// kind, enemy pieces are sent back: along the landing's file (`column`), else from beside the
+/// landing (`contact`); an attack that moves nothing may earn an extra move. Each key is a
+/// setting (a value, or `{ option = … }`).
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawPush {
+    /// Only a move that goes forward pushes (default false: every move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_only: Option<Spanned<Setting<bool>>>,
+    /// The column attack and where it sends the enemy piece: `lowest_empty_below`,
+    /// `lowest_only`, `lowest_empty_any` or `none` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<Spanned<Setting<String>>>,
+    /// The enemy pieces on these neighbours of the landing are the contact attack's victims.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact: Option<Spanned<RawDirs>>,
+    /// Where a victim retreats: one cell along one of these directions (its owner's forward).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat: Option<Spanned<RawDirs>>,
+    /// How far a victim that is its owner's last piece may retreat along one direction, the
+    /// cells passed empty (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_piece_retreat: Option<Spanned<Setting<i64>>>,
+    /// A victim with no retreat cell on the board: `blocked` (the default) or `immune`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edge: Option<Spanned<Setting<String>>>,
+    /// `one` victim retreats (the default), or `all` that can.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub victims: Option<Spanned<Setting<String>>>,
+    /// Who picks the victim and its cell when there is a choice: `attacker` (the default) or
+    /// `owner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chooser: Option<Spanned<Setting<String>>>,
+    /// What an attack that moves nothing earns: `extra_move` or `nothing` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Spanned<Setting<String>>>,
+    /// Whether a normal move made inside a continuation (an extra move) pushes (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_continuation: Option<Spanned<Setting<bool>>>,
 }
 
 /// `convert = { bracket = "all", adjacent = "orthogonal", kinds = [...] }`: when a piece of this

@@ -12,7 +12,7 @@ use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::Ruleset;
-use crate::state::Continuation;
+use crate::state::{Continuation, ContinuationKind};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -489,7 +489,17 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         // After the kernel's make, `side` is the next player, so the turn belongs to the other
         // one, unless this hook already granted a continuation (then keep its turn).
         let turn = c.pos.continuation().map_or(c.pos.side().other(), |k| k.turn);
-        c.pos.set_continuation(&r.zobrist, Some(Box::new(Continuation { player: p, turn, tag: tag.to_string(), moves: ms, normal })));
+        c.pos.set_continuation(
+            &r.zobrist,
+            Some(Box::new(Continuation {
+                player: p,
+                turn,
+                tag: tag.to_string(),
+                kind: ContinuationKind::of_tag(tag, &r.geometry),
+                moves: ms,
+                normal,
+            })),
+        );
         c.pos.set_side(&r.zobrist, p);
         Ok(())
     });

@@ -153,9 +153,10 @@ mod tests {
     fn a_loaded_variant_is_shared_between_threads() {
         fn send_sync<T: Send + Sync>() {}
         send_sync::<Variant>();
-        // Pyramida's attacks are a script hook: each thread compiles its own copy on first use,
-        // and both count the same tree.
-        let v = Variant::load("pyramida", &[]).unwrap();
+        // Basileus's rule of the two basileis is a script hook (allow_move on every basileus
+        // move with this option): each thread compiles its own copy on first use, and both
+        // count the same tree.
+        let v = Variant::load("basileus", &[("king_adjacency".into(), "forbidden".into())]).unwrap();
         let here = crate::perft::perft(&v, &mut v.start(), 3).unwrap();
         let there: Vec<u64> = std::thread::scope(|s| {
             let hs: Vec<_> = (0..2).map(|_| s.spawn(|| crate::perft::perft(&v, &mut v.start(), 3).unwrap())).collect();

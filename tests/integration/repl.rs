@@ -225,13 +225,23 @@ fn every_command_has_help_and_unknown_ones_are_errors() {
 
 #[test]
 fn trace_shows_hooks_and_continuations() {
+    // Pyramida's attacks are the kernel's (a push): no hook, but the extra move shows.
     let mut s = session("pyramida");
     ok(&mut s, "trace on");
     let out = ok(&mut s, "d1-c2");
-    assert!(out.contains("after_move hook ran"), "{out}");
-    assert!(out.contains("continuation `extra_move` for white"), "{out}");
-    let out = ok(&mut s, "c2-d1");
     assert!(out.contains("no hook ran"), "{out}");
+    assert!(out.contains("continuation `extra_move` for white"), "{out}");
+    // A hook filtered to moves onto the far rank.
+    let mut s = session("tests/scripted/hook_filters");
+    ok(&mut s, "trace on");
+    ok(&mut s, "clear");
+    ok(&mut s, "place b6 M");
+    ok(&mut s, "place h2 m");
+    let out = ok(&mut s, "b6-a7");
+    assert!(out.contains("no hook ran"), "{out}");
+    ok(&mut s, "h2-g1");
+    let out = ok(&mut s, "a7-b8");
+    assert!(out.contains("after_move hook ran") && out.contains("crowned"), "{out}");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 mod board;
 mod merge;
 mod pieces;
+mod push;
 mod settings;
 mod setup;
 mod zones;
@@ -141,6 +142,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         drop_no_mate: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.no_mate)),
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
+        push: pieces.iter().any(|p| p.push.is_some()),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
         geometry,

@@ -369,6 +369,9 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     if let Some(c) = &raw.val.convert {
         rules.convert = Some(stage_convert(v, f, c, p, ctx, g)?);
     }
+    if let Some(x) = &raw.val.push {
+        rules.push = Some(super::push::stage_push(v, f, x, p, ctx, g)?);
+    }
     if let Some(d) = &raw.val.drop {
         rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
         if let Some(m) = &d.get_ref().must_convert
