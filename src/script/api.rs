@@ -245,51 +245,97 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) 
     Ok(())
 }
 
-/// The map a hook receives for a move.
-pub fn move_map(ctx: &Ctx, rules: &Ruleset, pos: &crate::Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
-    let g = &rules.geometry;
-    let mut map = rhai::Map::new();
-    let cell = |c: u16| {
-        if c == NONE {
-            Dynamic::UNIT
-        } else {
-            match ctx.names.get(c as usize) {
-                Some(n) => Dynamic::from(n.clone()),
-                None => Dynamic::from(g.name(Cell(c)).to_string()),
+/// The move a hook receives (`m`): a typed value whose properties (`m.to`, `m.player`, …) are
+/// made only when the script reads them, so a call that reads little costs little.
+#[derive(Clone)]
+pub struct HookMove {
+    m: Move,
+    /// The moving (or dropped) piece; empty for a pass.
+    code: PieceCode,
+    /// Who decides the move.
+    player: Player,
+    /// The pieces it captures, read before the move, and how many.
+    captured: [PieceCode; crate::notation::INLINE_PATH],
+    ncaptured: u8,
+    /// The tag of the continuation it is made in.
+    continuation: Option<ImmutableString>,
+}
+
+impl HookMove {
+    /// `m` in `pos`, before it is made.
+    pub fn new(pos: &crate::Position, m: &Move) -> HookMove {
+        let code = match m.dropped() {
+            Some(c) => c,
+            None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
+            None => PieceCode::EMPTY,
+        };
+        let mut captured = [PieceCode::EMPTY; crate::notation::INLINE_PATH];
+        let mut n = 0;
+        for v in m.victims() {
+            let c = pos.board().get(v as usize).copied().unwrap_or_default();
+            if !c.is_empty() && n < captured.len() {
+                captured[n] = c;
+                n += 1;
             }
         }
-    };
-    map.insert("text".into(), m.text(g).into());
-    map.insert("from".into(), cell(m.from));
-    map.insert("to".into(), m.to().map_or(Dynamic::UNIT, cell));
-    map.insert("path".into(), Dynamic::from_array(m.landings().iter().map(|&c| cell(c)).collect()));
-    map.insert("captured".into(), Dynamic::from_array(m.victims().map(cell).collect()));
-    map.insert("captured_kinds".into(), Dynamic::from_array(captured_kinds.iter().map(|k| Dynamic::from(k.clone())).collect()));
-    map.insert("capture".into(), m.is_capture().into());
-    map.insert("off".into(), matches!(m.kind, crate::notation::MoveKind::Off { .. }).into());
-    map.insert("pass".into(), (m.kind == crate::notation::MoveKind::Pass).into());
-    map.insert("drop".into(), m.dropped().is_some().into());
-    map.insert("placed".into(), m.placed().map_or(Dynamic::UNIT, |(_, at)| cell(at)));
-    // A drop's piece is the one it places (it has no start cell).
-    let code = match m.dropped() {
-        Some(c) => c,
-        None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
-        None => PieceCode::EMPTY,
-    };
-    let player = |p: Player| -> Dynamic {
-        ctx.players.get(p.index()).cloned().map_or_else(|| rules.player_name(p).to_string().into(), Dynamic::from)
-    };
-    let (kind, owner): (Dynamic, Dynamic) =
-        if !code.is_empty() { (rules.kind(code.kind()).name.clone().into(), player(code.owner())) } else { ("".into(), "".into()) };
-    map.insert("kind".into(), kind);
-    map.insert("owner".into(), owner);
-    map.insert("player".into(), player(pos.side()));
-    map.insert("continuation".into(), pos.continuation().map_or(String::new(), |c| c.tag.clone()).into());
-    map
+        let continuation = pos.continuation().map(|c| c.tag.as_str().into());
+        HookMove { m: *m, code, player: pos.side(), captured, ncaptured: n as u8, continuation }
+    }
+}
+
+/// A cell's name as the API hands it out (`()` for none).
+fn cell_dyn(c: &Ctx, cell: u16) -> Dynamic {
+    if cell == NONE {
+        Dynamic::UNIT
+    } else {
+        match c.names.get(cell as usize) {
+            Some(n) => Dynamic::from(n.clone()),
+            None => Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string()),
+        }
+    }
+}
+
+/// A player's name as the API hands it out.
+fn player_dyn(c: &Ctx, p: Player) -> Dynamic {
+    c.players.get(p.index()).cloned().map_or_else(|| rules(c).player_name(p).to_string().into(), Dynamic::from)
+}
+
+/// The properties of [`HookMove`] (`m.text`, `m.from`, …; docs/scripting.md).
+fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
+    engine.register_type_with_name::<HookMove>("Move");
+    macro_rules! prop {
+        ($name:literal, |$c:ident, $m:ident| $body:expr) => {{
+            let cx = ctx.clone();
+            engine.register_get($name, move |$m: &mut HookMove| -> Dynamic {
+                let guard = cx.borrow();
+                let $c: &Ctx = &guard;
+                $body
+            });
+        }};
+    }
+    prop!("text", |c, m| m.m.text(&rules(c).geometry).into());
+    prop!("from", |c, m| cell_dyn(c, m.m.from));
+    prop!("to", |c, m| m.m.to().map_or(Dynamic::UNIT, |t| cell_dyn(c, t)));
+    prop!("path", |c, m| Dynamic::from_array(m.m.landings().iter().map(|&t| cell_dyn(c, t)).collect()));
+    prop!("captured", |c, m| Dynamic::from_array(m.m.victims().map(|t| cell_dyn(c, t)).collect()));
+    prop!("captured_kinds", |c, m| {
+        let kinds = m.captured[..m.ncaptured as usize].iter().map(|k| Dynamic::from(rules(c).kind(k.kind()).name.clone()));
+        Dynamic::from_array(kinds.collect())
+    });
+    prop!("capture", |_c, m| m.m.is_capture().into());
+    prop!("off", |_c, m| matches!(m.m.kind, crate::notation::MoveKind::Off { .. }).into());
+    prop!("pass", |_c, m| (m.m.kind == crate::notation::MoveKind::Pass).into());
+    prop!("drop", |_c, m| m.m.dropped().is_some().into());
+    prop!("placed", |c, m| m.m.placed().map_or(Dynamic::UNIT, |(_, at)| cell_dyn(c, at)));
+    prop!("kind", |c, m| if m.code.is_empty() { "".into() } else { rules(c).kind(m.code.kind()).name.clone().into() });
+    prop!("owner", |c, m| if m.code.is_empty() { "".into() } else { player_dyn(c, m.code.owner()) });
+    prop!("player", |c, m| player_dyn(c, m.player));
+    prop!("continuation", |_c, m| m.continuation.clone().map_or_else(|| "".into(), Dynamic::from));
 }
 
 /// Registers the API on an engine; every function works on `ctx`.
 pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
+    register_move(engine, ctx);
     macro_rules! reg {
         ($name:literal, |$c:ident $(, $a:ident : $t:ty)*| -> $ret:ty $body:block) => {{
             let cx = ctx.clone();
@@ -511,9 +557,11 @@ pub fn registered_signatures() -> Vec<String> {
     let mut engine = Engine::new_raw();
     let ctx = Rc::new(RefCell::new(Ctx::default()));
     register(&mut engine, &ctx);
+    // The move's properties (`get$to`, …) are documented with the hooks, not as functions.
     let mut v: Vec<String> = engine
         .gen_fn_signatures(false)
         .into_iter()
+        .filter(|s| !s.starts_with("get$"))
         .map(|s| {
             s.replace("core::result::Result<", "")
                 .replace(",alloc::boxed::Box<rhai::types::error::EvalAltResult>>", " (or error)")

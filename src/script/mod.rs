@@ -96,21 +96,6 @@ impl Script {
         self.defined.contains(&hook)
     }
 
-    /// The map `hook` receives for a move (see [`api::move_map`]).
-    ///
-    /// # Errors
-    /// See [`Script::after_move`].
-    pub fn move_map(
-        &self,
-        hook: Hook,
-        rules: &Ruleset,
-        pos: &Position,
-        m: &Move,
-        captured_kinds: &[String],
-    ) -> Result<rhai::Map, ScriptError> {
-        Ok(self.here(hook)?.move_map(rules, pos, m, captured_kinds))
-    }
-
     /// Takes what the script printed (on this thread) since the last call.
     pub fn take_output(&self) -> Vec<String> {
         self.compiled_here().map(|c| c.take_output()).unwrap_or_default()
@@ -120,7 +105,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed.
-    pub fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
+    pub fn after_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<(), ScriptError> {
         self.here(Hook::AfterMove)?.after_move(pos, m, doing)
     }
 
@@ -128,7 +113,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed or returned something else.
-    pub fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
+    pub fn allow_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<Option<String>, ScriptError> {
         self.read_only(Hook::AllowMove, pos, doing, |c, pos| c.allow_move(pos, m, doing))
     }
 
@@ -302,11 +287,6 @@ impl Compiled {
         Ok(Compiled { engine, ast, file, ctx, defined })
     }
 
-    /// The map a hook receives for a move (see [`api::move_map`]).
-    fn move_map(&self, rules: &Ruleset, pos: &Position, m: &Move, captured_kinds: &[String]) -> rhai::Map {
-        api::move_map(&self.ctx.borrow(), rules, pos, m, captured_kinds)
-    }
-
     /// Takes what the script printed since the last call.
     fn take_output(&self) -> Vec<String> {
         let mut ctx = self.ctx.borrow_mut();
@@ -359,12 +339,12 @@ impl Compiled {
         })
     }
 
-    fn after_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<(), ScriptError> {
+    fn after_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<(), ScriptError> {
         self.call(Hook::AfterMove, pos, (m,), doing).map(|_| ())
     }
 
     /// `Ok(None)` to allow; `Ok(Some(reason))` to refuse.
-    fn allow_move(&self, pos: &mut Position, m: rhai::Map, doing: &str) -> Result<Option<String>, ScriptError> {
+    fn allow_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<Option<String>, ScriptError> {
         let r = self.call(Hook::AllowMove, pos, (m,), doing)?;
         if r.is_unit() {
             return Ok(None);

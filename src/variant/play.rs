@@ -10,6 +10,7 @@ use crate::outcome::Outcome;
 use crate::piece::Player;
 use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
+use crate::script::api::HookMove;
 use crate::state::Position;
 
 /// Reusable buffers of the check test: a board copy and a move list.
@@ -381,9 +382,12 @@ impl Variant {
             while i < out.len() {
                 let m = out[i];
                 if self.hook_applies(f, pos, &m) {
-                    let map = s.move_map(Hook::AllowMove, &self.rules, pos, &m, &[])?;
-                    let doing = format!("while checking {}", m.text(&self.rules.geometry));
-                    if let Some(reason) = s.allow_move(pos, map, &doing)? {
+                    // What the kernel was doing is put into words only for an error.
+                    let allowed = s.allow_move(pos, HookMove::new(pos, &m), "").map_err(|mut e| {
+                        e.doing = format!("while checking {}", m.text(&self.rules.geometry));
+                        e
+                    })?;
+                    if let Some(reason) = allowed {
                         refused.push((m, reason));
                         out.remove(i);
                         continue;
@@ -406,26 +410,17 @@ impl Variant {
         // A move a continuation lists always calls the hook; a normal move follows the filter.
         let listed = pos.continuation().is_some_and(|c| c.moves.contains(mv));
         let hook = self.hook(Hook::AfterMove).filter(|f| listed || self.hook_applies(f, pos, mv)).is_some();
-        let mut captured_kinds = Vec::new();
-        if hook {
-            for v in mv.victims() {
-                let c = pos.board()[v as usize];
-                if !c.is_empty() {
-                    captured_kinds.push(rules.kind(c.kind()).name.clone());
-                }
-            }
-        }
-        let map = match (hook, &self.script) {
-            (true, Some(s)) => Some(s.move_map(Hook::AfterMove, rules, pos, mv, &captured_kinds)?),
+        let hooked = match (hook, &self.script) {
+            (true, Some(s)) => Some((s, HookMove::new(pos, mv))),
             _ => None,
         };
         let fx = pos.make_kernel(rules, mv);
-        if let (Some(map), Some(s)) = (map, &self.script) {
-            let doing = format!("while playing {}", mv.text(&rules.geometry));
-            if let Err(e) = s.after_move(pos, map, &doing) {
-                pos.undo();
-                return Err(e);
-            }
+        if let Some((s, m)) = hooked
+            && let Err(mut e) = s.after_move(pos, m, "")
+        {
+            pos.undo();
+            e.doing = format!("while playing {}", mv.text(&rules.geometry));
+            return Err(e);
         }
         if self.hook(Hook::Outcome).is_some()
             && pos.result().is_none()

@@ -172,3 +172,24 @@ fn editing_the_board_drops_the_rights_it_ends() {
     assert!(s.pos.board().iter().all(|c| c.is_empty()));
     assert!(!s.execute("position").unwrap().text.contains("castle="));
 }
+
+/// The move a hook receives answers every documented property (read through the typed move
+/// object, each made only when read); the values below were checked by hand on the board.
+#[test]
+fn hook_move_properties() {
+    let v = boardlab::Variant::load("tests/scripted/move_properties/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    for m in ["c3-d4", "f6-e5", "d4xf6"] {
+        v.play(&mut pos, m).unwrap();
+    }
+    let out = v.take_output();
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(
+        out[0],
+        "text=c3-d4 from=c3 to=d4 path=[\"d4\"] captured=[] captured_kinds=[] capture=false off=false pass=false drop=false placed= kind=man owner=white player=white continuation="
+    );
+    assert_eq!(
+        out[2],
+        "text=d4xf6 from=d4 to=f6 path=[\"f6\"] captured=[\"e5\"] captured_kinds=[\"man\"] capture=true off=false pass=false drop=false placed= kind=man owner=white player=white continuation="
+    );
+}
