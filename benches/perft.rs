@@ -1,7 +1,8 @@
 //! Perft benchmarks: English draughts through the kernel and through a hand-written bitboard
 //! generator (`handwritten.rs`) in the same run, depths 9 to 11 (`BOARDLAB_BENCH_CHECKERS_MAX`
 //! lowers the deepest), with both speeds and the ratio of their times; every other shipped
-//! game through the kernel (chess from its start, depth 5). Run with `cargo bench`.
+//! game through the kernel (chess from its start, depth 5); the cost of an empty script hook
+//! call. Run with `cargo bench`.
 //!
 //! The summary at the top is timed with `Instant` over whole perft runs (leaf nodes per second,
 //! single thread); divan then times each workload again on its own.
@@ -82,6 +83,27 @@ fn summary() {
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
         assert_eq!(c, m);
         println!("  {name} depth {depth} = {c}: counted {:.3} M/s, made {:.3} M/s", cr / 1e6, mr / 1e6);
+    }
+    // A script hook's cost per call: checkers with an after_move hook that does nothing, run
+    // after every move, against plain checkers (every node of a made perft is one make).
+    {
+        let makes: u64 = (1..=7).map(|d| kernel_perft("checkers", d)).sum();
+        let time = |name: &str| {
+            let t = Instant::now();
+            let mut runs = 0;
+            while t.elapsed().as_secs_f64() < 1.0 {
+                kernel_perft_made(name, 7);
+                runs += 1;
+            }
+            t.elapsed().as_secs_f64() / runs as f64
+        };
+        let (hooked, plain) = (time("benches/empty-hook"), time("checkers"));
+        println!(
+            "  an empty after_move hook: {:.2} µs a call (checkers perft 7 made: {:.3} s with it, {:.3} s without; {makes} makes)",
+            (hooked - plain) / makes as f64 * 1e6,
+            hooked,
+            plain
+        );
     }
     println!("self-play (random players, move_limit 1000; games per second)");
     for (name, games) in [("checkers", 20000), ("basileus", 10000), ("lielow", 20000), ("bivouac", 200), ("pyramida", 200)] {
