@@ -10,7 +10,7 @@ set -u
 out=${1:-strength}
 shift || true
 variants=("$@")
-[ ${#variants[@]} -eq 0 ] && variants=(checkers basileus lielow lielow-ludii bivouac hostile-bivouac pyramida pyramida-calm tic-tac-toe connect-four international russian brazilian othello breakthrough dobutsu)
+[ ${#variants[@]} -eq 0 ] && variants=(checkers basileus lielow lielow-ludii bivouac hostile-bivouac pyramida pyramida-calm tic-tac-toe connect-four international russian brazilian othello breakthrough dobutsu amazons chess capablanca shatranj xiangqi minishogi antichess grasshopper nightrider pawnsideways)
 bin=${BOARDLAB:-target/release/boardlab}
 [ -x "$bin" ] || cargo build --release
 mkdir -p "$out"

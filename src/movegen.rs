@@ -642,11 +642,10 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut first_capture = usize::MAX;
     let mut landing_capture = false;
     let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
-    for from in 0..pos.board().len() as u16 {
+    let mut next = 0;
+    while let Some(from) = pos.next_cell_of(side, next) {
+        next = from as usize + 1;
         let code = pos.board()[from as usize];
-        if code.is_empty() || code.owner() != side {
-            continue;
-        }
         let before = out.len();
         captures_from(rules, pos.board_scratch(), side, from, code, &mut s, out);
         if out.len() > before && first_capture == usize::MAX {

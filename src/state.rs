@@ -4,7 +4,8 @@
 //! Make copies the board, attributes and counters onto a stack before changing them (copy-make:
 //! a few dozen bytes, cheaper than a change log), so undo restores the exact previous state
 //! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
-//! the hash and piece counts up to date.
+//! the hash, the piece counts and each player's set of occupied cells up to date (move generation
+//! and the crown visit a player's pieces through that set, not by scanning the board).
 
 use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind, MoveText};
@@ -13,6 +14,54 @@ use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
 use crate::rules::push::Prior;
 use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
+
+/// The bit of a cell in a player's set of occupied cells. Past cell 127 the set is never read
+/// (larger boards are scanned), so the shift may wrap there.
+#[inline(always)]
+fn bit(cell: u16) -> u128 {
+    1u128 << (cell & 127)
+}
+
+fn pack(o: [u128; 2]) -> [u64; 4] {
+    [o[0] as u64, (o[0] >> 64) as u64, o[1] as u64, (o[1] >> 64) as u64]
+}
+
+fn unpack(w: [u64; 4]) -> [u128; 2] {
+    [w[0] as u128 | (w[1] as u128) << 64, w[2] as u128 | (w[3] as u128) << 64]
+}
+
+/// An iterator over one player's occupied cells ([`Position::cells_of`]).
+pub struct CellsOf<'a> {
+    bits: u128,
+    /// The board, on boards too large for the bit set (else empty).
+    board: &'a [PieceCode],
+    next: usize,
+    p: Player,
+}
+
+impl Iterator for CellsOf<'_> {
+    type Item = u16;
+
+    #[inline]
+    fn next(&mut self) -> Option<u16> {
+        if self.board.is_empty() {
+            if self.bits == 0 {
+                return None;
+            }
+            let c = self.bits.trailing_zeros() as u16;
+            self.bits &= self.bits - 1;
+            return Some(c);
+        }
+        while self.next < self.board.len() {
+            let c = self.next;
+            self.next += 1;
+            if self.board[c].is_of(self.p) {
+                return Some(c as u16);
+            }
+        }
+        None
+    }
+}
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +122,8 @@ impl ContinuationKind {
 struct Frame {
     hash: u64,
     counts: [u32; 2],
+    /// `occupied` as four words (a `u128` would align the frame to 16 bytes and grow it).
+    occupied: [u64; 4],
     ply: u32,
     history_len: u32,
     side: Player,
@@ -106,6 +157,9 @@ pub struct Position {
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
+    /// Per player, a bit per cell holding one of its pieces (cells 0 to 127; a larger board is
+    /// scanned instead, see [`Position::cells_of`]).
+    occupied: ByPlayer<u128>,
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
@@ -166,10 +220,12 @@ impl Position {
         let z = &rules.zobrist;
         let mut h = z.side[self.side.index()];
         let mut counts = ByPlayer::new(0, 0);
+        let mut occupied = ByPlayer::new(0u128, 0);
         for (c, &code) in self.board.iter().enumerate() {
             if !code.is_empty() {
                 h ^= z.piece(c as u16, code);
                 counts[code.owner()] += 1;
+                occupied[code.owner()] |= bit(c as u16);
             }
             for s in 0..self.nattr {
                 h ^= Zobrist::attribute(c as u16, s as u8, self.attrs[c * self.nattr + s]);
@@ -189,6 +245,7 @@ impl Position {
         h ^= castle_key(self.castle);
         self.hash = h;
         self.counts = counts;
+        self.occupied = occupied;
     }
 
     /// The board: a piece code per cell (0 = empty).
@@ -249,6 +306,25 @@ impl Position {
         self.counts
     }
 
+    /// The first cell from `start` on that holds one of `p`'s pieces (for loops that change
+    /// the board as they go, which [`cells_of`](Self::cells_of) would keep borrowed).
+    #[inline]
+    pub fn next_cell_of(&self, p: Player, start: usize) -> Option<u16> {
+        if self.board.len() > 128 {
+            return (start..self.board.len()).find(|&c| self.board[c].is_of(p)).map(|c| c as u16);
+        }
+        let bits = if start >= 128 { 0 } else { self.occupied[p] >> start };
+        (bits != 0).then(|| (start + bits.trailing_zeros() as usize) as u16)
+    }
+
+    /// The cells holding `p`'s pieces, in cell order: read from a bit set on boards of at most
+    /// 128 cells, by scanning the board on larger ones.
+    #[inline]
+    pub fn cells_of(&self, p: Player) -> CellsOf<'_> {
+        let wide = self.board.len() > 128;
+        CellsOf { bits: if wide { 0 } else { self.occupied[p] }, board: if wide { &self.board } else { &[] }, next: 0, p }
+    }
+
     /// The position keys since the start (or set-up) position, the current one last.
     pub fn history(&self) -> &[u64] {
         &self.history
@@ -284,9 +360,11 @@ impl Position {
         self.hash ^= z.piece(cell, old) ^ z.piece(cell, code);
         if !old.is_empty() {
             self.counts[old.owner()] -= 1;
+            self.occupied[old.owner()] &= !bit(cell);
         }
         if !code.is_empty() {
             self.counts[code.owner()] += 1;
+            self.occupied[code.owner()] |= bit(cell);
         }
         self.board[cell as usize] = code;
     }
@@ -357,7 +435,7 @@ impl Position {
     }
 
     /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
-    #[inline]
+    #[inline(always)]
     pub fn begin(&mut self) {
         self.saved_board.extend_from_slice(&self.board);
         if !self.attrs.is_empty() {
@@ -373,6 +451,7 @@ impl Position {
         self.frames.push(Frame {
             hash: self.hash,
             counts: self.counts.0,
+            occupied: pack(self.occupied.0),
             ply: self.ply,
             history_len: self.history.len() as u32,
             side: self.side,
@@ -634,10 +713,9 @@ impl Position {
         let n = self.nattr;
         let (by, marker) = (c.by as usize, c.marker as usize);
         let (mut best, mut count, mut at, mut holder) = (i32::MIN, 0u32, usize::MAX, usize::MAX);
-        for (cell, (&code, attrs)) in self.board.iter().zip(self.attrs.chunks_exact(n)).enumerate() {
-            if code.is_empty() || code.owner() != p {
-                continue;
-            }
+        for cell in self.cells_of(p) {
+            let cell = cell as usize;
+            let attrs = &self.attrs[cell * n..(cell + 1) * n];
             let v = attrs[by];
             if v > best {
                 (best, count, at) = (v, 1, cell);
@@ -684,6 +762,7 @@ impl Position {
             self.saved_counters.truncate(at);
         }
         self.counts = ByPlayer(f.counts);
+        self.occupied = ByPlayer(unpack(f.occupied));
         self.side = f.side;
         self.ply = f.ply;
         if f.extra {
@@ -945,6 +1024,70 @@ fn castle_key(r: CastleRights) -> u64 {
 mod tests {
     use super::*;
     use crate::Variant;
+
+    /// Each player's occupied cells, by scanning the board.
+    fn scanned(pos: &Position, p: Player) -> Vec<u16> {
+        (0..pos.board().len() as u16).filter(|&c| pos.board()[c as usize].is_of(p)).collect()
+    }
+
+    fn occupancy_matches(pos: &Position) {
+        for p in Player::both() {
+            let want = scanned(pos, p);
+            assert_eq!(pos.cells_of(p).collect::<Vec<_>>(), want);
+            let mut via_next = Vec::new();
+            let mut at = 0;
+            while let Some(c) = pos.next_cell_of(p, at) {
+                via_next.push(c);
+                at = c as usize + 1;
+            }
+            assert_eq!(via_next, want);
+        }
+    }
+
+    /// The per-player occupancy follows every make and undo: random games (captures, pushes,
+    /// drops, promotions, pieces leaving the board) in games from 9 to 100 cells, and a board of
+    /// more than 128 cells, which is scanned instead.
+    #[test]
+    fn occupancy_follows_make_and_undo() {
+        use rand::RngExt;
+        for name in ["checkers", "lielow", "pyramida", "minishogi", "xiangqi", "amazons", "othello", "bivouac"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let mut rng = crate::ai::rng(7);
+            for _ in 0..3 {
+                let mut pos = v.start();
+                let mut moves = Vec::new();
+                let mut made = 0;
+                for _ in 0..120 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.random_range(0..moves.len())];
+                    v.make(&mut pos, &m).unwrap();
+                    made += 1;
+                    occupancy_matches(&pos);
+                }
+                for _ in 0..made {
+                    pos.undo();
+                    occupancy_matches(&pos);
+                }
+            }
+        }
+        // A 12×12 board (144 cells): past the bit set, cells are found by scanning.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("variant.toml"),
+            "name = \"wide\"\n[board]\nfiles = 12\nranks = 12\n[players]\nnames = [\"white\", \"black\"]\n\
+             [pieces.man]\nsymbol = \"M\"\nmoves = [{ step = \"all\" }]\n[setup]\nrows = \"\"\"\n12\n12\n12\n12\n12\n12\n12\n12\n12\n12\nm10m\nM10M\n\"\"\"\n",
+        )
+        .unwrap();
+        let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
+        let mut pos = v.start();
+        occupancy_matches(&pos);
+        v.play(&mut pos, "a1-b2").unwrap();
+        occupancy_matches(&pos);
+        assert_eq!(pos.cells_of(Player::FIRST).collect::<Vec<_>>().len(), 2);
+    }
 
     #[test]
     fn make_and_undo_restore_everything() {
