@@ -14,6 +14,7 @@ use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
 use crate::rules::push::Prior;
 use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
+use std::sync::Arc;
 
 /// The bit of a cell in a player's set of occupied cells. Past cell 127 the set is never read
 /// (larger boards are scanned), so the shift may wrap there.
@@ -70,15 +71,19 @@ pub struct Continuation {
     pub player: Player,
     /// Whose turn this continuation belongs to (the turn passes to the other player after it).
     pub turn: Player,
-    /// A word that says what is being decided (`retreat`, `extra_move`).
-    pub tag: String,
-    /// The explicit choices (moves of any piece).
-    pub moves: Vec<Move>,
+    /// A word that says what is being decided (`retreat`, `extra_move`); shared, so a
+    /// continuation is copied without allocating.
+    pub tag: Arc<str>,
+    /// The explicit choices (moves of any piece): up to eight without allocating.
+    pub moves: Choices,
     /// Whether every normal move of `player` is also a choice.
     pub normal: bool,
     /// What the kernel makes of it (read from the tag).
     pub kind: ContinuationKind,
 }
+
+/// A continuation's explicit choices.
+pub type Choices = smallvec::SmallVec<[Move; 8]>;
 
 /// The continuations the kernel hands out itself (a push's retreats and extra move), told apart
 /// without reading the tag on every move.
@@ -104,16 +109,6 @@ impl ContinuationKind {
                 Some(Ok(c)) => ContinuationKind::RetreatFrom(c.0),
                 _ => ContinuationKind::Other,
             },
-        }
-    }
-
-    /// The tag shown for it.
-    pub fn tag(self, g: &crate::geometry::Geometry) -> String {
-        match self {
-            ContinuationKind::Other => String::new(),
-            ContinuationKind::Extra => "extra_move".into(),
-            ContinuationKind::Retreat => "retreat".into(),
-            ContinuationKind::RetreatFrom(c) => format!("retreat_from_{}", g.name(crate::Cell(c))),
         }
     }
 }
@@ -144,7 +139,7 @@ pub struct Position {
     counters: Vec<ByPlayer<i32>>,
     side: Player,
     ply: u32,
-    cont: Option<Box<Continuation>>,
+    cont: Option<Continuation>,
     result: Option<Outcome>,
     /// The cell an `en_passant` slide just passed, and where its piece stands: open to an en
     /// passant capture for this move only.
@@ -168,7 +163,7 @@ pub struct Position {
     saved_attrs: Vec<i32>,
     saved_counters: Vec<ByPlayer<i32>>,
     /// The continuation and result before a move, saved only when one of them is set.
-    saved_extra: Vec<(Option<Box<Continuation>>, Option<Outcome>)>,
+    saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
 }
 
@@ -282,7 +277,7 @@ impl Position {
 
     /// The pending continuation, if the turn is not over.
     pub fn continuation(&self) -> Option<&Continuation> {
-        self.cont.as_deref()
+        self.cont.as_ref()
     }
 
     /// The declared result, if the game is over by a rule.
@@ -427,7 +422,7 @@ impl Position {
     }
 
     /// Installs or removes a continuation, keeping the hash right (the side is set separately).
-    pub fn set_continuation(&mut self, z: &Zobrist, c: Option<Box<Continuation>>) {
+    pub fn set_continuation(&mut self, z: &Zobrist, c: Option<Continuation>) {
         if self.cont.is_some() != c.is_some() {
             self.hash ^= z.continuation;
         }
@@ -860,7 +855,7 @@ impl Position {
             let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field")))?;
             match k {
                 "counters" => p.read_counters(rules, v)?,
-                "cont" => p.cont = Some(Box::new(continuation(rules, v)?)),
+                "cont" => p.cont = Some(continuation(rules, v)?),
                 "result" => p.result = Some(result(rules, v)?),
                 "ep" => {
                     // `ep=d3/d4`: the cell open to an en passant capture, and the piece's cell.
@@ -984,7 +979,7 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
         "only" => false,
         o => return Err(PositionError(format!("`{o}`: expected normal or only"))),
     };
-    let mut moves = Vec::new();
+    let mut moves = Choices::new();
     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
         let text = MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?;
         if let MoveText::Drop { .. } | MoveText::Castle { .. } = text {
@@ -992,7 +987,7 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
         }
         moves.push(text.capturing_at_landings());
     }
-    let (tag, kind) = (bits[2].to_string(), ContinuationKind::of_tag(bits[2], &rules.geometry));
+    let (tag, kind) = (Arc::from(bits[2]), ContinuationKind::of_tag(bits[2], &rules.geometry));
     Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag, kind, moves, normal })
 }
 

@@ -22,7 +22,8 @@ use crate::geometry::{CellTable, NONE};
 use crate::notation::{Move, MoveKind};
 use crate::piece::Player;
 use crate::rules::{MoveEffects, Ruleset};
-use crate::state::{Continuation, ContinuationKind, Position};
+use crate::state::{Choices, Continuation, ContinuationKind, Position};
+use std::sync::Arc;
 
 /// Where a column attack sends the enemy piece (in the order from its owner's back edge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +70,20 @@ pub struct Push {
     pub in_continuation: bool,
     /// Per cell: its name's place in byte order (victims are taken in this order).
     pub order: Vec<u16>,
+    /// The tags of its continuations, made once: `extra_move`, `retreat`, and per cell
+    /// `retreat_from_CELL`.
+    pub tags: (Arc<str>, Arc<str>, Vec<Arc<str>>),
+}
+
+impl Push {
+    /// The tag of a continuation of this kind (shared: handing one out allocates nothing).
+    fn tag(&self, kind: ContinuationKind) -> Arc<str> {
+        match kind {
+            ContinuationKind::Extra => self.tags.0.clone(),
+            ContinuationKind::RetreatFrom(c) => self.tags.2[c as usize].clone(),
+            _ => self.tags.1.clone(),
+        }
+    }
 }
 
 /// The continuation before a move, as a push reads it: its kind, and whether the move was one of
@@ -124,7 +139,7 @@ fn attack(pos: &mut Position, rules: &Ruleset, push: &Push, from: u16, to: u16, 
     if column == Column::Done {
         return;
     }
-    let mut choices = Vec::new();
+    let mut choices = Choices::new();
     let mut blocked = 0;
     let (vs, n) = victims(pos, push, to, enemy);
     for &v in &vs[..n] {
@@ -136,7 +151,7 @@ fn attack(pos: &mut Position, rules: &Ruleset, push: &Push, from: u16, to: u16, 
     }
     if choices.is_empty() {
         if (blocked > 0 || column == Column::Failed) && push.extra_move {
-            extra_move(pos, rules, me, turn);
+            extra_move(pos, rules, push, me, turn);
         }
         return;
     }
@@ -147,12 +162,12 @@ fn attack(pos: &mut Position, rules: &Ruleset, push: &Push, from: u16, to: u16, 
     match push.chooser {
         // The victims' owner picks; the attacker gets no extra move.
         Chooser::Owner if choices.len() == 1 => pos.relocate(z, choices[0].from, choices[0].path[0]),
-        Chooser::Owner => continuation(pos, rules, enemy, turn, ContinuationKind::Retreat, choices, false),
+        Chooser::Owner => continuation(pos, rules, push, enemy, turn, ContinuationKind::Retreat, choices, false),
         Chooser::Attacker if choices.len() == 1 && blocked == 0 => pos.relocate(z, choices[0].from, choices[0].path[0]),
         // The retreats, and with a blocked victim every normal move (the extra move) too.
         Chooser::Attacker => {
             let normal = blocked > 0 && push.extra_move;
-            continuation(pos, rules, me, turn, ContinuationKind::Retreat, choices, normal);
+            continuation(pos, rules, push, me, turn, ContinuationKind::Retreat, choices, normal);
         }
     }
 }
@@ -269,12 +284,12 @@ fn push_all(
             _ => {
                 let choices = rs[..k].iter().map(|&r| Move::quiet(v, r)).collect();
                 let chooser = if owner_picks { attacker.other() } else { attacker };
-                return continuation(pos, rules, chooser, turn, ContinuationKind::RetreatFrom(at), choices, false);
+                return continuation(pos, rules, push, chooser, turn, ContinuationKind::RetreatFrom(at), choices, false);
             }
         }
     }
     if blocked && !(owner_picks && retreated) && push.extra_move {
-        extra_move(pos, rules, attacker, turn);
+        extra_move(pos, rules, push, attacker, turn);
     }
 }
 
@@ -293,14 +308,24 @@ fn resume(pos: &mut Position, rules: &Ruleset, mv: &Move, at: u16, turn: Player)
     push_all(pos, rules, push, at, attacker, Some(mv.from), blocked, true, turn);
 }
 
-fn extra_move(pos: &mut Position, rules: &Ruleset, me: Player, turn: Player) {
-    continuation(pos, rules, me, turn, ContinuationKind::Extra, Vec::new(), true);
+fn extra_move(pos: &mut Position, rules: &Ruleset, push: &Push, me: Player, turn: Player) {
+    continuation(pos, rules, push, me, turn, ContinuationKind::Extra, Choices::new(), true);
 }
 
 /// Hands `player` a decision within `turn`'s turn.
-fn continuation(pos: &mut Position, rules: &Ruleset, player: Player, turn: Player, kind: ContinuationKind, moves: Vec<Move>, normal: bool) {
-    let tag = kind.tag(&rules.geometry);
+#[allow(clippy::too_many_arguments)]
+fn continuation(
+    pos: &mut Position,
+    rules: &Ruleset,
+    push: &Push,
+    player: Player,
+    turn: Player,
+    kind: ContinuationKind,
+    moves: Choices,
+    normal: bool,
+) {
+    let tag = push.tag(kind);
     let z = &rules.zobrist;
-    pos.set_continuation(z, Some(Box::new(Continuation { player, turn, tag, kind, moves, normal })));
+    pos.set_continuation(z, Some(Continuation { player, turn, tag, kind, moves, normal }));
     pos.set_side(z, player);
 }

@@ -278,7 +278,7 @@ impl HookMove {
                 n += 1;
             }
         }
-        let continuation = pos.continuation().map(|c| c.tag.as_str().into());
+        let continuation = pos.continuation().map(|c| (&*c.tag).into());
         HookMove { m: *m, code, player: pos.side(), captured, ncaptured: n as u8, continuation }
     }
 }
@@ -537,19 +537,19 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let turn = c.pos.continuation().map_or(c.pos.side().other(), |k| k.turn);
         c.pos.set_continuation(
             &r.zobrist,
-            Some(Box::new(Continuation {
+            Some(Continuation {
                 player: p,
                 turn,
-                tag: tag.to_string(),
+                tag: tag.into(),
                 kind: ContinuationKind::of_tag(tag, &r.geometry),
-                moves: ms,
+                moves: ms.into(),
                 normal,
-            })),
+            }),
         );
         c.pos.set_side(&r.zobrist, p);
         Ok(())
     });
-    reg!("continuation_tag", |c| -> ImmutableString { c.pos.continuation().map_or("".into(), |k| k.tag.as_str().into()) });
+    reg!("continuation_tag", |c| -> ImmutableString { c.pos.continuation().map_or("".into(), |k| (&*k.tag).into()) });
 }
 
 /// The signatures actually registered on an engine, sorted (for the API snapshot test).

@@ -63,6 +63,8 @@ fn perft_allocates_nothing_per_node() {
         ("international", 4),
         ("grasshopper", 3),
         ("amazons", 2),
+        // Pushes, retreat choices and extra moves: continuations are copied, not allocated.
+        ("pyramida", 5),
     ] {
         let v = Variant::load(name, &[]).unwrap();
         let mut pos = v.start();

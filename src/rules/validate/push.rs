@@ -90,5 +90,6 @@ pub(super) fn stage_push(v: &V, f: usize, x: &Spanned<RawPush>, p: Player, ctx: 
         extra_move: word(&raw.blocked, &["extra_move", "nothing"])?.as_deref() == Some("extra_move"),
         in_continuation: flag(&raw.in_continuation, true)?,
         order,
+        tags: ("extra_move".into(), "retreat".into(), g.cells().map(|c| format!("retreat_from_{}", g.name(c)).into()).collect()),
     })
 }
