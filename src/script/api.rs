@@ -283,23 +283,6 @@ impl HookMove {
     }
 }
 
-/// A cell's name as the API hands it out (`()` for none).
-fn cell_dyn(c: &Ctx, cell: u16) -> Dynamic {
-    if cell == NONE {
-        Dynamic::UNIT
-    } else {
-        match c.names.get(cell as usize) {
-            Some(n) => Dynamic::from(n.clone()),
-            None => Dynamic::from(rules(c).geometry.name(Cell(cell)).to_string()),
-        }
-    }
-}
-
-/// A player's name as the API hands it out.
-fn player_dyn(c: &Ctx, p: Player) -> Dynamic {
-    c.players.get(p.index()).cloned().map_or_else(|| rules(c).player_name(p).to_string().into(), Dynamic::from)
-}
-
 /// The properties of [`HookMove`] (`m.text`, `m.from`, …; docs/scripting.md).
 fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     engine.register_type_with_name::<HookMove>("Move");
@@ -314,10 +297,10 @@ fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         }};
     }
     prop!("text", |c, m| m.m.text(&rules(c).geometry).into());
-    prop!("from", |c, m| cell_dyn(c, m.m.from));
-    prop!("to", |c, m| m.m.to().map_or(Dynamic::UNIT, |t| cell_dyn(c, t)));
-    prop!("path", |c, m| Dynamic::from_array(m.m.landings().iter().map(|&t| cell_dyn(c, t)).collect()));
-    prop!("captured", |c, m| Dynamic::from_array(m.m.victims().map(|t| cell_dyn(c, t)).collect()));
+    prop!("from", |c, m| name_of(c, m.m.from));
+    prop!("to", |c, m| m.m.to().map_or(Dynamic::UNIT, |t| name_of(c, t)));
+    prop!("path", |c, m| Dynamic::from_array(m.m.landings().iter().map(|&t| name_of(c, t)).collect()));
+    prop!("captured", |c, m| Dynamic::from_array(m.m.victims().map(|t| name_of(c, t)).collect()));
     prop!("captured_kinds", |c, m| {
         let kinds = m.captured[..m.ncaptured as usize].iter().map(|k| Dynamic::from(rules(c).kind(k.kind()).name.clone()));
         Dynamic::from_array(kinds.collect())
@@ -326,10 +309,10 @@ fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     prop!("off", |_c, m| matches!(m.m.kind, crate::notation::MoveKind::Off { .. }).into());
     prop!("pass", |_c, m| (m.m.kind == crate::notation::MoveKind::Pass).into());
     prop!("drop", |_c, m| m.m.dropped().is_some().into());
-    prop!("placed", |c, m| m.m.placed().map_or(Dynamic::UNIT, |(_, at)| cell_dyn(c, at)));
+    prop!("placed", |c, m| m.m.placed().map_or(Dynamic::UNIT, |(_, at)| name_of(c, at)));
     prop!("kind", |c, m| if m.code.is_empty() { "".into() } else { rules(c).kind(m.code.kind()).name.clone().into() });
-    prop!("owner", |c, m| if m.code.is_empty() { "".into() } else { player_dyn(c, m.code.owner()) });
-    prop!("player", |c, m| player_dyn(c, m.player));
+    prop!("owner", |c, m| if m.code.is_empty() { "".into() } else { Dynamic::from(player_str(c, m.code.owner())) });
+    prop!("player", |c, m| Dynamic::from(player_str(c, m.player)));
     prop!("continuation", |_c, m| m.continuation.clone().map_or_else(|| "".into(), Dynamic::from));
 }
 
