@@ -94,7 +94,7 @@ pub struct Prior {
     pub listed: bool,
 }
 
-/// Victims and retreat cells, at most 8 of each (one per direction).
+/// Victims, at most 8 (one per contact direction), and how many.
 type Cells = ([u16; 8], usize);
 
 /// The push after `mv`, whose kernel part is done (`fx`); `turn` is the player whose turn the
@@ -143,11 +143,11 @@ fn attack(pos: &mut Position, rules: &Ruleset, push: &Push, from: u16, to: u16, 
     let mut blocked = 0;
     let (vs, n) = victims(pos, push, to, enemy);
     for &v in &vs[..n] {
-        let (rs, k) = retreats(pos, push, v);
-        if k == 0 {
+        let rs = retreats(pos, push, v);
+        if rs.is_empty() {
             blocked += 1;
         }
-        choices.extend(rs[..k].iter().map(|&r| Move::quiet(v, r)));
+        choices.extend(rs.iter().map(|&r| Move::quiet(v, r)));
     }
     if choices.is_empty() {
         if (blocked > 0 || column == Column::Failed) && push.extra_move {
@@ -232,9 +232,10 @@ fn victims(pos: &Position, push: &Push, at: u16, enemy: Player) -> Cells {
     (out, n)
 }
 
-/// The empty cells the piece on `v` may retreat to.
-fn retreats(pos: &Position, push: &Push, v: u16) -> Cells {
-    let (mut out, mut n) = ([NONE; 8], 0);
+/// The empty cells the piece on `v` may retreat to (a last piece may have up to 8 directions
+/// × 30 cells: inline up to 16, never cut short).
+fn retreats(pos: &Position, push: &Push, v: u16) -> smallvec::SmallVec<[u16; 16]> {
+    let mut out = smallvec::SmallVec::new();
     let board = pos.board();
     let last = pos.counts()[board[v as usize].owner()] == 1;
     let reach = if last { push.last_piece_retreat } else { 1 };
@@ -242,14 +243,13 @@ fn retreats(pos: &Position, push: &Push, v: u16) -> Cells {
         let mut c = v;
         for _ in 0..reach {
             c = next[c as usize];
-            if c == NONE || !board[c as usize].is_empty() || n == out.len() {
+            if c == NONE || !board[c as usize].is_empty() {
                 break;
             }
-            out[n] = c;
-            n += 1;
+            out.push(c);
         }
     }
-    (out, n)
+    out
 }
 
 /// `victims = "all"`: every victim beside `at` after `after` (in byte order) that can retreat
@@ -274,15 +274,15 @@ fn push_all(
         if after.is_some_and(|a| push.order[v as usize] <= push.order[a as usize]) {
             continue;
         }
-        let (rs, k) = retreats(pos, push, v);
-        match k {
+        let rs = retreats(pos, push, v);
+        match rs.len() {
             0 => blocked = true,
             1 => {
                 pos.relocate(&rules.zobrist, v, rs[0]);
                 retreated = true;
             }
             _ => {
-                let choices = rs[..k].iter().map(|&r| Move::quiet(v, r)).collect();
+                let choices = rs.iter().map(|&r| Move::quiet(v, r)).collect();
                 let chooser = if owner_picks { attacker.other() } else { attacker };
                 return continuation(pos, rules, push, chooser, turn, ContinuationKind::RetreatFrom(at), choices, false);
             }
@@ -304,7 +304,7 @@ fn resume(pos: &mut Position, rules: &Ruleset, mv: &Move, at: u16, turn: Player)
     let attacker = code.owner().other();
     // A victim before the one just moved that could not retreat still earns the extra move.
     let (vs, n) = victims(pos, push, at, code.owner());
-    let blocked = vs[..n].iter().any(|&v| push.order[v as usize] < push.order[mv.from as usize] && retreats(pos, push, v).1 == 0);
+    let blocked = vs[..n].iter().any(|&v| push.order[v as usize] < push.order[mv.from as usize] && retreats(pos, push, v).is_empty());
     push_all(pos, rules, push, at, attacker, Some(mv.from), blocked, true, turn);
 }
 
