@@ -508,11 +508,8 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: 
 pub fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> bool {
     let own = pos.counts()[side];
     let board = pos.view();
-    for from in 0..pos.board().len() as u16 {
+    for from in pos.cells_of(side) {
         let code = pos.board()[from as usize];
-        if code.is_empty() || code.owner() != side {
-            continue;
-        }
         let pr = &rules.pieces[code.index()];
         let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
         for (i, (form, &limit)) in pr.quiet.iter().zip(&pr.limits).enumerate() {
