@@ -639,12 +639,32 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut first_capture = usize::MAX;
     let mut landing_capture = false;
     let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
+    // Where the cell sets say which pieces can jump, only their chains are looked for; and
+    // when a capture is compulsory, the other moves are not listed at all.
+    let jumpers = rules.setwise.as_ref().and_then(|sw| sw.jumpers(&sw.sets(pos)?, side));
+    if let Some(j) = jumpers
+        && j != 0
+        && compulsory
+        && !rules.landing_captures
+    {
+        capture_chains(rules, pos, side, j, &mut s, out);
+        if rules.captures.maximum || rules.dedup {
+            finish(rules, out, start);
+        } else if rules.captures.identity == Identity::CapturedSet {
+            merge_same_captures(out, start);
+        }
+        return;
+    }
     let mut next = 0;
     while let Some(from) = pos.next_cell_of(side, next) {
         next = from as usize + 1;
         let code = pos.board()[from as usize];
         let before = out.len();
-        captures_from(rules, pos.board_scratch(), side, from, code, &mut s, out);
+        match jumpers {
+            None => captures_from(rules, pos.board_scratch(), side, from, code, &mut s, out),
+            Some(j) if j >> from & 1 != 0 => start_chain(rules, pos.board_scratch(), side, from, code, &mut s, out),
+            Some(_) => {}
+        }
         if out.len() > before && first_capture == usize::MAX {
             first_capture = before;
         }
@@ -680,6 +700,20 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         return;
     }
     finish(rules, out, start);
+}
+
+/// The capture chains of the pieces on `jumpers` (each can make a first jump), in cell order.
+fn capture_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: u128, s: &mut Scratch, out: &mut MoveList) {
+    while jumpers != 0 {
+        let from = jumpers.trailing_zeros() as u16;
+        jumpers &= jumpers - 1;
+        let before = out.len();
+        let code = pos.board()[from as usize];
+        start_chain(rules, pos.board_scratch(), side, from, code, s, out);
+        if rules.dedup {
+            dedup_from(out, before);
+        }
+    }
 }
 
 /// Appends the castling moves of the side to move (`[castling]`): only where some right

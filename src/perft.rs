@@ -99,6 +99,12 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
     if depth >= 2 {
         interrupt::check()?;
     }
+    if bulk
+        && depth == 1
+        && let Some(n) = v.count_moves(pos)
+    {
+        return Ok(n);
+    }
     let (list, rest) = lists.split_first_mut().expect("one list per level");
     v.legal_moves(pos, list)?;
     if bulk && depth == 1 {

@@ -155,6 +155,9 @@ pub struct Position {
     /// Per player, a bit per cell holding one of its pieces (cells 0 to 127; a larger board is
     /// scanned instead, see [`Position::cells_of`]).
     occupied: ByPlayer<u128>,
+    /// Per piece code (by [`PieceCode::index`]), a bit per cell holding one: kept where the
+    /// rules have cell-set moves ([`crate::rules::setwise`]), else empty.
+    by_code: Vec<u128>,
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
@@ -162,6 +165,7 @@ pub struct Position {
     saved_board: Vec<PieceCode>,
     saved_attrs: Vec<i32>,
     saved_counters: Vec<ByPlayer<i32>>,
+    saved_by_code: Vec<u128>,
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
@@ -216,11 +220,18 @@ impl Position {
         let mut h = z.side[self.side.index()];
         let mut counts = ByPlayer::new(0, 0);
         let mut occupied = ByPlayer::new(0u128, 0);
+        let mut by_code = Vec::new();
+        if rules.setwise.is_some() {
+            by_code.resize(PieceCode::count(rules.kinds.len()), 0);
+        }
         for (c, &code) in self.board.iter().enumerate() {
             if !code.is_empty() {
                 h ^= z.piece(c as u16, code);
                 counts[code.owner()] += 1;
                 occupied[code.owner()] |= bit(c as u16);
+                if let Some(s) = by_code.get_mut(code.index()) {
+                    *s |= bit(c as u16);
+                }
             }
             for s in 0..self.nattr {
                 h ^= Zobrist::attribute(c as u16, s as u8, self.attrs[c * self.nattr + s]);
@@ -241,6 +252,20 @@ impl Position {
         self.hash = h;
         self.counts = counts;
         self.occupied = occupied;
+        self.by_code = by_code;
+    }
+
+    /// `p`'s occupied cells as a bit set (boards of at most 128 cells).
+    #[inline(always)]
+    pub fn occupied(&self, p: Player) -> u128 {
+        self.occupied[p]
+    }
+
+    /// The cells of each piece code, by [`PieceCode::index`], where the rules have cell-set
+    /// moves (else empty).
+    #[inline(always)]
+    pub fn cells_by_code(&self) -> &[u128] {
+        &self.by_code
     }
 
     /// The board: a piece code per cell (0 = empty).
@@ -356,10 +381,16 @@ impl Position {
         if !old.is_empty() {
             self.counts[old.owner()] -= 1;
             self.occupied[old.owner()] &= !bit(cell);
+            if let Some(s) = self.by_code.get_mut(old.index()) {
+                *s &= !bit(cell);
+            }
         }
         if !code.is_empty() {
             self.counts[code.owner()] += 1;
             self.occupied[code.owner()] |= bit(cell);
+            if let Some(s) = self.by_code.get_mut(code.index()) {
+                *s |= bit(cell);
+            }
         }
         self.board[cell as usize] = code;
     }
@@ -438,6 +469,9 @@ impl Position {
         }
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
+        }
+        if !self.by_code.is_empty() {
+            self.saved_by_code.extend_from_slice(&self.by_code);
         }
         let extra = self.cont.is_some() || self.result.is_some();
         if extra {
@@ -756,6 +790,12 @@ impl Position {
             self.counters.copy_from_slice(&self.saved_counters[at..]);
             self.saved_counters.truncate(at);
         }
+        if !self.by_code.is_empty() {
+            let n = self.by_code.len();
+            let at = self.saved_by_code.len() - n;
+            self.by_code.copy_from_slice(&self.saved_by_code[at..]);
+            self.saved_by_code.truncate(at);
+        }
         self.counts = ByPlayer(f.counts);
         self.occupied = ByPlayer(unpack(f.occupied));
         self.side = f.side;
@@ -1037,6 +1077,11 @@ mod tests {
             }
             assert_eq!(via_next, want);
         }
+        // Each code's cells, where they are kept.
+        for (i, &set) in pos.cells_by_code().iter().enumerate().skip(1) {
+            let want: u128 = (0..pos.board().len()).filter(|&c| pos.board()[c].index() == i).fold(0, |s, c| s | 1u128 << c);
+            assert_eq!(set, want, "the cells of code {i}");
+        }
     }
 
     /// The per-player occupancy follows every make and undo: random games (captures, pushes,
@@ -1045,7 +1090,7 @@ mod tests {
     #[test]
     fn occupancy_follows_make_and_undo() {
         use rand::RngExt;
-        for name in ["checkers", "lielow", "pyramida", "minishogi", "xiangqi", "amazons", "othello", "bivouac"] {
+        for name in ["checkers", "lielow", "pyramida", "minishogi", "xiangqi", "amazons", "othello", "bivouac", "breakthrough"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut rng = crate::ai::rng(7);
             for _ in 0..3 {

@@ -14,6 +14,7 @@ pub(crate) mod names;
 pub mod options;
 pub mod push;
 pub mod raw;
+pub mod setwise;
 pub mod validate;
 
 pub use castling::{CastleRights, Castling};
@@ -410,6 +411,9 @@ pub struct Ruleset {
     pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
     /// What a machine player's evaluation measures, derived from these rules and `[ai.eval]`.
     pub eval: EvalModel,
+    /// The pieces' steps and jumps as shifts of cell sets, where the board and codes allow
+    /// ([`setwise`]).
+    pub setwise: Option<setwise::Setwise>,
 }
 
 impl Ruleset {

@@ -140,6 +140,18 @@ impl Variant {
         Ok(())
     }
 
+    /// The number of legal moves here, where the cell sets can count them without a list
+    /// (`None`: [`Variant::legal_moves`] must list them; see [`crate::rules::setwise`]). What
+    /// perft's last level asks.
+    #[inline]
+    pub fn count_moves(&self, pos: &Position) -> Option<u64> {
+        let sw = self.rules.setwise.as_ref()?;
+        if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
+            return None;
+        }
+        sw.count_moves(pos)
+    }
+
     /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
     /// opponent, deciding next, could capture one of the mover's royal pieces; `refused` hears
     /// why (the attacker, for `why`). A move that wins the game outright stays; so does one

@@ -166,8 +166,10 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         display_attribute,
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
+        setwise: None,
     };
     rules.eval = super::eval::stage_eval(&v, &rules)?;
+    rules.setwise = super::setwise::Setwise::of(&rules);
     Ok(rules)
 }
 

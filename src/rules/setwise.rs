@@ -1,0 +1,313 @@
+//! Moves by bit sets: where a piece's forms are fixed steps and short jumps (checkers' men and
+//! kings, Breakthrough's pawns, ...), every piece of a kind moves by the same few cell offsets,
+//! so "can any piece jump?" and "how many steps are there?" are a few shifts and masks of the
+//! occupied-cell sets rather than a walk over the pieces.
+//!
+//! At load, each step or jump table (target cells per start cell) is split into groups of one
+//! offset each: the start cells from which the form reaches `start + offset`. A start cell's
+//! target is in the set `S` exactly when the start is in `S` shifted back by the offset. Any
+//! geometry works (the offsets are of cell indices, not of files and ranks); a table with more
+//! than [`MAX_GROUPS`] offsets, a board of more than 128 cells, or more than [`MAX_CODES`] piece
+//! codes is left to the piece-by-piece generator.
+
+use super::{CodeSet, Form, Ruleset};
+use crate::geometry::CellTable;
+use crate::piece::{PieceCode, Player};
+use crate::state::Position;
+
+/// The most piece codes (kinds × players, plus the empty code) the sets are kept for.
+pub const MAX_CODES: usize = 16;
+/// The most offsets one piece code's steps (or jumps) may split into.
+pub const MAX_GROUPS: usize = 24;
+
+/// The start cells (`from`) from which a form reaches the cell `offset` further on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    pub offset: i16,
+    pub from: u128,
+}
+
+/// A short jump's start cells, by the offsets of its jumped cell and its landing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JumpShift {
+    pub over: i16,
+    pub land: i16,
+    pub from: u128,
+    pub victims: CodeSet,
+}
+
+/// One piece code's forms as shifts (`None` where some form is not a fixed step or short jump).
+#[derive(Clone, Debug, Default)]
+pub struct CodeShifts {
+    /// Its jumps (`None`: one of them flies, so its cells depend on the board).
+    pub jumps: Option<Vec<JumpShift>>,
+    /// Its steps (`None`: some quiet form is not a plain step).
+    pub steps: Option<Steps>,
+}
+
+/// A piece code's plain steps.
+#[derive(Clone, Debug, Default)]
+pub struct Steps {
+    /// To empty cells, each with the form's piece-count limit (`u16::MAX`: none).
+    pub quiet: Vec<(Shift, u16)>,
+    /// Onto victims (capturing by landing).
+    pub take: Vec<(Shift, CodeSet)>,
+}
+
+/// The variant's pieces as shifts (see the module's text).
+#[derive(Clone, Debug, Default)]
+pub struct Setwise {
+    /// By [`PieceCode::index`].
+    pub codes: Vec<CodeShifts>,
+    /// Whether a side's whole move list is its pieces' steps and jumps, so that counting the
+    /// steps counts the moves when nothing can capture: no drops, castling, promotion choices,
+    /// check rule, duplicate forms, exits or two-part turns (hooks are the variant's to check).
+    pub counts_moves: bool,
+    /// The board's cells.
+    pub cells: u128,
+}
+
+/// The cells of each piece code, and the empty cells, of one position.
+pub struct Sets<'a> {
+    pub by_code: &'a [u128],
+    pub empty: u128,
+}
+
+/// `set` moved back by `offset`: the cells whose cell `offset` further on is in `set`. A
+/// rotation (no branch on the sign): the bits that wrap around fall on start cells whose
+/// target is off the board, which no group's `from` holds.
+#[inline(always)]
+fn back(set: u128, offset: i16) -> u128 {
+    set.rotate_right(offset as i32 as u32 & 127)
+}
+
+/// Splits a table of targets into one shift per offset (`None` past [`MAX_GROUPS`]).
+fn shifts<T: Copy>(table: &CellTable<T>, cells: usize, target: impl Fn(T) -> (u16, u16)) -> Option<Vec<(i16, i16, u128)>> {
+    let mut groups: Vec<(i16, i16, u128)> = Vec::new();
+    for from in 0..cells as u16 {
+        for &t in table.get(from) {
+            let (a, b) = target(t);
+            let (a, b) = (a as i16 - from as i16, b as i16 - from as i16);
+            match groups.iter().position(|g| g.0 == a && g.1 == b) {
+                Some(i) => groups[i].2 |= 1u128 << from,
+                None if groups.len() < MAX_GROUPS => groups.push((a, b, 1u128 << from)),
+                None => return None,
+            }
+        }
+    }
+    Some(groups)
+}
+
+impl Setwise {
+    /// The shifts of `rules`' pieces, or `None` where the board or the codes are too many.
+    pub fn of(rules: &Ruleset) -> Option<Setwise> {
+        let cells = rules.geometry.len();
+        let ncodes = PieceCode::count(rules.kinds.len());
+        if cells > 128 || ncodes > MAX_CODES {
+            return None;
+        }
+        // Victim sets may name codes past the variant's (every enemy code): only its own are kept.
+        let codes_mask: CodeSet = (1 << ncodes) - 1;
+        let codes: Vec<CodeShifts> = rules
+            .pieces
+            .iter()
+            .map(|pr| {
+                let jumps = pr
+                    .jumps
+                    .iter()
+                    .map(|j| {
+                        if j.flying.is_some() {
+                            return None;
+                        }
+                        let g = shifts(&j.table, cells, |(o, l)| (o, l))?;
+                        Some(
+                            g.into_iter()
+                                .map(|(over, land, from)| JumpShift { over, land, from, victims: j.victims & codes_mask })
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.concat());
+                let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none) && pr.en_passant.is_empty();
+                let steps = plain.then(|| {
+                    let (mut quiet, mut take) = (Vec::new(), Vec::new());
+                    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+                        let Form::Step { targets, capture, quiet: q, en_passant: false } = form else { return None };
+                        for (offset, _, from) in shifts(targets, cells, |t| (t, t))? {
+                            let s = Shift { offset, from };
+                            if *q {
+                                quiet.push((s, limit));
+                            }
+                            if *capture != 0 {
+                                take.push((s, *capture & codes_mask));
+                            }
+                        }
+                    }
+                    Some(Steps { quiet, take })
+                });
+                CodeShifts { jumps, steps: steps.flatten() }
+            })
+            .collect();
+        let counts_moves = !rules.dedup
+            && !rules.check_illegal
+            && !rules.drop_no_mate
+            && !rules.promotion_choices
+            && rules.castling.is_none()
+            && rules.drops.0.iter().all(|d| d.is_empty())
+            && rules.pieces.iter().all(|p| p.drop.is_none());
+        Some(Setwise { codes, counts_moves, cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 } })
+    }
+
+    /// The cells of each code and the empty cells of `pos` (`None` if `pos` does not keep
+    /// them for these rules' codes: it was set up under other rules and not rehashed).
+    #[inline(always)]
+    pub fn sets<'a>(&self, pos: &'a Position) -> Option<Sets<'a>> {
+        let by_code = pos.cells_by_code();
+        if by_code.len() != self.codes.len() {
+            return None;
+        }
+        let all = pos.occupied(Player::FIRST) | pos.occupied(Player::SECOND);
+        Some(Sets { by_code, empty: self.cells & !all })
+    }
+
+    /// The cells of the pieces in `set`.
+    #[inline(always)]
+    fn cells_of(sets: &Sets<'_>, set: CodeSet) -> u128 {
+        let mut bits = set;
+        let mut out = 0;
+        while bits != 0 {
+            out |= sets.by_code[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        out
+    }
+
+    /// The codes of `side`'s pieces, by index.
+    #[inline(always)]
+    fn codes_of(&self, side: Player) -> impl Iterator<Item = usize> {
+        (1 + side.index()..self.codes.len()).step_by(2)
+    }
+
+    /// The cells of `side`'s pieces that can make a first jump (`None`: one of its pieces has
+    /// a flying jump, which the sets cannot answer).
+    #[inline]
+    pub fn jumpers(&self, sets: &Sets<'_>, side: Player) -> Option<u128> {
+        let mut out = 0;
+        for c in self.codes_of(side) {
+            let mine = sets.by_code[c];
+            if mine == 0 {
+                continue;
+            }
+            // The groups of a piece mostly share one set of victims: their cells are found once.
+            let (mut victims, mut cells) = (0, 0);
+            for j in self.codes[c].jumps.as_ref()? {
+                if j.victims != victims {
+                    (victims, cells) = (j.victims, Self::cells_of(sets, j.victims));
+                }
+                out |= mine & j.from & back(cells, j.over) & back(sets.empty, j.land);
+            }
+        }
+        Some(out)
+    }
+
+    /// The number of legal moves of the side to move, where they are all steps to empty cells
+    /// (`None` where a piece can capture, the side has no move, or some rule or piece is beyond
+    /// the sets: then the move list says).
+    pub fn count_moves(&self, pos: &Position) -> Option<u64> {
+        if !self.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
+            return None;
+        }
+        let side = pos.side();
+        let sets = self.sets(pos)?;
+        if self.jumpers(&sets, side)? != 0 {
+            return None;
+        }
+        let own = pos.counts()[side];
+        let mut n = 0u64;
+        for c in self.codes_of(side) {
+            let mine = sets.by_code[c];
+            if mine == 0 {
+                continue;
+            }
+            let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
+            for (s, victims) in take {
+                if mine & s.from & back(Self::cells_of(&sets, *victims), s.offset) != 0 {
+                    return None;
+                }
+            }
+            for (s, limit) in quiet {
+                if *limit == u16::MAX || own as u64 <= *limit as u64 {
+                    n += (mine & s.from & back(sets.empty, s.offset)).count_ones() as u64;
+                }
+            }
+        }
+        (n > 0).then_some(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Variant;
+    use crate::movegen;
+    use crate::state::Position;
+
+    /// The pieces from which the piece-by-piece generator finds a capture chain.
+    fn jumpers_by_list(v: &Variant, pos: &mut Position) -> u128 {
+        let side = pos.side();
+        let mut out = Vec::new();
+        movegen::captures(&v.rules, pos.board_scratch(), side, &mut out);
+        out.iter().filter(|m| m.captures() > 0).fold(0, |s, m| s | 1u128 << m.from)
+    }
+
+    /// Against the move lists, over random games: the jumpers are the pieces that have a chain,
+    /// and a count, where the sets give one, is the length of the legal move list.
+    #[test]
+    fn sets_agree_with_the_move_lists() {
+        use rand::RngExt;
+        for name in ["checkers", "international", "russian", "brazilian", "breakthrough", "tic-tac-toe", "hostile-bivouac"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let sw = v.rules.setwise.as_ref().expect("a board of at most 128 cells");
+            let mut rng = crate::ai::rng(11);
+            let (mut counted, mut jumped) = (0, 0);
+            for _ in 0..20 {
+                let mut pos = v.start();
+                let mut moves = Vec::new();
+                for _ in 0..150 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if let Some(j) = sw.jumpers(&sw.sets(&pos).unwrap(), pos.side()) {
+                        assert_eq!(j, jumpers_by_list(&v, &mut pos), "{name}: jumpers at {}", pos.to_text(&v.rules));
+                        jumped += (j != 0) as u32;
+                    }
+                    if let Some(n) = v.count_moves(&pos) {
+                        assert_eq!(n, moves.len() as u64, "{name}: count at {}", pos.to_text(&v.rules));
+                        counted += 1;
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[rng.random_range(0..moves.len())];
+                    v.make(&mut pos, &m).unwrap();
+                }
+            }
+            // Each game exercises what it can: checkers both, Breakthrough counts only (its
+            // captures are steps, not jumps), tic-tac-toe neither (its moves are drops).
+            match name {
+                "checkers" | "russian" | "brazilian" | "international" => assert!(jumped > 0, "{name}: no position with a jump"),
+                _ => {}
+            }
+            if matches!(name, "checkers" | "breakthrough") {
+                assert!(counted > 100, "{name}: only {counted} positions counted");
+            }
+        }
+    }
+
+    /// English draughts from the start: seven moves (Bik's count), no jumper.
+    #[test]
+    fn checkers_start() {
+        let v = Variant::load("checkers", &[]).unwrap();
+        let pos = v.start();
+        let sw = v.rules.setwise.as_ref().unwrap();
+        assert_eq!(sw.jumpers(&sw.sets(&pos).unwrap(), pos.side()), Some(0));
+        assert_eq!(v.count_moves(&pos), Some(7));
+    }
+}
