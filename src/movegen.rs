@@ -421,11 +421,8 @@ pub fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mu
 }
 
 fn quiet_moves_of(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList, whole: bool) {
-    for from in 0..pos.board().len() as u16 {
-        let code = pos.board()[from as usize];
-        if !code.is_empty() && code.owner() == side {
-            quiet_from(rules, pos, from, code, out, whole);
-        }
+    for from in pos.cells_of(side) {
+        quiet_from(rules, pos, from, pos.board()[from as usize], out, whole);
     }
     drops(rules, pos, side, out);
 }

@@ -190,10 +190,17 @@ impl<'a> Evaluator<'a> {
         }
         if m.mobility != 0 {
             for p in Player::both() {
-                self.scratch.clear();
-                movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
-                movegen::quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch);
-                t[Term::Mobility.index()][p] = m.mobility * self.scratch.len() as i32;
+                // Counted on the cell sets where they can (no jump, plain steps), else listed.
+                let n = match self.v.rules.setwise.as_ref().and_then(|sw| sw.mobility(pos, p)) {
+                    Some(n) => n as usize,
+                    None => {
+                        self.scratch.clear();
+                        movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
+                        movegen::quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch);
+                        self.scratch.len()
+                    }
+                };
+                t[Term::Mobility.index()][p] = m.mobility * n as i32;
             }
         }
         if m.territory != 0 {

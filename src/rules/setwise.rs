@@ -65,20 +65,16 @@ pub struct Setwise {
     pub counts_moves: bool,
     /// The board's cells.
     pub cells: u128,
+    /// Whether no piece can be dropped.
+    pub no_drops: bool,
+    /// Whether they fit in 64 bits (then the sets are worked on as `u64`).
+    pub narrow: bool,
 }
 
 /// The cells of each piece code, and the empty cells, of one position.
 pub struct Sets<'a> {
     pub by_code: &'a [u128],
     pub empty: u128,
-}
-
-/// `set` moved back by `offset`: the cells whose cell `offset` further on is in `set`. A
-/// rotation (no branch on the sign): the bits that wrap around fall on start cells whose
-/// target is off the board, which no group's `from` holds.
-#[inline(always)]
-fn back(set: u128, offset: i16) -> u128 {
-    set.rotate_right(offset as i32 as u32 & 127)
 }
 
 /// Splits a table of targets into one shift per offset (`None` past [`MAX_GROUPS`]).
@@ -148,14 +144,16 @@ impl Setwise {
                 CodeShifts { jumps, steps: steps.flatten() }
             })
             .collect();
-        let counts_moves = !rules.dedup
-            && !rules.check_illegal
-            && !rules.drop_no_mate
-            && !rules.promotion_choices
-            && rules.castling.is_none()
-            && rules.drops.0.iter().all(|d| d.is_empty())
-            && rules.pieces.iter().all(|p| p.drop.is_none());
-        Some(Setwise { codes, counts_moves, cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 } })
+        let no_drops = rules.drops.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
+        let counts_moves =
+            no_drops && !rules.dedup && !rules.check_illegal && !rules.drop_no_mate && !rules.promotion_choices && rules.castling.is_none();
+        Some(Setwise {
+            codes,
+            counts_moves,
+            no_drops,
+            cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },
+            narrow: cells <= 64,
+        })
     }
 
     /// The cells of each code and the empty cells of `pos` (`None` if `pos` does not keep
@@ -170,44 +168,11 @@ impl Setwise {
         Some(Sets { by_code, empty: self.cells & !all })
     }
 
-    /// The cells of the pieces in `set`.
-    #[inline(always)]
-    fn cells_of(sets: &Sets<'_>, set: CodeSet) -> u128 {
-        let mut bits = set;
-        let mut out = 0;
-        while bits != 0 {
-            out |= sets.by_code[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
-        out
-    }
-
-    /// The codes of `side`'s pieces, by index.
-    #[inline(always)]
-    fn codes_of(&self, side: Player) -> impl Iterator<Item = usize> {
-        (1 + side.index()..self.codes.len()).step_by(2)
-    }
-
     /// The cells of `side`'s pieces that can make a first jump (`None`: one of its pieces has
     /// a flying jump, which the sets cannot answer).
     #[inline]
     pub fn jumpers(&self, sets: &Sets<'_>, side: Player) -> Option<u128> {
-        let mut out = 0;
-        for c in self.codes_of(side) {
-            let mine = sets.by_code[c];
-            if mine == 0 {
-                continue;
-            }
-            // The groups of a piece mostly share one set of victims: their cells are found once.
-            let (mut victims, mut cells) = (0, 0);
-            for j in self.codes[c].jumps.as_ref()? {
-                if j.victims != victims {
-                    (victims, cells) = (j.victims, Self::cells_of(sets, j.victims));
-                }
-                out |= mine & j.from & back(cells, j.over) & back(sets.empty, j.land);
-            }
-        }
-        Some(out)
+        if self.narrow { self.jumpers_in::<u64>(sets, side).map(u128::from) } else { self.jumpers_in::<u128>(sets, side) }
     }
 
     /// The number of legal moves of the side to move, where they are all steps to empty cells
@@ -217,31 +182,158 @@ impl Setwise {
         if !self.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
             return None;
         }
-        let side = pos.side();
         let sets = self.sets(pos)?;
-        if self.jumpers(&sets, side)? != 0 {
+        if self.narrow { self.count_in::<u64>(pos, &sets) } else { self.count_in::<u128>(pos, &sets) }
+    }
+
+    /// How many moves `p` has here counting every step and capture whatever the capture
+    /// policy (what the evaluation's mobility counts: [`crate::movegen::captures`] and
+    /// [`crate::movegen::quiet_first_parts`]), where no piece of `p`'s can jump (`None`: one
+    /// can, or a piece or a drop is beyond the sets).
+    pub fn mobility(&self, pos: &Position, p: Player) -> Option<u64> {
+        if !self.no_drops {
+            return None;
+        }
+        let sets = self.sets(pos)?;
+        if self.narrow { self.mobility_in::<u64>(pos, &sets, p) } else { self.mobility_in::<u128>(pos, &sets, p) }
+    }
+
+    #[inline(always)]
+    fn mobility_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player) -> Option<u64> {
+        if self.jumpers_in::<W>(sets, p)? != W::ZERO {
+            return None;
+        }
+        let own = pos.counts()[p];
+        let empty = W::of(sets.empty);
+        let mut n = 0u64;
+        let mut c = 1 + p.index();
+        while c < self.codes.len() {
+            let mine = W::of(sets.by_code[c]);
+            if mine != W::ZERO {
+                let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
+                for (s, victims) in take {
+                    n += (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset)).count() as u64;
+                }
+                for (s, limit) in quiet {
+                    if *limit == u16::MAX || own as u64 <= *limit as u64 {
+                        n += (mine & W::of(s.from) & empty.back(s.offset)).count() as u64;
+                    }
+                }
+            }
+            c += 2;
+        }
+        Some(n)
+    }
+
+    /// [`Setwise::jumpers`] in words of `W` bits.
+    #[inline(always)]
+    fn jumpers_in<W: Word>(&self, sets: &Sets<'_>, side: Player) -> Option<W> {
+        let mut out = W::ZERO;
+        let empty = W::of(sets.empty);
+        let mut c = 1 + side.index();
+        while c < self.codes.len() {
+            let mine = W::of(sets.by_code[c]);
+            if mine != W::ZERO {
+                // The groups of a piece mostly share one set of victims: their cells are found once.
+                let (mut victims, mut cells) = (0, W::ZERO);
+                for j in self.codes[c].jumps.as_ref()? {
+                    if j.victims != victims {
+                        (victims, cells) = (j.victims, cells_of::<W>(sets, j.victims));
+                    }
+                    out = out | (mine & W::of(j.from) & cells.back(j.over) & empty.back(j.land));
+                }
+            }
+            c += 2;
+        }
+        Some(out)
+    }
+
+    /// [`Setwise::count_moves`] in words of `W` bits.
+    #[inline(always)]
+    fn count_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>) -> Option<u64> {
+        let side = pos.side();
+        if self.jumpers_in::<W>(sets, side)? != W::ZERO {
             return None;
         }
         let own = pos.counts()[side];
+        let empty = W::of(sets.empty);
         let mut n = 0u64;
-        for c in self.codes_of(side) {
-            let mine = sets.by_code[c];
-            if mine == 0 {
-                continue;
-            }
-            let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
-            for (s, victims) in take {
-                if mine & s.from & back(Self::cells_of(&sets, *victims), s.offset) != 0 {
-                    return None;
+        let mut c = 1 + side.index();
+        while c < self.codes.len() {
+            let mine = W::of(sets.by_code[c]);
+            if mine != W::ZERO {
+                let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
+                for (s, victims) in take {
+                    if mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset) != W::ZERO {
+                        return None;
+                    }
+                }
+                for (s, limit) in quiet {
+                    if *limit == u16::MAX || own as u64 <= *limit as u64 {
+                        n += (mine & W::of(s.from) & empty.back(s.offset)).count() as u64;
+                    }
                 }
             }
-            for (s, limit) in quiet {
-                if *limit == u16::MAX || own as u64 <= *limit as u64 {
-                    n += (mine & s.from & back(sets.empty, s.offset)).count_ones() as u64;
-                }
-            }
+            c += 2;
         }
         (n > 0).then_some(n)
+    }
+}
+
+/// The cells of the pieces in `set`.
+#[inline(always)]
+fn cells_of<W: Word>(sets: &Sets<'_>, set: CodeSet) -> W {
+    let mut bits = set;
+    let mut out = W::ZERO;
+    while bits != 0 {
+        out = out | W::of(sets.by_code[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+    out
+}
+
+/// A cell set of one machine word (boards of at most 64 cells) or two: the same code, with
+/// half the work where the board allows.
+trait Word: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> {
+    const ZERO: Self;
+    /// The low bits of a set (the board's cells all fit).
+    fn of(set: u128) -> Self;
+    /// The set moved back by `offset`: the cells whose cell `offset` further on is in it. A
+    /// rotation (no branch on the sign): the bits that wrap around fall on start cells whose
+    /// target is off the board, which no group's `from` holds.
+    fn back(self, offset: i16) -> Self;
+    fn count(self) -> u32;
+}
+
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    #[inline(always)]
+    fn of(set: u128) -> u64 {
+        set as u64
+    }
+    #[inline(always)]
+    fn back(self, offset: i16) -> u64 {
+        self.rotate_right(offset as i32 as u32 & 63)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    #[inline(always)]
+    fn of(set: u128) -> u128 {
+        set
+    }
+    #[inline(always)]
+    fn back(self, offset: i16) -> u128 {
+        self.rotate_right(offset as i32 as u32 & 127)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
     }
 }
 
@@ -268,7 +360,7 @@ mod tests {
             let v = Variant::load(name, &[]).unwrap();
             let sw = v.rules.setwise.as_ref().expect("a board of at most 128 cells");
             let mut rng = crate::ai::rng(11);
-            let (mut counted, mut jumped) = (0, 0);
+            let (mut counted, mut jumped, mut mobile) = (0, 0, 0);
             for _ in 0..20 {
                 let mut pos = v.start();
                 let mut moves = Vec::new();
@@ -277,6 +369,15 @@ mod tests {
                     if let Some(j) = sw.jumpers(&sw.sets(&pos).unwrap(), pos.side()) {
                         assert_eq!(j, jumpers_by_list(&v, &mut pos), "{name}: jumpers at {}", pos.to_text(&v.rules));
                         jumped += (j != 0) as u32;
+                    }
+                    for p in [crate::piece::Player::FIRST, crate::piece::Player::SECOND] {
+                        if let Some(n) = sw.mobility(&pos, p) {
+                            let mut list = Vec::new();
+                            movegen::captures(&v.rules, pos.board_scratch(), p, &mut list);
+                            movegen::quiet_first_parts(&v.rules, &pos, p, &mut list);
+                            assert_eq!(n, list.len() as u64, "{name}: mobility at {}", pos.to_text(&v.rules));
+                            mobile += 1;
+                        }
                     }
                     if let Some(n) = v.count_moves(&pos) {
                         assert_eq!(n, moves.len() as u64, "{name}: count at {}", pos.to_text(&v.rules));
@@ -297,6 +398,7 @@ mod tests {
             }
             if matches!(name, "checkers" | "breakthrough") {
                 assert!(counted > 100, "{name}: only {counted} positions counted");
+                assert!(mobile > 200, "{name}: only {mobile} mobilities counted");
             }
         }
     }
