@@ -16,6 +16,10 @@ use crate::rules::push::Prior;
 use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
 use std::sync::Arc;
 
+/// The moves a start position has room for on its undo stacks before they grow (a typical
+/// game's length or a search's depth; Lielow's attributes make it 32 KiB).
+const START_PLIES: usize = 64;
+
 /// The bit of a cell in a player's set of occupied cells. Past cell 127 the set is never read
 /// (larger boards are scanned), so the shift may wrap there.
 #[inline(always)]
@@ -211,7 +215,19 @@ impl Position {
         };
         p.rehash(rules);
         p.history.push(p.hash);
+        p.reserve_plies(START_PLIES);
         p
+    }
+
+    /// Room on the undo stacks for `plies` moves, so that a game's first moves do not grow
+    /// them one doubling at a time.
+    pub fn reserve_plies(&mut self, plies: usize) {
+        self.saved_board.reserve(plies * self.board.len());
+        self.saved_attrs.reserve(plies * self.attrs.len());
+        self.saved_counters.reserve(plies * self.counters.len());
+        self.saved_by_code.reserve(plies * self.by_code.len());
+        self.frames.reserve(plies);
+        self.history.reserve(plies);
     }
 
     /// Recomputes the hash and piece counts from scratch.
