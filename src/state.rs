@@ -125,6 +125,7 @@ struct Frame {
     occupied: [u64; 4],
     ply: u32,
     history_len: u32,
+    attr_log_len: u32,
     side: Player,
     en_passant: Option<(u16, u16)>,
     castle: CastleRights,
@@ -165,9 +166,11 @@ pub struct Position {
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
-    /// Copy-make: the board, attributes and counters before each move, stacked.
+    /// Copy-make: the board and counters before each move, stacked.
     saved_board: Vec<PieceCode>,
-    saved_attrs: Vec<i32>,
+    /// Each attribute write since the first unfinished move: (index, the value before), undone
+    /// in reverse (a move changes a few of them; copying them all cost Lielow 512 bytes twice).
+    attr_log: Vec<(u32, i32)>,
     saved_counters: Vec<ByPlayer<i32>>,
     saved_by_code: Vec<u128>,
     /// The continuation and result before a move, saved only when one of them is set.
@@ -223,7 +226,7 @@ impl Position {
     /// them one doubling at a time.
     pub fn reserve_plies(&mut self, plies: usize) {
         self.saved_board.reserve(plies * self.board.len());
-        self.saved_attrs.reserve(plies * self.attrs.len());
+        self.attr_log.reserve(if self.attrs.is_empty() { 0 } else { plies * 4 });
         self.saved_counters.reserve(plies * self.counters.len());
         self.saved_by_code.reserve(plies * self.by_code.len());
         self.frames.reserve(plies);
@@ -420,6 +423,9 @@ impl Position {
             return;
         }
         self.hash ^= Zobrist::attribute(cell, slot, old) ^ Zobrist::attribute(cell, slot, value);
+        if !self.frames.is_empty() {
+            self.attr_log.push((index as u32, old)); // outside a move, no undo reaches it
+        }
         self.attrs[index] = value;
     }
 
@@ -480,9 +486,6 @@ impl Position {
     #[inline(always)]
     pub fn begin(&mut self) {
         self.saved_board.extend_from_slice(&self.board);
-        if !self.attrs.is_empty() {
-            self.saved_attrs.extend_from_slice(&self.attrs);
-        }
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
         }
@@ -499,6 +502,7 @@ impl Position {
             occupied: pack(self.occupied.0),
             ply: self.ply,
             history_len: self.history.len() as u32,
+            attr_log_len: self.attr_log.len() as u32,
             side: self.side,
             en_passant: self.en_passant,
             castle: self.castle,
@@ -794,11 +798,9 @@ impl Position {
         let at = self.saved_board.len() - n;
         self.board.copy_from_slice(&self.saved_board[at..]);
         self.saved_board.truncate(at);
-        if !self.attrs.is_empty() {
-            let n = self.attrs.len();
-            let at = self.saved_attrs.len() - n;
-            self.attrs.copy_from_slice(&self.saved_attrs[at..]);
-            self.saved_attrs.truncate(at);
+        while self.attr_log.len() > f.attr_log_len as usize {
+            let (index, old) = self.attr_log.pop().expect("longer than the mark");
+            self.attrs[index as usize] = old;
         }
         if !self.counters.is_empty() {
             let n = self.counters.len();
@@ -1100,7 +1102,8 @@ mod tests {
         }
     }
 
-    /// The per-player occupancy follows every make and undo: random games (captures, pushes,
+    /// The per-player and per-code occupancy follow every make and undo, and undo restores
+    /// the position exactly (attributes through their log): random games (captures, pushes,
     /// drops, promotions, pieces leaving the board) in games from 9 to 100 cells, and a board of
     /// more than 128 cells, which is scanned instead.
     #[test]
@@ -1112,20 +1115,23 @@ mod tests {
             for _ in 0..3 {
                 let mut pos = v.start();
                 let mut moves = Vec::new();
-                let mut made = 0;
+                // Each position before a move, to compare with what undo restores (board,
+                // attributes through their log, counters, hash, history).
+                let mut before = Vec::new();
                 for _ in 0..120 {
                     v.legal_moves(&mut pos, &mut moves).unwrap();
                     if moves.is_empty() {
                         break;
                     }
                     let m = moves[rng.random_range(0..moves.len())];
+                    before.push(pos.clone());
                     v.make(&mut pos, &m).unwrap();
-                    made += 1;
                     occupancy_matches(&pos);
                 }
-                for _ in 0..made {
+                while let Some(b) = before.pop() {
                     pos.undo();
                     occupancy_matches(&pos);
+                    assert!(pos == b, "{name}: undo did not restore the position");
                 }
             }
         }
