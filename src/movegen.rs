@@ -420,6 +420,26 @@ pub fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mu
     quiet_moves_of(rules, pos, side, out, false);
 }
 
+/// How many moves [`quiet_first_parts`] would list, counted form by form without listing
+/// them where a form allows (`scratch` is overwritten).
+pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
+    let own = pos.counts()[side];
+    let board = pos.view();
+    let mut n = 0;
+    for from in pos.cells_of(side) {
+        let pr = &rules.pieces[pos.board()[from as usize].index()];
+        let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
+        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+            if limit == u16::MAX || own as u64 <= limit as u64 {
+                n += form.count(&rules.geometry, board, from, avoid, scratch);
+            }
+        }
+    }
+    scratch.clear();
+    drops(rules, pos, side, scratch);
+    n + scratch.len()
+}
+
 fn quiet_moves_of(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList, whole: bool) {
     for from in pos.cells_of(side) {
         quiet_from(rules, pos, from, pos.board()[from as usize], out, whole);
@@ -952,6 +972,32 @@ mod tests {
         let mut t: Vec<String> = out.iter().map(|m| m.text(&v.rules.geometry)).collect();
         t.sort();
         t
+    }
+
+    /// The mobility count, form by form, is the length of the list it stands for, over random
+    /// games of every kind of form (steps, slides, hops, leaps by level, walks, two-part turns,
+    /// drops, leaving the board).
+    #[test]
+    fn counted_quiet_moves_are_the_listed_ones() {
+        use rand::RngExt;
+        for name in ["lielow", "bivouac", "pyramida", "basileus", "amazons", "grasshopper", "xiangqi", "minishogi", "othello", "chess"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let mut rng = crate::ai::rng(5);
+            let mut pos = v.start();
+            let (mut moves, mut list, mut scratch) = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..80 {
+                for p in [Player::FIRST, Player::SECOND] {
+                    list.clear();
+                    quiet_first_parts(&v.rules, &pos, p, &mut list);
+                    assert_eq!(count_quiet_first_parts(&v.rules, &pos, p, &mut scratch), list.len(), "{name} at {}", pos.to_text(&v.rules));
+                }
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
     }
 
     #[test]

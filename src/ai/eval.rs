@@ -196,8 +196,8 @@ impl<'a> Evaluator<'a> {
                     None => {
                         self.scratch.clear();
                         movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
-                        movegen::quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch);
-                        self.scratch.len()
+                        let captures = self.scratch.len();
+                        captures + movegen::count_quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch)
                     }
                 };
                 t[Term::Mobility.index()][p] = m.mobility * n as i32;

@@ -684,6 +684,29 @@ impl Form {
                     walk(g, b.board, (from, avoid), from, vecs, *steps, cond, start, out);
                 }
             }
+            _ => self.generate_into(g, b, from, out),
+        }
+    }
+
+    /// How many moves [`Form::generate`] would append, without listing them where the form
+    /// allows (a walk, which compares its ends, is listed in `scratch`): what the evaluation's
+    /// mobility asks.
+    pub fn count(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, scratch: &mut Vec<Move>) -> usize {
+        if let Form::Walk { .. } = self {
+            scratch.clear();
+            self.generate(g, b, from, avoid, scratch);
+            return scratch.len();
+        }
+        let mut n = Count(0);
+        self.generate_into(g, b, from, &mut n);
+        n.0
+    }
+
+    /// [`Form::generate`] for every form but a walk.
+    #[inline(always)]
+    fn generate_into<O: MoveOut>(&self, g: &Geometry, b: BoardView, from: u16, out: &mut O) {
+        match self {
+            Form::Walk { .. } => unreachable!("a walk is listed by generate"),
             Form::Step { targets, capture, quiet, en_passant } => {
                 for &to in targets.get(from) {
                     let tc = b.board[to as usize];
@@ -721,6 +744,28 @@ impl Form {
     }
 }
 
+/// Where a form's moves go: a list, or only their number.
+pub trait MoveOut {
+    fn push(&mut self, m: Move);
+}
+
+impl MoveOut for Vec<Move> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        Vec::push(self, m);
+    }
+}
+
+/// A count of moves (the moves themselves are dropped).
+pub struct Count(pub usize);
+
+impl MoveOut for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 /// Whether a board code is in a victim set (enemy codes only; never 0).
 #[inline(always)]
 pub fn victim(code: PieceCode, set: CodeSet) -> bool {
@@ -730,7 +775,7 @@ pub fn victim(code: PieceCode, set: CodeSet) -> bool {
 /// One slide direction: empty cells, then (after up to `pass_over` passed pieces) a capture.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn slide(
+fn slide<O: MoveOut>(
     g: &Geometry,
     board: &[PieceCode],
     from: u16,
@@ -738,7 +783,7 @@ fn slide(
     (pass_over, stop_first, max, hurdle): (u8, bool, u8, Hurdle),
     capture: CodeSet,
     cond: &Cond,
-    out: &mut Vec<Move>,
+    out: &mut O,
 ) {
     let mut cur = from;
     let mut passed = 0u8;
@@ -830,7 +875,7 @@ fn slide(
 /// Leaps of exactly `d` cells in each direction, and leaving the board where allowed.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn leap(
+fn leap<O: MoveOut>(
     g: &Geometry,
     board: &[PieceCode],
     from: u16,
@@ -838,7 +883,7 @@ fn leap(
     vecs: &[(i8, i8)],
     (capture, off, per_direction, lame): (CodeSet, OffBoard, bool, bool),
     cond: &Cond,
-    out: &mut Vec<Move>,
+    out: &mut O,
 ) {
     let (f0, r0) = g.coords(crate::Cell(from));
     let mut off_done = false;
