@@ -415,12 +415,14 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 }
 
 /// [`quiet_moves`], with each two-part turn's first part once, however many second parts it
-/// has (what the evaluation's mobility counts: Amazons' queen moves, not the ~2000 turns).
+/// has (what the evaluation's mobility counts: Amazons' queen moves, not the ~2000 turns). The
+/// evaluation counts them with [`count_quiet_first_parts`]; tests compare the two.
+#[cfg(test)]
 pub fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     quiet_moves_of(rules, pos, side, out, false);
 }
 
-/// How many moves [`quiet_first_parts`] would list, counted form by form without listing
+/// How many moves `quiet_first_parts` (tests only) would list, counted form by form without listing
 /// them where a form allows (`scratch` is overwritten).
 pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
     let own = pos.counts()[side];

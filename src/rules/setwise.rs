@@ -188,7 +188,7 @@ impl Setwise {
 
     /// How many moves `p` has here counting every step and capture whatever the capture
     /// policy (what the evaluation's mobility counts: [`crate::movegen::captures`] and
-    /// [`crate::movegen::quiet_first_parts`]), where no piece of `p`'s can jump (`None`: one
+    /// [`crate::movegen::count_quiet_first_parts`]), where no piece of `p`'s can jump (`None`: one
     /// can, or a piece or a drop is beyond the sets).
     pub fn mobility(&self, pos: &Position, p: Player) -> Option<u64> {
         if !self.no_drops {
