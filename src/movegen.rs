@@ -1141,6 +1141,32 @@ mod tests {
         assert_eq!(over("SWsw white 0").as_deref(), Some("draw: neither player can move"));
     }
 
+    /// `beside` (Basileus's two basileis): a capture that ends next to the enemy basileus loses;
+    /// a quiet move there loses only under `loss_after_any_move`; a capture that ends away from
+    /// it does not.
+    #[test]
+    fn beside_ends_the_game_next_to_the_named_kinds() {
+        let result = |opts: &[(&str, &str)], text: &str, mv: &str| {
+            let opts: Vec<(String, String)> = opts.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            let v = Variant::load("basileus", &opts).unwrap();
+            let mut pos = Position::from_text(&v.rules, text).unwrap();
+            v.play(&mut pos, mv).unwrap();
+            pos.result().map(|r| r.describe(&v.rules.player_names))
+        };
+        // White's basileus jumps e3 and lands on e4, beside black's on e5.
+        let capture = "9/9/p8/4k4/9/4p4/4K4/P8 white";
+        assert_eq!(result(&[], capture, "e2xe4").as_deref(), Some("black wins: basileus stopped beside the enemy basileus"));
+        // The same capture with black's basileus on g5, two files away: the game goes on.
+        assert_eq!(result(&[], "9/9/p8/6k2/9/4p4/4K4/P8 white", "e2xe4"), None);
+        // A quiet step to e3, beside black's basileus on e4: only loss_after_any_move ends it.
+        let quiet = "9/9/p8/9/4k4/9/4K4/P8 white";
+        assert_eq!(result(&[], quiet, "e2-e3"), None);
+        let any = [("king_adjacency", "loss_after_any_move")];
+        assert_eq!(result(&any, quiet, "e2-e3").as_deref(), Some("black wins: basileus stopped beside the enemy basileus"));
+        // A pawn beside the enemy basileus is not a basileus (`kinds`).
+        assert_eq!(result(&any, "9/9/p8/9/4k4/9/3P5/P7K white", "d2-e3"), None);
+    }
+
     #[test]
     fn royal_capture_can_wait_for_the_last_royal_piece() {
         // tests/extinction: `last = true`; black has kings on b4 and a1, then only on b4.

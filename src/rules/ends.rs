@@ -5,7 +5,7 @@
 use super::raw::RawEnd;
 use super::validate::{R, V, ZoneMap};
 use super::{KindDef, KindSet};
-use crate::geometry::{Geometry, NONE};
+use crate::geometry::{CellTable, Geometry, NONE};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
@@ -47,6 +47,10 @@ pub enum EndKind {
         /// "try"); the kernel checks that after the condition is met ([`EndKind::needs_safety`]).
         safe: bool,
     },
+    /// The moved piece, of one of `kinds`, ended its move (after a capture, with
+    /// `after_capture`) next to an enemy piece of one of `of`, a neighbour along `neighbours`:
+    /// its owner loses (or, with `win`, wins). Basileus's two basileis.
+    Beside { kinds: KindSet, of: KindSet, after_capture: bool, win: bool, neighbours: CellTable<u16> },
     /// A player with this many pieces or fewer on the board loses (or, with `win`, wins). With
     /// `reply` (a loss only): not yet if that player is to move and the opponent has at most one
     /// piece more than `count` (one capture could bring it there too); when both are at the
@@ -185,6 +189,7 @@ impl EndKind {
             | EndKind::RoyalLeftBoard
             | EndKind::ZoneFilled(_)
             | EndKind::ZoneReached { .. }
+            | EndKind::Beside { .. }
             | EndKind::PiecesAtMost { .. }
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. }
@@ -235,6 +240,21 @@ impl EndKind {
                 } else {
                     owner.other()
                 }))
+            }
+            EndKind::Beside { kinds, of, after_capture, win, neighbours } => {
+                if *after_capture && m.effects.captured == 0 {
+                    return None;
+                }
+                let code = *m.board.get(m.effects.to as usize)?;
+                if code.is_empty() || !kinds.contains(code.kind()) {
+                    return None;
+                }
+                let owner = code.owner();
+                let enemy = |n: &u16| {
+                    let c = m.board[*n as usize];
+                    !c.is_empty() && c.owner() != owner && of.contains(c.kind())
+                };
+                neighbours.get(m.effects.to).iter().any(enemy).then_some(Some(if *win { owner } else { owner.other() }))
             }
             EndKind::PiecesAtMost { count, win, reply: false } => [m.mover.other(), m.mover]
                 .into_iter()
@@ -356,11 +376,12 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 12] = [
+const CONDITIONS: [(&str, Reader); 13] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
     ("zone_reached", zone_reached),
+    ("beside", beside),
     ("pieces_at_most", pieces_at_most),
     ("in_a_row", in_a_row),
     ("board_full", board_full),
@@ -417,6 +438,31 @@ fn zone_reached(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         Some(s) => v.setting(c.f, s)?,
     };
     Ok(Some(EndKind::ZoneReached { cells, kinds, win, safe }))
+}
+
+fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    if e.of.is_none() {
+        return Err(need(v, e, c.f, "of"));
+    }
+    let of = v.kind_set(c.f, &e.of, c.kinds)?;
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    let win = match &e.result {
+        None => false,
+        Some(r) => v.word(c.f, r, &["loss", "win"])? == "win",
+    };
+    let after_capture = match &e.after {
+        None => false,
+        Some(a) => v.word(c.f, a, &["any_move", "capture"])? == "capture",
+    };
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs("all", 1).unwrap_or_default(),
+        Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
+    };
+    let neighbours = CellTable::build(c.g.len(), |cell, out| {
+        let (x, y) = c.g.coords(crate::geometry::Cell(cell));
+        out.extend(dirs.iter().filter_map(|&(dx, dy)| c.g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|n| n.0));
+    });
+    Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours }))
 }
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

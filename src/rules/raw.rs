@@ -562,6 +562,12 @@ pub struct RawEnd {
     /// `in_a_row`: the lines' directions (default `all`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<Spanned<RawDirs>>,
+    /// `beside`: the enemy kinds whose neighbourhood ends the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<Vec<Spanned<String>>>,
+    /// `beside`: `capture` (only after a capturing move) or `any_move` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Spanned<Setting<String>>>,
     /// `zone_reached`: only if the piece cannot be captured there at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub safe: Option<Spanned<Setting<bool>>>,
