@@ -183,7 +183,9 @@ impl Setwise {
             return None;
         }
         let sets = self.sets(pos)?;
-        if self.narrow { self.count_in::<u64>(pos, &sets) } else { self.count_in::<u128>(pos, &sets) }
+        let side = pos.side();
+        let n = if self.narrow { self.steps_in::<u64>(pos, &sets, side, false) } else { self.steps_in::<u128>(pos, &sets, side, false) }?;
+        (n > 0).then_some(n)
     }
 
     /// How many moves `p` has here counting every step and capture whatever the capture
@@ -195,34 +197,7 @@ impl Setwise {
             return None;
         }
         let sets = self.sets(pos)?;
-        if self.narrow { self.mobility_in::<u64>(pos, &sets, p) } else { self.mobility_in::<u128>(pos, &sets, p) }
-    }
-
-    #[inline(always)]
-    fn mobility_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player) -> Option<u64> {
-        if self.jumpers_in::<W>(sets, p)? != W::ZERO {
-            return None;
-        }
-        let own = pos.counts()[p];
-        let empty = W::of(sets.empty);
-        let mut n = 0u64;
-        let mut c = 1 + p.index();
-        while c < self.codes.len() {
-            let mine = W::of(sets.by_code[c]);
-            if mine != W::ZERO {
-                let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
-                for (s, victims) in take {
-                    n += (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset)).count() as u64;
-                }
-                for (s, limit) in quiet {
-                    if *limit == u16::MAX || own as u64 <= *limit as u64 {
-                        n += (mine & W::of(s.from) & empty.back(s.offset)).count() as u64;
-                    }
-                }
-            }
-            c += 2;
-        }
-        Some(n)
+        if self.narrow { self.steps_in::<u64>(pos, &sets, p, true) } else { self.steps_in::<u128>(pos, &sets, p, true) }
     }
 
     /// [`Setwise::jumpers`] in words of `W` bits.
@@ -248,25 +223,27 @@ impl Setwise {
         Some(out)
     }
 
-    /// [`Setwise::count_moves`] in words of `W` bits.
+    /// `p`'s steps where none of its pieces can jump, counted in words of `W` bits; a step onto
+    /// a victim is counted with `captures`, and otherwise makes the answer `None`.
     #[inline(always)]
-    fn count_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>) -> Option<u64> {
-        let side = pos.side();
-        if self.jumpers_in::<W>(sets, side)? != W::ZERO {
+    fn steps_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
+        if self.jumpers_in::<W>(sets, p)? != W::ZERO {
             return None;
         }
-        let own = pos.counts()[side];
+        let own = pos.counts()[p];
         let empty = W::of(sets.empty);
         let mut n = 0u64;
-        let mut c = 1 + side.index();
+        let mut c = 1 + p.index();
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
                 let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
                 for (s, victims) in take {
-                    if mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset) != W::ZERO {
+                    let taking = (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset)).count();
+                    if taking > 0 && !captures {
                         return None;
                     }
+                    n += taking as u64;
                 }
                 for (s, limit) in quiet {
                     if *limit == u16::MAX || own as u64 <= *limit as u64 {
@@ -276,7 +253,7 @@ impl Setwise {
             }
             c += 2;
         }
-        (n > 0).then_some(n)
+        Some(n)
     }
 }
 
@@ -305,37 +282,29 @@ trait Word: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output
     fn count(self) -> u32;
 }
 
-impl Word for u64 {
-    const ZERO: u64 = 0;
-    #[inline(always)]
-    fn of(set: u128) -> u64 {
-        set as u64
-    }
-    #[inline(always)]
-    fn back(self, offset: i16) -> u64 {
-        self.rotate_right(offset as i32 as u32 & 63)
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
+/// [`Word`] for an unsigned integer of `$bits` bits.
+macro_rules! word {
+    ($t:ty, $bits:expr) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn of(set: u128) -> $t {
+                set as $t
+            }
+            #[inline(always)]
+            fn back(self, offset: i16) -> $t {
+                self.rotate_right(offset as i32 as u32 & ($bits - 1))
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    };
 }
 
-impl Word for u128 {
-    const ZERO: u128 = 0;
-    #[inline(always)]
-    fn of(set: u128) -> u128 {
-        set
-    }
-    #[inline(always)]
-    fn back(self, offset: i16) -> u128 {
-        self.rotate_right(offset as i32 as u32 & 127)
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-}
+word!(u64, 64);
+word!(u128, 128);
 
 #[cfg(test)]
 mod tests {
