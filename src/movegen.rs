@@ -1163,6 +1163,8 @@ mod tests {
         assert_eq!(result(&[], quiet, "e2-e3"), None);
         let any = [("king_adjacency", "loss_after_any_move")];
         assert_eq!(result(&any, quiet, "e2-e3").as_deref(), Some("black wins: basileus stopped beside the enemy basileus"));
+        // Beside an enemy pawn (f5) only: not one of `of`.
+        assert_eq!(result(&[], "k8/9/6p2/5p3/9/4p4/4K4/P8 white", "e2xe4"), None);
         // A pawn beside the enemy basileus is not a basileus (`kinds`).
         assert_eq!(result(&any, "9/9/p8/9/4k4/9/3P5/P7K white", "d2-e3"), None);
     }
