@@ -156,6 +156,19 @@ impl Geometry {
         (c != NONE).then_some(Cell(c))
     }
 
+    /// The cell `(dx, dy)` from `c` in files and ranks, or [`NONE`] where there is none.
+    #[inline]
+    pub fn offset(&self, c: Cell, (dx, dy): (i8, i8)) -> u16 {
+        let (x, y) = self.coords(c);
+        self.at(x as i32 + dx as i32, y as i32 + dy as i32).map_or(NONE, |n| n.0)
+    }
+
+    /// Per cell, the cells one of `dirs` away, in the order of `dirs` (those off the board left
+    /// out): what "adjacent" means for a hook filter, a push's contact or an end condition.
+    pub fn neighbour_table(&self, dirs: &[(i8, i8)]) -> CellTable<u16> {
+        CellTable::build(self.len(), |c, out| out.extend(dirs.iter().map(|&d| self.offset(Cell(c), d)).filter(|&n| n != NONE)))
+    }
+
     /// Whether a grid point lies inside the rectangle (whether or not it is a cell).
     #[inline]
     pub fn in_rect(&self, file: i32, rank: i32) -> bool {

@@ -1,11 +1,13 @@
 //! The position: board, attributes, counters, side to move, a pending continuation, the result,
 //! the hash and the repetition history; and make/undo.
 //!
-//! Make copies the board, attributes and counters onto a stack before changing them (copy-make:
-//! a few dozen bytes, cheaper than a change log), so undo restores the exact previous state
+//! Make copies the board, the counters and the per-code cell sets onto a stack before changing
+//! them (copy-make: a few dozen bytes), and logs each attribute write with the value it replaced
+//! (a move changes a few of a board's hundreds), so undo restores the exact previous state
 //! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
-//! the hash, the piece counts and each player's set of occupied cells up to date (move generation
-//! and the crown visit a player's pieces through that set, not by scanning the board).
+//! the hash, the piece counts and the occupied-cell sets (per player, and per piece code where
+//! the rules move by cell sets) up to date: move generation and the crown visit a player's
+//! pieces through them, not by scanning the board.
 
 use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind, MoveText};

@@ -458,11 +458,7 @@ fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         None => crate::rules::movement::named_dirs("all", 1).unwrap_or_default(),
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
     };
-    let neighbours = CellTable::build(c.g.len(), |cell, out| {
-        let (x, y) = c.g.coords(crate::geometry::Cell(cell));
-        out.extend(dirs.iter().filter_map(|&(dx, dy)| c.g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|n| n.0));
-    });
-    Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours }))
+    Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours: c.g.neighbour_table(&dirs) }))
 }
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -509,11 +505,7 @@ fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let mut axes: Vec<(i8, i8)> = dirs.iter().map(|&(x, y)| if (y, x) < (0, 0) { (-x, -y) } else { (x, y) }).collect();
     axes.sort();
     axes.dedup();
-    let next = |cell: crate::geometry::Cell, (dx, dy): (i8, i8)| {
-        let (x, y) = c.g.coords(cell);
-        c.g.at(x as i32 + dx as i32, y as i32 + dy as i32).map_or(NONE, |n| n.0)
-    };
-    let axes = axes.iter().map(|&(dx, dy)| c.g.cells().map(|x| (next(x, (dx, dy)), next(x, (-dx, -dy)))).collect()).collect();
+    let axes = axes.iter().map(|&(dx, dy)| c.g.cells().map(|x| (c.g.offset(x, (dx, dy)), c.g.offset(x, (-dx, -dy)))).collect()).collect();
     Ok(Some(EndKind::InARow { length: length as u32, kinds, axes, win }))
 }
 

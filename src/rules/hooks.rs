@@ -178,10 +178,7 @@ fn filter(
                 Some(d) => super::movement::dirs_of(v, f, &Spanned::new(span.clone(), d.clone()), 1, false)?,
                 None => Vec::new(),
             };
-            let adjacent = CellTable::build(g.len(), |c, out| {
-                let (x, y) = g.coords(Cell(c));
-                out.extend(vecs.iter().filter_map(|&(dx, dy)| g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|t| t.0));
-            });
+            let adjacent = g.neighbour_table(&vecs);
             let file = (fl.enemy_in_file == Some(true)).then(|| {
                 CellTable::build(g.len(), |c, out| {
                     let x = g.coords(Cell(c)).0;

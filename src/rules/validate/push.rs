@@ -1,7 +1,7 @@
 //! `push = { … }` on a piece kind, compiled for one owner (see `rules::push`).
 
 use super::{R, V};
-use crate::geometry::{CellTable, Geometry, NONE};
+use crate::geometry::{CellTable, Geometry};
 use crate::piece::Player;
 use crate::rules::movement::{PieceCtx, dirs_of};
 use crate::rules::push::{Chooser, ColumnRetreat, Push};
@@ -24,19 +24,11 @@ pub(super) fn stage_push(v: &V, f: usize, x: &Spanned<RawPush>, p: Player, ctx: 
         _ => None,
     };
     // Directions as (dx, dy), per cell the cell that way.
-    let next = |d: (i8, i8)| -> Vec<u16> {
-        g.cells()
-            .map(|c| {
-                let (x, y) = g.coords(c);
-                g.at(x as i32 + d.0 as i32, y as i32 + d.1 as i32).map_or(NONE, |n| n.0)
-            })
-            .collect()
-    };
+    let next = |d: (i8, i8)| -> Vec<u16> { g.cells().map(|c| g.offset(c, d)).collect() };
     let dirs =
         |d: &Option<Spanned<RawDirs>>, fwd: i8| -> R<Vec<(i8, i8)>> { d.as_ref().map_or(Ok(Vec::new()), |d| dirs_of(v, f, d, fwd, false)) };
     let contact_dirs = dirs(&raw.contact, ctx.forward[p])?;
-    let contact_tables: Vec<Vec<u16>> = contact_dirs.iter().map(|&d| next(d)).collect();
-    let contact = CellTable::build(g.len(), |c, out| out.extend(contact_tables.iter().map(|t| t[c as usize]).filter(|&n| n != NONE)));
+    let contact = g.neighbour_table(&contact_dirs);
     // A victim retreats along its owner's directions.
     let retreat: Vec<Vec<u16>> = dirs(&raw.retreat, ctx.forward[enemy])?.into_iter().map(next).collect();
     if column.is_none() && contact_dirs.is_empty() {
