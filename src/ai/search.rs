@@ -238,8 +238,12 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Castle { rook_from, .. } => 3000 + rook_from as u64,
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
-    // (A chain longer than the inline path keeps its table index in the first two entries.)
-    for i in 0..(m.len as usize).min(crate::notation::INLINE_PATH) {
+    // (A chain longer than the inline path keeps its table index in the first two entries,
+    // and nothing in the others.)
+    if m.len as usize > crate::notation::INLINE_PATH {
+        return (mix(h ^ (m.path[0] as u64) << 20 ^ (m.path[1] as u64) << 40) as u32) | 1;
+    }
+    for i in 0..m.len as usize {
         h = mix(h ^ (m.path[i] as u64) << 20 ^ m.victims[i] as u64);
     }
     (h as u32) | 1

@@ -5,9 +5,15 @@
 //! (source cell, piece code, what it may capture there), its zone conditions already applied;
 //! every capturing slide becomes an entry of its reverse direction (code, range, what it may
 //! capture, conditions). A query walks each reverse direction from the cell to the first piece
-//! and looks it up, and reads the cell's fixed entries. Forms these tables cannot hold (capture
-//! chains, leaps whose distance is an attribute, lame leaps, slides with path zones, screens or
-//! that stop at the first empty cell, forms limited by a piece count) mark their piece code as `complex`: the
+//! and looks it up, and reads the cell's fixed entries. Slides with a hurdle are entries too: a
+//! hop (a grasshopper) attacks the cell just beyond the first piece in its line, so the query
+//! looks past an occupied neighbour to the next piece; a screen slide (a cannon) attacks the
+//! second piece in its line, so the query looks past the first piece to the next one. A lame
+//! leap's entry names its leg, which must be empty. Such pieces can also give check by a move
+//! that fills or empties a cell off the lines the pin test watches, which [`Attacks::indirect`]
+//! tells the legality test. Forms these tables cannot hold (capture chains, leaps whose
+//! distance is an attribute, slides with path zones, that pass over pieces or stop at the first
+//! empty cell, forms limited by a piece count) mark their piece code as `complex`: the
 //! check test tries those pieces by generating their captures.
 
 use super::movement::{Cond, Distance, Form, Hurdle, victim};
@@ -27,10 +33,19 @@ struct Line {
 /// The compiled reverse attack tables of a ruleset.
 #[derive(Clone, Debug)]
 pub struct Attacks {
-    /// Per target cell: (source cell, code, victims) of captures by a step or a fixed leap.
-    points: CellTable<(u16, PieceCode, CodeSet)>,
+    /// Per target cell: (source cell, code, victims, a cell that must be empty or [`NONE`]) of
+    /// captures by a step or a fixed leap (the cell: a lame leap's leg).
+    points: CellTable<(u16, PieceCode, CodeSet, u16)>,
     /// Per reverse direction (an interned vector): the sliders that capture coming the other way.
     lines: Vec<(u16, Vec<Line>)>,
+    /// The same for hopping slides, which capture just beyond the first piece in their line.
+    hops: Vec<(u16, Vec<Line>)>,
+    /// The same for screen slides, which capture the second piece in their line.
+    screens: Vec<(u16, Vec<Line>)>,
+    /// The codes whose captures depend on a cell the pin test does not watch (a hop's or a
+    /// screen's hurdle, a lame leap's leg): a move that fills or empties such a cell can give
+    /// check, so the legality test plays every move while one of them is on the board.
+    pub indirect: CodeSet,
     /// The codes some of whose captures these tables do not hold.
     pub complex: CodeSet,
 }
@@ -39,9 +54,10 @@ impl Attacks {
     /// The tables for `pieces` (indexed by code) on `g` (reverse vectors are interned into it).
     pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
         let n = g.len();
-        let mut points: Vec<Vec<(u16, PieceCode, CodeSet)>> = vec![Vec::new(); n];
-        let mut lines: Vec<(u16, Vec<Line>)> = Vec::new();
-        let mut complex: CodeSet = 0;
+        let mut points: Vec<Vec<(u16, PieceCode, CodeSet, u16)>> = vec![Vec::new(); n];
+        let (mut lines, mut hops, mut screens): (Vec<(u16, Vec<Line>)>, Vec<(u16, Vec<Line>)>, Vec<(u16, Vec<Line>)>) =
+            (Vec::new(), Vec::new(), Vec::new());
+        let (mut complex, mut indirect): (CodeSet, CodeSet) = (0, 0);
         for (ci, p) in pieces.iter().enumerate().skip(1) {
             let code = PieceCode::from_index(ci);
             if !p.jumps.is_empty() {
@@ -59,34 +75,54 @@ impl Attacks {
                     Form::Step { targets, capture, .. } => {
                         for from in 0..n as u16 {
                             for &to in targets.get(from) {
-                                points[to as usize].push((from, code, *capture));
+                                points[to as usize].push((from, code, *capture, NONE));
                             }
                         }
                     }
-                    Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame: false, .. } if cond.same_zone.is_empty() => {
+                    Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, .. } if cond.same_zone.is_empty() => {
+                        if *lame {
+                            indirect |= 1 << ci;
+                        }
                         for from in 0..n as u16 {
                             if !cond.start_ok(g, from) {
                                 continue;
                             }
                             let (f0, r0) = g.coords(crate::Cell(from));
                             for &(dx, dy) in vecs {
-                                let to = g.at(f0 as i32 + dx as i32 * *d as i32, r0 as i32 + dy as i32 * *d as i32);
-                                if let Some(to) = to.filter(|t| cond.land_ok(g, from, t.0)) {
-                                    points[to.0 as usize].push((from, code, *capture));
+                                let (tf, tr) = (f0 as i32 + dx as i32 * *d as i32, r0 as i32 + dy as i32 * *d as i32);
+                                // A lame leap's leg: the cell one step short of the landing.
+                                let leg = if *lame {
+                                    match g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum()) {
+                                        Some(c) => c.0,
+                                        None => continue,
+                                    }
+                                } else {
+                                    NONE
+                                };
+                                if let Some(to) = g.at(tf, tr).filter(|t| cond.land_ok(g, from, t.0)) {
+                                    points[to.0 as usize].push((from, code, *capture, leg));
                                 }
                             }
                         }
                     }
-                    Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle: Hurdle::None, .. }
-                        if cond.path.is_empty() && cond.same_zone.is_empty() =>
+                    Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
+                        if cond.path.is_empty() && cond.same_zone.is_empty() && (*hurdle == Hurdle::None || *pass_over == 0) =>
                     {
+                        let table = match hurdle {
+                            Hurdle::None => &mut lines,
+                            Hurdle::Hop => &mut hops,
+                            Hurdle::Screen => &mut screens,
+                        };
+                        if *hurdle != Hurdle::None {
+                            indirect |= 1 << ci;
+                        }
                         for &v in vecs {
                             let (dx, dy) = g.vector(v);
                             let back = g.intern_vector((-dx, -dy));
                             let line = Line { code, max: *max, capture: *capture, cond: cond.clone() };
-                            match lines.iter_mut().find(|(b, _)| *b == back) {
+                            match table.iter_mut().find(|(b, _)| *b == back) {
                                 Some((_, ls)) => ls.push(line),
-                                None => lines.push((back, vec![line])),
+                                None => table.push((back, vec![line])),
                             }
                         }
                     }
@@ -95,7 +131,7 @@ impl Attacks {
             }
         }
         let points = CellTable::build(n, |c, out| out.extend_from_slice(&points[c as usize]));
-        Attacks { points, lines, complex }
+        Attacks { points, lines, hops, screens, indirect, complex }
     }
 
     /// The cells of pieces that shield the piece `victim_code` on `at` from a slider: along a
@@ -119,14 +155,36 @@ impl Attacks {
     /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
     /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
     pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {
-        for &(src, code, caps) in self.points.get(at) {
-            if board[src as usize] == code && victim(victim_code, caps) {
+        for &(src, code, caps, leg) in self.points.get(at) {
+            if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
                 return Some(src);
             }
         }
         for (back, ls) in &self.lines {
             let (c, dist) = first_piece(g, board, *back, at);
             if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
+                return Some(c);
+            }
+        }
+        // A hop lands just beyond its hurdle: the neighbour on the way back is the hurdle.
+        for (back, ls) in &self.hops {
+            let hurdle = g.step(*back, at);
+            if hurdle == NONE || board[hurdle as usize].is_empty() {
+                continue;
+            }
+            let (c, dist) = first_piece(g, board, *back, hurdle);
+            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist + 1, victim_code, c, at)) {
+                return Some(c);
+            }
+        }
+        // A screen slide captures the second piece in its line.
+        for (back, ls) in &self.screens {
+            let (screen, d1) = first_piece(g, board, *back, at);
+            if screen == NONE {
+                continue;
+            }
+            let (c, d2) = first_piece(g, board, *back, screen);
+            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
                 return Some(c);
             }
         }
@@ -158,4 +216,63 @@ fn first_piece(g: &Geometry, board: &[PieceCode], v: u16, from: u16) -> (u16, u3
         dist += 1;
     }
     (c, dist)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Variant;
+    use crate::movegen;
+    use crate::piece::Player;
+
+    /// Over random games, for every piece on the board: the tables name an attacker exactly
+    /// when generating the other side's captures (by the pieces the tables hold) finds one
+    /// onto it. Covers hops (grasshopper), screens and lame leaps (xiangqi), plain steps,
+    /// leaps and slides.
+    #[test]
+    fn the_tables_agree_with_generated_captures() {
+        use rand::RngExt;
+        for name in ["chess", "grasshopper", "xiangqi", "capablanca", "shatranj", "minishogi", "nightrider"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let r = &*v.rules;
+            let mut rng = crate::ai::rng(11);
+            let (mut checked, mut attacked) = (0, 0);
+            for _ in 0..12 {
+                let mut pos = v.start();
+                for _ in 0..80 {
+                    for at in 0..pos.board().len() as u16 {
+                        let code = pos.board()[at as usize];
+                        // (The tables leave out en passant: no royal piece is taken that way.)
+                        if code.is_empty() || pos.en_passant().is_some_and(|(_, p)| p == at) {
+                            continue;
+                        }
+                        let by: Player = code.owner().other();
+                        let table = r.attacks.attacker(&r.geometry, pos.board(), at, code);
+                        let simple = (0..pos.board().len() as u16).filter(|&c| {
+                            let a = pos.board()[c as usize];
+                            !a.is_empty() && a.owner() == by && r.attacks.complex >> a.index() & 1 == 0
+                        });
+                        let generated = movegen::first_capture_among(r, &pos, by, &mut Vec::new(), &mut Vec::new(), simple, |c| c == at);
+                        assert_eq!(table.is_some(), generated.is_some(), "{name}: {} attacked on {at}", pos.to_text(r));
+                        if let Some(src) = table {
+                            let a = pos.board()[src as usize];
+                            assert!(!a.is_empty() && a.owner() == by, "{name}: the attacker is the other side's");
+                            attacked += 1;
+                        }
+                        checked += 1;
+                    }
+                    let mut moves = Vec::new();
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    let m = moves[rng.random_range(0..moves.len())];
+                    v.make(&mut pos, &m).unwrap();
+                    if pos.result().is_some() {
+                        break;
+                    }
+                }
+            }
+            assert!(attacked > 100 && attacked < checked, "{name}: {attacked} of {checked}");
+        }
+    }
 }
