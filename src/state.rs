@@ -764,17 +764,27 @@ impl Position {
         let n = self.nattr;
         let (by, marker) = (c.by as usize, c.marker as usize);
         let (mut best, mut count, mut at, mut holder) = (i32::MIN, 0u32, usize::MAX, usize::MAX);
-        for cell in self.cells_of(p) {
-            let cell = cell as usize;
-            let attrs = &self.attrs[cell * n..(cell + 1) * n];
-            let v = attrs[by];
+        let mut visit = |cell: usize, attrs: &[i32]| {
+            let v = attrs[cell * n + by];
             if v > best {
                 (best, count, at) = (v, 1, cell);
             } else if v == best {
                 count += 1;
             }
-            if attrs[marker] != 0 {
+            if attrs[cell * n + marker] != 0 {
                 holder = cell;
+            }
+        };
+        if self.board.len() <= 128 {
+            // A tight loop over the set's bits (this runs after every move of a crown game).
+            let mut bits = self.occupied[p];
+            while bits != 0 {
+                visit(bits.trailing_zeros() as usize, &self.attrs);
+                bits &= bits - 1;
+            }
+        } else {
+            for cell in self.cells_of(p) {
+                visit(cell as usize, &self.attrs);
             }
         }
         if count == 1 && holder != at {
