@@ -58,6 +58,9 @@ impl Evaluator<'_> {
     }
 }
 
+/// The most pieces a goal counts that are kept in a small array rather than selected from a list.
+const TOP: usize = 16;
+
 /// The largest evaluation (in units, 1000 per ordinary piece); proven results score beyond it.
 pub const EVAL_MAX: i32 = 500_000;
 
@@ -149,13 +152,12 @@ impl<'a> Evaluator<'a> {
         let m = self.m;
         let n = m.cells;
         let (mat, prog) = (Term::Material.index(), Term::Progress.index());
-        for (cell, &code) in pos.board().iter().enumerate() {
-            if code.is_empty() {
-                continue;
+        for p in Player::both() {
+            for cell in pos.cells_of(p) {
+                let i = pos.board()[cell as usize].index() * n + cell as usize;
+                t[mat][p] += m.material[i];
+                t[prog][p] += m.progress[i];
             }
-            let p = code.owner();
-            t[mat][p] += m.material[code.index() * n + cell];
-            t[prog][p] += m.progress[code.index() * n + cell];
         }
         for &(slot, units) in &m.hands {
             for p in Player::both() {
@@ -166,23 +168,42 @@ impl<'a> Evaluator<'a> {
             for p in Player::both() {
                 // The pieces nearest the goal, as many as it has cells, count; and the cells held.
                 let need = goal.need[p];
-                self.best.clear();
                 let mut held = 0i64;
-                for (cell, &code) in pos.board().iter().enumerate() {
-                    if code.is_of(p) {
-                        self.best.push(goal.progress[code.index() * n + cell]);
-                    }
-                }
                 for &c in &goal.cells[p] {
                     if pos.board()[c as usize].is_of(p) {
                         held += 1;
                     }
                 }
-                if self.best.len() > need {
-                    self.best.select_nth_unstable_by(need, |a, b| b.cmp(a));
-                    self.best.truncate(need);
-                }
-                t[prog][p] += self.best.iter().sum::<i32>();
+                let board = pos.board();
+                let progress = |cell: u16| goal.progress[board[cell as usize].index() * n + cell as usize];
+                t[prog][p] += if need <= TOP {
+                    // The `need` largest, kept in a small array in descending order.
+                    let mut top = [i32::MIN; TOP];
+                    let mut k = 0;
+                    for cell in pos.cells_of(p) {
+                        let v = progress(cell);
+                        if k < need {
+                            k += 1;
+                        } else if v <= top[need - 1] {
+                            continue;
+                        }
+                        let mut i = k - 1;
+                        while i > 0 && top[i - 1] < v {
+                            top[i] = top[i - 1];
+                            i -= 1;
+                        }
+                        top[i] = v;
+                    }
+                    top[..k].iter().sum::<i32>()
+                } else {
+                    self.best.clear();
+                    self.best.extend(pos.cells_of(p).map(progress));
+                    if self.best.len() > need {
+                        self.best.select_nth_unstable_by(need, |a, b| b.cmp(a));
+                        self.best.truncate(need);
+                    }
+                    self.best.iter().sum::<i32>()
+                };
                 if need > 0 {
                     t[Term::Fill.index()][p] += (m.fill as i64 * held * held / need as i64) as i32;
                 }
