@@ -1,10 +1,10 @@
 //! The position: board, attributes, counters, side to move, a pending continuation, the result,
 //! the hash and the repetition history; and make/undo.
 //!
-//! Make copies the board, the counters and the per-code cell sets onto a stack before changing
-//! them (copy-make: a few dozen bytes), and logs each attribute write with the value it replaced
-//! (a move changes a few of a board's hundreds), so undo restores the exact previous state
-//! whatever the kernel or a script hook changed. Every write goes through a setter that keeps
+//! Make logs each board write and each attribute write with the value it replaced (a move
+//! changes two or three cells, and a few of a board's hundreds of attribute values), and copies
+//! the counters and the small fields (hash, piece counts, the players' cell sets) onto a stack,
+//! so undo restores the exact previous state whatever the kernel or a script hook changed. Every write goes through a setter that keeps
 //! the hash, the piece counts and the occupied-cell sets (per player, and per piece code where
 //! the rules move by cell sets) up to date: move generation and the crown visit a player's
 //! pieces through them, not by scanning the board.
@@ -127,6 +127,7 @@ struct Frame {
     occupied: [u64; 4],
     ply: u32,
     history_len: u32,
+    cell_log_len: u32,
     attr_log_len: u32,
     side: Player,
     en_passant: Option<(u16, u16)>,
@@ -168,13 +169,14 @@ pub struct Position {
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
-    /// Copy-make: the board and counters before each move, stacked.
-    saved_board: Vec<PieceCode>,
+    /// Each board write since the first unfinished move: (cell, the code before), undone in
+    /// reverse (a move changes two or three cells; copying the board and the per-code sets
+    /// cost more than the move).
+    cell_log: Vec<(u16, PieceCode)>,
     /// Each attribute write since the first unfinished move: (index, the value before), undone
     /// in reverse (a move changes a few of them; copying them all cost Lielow 512 bytes twice).
     attr_log: Vec<(u32, i32)>,
     saved_counters: Vec<ByPlayer<i32>>,
-    saved_by_code: Vec<u128>,
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
@@ -227,10 +229,9 @@ impl Position {
     /// Room on the undo stacks for `plies` moves, so that a game's first moves do not grow
     /// them one doubling at a time.
     pub fn reserve_plies(&mut self, plies: usize) {
-        self.saved_board.reserve(plies * self.board.len());
+        self.cell_log.reserve(plies * 4);
         self.attr_log.reserve(if self.attrs.is_empty() { 0 } else { plies * 4 });
         self.saved_counters.reserve(plies * self.counters.len());
-        self.saved_by_code.reserve(plies * self.by_code.len());
         self.frames.reserve(plies);
         self.history.reserve(plies);
     }
@@ -399,6 +400,9 @@ impl Position {
             return;
         }
         self.hash ^= z.piece(cell, old) ^ z.piece(cell, code);
+        if !self.frames.is_empty() {
+            self.cell_log.push((cell, old)); // outside a move, no undo reaches it
+        }
         if !old.is_empty() {
             self.counts[old.owner()] -= 1;
             self.occupied[old.owner()] &= !bit(cell);
@@ -487,12 +491,8 @@ impl Position {
     /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
     #[inline(always)]
     pub fn begin(&mut self) {
-        self.saved_board.extend_from_slice(&self.board);
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
-        }
-        if !self.by_code.is_empty() {
-            self.saved_by_code.extend_from_slice(&self.by_code);
         }
         let extra = self.cont.is_some() || self.result.is_some();
         if extra {
@@ -504,6 +504,7 @@ impl Position {
             occupied: pack(self.occupied.0),
             ply: self.ply,
             history_len: self.history.len() as u32,
+            cell_log_len: self.cell_log.len() as u32,
             attr_log_len: self.attr_log.len() as u32,
             side: self.side,
             en_passant: self.en_passant,
@@ -806,10 +807,22 @@ impl Position {
     /// When there is no move to undo (a caller bug, never user input).
     pub fn undo(&mut self) {
         let f = self.frames.pop().expect("undo without a move");
-        let n = self.board.len();
-        let at = self.saved_board.len() - n;
-        self.board.copy_from_slice(&self.saved_board[at..]);
-        self.saved_board.truncate(at);
+        // The cells back in reverse order, each code's set with them; the counts and the
+        // players' sets come back whole from the frame.
+        while self.cell_log.len() > f.cell_log_len as usize {
+            let (cell, old) = self.cell_log.pop().expect("longer than the mark");
+            let now = std::mem::replace(&mut self.board[cell as usize], old);
+            if !now.is_empty()
+                && let Some(s) = self.by_code.get_mut(now.index())
+            {
+                *s &= !bit(cell);
+            }
+            if !old.is_empty()
+                && let Some(s) = self.by_code.get_mut(old.index())
+            {
+                *s |= bit(cell);
+            }
+        }
         while self.attr_log.len() > f.attr_log_len as usize {
             let (index, old) = self.attr_log.pop().expect("longer than the mark");
             self.attrs[index as usize] = old;
@@ -819,12 +832,6 @@ impl Position {
             let at = self.saved_counters.len() - n;
             self.counters.copy_from_slice(&self.saved_counters[at..]);
             self.saved_counters.truncate(at);
-        }
-        if !self.by_code.is_empty() {
-            let n = self.by_code.len();
-            let at = self.saved_by_code.len() - n;
-            self.by_code.copy_from_slice(&self.saved_by_code[at..]);
-            self.saved_by_code.truncate(at);
         }
         self.counts = ByPlayer(f.counts);
         self.occupied = ByPlayer(unpack(f.occupied));
