@@ -253,6 +253,17 @@ const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 
+/// What a search's best score says of the position's value, given the window it searched.
+fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
+    if best >= beta {
+        LOWER
+    } else if best > alpha0 {
+        EXACT
+    } else {
+        UPPER
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -617,14 +628,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let bound = if best >= beta {
-            LOWER
-        } else if best > alpha0 {
-            EXACT
-        } else {
-            UPPER
-        };
-        self.tt.store(key, best_key, to_tt(best, ply), depth, bound);
+        self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha0, beta));
         Ok(best)
     }
 
@@ -722,14 +726,7 @@ impl<'a> Searcher<'a> {
         }
         // Only a result some move gave is stored (a stand-pat keeps no move to try first).
         if best_key != 0 {
-            let bound = if best >= beta {
-                LOWER
-            } else if best > alpha0 {
-                EXACT
-            } else {
-                UPPER
-            };
-            self.tt.store(key, best_key, to_tt(best, ply), 0, bound);
+            self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
         }
         Ok(best)
     }
