@@ -650,6 +650,7 @@ impl<'a> Searcher<'a> {
         r
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn quiesce_moves(
         &mut self,
         pos: &mut Position,

@@ -30,6 +30,9 @@ struct Line {
     cond: Cond,
 }
 
+/// Per reverse direction (an interned vector), the line pieces found along it.
+type Lines = Vec<(u16, Vec<Line>)>;
+
 /// The compiled reverse attack tables of a ruleset.
 #[derive(Clone, Debug)]
 pub struct Attacks {
@@ -37,11 +40,11 @@ pub struct Attacks {
     /// captures by a step or a fixed leap (the cell: a lame leap's leg).
     points: CellTable<(u16, PieceCode, CodeSet, u16)>,
     /// Per reverse direction (an interned vector): the sliders that capture coming the other way.
-    lines: Vec<(u16, Vec<Line>)>,
+    lines: Lines,
     /// The same for hopping slides, which capture just beyond the first piece in their line.
-    hops: Vec<(u16, Vec<Line>)>,
+    hops: Lines,
     /// The same for screen slides, which capture the second piece in their line.
-    screens: Vec<(u16, Vec<Line>)>,
+    screens: Lines,
     /// The codes whose captures depend on a cell the pin test does not watch (a hop's or a
     /// screen's hurdle, a lame leap's leg): a move that fills or empties such a cell can give
     /// check, so the legality test plays every move while one of them is on the board.
@@ -55,8 +58,7 @@ impl Attacks {
     pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
         let n = g.len();
         let mut points: Vec<Vec<(u16, PieceCode, CodeSet, u16)>> = vec![Vec::new(); n];
-        let (mut lines, mut hops, mut screens): (Vec<(u16, Vec<Line>)>, Vec<(u16, Vec<Line>)>, Vec<(u16, Vec<Line>)>) =
-            (Vec::new(), Vec::new(), Vec::new());
+        let (mut lines, mut hops, mut screens): (Lines, Lines, Lines) = (Vec::new(), Vec::new(), Vec::new());
         let (mut complex, mut indirect): (CodeSet, CodeSet) = (0, 0);
         for (ci, p) in pieces.iter().enumerate().skip(1) {
             let code = PieceCode::from_index(ci);
