@@ -4,10 +4,11 @@
 //! Make logs each board write and each attribute write with the value it replaced (a move
 //! changes two or three cells, and a few of a board's hundreds of attribute values), and copies
 //! the counters and the small fields (hash, piece counts, the players' cell sets) onto a stack,
-//! so undo restores the exact previous state whatever the kernel or a script hook changed. Every write goes through a setter that keeps
-//! the hash, the piece counts and the occupied-cell sets (per player, and per piece code where
-//! the rules move by cell sets) up to date: move generation and the crown visit a player's
-//! pieces through them, not by scanning the board.
+//! so undo restores the exact previous state whatever the kernel or a script hook changed.
+//! Every write goes through a setter that keeps the hash, the piece counts and the
+//! occupied-cell sets (per player, and per piece code where the rules move by cell sets) up to
+//! date: move generation and the crown visit a player's pieces through them, not by scanning
+//! the board.
 
 use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind, MoveText};

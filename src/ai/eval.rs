@@ -61,6 +61,39 @@ impl Evaluator<'_> {
 /// The most pieces a goal counts that are kept in a small array rather than selected from a list.
 const TOP: usize = 16;
 
+/// The sum of the `need` largest of `values` (all of them if fewer): up to [`TOP`] kept in a
+/// small array in descending order, more selected in `scratch`.
+fn sum_of_largest(values: impl Iterator<Item = i32>, need: usize, scratch: &mut Vec<i32>) -> i32 {
+    if need == 0 {
+        return 0;
+    }
+    if need > TOP {
+        scratch.clear();
+        scratch.extend(values);
+        if scratch.len() > need {
+            scratch.select_nth_unstable_by(need, |a, b| b.cmp(a));
+            scratch.truncate(need);
+        }
+        return scratch.iter().sum();
+    }
+    let mut top = [i32::MIN; TOP];
+    let mut k = 0;
+    for v in values {
+        if k < need {
+            k += 1;
+        } else if v <= top[need - 1] {
+            continue;
+        }
+        let mut i = k - 1;
+        while i > 0 && top[i - 1] < v {
+            top[i] = top[i - 1];
+            i -= 1;
+        }
+        top[i] = v;
+    }
+    top[..k].iter().sum()
+}
+
 /// The largest evaluation (in units, 1000 per ordinary piece); proven results score beyond it.
 pub const EVAL_MAX: i32 = 500_000;
 
@@ -175,35 +208,8 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 let board = pos.board();
-                let progress = |cell: u16| goal.progress[board[cell as usize].index() * n + cell as usize];
-                t[prog][p] += if need <= TOP {
-                    // The `need` largest, kept in a small array in descending order.
-                    let mut top = [i32::MIN; TOP];
-                    let mut k = 0;
-                    for cell in pos.cells_of(p) {
-                        let v = progress(cell);
-                        if k < need {
-                            k += 1;
-                        } else if v <= top[need - 1] {
-                            continue;
-                        }
-                        let mut i = k - 1;
-                        while i > 0 && top[i - 1] < v {
-                            top[i] = top[i - 1];
-                            i -= 1;
-                        }
-                        top[i] = v;
-                    }
-                    top[..k].iter().sum::<i32>()
-                } else {
-                    self.best.clear();
-                    self.best.extend(pos.cells_of(p).map(progress));
-                    if self.best.len() > need {
-                        self.best.select_nth_unstable_by(need, |a, b| b.cmp(a));
-                        self.best.truncate(need);
-                    }
-                    self.best.iter().sum::<i32>()
-                };
+                let progress = pos.cells_of(p).map(|cell| goal.progress[board[cell as usize].index() * n + cell as usize]);
+                t[prog][p] += sum_of_largest(progress, need, &mut self.best);
                 if need > 0 {
                     t[Term::Fill.index()][p] += (m.fill as i64 * held * held / need as i64) as i32;
                 }
@@ -293,6 +299,24 @@ mod tests {
     use crate::ai::rng;
     use crate::piece::PieceCode;
     use rand::RngExt;
+
+    /// Against sorting: random lists (ties, negatives, fewer values than asked) and every count
+    /// from 0 (a player with no goal cells) past the small array's size.
+    #[test]
+    fn the_largest_values_sum_as_sorted() {
+        let mut g = rng(3);
+        let mut scratch = Vec::new();
+        for _ in 0..500 {
+            let len = g.random_range(0..30usize);
+            let values: Vec<i32> = (0..len).map(|_| g.random_range(-5..6)).collect();
+            let mut sorted = values.clone();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            for need in 0..=TOP + 3 {
+                let expected: i32 = sorted.iter().take(need).sum();
+                assert_eq!(sum_of_largest(values.iter().copied(), need, &mut scratch), expected, "{values:?}, {need}");
+            }
+        }
+    }
 
     /// The position with every piece moved to its mirror cell and given to the other player,
     /// and the other player to decide: the same game seen from the other side.
