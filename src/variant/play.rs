@@ -29,7 +29,7 @@ struct RoyalHint {
     complex: bool,
     /// Whether an enemy piece's captures depend on a hurdle or a leg (see
     /// [`crate::rules::attacks::Attacks::indirect`]): then every move is tested.
-    hurdles: bool,
+    indirect: bool,
     /// Whether the royal piece is attacked now (then every move is tested).
     in_check: bool,
     /// The mover's pieces that shield the royal piece from a slider (see
@@ -215,7 +215,7 @@ impl Variant {
         if rules.attack_reach.is_empty() {
             return None;
         }
-        let (mut king, mut n, mut complex, mut hurdles) = (NONE, 0, false, false);
+        let (mut king, mut n, mut complex, mut indirect) = (NONE, 0, false, false);
         for (c, &code) in pos.board().iter().enumerate().filter(|(_, c)| !c.is_empty()) {
             if code.owner() == me {
                 if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
@@ -223,7 +223,7 @@ impl Variant {
                 }
             } else {
                 complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
-                hurdles |= rules.attacks.indirect & (1u128 << code.index()) != 0;
+                indirect |= rules.attacks.indirect & (1u128 << code.index()) != 0;
             }
         }
         if n != 1 {
@@ -232,7 +232,7 @@ impl Variant {
         let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
         let in_check = complex || rules.attacks.attacker(g, board, king, victim).is_some();
         let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim) };
-        Some(RoyalHint { king, complex, hurdles, in_check, pinned })
+        Some(RoyalHint { king, complex, indirect, in_check, pinned })
     }
 
     /// Whether `m` certainly leaves `me`'s royal piece safe without playing it: the piece is not
@@ -240,7 +240,7 @@ impl Variant {
     /// piece's own, empties no cell but its start (what it captures stands on its landing, and
     /// it stays there), and starts on no pinned piece: then no line to the royal piece opens.
     fn safe_without_test(&self, pos: &Position, m: &Move, h: &RoyalHint) -> bool {
-        if h.in_check || h.complex || h.hurdles || self.rules.crown.is_some() {
+        if h.in_check || h.complex || h.indirect || self.rules.crown.is_some() {
             return false;
         }
         match m.kind {
