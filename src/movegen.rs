@@ -130,6 +130,41 @@ impl Scratch {
     }
 }
 
+/// Where finished chains go: a move list, or a [`Tally`] that only counts them.
+trait ChainEnds {
+    /// The chain in `s` is a move.
+    fn end(&mut self, s: &Scratch);
+}
+
+impl ChainEnds for MoveList {
+    #[inline(always)]
+    fn end(&mut self, s: &Scratch) {
+        self.push(built(s));
+    }
+}
+
+/// Counts chains instead of building them: all of them, or with `maximum` those taking the
+/// most pieces (what [`finish`] keeps of a list of captures).
+struct Tally {
+    maximum: bool,
+    best: u16,
+    n: u64,
+}
+
+impl ChainEnds for Tally {
+    #[inline(always)]
+    fn end(&mut self, s: &Scratch) {
+        let len = s.m.len;
+        if self.maximum && len != self.best {
+            if len < self.best {
+                return;
+            }
+            (self.best, self.n) = (len, 0);
+        }
+        self.n += 1;
+    }
+}
+
 /// Appends the capture chains of the piece `code` on `from`.
 #[inline(always)]
 fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
@@ -139,7 +174,15 @@ fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u
     }
 }
 
-fn start_chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
+fn start_chain<S: ChainEnds>(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    from: u16,
+    code: PieceCode,
+    s: &mut Scratch,
+    out: &mut S,
+) {
     board[from as usize] = PieceCode::EMPTY; // the start cell counts as empty during a chain
     s.m.from = from;
     chain(rules, board, side, code, from, s, out);
@@ -236,7 +279,15 @@ fn long_chain(s: &Scratch) -> Move {
 /// Extends the chain in `s` from `at` by every jump the piece can make; a chain's length is
 /// bounded only by the pieces it can take (each at most once). Returns whether any jump was
 /// possible.
-fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, s: &mut Scratch, out: &mut MoveList) -> bool {
+fn chain<S: ChainEnds>(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    code: PieceCode,
+    at: u16,
+    s: &mut Scratch,
+    out: &mut S,
+) -> bool {
     let pr = &rules.pieces[code.index()];
     let depth = s.m.len as usize;
     let twice = rules.captures.removal == Removal::EndOfChain;
@@ -260,7 +311,7 @@ fn chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode
 /// The flying jumps of the piece from `at`, each landing a link of the chain. With
 /// `continuing`, where some landing beyond a piece lets the chain go on, only those are used.
 #[allow(clippy::too_many_arguments)]
-fn fly(
+fn fly<S: ChainEnds>(
     rules: &Ruleset,
     board: &mut [PieceCode],
     side: Player,
@@ -268,7 +319,7 @@ fn fly(
     at: u16,
     (victims, fl): (CodeSet, &Flying),
     s: &mut Scratch,
-    out: &mut MoveList,
+    out: &mut S,
 ) -> bool {
     let g = &rules.geometry;
     if !fl.cond.start_ok(g, at) {
@@ -373,7 +424,7 @@ fn continues(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: Piece
 /// One link of a chain: the jump over `over` to `land`, then the chain's continuations (or its
 /// end, under the chain policy).
 #[allow(clippy::too_many_arguments)]
-fn link(
+fn link<S: ChainEnds>(
     rules: &Ruleset,
     board: &mut [PieceCode],
     side: Player,
@@ -381,17 +432,17 @@ fn link(
     over: u16,
     land: u16,
     s: &mut Scratch,
-    out: &mut MoveList,
+    out: &mut S,
 ) {
     let pol = &rules.captures;
     let depth = s.m.len as usize;
     record(s, land, over);
     let (stop, next_code) = after_landing(rules, code, side, board[over as usize], land);
     if stop {
-        out.push(built(s));
+        out.end(s);
     } else {
         if pol.chain == Chain::MayStop {
-            out.push(built(s));
+            out.end(s);
         }
         let saved = board[over as usize];
         if pol.removal == Removal::Immediate {
@@ -402,7 +453,7 @@ fn link(
         if !more && pol.chain == Chain::MustContinue {
             // Deeper jumps only wrote past this one: the chain up to here is intact.
             s.m.len = depth as u16 + 1;
-            out.push(built(s));
+            out.end(s);
         }
     }
     unrecord(s, depth);
@@ -719,6 +770,74 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         return;
     }
     finish(rules, out, start);
+}
+
+/// The number of legal moves of the side to move, counted without listing them where the cell
+/// sets can: every piece's forms are steps and short jumps (see [`crate::rules::setwise`]),
+/// chains are told apart by their path, and no other rule adds or removes moves (`None`
+/// otherwise, and where the side has no move: then the move list says). Chains are walked as
+/// [`normal_moves`] walks them, but only counted.
+pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
+    let sw = rules.setwise.as_ref()?;
+    if !sw.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
+        return None;
+    }
+    let sets = sw.sets(pos)?;
+    let side = pos.side();
+    let n = match sw.steps_or_jumpers(pos, &sets, side)? {
+        Ok(steps) => steps,
+        Err(mut jumpers) => {
+            let pol = &rules.captures;
+            if pol.identity == Identity::CapturedSet || rules.landing_captures {
+                return None;
+            }
+            let mut t = Tally { maximum: pol.maximum, best: 0, n: 0 };
+            let mut s = Scratch::new();
+            while jumpers != 0 {
+                let from = jumpers.trailing_zeros() as u16;
+                jumpers &= jumpers - 1;
+                let code = pos.board()[from as usize];
+                start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
+            }
+            if pol.compulsory {
+                t.n
+            } else {
+                let sets = sw.sets(pos)?;
+                t.n + sw.count_steps(pos, &sets, side, false)?
+            }
+        }
+    };
+    (n > 0).then_some(n)
+}
+
+/// How many moves `p` would have here counting every step, capture chain and drop whatever the
+/// capture policy (the kernel's moves, hooks aside: what the evaluation's mobility counts, the
+/// moves [`captures`] and [`count_quiet_first_parts`] find). Counted on the cell sets where
+/// they allow, else chains are walked without being built; `scratch` is overwritten.
+pub fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
+    let mut t = Tally { maximum: false, best: 0, n: 0 };
+    let mut s = Scratch::new();
+    if let Some(sw) = rules.setwise.as_ref().filter(|sw| sw.no_drops)
+        && let Some(sets) = sw.sets(pos)
+        && let Some(steps) = sw.count_steps(pos, &sets, p, true)
+        && let Some(mut jumpers) = sw.jumpers(&sets, p)
+    {
+        while jumpers != 0 {
+            let from = jumpers.trailing_zeros() as u16;
+            jumpers &= jumpers - 1;
+            let code = pos.board()[from as usize];
+            start_chain(rules, pos.board_scratch(), p, from, code, &mut s, &mut t);
+        }
+        return (steps + t.n) as usize;
+    }
+    let board = pos.board_scratch();
+    for from in 0..board.len() as u16 {
+        let code = board[from as usize];
+        if code.is_of(p) && can_jump(rules, board, code, from, &s, 0) {
+            start_chain(rules, board, p, from, code, &mut s, &mut t);
+        }
+    }
+    t.n as usize + count_quiet_first_parts(rules, pos, p, scratch)
 }
 
 /// The capture chains of the pieces on `jumpers` (each can make a first jump), in cell order.

@@ -217,16 +217,7 @@ impl<'a> Evaluator<'a> {
         }
         if m.mobility != 0 {
             for p in Player::both() {
-                // Counted on the cell sets where they can (no jump, plain steps), else listed.
-                let n = match self.v.rules.setwise.as_ref().and_then(|sw| sw.mobility(pos, p)) {
-                    Some(n) => n as usize,
-                    None => {
-                        self.scratch.clear();
-                        movegen::captures(&self.v.rules, pos.board_scratch(), p, &mut self.scratch);
-                        let captures = self.scratch.len();
-                        captures + movegen::count_quiet_first_parts(&self.v.rules, pos, p, &mut self.scratch)
-                    }
-                };
+                let n = movegen::mobility(&self.v.rules, pos, p, &mut self.scratch);
                 t[Term::Mobility.index()][p] = m.mobility * n as i32;
             }
         }

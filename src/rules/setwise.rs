@@ -175,29 +175,29 @@ impl Setwise {
         if self.narrow { self.jumpers_in::<u64>(sets, side).map(u128::from) } else { self.jumpers_in::<u128>(sets, side) }
     }
 
-    /// The number of legal moves of the side to move, where they are all steps to empty cells
-    /// (`None` where a piece can capture, the side has no move, or some rule or piece is beyond
-    /// the sets: then the move list says).
-    pub fn count_moves(&self, pos: &Position) -> Option<u64> {
-        if !self.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
-            return None;
-        }
-        let sets = self.sets(pos)?;
-        let side = pos.side();
-        let n = if self.narrow { self.steps_in::<u64>(pos, &sets, side, false) } else { self.steps_in::<u128>(pos, &sets, side, false) }?;
-        (n > 0).then_some(n)
+    /// The number of `side`'s steps: to empty cells, and with `captures` onto victims too
+    /// (`None` where a piece is beyond the sets, or without `captures` where a step captures).
+    /// Jumps are the caller's to count.
+    #[inline]
+    pub fn count_steps(&self, pos: &Position, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
+        if self.narrow { self.steps_in::<u64>(pos, sets, side, captures) } else { self.steps_in::<u128>(pos, sets, side, captures) }
     }
 
-    /// How many moves `p` has here counting every step and capture whatever the capture
-    /// policy (what the evaluation's mobility counts: [`crate::movegen::captures`] and
-    /// [`crate::movegen::count_quiet_first_parts`]), where no piece of `p`'s can jump (`None`: one
-    /// can, or a piece or a drop is beyond the sets).
-    pub fn mobility(&self, pos: &Position, p: Player) -> Option<u64> {
-        if !self.no_drops {
-            return None;
+    /// `side`'s steps to empty cells, counted, where none of its pieces can jump (`Ok`), or
+    /// else the cells of those that can (`Err`): what a move count asks first, in one pass
+    /// (`None` as for [`Setwise::jumpers`] and [`Setwise::count_steps`]).
+    #[inline]
+    pub fn steps_or_jumpers(&self, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
+        if self.narrow { self.steps_or_jumpers_in::<u64>(pos, sets, side) } else { self.steps_or_jumpers_in::<u128>(pos, sets, side) }
+    }
+
+    #[inline(always)]
+    fn steps_or_jumpers_in<W: Word + Into<u128>>(&self, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
+        let j = self.jumpers_in::<W>(sets, side)?;
+        if j != W::ZERO {
+            return Some(Err(j.into()));
         }
-        let sets = self.sets(pos)?;
-        if self.narrow { self.steps_in::<u64>(pos, &sets, p, true) } else { self.steps_in::<u128>(pos, &sets, p, true) }
+        self.steps_in::<W>(pos, sets, side, false).map(Ok)
     }
 
     /// [`Setwise::jumpers`] in words of `W` bits.
@@ -223,13 +223,10 @@ impl Setwise {
         Some(out)
     }
 
-    /// `p`'s steps where none of its pieces can jump, counted in words of `W` bits; a step onto
-    /// a victim is counted with `captures`, and otherwise makes the answer `None`.
+    /// `p`'s steps counted in words of `W` bits; a step onto a victim is counted with
+    /// `captures`, and otherwise makes the answer `None`.
     #[inline(always)]
     fn steps_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
-        if self.jumpers_in::<W>(sets, p)? != W::ZERO {
-            return None;
-        }
         let own = pos.counts()[p];
         let empty = W::of(sets.empty);
         let mut n = 0u64;
@@ -325,11 +322,22 @@ mod tests {
     #[test]
     fn sets_agree_with_the_move_lists() {
         use rand::RngExt;
-        for name in ["checkers", "international", "russian", "brazilian", "breakthrough", "tic-tac-toe", "hostile-bivouac"] {
-            let v = Variant::load(name, &[]).unwrap();
+        let maximum = [("capture_choice".to_string(), "maximum".to_string())];
+        for (name, set) in [
+            ("checkers", &[][..]),
+            ("international", &[]),
+            ("russian", &[]),
+            ("brazilian", &[]),
+            ("breakthrough", &[]),
+            ("tic-tac-toe", &[]),
+            ("hostile-bivouac", &[]),
+            ("basileus", &[]),
+            ("basileus", &maximum),
+        ] {
+            let v = Variant::load(name, set).unwrap();
             let sw = v.rules.setwise.as_ref().expect("a board of at most 128 cells");
             let mut rng = crate::ai::rng(11);
-            let (mut counted, mut jumped, mut mobile) = (0, 0, 0);
+            let (mut counted, mut jumped, mut mobile, mut chains) = (0, 0, 0, 0);
             for _ in 0..20 {
                 let mut pos = v.start();
                 let mut moves = Vec::new();
@@ -340,7 +348,8 @@ mod tests {
                         jumped += (j != 0) as u32;
                     }
                     for p in [crate::piece::Player::FIRST, crate::piece::Player::SECOND] {
-                        if let Some(n) = sw.mobility(&pos, p) {
+                        if sw.sets(&pos).and_then(|sets| sw.count_steps(&pos, &sets, p, true)).is_some() {
+                            let n = movegen::mobility(&v.rules, &mut pos, p, &mut Vec::new()) as u64;
                             let mut list = Vec::new();
                             movegen::captures(&v.rules, pos.board_scratch(), p, &mut list);
                             movegen::quiet_first_parts(&v.rules, &pos, p, &mut list);
@@ -348,9 +357,10 @@ mod tests {
                             mobile += 1;
                         }
                     }
-                    if let Some(n) = v.count_moves(&pos) {
+                    if let Some(n) = v.count_moves(&mut pos) {
                         assert_eq!(n, moves.len() as u64, "{name}: count at {}", pos.to_text(&v.rules));
                         counted += 1;
+                        chains += moves.iter().any(|m| m.captures() > 0) as u32;
                     }
                     if moves.is_empty() {
                         break;
@@ -367,6 +377,11 @@ mod tests {
             }
             if matches!(name, "checkers" | "breakthrough") {
                 assert!(counted > 100, "{name}: only {counted} positions counted");
+                assert!(name != "checkers" || chains > 50, "{name}: only {chains} positions with captures counted");
+            }
+            if name == "basileus" {
+                // Its chains (the longest only, with `capture_choice = "maximum"`) are counted too.
+                assert!(chains > 50, "basileus {set:?}: only {chains} positions with captures counted");
                 assert!(mobile > 200, "{name}: only {mobile} mobilities counted");
             }
         }
@@ -379,6 +394,6 @@ mod tests {
         let pos = v.start();
         let sw = v.rules.setwise.as_ref().unwrap();
         assert_eq!(sw.jumpers(&sw.sets(&pos).unwrap(), pos.side()), Some(0));
-        assert_eq!(v.count_moves(&pos), Some(7));
+        assert_eq!(v.count_moves(&mut pos.clone()), Some(7));
     }
 }

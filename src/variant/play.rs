@@ -147,12 +147,11 @@ impl Variant {
     /// (`None`: [`Variant::legal_moves`] must list them; see [`crate::rules::setwise`]). What
     /// perft's last level asks.
     #[inline]
-    pub fn count_moves(&self, pos: &Position) -> Option<u64> {
-        let sw = self.rules.setwise.as_ref()?;
+    pub fn count_moves(&self, pos: &mut Position) -> Option<u64> {
         if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
             return None;
         }
-        sw.count_moves(pos)
+        movegen::count_moves(&self.rules, pos)
     }
 
     /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
