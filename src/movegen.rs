@@ -554,6 +554,15 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
 #[inline]
 fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList, whole: bool) {
     let pr = &rules.pieces[code.index()];
+    if let Some(targets) = &pr.plain_steps {
+        let board = pos.board();
+        for &to in targets.get(from) {
+            if board[to as usize].is_empty() {
+                out.push(Move::quiet(from, to));
+            }
+        }
+        return;
+    }
     let own = pos.counts()[code.owner()];
     // A walk does not pass through a cell where its piece leaves the game.
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
@@ -1098,6 +1107,42 @@ mod tests {
     /// The mobility count, form by form, is the length of the list it stands for, over random
     /// games of every kind of form (steps, slides, hops, leaps by level, walks, two-part turns,
     /// drops, leaving the board).
+    /// A piece whose quiet forms are all plain steps lists its moves from one table: the same
+    /// moves in the same order as its forms generate them one by one.
+    #[test]
+    fn plain_steps_list_what_the_forms_generate() {
+        use rand::RngExt;
+        let mut plain = 0;
+        for name in ["checkers", "international", "basileus", "breakthrough", "dobutsu", "chess"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let mut rng = crate::ai::rng(6);
+            let mut pos = v.start();
+            let (mut moves, mut fast, mut slow) = (Vec::new(), Vec::new(), Vec::new());
+            for _ in 0..80 {
+                for from in 0..pos.board().len() as u16 {
+                    let code = pos.board()[from as usize];
+                    if code.is_empty() || v.rules.pieces[code.index()].plain_steps.is_none() {
+                        continue;
+                    }
+                    plain += 1;
+                    fast.clear();
+                    slow.clear();
+                    quiet_from(&v.rules, &pos, from, code, &mut fast, true);
+                    for f in &v.rules.pieces[code.index()].quiet {
+                        f.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut slow);
+                    }
+                    assert_eq!(fast, slow, "{name}: {from} at {}", pos.to_text(&v.rules));
+                }
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+        assert!(plain > 1000, "only {plain} pieces with plain steps");
+    }
+
     #[test]
     fn counted_quiet_moves_are_the_listed_ones() {
         use rand::RngExt;

@@ -456,6 +456,7 @@ impl Position {
     }
 
     /// Puts a piece with the given attribute values on a cell.
+    #[inline(always)]
     pub fn put(&mut self, z: &Zobrist, cell: u16, code: PieceCode, attrs: &[i32]) {
         self.set_piece(z, cell, code);
         for (s, &v) in attrs.iter().enumerate() {

@@ -213,6 +213,10 @@ pub struct PieceRules {
     /// Indices into `quiet` of the slides with `en_passant`: a move by one of them opens the
     /// cell it passed last to an en passant capture.
     pub en_passant: Vec<usize>,
+    /// Where every quiet form is a plain step to an empty cell (no capture by landing, no
+    /// piece-count limit, no second part, no exit zone): their targets per cell in form order,
+    /// which is every quiet move of the piece in the order the forms list them.
+    pub plain_steps: Option<CellTable<u16>>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.

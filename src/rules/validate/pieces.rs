@@ -386,7 +386,28 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             }
         }
     }
+    rules.plain_steps = plain_steps(&rules, g.len());
     Ok(rules)
+}
+
+/// The targets of the piece's quiet forms per cell, in form order, where they are all plain
+/// steps to empty cells (see [`PieceRules::plain_steps`]).
+fn plain_steps(rules: &PieceRules, cells: usize) -> Option<CellTable<u16>> {
+    let plain = |f: &Form| matches!(f, Form::Step { capture: 0, quiet: true, en_passant: false, .. });
+    let ok = !rules.quiet.is_empty()
+        && rules.quiet.iter().all(plain)
+        && rules.limits.iter().all(|&l| l == u16::MAX)
+        && rules.thens.iter().all(Option::is_none)
+        && rules.exit.is_none();
+    ok.then(|| {
+        CellTable::build(cells, |c, out| {
+            for f in &rules.quiet {
+                if let Form::Step { targets, .. } = f {
+                    out.extend_from_slice(targets.get(c));
+                }
+            }
+        })
+    })
 }
 
 /// The second part of a turn (`then`): the kind it places, and a quiet form (no capture, no
