@@ -519,6 +519,9 @@ impl Position {
     /// Plays the kernel's part of a move: pieces, captures, promotion, attribute effects, ply and
     /// side to move. Hooks and end conditions are the caller's ([`crate::Variant::make`]).
     pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+        if rules.plain_make && mv.kind == MoveKind::Normal && mv.len > 0 && self.cont.is_none() && self.en_passant.is_none() {
+            return self.make_plain(rules, mv);
+        }
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
@@ -586,6 +589,26 @@ impl Position {
         if rules.push {
             crate::rules::push::after_move(self, rules, mv, &fx, prior, turn);
         }
+        fx
+    }
+
+    /// [`Position::make_kernel`] of a normal move under [`Ruleset::plain_make`] rules: what
+    /// the general path does for such a move (it would find nothing else to do), in order.
+    #[inline]
+    fn make_plain(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+        self.begin();
+        let z = &rules.zobrist;
+        let mut fx = MoveEffects::default();
+        let code = self.board[mv.from as usize];
+        fx.code = code;
+        self.set_piece(z, mv.from, PieceCode::EMPTY);
+        self.take_victims(rules, mv, &mut fx);
+        let to = mv.to().expect("a normal move lands");
+        let new_code = promoted(rules, mv, to, code);
+        self.set_piece(z, to, new_code);
+        (fx.new_code, fx.to) = (new_code, to);
+        self.ply += 1;
+        self.set_side(z, self.side.other());
         fx
     }
 
@@ -718,19 +741,7 @@ impl Position {
     fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: PieceCode, vals: &mut [i32; 16], fx: &mut MoveEffects) {
         let z = &rules.zobrist;
         let pr = &rules.pieces[code.index()];
-        let mut new_code = code;
-        if let Some(chosen) = mv.promoted() {
-            new_code = chosen;
-        } else if let Some(p) = &pr.promote
-            && p.choices.is_empty()
-            && match p.at {
-                PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
-                PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),
-                PromoteAt::FromOrTo => rules.geometry.zones_of(to).meets(p.zone) || rules.geometry.zones_of(mv.from).meets(p.zone),
-            }
-        {
-            new_code = PieceCode::new(p.to, code.owner());
-        }
+        let new_code = promoted(rules, mv, to, code);
         let n = self.nattr;
         for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
             let applies = match e.on {
@@ -1094,10 +1105,71 @@ fn castle_key(r: CastleRights) -> u64 {
     r.0.iter().enumerate().filter(|&(_, &c)| c != NONE).fold(0, |h, (i, &c)| h ^ Zobrist::castle(i, c))
 }
 
+/// The code the piece `code` has once `mv` lands it on `to`: the kind chosen, or the one its
+/// promotion zone gives, or its own.
+#[inline]
+fn promoted(rules: &Ruleset, mv: &Move, to: u16, code: PieceCode) -> PieceCode {
+    if let Some(chosen) = mv.promoted() {
+        return chosen;
+    }
+    if let Some(p) = &rules.pieces[code.index()].promote
+        && p.choices.is_empty()
+        && match p.at {
+            PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
+            PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),
+            PromoteAt::FromOrTo => rules.geometry.zones_of(to).meets(p.zone) || rules.geometry.zones_of(mv.from).meets(p.zone),
+        }
+    {
+        return PieceCode::new(p.to, code.owner());
+    }
+    code
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Variant;
+
+    /// Under `plain_make` rules, make's short path leaves every move exactly as the general
+    /// path does: the same position, hash, cell sets and effects, and the same after undo.
+    #[test]
+    fn the_plain_make_is_the_general_make() {
+        use rand::RngExt;
+        let mut plain = Vec::new();
+        for name in crate::variant::shipped_names() {
+            let v = Variant::load(&name, &[]).unwrap();
+            if !v.rules.plain_make {
+                continue;
+            }
+            plain.push(name.clone());
+            let mut general = (*v.rules).clone();
+            general.plain_make = false;
+            let mut rng = crate::ai::rng(8);
+            for _ in 0..6 {
+                let mut pos = v.start();
+                let mut moves = Vec::new();
+                for _ in 0..120 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for m in &moves {
+                        let (mut a, mut b) = (pos.clone(), pos.clone());
+                        let (fa, fb) = (a.make_kernel(&v.rules, m), b.make_kernel(&general, m));
+                        let said = |p: &Position| (p.to_text(&v.rules), p.hash(), p.cells_by_code().to_vec(), p.occupied, p.counts);
+                        assert_eq!(said(&a), said(&b), "{name}: {}", m.text(&v.rules.geometry));
+                        assert_eq!(format!("{fa:?}"), format!("{fb:?}"), "{name}: {}", m.text(&v.rules.geometry));
+                        a.undo();
+                        assert_eq!(said(&a), said(&pos), "{name}: {} undone", m.text(&v.rules.geometry));
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+        }
+        for name in ["checkers", "international", "basileus", "breakthrough"] {
+            assert!(plain.iter().any(|p| p == name), "{name} is not plain: {plain:?}");
+        }
+    }
 
     /// Each player's occupied cells, by scanning the board.
     fn scanned(pos: &Position, p: Player) -> Vec<u16> {

@@ -411,6 +411,10 @@ pub struct Ruleset {
     pub repetition: bool,
     /// Whether any end condition must be checked after each move.
     pub end_checks: bool,
+    /// Whether a normal move only lifts a piece, takes its victims and lands (promoted, maybe):
+    /// no attributes, counters, castling, en passant, conversion, push, exit, crown, clock,
+    /// hand, drop or second part anywhere in the rules. Make then takes its short path.
+    pub plain_make: bool,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
     pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
     /// What a machine player's evaluation measures, derived from these rules and `[ai.eval]`.
@@ -421,6 +425,28 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// The [`Ruleset::plain_make`] of these rules.
+    fn plain_make_of(&self) -> bool {
+        let plain_piece = |p: &PieceRules| {
+            p.en_passant.is_empty()
+                && p.convert.is_none()
+                && p.push.is_none()
+                && p.exit.is_none()
+                && p.drop.is_none()
+                && p.effects.is_empty()
+                && p.thens.iter().all(Option::is_none)
+        };
+        self.attributes.is_empty()
+            && self.counters.is_empty()
+            && self.castling.is_none()
+            && self.crown.is_none()
+            && self.clock.is_none()
+            && !self.push
+            && !self.captures.to_hand
+            && self.drops.0.iter().all(|d| d.is_empty())
+            && self.pieces.iter().all(plain_piece)
+    }
+
     /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.
     pub fn attack_reach_of(g: &Geometry, pieces: &[PieceRules]) -> Vec<u128> {
         if g.len() > 128 {
