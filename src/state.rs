@@ -422,7 +422,7 @@ impl Position {
     }
 
     /// Sets an attribute value.
-    #[inline]
+    #[inline(always)]
     pub fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
         let index = cell as usize * self.nattr + slot as usize;
         let old = self.attrs[index];
@@ -715,7 +715,7 @@ impl Position {
     }
 
     /// Removes what the move captures, noting royal victims.
-    #[inline]
+    #[inline(always)]
     fn take_victims(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
         for v in mv.victims() {
             let vc = self.board[v as usize];
@@ -789,8 +789,15 @@ impl Position {
                 holder = cell;
             }
         };
-        if self.board.len() <= 128 {
-            // A tight loop over the set's bits (this runs after every move of a crown game).
+        if self.board.len() <= 64 {
+            // A tight loop over the set's bits (this runs after every move of a crown game), in
+            // one machine word where the board fits.
+            let mut bits = self.occupied[p] as u64;
+            while bits != 0 {
+                visit(bits.trailing_zeros() as usize, &self.attrs);
+                bits &= bits - 1;
+            }
+        } else if self.board.len() <= 128 {
             let mut bits = self.occupied[p];
             while bits != 0 {
                 visit(bits.trailing_zeros() as usize, &self.attrs);
@@ -1107,7 +1114,7 @@ fn castle_key(r: CastleRights) -> u64 {
 
 /// The code the piece `code` has once `mv` lands it on `to`: the kind chosen, or the one its
 /// promotion zone gives, or its own.
-#[inline]
+#[inline(always)]
 fn promoted(rules: &Ruleset, mv: &Move, to: u16, code: PieceCode) -> PieceCode {
     if let Some(chosen) = mv.promoted() {
         return chosen;
