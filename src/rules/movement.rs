@@ -188,7 +188,18 @@ pub enum Form {
     Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond, hurdle: Hurdle },
     /// Exactly `distance` cells along a vector, passing over anything (with `lame`, over
     /// anything but the cell one step short of the landing).
-    Leap { vecs: Vec<(i8, i8)>, distance: Distance, capture: CodeSet, off: OffBoard, off_per_direction: bool, cond: Cond, lame: bool },
+    Leap {
+        vecs: Vec<(i8, i8)>,
+        distance: Distance,
+        capture: CodeSet,
+        off: OffBoard,
+        off_per_direction: bool,
+        cond: Cond,
+        lame: bool,
+        /// Its ends worked out once per start cell and distance (not for a lame leap, whose
+        /// leg depends on the board).
+        rays: Option<LeapRays>,
+    },
     /// Exactly `steps` single steps along any of the vectors, each to an empty cell (the start
     /// counts as empty), ending on a cell other than the start; one move per end cell.
     Walk { vecs: Vec<u16>, steps: u8, cond: Cond },
@@ -539,8 +550,8 @@ impl FormSpec {
                 Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle })
             }
             Shape::Leap { distance, off, off_per_direction, lame } => {
-                // A leap computes its landing from coordinates: no neighbour tables to build.
-                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame })
+                let rays = if lame { None } else { LeapRays::of(g, &self.dirs, distance, off, &cond) };
+                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame, rays })
             }
         }
     }
@@ -728,7 +739,7 @@ impl Form {
                     }
                 }
             }
-            Form::Leap { vecs, distance, capture, off, off_per_direction, cond, lame } => {
+            Form::Leap { vecs, distance, capture, off, off_per_direction, cond, lame, rays } => {
                 if !cond.start_ok(g, from) {
                     return;
                 }
@@ -736,8 +747,12 @@ impl Form {
                     Distance::Fixed(d) => *d as i32,
                     Distance::Attribute(s) => b.attrs[from as usize * b.nattr + *s as usize],
                 };
-                if d > 0 {
-                    leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out);
+                if d <= 0 {
+                    return;
+                }
+                match rays.as_ref().and_then(|r| r.ends(from, d)) {
+                    Some(ends) => leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only), out),
+                    None => leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out),
                 }
             }
         }
@@ -925,6 +940,112 @@ fn leap<O: MoveOut>(
         } else if !off_done {
             off_done = true;
             out.push(Move::off(from, 255));
+        }
+    }
+}
+
+/// Where a leap of some distance from some cell ends, worked out at load: a landing on the
+/// board (its landing conditions met), or leaving it in a direction (where the form allows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeapEnd {
+    Land(u16),
+    /// Off the board along the direction of this compass index.
+    Off(u8),
+}
+
+/// A leap's ends per start cell and distance, in the order of its directions: what [`leap`]
+/// works out from coordinates, read from a table (Lielow's stacks leap by their level on every
+/// move and in every mobility count).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeapRays {
+    /// The longest distance held (a longer leap is worked out on the board).
+    max: i32,
+    /// The ends of a leap of `d` from `from`: `ends[start[i]..start[i + 1]]`, `i = from × max + d − 1`.
+    start: Vec<u32>,
+    ends: Vec<LeapEnd>,
+}
+
+impl LeapRays {
+    /// The most ends a table holds (past it, leaps are worked out on the board).
+    const MAX_ENDS: usize = 1 << 20;
+
+    /// The table of a leap along `vecs` (distances up to the board's longer side, or its fixed
+    /// distance), or `None` where it would pass [`LeapRays::MAX_ENDS`].
+    fn of(g: &Geometry, vecs: &[(i8, i8)], distance: Distance, off: OffBoard, cond: &Cond) -> Option<LeapRays> {
+        let max = match distance {
+            Distance::Fixed(d) => d as i32,
+            Distance::Attribute(_) => g.files.max(g.ranks) as i32,
+        };
+        if g.len() * max as usize * vecs.len() > Self::MAX_ENDS {
+            return None;
+        }
+        let (mut start, mut ends) = (vec![0u32], Vec::new());
+        for from in 0..g.len() as u16 {
+            let (f0, r0) = g.coords(crate::Cell(from));
+            for d in 1..=max {
+                for &(dx, dy) in vecs {
+                    let (tf, tr) = (f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d);
+                    if g.in_rect(tf, tr) {
+                        if let Some(to) = g.at(tf, tr)
+                            && cond.land_ok(g, from, to.0)
+                        {
+                            ends.push(LeapEnd::Land(to.0));
+                        }
+                    } else if match off {
+                        OffBoard::No => false,
+                        OffBoard::AnyDistance => true,
+                        OffBoard::OneBeyond => g.in_rect(tf - dx as i32, tr - dy as i32),
+                    } {
+                        ends.push(LeapEnd::Off(compass_index((dx, dy))));
+                    }
+                }
+                start.push(ends.len() as u32);
+            }
+        }
+        Some(LeapRays { max, start, ends })
+    }
+
+    /// The ends of a leap of `d` (at least 1) from `from`, where the table holds that distance.
+    #[inline]
+    fn ends(&self, from: u16, d: i32) -> Option<&[LeapEnd]> {
+        if d > self.max {
+            return None;
+        }
+        let i = from as usize * self.max as usize + d as usize - 1;
+        Some(&self.ends[self.start[i] as usize..self.start[i + 1] as usize])
+    }
+}
+
+/// [`leap`]'s moves from its precomputed `ends`: the same moves in the same order.
+#[inline]
+fn leap_ends<O: MoveOut>(
+    board: &[PieceCode],
+    from: u16,
+    ends: &[LeapEnd],
+    (capture, per_direction, capture_only): (CodeSet, bool, bool),
+    out: &mut O,
+) {
+    let mut off_done = false;
+    for &e in ends {
+        match e {
+            LeapEnd::Land(to) => {
+                let tc = board[to as usize];
+                if tc.is_empty() {
+                    if !capture_only {
+                        out.push(Move::quiet(from, to));
+                    }
+                } else if victim(tc, capture) {
+                    out.push(Move::replace(from, to));
+                }
+            }
+            LeapEnd::Off(dir) => {
+                if per_direction {
+                    out.push(Move::off(from, dir));
+                } else if !off_done {
+                    off_done = true;
+                    out.push(Move::off(from, 255));
+                }
+            }
         }
     }
 }
@@ -1188,5 +1309,63 @@ mod tests {
         assert_eq!(named_dirs("all", 1).unwrap().len(), 8);
         assert_eq!(named_dirs("ne", -1), Some(vec![(1, 1)]));
         assert_eq!(named_dirs("sideways-ish", 1), None);
+    }
+
+    /// A leap read from its table lists what the coordinates give: the same moves in the same
+    /// order, over random games (Lielow's off-board settings, the chess family's leapers).
+    #[test]
+    fn leap_tables_agree_with_coordinates() {
+        use rand::RngExt;
+        let per = [("off_board".to_string(), "one_beyond".to_string()), ("off_board_moves".to_string(), "per_direction".to_string())];
+        let mut compared = 0;
+        for (name, set) in
+            [("lielow", &[][..]), ("lielow", &per), ("lielow-ludii", &[]), ("xiangqi", &[]), ("chess", &[]), ("shatranj", &[])]
+        {
+            let v = crate::Variant::load(name, set).unwrap();
+            // Each leap with its table and without. A lame leap has no table: its leg is dropped
+            // here, so that Xiangqi's elephant tests a table with a landing zone (`to = "own_side"`).
+            let leaps: Vec<Vec<(Form, Form)>> = (v.rules.pieces.iter())
+                .map(|pr| {
+                    let leap = |f: &Form, table: bool| {
+                        let mut f = f.clone();
+                        if let Form::Leap { vecs, distance, off, cond, rays, lame, .. } = &mut f {
+                            *lame = false;
+                            *rays = if table { LeapRays::of(&v.rules.geometry, vecs, *distance, *off, cond) } else { None };
+                        }
+                        f
+                    };
+                    pr.quiet.iter().filter(|f| matches!(f, Form::Leap { .. })).map(|f| (leap(f, true), leap(f, false))).collect()
+                })
+                .collect();
+            let mut rng = crate::ai::rng(9);
+            let (mut moves, mut fast, mut slow) = (Vec::new(), Vec::new(), Vec::new());
+            let mut pos = v.start();
+            for ply in 1..1500 {
+                if ply % 150 == 0 {
+                    pos = v.start();
+                }
+                for from in 0..pos.board().len() as u16 {
+                    let code = pos.board()[from as usize];
+                    if code.is_empty() {
+                        continue;
+                    }
+                    for (form, plain) in &leaps[code.index()] {
+                        fast.clear();
+                        slow.clear();
+                        form.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut fast);
+                        plain.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut slow);
+                        assert_eq!(fast, slow, "{name} {set:?}: {from} at {}", pos.to_text(&v.rules));
+                        compared += 1;
+                    }
+                }
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    pos = v.start();
+                    continue;
+                }
+                v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+        assert!(compared > 5000, "only {compared} leaps compared");
     }
 }
