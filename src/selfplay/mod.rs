@@ -239,15 +239,16 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut rng = ai::rng(seed);
     let mut pos = v.start();
     let g = &v.rules.geometry;
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(64);
     let mut texts = Vec::new();
-    let mut branching = Vec::new();
+    // Room for a typical game's plies, so that short games never grow their lists.
+    let mut branching = Vec::with_capacity(256);
     let mut plies = 0u32;
     let (white, black) = cfg.players(index);
     // Seconds per decision, by player (first, second).
     let mut times: [Vec<f64>; 2] = [vec![], vec![]];
     let mut evaluator = ai::Evaluator::new(v);
-    let mut eval = Vec::new();
+    let mut eval = Vec::with_capacity(256);
     let mut turns = 0u32;
     let mut last_side = None;
     let mut near_forced = cfg.looks().then_some(0u32);
