@@ -777,42 +777,53 @@ impl Position {
     fn update_crown(&mut self, c: crate::rules::Crown, p: Player) {
         let n = self.nattr;
         let (by, marker) = (c.by as usize, c.marker as usize);
-        let (mut best, mut count, mut at, mut holder) = (i32::MIN, 0u32, usize::MAX, usize::MAX);
-        let mut visit = |cell: usize, attrs: &[i32]| {
+        let attrs = &self.attrs;
+        let (mut best, mut count, mut at) = (i32::MIN, 0u32, usize::MAX);
+        self.for_cells_of(p, |cell| {
             let v = attrs[cell * n + by];
             if v > best {
                 (best, count, at) = (v, 1, cell);
             } else if v == best {
                 count += 1;
             }
+        });
+        if count != 1 || attrs[at * n + marker] != 0 {
+            return; // a tie, or the unique highest piece already holds the crown
+        }
+        // The crown moves, from whichever piece holds it (the last in cell order, if several do).
+        let mut holder = usize::MAX;
+        self.for_cells_of(p, |cell| {
             if attrs[cell * n + marker] != 0 {
                 holder = cell;
             }
-        };
+        });
+        if holder != usize::MAX {
+            self.set_attr(holder as u16, c.marker, 0);
+        }
+        self.set_attr(at as u16, c.marker, 1);
+    }
+
+    /// Calls `f` with the cell of each of `p`'s pieces, in cell order: a tight loop over the
+    /// set's bits (the crown's scan runs after every move of a crown game), in one machine word
+    /// where the board fits.
+    #[inline(always)]
+    fn for_cells_of(&self, p: Player, mut f: impl FnMut(usize)) {
         if self.board.len() <= 64 {
-            // A tight loop over the set's bits (this runs after every move of a crown game), in
-            // one machine word where the board fits.
             let mut bits = self.occupied[p] as u64;
             while bits != 0 {
-                visit(bits.trailing_zeros() as usize, &self.attrs);
+                f(bits.trailing_zeros() as usize);
                 bits &= bits - 1;
             }
         } else if self.board.len() <= 128 {
             let mut bits = self.occupied[p];
             while bits != 0 {
-                visit(bits.trailing_zeros() as usize, &self.attrs);
+                f(bits.trailing_zeros() as usize);
                 bits &= bits - 1;
             }
         } else {
             for cell in self.cells_of(p) {
-                visit(cell as usize, &self.attrs);
+                f(cell as usize);
             }
-        }
-        if count == 1 && holder != at {
-            if holder != usize::MAX {
-                self.set_attr(holder as u16, c.marker, 0);
-            }
-            self.set_attr(at as u16, c.marker, 1);
         }
     }
 
