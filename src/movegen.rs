@@ -19,6 +19,11 @@ pub type MoveList = Vec<Move>;
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
 pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
+    captures_into(rules, board, side, out);
+}
+
+/// [`captures`] into any [`ChainEnds`]: a list, or a [`Tally`].
+fn captures_into<S: ChainEnds>(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut S) {
     let mut s = Scratch::new();
     for from in 0..board.len() as u16 {
         let code = board[from as usize];
@@ -167,7 +172,15 @@ impl ChainEnds for Tally {
 
 /// Appends the capture chains of the piece `code` on `from`.
 #[inline(always)]
-fn captures_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16, code: PieceCode, s: &mut Scratch, out: &mut MoveList) {
+fn captures_from<S: ChainEnds>(
+    rules: &Ruleset,
+    board: &mut [PieceCode],
+    side: Player,
+    from: u16,
+    code: PieceCode,
+    s: &mut Scratch,
+    out: &mut S,
+) {
     // Most pieces can jump nothing: look before setting up a chain.
     if can_jump(rules, board, code, from, s, 0) {
         start_chain(rules, board, side, from, code, s, out);
@@ -795,24 +808,17 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
     let side = pos.side();
     let n = match sw.steps_or_jumpers(pos, &sets, side)? {
         Ok(steps) => steps,
-        Err(mut jumpers) => {
+        Err(jumpers) => {
             let pol = &rules.captures;
             if pol.identity == Identity::CapturedSet || rules.landing_captures {
                 return None;
             }
-            let mut t = Tally { maximum: pol.maximum, best: 0, n: 0 };
-            let mut s = Scratch::new();
-            while jumpers != 0 {
-                let from = jumpers.trailing_zeros() as u16;
-                jumpers &= jumpers - 1;
-                let code = pos.board()[from as usize];
-                start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
-            }
+            let chains = tally_chains(rules, pos, side, jumpers, pol.maximum);
             if pol.compulsory {
-                t.n
+                chains
             } else {
                 let sets = sw.sets(pos)?;
-                t.n + sw.count_steps(pos, &sets, side, false)?
+                chains + sw.count_steps(pos, &sets, side, false)?
             }
         }
     };
@@ -824,29 +830,31 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
 /// moves [`captures`] and [`count_quiet_first_parts`] find). Counted on the cell sets where
 /// they allow, else chains are walked without being built; `scratch` is overwritten.
 pub fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
-    let mut t = Tally { maximum: false, best: 0, n: 0 };
-    let mut s = Scratch::new();
     if let Some(sw) = rules.setwise.as_ref().filter(|sw| sw.no_drops)
         && let Some(sets) = sw.sets(pos)
         && let Some(steps) = sw.count_steps(pos, &sets, p, true)
-        && let Some(mut jumpers) = sw.jumpers(&sets, p)
+        && let Some(jumpers) = sw.jumpers(&sets, p)
     {
-        while jumpers != 0 {
-            let from = jumpers.trailing_zeros() as u16;
-            jumpers &= jumpers - 1;
-            let code = pos.board()[from as usize];
-            start_chain(rules, pos.board_scratch(), p, from, code, &mut s, &mut t);
-        }
-        return (steps + t.n) as usize;
+        return (steps + tally_chains(rules, pos, p, jumpers, false)) as usize;
     }
-    let board = pos.board_scratch();
-    for from in 0..board.len() as u16 {
-        let code = board[from as usize];
-        if code.is_of(p) && can_jump(rules, board, code, from, &s, 0) {
-            start_chain(rules, board, p, from, code, &mut s, &mut t);
-        }
-    }
+    let mut t = Tally { maximum: false, best: 0, n: 0 };
+    captures_into(rules, pos.board_scratch(), p, &mut t);
     t.n as usize + count_quiet_first_parts(rules, pos, p, scratch)
+}
+
+/// The number of capture chains of `side`'s pieces on `jumpers` (each can make a first jump):
+/// all of them, or with `maximum` those taking the most pieces.
+#[inline]
+fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: u128, maximum: bool) -> u64 {
+    let mut t = Tally { maximum, best: 0, n: 0 };
+    let mut s = Scratch::new();
+    while jumpers != 0 {
+        let from = jumpers.trailing_zeros() as u16;
+        jumpers &= jumpers - 1;
+        let code = pos.board()[from as usize];
+        start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
+    }
+    t.n
 }
 
 /// The capture chains of the pieces on `jumpers` (each can make a first jump), in cell order.
