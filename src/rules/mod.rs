@@ -427,14 +427,34 @@ pub struct Ruleset {
 impl Ruleset {
     /// The [`Ruleset::plain_make`] of these rules.
     fn plain_make_of(&self) -> bool {
+        // Every field named: a new one does not compile until it is decided here whether make
+        // must look at it (the short path would silently skip it).
         let plain_piece = |p: &PieceRules| {
-            p.en_passant.is_empty()
-                && p.convert.is_none()
-                && p.push.is_none()
-                && p.exit.is_none()
-                && p.drop.is_none()
-                && p.effects.is_empty()
-                && p.thens.iter().all(Option::is_none)
+            let PieceRules {
+                quiet: _,
+                limits: _,
+                jumps: _,
+                any_jump: _,
+                promote: _, // the short path promotes
+                flies: _,
+                effects,
+                exit,
+                drop,
+                convert,
+                push,
+                to_hand: _, // read only under `[captures] to_hand`, tested below
+                notes: _,
+                thens,
+                en_passant,
+                plain_steps: _,
+            } = p;
+            en_passant.is_empty()
+                && convert.is_none()
+                && push.is_none()
+                && exit.is_none()
+                && drop.is_none()
+                && effects.is_empty()
+                && thens.iter().all(Option::is_none)
         };
         self.attributes.is_empty()
             && self.counters.is_empty()

@@ -393,7 +393,8 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
 /// The targets of the piece's quiet forms per cell, in form order, where they are all plain
 /// steps to empty cells (see [`PieceRules::plain_steps`]).
 fn plain_steps(rules: &PieceRules, cells: usize) -> Option<CellTable<u16>> {
-    let plain = |f: &Form| matches!(f, Form::Step { capture: 0, quiet: true, en_passant: false, .. });
+    // Every field named: a new one does not compile until it is decided here.
+    let plain = |f: &Form| matches!(f, Form::Step { targets: _, capture: 0, quiet: true, en_passant: false });
     let ok = !rules.quiet.is_empty()
         && rules.quiet.iter().all(plain)
         && rules.limits.iter().all(|&l| l == u16::MAX)
