@@ -461,14 +461,20 @@ impl Variant {
                 Some((e, _)) if e.kind.clock_kinds().is_some() && self.checkmated(pos)? => None,
                 r => r.map(|(_, o)| o),
             };
-            pos.set_result(r);
+            // Only a found result is written: the result is empty here, and writing `None` over
+            // it costs a drop check on every move.
+            if r.is_some() {
+                pos.set_result(r);
+            }
         }
         // Recorded in every game, not only under a repetition rule: the search reads it to tell a
         // shuffle back to an earlier position from progress.
         pos.record();
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
-            pos.set_result(rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))));
+            if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))) {
+                pos.set_result(Some(r));
+            }
         }
         if pos.result().is_none() && rules.move_limit > 0 && pos.ply() >= rules.move_limit {
             pos.set_result(Some(Outcome::draw("move limit")));
