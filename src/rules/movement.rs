@@ -751,7 +751,7 @@ impl Form {
                     return;
                 }
                 match rays.as_ref().and_then(|r| r.ends(from, d)) {
-                    Some(ends) => leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only), out),
+                    Some(ends) => out.leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only)),
                     None => leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out),
                 }
             }
@@ -762,6 +762,16 @@ impl Form {
 /// Where a form's moves go: a list, or only their number.
 pub trait MoveOut {
     fn push(&mut self, m: Move);
+
+    /// The moves of a leap to its `ends` from the load-time table ([`leap_ends`]); a [`Count`]
+    /// counts them without a branch per landing.
+    #[inline(always)]
+    fn leap_ends(&mut self, board: &[PieceCode], from: u16, ends: &[LeapEnd], flags: (CodeSet, bool, bool))
+    where
+        Self: Sized,
+    {
+        leap_ends(board, from, ends, flags, self);
+    }
 }
 
 impl MoveOut for Vec<Move> {
@@ -778,6 +788,27 @@ impl MoveOut for Count {
     #[inline(always)]
     fn push(&mut self, _: Move) {
         self.0 += 1;
+    }
+
+    /// As [`leap_ends`] counts: a landing on an empty cell (unless the leap only captures) or
+    /// on a victim (never an empty cell) is one move; leaving the board is one move per
+    /// direction, or one in all.
+    #[inline(always)]
+    fn leap_ends(&mut self, board: &[PieceCode], _: u16, ends: &[LeapEnd], (capture, per_direction, capture_only): (CodeSet, bool, bool)) {
+        let (mut n, mut off) = (0usize, false);
+        for &e in ends {
+            match e {
+                LeapEnd::Land(to) => {
+                    let tc = board[to as usize];
+                    n += usize::from(tc.is_empty() & !capture_only) + usize::from(victim(tc, capture));
+                }
+                LeapEnd::Off(_) => {
+                    n += usize::from(per_direction);
+                    off = true;
+                }
+            }
+        }
+        self.0 += n + usize::from(off && !per_direction);
     }
 }
 
