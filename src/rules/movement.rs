@@ -1333,6 +1333,38 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
 mod tests {
     use super::*;
 
+    /// A count of a leap's table ends is the length of their list, under every combination of
+    /// the flags: ends on an empty cell, an own piece and a victim, and two that leave the board.
+    #[test]
+    fn a_count_of_leap_ends_is_the_length_of_their_list() {
+        use crate::piece::KindId;
+        let own = PieceCode::new(KindId(0), Player::FIRST);
+        let foe = PieceCode::new(KindId(0), Player::SECOND);
+        let board = [PieceCode::EMPTY, own, foe];
+        let ends = [LeapEnd::Land(0), LeapEnd::Off(2), LeapEnd::Land(1), LeapEnd::Land(2), LeapEnd::Off(5)];
+        let victims: CodeSet = 1 << foe.index();
+        for capture in [0, victims] {
+            for per_direction in [false, true] {
+                for capture_only in [false, true] {
+                    let flags = (capture, per_direction, capture_only);
+                    let mut list = Vec::new();
+                    leap_ends(&board, 3, &ends, flags, &mut list);
+                    let mut n = Count(0);
+                    n.leap_ends(&board, 3, &ends, flags);
+                    assert_eq!(n.0, list.len(), "{flags:?}");
+                }
+            }
+        }
+        // The flags matter: the empty cell, the victim and each exit (4); capturing only, with no
+        // victim, the two exits as one move (1).
+        let mut n = Count(0);
+        n.leap_ends(&board, 3, &ends, (victims, true, false));
+        assert_eq!(n.0, 4);
+        let mut n = Count(0);
+        n.leap_ends(&board, 3, &ends, (0, false, true));
+        assert_eq!(n.0, 1);
+    }
+
     #[test]
     fn relative_directions_turn_with_forward() {
         assert_eq!(named_dirs("forward_diagonal", 1), Some(vec![(-1, 1), (1, 1)]));
