@@ -11,6 +11,7 @@ use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::victim;
+use crate::rules::setwise::Sets;
 use crate::rules::{BoardView, Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
 use crate::state::Position;
 
@@ -810,23 +811,65 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
     }
     let sets = sw.sets(pos)?;
     let side = pos.side();
-    let n = match sw.steps_or_jumpers(pos, &sets, side)? {
-        Ok(steps) => steps,
-        Err(jumpers) => {
-            let pol = &rules.captures;
-            if pol.identity == Identity::CapturedSet || rules.landing_captures {
-                return None;
+    let stepped = sw.steps_or_jumpers(pos, &sets, side);
+    let n = if let Some(Ok(steps)) = stepped {
+        steps
+    } else {
+        // Some piece can jump, or some piece's forms are more than plain steps (slides, leaps,
+        // steps that capture): chains are tallied and the other moves counted form by form,
+        // where the policy keeps every move the forms make (a capture by landing counts as
+        // any move unless captures are compulsory or maximal, which sort those out of a list).
+        let pol = &rules.captures;
+        if pol.identity == Identity::CapturedSet || (rules.landing_captures && (pol.compulsory || pol.maximum)) {
+            return None;
+        }
+        let jumpers = match stepped {
+            Some(Err(jumpers)) => Some(jumpers),
+            _ => sw.jumpers(&sets, side),
+        };
+        let chains = match jumpers {
+            Some(0) => 0,
+            Some(jumpers) => tally_chains(rules, pos, side, jumpers, pol.maximum),
+            None => {
+                // A flying jump: every piece is tried, as the list does.
+                let mut t = Tally { maximum: pol.maximum, best: 0, n: 0 };
+                captures_into(rules, pos.board_scratch(), side, &mut t);
+                t.n
             }
-            let chains = tally_chains(rules, pos, side, jumpers, pol.maximum);
-            if pol.compulsory {
-                chains
-            } else {
-                let sets = sw.sets(pos)?;
-                chains + sw.count_steps(pos, &sets, side, false)?
-            }
+        };
+        if pol.compulsory && chains > 0 {
+            chains
+        } else {
+            let sets = sw.sets(pos)?;
+            chains + count_quiet(rules, sw, pos, &sets, side)?
         }
     };
     (n > 0).then_some(n)
+}
+
+/// `side`'s non-chaining moves, counted: on the cell sets for the piece codes whose forms are
+/// plain steps, form by form for the others (`None` where a form needs its list built: a walk,
+/// or a two-part turn, whose second parts multiply the moves).
+fn count_quiet(rules: &Ruleset, sw: &crate::rules::setwise::Setwise, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<u64> {
+    let own = pos.counts()[side];
+    let view = pos.view();
+    sw.count_quiet(pos, sets, side, |code, mut cells| {
+        let pr = &rules.pieces[code];
+        if pr.thens.iter().any(Option::is_some) {
+            return None;
+        }
+        let mut n = 0;
+        while cells != 0 {
+            let from = cells.trailing_zeros() as u16;
+            cells &= cells - 1;
+            for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+                if limit == u16::MAX || own as u64 <= limit as u64 {
+                    n += form.count_listless(&rules.geometry, view, from)? as u64;
+                }
+            }
+        }
+        Some(n)
+    })
 }
 
 /// How many moves `p` would have here counting every step, capture chain and drop whatever the
@@ -1186,6 +1229,51 @@ mod tests {
                     break;
                 }
                 v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+        }
+    }
+
+    /// Over random games in every shipped variant (and the options that change how pieces
+    /// move or capture), a move count, where there is one, is the length of the legal move
+    /// list; and the games whose forms are more than plain steps are counted, not listed.
+    #[test]
+    fn a_count_is_the_length_of_the_legal_list() {
+        use rand::RngExt;
+        let set = |pairs: &[(&str, &str)]| pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
+        for (name, options) in [
+            ("bivouac", set(&[("slide", "one_hop")])),
+            ("bivouac", set(&[("capture_from_run", "true"), ("captures", "compulsory_maximal")])),
+            ("lielow", set(&[("off_board", "one_beyond"), ("off_board_moves", "per_direction")])),
+            ("basileus", set(&[("capture_choice", "maximum")])),
+        ] {
+            cases.push((name.to_string(), options));
+        }
+        for (name, options) in &cases {
+            let v = Variant::load(name, options).unwrap();
+            let mut rng = crate::ai::rng(17);
+            let (mut counted, mut captures) = (0, 0);
+            let mut moves = Vec::new();
+            for _ in 0..8 {
+                let mut pos = v.start();
+                for _ in 0..150 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if let Some(n) = v.count_moves(&mut pos) {
+                        assert_eq!(n, moves.len() as u64, "{name} {options:?} at {}", pos.to_text(&v.rules));
+                        counted += 1;
+                        captures += moves.iter().any(Move::is_capture) as u32;
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            // Slides (Bivouac's runs), leaps (Lielow's), captures by landing (Lielow) and by
+            // jumping (Bivouac) are counted in these games.
+            if matches!(name.as_str(), "bivouac" | "hostile-bivouac" | "lielow" | "lielow-ludii") {
+                assert!(counted > 100, "{name} {options:?}: only {counted} positions counted");
+                assert!(captures > 20, "{name} {options:?}: only {captures} positions with captures counted");
             }
         }
     }

@@ -703,14 +703,23 @@ impl Form {
     /// allows (a walk, which compares its ends, is listed in `scratch`): what the evaluation's
     /// mobility asks.
     pub fn count(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, scratch: &mut Vec<Move>) -> usize {
-        if let Form::Walk { .. } = self {
+        self.count_listless(g, b, from).unwrap_or_else(|| {
             scratch.clear();
             self.generate(g, b, from, avoid, scratch);
-            return scratch.len();
+            scratch.len()
+        })
+    }
+
+    /// [`Form::count`] where no list is needed: every form but a walk (`None`), which lists its
+    /// landings to tell twice-reached cells apart.
+    #[inline]
+    pub fn count_listless(&self, g: &Geometry, b: BoardView, from: u16) -> Option<usize> {
+        if let Form::Walk { .. } = self {
+            return None;
         }
         let mut n = Count(0);
         self.generate_into(g, b, from, &mut n);
-        n.0
+        Some(n.0)
     }
 
     /// [`Form::generate`] for every form but a walk.

@@ -227,6 +227,28 @@ impl Setwise {
     /// `captures`, and otherwise makes the answer `None`.
     #[inline(always)]
     fn steps_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
+        self.quiet_in::<W>(pos, sets, p, captures, |_, _| None)
+    }
+
+    /// `p`'s non-chaining moves counted: set-wise for each piece code whose forms are plain
+    /// steps (a step onto a victim counted), and by `others(code, cells)` for the pieces of
+    /// every other code (`None` where `others` says so).
+    #[inline]
+    pub fn count_quiet(&self, pos: &Position, sets: &Sets<'_>, p: Player, others: impl FnMut(usize, u128) -> Option<u64>) -> Option<u64> {
+        if self.narrow { self.quiet_in::<u64>(pos, sets, p, true, others) } else { self.quiet_in::<u128>(pos, sets, p, true, others) }
+    }
+
+    /// [`Setwise::count_quiet`] in words of `W` bits, a step onto a victim counted only with
+    /// `captures` (else the answer is `None`).
+    #[inline(always)]
+    fn quiet_in<W: Word>(
+        &self,
+        pos: &Position,
+        sets: &Sets<'_>,
+        p: Player,
+        captures: bool,
+        mut others: impl FnMut(usize, u128) -> Option<u64>,
+    ) -> Option<u64> {
         let own = pos.counts()[p];
         let empty = W::of(sets.empty);
         let mut n = 0u64;
@@ -234,7 +256,11 @@ impl Setwise {
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
-                let Steps { quiet, take } = self.codes[c].steps.as_ref()?;
+                let Some(Steps { quiet, take }) = self.codes[c].steps.as_ref() else {
+                    n += others(c, sets.by_code[c])?;
+                    c += 2;
+                    continue;
+                };
                 for (s, victims) in take {
                     let taking = (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset)).count();
                     if taking > 0 && !captures {
