@@ -127,6 +127,8 @@ pub struct Evaluator<'a> {
     frontier: Vec<u16>,
     cells: Vec<u16>,
     movers: Vec<crate::PieceCode>,
+    /// For one [`Evaluator::score_counted`] call, the mobility of the player to decide.
+    own_moves: Option<usize>,
 }
 
 impl<'a> Evaluator<'a> {
@@ -142,6 +144,7 @@ impl<'a> Evaluator<'a> {
             frontier: Vec::new(),
             cells: Vec::new(),
             movers: Vec::new(),
+            own_moves: None,
         }
     }
 
@@ -150,8 +153,21 @@ impl<'a> Evaluator<'a> {
     /// # Errors
     /// The script's `evaluate` hook failed.
     pub fn score(&mut self, pos: &mut Position) -> Result<i32, ScriptError> {
+        self.score_counted(pos, None)
+    }
+
+    /// [`Evaluator::score`] given, where the caller knows it, the number of moves the player
+    /// to decide has as the mobility term counts them (see
+    /// [`Variant::lists_every_kernel_move`]): that player's moves are then not counted again.
+    ///
+    /// # Errors
+    /// The script's `evaluate` hook failed.
+    pub fn score_counted(&mut self, pos: &mut Position, own_moves: Option<usize>) -> Result<i32, ScriptError> {
+        self.own_moves = own_moves;
         let mut t = [ByPlayer::new(0, 0); Term::COUNT];
-        self.terms(pos, &mut t)?;
+        let r = self.terms(pos, &mut t);
+        self.own_moves = None;
+        r?;
         let p = pos.side();
         let s: i64 = t.iter().map(|v| v[p] as i64 - v[p.other()] as i64).sum();
         Ok(s.clamp(-(EVAL_MAX as i64), EVAL_MAX as i64) as i32)
@@ -217,7 +233,10 @@ impl<'a> Evaluator<'a> {
         }
         if m.mobility != 0 {
             for p in Player::both() {
-                let n = movegen::mobility(&self.v.rules, pos, p, &mut self.scratch);
+                let n = match self.own_moves {
+                    Some(n) if p == pos.side() => n,
+                    _ => movegen::mobility(&self.v.rules, pos, p, &mut self.scratch),
+                };
                 t[Term::Mobility.index()][p] = m.mobility * n as i32;
             }
         }
@@ -290,6 +309,50 @@ mod tests {
     use crate::ai::rng;
     use crate::piece::PieceCode;
     use rand::RngExt;
+
+    /// Over random games in every shipped variant (and Bivouac with compulsory maximal
+    /// captures): wherever the legal list is said to hold every kernel move, its length is the
+    /// mobility of the player to move, and a score given it is the score that counts it.
+    #[test]
+    fn a_list_of_every_kernel_move_is_the_mobility() {
+        let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
+        cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
+        for (name, options) in &cases {
+            let v = Variant::load(name, options).unwrap();
+            let mut evaluator = Evaluator::new(&v);
+            let mut r = rng(23);
+            let (mut listed, mut captures) = (0, 0);
+            let mut moves = Vec::new();
+            for _ in 0..6 {
+                let mut pos = v.start();
+                for _ in 0..120 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if v.lists_every_kernel_move(&pos, &moves) {
+                        let side = pos.side();
+                        let n = movegen::mobility(&v.rules, &mut pos, side, &mut Vec::new());
+                        assert_eq!(n, moves.len(), "{name} {options:?} at {}", pos.to_text(&v.rules));
+                        let known = evaluator.score_counted(&mut pos, Some(n)).unwrap();
+                        assert_eq!(known, evaluator.score(&mut pos).unwrap());
+                        listed += 1;
+                        captures += moves.iter().any(crate::Move::is_capture) as u32;
+                    }
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[r.random_range(0..moves.len())];
+                    v.make(&mut pos, &m).unwrap();
+                }
+            }
+            // Where it should hold: permissive captures (Lielow's by landing, Bivouac's
+            // jumps), and compulsory ones where there is none to make (checkers).
+            if matches!(name.as_str(), "lielow" | "lielow-ludii" | "checkers" | "bivouac" | "othello" | "breakthrough") {
+                assert!(listed > 50, "{name} {options:?}: only {listed} lists");
+            }
+            if matches!(name.as_str(), "lielow" | "bivouac") && options.is_empty() {
+                assert!(captures > 10, "{name}: only {captures} lists with captures");
+            }
+        }
+    }
 
     /// Against sorting: random lists (ties, negatives, fewer values than asked) and every count
     /// from 0 (a player with no goal cells) past the small array's size.

@@ -265,7 +265,9 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         let first = side == crate::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: white's is the
         // same number or its negation.
-        let e = evaluator.score(&mut pos)?;
+        // Where the list is every move the mobility term counts, its length is that count.
+        let listed = v.lists_every_kernel_move(&pos, &moves).then_some(moves.len());
+        let e = evaluator.score_counted(&mut pos, listed)?;
         eval.push(if first { e } else { -e });
         if last_side != Some(side) {
             turns += 1;

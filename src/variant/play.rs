@@ -154,6 +154,31 @@ impl Variant {
         movegen::count_moves(&self.rules, pos)
     }
 
+    /// Whether `moves`, the legal moves of `pos` as [`Variant::legal_moves`] lists them, are
+    /// every move the kernel's forms make for the player to move, whatever the capture policy:
+    /// what the evaluation's mobility counts for that player ([`movegen::mobility`]), so that a
+    /// caller holding the list need not count them again. No hook, duplicate form, check or
+    /// drop-mate rule, castling, promotion choice, second part or merged chain changes the
+    /// list, and either the policy keeps every move or the list has no capture (then the
+    /// policy removed nothing).
+    pub fn lists_every_kernel_move(&self, pos: &Position, moves: &[Move]) -> bool {
+        let r = &*self.rules;
+        let pol = &r.captures;
+        self.hook(Hook::AllowMove).is_none()
+            && self.hook(Hook::GenerateMoves).is_none()
+            && !r.dedup
+            && !r.check_illegal
+            && !r.drop_no_mate
+            && !r.promotion_choices
+            && r.castling.is_none()
+            && pol.identity != Identity::CapturedSet
+            && r.pieces.iter().all(|p| p.thens.iter().all(Option::is_none))
+            && pos.continuation().is_none()
+            && pos.result().is_none()
+            && moves.first().is_some_and(|m| *m != Move::PASS)
+            && ((!pol.compulsory && !pol.maximum) || !moves.iter().any(Move::is_capture))
+    }
+
     /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
     /// opponent, deciding next, could capture one of the mover's royal pieces; `refused` hears
     /// why (the attacker, for `why`). A move that wins the game outright stays; so does one
