@@ -546,6 +546,31 @@ impl FormSpec {
                 Compiled::Jump(Jump { table, victims: capture, flying: None })
             }
             Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
+            Shape::Slide { pass_over: 255, stop_first: false, max, hurdle: Hurdle::None }
+                if capture == 0 && !cond.capture_only && !cond.en_passant =>
+            {
+                // Passing over any piece and taking none, it lands on the empty cells of a fixed
+                // list (its line within its path, in the order the slide walks it): a step's table.
+                let vecs = intern(g, &self.dirs);
+                let targets = CellTable::build(g.len(), |from, out| {
+                    if !cond.start_ok(g, from) {
+                        return;
+                    }
+                    for &v in &vecs {
+                        let mut cur = from;
+                        for _ in 0..max {
+                            cur = g.step(v, cur);
+                            if cur == NONE || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
+                                break;
+                            }
+                            if cond.land_ok(g, from, cur) {
+                                out.push(cur);
+                            }
+                        }
+                    }
+                });
+                Compiled::Quiet(Form::Step { targets, capture, quiet: true, en_passant: false })
+            }
             Shape::Slide { pass_over, stop_first, max, hurdle } => {
                 Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle })
             }

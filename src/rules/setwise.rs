@@ -10,15 +10,13 @@
 //! than [`MAX_GROUPS`] offsets, a board of more than 128 cells, or more than [`MAX_CODES`] piece
 //! codes is left to the piece-by-piece generator.
 //!
-//! A slide that passes over any piece and takes nothing (Bivouac's run) lands on a fixed set of
-//! cells from each start, whatever stands between: its moves from a cell are that set's empty
-//! cells, one mask and one count a piece.
+//! A step form with more offsets than that (a slide over any piece, compiled as a table of
+//! landings: Bivouac's run) is kept as one target set per start cell instead: its moves from a
+//! cell are that set's empty cells, one mask and one count a piece.
 
 use super::{CodeSet, Form, Ruleset};
 use crate::geometry::CellTable;
-use crate::geometry::NONE;
 use crate::piece::{PieceCode, Player};
-use crate::rules::movement::Hurdle;
 use crate::state::Position;
 
 /// The most piece codes (kinds × players, plus the empty code) the sets are kept for.
@@ -51,52 +49,28 @@ pub struct CodeShifts {
     pub steps: Option<Steps>,
 }
 
-/// A piece code's plain steps, and its slides whose landings do not depend on the board
-/// beyond being empty.
+/// A piece code's plain steps.
 #[derive(Clone, Debug, Default)]
 pub struct Steps {
     /// To empty cells, each with the form's piece-count limit (`u16::MAX`: none).
     pub quiet: Vec<(Shift, u16)>,
     /// Onto victims (capturing by landing).
     pub take: Vec<(Shift, CodeSet)>,
-    /// Slides that pass over any piece and capture nothing (Bivouac's run): by start cell, the
-    /// cells the slide lands on when they are empty, with the form's piece-count limit.
-    pub reach: Vec<(Vec<u128>, u16)>,
+    /// The steps whose offsets are too many to shift by (a slide over any piece, compiled as
+    /// a table of landings: Bivouac's run).
+    pub masks: Vec<Mask>,
 }
 
-/// The landings of a slide that passes over any number of pieces, stops only where its path
-/// or length ends and takes nothing, by start cell: what it reaches is a fixed set of cells, of
-/// which the empty ones are its moves (`None` for any other form).
-fn reach(rules: &Ruleset, form: &Form, codes_mask: CodeSet) -> Option<Vec<u128>> {
-    let Form::Slide { vecs, pass_over: 255, stop_first: false, max, capture, cond, hurdle: Hurdle::None } = form else { return None };
-    if *capture & codes_mask != 0 || cond.capture_only || cond.en_passant {
-        return None;
-    }
-    let g = &rules.geometry;
-    let cells = (0..g.len() as u16).map(|from| {
-        let mut set = 0u128;
-        if cond.start_ok(g, from) {
-            // As the slide walks its line with every cell empty: it never stops at a piece.
-            for &v in vecs {
-                let (mut cur, mut dist) = (from, 0u8);
-                loop {
-                    cur = g.step(v, cur);
-                    if cur == NONE {
-                        break;
-                    }
-                    dist += 1;
-                    if dist > *max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
-                        break;
-                    }
-                    if cond.land_ok(g, from, cur) {
-                        set |= 1u128 << cur;
-                    }
-                }
-            }
-        }
-        set
-    });
-    Some(cells.collect())
+/// A step form's targets as one cell set per start cell.
+#[derive(Clone, Debug, Default)]
+pub struct Mask {
+    pub cells: Vec<u128>,
+    /// The form's piece-count limit (`u16::MAX`: none).
+    pub limit: u16,
+    /// Whether it lands on empty cells.
+    pub quiet: bool,
+    /// What it captures by landing.
+    pub take: CodeSet,
 }
 
 /// The variant's pieces as shifts (see the module's text).
@@ -171,14 +145,15 @@ impl Setwise {
                     .map(|v| v.concat());
                 let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none) && pr.en_passant.is_empty();
                 let steps = plain.then(|| {
-                    let (mut quiet, mut take, mut reaches) = (Vec::new(), Vec::new(), Vec::new());
+                    let (mut quiet, mut take, mut masks) = (Vec::new(), Vec::new(), Vec::new());
                     for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-                        if let Some(r) = reach(rules, form, codes_mask) {
-                            reaches.push((r, limit));
-                            continue;
-                        }
                         let Form::Step { targets, capture, quiet: q, en_passant: false } = form else { return None };
-                        for (offset, _, from) in shifts(targets, cells, |t| (t, t))? {
+                        let Some(groups) = shifts(targets, cells, |t| (t, t)) else {
+                            let cells = (0..cells as u16).map(|c| targets.get(c).iter().fold(0u128, |s, &t| s | 1u128 << t)).collect();
+                            masks.push(Mask { cells, limit, quiet: *q, take: *capture & codes_mask });
+                            continue;
+                        };
+                        for (offset, _, from) in groups {
                             let s = Shift { offset, from };
                             if *q {
                                 quiet.push((s, limit));
@@ -188,7 +163,7 @@ impl Setwise {
                             }
                         }
                     }
-                    Some(Steps { quiet, take, reach: reaches })
+                    Some(Steps { quiet, take, masks })
                 });
                 CodeShifts { jumps, steps: steps.flatten() }
             })
@@ -305,7 +280,7 @@ impl Setwise {
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
-                let Some(Steps { quiet, take, reach }) = self.codes[c].steps.as_ref() else {
+                let Some(Steps { quiet, take, masks }) = self.codes[c].steps.as_ref() else {
                     n += others(c, sets.by_code[c])?;
                     c += 2;
                     continue;
@@ -322,13 +297,20 @@ impl Setwise {
                         n += (mine & W::of(s.from) & empty.back(s.offset)).count() as u64;
                     }
                 }
-                for (cells, limit) in reach {
-                    if *limit == u16::MAX || own as u64 <= *limit as u64 {
-                        let mut bits = sets.by_code[c];
-                        while bits != 0 {
-                            n += (W::of(cells[bits.trailing_zeros() as usize]) & empty).count() as u64;
-                            bits &= bits - 1;
+                for m in masks.iter().filter(|m| m.limit == u16::MAX || own as u64 <= m.limit as u64) {
+                    let victims = cells_of::<W>(sets, m.take);
+                    let mut bits = sets.by_code[c];
+                    while bits != 0 {
+                        let to = W::of(m.cells[bits.trailing_zeros() as usize]);
+                        bits &= bits - 1;
+                        if m.quiet {
+                            n += (to & empty).count() as u64;
                         }
+                        let taking = (to & victims).count();
+                        if taking > 0 && !captures {
+                            return None;
+                        }
+                        n += taking as u64;
                     }
                 }
             }
