@@ -32,6 +32,10 @@ pub struct Variant {
     /// Whether the check test may play only the kernel's part of a move: no script can move
     /// pieces, and no end condition can give a winner on the move (derived once at load).
     kernel_check: bool,
+    /// Whether a legal list is every move the kernel's forms make whenever the capture policy
+    /// removed nothing: what [`Variant::lists_every_kernel_move`] asks of the rules and hooks,
+    /// derived once at load (the rest depends on the position).
+    pub(crate) lists_kernel_moves: bool,
 }
 
 impl Variant {
@@ -76,6 +80,15 @@ impl Variant {
         let hooks = active_hooks(&merged, &rules, script.as_ref())?;
         let marks = zone_marks(&merged, &rules);
         let kernel_check = script.is_none() && !rules.ends.iter().any(|e| e.kind.may_decide_after_move());
+        let lists_kernel_moves = hooks[Hook::AllowMove as usize].is_none()
+            && hooks[Hook::GenerateMoves as usize].is_none()
+            && !rules.dedup
+            && !rules.check_illegal
+            && !rules.drop_no_mate
+            && !rules.promotion_choices
+            && rules.castling.is_none()
+            && rules.captures.identity != crate::rules::Identity::CapturedSet
+            && rules.pieces.iter().all(|p| p.thens.iter().all(Option::is_none));
         Ok(Variant {
             marks,
             file_origins,
@@ -87,6 +100,7 @@ impl Variant {
             overrides: overrides.to_vec(),
             hooks,
             kernel_check,
+            lists_kernel_moves,
         })
     }
 

@@ -162,21 +162,17 @@ impl Variant {
     /// list, and either the policy keeps every move or the list has no capture (then the
     /// policy removed nothing).
     pub fn lists_every_kernel_move(&self, pos: &Position, moves: &[Move]) -> bool {
-        let r = &*self.rules;
-        let pol = &r.captures;
-        self.hook(Hook::AllowMove).is_none()
-            && self.hook(Hook::GenerateMoves).is_none()
-            && !r.dedup
-            && !r.check_illegal
-            && !r.drop_no_mate
-            && !r.promotion_choices
-            && r.castling.is_none()
-            && pol.identity != Identity::CapturedSet
-            && r.pieces.iter().all(|p| p.thens.iter().all(Option::is_none))
+        let pol = &self.rules.captures;
+        self.lists_kernel_moves
             && pos.continuation().is_none()
             && pos.result().is_none()
             && moves.first().is_some_and(|m| *m != Move::PASS)
-            && ((!pol.compulsory && !pol.maximum) || !moves.iter().any(Move::is_capture))
+            // Under a compulsory policy a list with a capture holds only captures.
+            && match (pol.compulsory, pol.maximum) {
+                (false, false) => true,
+                (true, _) => !moves[0].is_capture(),
+                (false, true) => !moves.iter().any(Move::is_capture),
+            }
     }
 
     /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
