@@ -1070,6 +1070,30 @@ impl LeapRays {
         Some(LeapRays { max, start, ends })
     }
 
+    /// The table as cell sets, for counting the leap's moves on them: by `from × max + d − 1`,
+    /// the cells a leap of `d` from `from` lands on (none where the start fails `cond`) and how
+    /// many of its moves leave the board (`per_direction`: one a direction that leaves, else at
+    /// most one); with the longest distance held. `None` where two directions land on one cell
+    /// (a set would count that once, the list twice).
+    pub fn landing_sets(&self, g: &Geometry, cond: &Cond, per_direction: bool) -> Option<(i32, Vec<(u128, u8)>)> {
+        let mut out = Vec::with_capacity(self.start.len() - 1);
+        for (i, w) in self.start.windows(2).enumerate() {
+            let from = (i / self.max as usize) as u16;
+            let (mut set, mut off) = (0u128, 0u8);
+            if cond.start_ok(g, from) {
+                for e in &self.ends[w[0] as usize..w[1] as usize] {
+                    match *e {
+                        LeapEnd::Land(to) if set >> to & 1 != 0 => return None,
+                        LeapEnd::Land(to) => set |= 1u128 << to,
+                        LeapEnd::Off(_) => off += 1,
+                    }
+                }
+            }
+            out.push((set, if per_direction { off } else { off.min(1) }));
+        }
+        Some((self.max, out))
+    }
+
     /// The ends of a leap of `d` (at least 1) from `from`, where the table holds that distance.
     #[inline]
     fn ends(&self, from: u16, d: i32) -> Option<&[LeapEnd]> {

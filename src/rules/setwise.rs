@@ -12,9 +12,11 @@
 //!
 //! A step form with more offsets than that (a slide over any piece, compiled as a table of
 //! landings: Bivouac's run) is kept as one target set per start cell instead: its moves from a
-//! cell are that set's empty cells, one mask and one count a piece.
+//! cell are that set's empty cells, one mask and one count a piece. A leap whose ends are
+//! tabled (by start cell and distance: Lielow's level-long leaps, a knight's) is kept the same
+//! way, one set per start cell and distance, with its moves off the board beside it.
 
-use super::{CodeSet, Form, Ruleset};
+use super::{CodeSet, Distance, Form, Ruleset};
 use crate::geometry::CellTable;
 use crate::piece::{PieceCode, Player};
 use crate::state::Position;
@@ -59,6 +61,24 @@ pub struct Steps {
     /// The steps whose offsets are too many to shift by (a slide over any piece, compiled as
     /// a table of landings: Bivouac's run).
     pub masks: Vec<Mask>,
+    /// Leaps whose ends are tabled (Lielow's level-long leaps).
+    pub leaps: Vec<LeapSets>,
+}
+
+/// A leap's landings as cell sets, by start cell and distance (from its table of ends).
+#[derive(Clone, Debug)]
+pub struct LeapSets {
+    /// By `from × max + d − 1`: the cells it lands on and how many moves leave the board.
+    pub cells: Vec<(u128, u8)>,
+    /// The longest distance held (a longer leap is not counted on the sets).
+    pub max: i32,
+    pub distance: Distance,
+    /// The form's piece-count limit (`u16::MAX`: none).
+    pub limit: u16,
+    /// Whether it lands on empty cells.
+    pub quiet: bool,
+    /// What it captures by landing.
+    pub take: CodeSet,
 }
 
 /// A step form's targets as one cell set per start cell.
@@ -145,8 +165,14 @@ impl Setwise {
                     .map(|v| v.concat());
                 let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none) && pr.en_passant.is_empty();
                 let steps = plain.then(|| {
-                    let (mut quiet, mut take, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+                    let (mut quiet, mut take, mut masks, mut leaps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                     for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+                        if let Form::Leap { distance, capture, off_per_direction, cond, lame: false, rays: Some(r), .. } = form {
+                            let (max, cells) = r.landing_sets(&rules.geometry, cond, *off_per_direction)?;
+                            let quiet = !cond.capture_only;
+                            leaps.push(LeapSets { cells, max, distance: *distance, limit, quiet, take: *capture & codes_mask });
+                            continue;
+                        }
                         let Form::Step { targets, capture, quiet: q, en_passant: false } = form else { return None };
                         let Some(groups) = shifts(targets, cells, |t| (t, t)) else {
                             let cells = (0..cells as u16).map(|c| targets.get(c).iter().fold(0u128, |s, &t| s | 1u128 << t)).collect();
@@ -163,7 +189,7 @@ impl Setwise {
                             }
                         }
                     }
-                    Some(Steps { quiet, take, masks })
+                    Some(Steps { quiet, take, masks, leaps })
                 });
                 CodeShifts { jumps, steps: steps.flatten() }
             })
@@ -280,7 +306,7 @@ impl Setwise {
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
-                let Some(Steps { quiet, take, masks }) = self.codes[c].steps.as_ref() else {
+                let Some(Steps { quiet, take, masks, leaps }) = self.codes[c].steps.as_ref() else {
                     n += others(c, sets.by_code[c])?;
                     c += 2;
                     continue;
@@ -311,6 +337,35 @@ impl Setwise {
                             return None;
                         }
                         n += taking as u64;
+                    }
+                }
+                for l in leaps.iter().filter(|l| l.limit == u16::MAX || own as u64 <= l.limit as u64) {
+                    let victims = cells_of::<W>(sets, l.take);
+                    let view = pos.view();
+                    let mut bits = sets.by_code[c];
+                    while bits != 0 {
+                        let from = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let d = match l.distance {
+                            Distance::Fixed(d) => d as i32,
+                            Distance::Attribute(s) => view.attrs[from * view.nattr + s as usize],
+                        };
+                        if d <= 0 {
+                            continue;
+                        }
+                        if d > l.max {
+                            return None; // worked out on the board, not held in the table
+                        }
+                        let (cells, off) = l.cells[from * l.max as usize + d as usize - 1];
+                        let to = W::of(cells);
+                        if l.quiet {
+                            n += (to & empty).count() as u64;
+                        }
+                        let taking = (to & victims).count();
+                        if taking > 0 && !captures {
+                            return None;
+                        }
+                        n += taking as u64 + off as u64;
                     }
                 }
             }
