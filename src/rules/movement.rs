@@ -1074,7 +1074,7 @@ impl LeapRays {
     /// the cells a leap of `d` from `from` lands on (none where the start fails `cond`) and how
     /// many of its moves leave the board (`per_direction`: one a direction that leaves, else at
     /// most one); with the longest distance held. `None` where two directions land on one cell
-    /// (a set would count that once, the list twice).
+    /// (a set would count that once, the list twice) or on a board past 128 cells.
     pub fn landing_sets(&self, g: &Geometry, cond: &Cond, per_direction: bool) -> Option<(i32, Vec<(u128, u8)>)> {
         let mut out = Vec::with_capacity(self.start.len() - 1);
         for (i, w) in self.start.windows(2).enumerate() {
@@ -1083,7 +1083,7 @@ impl LeapRays {
             if cond.start_ok(g, from) {
                 for e in &self.ends[w[0] as usize..w[1] as usize] {
                     match *e {
-                        LeapEnd::Land(to) if set >> to & 1 != 0 => return None,
+                        LeapEnd::Land(to) if to >= 128 || set >> to & 1 != 0 => return None,
                         LeapEnd::Land(to) => set |= 1u128 << to,
                         LeapEnd::Off(_) => off += 1,
                     }

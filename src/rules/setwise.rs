@@ -329,14 +329,7 @@ impl Setwise {
                     while bits != 0 {
                         let to = W::of(m.cells[bits.trailing_zeros() as usize]);
                         bits &= bits - 1;
-                        if m.quiet {
-                            n += (to & empty).count() as u64;
-                        }
-                        let taking = (to & victims).count();
-                        if taking > 0 && !captures {
-                            return None;
-                        }
-                        n += taking as u64;
+                        n += landings(to, empty, victims, m.quiet, captures)?;
                     }
                 }
                 for l in leaps.iter().filter(|l| l.limit == u16::MAX || own as u64 <= l.limit as u64) {
@@ -357,15 +350,7 @@ impl Setwise {
                             return None; // worked out on the board, not held in the table
                         }
                         let (cells, off) = l.cells[from * l.max as usize + d as usize - 1];
-                        let to = W::of(cells);
-                        if l.quiet {
-                            n += (to & empty).count() as u64;
-                        }
-                        let taking = (to & victims).count();
-                        if taking > 0 && !captures {
-                            return None;
-                        }
-                        n += taking as u64 + off as u64;
+                        n += landings(W::of(cells), empty, victims, l.quiet, captures)? + off as u64;
                     }
                 }
             }
@@ -373,6 +358,17 @@ impl Setwise {
         }
         Some(n)
     }
+}
+
+/// The moves of one piece to the cells `to`: those empty (where it `quiet`ly lands) and those
+/// of `victims`, counted only with `captures` (else `None`).
+#[inline(always)]
+fn landings<W: Word>(to: W, empty: W, victims: W, quiet: bool, captures: bool) -> Option<u64> {
+    let taking = (to & victims).count();
+    if taking > 0 && !captures {
+        return None;
+    }
+    Some(taking as u64 + if quiet { (to & empty).count() as u64 } else { 0 })
 }
 
 /// The cells of the pieces in `set`.
