@@ -1238,7 +1238,6 @@ mod tests {
     /// list; and the games whose forms are more than plain steps are counted, not listed.
     #[test]
     fn a_count_is_the_length_of_the_legal_list() {
-        use rand::RngExt;
         let set = |pairs: &[(&str, &str)]| pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
         let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
         for (name, options) in [
@@ -1251,24 +1250,14 @@ mod tests {
         }
         for (name, options) in &cases {
             let v = Variant::load(name, options).unwrap();
-            let mut rng = crate::ai::rng(17);
             let (mut counted, mut captures) = (0, 0);
-            let mut moves = Vec::new();
-            for _ in 0..8 {
-                let mut pos = v.start();
-                for _ in 0..150 {
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if let Some(n) = v.count_moves(&mut pos) {
-                        assert_eq!(n, moves.len() as u64, "{name} {options:?} at {}", pos.to_text(&v.rules));
-                        counted += 1;
-                        captures += moves.iter().any(Move::is_capture) as u32;
-                    }
-                    if moves.is_empty() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            v.random_positions(17, 8, 150, |pos, moves| {
+                if let Some(n) = v.count_moves(pos) {
+                    assert_eq!(n, moves.len() as u64, "{name} {options:?} at {}", pos.to_text(&v.rules));
+                    counted += 1;
+                    captures += moves.iter().any(Move::is_capture) as u32;
                 }
-            }
+            });
             // Slides (Bivouac's runs), leaps (Lielow's), captures by landing (Lielow) and by
             // jumping (Bivouac) are counted in these games.
             if matches!(name.as_str(), "bivouac" | "hostile-bivouac" | "lielow" | "lielow-ludii") {

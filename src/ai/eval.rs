@@ -320,29 +320,18 @@ mod tests {
         for (name, options) in &cases {
             let v = Variant::load(name, options).unwrap();
             let mut evaluator = Evaluator::new(&v);
-            let mut r = rng(23);
             let (mut listed, mut captures) = (0, 0);
-            let mut moves = Vec::new();
-            for _ in 0..6 {
-                let mut pos = v.start();
-                for _ in 0..120 {
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if v.lists_every_kernel_move(&pos, &moves) {
-                        let side = pos.side();
-                        let n = movegen::mobility(&v.rules, &mut pos, side, &mut Vec::new());
-                        assert_eq!(n, moves.len(), "{name} {options:?} at {}", pos.to_text(&v.rules));
-                        let known = evaluator.score_counted(&mut pos, Some(n)).unwrap();
-                        assert_eq!(known, evaluator.score(&mut pos).unwrap());
-                        listed += 1;
-                        captures += moves.iter().any(crate::Move::is_capture) as u32;
-                    }
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let m = moves[r.random_range(0..moves.len())];
-                    v.make(&mut pos, &m).unwrap();
+            v.random_positions(23, 6, 120, |pos, moves| {
+                if v.lists_every_kernel_move(pos, moves) {
+                    let side = pos.side();
+                    let n = movegen::mobility(&v.rules, pos, side, &mut Vec::new());
+                    assert_eq!(n, moves.len(), "{name} {options:?} at {}", pos.to_text(&v.rules));
+                    let known = evaluator.score_counted(pos, Some(n)).unwrap();
+                    assert_eq!(known, evaluator.score(pos).unwrap());
+                    listed += 1;
+                    captures += moves.iter().any(crate::Move::is_capture) as u32;
                 }
-            }
+            });
             // Where it should hold: permissive captures (Lielow's by landing, Bivouac's
             // jumps), and compulsory ones where there is none to make (checkers).
             if matches!(name.as_str(), "lielow" | "lielow-ludii" | "checkers" | "bivouac" | "othello" | "breakthrough") {

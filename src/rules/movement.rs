@@ -1423,6 +1423,35 @@ mod tests {
         assert_eq!(n.0, 1);
     }
 
+    /// A slide over any piece that takes nothing, compiled as a step table, makes the moves
+    /// of the slide itself in the same order: Bivouac's run, in every random position reached,
+    /// from every cell of the board, against the slide's own generator.
+    #[test]
+    fn a_slide_over_any_piece_is_its_step_table() {
+        let v = crate::Variant::load("bivouac", &[]).unwrap();
+        let mut g = v.rules.geometry.clone();
+        let run = v.rules.zone_mask("run", Player::FIRST).unwrap();
+        let cond = Cond { from: run, path: run, ..Cond::default() };
+        let dirs = named_dirs("orthogonal", 1).unwrap();
+        let shape = Shape::Slide { pass_over: 255, stop_first: false, max: u8::MAX, hurdle: Hurdle::None };
+        let spec = FormSpec { shape, dirs, cond: cond.clone(), capture: 0, limit: u16::MAX, note: String::new() };
+        let Compiled::Quiet(step @ Form::Step { .. }) = spec.compile(&mut g) else { panic!("not compiled as a step") };
+        let vecs = intern(&mut g, &spec.dirs);
+        let slide = Form::Slide { vecs, pass_over: 255, stop_first: false, max: u8::MAX, capture: 0, cond, hurdle: Hurdle::None };
+        let (mut compared, mut moves) = (0, 0);
+        v.random_positions(5, 4, 80, |pos, _| {
+            for from in 0..g.len() as u16 {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                step.generate(&g, pos.view(), from, ZoneSet::EMPTY, &mut a);
+                slide.generate(&g, pos.view(), from, ZoneSet::EMPTY, &mut b);
+                assert_eq!(a, b, "from {} at {}", g.name(crate::Cell(from)), pos.to_text(&v.rules));
+                compared += 1;
+                moves += a.len();
+            }
+        });
+        assert!(compared > 1000 && moves > 5000, "{compared} cells, {moves} moves");
+    }
+
     #[test]
     fn relative_directions_turn_with_forward() {
         assert_eq!(named_dirs("forward_diagonal", 1), Some(vec![(-1, 1), (1, 1)]));

@@ -159,6 +159,31 @@ fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
     marks.into_iter().map(|(_, n, c)| (n, c)).collect()
 }
 
+/// Random games for tests that hold a short path against the legal list over many positions.
+#[cfg(test)]
+impl Variant {
+    /// Plays `games` games of at most `plies` plies from the start, each move picked from the
+    /// legal list by a generator seeded with `seed`; `visit` sees every position with its list
+    /// before the pick (it may probe the position, and must leave it as it found it).
+    pub(crate) fn random_positions(&self, seed: u64, games: usize, plies: usize, mut visit: impl FnMut(&mut Position, &[crate::Move])) {
+        use rand::RngExt;
+        let mut rng = crate::ai::rng(seed);
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = self.start();
+            for _ in 0..plies {
+                self.legal_moves(&mut pos, &mut moves).unwrap();
+                visit(&mut pos, &moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                self.make(&mut pos, &m).unwrap();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
