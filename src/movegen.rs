@@ -847,6 +847,114 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
     (n > 0).then_some(n)
 }
 
+/// A legal list known by each piece's share of it, in the list's order, without the list:
+/// what [`count_to_pick`] fills and [`nth_move`] reads. Reused from one position to the next.
+#[derive(Clone, Debug, Default)]
+pub struct Counted {
+    /// The number of legal moves.
+    pub n: u64,
+    /// Whether some piece of the side to move can jump (the list holds its capture chains).
+    pub chains: bool,
+    /// Whether the list holds only capture chains (a capture is compulsory and there is one).
+    only_chains: bool,
+    /// Each piece with a move, by cell in the list's order, and how many moves it has.
+    shares: Vec<(u16, u32)>,
+}
+
+/// How many legal moves the side to move has and each piece's share of them, counted piece
+/// by piece into `c` in the order [`normal_moves`] lists them (pieces by cell; a piece's
+/// capture chains, then its other moves; only chains where a capture is compulsory and there
+/// is one). `false` where the list must be built instead: where [`count_moves`] cannot count,
+/// where the most pieces must be taken, captured-set identity merges chains or a jump flies
+/// (then the list depends on every piece's chains), and where there is no move.
+pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
+    count_shares(rules, pos, c).is_some_and(|n| n > 0)
+}
+
+fn count_shares(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> Option<u64> {
+    let sw = rules.setwise.as_ref()?;
+    let pol = &rules.captures;
+    if !sw.counts_moves
+        || pos.result().is_some()
+        || pos.continuation().is_some()
+        || pol.maximum
+        || pol.identity == Identity::CapturedSet
+        || (rules.landing_captures && pol.compulsory)
+    {
+        return None;
+    }
+    let side = pos.side();
+    let jumpers = sw.jumpers(&sw.sets(pos)?, side)?;
+    let only_chains = pol.compulsory && jumpers != 0;
+    (c.n, c.chains, c.only_chains) = (0, jumpers != 0, only_chains);
+    c.shares.clear();
+    let mut cells = if only_chains { jumpers } else { pos.occupied(side) };
+    let own = pos.counts()[side];
+    let mut s = Scratch::new();
+    while cells != 0 {
+        let from = cells.trailing_zeros() as u16;
+        cells &= cells - 1;
+        let code = pos.board()[from as usize];
+        let mut n = 0;
+        if jumpers >> from & 1 != 0 {
+            let mut t = Tally { maximum: false, best: 0, n: 0 };
+            start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
+            n += t.n;
+        }
+        if !only_chains {
+            let pr = &rules.pieces[code.index()];
+            if let Some(targets) = &pr.plain_steps {
+                n += targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64;
+            } else if let Some(k) = sw.count_piece(pos, from) {
+                n += k;
+            } else {
+                if pr.thens.iter().any(Option::is_some) {
+                    return None; // a two-part turn's second parts multiply its moves
+                }
+                let view = pos.view();
+                for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+                    if limit == u16::MAX || own as u64 <= limit as u64 {
+                        n += form.count_listless(&rules.geometry, view, from)? as u64;
+                    }
+                }
+            }
+        }
+        if n > 0 {
+            c.shares.push((from, n as u32));
+            c.n += n;
+        }
+    }
+    Some(c.n)
+}
+
+/// The move at `index` (below `c.n`) in the legal list of `pos`, as [`count_to_pick`] counted
+/// it into `c`: only the piece holding it is listed, into `scratch`. What a random player
+/// asks: one move out of a list it never needs whole.
+pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
+    let mut left = index;
+    let &(from, n) = c
+        .shares
+        .iter()
+        .find(|&&(_, n)| {
+            let here = left < n as u64;
+            if !here {
+                left -= n as u64;
+            }
+            here
+        })
+        .expect("the index is below the count");
+    let (code, side) = (pos.board()[from as usize], pos.side());
+    scratch.clear();
+    if c.chains {
+        captures_from(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
+    }
+    if !c.only_chains {
+        quiet_from(rules, pos, from, code, scratch, true);
+    }
+    debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");
+    scratch[left as usize]
+}
+
 /// `side`'s non-chaining moves, counted: on the cell sets for the piece codes whose forms are
 /// plain steps, form by form for the others (`None` where a form needs its list built: a walk,
 /// or a two-part turn, whose second parts multiply the moves).
@@ -1237,7 +1345,7 @@ mod tests {
     /// move or capture), a move count, where there is one, is the length of the legal move
     /// list; and the games whose forms are more than plain steps are counted, not listed.
     #[test]
-    fn a_count_is_the_length_of_the_legal_list() {
+    fn a_count_is_the_length_of_the_legal_list_and_a_pick_its_move() {
         let set = |pairs: &[(&str, &str)]| pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
         let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
         for (name, options) in [
@@ -1250,14 +1358,33 @@ mod tests {
         }
         for (name, options) in &cases {
             let v = Variant::load(name, options).unwrap();
-            let (mut counted, mut captures) = (0, 0);
+            let (mut counted, mut captures, mut picked) = (0, 0, 0);
+            let (mut shares, mut scratch) = (Counted::default(), Vec::new());
             v.random_positions(17, 8, 150, |pos, moves| {
+                let at = pos.to_text(&v.rules);
                 if let Some(n) = v.count_moves(pos) {
-                    assert_eq!(n, moves.len() as u64, "{name} {options:?} at {}", pos.to_text(&v.rules));
+                    assert_eq!(n, moves.len() as u64, "{name} {options:?} at {at}");
                     counted += 1;
                     captures += moves.iter().any(Move::is_capture) as u32;
                 }
+                // A pick by index from the pieces' counts is the list's move at that index.
+                if v.count_to_pick(pos, &mut shares) {
+                    assert_eq!(shares.n, moves.len() as u64, "{name} {options:?} at {at}");
+                    assert_eq!(v.counts_every_kernel_move(&shares), v.lists_every_kernel_move(pos, moves), "{name} at {at}");
+                    for (i, m) in moves.iter().enumerate() {
+                        assert_eq!(v.nth_move(pos, &shares, i as u64, &mut scratch), *m, "{name} {options:?} move {i} at {at}");
+                    }
+                    assert_eq!(pos.to_text(&v.rules), at, "a pick leaves the position as it was");
+                    picked += 1;
+                }
             });
+            // Picks are made where no hook lists moves, the most pieces need not be taken, no
+            // chains merge and no jump flies: in these games' default rules among others.
+            if options.is_empty()
+                && matches!(name.as_str(), "checkers" | "bivouac" | "lielow" | "lielow-ludii" | "breakthrough" | "basileus")
+            {
+                assert!(picked > 100, "{name} {options:?}: only {picked} positions picked from");
+            }
             // Slides (Bivouac's runs), leaps (Lielow's), captures by landing (Lielow) and by
             // jumping (Bivouac) are counted in these games.
             if matches!(name.as_str(), "bivouac" | "hostile-bivouac" | "lielow" | "lielow-ludii") {

@@ -12,7 +12,7 @@
 use super::eval::Evaluator;
 use super::{Rng, SearchError};
 use crate::interrupt;
-use crate::movegen::MoveList;
+use crate::movegen::{Counted, MoveList};
 use crate::notation::Move;
 use crate::outcome::Winner;
 use crate::piece::Player;
@@ -216,18 +216,30 @@ fn playout(
     eval: &mut Evaluator,
 ) -> Result<(f64, u32), SearchError> {
     let mut plies = 0;
+    let mut shares = Counted::default();
     loop {
-        v.legal_moves(pos, scratch)?;
-        if scratch.is_empty() {
-            let value = finished(v, pos, scratch, Player::FIRST)?.unwrap_or(0.5);
-            return Ok((value, plies));
+        // Where the cell sets can count the moves, only the one drawn is found (the same move
+        // the list would give: see `Variant::nth_move`).
+        let counted = v.count_to_pick(pos, &mut shares);
+        if !counted {
+            v.legal_moves(pos, scratch)?;
+            if scratch.is_empty() {
+                let value = finished(v, pos, scratch, Player::FIRST)?.unwrap_or(0.5);
+                return Ok((value, plies));
+            }
         }
         if plies >= cap {
             let s = eval.score(pos)? as f64;
             let p = 1.0 / (1.0 + (-s / SQUASH).exp());
             return Ok((for_first(p, pos.side()), plies));
         }
-        let m = scratch[rng.random_range(0..scratch.len())];
+        let m = if counted {
+            // Drawn as from a list's length (a `usize` range draws as the list path does).
+            let k = rng.random_range(0..shares.n as usize);
+            v.nth_move(pos, &shares, k as u64, scratch)
+        } else {
+            scratch[rng.random_range(0..scratch.len())]
+        };
         v.make(pos, &m)?;
         plies += 1;
     }

@@ -360,6 +360,48 @@ impl Setwise {
     }
 }
 
+impl Setwise {
+    /// The non-chaining moves of the one piece on `from`, counted on the sets where its code's
+    /// forms are all held there as one set per start cell (target sets and leap sets; `None`:
+    /// count its forms one by one, which for a piece's few steps costs less than testing every
+    /// offset's group). A landing on a victim counts.
+    #[inline(always)]
+    pub fn count_piece(&self, pos: &Position, from: u16) -> Option<u64> {
+        let code = pos.board()[from as usize];
+        let steps = self.codes[code.index()].steps.as_ref()?;
+        if !steps.quiet.is_empty() || !steps.take.is_empty() {
+            return None;
+        }
+        self.count_piece_sets(pos, steps, code, from)
+    }
+
+    fn count_piece_sets(&self, pos: &Position, steps: &Steps, code: PieceCode, from: u16) -> Option<u64> {
+        let Steps { masks, leaps, .. } = steps;
+        let sets = &self.sets(pos)?;
+        let own = pos.counts()[code.owner()] as u64;
+        let allowed = |limit: u16| limit == u16::MAX || own <= limit as u64;
+        let mut n = 0u64;
+        for m in masks.iter().filter(|m| allowed(m.limit)) {
+            n += landings(m.cells[from as usize], sets.empty, cells_of::<u128>(sets, m.take), m.quiet, true)?;
+        }
+        for l in leaps.iter().filter(|l| allowed(l.limit)) {
+            let d = match l.distance {
+                Distance::Fixed(d) => d as i32,
+                Distance::Attribute(s) => pos.view().attrs[from as usize * pos.view().nattr + s as usize],
+            };
+            if d <= 0 {
+                continue;
+            }
+            if d > l.max {
+                return None; // worked out on the board, not held in the table
+            }
+            let (cells, off) = l.cells[from as usize * l.max as usize + d as usize - 1];
+            n += landings(cells, sets.empty, cells_of::<u128>(sets, l.take), l.quiet, true)? + off as u64;
+        }
+        Some(n)
+    }
+}
+
 /// The moves of one piece to the cells `to`: those empty (where it `quiet`ly lands) and those
 /// of `victims`, counted only with `captures` (else `None`).
 #[inline(always)]

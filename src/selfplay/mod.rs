@@ -16,9 +16,11 @@ pub use compare::compare;
 pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
+use crate::movegen::Counted;
 use crate::outcome::Winner;
 use crate::script::ScriptError;
 use crate::variant::Variant;
+use crate::{Move, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -240,6 +242,7 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut pos = v.start();
     let g = &v.rules.geometry;
     let mut moves = Vec::with_capacity(64);
+    let mut shares = Counted::default();
     let mut texts = Vec::new();
     // Room for a typical game's plies, so that short games never grow their lists.
     let mut branching = Vec::with_capacity(256);
@@ -256,17 +259,25 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     loop {
         crate::interrupt::check()?;
-        v.legal_moves(&mut pos, &mut moves)?;
-        if moves.is_empty() {
+        // Random players need the list's length and one move of it: where the cell sets can,
+        // the moves are counted and only the one drawn is found (the same move, index for index).
+        let counted = !cfg.looks() && v.count_to_pick(&mut pos, &mut shares);
+        let n = if counted {
+            shares.n as usize
+        } else {
+            v.legal_moves(&mut pos, &mut moves)?;
+            moves.len()
+        };
+        if n == 0 {
             break;
         }
-        branching.push(moves.len() as u32);
+        branching.push(n as u32);
         let side = pos.side();
         let first = side == crate::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: white's is the
         // same number or its negation.
         // Where the list is every move the mobility term counts, its length is that count.
-        let listed = v.lists_every_kernel_move(&pos, &moves).then_some(moves.len());
+        let listed = if counted { v.counts_every_kernel_move(&shares) } else { v.lists_every_kernel_move(&pos, &moves) }.then_some(n);
         let e = evaluator.score_counted(&mut pos, listed)?;
         eval.push(if first { e } else { -e });
         if last_side != Some(side) {
@@ -278,8 +289,10 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
-            _ if plies < cfg.random_plies => moves[rand::RngExt::random_range(&mut opening, 0..moves.len())],
-            Engine::Random => moves[rand::RngExt::random_range(&mut rng, 0..moves.len())],
+            _ if plies < cfg.random_plies => {
+                drawn(v, &mut pos, counted.then_some(&shares), rand::RngExt::random_range(&mut opening, 0..n), &mut moves)
+            }
+            Engine::Random => drawn(v, &mut pos, counted.then_some(&shares), rand::RngExt::random_range(&mut rng, 0..n), &mut moves),
             e => ai::choose(v, &pos, e, &mut rng)?.expect("a move exists"),
         };
         if let Some(t) = t
@@ -320,6 +333,15 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         near_forced,
         random_plies: cfg.random_plies.min(plies),
     })
+}
+
+/// The legal move at `index`: from `moves`, the legal list, or where the moves were only
+/// counted (`counted`, [`Variant::count_to_pick`]), found without the list.
+fn drawn(v: &Variant, pos: &mut Position, counted: Option<&Counted>, index: usize, moves: &mut MoveList) -> Move {
+    match counted {
+        Some(c) => v.nth_move(pos, c, index as u64, moves),
+        None => moves[index],
+    }
 }
 
 /// The options self-play sets unless given: `move_limit = 1000`.

@@ -154,6 +154,30 @@ impl Variant {
         movegen::count_moves(&self.rules, pos)
     }
 
+    /// Counts the legal moves into `c`, piece by piece, where [`Variant::nth_move`] can then
+    /// find any of them without the list (`false`: list them; see [`movegen::count_to_pick`]).
+    #[inline]
+    pub fn count_to_pick(&self, pos: &mut Position, c: &mut movegen::Counted) -> bool {
+        if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
+            return false;
+        }
+        movegen::count_to_pick(&self.rules, pos, c)
+    }
+
+    /// The move at `index` (below `c.n`) of [`Variant::legal_moves`]' list, as
+    /// [`Variant::count_to_pick`] counted it: the same move the list holds there. `scratch` is
+    /// overwritten.
+    #[inline]
+    pub fn nth_move(&self, pos: &mut Position, c: &movegen::Counted, index: u64, scratch: &mut MoveList) -> Move {
+        movegen::nth_move(&self.rules, pos, c, index, scratch)
+    }
+
+    /// [`Variant::lists_every_kernel_move`] for a list known by its count
+    /// ([`Variant::count_to_pick`]).
+    pub fn counts_every_kernel_move(&self, c: &movegen::Counted) -> bool {
+        self.lists_kernel_moves && !(self.rules.captures.compulsory && c.chains)
+    }
+
     /// Whether `moves`, the legal moves of `pos` as [`Variant::legal_moves`] lists them, are
     /// every move the kernel's forms make for the player to move, whatever the capture policy:
     /// what the evaluation's mobility counts for that player ([`movegen::mobility`]), so that a
