@@ -890,6 +890,8 @@ fn count_shares(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> Option<
     c.shares.clear();
     let mut cells = if only_chains { jumpers } else { pos.occupied(side) };
     let own = pos.counts()[side];
+    // Gathered at the first piece whose moves the sets count one by one.
+    let mut ps = None;
     let mut s = Scratch::new();
     while cells != 0 {
         let from = cells.trailing_zeros() as u16;
@@ -905,7 +907,7 @@ fn count_shares(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> Option<
             let pr = &rules.pieces[code.index()];
             if let Some(targets) = &pr.plain_steps {
                 n += targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64;
-            } else if let Some(k) = sw.count_piece(pos, from) {
+            } else if let Some(k) = sw.count_piece(ps.get_or_insert_with(|| sw.piece_sets(pos)).as_ref()?, pos, code, from) {
                 n += k;
             } else {
                 if pr.thens.iter().any(Option::is_some) {
