@@ -265,7 +265,12 @@ impl Setwise {
                     if j.victims != victims {
                         (victims, cells) = (j.victims, cells_of::<W>(sets, j.victims));
                     }
-                    out = out | (mine & W::of(j.from) & cells.back(j.over) & empty.back(j.land));
+                    // Most pieces have no victim beside them: the landing is looked at only
+                    // where one has.
+                    let next_to = mine & W::of(j.from) & cells.back(j.over);
+                    if next_to != W::ZERO {
+                        out = out | (next_to & empty.back(j.land));
+                    }
                 }
             }
             c += 2;
