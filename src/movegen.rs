@@ -847,114 +847,152 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
     (n > 0).then_some(n)
 }
 
-/// A legal list known by each piece's share of it, in the list's order, without the list:
-/// what [`count_to_pick`] fills and [`nth_move`] reads. Reused from one position to the next.
+/// A legal list known by its length, without the list: what [`count_to_pick`] fills and
+/// [`nth_move`] reads. Reused from one position to the next.
 #[derive(Clone, Debug, Default)]
 pub struct Counted {
     /// The number of legal moves.
     pub n: u64,
     /// Whether some piece of the side to move can jump (the list holds its capture chains).
     pub chains: bool,
+    /// The pieces that can jump.
+    jumpers: u128,
     /// Whether the list holds only capture chains (a capture is compulsory and there is one).
     only_chains: bool,
-    /// Each piece with a move, by cell in the list's order, and how many moves it has.
+    /// Each piece with a move and how many it has, in the list's order, where they were
+    /// counted one by one (else empty, and [`nth_move`] counts them up to the drawn move).
     shares: Vec<(u16, u32)>,
 }
 
-/// How many legal moves the side to move has and each piece's share of them, counted piece
-/// by piece into `c` in the order [`normal_moves`] lists them (pieces by cell; a piece's
-/// capture chains, then its other moves; only chains where a capture is compulsory and there
-/// is one). `false` where the list must be built instead: where [`count_moves`] cannot count,
-/// where the most pieces must be taken, captured-set identity merges chains or a jump flies
-/// (then the list depends on every piece's chains), and where there is no move.
+/// How many legal moves the side to move has, counted into `c` where [`nth_move`] can then
+/// find any of them without the list. `false` where the list must be built instead: where
+/// [`count_moves`] cannot count, where the most pieces must be taken, captured-set identity
+/// merges chains or a jump flies (then the list depends on every piece's chains), and where
+/// there is no move.
+///
+/// Where every piece's other moves are plain steps, read from a table, each piece's share is
+/// counted in one pass (a few loads a piece: less than the sets' shifts on a board past 64
+/// cells); otherwise the sets count them all, and [`nth_move`] counts piece by piece only up
+/// to the one drawn.
 pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
-    count_shares(rules, pos, c).is_some_and(|n| n > 0)
-}
-
-fn count_shares(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> Option<u64> {
-    let sw = rules.setwise.as_ref()?;
+    let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
-    if !sw.counts_moves
-        || pos.result().is_some()
-        || pos.continuation().is_some()
-        || pol.maximum
-        || pol.identity == Identity::CapturedSet
-        || (rules.landing_captures && pol.compulsory)
-    {
-        return None;
+    if !sw.counts_moves || pol.maximum || pol.identity == Identity::CapturedSet || (rules.landing_captures && pol.compulsory) {
+        return false;
     }
     let side = pos.side();
-    let jumpers = sw.jumpers(&sw.sets(pos)?, side)?;
-    let only_chains = pol.compulsory && jumpers != 0;
-    (c.n, c.chains, c.only_chains) = (0, jumpers != 0, only_chains);
+    let Some(jumpers) = sw.sets(pos).and_then(|sets| sw.jumpers(&sets, side)) else { return false };
+    (c.chains, c.jumpers, c.only_chains) = (jumpers != 0, jumpers, pol.compulsory && jumpers != 0);
     c.shares.clear();
-    let mut cells = if only_chains { jumpers } else { pos.occupied(side) };
-    let own = pos.counts()[side];
-    // Gathered at the first piece whose moves the sets count one by one.
-    let mut ps = None;
+    if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) || pos.result().is_some() || pos.continuation().is_some()
+    {
+        let Some(n) = count_moves(rules, pos) else { return false };
+        c.n = n;
+        return true;
+    }
+    c.n = 0;
+    let mut cells = if c.only_chains { jumpers } else { pos.occupied(side) };
     let mut s = Scratch::new();
     while cells != 0 {
         let from = cells.trailing_zeros() as u16;
         cells &= cells - 1;
-        let code = pos.board()[from as usize];
-        let mut n = 0;
-        if jumpers >> from & 1 != 0 {
-            let mut t = Tally { maximum: false, best: 0, n: 0 };
-            start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
-            n += t.n;
-        }
-        if !only_chains {
-            let pr = &rules.pieces[code.index()];
-            if let Some(targets) = &pr.plain_steps {
-                n += targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64;
-            } else if let Some(k) = sw.count_piece(ps.get_or_insert_with(|| sw.piece_sets(pos)).as_ref()?, pos, code, from) {
-                n += k;
-            } else {
-                if pr.thens.iter().any(Option::is_some) {
-                    return None; // a two-part turn's second parts multiply its moves
-                }
-                let view = pos.view();
-                for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-                    if limit == u16::MAX || own as u64 <= limit as u64 {
-                        n += form.count_listless(&rules.geometry, view, from)? as u64;
-                    }
-                }
-            }
-        }
+        let Some(n) = piece_moves(rules, pos, c, from, &mut s) else { return false };
         if n > 0 {
             c.shares.push((from, n as u32));
             c.n += n;
         }
     }
-    Some(c.n)
+    c.n > 0
+}
+
+/// The moves of the side to move's piece on `from`, counted as the list holds them: its
+/// capture chains, then (unless the list holds only chains) its other moves.
+#[inline(always)]
+fn piece_moves(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &mut Scratch) -> Option<u64> {
+    let (code, side) = (pos.board()[from as usize], pos.side());
+    let mut n = 0;
+    if c.jumpers >> from & 1 != 0 {
+        let mut t = Tally { maximum: false, best: 0, n: 0 };
+        start_chain(rules, pos.board_scratch(), side, from, code, s, &mut t);
+        n += t.n;
+    }
+    if !c.only_chains {
+        n += count_piece(rules, pos, code, from)?;
+    }
+    Some(n)
 }
 
 /// The move at `index` (below `c.n`) in the legal list of `pos`, as [`count_to_pick`] counted
-/// it into `c`: only the piece holding it is listed, into `scratch`. What a random player
-/// asks: one move out of a list it never needs whole.
+/// it into `c`: the piece holding it is found from each piece's count in the order
+/// [`normal_moves`] lists them (pieces by cell; a piece's capture chains, then its other
+/// moves; only chains where a capture is compulsory and there is one), and only its moves are
+/// listed, into `scratch`. What a random player asks: one move out of a list it never needs
+/// whole.
 pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
+    let mut s = Scratch::new();
     let mut left = index;
-    let &(from, n) = c
-        .shares
-        .iter()
-        .find(|&&(_, n)| {
-            let here = left < n as u64;
-            if !here {
-                left -= n as u64;
+    let mut found = None;
+    if c.shares.is_empty() {
+        let mut cells = if c.only_chains { c.jumpers } else { pos.occupied(pos.side()) };
+        while cells != 0 {
+            let from = cells.trailing_zeros() as u16;
+            cells &= cells - 1;
+            let Some(n) = piece_moves(rules, pos, c, from, &mut s) else { break };
+            if left < n {
+                found = Some((from, n));
+                break;
             }
-            here
-        })
-        .expect("the index is below the count");
-    let (code, side) = (pos.board()[from as usize], pos.side());
+            left -= n;
+        }
+    } else {
+        for &(from, n) in &c.shares {
+            if left < n as u64 {
+                found = Some((from, n as u64));
+                break;
+            }
+            left -= n as u64;
+        }
+    }
     scratch.clear();
-    if c.chains {
-        captures_from(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
+    let Some((from, n)) = found else {
+        // Not counted piece by piece after all (no shipped rules come here): the list decides.
+        normal_moves(rules, pos, scratch);
+        return scratch[index as usize];
+    };
+    let (code, side) = (pos.board()[from as usize], pos.side());
+    if c.jumpers >> from & 1 != 0 {
+        start_chain(rules, pos.board_scratch(), side, from, code, &mut s, scratch);
     }
     if !c.only_chains {
         quiet_from(rules, pos, from, code, scratch, true);
     }
-    debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");
+    debug_assert_eq!(scratch.len() as u64, n, "a piece's count is the length of its list");
     scratch[left as usize]
+}
+
+/// The non-chaining moves of the piece `code` on `from`, as [`quiet_from`] would list them,
+/// counted (`None` where a form needs its list: a walk, or a two-part turn).
+#[inline(always)]
+fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
+    let pr = &rules.pieces[code.index()];
+    if let Some(targets) = &pr.plain_steps {
+        return Some(targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64);
+    }
+    if let Some(k) = rules.setwise.as_ref().and_then(|sw| sw.count_piece(pos, code, from)) {
+        return Some(k);
+    }
+    if pr.thens.iter().any(Option::is_some) {
+        return None; // a two-part turn's second parts multiply its moves
+    }
+    let own = pos.counts()[code.owner()];
+    let view = pos.view();
+    let mut n = 0;
+    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+        if limit == u16::MAX || own as u64 <= limit as u64 {
+            n += form.count_listless(&rules.geometry, view, from)? as u64;
+        }
+    }
+    Some(n)
 }
 
 /// `side`'s non-chaining moves, counted: on the cell sets for the piece codes whose forms are

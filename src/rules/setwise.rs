@@ -365,44 +365,25 @@ impl Setwise {
     }
 }
 
-/// One position's cell sets, gathered once for counting its pieces one by one
-/// ([`Setwise::count_piece`]).
-pub struct PieceSets {
-    by_code: [u128; MAX_CODES],
-    empty: u128,
-    /// Each player's pieces, for the forms' piece-count limits.
-    counts: [u64; 2],
-}
-
 impl Setwise {
-    /// The sets of `pos` for [`Setwise::count_piece`] (`None` as for [`Setwise::sets`]).
-    #[inline]
-    pub fn piece_sets(&self, pos: &Position) -> Option<PieceSets> {
-        let sets = self.sets(pos)?;
-        let mut by_code = [0; MAX_CODES];
-        by_code[..sets.by_code.len()].copy_from_slice(sets.by_code);
-        let counts = pos.counts();
-        Some(PieceSets { by_code, empty: sets.empty, counts: [counts[Player::FIRST] as u64, counts[Player::SECOND] as u64] })
-    }
-
     /// The non-chaining moves of the piece `code` on `from`, counted on the sets where its
     /// code's forms are all held there as one set per start cell (target sets and leap sets;
     /// `None`: count its forms one by one, which for a piece's few steps costs less than testing
     /// every offset's group). A landing on a victim counts.
     #[inline(always)]
-    pub fn count_piece(&self, ps: &PieceSets, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
+    pub fn count_piece(&self, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
         let steps = self.codes[code.index()].steps.as_ref()?;
         if !steps.quiet.is_empty() || !steps.take.is_empty() {
             return None;
         }
-        if self.narrow { self.piece_in::<u64>(ps, pos, steps, code, from) } else { self.piece_in::<u128>(ps, pos, steps, code, from) }
+        if self.narrow { self.piece_in::<u64>(pos, steps, code, from) } else { self.piece_in::<u128>(pos, steps, code, from) }
     }
 
     /// [`Setwise::count_piece`] in words of `W` bits.
-    fn piece_in<W: Word>(&self, ps: &PieceSets, pos: &Position, steps: &Steps, code: PieceCode, from: u16) -> Option<u64> {
-        let sets = Sets { by_code: &ps.by_code, empty: ps.empty };
-        let empty = W::of(ps.empty);
-        let own = ps.counts[code.owner().index()];
+    fn piece_in<W: Word>(&self, pos: &Position, steps: &Steps, code: PieceCode, from: u16) -> Option<u64> {
+        let sets = self.sets(pos)?;
+        let empty = W::of(sets.empty);
+        let own = pos.counts()[code.owner()] as u64;
         let allowed = |limit: u16| limit == u16::MAX || own <= limit as u64;
         let mut n = 0u64;
         for m in steps.masks.iter().filter(|m| allowed(m.limit)) {
