@@ -1041,6 +1041,9 @@ pub fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut Mo
 /// all of them, or with `maximum` those taking the most pieces.
 #[inline]
 fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: u128, maximum: bool) -> u64 {
+    if jumpers == 0 {
+        return 0; // mostly: no chain to set up for
+    }
     let mut t = Tally { maximum, best: 0, n: 0 };
     let mut s = Scratch::new();
     while jumpers != 0 {

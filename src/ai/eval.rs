@@ -4,7 +4,7 @@
 //! player to decide, clamped to ±[`EVAL_MAX`] so that a proven result always outranks it.
 
 use crate::movegen::{self, MoveList};
-use crate::piece::{ByPlayer, Player};
+use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::{EvalModel, Hook, Term, eval::UNITS_PER_POINT};
 use crate::script::ScriptError;
 use crate::state::Position;
@@ -131,6 +131,44 @@ pub struct Evaluator<'a> {
     own_moves: Option<usize>,
 }
 
+/// The material and progress terms of `pos`, summed on the cell sets where the model groups
+/// each code's cells by value ([`EvalModel::classes`]), else piece by piece.
+#[inline]
+fn material_and_progress(m: &EvalModel, pos: &Position) -> (ByPlayer<i32>, ByPlayer<i32>) {
+    let by_code = pos.cells_by_code();
+    if m.classes.is_empty() || by_code.len() != m.classes.len() {
+        return material_and_progress_by_piece(m, pos);
+    }
+    let (mut material, mut progress) = (ByPlayer::new(0, 0), ByPlayer::new(0, 0));
+    let narrow = m.cells <= 64; // one machine word's count
+    // One count per code and group of cells worth the same.
+    for (c, (&cells, groups)) in by_code.iter().zip(&m.classes).enumerate().skip(1) {
+        if cells == 0 {
+            continue;
+        }
+        let p = PieceCode::from_index(c).owner();
+        for &(units, ahead, group) in groups {
+            let k = if narrow { (cells as u64 & group as u64).count_ones() } else { (cells & group).count_ones() } as i32;
+            material[p] += units * k;
+            progress[p] += ahead * k;
+        }
+    }
+    (material, progress)
+}
+
+/// [`material_and_progress`], piece by piece.
+fn material_and_progress_by_piece(m: &EvalModel, pos: &Position) -> (ByPlayer<i32>, ByPlayer<i32>) {
+    let (mut material, mut progress) = (ByPlayer::new(0, 0), ByPlayer::new(0, 0));
+    for p in Player::both() {
+        for cell in pos.cells_of(p) {
+            let i = pos.board()[cell as usize].index() * m.cells + cell as usize;
+            material[p] += m.material[i];
+            progress[p] += m.progress[i];
+        }
+    }
+    (material, progress)
+}
+
 impl<'a> Evaluator<'a> {
     pub fn new(v: &'a Variant) -> Evaluator<'a> {
         let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && v.rules.eval.script != 0;
@@ -201,13 +239,8 @@ impl<'a> Evaluator<'a> {
         let m = self.m;
         let n = m.cells;
         let (mat, prog) = (Term::Material.index(), Term::Progress.index());
-        for p in Player::both() {
-            for cell in pos.cells_of(p) {
-                let i = pos.board()[cell as usize].index() * n + cell as usize;
-                t[mat][p] += m.material[i];
-                t[prog][p] += m.progress[i];
-            }
-        }
+        // The first terms written: `t` comes in zeroed.
+        (t[mat], t[prog]) = material_and_progress(m, pos);
         for &(slot, units) in &m.hands {
             for p in Player::both() {
                 t[mat][p] += units * pos.counter(p, slot);
@@ -341,6 +374,28 @@ mod tests {
                 assert!(captures > 10, "{name}: only {captures} lists with captures");
             }
         }
+    }
+
+    /// The material and progress summed on the cell sets by groups of equal value are the sums
+    /// piece by piece, over random games in every shipped variant; and the groups are used in
+    /// the variants whose tables vary by cell (checkers' progress, Othello's material).
+    #[test]
+    fn material_and_progress_by_groups_are_the_sums_by_piece() {
+        let mut grouped = 0;
+        for name in crate::variant::shipped_names() {
+            let v = Variant::load(&name, &[]).unwrap();
+            let m = &v.rules.eval;
+            if !m.classes.is_empty() {
+                grouped += 1;
+                if matches!(name.as_str(), "checkers" | "othello") {
+                    assert!(m.classes.iter().any(|g| g.len() > 1), "{name}: one group a code");
+                }
+            }
+            v.random_positions(29, 4, 120, |pos, _| {
+                assert_eq!(material_and_progress(m, pos), material_and_progress_by_piece(m, pos), "{name} at {}", pos.to_text(&v.rules));
+            });
+        }
+        assert!(grouped > 10, "only {grouped} variants group their cells");
     }
 
     /// Against sorting: random lists (ties, negatives, fewer values than asked) and every count

@@ -188,8 +188,39 @@ pub struct EvalModel {
     pub script: i32,
     /// The number of cells (the stride of the per-cell tables).
     pub cells: usize,
+    /// Per code, its cells grouped by the same (material, progress) units: `(material,
+    /// progress, cells)`, cells adding nothing left out, so that a position's cell sets sum the
+    /// two terms with one count per group. Empty where the board has more than 128 cells or
+    /// some code has more than [`MAX_CLASSES`] groups (pieces are then summed one by one).
+    pub classes: Vec<Vec<(i32, i32, u128)>>,
     /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
     pub nodes: u64,
+}
+
+/// The most (material, progress) groups of one code summed on the cell sets: past it, one
+/// count per group costs more than a look per piece.
+pub const MAX_CLASSES: usize = 12;
+
+/// [`EvalModel::classes`] of the tables (`cells` per code).
+fn classes_of(material: &[i32], progress: &[i32], cells: usize) -> Vec<Vec<(i32, i32, u128)>> {
+    if cells == 0 || cells > 128 {
+        return Vec::new();
+    }
+    let per_code = material.chunks(cells).zip(progress.chunks(cells)).map(|(mat, prog)| {
+        let mut groups: Vec<(i32, i32, u128)> = Vec::new();
+        for (cell, (&m, &p)) in mat.iter().zip(prog).enumerate() {
+            if m == 0 && p == 0 {
+                continue; // adds nothing
+            }
+            match groups.iter_mut().find(|g| g.0 == m && g.1 == p) {
+                Some(g) => g.2 |= 1u128 << cell,
+                None => groups.push((m, p, 1u128 << cell)),
+            }
+        }
+        groups
+    });
+    let classes: Vec<_> = per_code.collect();
+    if classes.iter().any(|g| g.len() > MAX_CLASSES) { Vec::new() } else { classes }
 }
 
 impl EvalModel {
@@ -364,6 +395,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
             Some((slot, units(sign * values[k] as f64, weights[Term::Material.index()])))
         })
         .collect();
+    let classes = classes_of(&material, &progress, n);
     Ok(EvalModel {
         values,
         race,
@@ -380,6 +412,7 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         hands,
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
+        classes,
         nodes: read_nodes(v)?,
     })
 }
