@@ -877,15 +877,20 @@ pub struct Counted {
 pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
-    if !sw.counts_moves || pol.maximum || pol.identity == Identity::CapturedSet || (rules.landing_captures && pol.compulsory) {
+    if !sw.counts_moves
+        || pol.maximum
+        || pol.identity == Identity::CapturedSet
+        || (rules.landing_captures && pol.compulsory)
+        || pos.result().is_some()
+        || pos.continuation().is_some()
+    {
         return false;
     }
     let side = pos.side();
     let Some(jumpers) = sw.sets(pos).and_then(|sets| sw.jumpers(&sets, side)) else { return false };
     (c.chains, c.jumpers, c.only_chains) = (jumpers != 0, jumpers, pol.compulsory && jumpers != 0);
     c.shares.clear();
-    if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) || pos.result().is_some() || pos.continuation().is_some()
-    {
+    if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) {
         let Some(n) = count_moves(rules, pos) else { return false };
         c.n = n;
         return true;

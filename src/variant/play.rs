@@ -154,8 +154,9 @@ impl Variant {
         movegen::count_moves(&self.rules, pos)
     }
 
-    /// Counts the legal moves into `c`, piece by piece, where [`Variant::nth_move`] can then
-    /// find any of them without the list (`false`: list them; see [`movegen::count_to_pick`]).
+    /// Counts the legal moves into `c` where [`Variant::nth_move`] can then find any of them
+    /// without the list (`false`: list them; see [`movegen::count_to_pick`]). No hook may add
+    /// or refuse moves.
     #[inline]
     pub fn count_to_pick(&self, pos: &mut Position, c: &mut movegen::Counted) -> bool {
         if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
