@@ -853,8 +853,6 @@ pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
 pub struct Counted {
     /// The number of legal moves.
     pub n: u64,
-    /// Whether some piece of the side to move can jump (the list holds its capture chains).
-    pub chains: bool,
     /// The pieces that can jump.
     jumpers: u128,
     /// Whether the list holds only capture chains (a capture is compulsory and there is one).
@@ -862,6 +860,13 @@ pub struct Counted {
     /// Each piece with a move and how many it has, in the list's order, where they were
     /// counted one by one (else empty, and [`nth_move`] counts them up to the drawn move).
     shares: Vec<(u16, u32)>,
+}
+
+impl Counted {
+    /// Whether some piece of the side to move can jump (the list holds its capture chains).
+    pub fn chains(&self) -> bool {
+        self.jumpers != 0
+    }
 }
 
 /// How many legal moves the side to move has, counted into `c` where [`nth_move`] can then
@@ -888,7 +893,7 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     }
     let side = pos.side();
     let Some(jumpers) = sw.sets(pos).and_then(|sets| sw.jumpers(&sets, side)) else { return false };
-    (c.chains, c.jumpers, c.only_chains) = (jumpers != 0, jumpers, pol.compulsory && jumpers != 0);
+    (c.jumpers, c.only_chains) = (jumpers, pol.compulsory && jumpers != 0);
     c.shares.clear();
     if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) {
         let Some(n) = count_moves(rules, pos) else { return false };
@@ -986,6 +991,14 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
     if let Some(k) = rules.setwise.as_ref().and_then(|sw| sw.count_piece(pos, code, from)) {
         return Some(k);
     }
+    count_forms(rules, pos, code, from)
+}
+
+/// The non-chaining moves of the piece `code` on `from`, counted form by form through each
+/// form's own generator (`None` where a form needs its list: a walk, or a two-part turn).
+#[inline]
+fn count_forms(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
+    let pr = &rules.pieces[code.index()];
     if pr.thens.iter().any(Option::is_some) {
         return None; // a two-part turn's second parts multiply its moves
     }
@@ -1004,22 +1017,13 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 /// plain steps, form by form for the others (`None` where a form needs its list built: a walk,
 /// or a two-part turn, whose second parts multiply the moves).
 fn count_quiet(rules: &Ruleset, sw: &crate::rules::setwise::Setwise, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<u64> {
-    let own = pos.counts()[side];
-    let view = pos.view();
     sw.count_quiet(pos, sets, side, |code, mut cells| {
-        let pr = &rules.pieces[code];
-        if pr.thens.iter().any(Option::is_some) {
-            return None;
-        }
+        let code = PieceCode::from_index(code);
         let mut n = 0;
         while cells != 0 {
             let from = cells.trailing_zeros() as u16;
             cells &= cells - 1;
-            for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-                if limit == u16::MAX || own as u64 <= limit as u64 {
-                    n += form.count_listless(&rules.geometry, view, from)? as u64;
-                }
-            }
+            n += count_forms(rules, pos, code, from)?;
         }
         Some(n)
     })

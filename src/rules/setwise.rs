@@ -339,23 +339,11 @@ impl Setwise {
                 }
                 for l in leaps.iter().filter(|l| l.limit == u16::MAX || own as u64 <= l.limit as u64) {
                     let victims = cells_of::<W>(sets, l.take);
-                    let view = pos.view();
                     let mut bits = sets.by_code[c];
                     while bits != 0 {
                         let from = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let d = match l.distance {
-                            Distance::Fixed(d) => d as i32,
-                            Distance::Attribute(s) => view.attrs[from * view.nattr + s as usize],
-                        };
-                        if d <= 0 {
-                            continue;
-                        }
-                        if d > l.max {
-                            return None; // worked out on the board, not held in the table
-                        }
-                        let (cells, off) = l.cells[from * l.max as usize + d as usize - 1];
-                        n += landings(W::of(cells), empty, victims, l.quiet, captures)? + off as u64;
+                        n += leap_landings(l, pos, from, empty, victims, captures)?;
                     }
                 }
             }
@@ -390,24 +378,32 @@ impl Setwise {
             n += landings(W::of(m.cells[from as usize]), empty, cells_of::<W>(&sets, m.take), m.quiet, true)?;
         }
         for l in steps.leaps.iter().filter(|l| allowed(l.limit)) {
-            let d = match l.distance {
-                Distance::Fixed(d) => d as i32,
-                Distance::Attribute(s) => {
-                    let view = pos.view();
-                    view.attrs[from as usize * view.nattr + s as usize]
-                }
-            };
-            if d <= 0 {
-                continue;
-            }
-            if d > l.max {
-                return None; // worked out on the board, not held in the table
-            }
-            let (cells, off) = l.cells[from as usize * l.max as usize + d as usize - 1];
-            n += landings(W::of(cells), empty, cells_of::<W>(&sets, l.take), l.quiet, true)? + off as u64;
+            n += leap_landings(l, pos, from as usize, empty, cells_of::<W>(&sets, l.take), true)?;
         }
         Some(n)
     }
+}
+
+/// The moves of the leap `l` from `from` at the distance the piece there leaps: its landings
+/// (as [`landings`]) and its moves off the board (`None` where the distance is past the
+/// table, worked out on the board instead, or where a capture is not to be counted).
+#[inline(always)]
+fn leap_landings<W: Word>(l: &LeapSets, pos: &Position, from: usize, empty: W, victims: W, captures: bool) -> Option<u64> {
+    let d = match l.distance {
+        Distance::Fixed(d) => d as i32,
+        Distance::Attribute(s) => {
+            let view = pos.view();
+            view.attrs[from * view.nattr + s as usize]
+        }
+    };
+    if d <= 0 {
+        return Some(0);
+    }
+    if d > l.max {
+        return None;
+    }
+    let (cells, off) = l.cells[from * l.max as usize + d as usize - 1];
+    Some(landings(W::of(cells), empty, victims, l.quiet, captures)? + off as u64)
 }
 
 /// The moves of one piece to the cells `to`: those empty (where it `quiet`ly lands) and those
