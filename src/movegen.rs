@@ -855,8 +855,6 @@ pub struct Counted {
     pub n: u64,
     /// The pieces that can jump.
     jumpers: u128,
-    /// Whether the list holds only capture chains (a capture is compulsory and there is one).
-    only_chains: bool,
     /// Each piece with a move and how many it has, in the list's order, where they were
     /// counted one by one (else empty, and [`nth_move`] counts them up to the drawn move).
     shares: Vec<(u16, u32)>,
@@ -866,6 +864,11 @@ impl Counted {
     /// Whether some piece of the side to move can jump (the list holds its capture chains).
     pub fn chains(&self) -> bool {
         self.jumpers != 0
+    }
+
+    /// Whether the list holds only capture chains: a capture is compulsory and there is one.
+    fn only_chains(&self, rules: &Ruleset) -> bool {
+        rules.captures.compulsory && self.chains()
     }
 }
 
@@ -893,7 +896,7 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     }
     let side = pos.side();
     let Some(jumpers) = sw.sets(pos).and_then(|sets| sw.jumpers(&sets, side)) else { return false };
-    (c.jumpers, c.only_chains) = (jumpers, pol.compulsory && jumpers != 0);
+    c.jumpers = jumpers;
     c.shares.clear();
     if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) {
         let Some(n) = count_moves(rules, pos) else { return false };
@@ -901,7 +904,7 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
         return true;
     }
     c.n = 0;
-    let mut cells = if c.only_chains { jumpers } else { pos.occupied(side) };
+    let mut cells = if c.only_chains(rules) { jumpers } else { pos.occupied(side) };
     let mut s = Scratch::new();
     while cells != 0 {
         let from = cells.trailing_zeros() as u16;
@@ -926,7 +929,7 @@ fn piece_moves(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &
         start_chain(rules, pos.board_scratch(), side, from, code, s, &mut t);
         n += t.n;
     }
-    if !c.only_chains {
+    if !c.only_chains(rules) {
         n += count_piece(rules, pos, code, from)?;
     }
     Some(n)
@@ -938,12 +941,16 @@ fn piece_moves(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &
 /// moves; only chains where a capture is compulsory and there is one), and only its moves are
 /// listed, into `scratch`. What a random player asks: one move out of a list it never needs
 /// whole.
+///
+/// # Panics
+/// `index` is not below `c.n`, or `c` was counted for another position (callers draw the
+/// index from `0..c.n` for the position they counted).
 pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
     let mut s = Scratch::new();
     let mut left = index;
     let mut found = None;
     if c.shares.is_empty() {
-        let mut cells = if c.only_chains { c.jumpers } else { pos.occupied(pos.side()) };
+        let mut cells = if c.only_chains(rules) { c.jumpers } else { pos.occupied(pos.side()) };
         while cells != 0 {
             let from = cells.trailing_zeros() as u16;
             cells &= cells - 1;
@@ -973,7 +980,7 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
     if c.jumpers >> from & 1 != 0 {
         start_chain(rules, pos.board_scratch(), side, from, code, &mut s, scratch);
     }
-    if !c.only_chains {
+    if !c.only_chains(rules) {
         quiet_from(rules, pos, from, code, scratch, true);
     }
     debug_assert_eq!(scratch.len() as u64, n, "a piece's count is the length of its list");
