@@ -992,6 +992,10 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
 #[inline(always)]
 fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
     let pr = &rules.pieces[code.index()];
+    if let Some(sets) = &pr.plain_step_sets {
+        let occupied = pos.occupied(Player::FIRST) | pos.occupied(Player::SECOND);
+        return Some((sets[from as usize] & !occupied).count_ones() as u64);
+    }
     if let Some(targets) = &pr.plain_steps {
         return Some(targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64);
     }

@@ -217,6 +217,9 @@ pub struct PieceRules {
     /// piece-count limit, no second part, no exit zone): their targets per cell in form order,
     /// which is every quiet move of the piece in the order the forms list them.
     pub plain_steps: Option<CellTable<u16>>,
+    /// `plain_steps` as one cell set per cell, where the board has at most 128 cells and no
+    /// cell's targets repeat: a piece's quiet moves counted as the empty cells of its set.
+    pub plain_step_sets: Option<Vec<u128>>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.
@@ -447,6 +450,7 @@ impl Ruleset {
                 thens,
                 en_passant,
                 plain_steps: _,
+                plain_step_sets: _,
             } = p;
             en_passant.is_empty()
                 && convert.is_none()

@@ -387,6 +387,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         }
     }
     rules.plain_steps = plain_steps(&rules, g.len());
+    rules.plain_step_sets = rules.plain_steps.as_ref().and_then(|t| step_sets(t, g.len()));
     Ok(rules)
 }
 
@@ -409,6 +410,21 @@ fn plain_steps(rules: &PieceRules, cells: usize) -> Option<CellTable<u16>> {
             }
         })
     })
+}
+
+/// A table of step targets as one cell set per cell (`None` past 128 cells, or where a cell's
+/// targets repeat: a set would count them once, the list twice).
+fn step_sets(table: &CellTable<u16>, cells: usize) -> Option<Vec<u128>> {
+    if cells > 128 {
+        return None;
+    }
+    (0..cells as u16)
+        .map(|c| {
+            let targets = table.get(c);
+            let set = targets.iter().fold(0u128, |s, &t| s | 1u128 << t);
+            (set.count_ones() as usize == targets.len()).then_some(set)
+        })
+        .collect()
 }
 
 /// The second part of a turn (`then`): the kind it places, and a quiet form (no capture, no
@@ -610,4 +626,22 @@ pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
         pol.to_hand = v.setting(f, s)?;
     }
     Ok(pol)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::step_sets;
+    use crate::geometry::CellTable;
+
+    /// A cell's targets become one set, unless one repeats (a set would count it once, the
+    /// list of moves twice) or the board is past a set's 128 cells.
+    #[test]
+    fn step_sets_hold_each_cells_targets_once() {
+        let table = CellTable::build(3, |c, out| out.extend([(c + 1) % 3, (c + 2) % 3]));
+        assert_eq!(step_sets(&table, 3), Some(vec![0b110, 0b101, 0b011]));
+        let repeated = CellTable::build(3, |c, out| out.extend([(c + 1) % 3, (c + 1) % 3]));
+        assert_eq!(step_sets(&repeated, 3), None);
+        let wide = CellTable::build(129, |_, _| {});
+        assert_eq!(step_sets(&wide, 129), None);
+    }
 }
