@@ -855,9 +855,11 @@ pub struct Counted {
     pub n: u64,
     /// The pieces that can jump.
     jumpers: u128,
-    /// Each piece with a move and how many it has, in the list's order, where they were
-    /// counted one by one (else empty, and [`nth_move`] counts them up to the drawn move).
+    /// Each piece with a move and how many it has, in the list's order.
     shares: Vec<(u16, u32)>,
+    /// Each cell's count of other moves while they are counted on the sets (all zero between
+    /// counts: a cell is cleared as it is read).
+    by_cell: Vec<u32>,
 }
 
 impl Counted {
@@ -878,10 +880,10 @@ impl Counted {
 /// merges chains or a jump flies (then the list depends on every piece's chains), and where
 /// there is no move.
 ///
-/// Where every piece's other moves are plain steps, read from a table, each piece's share is
-/// counted in one pass (a few loads a piece: less than the sets' shifts on a board past 64
-/// cells); otherwise the sets count them all, and [`nth_move`] counts piece by piece only up
-/// to the one drawn.
+/// Each piece's share is kept, in the list's order. Where every piece's other moves are plain
+/// steps, they are counted piece by piece on its table (a load and a count a piece: less than
+/// the sets' shifts on a board past 64 cells); otherwise on the sets first, each piece's share
+/// kept at its cell.
 pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
@@ -895,21 +897,36 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
         return false;
     }
     let side = pos.side();
-    let Some(jumpers) = sw.sets(pos).and_then(|sets| sw.jumpers(&sets, side)) else { return false };
+    let Some(sets) = sw.sets(pos) else { return false };
+    let Some(jumpers) = sw.jumpers(&sets, side) else { return false };
     c.jumpers = jumpers;
     c.shares.clear();
-    if !rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()) {
-        let Some(n) = count_moves(rules, pos) else { return false };
-        c.n = n;
-        return true;
-    }
     c.n = 0;
-    let mut cells = if c.only_chains(rules) { jumpers } else { pos.occupied(side) };
+    let only_chains = c.only_chains(rules);
+    let plain = rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty());
+    if !plain && !only_chains {
+        c.by_cell.resize(128, 0);
+        let by_cell: &mut [u32; 128] = (&mut c.by_cell[..128]).try_into().expect("128 cells");
+        let count = |code, from| count_forms(rules, pos, PieceCode::from_index(code), from);
+        if sw.count_quiet_by_cell(pos, &sets, side, by_cell, count).is_none() {
+            by_cell.fill(0);
+            return false;
+        }
+    }
+    let mut cells = if only_chains { jumpers } else { pos.occupied(side) };
     let mut s = Scratch::new();
     while cells != 0 {
         let from = cells.trailing_zeros() as u16;
         cells &= cells - 1;
-        let Some(n) = piece_moves(rules, pos, c, from, &mut s) else { return false };
+        let quiet = match (only_chains, plain) {
+            (true, _) => 0,
+            (false, true) => {
+                let Some(k) = count_piece(rules, pos, pos.board()[from as usize], from) else { return false };
+                k
+            }
+            (false, false) => std::mem::take(&mut c.by_cell[from as usize]) as u64,
+        };
+        let n = piece_chains(rules, pos, c, from, &mut s) + quiet;
         if n > 0 {
             c.shares.push((from, n as u32));
             c.n += n;
@@ -918,21 +935,16 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     c.n > 0
 }
 
-/// The moves of the side to move's piece on `from`, counted as the list holds them: its
-/// capture chains, then (unless the list holds only chains) its other moves.
+/// The capture chains of the side to move's piece on `from`, counted (none unless it can jump).
 #[inline(always)]
-fn piece_moves(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &mut Scratch) -> Option<u64> {
+fn piece_chains(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &mut Scratch) -> u64 {
+    if c.jumpers >> from & 1 == 0 {
+        return 0;
+    }
+    let mut t = Tally { maximum: false, best: 0, n: 0 };
     let (code, side) = (pos.board()[from as usize], pos.side());
-    let mut n = 0;
-    if c.jumpers >> from & 1 != 0 {
-        let mut t = Tally { maximum: false, best: 0, n: 0 };
-        start_chain(rules, pos.board_scratch(), side, from, code, s, &mut t);
-        n += t.n;
-    }
-    if !c.only_chains(rules) {
-        n += count_piece(rules, pos, code, from)?;
-    }
-    Some(n)
+    start_chain(rules, pos.board_scratch(), side, from, code, s, &mut t);
+    t.n
 }
 
 /// The move at `index` (below `c.n`) in the legal list of `pos`, as [`count_to_pick`] counted
@@ -946,44 +958,27 @@ fn piece_moves(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: &
 /// `index` is not below `c.n`, or `c` was counted for another position (callers draw the
 /// index from `0..c.n` for the position they counted).
 pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
-    let mut s = Scratch::new();
     let mut left = index;
-    let mut found = None;
-    if c.shares.is_empty() {
-        let mut cells = if c.only_chains(rules) { c.jumpers } else { pos.occupied(pos.side()) };
-        while cells != 0 {
-            let from = cells.trailing_zeros() as u16;
-            cells &= cells - 1;
-            let Some(n) = piece_moves(rules, pos, c, from, &mut s) else { break };
-            if left < n {
-                found = Some((from, n));
-                break;
+    let &(from, n) = c
+        .shares
+        .iter()
+        .find(|&&(_, n)| {
+            let here = left < n as u64;
+            if !here {
+                left -= n as u64;
             }
-            left -= n;
-        }
-    } else {
-        for &(from, n) in &c.shares {
-            if left < n as u64 {
-                found = Some((from, n as u64));
-                break;
-            }
-            left -= n as u64;
-        }
-    }
+            here
+        })
+        .expect("an index below the count");
     scratch.clear();
-    let Some((from, n)) = found else {
-        // Not counted piece by piece after all (no shipped rules come here): the list decides.
-        normal_moves(rules, pos, scratch);
-        return scratch[index as usize];
-    };
     let (code, side) = (pos.board()[from as usize], pos.side());
     if c.jumpers >> from & 1 != 0 {
-        start_chain(rules, pos.board_scratch(), side, from, code, &mut s, scratch);
+        start_chain(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
     }
     if !c.only_chains(rules) {
         quiet_from(rules, pos, from, code, scratch, true);
     }
-    debug_assert_eq!(scratch.len() as u64, n, "a piece's count is the length of its list");
+    debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");
     scratch[left as usize]
 }
 
@@ -998,9 +993,6 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
     }
     if let Some(targets) = &pr.plain_steps {
         return Some(targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64);
-    }
-    if let Some(k) = rules.setwise.as_ref().and_then(|sw| sw.count_piece(pos, code, from)) {
-        return Some(k);
     }
     count_forms(rules, pos, code, from)
 }
@@ -1028,16 +1020,7 @@ fn count_forms(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 /// plain steps, form by form for the others (`None` where a form needs its list built: a walk,
 /// or a two-part turn, whose second parts multiply the moves).
 fn count_quiet(rules: &Ruleset, sw: &crate::rules::setwise::Setwise, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<u64> {
-    sw.count_quiet(pos, sets, side, |code, mut cells| {
-        let code = PieceCode::from_index(code);
-        let mut n = 0;
-        while cells != 0 {
-            let from = cells.trailing_zeros() as u16;
-            cells &= cells - 1;
-            n += count_forms(rules, pos, code, from)?;
-        }
-        Some(n)
-    })
+    sw.count_quiet(pos, sets, side, |code, from| count_forms(rules, pos, PieceCode::from_index(code), from))
 }
 
 /// How many moves `p` would have here counting every step, capture chain and drop whatever the

@@ -282,59 +282,91 @@ impl Setwise {
     /// `captures`, and otherwise makes the answer `None`.
     #[inline(always)]
     fn steps_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
-        self.quiet_in::<W>(pos, sets, p, captures, |_, _| None)
+        let mut t = Total(0);
+        self.quiet_in::<W, Total>(pos, sets, p, captures, &mut t, |_, _| None)?;
+        Some(t.0)
     }
 
     /// `p`'s non-chaining moves counted: set-wise for each piece code whose forms are plain
-    /// steps (a step onto a victim counted), and by `others(code, cells)` for the pieces of
+    /// steps (a step onto a victim counted), and by `others(code, from)` for each piece of
     /// every other code (`None` where `others` says so).
     #[inline]
-    pub fn count_quiet(&self, pos: &Position, sets: &Sets<'_>, p: Player, others: impl FnMut(usize, u128) -> Option<u64>) -> Option<u64> {
-        if self.narrow { self.quiet_in::<u64>(pos, sets, p, true, others) } else { self.quiet_in::<u128>(pos, sets, p, true, others) }
+    pub fn count_quiet(&self, pos: &Position, sets: &Sets<'_>, p: Player, others: impl FnMut(usize, u16) -> Option<u64>) -> Option<u64> {
+        let mut t = Total(0);
+        if self.narrow {
+            self.quiet_in::<u64, Total>(pos, sets, p, true, &mut t, others)?
+        } else {
+            self.quiet_in::<u128, Total>(pos, sets, p, true, &mut t, others)?
+        };
+        Some(t.0)
+    }
+
+    /// [`Setwise::count_quiet`] piece by piece: each piece's count added to `by_cell` at its
+    /// cell (which the caller cleared), the total returned.
+    pub fn count_quiet_by_cell(
+        &self,
+        pos: &Position,
+        sets: &Sets<'_>,
+        p: Player,
+        by_cell: &mut [u32; 128],
+        others: impl FnMut(usize, u16) -> Option<u64>,
+    ) -> Option<u64> {
+        let mut t = ByCell { n: 0, by_cell };
+        if self.narrow {
+            self.quiet_in::<u64, ByCell>(pos, sets, p, true, &mut t, others)?
+        } else {
+            self.quiet_in::<u128, ByCell>(pos, sets, p, true, &mut t, others)?
+        };
+        Some(t.n)
     }
 
     /// [`Setwise::count_quiet`] in words of `W` bits, a step onto a victim counted only with
-    /// `captures` (else the answer is `None`).
+    /// `captures` (else the answer is `None`), into `sink`.
     #[inline(always)]
-    fn quiet_in<W: Word>(
+    fn quiet_in<W: Word, S: Sink>(
         &self,
         pos: &Position,
         sets: &Sets<'_>,
         p: Player,
         captures: bool,
-        mut others: impl FnMut(usize, u128) -> Option<u64>,
-    ) -> Option<u64> {
+        sink: &mut S,
+        mut others: impl FnMut(usize, u16) -> Option<u64>,
+    ) -> Option<()> {
         let own = pos.counts()[p];
         let empty = W::of(sets.empty);
-        let mut n = 0u64;
         let mut c = 1 + p.index();
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
                 let Some(Steps { quiet, take, masks, leaps }) = self.codes[c].steps.as_ref() else {
-                    n += others(c, sets.by_code[c])?;
+                    let mut bits = sets.by_code[c];
+                    while bits != 0 {
+                        let from = bits.trailing_zeros() as u16;
+                        bits &= bits - 1;
+                        sink.at(from, others(c, from)?);
+                    }
                     c += 2;
                     continue;
                 };
                 for (s, victims) in take {
-                    let taking = (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset)).count();
-                    if taking > 0 && !captures {
+                    let taking = mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset);
+                    if taking != W::ZERO && !captures {
                         return None;
                     }
-                    n += taking as u64;
+                    sink.set(taking);
                 }
                 for (s, limit) in quiet {
                     if *limit == u16::MAX || own as u64 <= *limit as u64 {
-                        n += (mine & W::of(s.from) & empty.back(s.offset)).count() as u64;
+                        sink.set(mine & W::of(s.from) & empty.back(s.offset));
                     }
                 }
                 for m in masks.iter().filter(|m| m.limit == u16::MAX || own as u64 <= m.limit as u64) {
                     let victims = cells_of::<W>(sets, m.take);
                     let mut bits = sets.by_code[c];
                     while bits != 0 {
-                        let to = W::of(m.cells[bits.trailing_zeros() as usize]);
+                        let from = bits.trailing_zeros() as u16;
                         bits &= bits - 1;
-                        n += landings(to, empty, victims, m.quiet, captures)?;
+                        sink.at(from, landings(W::of(m.cells[from as usize]), empty, victims, m.quiet, captures)?);
                     }
                 }
                 for l in leaps.iter().filter(|l| l.limit == u16::MAX || own as u64 <= l.limit as u64) {
@@ -343,44 +375,58 @@ impl Setwise {
                     while bits != 0 {
                         let from = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        n += leap_landings(l, pos, from, empty, victims, captures)?;
+                        sink.at(from as u16, leap_landings(l, pos, from, empty, victims, captures)?);
                     }
                 }
             }
             c += 2;
         }
-        Some(n)
+        Some(())
     }
 }
 
-impl Setwise {
-    /// The non-chaining moves of the piece `code` on `from`, counted on the sets where its
-    /// code's forms are all held there as one set per start cell (target sets and leap sets;
-    /// `None`: count its forms one by one, which for a piece's few steps costs less than testing
-    /// every offset's group). A landing on a victim counts.
-    #[inline(always)]
-    pub fn count_piece(&self, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
-        let steps = self.codes[code.index()].steps.as_ref()?;
-        if !steps.quiet.is_empty() || !steps.take.is_empty() {
-            return None;
-        }
-        if self.narrow { self.piece_in::<u64>(pos, steps, code, from) } else { self.piece_in::<u128>(pos, steps, code, from) }
-    }
+/// Where [`Setwise::quiet_in`] puts what it counts: a total, or each piece's count at its cell.
+trait Sink {
+    /// One move from each cell of `from`.
+    fn set<W: Word>(&mut self, from: W);
+    /// `n` moves from the cell `from`.
+    fn at(&mut self, from: u16, n: u64);
+}
 
-    /// [`Setwise::count_piece`] in words of `W` bits.
-    fn piece_in<W: Word>(&self, pos: &Position, steps: &Steps, code: PieceCode, from: u16) -> Option<u64> {
-        let sets = self.sets(pos)?;
-        let empty = W::of(sets.empty);
-        let own = pos.counts()[code.owner()] as u64;
-        let allowed = |limit: u16| limit == u16::MAX || own <= limit as u64;
-        let mut n = 0u64;
-        for m in steps.masks.iter().filter(|m| allowed(m.limit)) {
-            n += landings(W::of(m.cells[from as usize]), empty, cells_of::<W>(&sets, m.take), m.quiet, true)?;
+/// A total only.
+struct Total(u64);
+
+impl Sink for Total {
+    #[inline(always)]
+    fn set<W: Word>(&mut self, from: W) {
+        self.0 += from.count() as u64;
+    }
+    #[inline(always)]
+    fn at(&mut self, _: u16, n: u64) {
+        self.0 += n;
+    }
+}
+
+/// A total and each cell's share.
+struct ByCell<'a> {
+    n: u64,
+    by_cell: &'a mut [u32; 128],
+}
+
+impl Sink for ByCell<'_> {
+    #[inline(always)]
+    fn set<W: Word>(&mut self, from: W) {
+        let mut bits = from.wide();
+        self.n += bits.count_ones() as u64;
+        while bits != 0 {
+            self.by_cell[bits.trailing_zeros() as usize] += 1;
+            bits &= bits - 1;
         }
-        for l in steps.leaps.iter().filter(|l| allowed(l.limit)) {
-            n += leap_landings(l, pos, from as usize, empty, cells_of::<W>(&sets, l.take), true)?;
-        }
-        Some(n)
+    }
+    #[inline(always)]
+    fn at(&mut self, from: u16, n: u64) {
+        self.n += n;
+        self.by_cell[from as usize] += n as u32;
     }
 }
 
@@ -440,6 +486,8 @@ trait Word: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output
     /// target is off the board, which no group's `from` holds.
     fn back(self, offset: i16) -> Self;
     fn count(self) -> u32;
+    /// The set as two words.
+    fn wide(self) -> u128;
 }
 
 /// [`Word`] for an unsigned integer of `$bits` bits.
@@ -458,6 +506,10 @@ macro_rules! word {
             #[inline(always)]
             fn count(self) -> u32 {
                 self.count_ones()
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
             }
         }
     };
