@@ -139,7 +139,7 @@ struct Frame {
 }
 
 /// A game position.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Position {
     board: Vec<PieceCode>,
     attrs: Vec<i32>,
@@ -181,6 +181,64 @@ pub struct Position {
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        let mut p = Position::default();
+        p.clone_from(self);
+        p
+    }
+
+    /// Field by field, each list into the room it already has: a position reset to a game's
+    /// start for each game of a study allocates nothing.
+    fn clone_from(&mut self, o: &Position) {
+        // Every field named: a new one does not compile until it is copied here.
+        let Position {
+            board,
+            attrs,
+            nattr,
+            counters,
+            side,
+            ply,
+            cont,
+            result,
+            en_passant,
+            castle,
+            clock,
+            hash,
+            counts,
+            occupied,
+            by_code,
+            history,
+            cell_log,
+            attr_log,
+            saved_counters,
+            saved_extra,
+            frames,
+        } = self;
+        board.clone_from(&o.board);
+        attrs.clone_from(&o.attrs);
+        *nattr = o.nattr;
+        counters.clone_from(&o.counters);
+        *side = o.side;
+        *ply = o.ply;
+        cont.clone_from(&o.cont);
+        result.clone_from(&o.result);
+        *en_passant = o.en_passant;
+        *castle = o.castle;
+        *clock = o.clock;
+        *hash = o.hash;
+        *counts = o.counts;
+        *occupied = o.occupied;
+        by_code.clone_from(&o.by_code);
+        history.clone_from(&o.history);
+        cell_log.clone_from(&o.cell_log);
+        attr_log.clone_from(&o.attr_log);
+        saved_counters.clone_from(&o.saved_counters);
+        saved_extra.clone_from(&o.saved_extra);
+        frames.clone_from(&o.frames);
+    }
 }
 
 impl Default for Player {
@@ -1147,6 +1205,33 @@ fn promoted(rules: &Ruleset, mv: &Move, to: u16, code: PieceCode) -> PieceCode {
 mod tests {
     use super::*;
     use crate::Variant;
+
+    /// A position played into (pieces, attributes, counters, a result, the undo logs and the
+    /// repetition history all written), then reset with `clone_from`, is the start again in
+    /// every field, and plays on exactly as a fresh start does.
+    #[test]
+    fn clone_from_resets_every_field() {
+        use rand::RngExt;
+        for name in ["lielow", "pyramida", "chess", "othello"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let start = v.start();
+            let mut rng = crate::ai::rng(5);
+            let mut pos = start.clone();
+            let mut moves = Vec::new();
+            for _ in 0..300 {
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                v.make(&mut pos, &m).unwrap();
+            }
+            assert!(pos.ply > 0 && !pos.frames.is_empty(), "{name}: the game moved");
+            pos.clone_from(&start);
+            assert_eq!(pos, start, "{name}");
+            assert_eq!(format!("{pos:?}"), format!("{start:?}"), "{name}: the undo machinery too");
+        }
+    }
 
     /// Under `plain_make` rules, make's short path leaves every move exactly as the general
     /// path does: the same position, hash, cell sets and effects, and the same after undo.

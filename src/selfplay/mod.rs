@@ -232,17 +232,34 @@ pub fn median(sorted: &[f64]) -> f64 {
     }
 }
 
-/// Plays game `index` of a study.
+/// What one thread of a study plays its games on, kept from game to game so that a game
+/// allocates only what its record keeps: the start position, the position played, the move
+/// list, the counts of a random pick, the evaluator's lists.
+pub struct Desk<'a> {
+    start: Position,
+    pos: Position,
+    moves: MoveList,
+    shares: Counted,
+    evaluator: ai::Evaluator<'a>,
+}
+
+impl<'a> Desk<'a> {
+    pub fn new(v: &'a Variant) -> Desk<'a> {
+        let start = v.start();
+        Desk { pos: start.clone(), start, moves: Vec::with_capacity(64), shares: Counted::default(), evaluator: ai::Evaluator::new(v) }
+    }
+}
+
+/// Plays game `index` of a study on `desk` (made for `v`).
 ///
 /// # Errors
 /// A script hook failed.
-pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, SelfplayError> {
+pub fn play_game(v: &Variant, cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
-    let mut pos = v.start();
+    let Desk { start, pos, moves, shares, evaluator } = desk;
+    pos.clone_from(start);
     let g = &v.rules.geometry;
-    let mut moves = Vec::with_capacity(64);
-    let mut shares = Counted::default();
     let mut texts = Vec::new();
     // Room for a typical game's plies, so that short games never grow their lists.
     let mut branching = Vec::with_capacity(256);
@@ -250,7 +267,6 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
     let (white, black) = cfg.players(index);
     // Seconds per decision, by player (first, second).
     let mut times: [Vec<f64>; 2] = [vec![], vec![]];
-    let mut evaluator = ai::Evaluator::new(v);
     let mut eval = Vec::with_capacity(256);
     let mut turns = 0u32;
     let mut last_side = None;
@@ -261,11 +277,11 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         crate::interrupt::check()?;
         // Random players need the list's length and one move of it: where the cell sets can,
         // the moves are counted and only the one drawn is found (the same move, index for index).
-        let counted = !cfg.looks() && v.count_to_pick(&mut pos, &mut shares);
+        let counted = !cfg.looks() && v.count_to_pick(pos, shares);
         let n = if counted {
             shares.n as usize
         } else {
-            v.legal_moves(&mut pos, &mut moves)?;
+            v.legal_moves(pos, moves)?;
             moves.len()
         };
         if n == 0 {
@@ -277,23 +293,23 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
         // The evaluation is from the point of view of the player to decide: white's is the
         // same number or its negation.
         // Where the list is every move the mobility term counts, its length is that count.
-        let listed = if counted { v.counts_every_kernel_move(&shares) } else { v.lists_every_kernel_move(&pos, &moves) }.then_some(n);
-        let e = evaluator.score_counted(&mut pos, listed)?;
+        let listed = if counted { v.counts_every_kernel_move(shares) } else { v.lists_every_kernel_move(pos, moves) }.then_some(n);
+        let e = evaluator.score_counted(pos, listed)?;
         eval.push(if first { e } else { -e });
         if last_side != Some(side) {
             turns += 1;
             last_side = Some(side);
         }
         if let Some(n) = &mut near_forced {
-            *n += u32::from(quality::near_forced(v, &mut evaluator, &mut pos, &moves)?);
+            *n += u32::from(quality::near_forced(v, evaluator, pos, moves)?);
         }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { white } else { black } {
             _ if plies < cfg.random_plies => {
-                drawn(v, &mut pos, counted.then_some(&shares), rand::RngExt::random_range(&mut opening, 0..n), &mut moves)
+                drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut opening, 0..n), moves)
             }
-            Engine::Random => drawn(v, &mut pos, counted.then_some(&shares), rand::RngExt::random_range(&mut rng, 0..n), &mut moves),
-            e => ai::choose(v, &pos, e, &mut rng)?.expect("a move exists"),
+            Engine::Random => drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut rng, 0..n), moves),
+            e => ai::choose(v, pos, e, &mut rng)?.expect("a move exists"),
         };
         if let Some(t) = t
             && plies >= cfg.random_plies
@@ -304,9 +320,9 @@ pub fn play_game(v: &Variant, cfg: &Config, index: u64) -> Result<GameRecord, Se
             texts.push(m.text(g));
         }
         plies += 1;
-        v.make(&mut pos, &m)?;
+        v.make(pos, &m)?;
     }
-    let out = v.outcome(&mut pos)?.expect("a finished game has a result");
+    let out = v.outcome(pos)?.expect("a finished game has a result");
     let result = match out.winner {
         // The first player is "white" and the second "black" whatever the variant calls them, so
         // reports and merged files count results the same way for every variant.
@@ -542,12 +558,13 @@ fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>
             }
         }
     };
-    let play = |&(k, i): &(usize, u64)| (k, play_game(v, &cfgs[k], i));
+    let play = |desk: &mut Desk, &(k, i): &(usize, u64)| (k, play_game(v, &cfgs[k], i, desk));
     let threads = threads.max(1).min(jobs.len().max(1));
     let mut panicked = false;
     if threads == 1 {
+        let mut desk = Desk::new(v);
         for job in &jobs {
-            if !take(play(job)) {
+            if !take(play(&mut desk, job)) {
                 break;
             }
         }
@@ -561,9 +578,10 @@ fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>
                     let tx = tx.clone();
                     let (next, stop, jobs, play) = (&next, &stop, &jobs, &play);
                     s.spawn(move || {
+                        let mut desk = Desk::new(v);
                         while !stop.load(Ordering::Relaxed) {
                             let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            let r = play(job);
+                            let r = play(&mut desk, job);
                             let failed = r.1.is_err();
                             if tx.send(r).is_err() || failed {
                                 break;
