@@ -905,11 +905,10 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     let only_chains = c.only_chains(rules);
     let plain = rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty());
     if !plain && !only_chains {
-        c.by_cell.resize(128, 0);
-        let by_cell: &mut [u32; 128] = (&mut c.by_cell[..128]).try_into().expect("128 cells");
+        c.by_cell.resize(128, 0); // the sets hold at most 128 cells
         let count = |code, from| count_forms(rules, pos, PieceCode::from_index(code), from);
-        if sw.count_quiet_by_cell(pos, &sets, side, by_cell, count).is_none() {
-            by_cell.fill(0);
+        if sw.count_quiet_by_cell(pos, &sets, side, &mut c.by_cell, count).is_none() {
+            c.by_cell.fill(0);
             return false;
         }
     }
@@ -959,17 +958,15 @@ fn piece_chains(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: 
 /// index from `0..c.n` for the position they counted).
 pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
     let mut left = index;
-    let &(from, n) = c
-        .shares
-        .iter()
-        .find(|&&(_, n)| {
-            let here = left < n as u64;
-            if !here {
-                left -= n as u64;
-            }
-            here
-        })
-        .expect("an index below the count");
+    let mut at = None;
+    for &(from, n) in &c.shares {
+        if left < n as u64 {
+            at = Some((from, n));
+            break;
+        }
+        left -= n as u64;
+    }
+    let (from, n) = at.expect("an index below the count");
     scratch.clear();
     let (code, side) = (pos.board()[from as usize], pos.side());
     if c.jumpers >> from & 1 != 0 {

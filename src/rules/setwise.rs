@@ -302,13 +302,13 @@ impl Setwise {
     }
 
     /// [`Setwise::count_quiet`] piece by piece: each piece's count added to `by_cell` at its
-    /// cell (which the caller cleared), the total returned.
+    /// cell (which the caller cleared, and sized to the board), the total returned.
     pub fn count_quiet_by_cell(
         &self,
         pos: &Position,
         sets: &Sets<'_>,
         p: Player,
-        by_cell: &mut [u32; 128],
+        by_cell: &mut [u32],
         others: impl FnMut(usize, u16) -> Option<u64>,
     ) -> Option<u64> {
         let mut t = ByCell { n: 0, by_cell };
@@ -410,7 +410,7 @@ impl Sink for Total {
 /// A total and each cell's share.
 struct ByCell<'a> {
     n: u64,
-    by_cell: &'a mut [u32; 128],
+    by_cell: &'a mut [u32],
 }
 
 impl Sink for ByCell<'_> {
