@@ -293,11 +293,7 @@ impl Setwise {
     #[inline]
     pub fn count_quiet(&self, pos: &Position, sets: &Sets<'_>, p: Player, others: impl FnMut(usize, u16) -> Option<u64>) -> Option<u64> {
         let mut t = Total(0);
-        if self.narrow {
-            self.quiet_in::<u64, Total>(pos, sets, p, true, &mut t, others)?
-        } else {
-            self.quiet_in::<u128, Total>(pos, sets, p, true, &mut t, others)?
-        };
+        self.quiet_into(pos, sets, p, &mut t, others)?;
         Some(t.0)
     }
 
@@ -312,12 +308,25 @@ impl Setwise {
         others: impl FnMut(usize, u16) -> Option<u64>,
     ) -> Option<u64> {
         let mut t = ByCell { n: 0, by_cell };
-        if self.narrow {
-            self.quiet_in::<u64, ByCell>(pos, sets, p, true, &mut t, others)?
-        } else {
-            self.quiet_in::<u128, ByCell>(pos, sets, p, true, &mut t, others)?
-        };
+        self.quiet_into(pos, sets, p, &mut t, others)?;
         Some(t.n)
+    }
+
+    /// `p`'s non-chaining moves counted into `sink`, in the board's word size.
+    #[inline(always)]
+    fn quiet_into<S: Sink>(
+        &self,
+        pos: &Position,
+        sets: &Sets<'_>,
+        p: Player,
+        sink: &mut S,
+        others: impl FnMut(usize, u16) -> Option<u64>,
+    ) -> Option<()> {
+        if self.narrow {
+            self.quiet_in::<u64, S>(pos, sets, p, true, sink, others)
+        } else {
+            self.quiet_in::<u128, S>(pos, sets, p, true, sink, others)
+        }
     }
 
     /// [`Setwise::count_quiet`] in words of `W` bits, a step onto a victim counted only with
