@@ -233,9 +233,10 @@ pub fn median(sorted: &[f64]) -> f64 {
 }
 
 /// What one thread of a study plays its games on, kept from game to game so that a game
-/// allocates only what its record keeps: the start position, the position played, the move
-/// list, the counts of a random pick, the evaluator's lists.
+/// allocates only what its record keeps: the variant, its start position, the position
+/// played, the move list, the counts of a random pick, the evaluator's lists.
 pub struct Desk<'a> {
+    v: &'a Variant,
     start: Position,
     pos: Position,
     moves: MoveList,
@@ -244,20 +245,22 @@ pub struct Desk<'a> {
 }
 
 impl<'a> Desk<'a> {
+    /// A desk for games of `v`.
     pub fn new(v: &'a Variant) -> Desk<'a> {
         let start = v.start();
-        Desk { pos: start.clone(), start, moves: Vec::with_capacity(64), shares: Counted::default(), evaluator: ai::Evaluator::new(v) }
+        Desk { v, pos: start.clone(), start, moves: Vec::with_capacity(64), shares: Counted::default(), evaluator: ai::Evaluator::new(v) }
     }
 }
 
-/// Plays game `index` of a study on `desk` (made for `v`).
+/// Plays game `index` of a study on `desk`.
 ///
 /// # Errors
 /// A script hook failed.
-pub fn play_game(v: &Variant, cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
+pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
-    let Desk { start, pos, moves, shares, evaluator } = desk;
+    let Desk { v, start, pos, moves, shares, evaluator } = desk;
+    let v: &Variant = v;
     pos.clone_from(start);
     let g = &v.rules.geometry;
     let mut texts = Vec::new();
@@ -558,7 +561,7 @@ fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>
             }
         }
     };
-    let play = |desk: &mut Desk, &(k, i): &(usize, u64)| (k, play_game(v, &cfgs[k], i, desk));
+    let play = |desk: &mut Desk, &(k, i): &(usize, u64)| (k, play_game(&cfgs[k], i, desk));
     let threads = threads.max(1).min(jobs.len().max(1));
     let mut panicked = false;
     if threads == 1 {
