@@ -16,7 +16,7 @@ use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
 use crate::rules::push::Prior;
-use crate::rules::{CastleRights, Convert, EffectOn, MoveEffects, PromoteAt, Ruleset, Zobrist};
+use crate::rules::{CastleRights, Convert, EffectOn, MakePath, MoveEffects, PromoteAt, Ruleset, Zobrist};
 use std::sync::Arc;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical
@@ -577,8 +577,9 @@ impl Position {
     /// Plays the kernel's part of a move: pieces, captures, promotion, attribute effects, ply and
     /// side to move. Hooks and end conditions are the caller's ([`crate::Variant::make`]).
     pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
-        if rules.plain_make && mv.kind == MoveKind::Normal && mv.len > 0 && self.cont.is_none() && self.en_passant.is_none() {
-            return self.make_plain(rules, mv);
+        if rules.make_path != MakePath::General && mv.kind == MoveKind::Normal && mv.len > 0 && self.cont.is_none() && self.en_passant.is_none()
+        {
+            return if rules.make_path == MakePath::Plain { self.make_plain(rules, mv) } else { self.make_lean(rules, mv) };
         }
         self.begin();
         let z = &rules.zobrist;
@@ -624,16 +625,7 @@ impl Position {
         {
             fx.converted = self.convert(&rules.zobrist, cv, fx.to, fx.new_code.owner());
         }
-        if let Some(c) = rules.crown
-            && !fx.code.is_empty()
-        {
-            let mover = fx.code.owner();
-            self.update_crown(c, mover);
-            // The opponent's levels did not change; only a capture can change its king.
-            if c.both && fx.captured > 0 {
-                self.update_crown(c, mover.other());
-            }
-        }
+        self.after_crown(rules, &fx);
         if let Some((at, piece)) = opened {
             self.en_passant = Some((at, piece));
             self.hash ^= Zobrist::en_passant(at);
@@ -650,8 +642,8 @@ impl Position {
         fx
     }
 
-    /// [`Position::make_kernel`] of a normal move under [`Ruleset::plain_make`] rules: what
-    /// the general path does for such a move (it would find nothing else to do), in order.
+    /// [`Position::make_kernel`] of a normal move under [`MakePath::Plain`] rules: what the
+    /// general path does for such a move (it would find nothing else to do), in order.
     #[inline]
     fn make_plain(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
@@ -668,6 +660,39 @@ impl Position {
         self.ply += 1;
         self.set_side(z, self.side.other());
         fx
+    }
+
+    /// [`Position::make_kernel`] of a normal move under [`MakePath::Lean`] rules: the plain
+    /// path with the piece's attribute values, their effects and the crown, in the general
+    /// path's order.
+    #[inline]
+    fn make_lean(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+        self.begin();
+        let mut fx = MoveEffects::default();
+        let (code, mut vals) = self.lift(rules, mv, &mut fx);
+        self.take_victims(rules, mv, &mut fx);
+        let to = mv.to().expect("a normal move lands");
+        self.land(rules, mv, to, code, &mut vals, &mut fx);
+        self.after_crown(rules, &fx);
+        self.ply += 1;
+        self.set_side(&rules.zobrist, self.side.other());
+        fx
+    }
+
+    /// The crown's update after a move: the mover's, and the opponent's where both are updated
+    /// and a piece was taken (the opponent's levels did not change; only a capture can change
+    /// its king).
+    #[inline]
+    fn after_crown(&mut self, rules: &Ruleset, fx: &MoveEffects) {
+        if let Some(c) = rules.crown
+            && !fx.code.is_empty()
+        {
+            let mover = fx.code.owner();
+            self.update_crown(c, mover);
+            if c.both && fx.captured > 0 {
+                self.update_crown(c, mover.other());
+            }
+        }
     }
 
     /// The cell open to an en passant capture after `mv`, and where its piece lands: when the
@@ -776,6 +801,15 @@ impl Position {
     #[inline(always)]
     fn take_victims(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
         for v in mv.victims() {
+            self.take_victim(rules, v, fx);
+        }
+    }
+
+    /// Removes the piece on `v`, if any (a victim taken earlier in the move is gone). Out of
+    /// line: a move that takes nothing does not set up for it.
+    #[inline(never)]
+    fn take_victim(&mut self, rules: &Ruleset, v: u16, fx: &mut MoveEffects) {
+        {
             let vc = self.board[v as usize];
             if !vc.is_empty() {
                 fx.captured += 1;
@@ -1233,20 +1267,21 @@ mod tests {
         }
     }
 
-    /// Under `plain_make` rules, make's short path leaves every move exactly as the general
-    /// path does: the same position, hash, cell sets and effects, and the same after undo.
+    /// Under plain and lean rules ([`MakePath`]), make's short paths leave every move exactly as
+    /// the general path does: the same position, hash, cell sets and effects, and the same after
+    /// undo.
     #[test]
-    fn the_plain_make_is_the_general_make() {
+    fn the_short_makes_are_the_general_make() {
         use rand::RngExt;
         let mut plain = Vec::new();
         for name in crate::variant::shipped_names() {
             let v = Variant::load(&name, &[]).unwrap();
-            if !v.rules.plain_make {
+            if v.rules.make_path == MakePath::General {
                 continue;
             }
             plain.push(name.clone());
             let mut general = (*v.rules).clone();
-            general.plain_make = false;
+            general.make_path = MakePath::General;
             let mut rng = crate::ai::rng(8);
             for _ in 0..6 {
                 let mut pos = v.start();
@@ -1269,8 +1304,8 @@ mod tests {
                 }
             }
         }
-        for name in ["checkers", "international", "basileus", "breakthrough"] {
-            assert!(plain.iter().any(|p| p == name), "{name} is not plain: {plain:?}");
+        for name in ["checkers", "international", "basileus", "breakthrough", "lielow", "lielow-ludii"] {
+            assert!(plain.iter().any(|p| p == name), "{name} takes the general path: {plain:?}");
         }
     }
 

@@ -414,10 +414,8 @@ pub struct Ruleset {
     pub repetition: bool,
     /// Whether any end condition must be checked after each move.
     pub end_checks: bool,
-    /// Whether a normal move only lifts a piece, takes its victims and lands (promoted, maybe):
-    /// no attributes, counters, castling, en passant, conversion, push, exit, crown, clock,
-    /// hand, drop or second part anywhere in the rules. Make then takes its short path.
-    pub plain_make: bool,
+    /// Which of make's paths a normal move takes, decided once from what the rules hold.
+    pub make_path: MakePath,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
     pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
     /// What a machine player's evaluation measures, derived from these rules and `[ai.eval]`.
@@ -427,9 +425,24 @@ pub struct Ruleset {
     pub setwise: Option<setwise::Setwise>,
 }
 
+/// Which of make's paths a normal move takes (no continuation or en passant pending): each
+/// does, in order, what the general path would, and skips what the rules cannot hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MakePath {
+    /// Everything is looked at: castling, en passant, drops, conversion, push, exits, counters,
+    /// the clock, the hand.
+    General,
+    /// The piece is lifted, its victims taken, and it lands (promoted, maybe): the rules have
+    /// none of the above, and no attributes.
+    Plain,
+    /// The plain path, with the pieces' attribute values carried, their effects applied on
+    /// landing and the crown updated.
+    Lean,
+}
+
 impl Ruleset {
-    /// The [`Ruleset::plain_make`] of these rules.
-    fn plain_make_of(&self) -> bool {
+    /// The [`Ruleset::make_path`] of these rules.
+    fn make_path_of(&self) -> MakePath {
         // Every field named: a new one does not compile until it is decided here whether make
         // must look at it (the short path would silently skip it).
         let plain_piece = |p: &PieceRules| {
@@ -440,7 +453,7 @@ impl Ruleset {
                 any_jump: _,
                 promote: _, // the short path promotes
                 flies: _,
-                effects,
+                effects: _, // the lean path applies them, and the plain path has no attributes
                 exit,
                 drop,
                 convert,
@@ -457,18 +470,21 @@ impl Ruleset {
                 && push.is_none()
                 && exit.is_none()
                 && drop.is_none()
-                && effects.is_empty()
                 && thens.iter().all(Option::is_none)
         };
-        self.attributes.is_empty()
-            && self.counters.is_empty()
+        let lean = self.counters.is_empty()
             && self.castling.is_none()
-            && self.crown.is_none()
             && self.clock.is_none()
             && !self.push
             && !self.captures.to_hand
             && self.drops.0.iter().all(|d| d.is_empty())
-            && self.pieces.iter().all(plain_piece)
+            && self.pieces.iter().all(plain_piece);
+        // Without attributes no effect applies and no crown is held.
+        match (lean, self.attributes.is_empty()) {
+            (false, _) => MakePath::General,
+            (true, true) => MakePath::Plain,
+            (true, false) => MakePath::Lean,
+        }
     }
 
     /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.

@@ -145,7 +145,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         push: pieces.iter().any(|p| p.push.is_some()),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
-        plain_make: false,
+        make_path: super::MakePath::General,
         geometry,
         player_names,
         first,
@@ -171,7 +171,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     };
     rules.eval = super::eval::stage_eval(&v, &rules)?;
     rules.setwise = super::setwise::Setwise::of(&rules);
-    rules.plain_make = rules.plain_make_of();
+    rules.make_path = rules.make_path_of();
     Ok(rules)
 }
 
