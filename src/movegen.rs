@@ -738,7 +738,14 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
     // Where the cell sets say which pieces can jump, only their chains are looked for; and
     // when a capture is compulsory, the other moves are not listed at all.
-    let jumpers = rules.setwise.as_ref().and_then(|sw| sw.jumpers(&sw.sets(pos)?, side));
+    // And where they say which pieces can move at all, only those are visited.
+    let (jumpers, mut visit) = match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
+        Some((sw, sets)) => {
+            let j = sw.jumpers(&sets, side);
+            (j, j.map(|j| j | sw.movers(&sets, side)))
+        }
+        None => (None, None),
+    };
     if let Some(j) = jumpers
         && j != 0
         && compulsory
@@ -753,7 +760,19 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         return;
     }
     let mut next = 0;
-    while let Some(from) = pos.next_cell_of(side, next) {
+    loop {
+        let from = match &mut visit {
+            Some(0) => break,
+            Some(bits) => {
+                let from = bits.trailing_zeros() as u16;
+                *bits &= *bits - 1;
+                from
+            }
+            None => match pos.next_cell_of(side, next) {
+                Some(from) => from,
+                None => break,
+            },
+        };
         next = from as usize + 1;
         let code = pos.board()[from as usize];
         let before = out.len();

@@ -577,7 +577,11 @@ impl Position {
     /// Plays the kernel's part of a move: pieces, captures, promotion, attribute effects, ply and
     /// side to move. Hooks and end conditions are the caller's ([`crate::Variant::make`]).
     pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
-        if rules.make_path != MakePath::General && mv.kind == MoveKind::Normal && mv.len > 0 && self.cont.is_none() && self.en_passant.is_none()
+        if rules.make_path != MakePath::General
+            && mv.kind == MoveKind::Normal
+            && mv.len > 0
+            && self.cont.is_none()
+            && self.en_passant.is_none()
         {
             return if rules.make_path == MakePath::Plain { self.make_plain(rules, mv) } else { self.make_lean(rules, mv) };
         }

@@ -225,6 +225,40 @@ impl Setwise {
         if self.narrow { self.jumpers_in::<u64>(sets, side).map(u128::from) } else { self.jumpers_in::<u128>(sets, side) }
     }
 
+    /// The cells of `side`'s pieces that may have a non-chaining move: each piece with a step
+    /// to an empty cell or onto a victim, and every piece of a code whose forms the shifts do
+    /// not hold whole (never fewer than those with such a move; form limits are not read).
+    #[inline]
+    pub fn movers(&self, sets: &Sets<'_>, side: Player) -> u128 {
+        if self.narrow { self.movers_in::<u64>(sets, side).wide() } else { self.movers_in::<u128>(sets, side) }
+    }
+
+    /// [`Setwise::movers`] in words of `W` bits.
+    #[inline(always)]
+    fn movers_in<W: Word>(&self, sets: &Sets<'_>, side: Player) -> W {
+        let mut out = W::ZERO;
+        let empty = W::of(sets.empty);
+        let mut c = 1 + side.index();
+        while c < self.codes.len() {
+            let mine = W::of(sets.by_code[c]);
+            if mine != W::ZERO {
+                match self.codes[c].steps.as_ref() {
+                    Some(Steps { quiet, take, masks, leaps }) if masks.is_empty() && leaps.is_empty() => {
+                        for (s, victims) in take {
+                            out = out | (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset));
+                        }
+                        for (s, _) in quiet {
+                            out = out | (mine & W::of(s.from) & empty.back(s.offset));
+                        }
+                    }
+                    _ => out = out | mine,
+                }
+            }
+            c += 2;
+        }
+        out
+    }
+
     /// The number of `side`'s steps: to empty cells, and with `captures` onto victims too
     /// (`None` where a piece is beyond the sets, or without `captures` where a step captures).
     /// Jumps are the caller's to count.
