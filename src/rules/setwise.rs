@@ -606,6 +606,17 @@ mod tests {
                         jumped += (j != 0) as u32;
                     }
                     for p in [crate::piece::Player::FIRST, crate::piece::Player::SECOND] {
+                        // Every piece with a non-chaining move is a mover; in games whose codes
+                        // the shifts hold whole, only those are.
+                        let mut quiet = Vec::new();
+                        movegen::quiet_first_parts(&v.rules, &pos, p, &mut quiet);
+                        let pieces = quiet.iter().filter(|m| !matches!(m.kind, crate::notation::MoveKind::Drop { .. }));
+                        let by_list = pieces.fold(0u128, |s, m| s | 1u128 << m.from);
+                        let movers = sw.movers(&sw.sets(&pos).unwrap(), p);
+                        assert_eq!(by_list & !movers, 0, "{name}: movers of {p:?} at {}", pos.to_text(&v.rules));
+                        if matches!(name, "checkers" | "breakthrough") {
+                            assert_eq!(movers, by_list, "{name}: movers of {p:?} at {}", pos.to_text(&v.rules));
+                        }
                         if sw.sets(&pos).and_then(|sets| sw.count_steps(&pos, &sets, p, true)).is_some() {
                             let n = movegen::mobility(&v.rules, &mut pos, p, &mut Vec::new()) as u64;
                             let mut list = Vec::new();
@@ -653,5 +664,9 @@ mod tests {
         let sw = v.rules.setwise.as_ref().unwrap();
         assert_eq!(sw.jumpers(&sw.sets(&pos).unwrap(), pos.side()), Some(0));
         assert_eq!(v.count_moves(&mut pos.clone()), Some(7));
+        // Only the front row's four men can step.
+        let g = &v.rules.geometry;
+        let front = ["a3", "c3", "e3", "g3"].iter().fold(0u128, |s, c| s | 1u128 << g.parse_cell(c).unwrap().0);
+        assert_eq!(sw.movers(&sw.sets(&pos).unwrap(), pos.side()), front);
     }
 }
