@@ -479,6 +479,25 @@ impl Position {
         self.board[cell as usize] = code;
     }
 
+    /// Moves the piece `code` from `from` to `to`, which is empty (or is `from`), as `new_code`:
+    /// what `set_piece(from, EMPTY)` and then `set_piece(to, new_code)` do inside a move, in
+    /// one step (its owner's count does not change). Logged as those two writes.
+    #[inline(always)]
+    fn shift_piece(&mut self, z: &Zobrist, from: u16, to: u16, code: PieceCode, new_code: PieceCode) {
+        self.hash ^= z.piece(from, code) ^ z.piece(to, new_code);
+        self.cell_log.extend_from_slice(&[(from, code), (to, PieceCode::EMPTY)]);
+        // Where `to` is `from`, the two bits cancel: the cell stays occupied.
+        self.occupied[code.owner()] ^= bit(from) ^ bit(to);
+        if let Some(s) = self.by_code.get_mut(code.index()) {
+            *s &= !bit(from);
+        }
+        if let Some(s) = self.by_code.get_mut(new_code.index()) {
+            *s |= bit(to);
+        }
+        self.board[from as usize] = PieceCode::EMPTY;
+        self.board[to as usize] = new_code;
+    }
+
     /// Sets an attribute value.
     #[inline(always)]
     pub fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
@@ -585,6 +604,13 @@ impl Position {
         {
             return if rules.make_path == MakePath::Plain { self.make_plain(rules, mv) } else { self.make_lean(rules, mv) };
         }
+        self.make_general(rules, mv)
+    }
+
+    /// [`Position::make_kernel`]'s general path, out of line so that the short paths do not
+    /// set up for it.
+    #[inline(never)]
+    fn make_general(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
@@ -653,13 +679,19 @@ impl Position {
         self.begin();
         let z = &rules.zobrist;
         let mut fx = MoveEffects::default();
-        let code = self.board[mv.from as usize];
+        let from = mv.from;
+        let code = self.board[from as usize];
         fx.code = code;
-        self.set_piece(z, mv.from, PieceCode::EMPTY);
         self.take_victims(rules, mv, &mut fx);
         let to = mv.to().expect("a normal move lands");
         let new_code = promoted(rules, mv, to, code);
-        self.set_piece(z, to, new_code);
+        if to == from || self.board[to as usize].is_empty() {
+            self.shift_piece(z, from, to, code, new_code);
+        } else {
+            // Not met by any move the generator makes: the landing holds a piece not taken.
+            self.set_piece(z, from, PieceCode::EMPTY);
+            self.set_piece(z, to, new_code);
+        }
         (fx.new_code, fx.to) = (new_code, to);
         self.ply += 1;
         self.set_side(z, self.side.other());
@@ -933,7 +965,8 @@ impl Position {
     /// # Panics
     /// When there is no move to undo (a caller bug, never user input).
     pub fn undo(&mut self) {
-        let f = self.frames.pop().expect("undo without a move");
+        // Read in place and dropped at the end (popping it first copied the whole frame).
+        let f = self.frames.last().expect("undo without a move");
         // The cells back in reverse order, each code's set with them; the counts and the
         // players' sets come back whole from the frame.
         while self.cell_log.len() > f.cell_log_len as usize {
@@ -977,6 +1010,7 @@ impl Position {
         self.castle = f.castle;
         self.clock = f.clock;
         self.history.truncate(f.history_len as usize);
+        self.frames.pop();
     }
 
     /// The one-line position text (see [`crate::notation`]).
