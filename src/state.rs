@@ -704,11 +704,41 @@ impl Position {
     #[inline]
     fn make_lean(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
+        let z = &rules.zobrist;
         let mut fx = MoveEffects::default();
-        let (code, mut vals) = self.lift(rules, mv, &mut fx);
+        let (from, n) = (mv.from, self.nattr);
+        let code = self.board[from as usize];
+        fx.code = code;
         self.take_victims(rules, mv, &mut fx);
         let to = mv.to().expect("a normal move lands");
-        self.land(rules, mv, to, code, &mut vals, &mut fx);
+        let new_code = promoted(rules, mv, to, code);
+        let (f0, t0) = (from as usize * n, to as usize * n);
+        let mut vals = [0i32; 16];
+        vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
+        apply_effects(&rules.pieces[code.index()], n, &mut vals, fx.captured);
+        if to == from || (self.board[to as usize].is_empty() && self.attrs[t0..t0 + n].iter().all(|&a| a == 0)) {
+            // What clearing `from` and putting the piece on `to` write, each value once.
+            self.shift_piece(z, from, to, code, new_code);
+            for s in 0..n {
+                let a = std::mem::take(&mut self.attrs[f0 + s]);
+                if a != 0 {
+                    self.hash ^= Zobrist::attribute(from, s as u8, a);
+                    self.attr_log.push(((f0 + s) as u32, a));
+                }
+            }
+            for (s, &b) in vals[..n].iter().enumerate() {
+                if b != 0 {
+                    self.hash ^= Zobrist::attribute(to, s as u8, b);
+                    self.attr_log.push(((t0 + s) as u32, 0));
+                    self.attrs[t0 + s] = b;
+                }
+            }
+        } else {
+            // Not met by any move the generator makes: the landing holds a piece not taken.
+            self.clear_cell(z, from);
+            self.put(z, to, new_code, &vals[..n]);
+        }
+        (fx.new_code, fx.to) = (new_code, to);
         self.after_crown(rules, &fx);
         self.ply += 1;
         self.set_side(&rules.zobrist, self.side.other());
@@ -871,18 +901,7 @@ impl Position {
         let pr = &rules.pieces[code.index()];
         let new_code = promoted(rules, mv, to, code);
         let n = self.nattr;
-        for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
-            let applies = match e.on {
-                EffectOn::Any => true,
-                EffectOn::Quiet => fx.captured == 0,
-                EffectOn::Capture => fx.captured > 0,
-            };
-            if applies {
-                let v = &mut vals[e.slot as usize];
-                // Values are 32-bit: an effect that would pass the limit stops at it.
-                *v = e.set.unwrap_or(v.saturating_add(e.add));
-            }
-        }
+        apply_effects(pr, n, vals, fx.captured);
         self.put(z, to, new_code, &vals[..n]);
         fx.new_code = new_code;
         fx.to = to;
@@ -1251,6 +1270,24 @@ fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
 /// The hash of a set of castling rights.
 fn castle_key(r: CastleRights) -> u64 {
     r.0.iter().enumerate().filter(|&(_, &c)| c != NONE).fold(0, |h, (i, &c)| h ^ Zobrist::castle(i, c))
+}
+
+/// Applies the piece's attribute effects to its values `vals` (of `n` attributes) as it lands,
+/// having taken `captured` pieces.
+#[inline(always)]
+fn apply_effects(pr: &crate::rules::PieceRules, n: usize, vals: &mut [i32; 16], captured: u32) {
+    for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
+        let applies = match e.on {
+            EffectOn::Any => true,
+            EffectOn::Quiet => captured == 0,
+            EffectOn::Capture => captured > 0,
+        };
+        if applies {
+            let v = &mut vals[e.slot as usize];
+            // Values are 32-bit: an effect that would pass the limit stops at it.
+            *v = e.set.unwrap_or(v.saturating_add(e.add));
+        }
+    }
 }
 
 /// The code the piece `code` has once `mv` lands it on `to`: the kind chosen, or the one its
