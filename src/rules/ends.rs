@@ -207,6 +207,12 @@ impl EndKind {
             && !matches!(self, EndKind::QuietMoves { .. } | EndKind::Material { .. } | EndKind::BoardFull { result: FullResult::Draw, .. })
     }
 
+    /// Whether the condition, checked after a move, reads only whether the move took a royal
+    /// piece or took one off the board (then a move that did neither cannot meet it).
+    pub fn reads_royal_effects_only(&self) -> bool {
+        matches!(self, EndKind::RoyalCaptured { last: None } | EndKind::RoyalLeftBoard)
+    }
+
     /// Whether the condition holds only if the piece it names cannot be captured at once.
     pub fn needs_safety(&self) -> bool {
         matches!(self, EndKind::ZoneReached { safe: true, .. })
@@ -669,4 +675,25 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
         return Err(err.with_help("add an [[end]] with condition = \"no_moves\" and result = \"pass\""));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Variant;
+    use crate::rules::EndChecks;
+
+    /// Make checks the end conditions after the moves that can meet one: no move in checkers
+    /// (its only end is having no move), only a move that takes a king or takes one off the
+    /// board in Lielow, every move where a condition reads the board.
+    #[test]
+    fn end_checks_follow_the_conditions() {
+        for (name, want) in [
+            ("checkers", EndChecks::Never),
+            ("lielow", EndChecks::RoyalMoves),
+            ("basileus", EndChecks::Every),
+            ("tic-tac-toe", EndChecks::Every),
+        ] {
+            assert_eq!(Variant::load(name, &[]).unwrap().rules.end_checks, want, "{name}");
+        }
+    }
 }

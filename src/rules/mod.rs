@@ -412,8 +412,8 @@ pub struct Ruleset {
     pub display_attribute: Option<u8>,
     /// Whether a repetition rule exists (then make ends the game on a repeated position).
     pub repetition: bool,
-    /// Whether any end condition must be checked after each move.
-    pub end_checks: bool,
+    /// After which moves make checks the end conditions.
+    pub end_checks: EndChecks,
     /// Which of make's paths a normal move takes, decided once from what the rules hold.
     pub make_path: MakePath,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
@@ -423,6 +423,18 @@ pub struct Ruleset {
     /// The pieces' steps and jumps as shifts of cell sets, where the board and codes allow
     /// ([`setwise`]).
     pub setwise: Option<setwise::Setwise>,
+}
+
+/// After which moves make checks the end conditions (decided at load from the conditions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndChecks {
+    /// No condition is checked after a move.
+    Never,
+    /// Every condition checked after a move asks only whether a royal piece was taken or left
+    /// the board: only a move that did either can meet one, so only those are checked.
+    RoyalMoves,
+    /// After every move.
+    Every,
 }
 
 /// Which of make's paths a normal move takes (no continuation or en passant pending): each

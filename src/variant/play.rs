@@ -8,7 +8,7 @@ use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::Player;
-use crate::rules::{AfterMove, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
+use crate::rules::{AfterMove, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::script::api::HookMove;
 use crate::state::Position;
@@ -491,7 +491,12 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
-        if rules.end_checks && pos.result().is_none() {
+        let check = match rules.end_checks {
+            EndChecks::Never => false,
+            EndChecks::RoyalMoves => fx.royal_victim.is_some() || fx.royal_left.is_some(),
+            EndChecks::Every => true,
+        };
+        if check && pos.result().is_none() {
             let counts = pos.counts();
             let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider, clock: pos.clock() };
             let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {

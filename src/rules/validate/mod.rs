@@ -144,7 +144,16 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         push: pieces.iter().any(|p| p.push.is_some()),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
-        end_checks: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterMove),
+        end_checks: {
+            let after: Vec<_> = ends.iter().filter(|e| e.kind.phase() == ends::Phase::AfterMove).collect();
+            if after.is_empty() {
+                super::EndChecks::Never
+            } else if after.iter().all(|e| e.kind.reads_royal_effects_only()) {
+                super::EndChecks::RoyalMoves
+            } else {
+                super::EndChecks::Every
+            }
+        },
         make_path: super::MakePath::General,
         geometry,
         player_names,
