@@ -922,7 +922,7 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     c.shares.clear();
     c.n = 0;
     let only_chains = c.only_chains(rules);
-    let plain = rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty());
+    let plain = sw.plain;
     if !plain && !only_chains {
         c.by_cell.resize(128, 0); // the sets hold at most 128 cells
         let count = |code, from| count_forms(rules, pos, PieceCode::from_index(code), from);

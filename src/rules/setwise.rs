@@ -102,6 +102,9 @@ pub struct Setwise {
     /// steps counts the moves when nothing can capture: no drops, castling, promotion choices,
     /// check rule, duplicate forms, exits or two-part turns (hooks are the variant's to check).
     pub counts_moves: bool,
+    /// Whether every piece's non-chaining moves are plain steps (or it has none): then a
+    /// piece's count is one set of targets.
+    pub plain: bool,
     /// The board's cells.
     pub cells: u128,
     /// Whether no piece can be dropped.
@@ -200,6 +203,7 @@ impl Setwise {
         Some(Setwise {
             codes,
             counts_moves,
+            plain: rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()),
             no_drops,
             cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },
             narrow: cells <= 64,
