@@ -959,6 +959,10 @@ fn piece_chains(rules: &Ruleset, pos: &mut Position, c: &Counted, from: u16, s: 
     if c.jumpers >> from & 1 == 0 {
         return 0;
     }
+    if rules.setwise.as_ref().is_some_and(|sw| sw.short_jumps) {
+        let side = pos.side();
+        return count_chains_from(rules, pos.board_scratch(), side, from);
+    }
     let mut t = Tally { maximum: false, best: 0, n: 0 };
     let (code, side) = (pos.board()[from as usize], pos.side());
     start_chain(rules, pos.board_scratch(), side, from, code, s, &mut t);
@@ -1063,6 +1067,15 @@ fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: 
     if jumpers == 0 {
         return 0; // mostly: no chain to set up for
     }
+    if !maximum && rules.setwise.as_ref().is_some_and(|sw| sw.short_jumps) {
+        let mut n = 0;
+        while jumpers != 0 {
+            let from = jumpers.trailing_zeros() as u16;
+            jumpers &= jumpers - 1;
+            n += count_chains_from(rules, pos.board_scratch(), side, from);
+        }
+        return n;
+    }
     let mut t = Tally { maximum, best: 0, n: 0 };
     let mut s = Scratch::new();
     while jumpers != 0 {
@@ -1072,6 +1085,54 @@ fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: 
         start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
     }
     t.n
+}
+
+/// The capture chains of the piece on `from`, counted as [`start_chain`] into a [`Tally`]
+/// without `maximum` would count them, where no piece's jump flies: the same walk, the jumped
+/// cells kept as a set rather than the path as a move (no chain is built, so none is
+/// recorded).
+fn count_chains_from(rules: &Ruleset, board: &mut [PieceCode], side: Player, from: u16) -> u64 {
+    let code = board[from as usize];
+    board[from as usize] = PieceCode::EMPTY; // the start cell counts as empty during a chain
+    let mut n = 0;
+    count_chain(rules, board, side, code, from, 0, &mut n);
+    board[from as usize] = code;
+    n
+}
+
+/// [`chain`] counting into `n`, the cells jumped so far in `taken`.
+fn count_chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, at: u16, taken: u128, n: &mut u64) -> bool {
+    let pr = &rules.pieces[code.index()];
+    let pol = &rules.captures;
+    let twice = pol.removal == Removal::EndOfChain;
+    let mut found = false;
+    for j in &pr.jumps {
+        for &(over, land) in j.table.get(at) {
+            let vc = board[over as usize];
+            if !victim(vc, j.victims) || !board[land as usize].is_empty() || (twice && taken >> over & 1 != 0) {
+                continue;
+            }
+            found = true;
+            // [`link`], counting.
+            let (stop, next_code) = after_landing(rules, code, side, vc, land);
+            if stop {
+                *n += 1;
+                continue;
+            }
+            if pol.chain == Chain::MayStop {
+                *n += 1;
+            }
+            if pol.removal == Removal::Immediate {
+                board[over as usize] = PieceCode::EMPTY;
+            }
+            let more = count_chain(rules, board, side, next_code, land, taken | 1u128 << over, n);
+            board[over as usize] = vc;
+            if !more && pol.chain == Chain::MustContinue {
+                *n += 1;
+            }
+        }
+    }
+    found
 }
 
 /// The capture chains of the pieces on `jumpers` (each can make a first jump), in cell order.

@@ -105,6 +105,9 @@ pub struct Setwise {
     /// Whether every piece's non-chaining moves are plain steps (or it has none): then a
     /// piece's count is one set of targets.
     pub plain: bool,
+    /// Whether no piece's jump flies: a chain's jumps are then all in the pieces' tables, and
+    /// chains are counted without being built.
+    pub short_jumps: bool,
     /// The board's cells.
     pub cells: u128,
     /// Whether no piece can be dropped.
@@ -204,6 +207,7 @@ impl Setwise {
             codes,
             counts_moves,
             plain: rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()),
+            short_jumps: rules.pieces.iter().all(|p| p.jumps.iter().all(|j| j.flying.is_none())),
             no_drops,
             cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },
             narrow: cells <= 64,
