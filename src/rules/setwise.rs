@@ -241,7 +241,8 @@ impl Setwise {
         if self.narrow { self.movers_in::<u64>(sets, side).wide() } else { self.movers_in::<u128>(sets, side) }
     }
 
-    /// [`Setwise::movers`] in words of `W` bits.
+    /// [`Setwise::movers`] in words of `W` bits. Its loop over the side's codes is written out
+    /// as in `jumpers_in` and `quiet_in`: one iterator for the three cost checkers perft 4 %.
     #[inline(always)]
     fn movers_in<W: Word>(&self, sets: &Sets<'_>, side: Player) -> W {
         let mut out = W::ZERO;
