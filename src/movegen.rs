@@ -1517,6 +1517,51 @@ mod tests {
         }
     }
 
+    /// The counting walk (`count_chains_from`) counts what the general walker tallies, under
+    /// every chain and removal policy (the shipped games use only some of the six), over random
+    /// games of three games with short jumps.
+    #[test]
+    fn counted_chains_are_the_tallied_ones_under_every_policy() {
+        use crate::rules::{Chain, Removal};
+        use rand::RngExt;
+        let games: Vec<Variant> = ["checkers", "basileus", "bivouac"].iter().map(|n| Variant::load(n, &[]).unwrap()).collect();
+        for chain in [Chain::MustContinue, Chain::MayStop, Chain::Single] {
+            for removal in [Removal::EndOfChain, Removal::Immediate] {
+                let (mut pieces, mut several) = (0, 0);
+                for v in &games {
+                    let name = v.name();
+                    assert!(v.rules.setwise.as_ref().is_some_and(|sw| sw.short_jumps), "{name}");
+                    let mut rules = (*v.rules).clone();
+                    (rules.captures.chain, rules.captures.removal) = (chain, removal);
+                    let mut rng = crate::ai::rng(21);
+                    for _ in 0..6 {
+                        let mut pos = v.start();
+                        let mut moves = Vec::new();
+                        for _ in 0..150 {
+                            let side = pos.side();
+                            for from in pos.cells_of(side).collect::<Vec<_>>() {
+                                let code = pos.board()[from as usize];
+                                let mut t = Tally { maximum: false, best: 0, n: 0 };
+                                start_chain(&rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), &mut t);
+                                let n = count_chains_from(&rules, pos.board_scratch(), side, from);
+                                let at = v.rules.geometry.name(crate::Cell(from));
+                                assert_eq!(n, t.n, "{name} {chain:?} {removal:?}: {at} in {}", pos.to_text(&v.rules));
+                                pieces += (n > 0) as u32;
+                                several += (n > 1) as u32;
+                            }
+                            v.legal_moves(&mut pos, &mut moves).unwrap();
+                            if moves.is_empty() {
+                                break;
+                            }
+                            v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                        }
+                    }
+                }
+                assert!(pieces > 100 && several > 5, "{chain:?} {removal:?}: {pieces} pieces with chains, {several} with several");
+            }
+        }
+    }
+
     #[test]
     fn end_of_chain_removal_forbids_jumping_twice() {
         let v = Variant::load("checkers", &[]).unwrap();
