@@ -506,9 +506,26 @@ pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, sc
             }
         }
     }
-    scratch.clear();
-    drops(rules, pos, side, scratch);
-    n + scratch.len()
+    n + count_drops(rules, pos, side, scratch)
+}
+
+/// The number of `side`'s drops ([`drops`]): on the cell sets where each droppable kind's
+/// are kept, else listed into `scratch`.
+fn count_drops(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
+    let mut n = 0;
+    for &code in &rules.drops[side] {
+        let pr = &rules.pieces[code.index()];
+        let Some(d) = &pr.drop else { continue };
+        let Some(cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) else {
+            scratch.clear();
+            drops(rules, pos, side, scratch);
+            return scratch.len();
+        };
+        if d.hand.is_none_or(|slot| pos.counter(side, slot) > 0) {
+            n += cells.count_ones() as usize;
+        }
+    }
+    n
 }
 
 fn quiet_moves_of(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList, whole: bool) {
@@ -528,6 +545,15 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
         let Some(d) = &pr.drop else { continue };
         if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
             continue; // none of the kind in hand
+        }
+        if let Some(mut cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) {
+            // In board order, as the cell by cell tests below.
+            while cells != 0 {
+                let c = cells.trailing_zeros() as u16;
+                cells &= cells - 1;
+                out.push(Move::drop(code, d.letter, d.written, c));
+            }
+            continue;
         }
         if d.must_convert {
             // Othello: a drop must convert; only cells that do (gravity applies first).
@@ -1559,6 +1585,63 @@ mod tests {
                 }
                 assert!(pieces > 100 && several > 5, "{chain:?} {removal:?}: {pieces} pieces with chains, {several} with several");
             }
+        }
+    }
+
+    #[test]
+    fn drops_on_the_sets_are_the_cells_tested_one_by_one() {
+        use crate::rules::setwise::DropSets;
+        use rand::RngExt;
+        // (variant, how its rules are varied: 0 as shipped, 1 conversion of neighbours instead of
+        // lines, 2 the convertible pieces read from the per-code sets)
+        for (name, vary) in [("othello", 0), ("othello", 1), ("othello", 2), ("connect-four", 0), ("tic-tac-toe", 0), ("dobutsu", 0)] {
+            let v = Variant::load(name, &[]).unwrap();
+            let (cells, kinds) = (v.rules.geometry.len(), v.rules.kinds.len());
+            let mut sets = (*v.rules).clone();
+            for pr in &mut sets.pieces {
+                if let Some(cv) = &mut pr.convert
+                    && vary == 1
+                {
+                    cv.adjacent = std::mem::take(&mut cv.bracket);
+                }
+                if let Some(d) = &mut pr.drop {
+                    d.sets = DropSets::of(d, pr.convert.as_ref(), cells, kinds);
+                    if let Some(s) = &mut d.sets
+                        && vary == 2
+                    {
+                        s.every_kind = false;
+                    }
+                }
+            }
+            assert!(sets.pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.sets.is_some())), "{name}");
+            let mut by_cell = sets.clone();
+            for pr in &mut by_cell.pieces {
+                if let Some(d) = &mut pr.drop {
+                    d.sets = None;
+                }
+            }
+            let mut rng = crate::ai::rng(5);
+            let (mut found, mut scratch) = (0, Vec::new());
+            for _ in 0..20 {
+                let mut pos = v.start();
+                let mut moves = Vec::new();
+                for _ in 0..80 {
+                    for side in Player::both() {
+                        let (mut a, mut b) = (Vec::new(), Vec::new());
+                        drops(&sets, &pos, side, &mut a);
+                        drops(&by_cell, &pos, side, &mut b);
+                        assert_eq!(a, b, "{name} ({vary}) {side:?} in {}", pos.to_text(&v.rules));
+                        assert_eq!(count_drops(&sets, &pos, side, &mut scratch), a.len(), "{name}");
+                        found += a.len();
+                    }
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            assert!(found > 200, "{name} ({vary}): {found} drops");
         }
     }
 

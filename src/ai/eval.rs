@@ -5,7 +5,8 @@
 
 use crate::movegen::{self, MoveList};
 use crate::piece::{ByPlayer, PieceCode, Player};
-use crate::rules::{EvalModel, Hook, Term, eval::UNITS_PER_POINT};
+use crate::rules::setwise::Word;
+use crate::rules::{EvalModel, Hook, Term, eval::Lines, eval::UNITS_PER_POINT};
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -169,6 +170,84 @@ fn material_and_progress_by_piece(m: &EvalModel, pos: &Position) -> (ByPlayer<i3
     (material, progress)
 }
 
+/// Each player's pieces that count in `lines`' windows, as cell sets (`None` where the sets
+/// are not kept: a board past 128 cells, or some kind that does not count and no per-code sets).
+#[inline]
+fn counted_cells(lines: &Lines, pos: &Position) -> Option<ByPlayer<u128>> {
+    if lines.masks.is_empty() {
+        return None;
+    }
+    let occupied = ByPlayer::new(pos.occupied(Player::FIRST), pos.occupied(Player::SECOND));
+    if lines.every_kind {
+        return Some(occupied);
+    }
+    let by_code = pos.cells_by_code();
+    if by_code.len() != lines.codes {
+        return None;
+    }
+    let mut counted = ByPlayer::new(0, 0);
+    for (c, &cells) in by_code.iter().enumerate().skip(1) {
+        let code = PieceCode::from_index(c);
+        if lines.kinds.contains(code.kind()) {
+            counted[code.owner()] |= cells;
+        }
+    }
+    Some(counted)
+}
+
+/// The lines term on the cell sets: a window is open for a player when it holds none of the
+/// opponent's pieces nor any of the player's own that do not count; it scores `units * k²`
+/// for the `k` counted pieces in it.
+fn lines_by_sets(lines: &Lines, pos: &Position, counted: ByPlayer<u128>, t: &mut ByPlayer<i32>) {
+    // One machine word's masks and counts where the board fits in it.
+    if pos.board().len() <= 64 { lines_in::<u64>(lines, pos, counted, t) } else { lines_in::<u128>(lines, pos, counted, t) }
+}
+
+/// [`lines_by_sets`] in words of `W` bits.
+#[inline(always)]
+fn lines_in<W: Word>(lines: &Lines, pos: &Position, counted: ByPlayer<u128>, t: &mut ByPlayer<i32>) {
+    for p in Player::both() {
+        let blockers = W::of(pos.occupied(p.other()) | (pos.occupied(p) & !counted[p]));
+        let mine = W::of(counted[p]);
+        for &w in &lines.masks {
+            let w = W::of(w);
+            let k = (w & mine).count() as i32;
+            if k > 0 && w & blockers == W::ZERO {
+                t[p] += lines.units * k * k;
+            }
+        }
+    }
+}
+
+/// [`lines_by_sets`], window by window and cell by cell.
+fn lines_by_cells(lines: &Lines, pos: &Position, t: &mut ByPlayer<i32>) {
+    let board = pos.board();
+    for w in lines.windows.chunks_exact(lines.length) {
+        // (pieces of each player that count, whether anything else blocks the window)
+        let mut held = [0i32; 2];
+        let mut blocked = [false; 2];
+        for &c in w {
+            let code = board[c as usize];
+            if code.is_empty() {
+                continue;
+            }
+            let p = code.owner();
+            if lines.kinds.contains(code.kind()) {
+                held[p.index()] += 1;
+            } else {
+                blocked[p.index()] = true;
+            }
+            blocked[p.other().index()] = true;
+        }
+        for p in Player::both() {
+            let k = held[p.index()];
+            if k > 0 && !blocked[p.index()] {
+                t[p] += lines.units * k * k;
+            }
+        }
+    }
+}
+
 impl<'a> Evaluator<'a> {
     pub fn new(v: &'a Variant) -> Evaluator<'a> {
         let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && v.rules.eval.script != 0;
@@ -292,30 +371,10 @@ impl<'a> Evaluator<'a> {
         }
         t[Term::Tempo.index()][pos.side()] = m.tempo;
         for lines in &m.lines {
-            let board = pos.board();
-            for w in lines.windows.chunks_exact(lines.length) {
-                // (pieces of each player that count, whether anything else blocks the window)
-                let mut held = [0i32; 2];
-                let mut blocked = [false; 2];
-                for &c in w {
-                    let code = board[c as usize];
-                    if code.is_empty() {
-                        continue;
-                    }
-                    let p = code.owner();
-                    if lines.kinds.contains(code.kind()) {
-                        held[p.index()] += 1;
-                    } else {
-                        blocked[p.index()] = true;
-                    }
-                    blocked[p.other().index()] = true;
-                }
-                for p in Player::both() {
-                    let k = held[p.index()];
-                    if k > 0 && !blocked[p.index()] {
-                        t[Term::Lines.index()][p] += lines.units * k * k;
-                    }
-                }
+            let t = &mut t[Term::Lines.index()];
+            match counted_cells(lines, pos) {
+                Some(counted) => lines_by_sets(lines, pos, counted, t),
+                None => lines_by_cells(lines, pos, t),
             }
         }
         if self.script
@@ -514,6 +573,47 @@ mod tests {
             let files = Variant::load(name, &[]).unwrap().rules.geometry.files;
             antisymmetric(name, move |x, y| (files - 1 - x, y));
         }
+    }
+
+    #[test]
+    fn lines_on_the_sets_are_the_lines_cell_by_cell() {
+        use rand::RngExt;
+        let mut via_codes = 0;
+        for name in ["connect-four", "tic-tac-toe"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let lines = &v.rules.eval.lines;
+            assert!(!lines.is_empty() && lines.iter().all(|l| !l.masks.is_empty()), "{name}");
+            let mut rng = crate::ai::rng(9);
+            let (mut moves, mut scored) = (Vec::new(), 0);
+            for _ in 0..20 {
+                let mut pos = v.start();
+                loop {
+                    for l in lines {
+                        let (mut a, mut b) = (ByPlayer::new(0, 0), ByPlayer::new(0, 0));
+                        lines_by_sets(l, &pos, counted_cells(l, &pos).unwrap(), &mut a);
+                        lines_by_cells(l, &pos, &mut b);
+                        assert_eq!(a, b, "{name} in {}", pos.to_text(&v.rules));
+                        // The same with the counted pieces read from the per-code sets (as when
+                        // some kind does not count).
+                        let by_code = Lines { every_kind: false, ..l.clone() };
+                        if let Some(counted) = counted_cells(&by_code, &pos) {
+                            let mut c = ByPlayer::new(0, 0);
+                            lines_by_sets(&by_code, &pos, counted, &mut c);
+                            assert_eq!(c, b, "{name}");
+                            via_codes += 1;
+                        }
+                        scored += (b[Player::FIRST] != 0) as u32;
+                    }
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            assert!(scored > 50, "{name}: {scored}");
+        }
+        assert!(via_codes > 50, "{via_codes} positions read from the per-code sets");
     }
 
     #[test]

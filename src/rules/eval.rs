@@ -144,6 +144,15 @@ pub struct Lines {
     pub kinds: KindSet,
     /// Units of an open window holding k pieces: `units * k²`.
     pub units: i32,
+    /// Each window as a cell set (empty where the board has more than 128 cells): a window's
+    /// pieces are then counted with one mask a player.
+    pub masks: Vec<u128>,
+    /// Whether `kinds` holds every kind of the variant (then a player's counted pieces are its
+    /// occupied cells).
+    pub every_kind: bool,
+    /// The variant's number of piece codes (a position's per-code sets are read only when it
+    /// keeps that many).
+    pub codes: usize,
 }
 
 /// The node budget of a bare `ab` unless the variant's `[ai] nodes` says otherwise: one move
@@ -480,7 +489,13 @@ fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
                 }
             }
         }
-        out.push(Lines { windows, length, kinds: *kinds, units });
+        let masks = if r.geometry.len() <= 128 {
+            windows.chunks_exact(length).map(|w| w.iter().fold(0u128, |m, &c| m | 1u128 << c)).collect()
+        } else {
+            Vec::new()
+        };
+        let every_kind = (0..r.kinds.len()).all(|k| kinds.contains(crate::piece::KindId(k as u8)));
+        out.push(Lines { windows, length, kinds: *kinds, units, masks, every_kind, codes: crate::piece::PieceCode::count(r.kinds.len()) });
     }
     out
 }

@@ -102,6 +102,9 @@ pub struct DropRule {
     pub file_block: Option<PieceCode>,
     /// `no_mate`: a drop that checkmates at once is not legal.
     pub no_mate: bool,
+    /// The cells it may land on as cell sets, where they can be (see
+    /// [`setwise::DropSets`]); else each cell is tested.
+    pub sets: Option<setwise::DropSets>,
 }
 
 /// Enemy pieces that change owner when a piece lands (`convert = { … }`).

@@ -437,6 +437,136 @@ impl Setwise {
     }
 }
 
+/// Where a drop may land, as cell sets (a board of at most 128 cells): the zone's empty
+/// cells, with gravity those whose next cell along the fall is taken (or off the board), and
+/// with `must_convert` those from which a line of convertible enemy pieces runs to one of the
+/// mover's (or, for `adjacent` conversion, next to a convertible enemy piece). Each direction
+/// is kept as groups of one offset each (see the module's text), so a line is followed for
+/// every cell at once: the enemy pieces followed by one of the mover's, then those followed
+/// by one of these, to a fixed point.
+#[derive(Clone, Debug, Default)]
+pub struct DropSets {
+    /// The zone's cells.
+    pub cells: u128,
+    /// The cells a drop may land on whenever they are empty (no gravity, or nothing further
+    /// along the fall).
+    pub floor: u128,
+    /// The other cells, by the offset of their next cell along the fall.
+    pub fall: Vec<Shift>,
+    /// With `must_convert`: per `bracket` direction, and per `adjacent` direction, the cells by
+    /// the offset of their next cell that way.
+    pub bracket: Vec<Vec<Shift>>,
+    pub adjacent: Vec<Vec<Shift>>,
+    /// Whether every kind converts (the enemy's pieces that convert are then its occupied
+    /// cells; else they are read from a position's per-code sets, of `codes` codes).
+    pub every_kind: bool,
+    pub codes: usize,
+    pub must_convert: bool,
+}
+
+/// A table of next cells (or [`crate::geometry::NONE`]) split into one group per offset.
+fn next_groups(next: &[u16]) -> Option<Vec<Shift>> {
+    let mut groups: Vec<Shift> = Vec::new();
+    for (from, &to) in next.iter().enumerate().filter(|(_, t)| **t != crate::geometry::NONE) {
+        let offset = to as i16 - from as i16;
+        match groups.iter().position(|g| g.offset == offset) {
+            Some(i) => groups[i].from |= 1u128 << from,
+            None if groups.len() < MAX_GROUPS => groups.push(Shift { offset, from: 1u128 << from }),
+            None => return None,
+        }
+    }
+    Some(groups)
+}
+
+/// The cells whose next cell (by `groups`) is in `set`.
+#[inline(always)]
+fn before<W: Word>(groups: &[Shift], set: W) -> W {
+    groups.iter().fold(W::ZERO, |out, g| out | (W::of(g.from) & set.back(g.offset)))
+}
+
+impl DropSets {
+    /// The sets of a drop of a variant with `kinds` kinds on `cells` cells (`None` past 128
+    /// cells, past [`MAX_GROUPS`] offsets a direction, or with a file restriction, which the
+    /// sets do not hold).
+    pub fn of(d: &super::DropRule, convert: Option<&super::Convert>, cells: usize, kinds: usize) -> Option<DropSets> {
+        if cells > 128 || d.file_block.is_some() {
+            return None;
+        }
+        let mask = d.cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
+        let fall = next_groups(&d.fall)?;
+        let floor = if d.fall.is_empty() { mask } else { mask & !fall.iter().fold(0, |m, g| m | g.from) };
+        let (mut bracket, mut adjacent, mut every_kind) = (Vec::new(), Vec::new(), true);
+        if d.must_convert {
+            let cv = convert?;
+            bracket = cv.bracket.iter().map(|t| next_groups(t)).collect::<Option<_>>()?;
+            adjacent = cv.adjacent.iter().map(|t| next_groups(t)).collect::<Option<_>>()?;
+            every_kind = (0..kinds).all(|k| cv.kinds.contains(crate::piece::KindId(k as u8)));
+        }
+        Some(DropSets {
+            cells: mask,
+            floor,
+            fall,
+            bracket,
+            adjacent,
+            every_kind,
+            codes: PieceCode::count(kinds),
+            must_convert: d.must_convert,
+        })
+    }
+
+    /// The cells `side` may drop on in `pos` (`None` where the convertible pieces are not all
+    /// of a kind and `pos` keeps no per-code sets).
+    #[inline]
+    pub fn targets(&self, pos: &Position, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
+        if pos.board().len() <= 64 { self.targets_in::<u64>(pos, side, convert) } else { self.targets_in::<u128>(pos, side, convert) }
+    }
+
+    #[inline(always)]
+    fn targets_in<W: Word>(&self, pos: &Position, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
+        let own = W::of(pos.occupied(side));
+        let theirs = W::of(pos.occupied(side.other()));
+        let taken = own | theirs;
+        let mut out = W::of(self.cells) & !taken & (W::of(self.floor) | before(&self.fall, taken));
+        if self.must_convert {
+            let enemy = if self.every_kind {
+                theirs
+            } else {
+                let kinds = convert?.kinds;
+                let by_code = pos.cells_by_code();
+                if by_code.len() != self.codes {
+                    return None;
+                }
+                let mut e = W::ZERO;
+                for (c, &cells) in by_code.iter().enumerate().skip(1) {
+                    let code = PieceCode::from_index(c);
+                    if code.owner() != side && kinds.contains(code.kind()) {
+                        e = e | W::of(cells);
+                    }
+                }
+                e
+            };
+            let mut converts = W::ZERO;
+            for dir in &self.bracket {
+                // The enemy pieces from which the line runs over enemy pieces to one of ours.
+                let mut closed = before(dir, own) & enemy;
+                loop {
+                    let more = closed | (before(dir, closed) & enemy);
+                    if more == closed {
+                        break;
+                    }
+                    closed = more;
+                }
+                converts = converts | before(dir, closed);
+            }
+            for dir in &self.adjacent {
+                converts = converts | before(dir, enemy);
+            }
+            out = out & converts;
+        }
+        Some(out.wide())
+    }
+}
+
 /// Where [`Setwise::quiet_in`] puts what it counts: a total, or each piece's count at its cell.
 trait Sink {
     /// One move from each cell of `from`.
@@ -529,7 +659,9 @@ fn cells_of<W: Word>(sets: &Sets<'_>, set: CodeSet) -> W {
 
 /// A cell set of one machine word (boards of at most 64 cells) or two: the same code, with
 /// half the work where the board allows.
-trait Word: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> {
+pub(crate) trait Word:
+    Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::Not<Output = Self>
+{
     const ZERO: Self;
     /// The low bits of a set (the board's cells all fit).
     fn of(set: u128) -> Self;

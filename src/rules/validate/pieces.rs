@@ -206,7 +206,7 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         }
     };
     let no_mate = raw.no_mate.as_ref().is_some_and(|b| *b.get_ref());
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate })
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, sets: None })
 }
 
 /// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
@@ -384,6 +384,9 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             if let Some(d) = &mut rules.drop {
                 d.must_convert = true;
             }
+        }
+        if let Some(d) = &mut rules.drop {
+            d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
         }
     }
     rules.plain_steps = plain_steps(&rules, g.len());
