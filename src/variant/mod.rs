@@ -36,6 +36,11 @@ pub struct Variant {
     /// removed nothing: what [`Variant::lists_every_kernel_move`] asks of the rules and hooks,
     /// derived once at load (the rest depends on the position).
     pub(crate) lists_kernel_moves: bool,
+    /// The codes whose one-landing moves change no cell but their start and landing (and the
+    /// piece's kind only if it is not royal): the check test may then play such a move on the
+    /// board alone (see `Variant::check_after_with`). Derived once at load; empty unless
+    /// `kernel_check`.
+    pub(crate) board_only: crate::rules::CodeSet,
 }
 
 impl Variant {
@@ -89,7 +94,23 @@ impl Variant {
             && rules.castling.is_none()
             && rules.captures.identity != crate::rules::Identity::CapturedSet
             && rules.pieces.iter().all(|p| p.thens.iter().all(Option::is_none));
+        let board_only = if kernel_check && !rules.push && rules.crown.is_none() {
+            (1..rules.pieces.len())
+                .filter(|&c| {
+                    let p = &rules.pieces[c];
+                    let royal = (rules.royal_codes[crate::Player::FIRST] | rules.royal_codes[crate::Player::FIRST.other()]) >> c & 1 != 0;
+                    p.convert.is_none()
+                        && p.push.is_none()
+                        && p.exit.is_none()
+                        && p.thens.iter().all(Option::is_none)
+                        && !(royal && p.promote.is_some())
+                })
+                .fold(0, |s, c| s | 1 << c)
+        } else {
+            0
+        };
         Ok(Variant {
+            board_only,
             marks,
             file_origins,
             rules,

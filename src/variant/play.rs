@@ -7,7 +7,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::piece::Player;
+use crate::piece::{PieceCode, Player};
 use crate::rules::{AfterMove, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::script::api::HookMove;
@@ -260,16 +260,23 @@ impl Variant {
         if rules.attack_reach.is_empty() {
             return None;
         }
+        // The tables are kept for boards of at most 128 cells, whose pieces the occupied sets hold.
         let (mut king, mut n, mut complex, mut indirect) = (NONE, 0, false, false);
-        for (c, &code) in pos.board().iter().enumerate().filter(|(_, c)| !c.is_empty()) {
-            if code.owner() == me {
-                if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
-                    (king, n) = (c as u16, n + 1);
-                }
-            } else {
-                complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
-                indirect |= rules.attacks.indirect & (1u128 << code.index()) != 0;
+        let board = pos.board();
+        let mut own = pos.occupied(me);
+        while own != 0 {
+            let c = own.trailing_zeros() as u16;
+            own &= own - 1;
+            if rules.royal_codes[me] & (1u128 << board[c as usize].index()) != 0 {
+                (king, n) = (c, n + 1);
             }
+        }
+        let mut theirs = pos.occupied(me.other());
+        while theirs != 0 {
+            let code = board[theirs.trailing_zeros() as usize];
+            theirs &= theirs - 1;
+            complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
+            indirect |= rules.attacks.indirect & (1u128 << code.index()) != 0;
         }
         if n != 1 {
             return None;
@@ -301,6 +308,32 @@ impl Variant {
         }
     }
 
+    /// The check test of a plain move played on the board alone (`None` where the move is not
+    /// one): a one-landing move of a [`Variant::board_only`] code that takes nothing or only
+    /// what stands on its landing changes no other cell, and the attack tables read nothing but
+    /// the board, so the piece is lifted and put down, the royal piece's cell looked at, and
+    /// both cells put back, without the make's hash, log and counters.
+    #[inline]
+    fn check_on_board(&self, pos: &mut Position, m: &Move, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
+        let to = m.to()?;
+        if m.kind != MoveKind::Normal || m.len != 1 || m.from as usize >= pos.board().len() || m.victims().any(|v| v != to) {
+            return None;
+        }
+        let rules = &*self.rules;
+        let board = pos.board_scratch();
+        let (piece, there) = (board[m.from as usize], board[to as usize]);
+        if self.board_only >> piece.index() & 1 == 0 {
+            return None;
+        }
+        board[to as usize] = piece;
+        board[m.from as usize] = PieceCode::EMPTY;
+        let king = if m.from == h.king { to } else { h.king };
+        let attack = rules.attacks.attacker(&rules.geometry, board, king, board[king as usize]).map(|src| (king, src));
+        board[m.from as usize] = piece;
+        board[to as usize] = there;
+        Some(attack)
+    }
+
     /// [`check_after`](Self::check_after), with the royal piece's cell known before the move.
     fn check_after_with(
         &self,
@@ -316,6 +349,12 @@ impl Variant {
             // even that.
             if hint.is_some_and(|h| self.safe_without_test(pos, m, &h)) {
                 return Ok(None);
+            }
+            if let Some(h) = hint
+                && !h.complex
+                && let Some(attack) = self.check_on_board(pos, m, &h)
+            {
+                return Ok(attack);
             }
             pos.make_kernel(&self.rules, m);
             let attack = if pos.side() == me {
@@ -817,4 +856,46 @@ fn keep_unrefused(
     }
     out.truncate(kept);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_check_on_the_board_is_the_check_after_the_make() {
+        use rand::RngExt;
+        for name in ["chess", "capablanca", "xiangqi", "minishogi", "grasshopper", "nightrider", "pawnsideways"] {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(v.board_only != 0, "{name}");
+            let mut rng = crate::ai::rng(13);
+            let (mut probed, mut checks, mut moves, mut pseudo) = (0, 0, Vec::new(), Vec::new());
+            let mut scratch: Scratch = (Vec::new(), Vec::new());
+            for _ in 0..8 {
+                let mut pos = v.start();
+                for _ in 0..120 {
+                    let me = pos.side();
+                    if let Some(h) = v.royal_hint(&pos, me).filter(|h| !h.complex) {
+                        pseudo.clear();
+                        movegen::normal_moves(&v.rules, &mut pos, &mut pseudo);
+                        for m in &pseudo {
+                            let before = pos.clone();
+                            let Some(on_board) = v.check_on_board(&mut pos, m, &h) else { continue };
+                            assert_eq!(pos, before, "{name}: the board is put back");
+                            let made = v.check_after_with(&mut pos, m, me, &mut scratch, None).unwrap();
+                            assert_eq!(on_board, made, "{name}: {} in {}", m.text(&v.rules.geometry), pos.to_text(&v.rules));
+                            probed += 1;
+                            checks += on_board.is_some() as u32;
+                        }
+                    }
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            assert!(probed > 1000 && checks > 20, "{name}: {probed} moves tested on the board, {checks} left a check");
+        }
+    }
 }
