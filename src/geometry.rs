@@ -97,6 +97,13 @@ pub struct Geometry {
     vectors: Vec<(i8, i8)>,
     /// `vector * cells + cell` → neighbour cell or [`NONE`].
     nbr: Vec<u16>,
+    /// `vector * cells + cell` → the cells reached by repeating the vector from the cell (not
+    /// the cell itself), on boards of at most 128 cells (else empty).
+    rays: Vec<u128>,
+    /// Per vector: whether each step along it goes to a higher cell index (`Some(true)`), a lower
+    /// one (`Some(false)`), or either (`None`: its rays are not used). The nearest piece on a ray
+    /// is then its lowest (or highest) occupied cell.
+    ray_up: Vec<Option<bool>>,
     /// cell → bit set of the zones it belongs to.
     zone_bits: Vec<ZoneSet>,
     zone_names: Vec<String>,
@@ -126,6 +133,8 @@ impl Geometry {
             names,
             vectors: Vec::new(),
             nbr: Vec::new(),
+            rays: Vec::new(),
+            ray_up: Vec::new(),
             zone_bits: vec![ZoneSet::EMPTY; n],
             zone_names: Vec::new(),
         }
@@ -219,7 +228,36 @@ impl Geometry {
             self.nbr.push(t.map_or(NONE, |t| t.0));
         }
         self.vectors.push(v);
-        u16::try_from(self.vectors.len() - 1).expect("fewer than 65,536 distinct vectors")
+        let i = self.vectors.len() - 1;
+        if n <= 128 {
+            let nbr = &self.nbr[i * n..];
+            let up = (0..n).filter(|&c| nbr[c] != NONE).map(|c| nbr[c] as usize > c).collect::<Vec<_>>();
+            self.ray_up.push(if up.iter().all(|&u| u) {
+                Some(true)
+            } else if up.iter().all(|&u| !u) {
+                Some(false)
+            } else {
+                None
+            });
+            for c in 0..n {
+                let (mut ray, mut at) = (0u128, nbr[c]);
+                while at != NONE && ray >> at & 1 == 0 {
+                    ray |= 1u128 << at;
+                    at = nbr[at as usize];
+                }
+                self.rays.push(ray);
+            }
+        }
+        u16::try_from(i).expect("fewer than 65,536 distinct vectors")
+    }
+
+    /// The cells along interned vector `v` from `c` (not `c` itself), and whether they run to
+    /// higher cell indices: `None` past 128 cells or where the vector's steps do not all run
+    /// the same way.
+    #[inline(always)]
+    pub fn ray(&self, v: u16, c: u16) -> Option<(u128, bool)> {
+        let up = (*self.ray_up.get(v as usize)?)?;
+        Some((self.rays[v as usize * self.coords.len() + c as usize], up))
     }
 
     /// The neighbour of `c` along interned vector `v`, or [`NONE`].

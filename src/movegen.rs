@@ -691,8 +691,10 @@ fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, s
         }
         board[m.from as usize] = PieceCode::EMPTY;
         board[to as usize] = code;
+        let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
+        let occupied = (view.occupied & !lifted) | 1u128.wrapping_shl(to as u32);
         reach.clear();
-        then.form.generate(&rules.geometry, BoardView { board: &board, ..view }, to, ZoneSet::EMPTY, &mut reach);
+        then.form.generate(&rules.geometry, BoardView { board: &board, occupied, ..view }, to, ZoneSet::EMPTY, &mut reach);
         out.extend(reach.iter().filter_map(|r| r.to()).map(|at| m.then_place(then.code, at)));
         for &(c, was) in saved.iter().rev() {
             board[c as usize] = was;
@@ -1642,6 +1644,41 @@ mod tests {
                 }
             }
             assert!(found > 200, "{name} ({vary}): {found} drops");
+        }
+    }
+
+    #[test]
+    fn slides_counted_on_the_rays_are_the_slides_walked() {
+        use rand::RngExt;
+        for name in ["chess", "capablanca", "amazons", "xiangqi", "grasshopper"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let g = &v.rules.geometry;
+            let mut rng = crate::ai::rng(3);
+            let (mut moves, mut scratch, mut slid) = (Vec::new(), Vec::new(), 0);
+            for _ in 0..6 {
+                let mut pos = v.start();
+                for _ in 0..80 {
+                    for from in (0..pos.board().len() as u16).filter(|&c| !pos.board()[c as usize].is_empty()) {
+                        for form in &v.rules.pieces[pos.board()[from as usize].index()].quiet {
+                            scratch.clear();
+                            form.generate(g, pos.view(), from, ZoneSet::EMPTY, &mut scratch);
+                            assert_eq!(
+                                form.count_listless(g, pos.view(), from),
+                                Some(scratch.len()),
+                                "{name} {from} in {}",
+                                pos.to_text(&v.rules)
+                            );
+                            slid += matches!(form, crate::rules::Form::Slide { .. }) as u32 * scratch.len() as u32;
+                        }
+                    }
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            assert!(slid > 1000, "{name}: {slid} slides");
         }
     }
 

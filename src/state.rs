@@ -342,6 +342,12 @@ impl Position {
         self.occupied[p]
     }
 
+    /// Both players' occupied cells (boards of at most 128 cells).
+    #[inline(always)]
+    pub fn occupied_cells(&self) -> u128 {
+        self.occupied[Player::FIRST] | self.occupied[Player::SECOND]
+    }
+
     /// The cells of each piece code, by [`PieceCode::index`], where the rules have cell-set
     /// moves (else empty).
     #[inline(always)]
@@ -367,7 +373,7 @@ impl Position {
     #[inline(always)]
     pub fn view(&self) -> crate::rules::BoardView<'_> {
         let en_passant = self.en_passant.map_or([NONE, NONE], |(at, piece)| [at, piece]);
-        crate::rules::BoardView { board: &self.board, attrs: &self.attrs, nattr: self.nattr, en_passant }
+        crate::rules::BoardView { board: &self.board, attrs: &self.attrs, nattr: self.nattr, en_passant, occupied: self.occupied_cells() }
     }
 
     /// Who decides next (the side to move, or the player a continuation hands the decision).

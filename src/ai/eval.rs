@@ -33,7 +33,15 @@ impl Evaluator<'_> {
                 }
             }
         }
-        let view = pos.view();
+        if !(n <= 128 && self.distances_on_sets(pos, p)) {
+            self.distances_by_lists(pos, p);
+        }
+    }
+
+    /// The rest of [`Evaluator::distances`] (from its start pieces), a cell at a time.
+    fn distances_by_lists(&mut self, pos: &Position, p: Player) {
+        let (r, view) = (&self.v.rules, pos.view());
+        let dist = &mut self.dist[p.index()];
         let mut start = 0;
         let mut d = 0u8;
         while start < self.frontier.len() && d < u8::MAX - 1 {
@@ -56,6 +64,52 @@ impl Evaluator<'_> {
             }
             start = end;
         }
+    }
+
+    /// [`Evaluator::distances`] a layer at a time on cell sets, where every form of the moving
+    /// codes has a [`Form::reach_set`](crate::rules::Form::reach_set) (`false`, `dist` as the
+    /// caller left it, where one has none): each layer is the cells reached from the last
+    /// that no earlier layer holds.
+    fn distances_on_sets(&mut self, pos: &Position, p: Player) -> bool {
+        let r = &self.v.rules;
+        let (g, view) = (&r.geometry, pos.view());
+        let forms = || self.movers.iter().flat_map(|&code| &r.pieces[code.index()].quiet);
+        let (mut reached, mut frontier) = (0u128, 0u128);
+        for &c in &self.frontier {
+            reached |= 1u128 << c;
+        }
+        frontier |= reached;
+        // Each cell of the frontier reaches by every mover's forms (as the list search does).
+        let reach = |from: u16| forms().try_fold(0u128, |s, f| Some(s | f.reach_set(g, view, from)?));
+        if self.frontier.first().is_some_and(|&c| reach(c).is_none()) {
+            return false;
+        }
+        let dist = &mut self.dist[p.index()];
+        let mut d = 0u8;
+        while frontier != 0 && d < u8::MAX - 1 {
+            d += 1;
+            let mut next = 0u128;
+            while frontier != 0 {
+                let from = frontier.trailing_zeros() as u16;
+                frontier &= frontier - 1;
+                let Some(cells) = reach(from) else {
+                    // (Not reached: a form has sets for every cell or for none.) As the caller left it.
+                    dist.fill(u8::MAX);
+                    self.frontier.iter().for_each(|&c| dist[c as usize] = 0);
+                    return false;
+                };
+                next |= cells;
+            }
+            next &= !reached;
+            reached |= next;
+            frontier = next;
+            while next != 0 {
+                let c = next.trailing_zeros() as usize;
+                next &= next - 1;
+                dist[c] = d;
+            }
+        }
+        true
     }
 }
 
@@ -614,6 +668,43 @@ mod tests {
             assert!(scored > 50, "{name}: {scored}");
         }
         assert!(via_codes > 50, "{via_codes} positions read from the per-code sets");
+    }
+
+    #[test]
+    fn territory_on_the_sets_is_the_search_by_lists() {
+        use rand::RngExt;
+        for name in ["amazons", "breakthrough"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let mut e = Evaluator::new(&v);
+            let mut rng = crate::ai::rng(17);
+            let (mut moves, mut on_sets, mut reached) = (Vec::new(), 0, 0);
+            for _ in 0..4 {
+                let mut pos = v.start();
+                for _ in 0..60 {
+                    for p in Player::both() {
+                        e.distances(&pos, p);
+                        let sets = e.dist[p.index()].clone();
+                        // The same start, searched a cell at a time.
+                        e.dist[p.index()].iter_mut().for_each(|d| {
+                            if *d != 0 {
+                                *d = u8::MAX
+                            }
+                        });
+                        e.frontier.retain(|&c| e.dist[p.index()][c as usize] == 0);
+                        e.distances_by_lists(&pos, p);
+                        assert_eq!(sets, e.dist[p.index()], "{name} {p:?} in {}", pos.to_text(&v.rules));
+                        on_sets += e.distances_on_sets(&pos, p) as u32;
+                        reached += sets.iter().filter(|&&d| d > 1 && d < u8::MAX).count();
+                    }
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                }
+            }
+            assert!(on_sets > 100 && reached > 1000, "{name}: {on_sets} searches on the sets, {reached} cells two or more moves away");
+        }
     }
 
     #[test]

@@ -76,6 +76,12 @@ pub struct Cond {
 }
 
 impl Cond {
+    /// Whether no zone restricts the form: its start, path and landing are always allowed.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        (self.from | self.from_not | self.to | self.to_not | self.from_or_to | self.path | self.same_zone).is_empty()
+    }
+
     #[inline(always)]
     pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
         let z = g.zones_of(from);
@@ -263,6 +269,8 @@ pub struct BoardView<'a> {
     /// The cell open to an en passant capture and the cell of the piece it would take, or
     /// `[NONE, NONE]`.
     pub en_passant: [u16; 2],
+    /// The occupied cells, on boards of at most 128 cells (where [`Geometry::ray`] answers).
+    pub occupied: u128,
 }
 
 // ---------------------------------------------------------------- reading a form
@@ -667,12 +675,31 @@ impl Form {
         out
     }
 
-    /// Appends the moves of the piece `code` on `from` by this form. `avoid`: zones a walk does
-    /// not pass through (where its piece would leave the game).
+    /// [`Form::reach_on`]'s cells as a set, where the form is a step, or a slide that stops at
+    /// the first piece with no zone condition or range and the geometry keeps rays for it
+    /// (`None` otherwise).
     #[inline]
+    pub fn reach_set(&self, g: &Geometry, b: BoardView, from: u16) -> Option<u128> {
+        match self {
+            Form::Step { targets, .. } => Some(targets.get(from).iter().fold(0u128, |s, &t| s | 1u128 << t) & !b.occupied),
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max: u8::MAX, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
+                if cond.is_plain() =>
+            {
+                let mut cells = 0;
+                for &v in vecs {
+                    let (ray, up) = g.ray(v, from)?;
+                    cells |= before_first(ray, up, b.occupied).0;
+                }
+                Some(cells)
+            }
+            _ => None,
+        }
+    }
+
     /// Appends to `out` the empty cells a piece on `from` can move to by this form on the board
     /// `b` (what a search over the pieces' movement needs, without building moves: steps and
     /// plain slides directly, other forms through `moves`, which is overwritten).
+    #[inline]
     pub fn reach_on(&self, g: &Geometry, b: BoardView, from: u16, moves: &mut Vec<Move>, out: &mut Vec<u16>) {
         match self {
             Form::Step { targets, .. } => out.extend(targets.get(from).iter().copied().filter(|&to| b.board[to as usize].is_empty())),
@@ -712,6 +739,8 @@ impl Form {
         }
     }
 
+    /// Appends the moves of the piece on `from` by this form. `avoid`: zones a walk does not
+    /// pass through (where its piece would leave the game).
     pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, out: &mut Vec<Move>) {
         match self {
             Form::Walk { vecs, steps, cond } => {
@@ -739,8 +768,14 @@ impl Form {
     /// landings to tell twice-reached cells apart.
     #[inline]
     pub fn count_listless(&self, g: &Geometry, b: BoardView, from: u16) -> Option<usize> {
-        if let Form::Walk { .. } = self {
-            return None;
+        match self {
+            Form::Walk { .. } => return None,
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } if cond.is_plain() => {
+                if let Some(n) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
+                    return Some(n);
+                }
+            }
+            _ => {}
         }
         let mut n = Count(0);
         self.generate_into(g, b, from, &mut n);
@@ -950,6 +985,41 @@ fn slide<O: MoveOut>(
             break;
         }
     }
+}
+
+/// A ray's cells before its first occupied cell, and that cell ([`NONE`] if none is).
+#[inline(always)]
+pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        (ray, NONE)
+    } else if up {
+        let first = blockers.trailing_zeros();
+        (ray & ((1u128 << first) - 1), first as u16)
+    } else {
+        let first = 127 - blockers.leading_zeros();
+        (ray & !((2u128 << first).wrapping_sub(1)), first as u16)
+    }
+}
+
+/// The moves of a slide with no zone condition that stops at the first piece (capturing it
+/// if it is a victim), counted on the rays: its empty cells before the first piece, up to
+/// `max` cells out (`None` where a vector has no rays).
+#[inline]
+fn count_slides(g: &Geometry, b: BoardView, from: u16, vecs: &[u16], max: u8, capture: CodeSet, capture_only: bool) -> Option<usize> {
+    let mut n = 0;
+    for &v in vecs {
+        let (ray, up) = g.ray(v, from)?;
+        let (open, first) = before_first(ray, up, b.occupied);
+        let empty = open.count_ones() as usize;
+        if !capture_only {
+            n += empty.min(max as usize);
+        }
+        if first != NONE && empty < max as usize && victim(b.board[first as usize], capture) {
+            n += 1;
+        }
+    }
+    Some(n)
 }
 
 /// Leaps of exactly `d` cells in each direction, and leaving the board where allowed.
