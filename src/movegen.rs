@@ -1593,7 +1593,6 @@ mod tests {
     #[test]
     fn drops_on_the_sets_are_the_cells_tested_one_by_one() {
         use crate::rules::setwise::DropSets;
-        use rand::RngExt;
         // (variant, how its rules are varied: 0 as shipped, 1 conversion of neighbours instead of
         // lines, 2 the convertible pieces read from the per-code sets)
         for (name, vary) in [("othello", 0), ("othello", 1), ("othello", 2), ("connect-four", 0), ("tic-tac-toe", 0), ("dobutsu", 0)] {
@@ -1622,62 +1621,42 @@ mod tests {
                     d.sets = None;
                 }
             }
-            let mut rng = crate::ai::rng(5);
             let (mut found, mut scratch) = (0, Vec::new());
-            for _ in 0..20 {
-                let mut pos = v.start();
-                let mut moves = Vec::new();
-                for _ in 0..80 {
-                    for side in Player::both() {
-                        let (mut a, mut b) = (Vec::new(), Vec::new());
-                        drops(&sets, &pos, side, &mut a);
-                        drops(&by_cell, &pos, side, &mut b);
-                        assert_eq!(a, b, "{name} ({vary}) {side:?} in {}", pos.to_text(&v.rules));
-                        assert_eq!(count_drops(&sets, &pos, side, &mut scratch), a.len(), "{name}");
-                        found += a.len();
-                    }
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            v.random_positions(5, 20, 80, |pos, _| {
+                for side in Player::both() {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    drops(&sets, pos, side, &mut a);
+                    drops(&by_cell, pos, side, &mut b);
+                    assert_eq!(a, b, "{name} ({vary}) {side:?} in {}", pos.to_text(&v.rules));
+                    assert_eq!(count_drops(&sets, pos, side, &mut scratch), a.len(), "{name}");
+                    found += a.len();
                 }
-            }
+            });
             assert!(found > 200, "{name} ({vary}): {found} drops");
         }
     }
 
     #[test]
     fn slides_counted_on_the_rays_are_the_slides_walked() {
-        use rand::RngExt;
         for name in ["chess", "capablanca", "amazons", "xiangqi", "grasshopper"] {
             let v = Variant::load(name, &[]).unwrap();
             let g = &v.rules.geometry;
-            let mut rng = crate::ai::rng(3);
-            let (mut moves, mut scratch, mut slid) = (Vec::new(), Vec::new(), 0);
-            for _ in 0..6 {
-                let mut pos = v.start();
-                for _ in 0..80 {
-                    for from in (0..pos.board().len() as u16).filter(|&c| !pos.board()[c as usize].is_empty()) {
-                        for form in &v.rules.pieces[pos.board()[from as usize].index()].quiet {
-                            scratch.clear();
-                            form.generate(g, pos.view(), from, ZoneSet::EMPTY, &mut scratch);
-                            assert_eq!(
-                                form.count_listless(g, pos.view(), from),
-                                Some(scratch.len()),
-                                "{name} {from} in {}",
-                                pos.to_text(&v.rules)
-                            );
-                            slid += matches!(form, crate::rules::Form::Slide { .. }) as u32 * scratch.len() as u32;
-                        }
+            let (mut scratch, mut slid) = (Vec::new(), 0);
+            v.random_positions(3, 6, 80, |pos, _| {
+                for from in (0..pos.board().len() as u16).filter(|&c| !pos.board()[c as usize].is_empty()) {
+                    for form in &v.rules.pieces[pos.board()[from as usize].index()].quiet {
+                        scratch.clear();
+                        form.generate(g, pos.view(), from, ZoneSet::EMPTY, &mut scratch);
+                        assert_eq!(
+                            form.count_listless(g, pos.view(), from),
+                            Some(scratch.len()),
+                            "{name} {from} in {}",
+                            pos.to_text(&v.rules)
+                        );
+                        slid += matches!(form, crate::rules::Form::Slide { .. }) as u32 * scratch.len() as u32;
                     }
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
                 }
-            }
+            });
             assert!(slid > 1000, "{name}: {slid} slides");
         }
     }

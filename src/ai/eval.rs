@@ -631,40 +631,30 @@ mod tests {
 
     #[test]
     fn lines_on_the_sets_are_the_lines_cell_by_cell() {
-        use rand::RngExt;
         let mut via_codes = 0;
         for name in ["connect-four", "tic-tac-toe"] {
             let v = Variant::load(name, &[]).unwrap();
             let lines = &v.rules.eval.lines;
             assert!(!lines.is_empty() && lines.iter().all(|l| !l.masks.is_empty()), "{name}");
-            let mut rng = crate::ai::rng(9);
-            let (mut moves, mut scored) = (Vec::new(), 0);
-            for _ in 0..20 {
-                let mut pos = v.start();
-                loop {
-                    for l in lines {
-                        let (mut a, mut b) = (ByPlayer::new(0, 0), ByPlayer::new(0, 0));
-                        lines_by_sets(l, &pos, counted_cells(l, &pos).unwrap(), &mut a);
-                        lines_by_cells(l, &pos, &mut b);
-                        assert_eq!(a, b, "{name} in {}", pos.to_text(&v.rules));
-                        // The same with the counted pieces read from the per-code sets (as when
-                        // some kind does not count).
-                        let by_code = Lines { every_kind: false, ..l.clone() };
-                        if let Some(counted) = counted_cells(&by_code, &pos) {
-                            let mut c = ByPlayer::new(0, 0);
-                            lines_by_sets(&by_code, &pos, counted, &mut c);
-                            assert_eq!(c, b, "{name}");
-                            via_codes += 1;
-                        }
-                        scored += (b[Player::FIRST] != 0) as u32;
+            let mut scored = 0;
+            v.random_positions(9, 20, 100, |pos, _| {
+                for l in lines {
+                    let (mut a, mut b) = (ByPlayer::new(0, 0), ByPlayer::new(0, 0));
+                    lines_by_sets(l, pos, counted_cells(l, pos).unwrap(), &mut a);
+                    lines_by_cells(l, pos, &mut b);
+                    assert_eq!(a, b, "{name} in {}", pos.to_text(&v.rules));
+                    // The same with the counted pieces read from the per-code sets (as when
+                    // some kind does not count).
+                    let by_code = Lines { every_kind: false, ..l.clone() };
+                    if let Some(counted) = counted_cells(&by_code, pos) {
+                        let mut c = ByPlayer::new(0, 0);
+                        lines_by_sets(&by_code, pos, counted, &mut c);
+                        assert_eq!(c, b, "{name}");
+                        via_codes += 1;
                     }
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+                    scored += (b[Player::FIRST] != 0) as u32;
                 }
-            }
+            });
             assert!(scored > 50, "{name}: {scored}");
         }
         assert!(via_codes > 50, "{via_codes} positions read from the per-code sets");
@@ -672,37 +662,27 @@ mod tests {
 
     #[test]
     fn territory_on_the_sets_is_the_search_by_lists() {
-        use rand::RngExt;
         for name in ["amazons", "breakthrough"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut e = Evaluator::new(&v);
-            let mut rng = crate::ai::rng(17);
-            let (mut moves, mut on_sets, mut reached) = (Vec::new(), 0, 0);
-            for _ in 0..4 {
-                let mut pos = v.start();
-                for _ in 0..60 {
-                    for p in Player::both() {
-                        e.distances(&pos, p);
-                        let sets = e.dist[p.index()].clone();
-                        // The same start, searched a cell at a time.
-                        e.dist[p.index()].iter_mut().for_each(|d| {
-                            if *d != 0 {
-                                *d = u8::MAX
-                            }
-                        });
-                        e.frontier.retain(|&c| e.dist[p.index()][c as usize] == 0);
-                        e.distances_by_lists(&pos, p);
-                        assert_eq!(sets, e.dist[p.index()], "{name} {p:?} in {}", pos.to_text(&v.rules));
-                        on_sets += e.distances_on_sets(&pos, p) as u32;
-                        reached += sets.iter().filter(|&&d| d > 1 && d < u8::MAX).count();
-                    }
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            let (mut on_sets, mut reached) = (0, 0);
+            v.random_positions(17, 4, 60, |pos, _| {
+                for p in Player::both() {
+                    e.distances(pos, p);
+                    let sets = e.dist[p.index()].clone();
+                    // The same start, searched a cell at a time.
+                    e.dist[p.index()].iter_mut().for_each(|d| {
+                        if *d != 0 {
+                            *d = u8::MAX
+                        }
+                    });
+                    e.frontier.retain(|&c| e.dist[p.index()][c as usize] == 0);
+                    e.distances_by_lists(pos, p);
+                    assert_eq!(sets, e.dist[p.index()], "{name} {p:?} in {}", pos.to_text(&v.rules));
+                    on_sets += e.distances_on_sets(pos, p) as u32;
+                    reached += sets.iter().filter(|&&d| d > 1 && d < u8::MAX).count();
                 }
-            }
+            });
             assert!(on_sets > 100 && reached > 1000, "{name}: {on_sets} searches on the sets, {reached} cells two or more moves away");
         }
     }

@@ -864,37 +864,26 @@ mod tests {
 
     #[test]
     fn the_check_on_the_board_is_the_check_after_the_make() {
-        use rand::RngExt;
         for name in ["chess", "capablanca", "xiangqi", "minishogi", "grasshopper", "nightrider", "pawnsideways"] {
             let v = Variant::load(name, &[]).unwrap();
             assert!(v.board_only != 0, "{name}");
-            let mut rng = crate::ai::rng(13);
-            let (mut probed, mut checks, mut moves, mut pseudo) = (0, 0, Vec::new(), Vec::new());
+            let (mut probed, mut checks, mut pseudo) = (0, 0, Vec::new());
             let mut scratch: Scratch = (Vec::new(), Vec::new());
-            for _ in 0..8 {
-                let mut pos = v.start();
-                for _ in 0..120 {
-                    let me = pos.side();
-                    if let Some(h) = v.royal_hint(&pos, me).filter(|h| !h.complex) {
-                        pseudo.clear();
-                        movegen::normal_moves(&v.rules, &mut pos, &mut pseudo);
-                        for m in &pseudo {
-                            let before = pos.clone();
-                            let Some(on_board) = v.check_on_board(&mut pos, m, &h) else { continue };
-                            assert_eq!(pos, before, "{name}: the board is put back");
-                            let made = v.check_after_with(&mut pos, m, me, &mut scratch, None).unwrap();
-                            assert_eq!(on_board, made, "{name}: {} in {}", m.text(&v.rules.geometry), pos.to_text(&v.rules));
-                            probed += 1;
-                            checks += on_board.is_some() as u32;
-                        }
-                    }
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
+            v.random_positions(13, 8, 120, |pos, _| {
+                let me = pos.side();
+                let Some(h) = v.royal_hint(pos, me).filter(|h| !h.complex) else { return };
+                pseudo.clear();
+                movegen::normal_moves(&v.rules, pos, &mut pseudo);
+                for m in &pseudo {
+                    let before = pos.clone();
+                    let Some(on_board) = v.check_on_board(pos, m, &h) else { continue };
+                    assert_eq!(*pos, before, "{name}: the board is put back");
+                    let made = v.check_after_with(pos, m, me, &mut scratch, None).unwrap();
+                    assert_eq!(on_board, made, "{name}: {} in {}", m.text(&v.rules.geometry), pos.to_text(&v.rules));
+                    probed += 1;
+                    checks += on_board.is_some() as u32;
                 }
-            }
+            });
             assert!(probed > 1000 && checks > 20, "{name}: {probed} moves tested on the board, {checks} left a check");
         }
     }
