@@ -36,9 +36,12 @@ type Lines = Vec<(u16, Vec<Line>)>;
 /// The compiled reverse attack tables of a ruleset.
 #[derive(Clone, Debug)]
 pub struct Attacks {
-    /// Per target cell: (source cell, code, victims, a cell that must be empty or [`NONE`]) of
-    /// captures by a step or a fixed leap (the cell: a lame leap's leg).
-    points: CellTable<(u16, PieceCode, CodeSet, u16)>,
+    /// Per owner of the victim (the first player, the second, or none: an empty cell), per
+    /// target cell: (source cell, code, victims, a cell that must be empty or [`NONE`]) of
+    /// captures by a step or a fixed leap (the cell: a lame leap's leg). An entry is kept under
+    /// each owner one of whose codes it may capture, in the same order, so a query reads only
+    /// the entries that can take its piece and finds the same attacker first.
+    points: [CellTable<(u16, PieceCode, CodeSet, u16)>; 3],
     /// Per reverse direction (an interned vector): the sliders that capture coming the other way.
     lines: Lines,
     /// The same for hopping slides, which capture just beyond the first piece in their line.
@@ -132,7 +135,10 @@ impl Attacks {
                 }
             }
         }
-        let points = CellTable::build(n, |c, out| out.extend_from_slice(&points[c as usize]));
+        let points = [0, 1, 2].map(|owner| {
+            let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
+            CellTable::build(n, |c, out| out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0)))
+        });
         Attacks { points, lines, hops, screens, indirect, complex }
     }
 
@@ -157,7 +163,7 @@ impl Attacks {
     /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
     /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
     pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {
-        for &(src, code, caps, leg) in self.points.get(at) {
+        for &(src, code, caps, leg) in self.points[owner_class(victim_code)].get(at) {
             if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
                 return Some(src);
             }
@@ -205,6 +211,12 @@ impl Line {
             && self.cond.start_ok(g, from)
             && self.cond.land_ok(g, from, at)
     }
+}
+
+/// The owner of a code as an index into [`Attacks`]' tables: 0 or 1, and 2 for the empty code.
+#[inline(always)]
+fn owner_class(code: PieceCode) -> usize {
+    if code.is_empty() { 2 } else { code.owner().index() }
 }
 
 /// The first piece along `v` from `from` (not counting it), and how many cells away; `NONE` at
