@@ -270,6 +270,8 @@ pub struct BoardView<'a> {
     /// `[NONE, NONE]`.
     pub en_passant: [u16; 2],
     /// The occupied cells, on boards of at most 128 cells (where [`Geometry::ray`] answers).
+    /// They must agree with `board`: whoever builds a view over a board changed in place (a
+    /// second part's scratch board) updates them too, as `movegen::second_parts` does.
     pub occupied: u128,
 }
 
