@@ -1036,7 +1036,7 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
 fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
     let pr = &rules.pieces[code.index()];
     if let Some(sets) = &pr.plain_step_sets {
-        let occupied = pos.occupied(Player::FIRST) | pos.occupied(Player::SECOND);
+        let occupied = pos.occupied_cells();
         return Some((sets[from as usize] & !occupied).count_ones() as u64);
     }
     if let Some(targets) = &pr.plain_steps {

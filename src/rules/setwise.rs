@@ -222,7 +222,7 @@ impl Setwise {
         if by_code.len() != self.codes.len() {
             return None;
         }
-        let all = pos.occupied(Player::FIRST) | pos.occupied(Player::SECOND);
+        let all = pos.occupied_cells();
         Some(Sets { by_code, empty: self.cells & !all })
     }
 
