@@ -679,9 +679,12 @@ impl Form {
 
     /// [`Form::reach_on`]'s cells as a set, where the form is a step, or a slide that stops at
     /// the first piece with no zone condition or range and the geometry keeps rays for it
-    /// (`None` otherwise).
+    /// (`None` otherwise, and on a board past 128 cells).
     #[inline]
     pub fn reach_set(&self, g: &Geometry, b: BoardView, from: u16) -> Option<u128> {
+        if g.len() > 128 {
+            return None; // (the cell sets hold 128 cells)
+        }
         match self {
             Form::Step { targets, .. } => Some(targets.get(from).iter().fold(0u128, |s, &t| s | 1u128 << t) & !b.occupied),
             Form::Slide { vecs, pass_over: 0, stop_first: false, max: u8::MAX, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
