@@ -54,6 +54,9 @@ pub struct Attacks {
     pub indirect: CodeSet,
     /// The codes some of whose captures these tables do not hold.
     pub complex: CodeSet,
+    /// The codes of the plain sliders ([`Attacks::lines`]' pieces): where none stands on a
+    /// reverse direction's ray from the target, the query need not walk it.
+    pub sliders: CodeSet,
 }
 
 impl Attacks {
@@ -139,15 +142,21 @@ impl Attacks {
             let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
             CellTable::build(n, |c, out| out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0)))
         });
-        Attacks { points, lines, hops, screens, indirect, complex }
+        let sliders = lines.iter().flat_map(|(_, ls)| ls).fold(0, |s: CodeSet, l| s | 1 << l.code.index());
+        Attacks { points, lines, hops, screens, indirect, complex, sliders }
     }
 
     /// The cells of pieces that shield the piece `victim_code` on `at` from a slider: along a
     /// reverse direction, the first piece is of the victim's side and the next is a slider
-    /// that would capture on `at` once the first has gone (a pin). A cell mask.
-    pub fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> u128 {
+    /// that would capture on `at` once the first has gone (a pin). A cell mask. `sliders`
+    /// holds at least the cells of the pieces of [`Attacks::sliders`]' codes (all ones: not
+    /// known): a direction whose ray meets none of them is not walked.
+    pub fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, sliders: u128) -> u128 {
         let mut pins = 0u128;
         for (back, ls) in &self.lines {
+            if !may_meet(g, *back, at, sliders) {
+                continue;
+            }
             let (shield, d1) = first_piece(g, board, *back, at);
             if shield == NONE || board[shield as usize].owner() != victim_code.owner() {
                 continue;
@@ -163,12 +172,22 @@ impl Attacks {
     /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
     /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
     pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {
+        self.attacker_among(g, board, at, victim_code, u128::MAX)
+    }
+
+    /// [`Attacks::attacker`], where the pieces of [`Attacks::sliders`]' codes stand on cells of
+    /// `sliders` (a superset will do): a direction whose ray meets none of them is not walked.
+    #[inline]
+    pub fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, sliders: u128) -> Option<u16> {
         for &(src, code, caps, leg) in self.points[owner_class(victim_code)].get(at) {
             if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
                 return Some(src);
             }
         }
         for (back, ls) in &self.lines {
+            if !may_meet(g, *back, at, sliders) {
+                continue;
+            }
             let (c, dist) = first_piece(g, board, *back, at);
             if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
                 return Some(c);
@@ -217,6 +236,13 @@ impl Line {
 #[inline(always)]
 fn owner_class(code: PieceCode) -> usize {
     if code.is_empty() { 2 } else { code.owner().index() }
+}
+
+/// Whether the ray along `v` from `at` may meet a cell of `cells` (true where the geometry
+/// keeps no ray for it).
+#[inline(always)]
+fn may_meet(g: &Geometry, v: u16, at: u16, cells: u128) -> bool {
+    cells == u128::MAX || g.ray(v, at).is_none_or(|(ray, _)| ray & cells != 0)
 }
 
 /// The first piece along `v` from `from` (not counting it), and how many cells away; `NONE` at

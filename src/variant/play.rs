@@ -5,7 +5,7 @@ use super::Variant;
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
-use crate::notation::{Move, MoveKind, MoveText, NotationError};
+use crate::notation::{INLINE_PATH, Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
 use crate::rules::{AfterMove, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
@@ -27,14 +27,17 @@ thread_local! {
 struct RoyalHint {
     king: u16,
     complex: bool,
-    /// Whether an enemy piece's captures depend on a hurdle or a leg (see
-    /// [`crate::rules::attacks::Attacks::indirect`]): then every move is tested.
-    indirect: bool,
-    /// Whether the royal piece is attacked now (then every move is tested).
-    in_check: bool,
-    /// The mover's pieces that shield the royal piece from a slider (see
-    /// [`crate::rules::attacks::Attacks::pinned`]).
-    pinned: u128,
+    /// The cells of the opponent's plain sliders (see [`crate::rules::attacks::Attacks::sliders`]);
+    /// no move of the mover adds one.
+    sliders: u128,
+    /// Where nothing can put the royal piece in check but its own moves (it is not attacked
+    /// now; no enemy piece escapes the reverse tables or captures over a hurdle or leg, see
+    /// [`crate::rules::attacks::Attacks::indirect`]; no crown changes a kind): the cells of the
+    /// mover's pieces whose plain moves certainly leave it safe, that is all but the royal
+    /// piece, those that shield it from a slider ([`crate::rules::attacks::Attacks::pinned`])
+    /// and those that may leave the board. Otherwise `None`: every move is tested. See
+    /// [`Variant::safe_without_test`].
+    free: Option<u128>,
 }
 
 /// Why a move could not be played.
@@ -216,10 +219,35 @@ impl Variant {
         // back, so the test allocates nothing once they have grown.
         let mut scratch = CHECK_SCRATCH.take();
         let hint = self.royal_hint(pos, me);
-        let kept = keep_unrefused(out, start, refused, |m, words| {
-            let attack = self.check_after_with(pos, &m, me, &mut scratch, hint)?;
-            Ok(attack.map(|a| if words { self.check_words(pos, m, a) } else { String::new() }))
-        });
+        let kept = if refused.is_none() {
+            // No reasons wanted: the moves safe on sight are kept without a call.
+            let mut kept = start;
+            let mut tested = Ok(());
+            for i in start..out.len() {
+                let m = out[i];
+                let safe = hint.is_some_and(|h| Self::safe_without_test(&m, &h));
+                match if safe { Ok(None) } else { self.check_after_with(pos, &m, me, &mut scratch, hint) } {
+                    Ok(None) => {
+                        out[kept] = m;
+                        kept += 1;
+                    }
+                    Ok(Some(_)) => {}
+                    Err(e) => {
+                        tested = Err(e);
+                        break;
+                    }
+                }
+            }
+            if tested.is_ok() {
+                out.truncate(kept);
+            }
+            tested
+        } else {
+            keep_unrefused(out, start, refused, |m, words| {
+                let attack = self.check_after_with(pos, &m, me, &mut scratch, hint)?;
+                Ok(attack.map(|a| if words { self.check_words(pos, m, a) } else { String::new() }))
+            })
+        };
         CHECK_SCRATCH.set(scratch);
         kept
     }
@@ -263,46 +291,57 @@ impl Variant {
         // The tables are kept for boards of at most 128 cells, whose pieces the occupied sets hold.
         let (mut king, mut n, mut complex, mut indirect) = (NONE, 0, false, false);
         let board = pos.board();
-        let mut own = pos.occupied(me);
+        let (mut own, mut exits) = (pos.occupied(me), 0u128);
         while own != 0 {
             let c = own.trailing_zeros() as u16;
             own &= own - 1;
-            if rules.royal_codes[me] & (1u128 << board[c as usize].index()) != 0 {
+            let code = board[c as usize];
+            if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
                 (king, n) = (c, n + 1);
             }
-        }
-        let mut theirs = pos.occupied(me.other());
-        while theirs != 0 {
-            let code = board[theirs.trailing_zeros() as usize];
-            theirs &= theirs - 1;
-            complex |= rules.attacks.complex & (1u128 << code.index()) != 0;
-            indirect |= rules.attacks.indirect & (1u128 << code.index()) != 0;
+            if rules.pieces[code.index()].exit.is_some() {
+                exits |= 1 << c;
+            }
         }
         if n != 1 {
             return None;
         }
+        let (mut theirs, mut sliders) = (pos.occupied(me.other()), 0u128);
+        while theirs != 0 {
+            let c = theirs.trailing_zeros();
+            let code = 1u128 << board[c as usize].index();
+            theirs &= theirs - 1;
+            complex |= rules.attacks.complex & code != 0;
+            indirect |= rules.attacks.indirect & code != 0;
+            if rules.attacks.sliders & code != 0 {
+                sliders |= 1 << c;
+            }
+        }
         let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
-        let in_check = complex || rules.attacks.attacker(g, board, king, victim).is_some();
-        let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim) };
-        Some(RoyalHint { king, complex, indirect, in_check, pinned })
+        let in_check = complex || rules.attacks.attacker_among(g, board, king, victim, sliders).is_some();
+        let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim, sliders) };
+        let quiet = !(in_check || complex || indirect || rules.crown.is_some());
+        let free = quiet.then(|| pos.occupied(me) & !(1 << king) & !pinned & !exits);
+        Some(RoyalHint { king, complex, sliders, free })
     }
 
     /// Whether `m` certainly leaves `me`'s royal piece safe without playing it: the piece is not
-    /// attacked now, no enemy piece escapes the reverse tables, and the move is not the royal
-    /// piece's own, empties no cell but its start (what it captures stands on its landing, and
-    /// it stays there), and starts on no pinned piece: then no line to the royal piece opens.
-    fn safe_without_test(&self, pos: &Position, m: &Move, h: &RoyalHint) -> bool {
-        if h.in_check || h.complex || h.indirect || self.rules.crown.is_some() {
-            return false;
-        }
+    /// attacked now, no enemy piece escapes the reverse tables, and the move is a drop, or is
+    /// not the royal piece's own, empties no cell but its start (what it captures stands on its
+    /// landing, and it stays there), and starts on no pinned piece and on none that may leave
+    /// the board: then no line to the royal piece opens (`h.free`).
+    #[inline]
+    fn safe_without_test(m: &Move, h: &RoyalHint) -> bool {
+        let Some(free) = h.free else { return false };
         match m.kind {
             MoveKind::Drop { .. } => true,
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } => {
-                let Some(to) = m.to() else { return false };
-                m.from != h.king
-                    && h.pinned >> m.from & 1 == 0
-                    && m.victims().all(|v| v == to)
-                    && self.rules.pieces[pos.board()[m.from as usize].index()].exit.is_none()
+                // A long chain's landings are stored apart: such a move is tested.
+                let n = m.len as usize;
+                (1..=INLINE_PATH).contains(&n)
+                    && m.from < 128
+                    && free >> m.from & 1 != 0
+                    && m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1])
             }
             _ => false,
         }
@@ -328,7 +367,7 @@ impl Variant {
         board[to as usize] = piece;
         board[m.from as usize] = PieceCode::EMPTY;
         let king = if m.from == h.king { to } else { h.king };
-        let attack = rules.attacks.attacker(&rules.geometry, board, king, board[king as usize]).map(|src| (king, src));
+        let attack = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], h.sliders).map(|src| (king, src));
         board[m.from as usize] = piece;
         board[to as usize] = there;
         Some(attack)
@@ -347,7 +386,7 @@ impl Variant {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs, and often not
             // even that.
-            if hint.is_some_and(|h| self.safe_without_test(pos, m, &h)) {
+            if hint.is_some_and(|h| Self::safe_without_test(m, &h)) {
                 return Ok(None);
             }
             if let Some(h) = hint
