@@ -466,8 +466,22 @@ mod tests {
         for (name, options) in &cases {
             let v = Variant::load(name, options).unwrap();
             let mut evaluator = Evaluator::new(&v);
-            let (mut listed, mut captures) = (0, 0);
+            let (mut listed, mut captures, mut before_filters) = (0, 0, 0);
+            let mut list = Vec::new();
             v.random_positions(23, 6, 120, |pos, moves| {
+                let side = pos.side();
+                // The count answered with the list: the same list, and the moves before
+                // castling, promotion choices and the check test.
+                if let Some(k) = v.legal_moves_and_mobility(pos, &mut list).unwrap() {
+                    assert_eq!(
+                        k,
+                        movegen::mobility(&v.rules, pos, side, &mut Vec::new()),
+                        "{name} {options:?} at {}",
+                        pos.to_text(&v.rules)
+                    );
+                    before_filters += 1;
+                }
+                assert_eq!(list, *moves);
                 if v.lists_every_kernel_move(pos, moves) {
                     let side = pos.side();
                     let n = movegen::mobility(&v.rules, pos, side, &mut Vec::new());
@@ -485,6 +499,11 @@ mod tests {
             }
             if matches!(name.as_str(), "lielow" | "bivouac") && options.is_empty() {
                 assert!(captures > 10, "{name}: only {captures} lists with captures");
+            }
+            // And where only castling, promotion choices, the check test or the drop-mate
+            // test stand between the kernel's moves and the list.
+            if matches!(name.as_str(), "chess" | "capablanca" | "minishogi" | "shatranj" | "antichess") {
+                assert!(before_filters > 50, "{name}: only {before_filters} lists counted before the filters");
             }
         }
     }

@@ -281,11 +281,14 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         // Random players need the list's length and one move of it: where the cell sets can,
         // the moves are counted and only the one drawn is found (the same move, index for index).
         let counted = !cfg.looks() && v.count_to_pick(pos, shares);
-        let n = if counted {
-            shares.n as usize
+        // Where the list is every move the mobility term counts, or was built from them, the
+        // evaluation need not count them again.
+        let (n, listed) = if counted {
+            let n = shares.n as usize;
+            (n, v.counts_every_kernel_move(shares).then_some(n))
         } else {
-            v.legal_moves(pos, moves)?;
-            moves.len()
+            let kernel = v.legal_moves_and_mobility(pos, moves)?;
+            (moves.len(), kernel)
         };
         if n == 0 {
             break;
@@ -295,8 +298,6 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         let first = side == crate::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: white's is the
         // same number or its negation.
-        // Where the list is every move the mobility term counts, its length is that count.
-        let listed = if counted { v.counts_every_kernel_move(shares) } else { v.lists_every_kernel_move(pos, moves) }.then_some(n);
         let e = evaluator.score_counted(pos, listed)?;
         eval.push(if first { e } else { -e });
         if last_side != Some(side) {

@@ -36,6 +36,10 @@ pub struct Variant {
     /// removed nothing: what [`Variant::lists_every_kernel_move`] asks of the rules and hooks,
     /// derived once at load (the rest depends on the position).
     pub(crate) lists_kernel_moves: bool,
+    /// Whether the kernel's moves, before castling, promotion choices and the check and
+    /// drop-mate tests, are every move its forms make (no hook, duplicate form, second part or
+    /// merged chain): what [`Variant::legal_moves_and_mobility`] asks of the rules and hooks.
+    pub(crate) kernel_moves_listed: bool,
     /// The codes whose one-landing moves change no cell but their start and landing (and the
     /// piece's kind only if it is not royal): the check test may then play such a move on the
     /// board alone (see `Variant::check_after_with`). Derived once at load; empty unless
@@ -85,15 +89,13 @@ impl Variant {
         let hooks = active_hooks(&merged, &rules, script.as_ref())?;
         let marks = zone_marks(&merged, &rules);
         let kernel_check = script.is_none() && !rules.ends.iter().any(|e| e.kind.may_decide_after_move());
-        let lists_kernel_moves = hooks[Hook::AllowMove as usize].is_none()
+        let kernel_moves_listed = hooks[Hook::AllowMove as usize].is_none()
             && hooks[Hook::GenerateMoves as usize].is_none()
             && !rules.dedup
-            && !rules.check_illegal
-            && !rules.drop_no_mate
-            && !rules.promotion_choices
-            && rules.castling.is_none()
             && rules.captures.identity != crate::rules::Identity::CapturedSet
             && rules.pieces.iter().all(|p| p.thens.iter().all(Option::is_none));
+        let lists_kernel_moves =
+            kernel_moves_listed && !rules.check_illegal && !rules.drop_no_mate && !rules.promotion_choices && rules.castling.is_none();
         let board_only = if kernel_check && !rules.push && rules.crown.is_none() {
             (1..rules.pieces.len())
                 .filter(|&c| {
@@ -122,6 +124,7 @@ impl Variant {
             hooks,
             kernel_check,
             lists_kernel_moves,
+            kernel_moves_listed,
         })
     }
 

@@ -108,22 +108,45 @@ impl Variant {
     /// # Errors
     /// A script hook failed.
     pub fn legal_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
+        self.legal_moves_and_mobility(pos, out).map(drop)
+    }
+
+    /// [`Variant::legal_moves`], and where the list was built from every move the kernel's
+    /// forms make for the player to move, how many those were: what the evaluation's mobility
+    /// counts for that player ([`movegen::mobility`]), known before castling, promotion
+    /// choices and the check and drop-mate tests changed the list. `None` where a hook, a
+    /// duplicate form, a second part or merged chains shape the moves, where the turn continues
+    /// a capture, or where the capture policy removed some (a list with a capture under a
+    /// compulsory policy, any capture under a maximal one).
+    pub fn legal_moves_and_mobility(&self, pos: &mut Position, out: &mut MoveList) -> Result<Option<usize>, ScriptError> {
         out.clear();
         if pos.result().is_some() {
-            return Ok(());
+            return Ok(None);
         }
         if let Some(c) = pos.continuation() {
             out.extend_from_slice(&c.moves);
             if !c.normal {
-                return Ok(());
+                return Ok(None);
             }
         }
         let start = out.len();
-        if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
+        let mobility = if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
             movegen::normal_moves(&self.rules, pos, out);
+            let pol = &self.rules.captures;
+            let kernel = &out[start..];
+            (self.kernel_moves_listed
+                && pos.continuation().is_none()
+                && match (pol.compulsory, pol.maximum) {
+                    (false, false) => true,
+                    // Under a compulsory policy a list with a capture holds only captures.
+                    (true, _) => kernel.first().is_none_or(|m| !m.is_capture()),
+                    (false, true) => !kernel.iter().any(Move::is_capture),
+                })
+            .then_some(kernel.len())
         } else {
             self.filtered_moves(pos, out, &mut Vec::new())?;
-        }
+            None
+        };
         movegen::castlings(&self.rules, pos, out);
         if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, out, start);
@@ -143,7 +166,7 @@ impl Variant {
         {
             out.push(Move::PASS);
         }
-        Ok(())
+        Ok(mobility)
     }
 
     /// The number of legal moves here, where the cell sets can count them without a list
