@@ -57,6 +57,25 @@ pub struct Attacks {
     /// The codes of the plain sliders ([`Attacks::lines`]' pieces): where none stands on a
     /// reverse direction's ray from the target, the query need not walk it.
     pub sliders: CodeSet,
+    /// Per owner class and target cell, the source cells of its [`Attacks::points`] entries
+    /// (all ones past 128 cells): where no enemy piece stands on one, they need not be read.
+    point_sources: [Vec<u128>; 3],
+    /// Per target cell, the cells of the rays along [`Attacks::lines`]' reverse directions
+    /// (all ones where a direction has no ray): where no slider stands on one, no line is walked.
+    line_cells: Vec<u128>,
+}
+
+/// Which cells may hold an attacker, for [`Attacks::attacker_among`]: supersets of the cells
+/// of the attacking side's pieces, and of those of [`Attacks::sliders`]' codes among them.
+#[derive(Clone, Copy, Debug)]
+pub struct Among {
+    pub pieces: u128,
+    pub sliders: u128,
+}
+
+impl Among {
+    /// Any cell (not known).
+    pub const ANY: Among = Among { pieces: u128::MAX, sliders: u128::MAX };
 }
 
 impl Attacks {
@@ -140,10 +159,18 @@ impl Attacks {
         }
         let points = [0, 1, 2].map(|owner| {
             let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
-            CellTable::build(n, |c, out| out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0)))
+            CellTable::build(n, |c, out: &mut Vec<(u16, PieceCode, CodeSet, u16)>| {
+                out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0));
+            })
         });
         let sliders = lines.iter().flat_map(|(_, ls)| ls).fold(0, |s: CodeSet, l| s | 1 << l.code.index());
-        Attacks { points, lines, hops, screens, indirect, complex, sliders }
+        let point_sources = [0, 1, 2].map(|class: usize| {
+            let sources = |c: u16| points[class].get(c).iter().fold(0u128, |s, e| s | 1u128 << e.0);
+            (0..n as u16).map(|c| if n > 128 { u128::MAX } else { sources(c) }).collect()
+        });
+        let line_cells =
+            (0..n as u16).map(|c| lines.iter().fold(0u128, |s, (back, _)| s | g.ray(*back, c).map_or(u128::MAX, |(ray, _)| ray))).collect();
+        Attacks { points, lines, hops, screens, indirect, complex, sliders, point_sources, line_cells }
     }
 
     /// The cells of pieces that shield the piece `victim_code` on `at` from a slider: along a
@@ -172,25 +199,32 @@ impl Attacks {
     /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
     /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
     pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {
-        self.attacker_among(g, board, at, victim_code, u128::MAX)
+        self.attacker_among(g, board, at, victim_code, Among::ANY)
     }
 
-    /// [`Attacks::attacker`], where the pieces of [`Attacks::sliders`]' codes stand on cells of
-    /// `sliders` (a superset will do): a direction whose ray meets none of them is not walked.
+    /// [`Attacks::attacker`], where the attacking side's pieces stand on cells of `among`: the
+    /// entries whose sources hold none are not read, and a direction whose ray meets no slider
+    /// is not walked.
     #[inline]
-    pub fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, sliders: u128) -> Option<u16> {
-        for &(src, code, caps, leg) in self.points[owner_class(victim_code)].get(at) {
-            if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
-                return Some(src);
+    pub fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, among: Among) -> Option<u16> {
+        let class = owner_class(victim_code);
+        if self.point_sources[class][at as usize] & among.pieces != 0 {
+            for &(src, code, caps, leg) in self.points[class].get(at) {
+                if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
+                    return Some(src);
+                }
             }
         }
-        for (back, ls) in &self.lines {
-            if !may_meet(g, *back, at, sliders) {
-                continue;
-            }
-            let (c, dist) = first_piece(g, board, *back, at);
-            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
-                return Some(c);
+        let sliders = among.sliders;
+        if self.line_cells[at as usize] & sliders != 0 {
+            for (back, ls) in &self.lines {
+                if !may_meet(g, *back, at, sliders) {
+                    continue;
+                }
+                let (c, dist) = first_piece(g, board, *back, at);
+                if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
+                    return Some(c);
+                }
             }
         }
         // A hop lands just beyond its hurdle: the neighbour on the way back is the hurdle.

@@ -8,6 +8,7 @@ use crate::movegen::{self, MoveList};
 use crate::notation::{INLINE_PATH, Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
+use crate::rules::attacks::Among;
 use crate::rules::{AfterMove, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::script::api::HookMove;
@@ -27,9 +28,9 @@ thread_local! {
 struct RoyalHint {
     king: u16,
     complex: bool,
-    /// The cells of the opponent's plain sliders (see [`crate::rules::attacks::Attacks::sliders`]);
-    /// no move of the mover adds one.
-    sliders: u128,
+    /// The cells of the opponent's pieces and of its plain sliders (see
+    /// [`crate::rules::attacks::Attacks::sliders`]); no move of the mover adds one.
+    among: Among,
     /// Where nothing can put the royal piece in check but its own moves (it is not attacked
     /// now; no enemy piece escapes the reverse tables or captures over a hurdle or leg, see
     /// [`crate::rules::attacks::Attacks::indirect`]; no crown changes a kind): the cells of the
@@ -247,11 +248,12 @@ impl Variant {
             let mut kept = start;
             let mut tested = Ok(());
             for i in start..out.len() {
-                let m = out[i];
-                let safe = hint.is_some_and(|h| Self::safe_without_test(&m, &h));
-                match if safe { Ok(None) } else { self.check_after_with(pos, &m, me, &mut scratch, hint) } {
+                let safe = hint.is_some_and(|h| Self::safe_without_test(&out[i], &h));
+                match if safe { Ok(None) } else { self.check_after_with(pos, &out[i], me, &mut scratch, hint) } {
                     Ok(None) => {
-                        out[kept] = m;
+                        if kept != i {
+                            out[kept] = out[i];
+                        }
                         kept += 1;
                     }
                     Ok(Some(_)) => {}
@@ -341,11 +343,12 @@ impl Variant {
             }
         }
         let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
-        let in_check = complex || rules.attacks.attacker_among(g, board, king, victim, sliders).is_some();
+        let among = Among { pieces: pos.occupied(me.other()), sliders };
+        let in_check = complex || rules.attacks.attacker_among(g, board, king, victim, among).is_some();
         let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim, sliders) };
         let quiet = !(in_check || complex || indirect || rules.crown.is_some());
         let free = quiet.then(|| pos.occupied(me) & !(1 << king) & !pinned & !exits);
-        Some(RoyalHint { king, complex, sliders, free })
+        Some(RoyalHint { king, complex, among, free })
     }
 
     /// Whether `m` certainly leaves `me`'s royal piece safe without playing it: the piece is not
@@ -390,7 +393,7 @@ impl Variant {
         board[to as usize] = piece;
         board[m.from as usize] = PieceCode::EMPTY;
         let king = if m.from == h.king { to } else { h.king };
-        let attack = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], h.sliders).map(|src| (king, src));
+        let attack = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], h.among).map(|src| (king, src));
         board[m.from as usize] = piece;
         board[to as usize] = there;
         Some(attack)
