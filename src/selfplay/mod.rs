@@ -242,13 +242,39 @@ pub struct Desk<'a> {
     moves: MoveList,
     shares: Counted,
     evaluator: ai::Evaluator<'a>,
+    /// The lists a game grows, kept from game to game: a record gets copies of its own length,
+    /// so neither a game nor the study's memory pays for room a short game never used.
+    branching: Vec<u32>,
+    eval: Vec<i32>,
+    /// The players' names as written in records (a study has one or two players).
+    names: Vec<(Engine, String)>,
 }
 
 impl<'a> Desk<'a> {
     /// A desk for games of `v`.
     pub fn new(v: &'a Variant) -> Desk<'a> {
         let start = v.start();
-        Desk { v, pos: start.clone(), start, moves: Vec::with_capacity(64), shares: Counted::default(), evaluator: ai::Evaluator::new(v) }
+        Desk {
+            v,
+            pos: start.clone(),
+            start,
+            moves: Vec::with_capacity(64),
+            shares: Counted::default(),
+            evaluator: ai::Evaluator::new(v),
+            branching: Vec::new(),
+            eval: Vec::new(),
+            names: Vec::new(),
+        }
+    }
+
+    /// `e`'s name as records write it.
+    fn name(&mut self, e: Engine) -> String {
+        if let Some((_, n)) = self.names.iter().find(|(x, _)| *x == e) {
+            return n.clone();
+        }
+        let n = e.to_string();
+        self.names.push((e, n.clone()));
+        n
     }
 }
 
@@ -259,18 +285,18 @@ impl<'a> Desk<'a> {
 pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
-    let Desk { v, start, pos, moves, shares, evaluator } = desk;
+    let (white, black) = cfg.players(index);
+    let names = (desk.name(white), desk.name(black));
+    let Desk { v, start, pos, moves, shares, evaluator, branching, eval, .. } = desk;
     let v: &Variant = v;
     pos.clone_from(start);
     let g = &v.rules.geometry;
-    let mut texts = Vec::new();
-    // Room for a typical game's plies, so that short games never grow their lists.
-    let mut branching = Vec::with_capacity(256);
+    let mut texts = Vec::with_capacity(if cfg.record_moves { 0 } else { OPENING_PLIES });
+    branching.clear();
+    eval.clear();
     let mut plies = 0u32;
-    let (white, black) = cfg.players(index);
     // Seconds per decision, by player (first, second).
     let mut times: [Vec<f64>; 2] = [vec![], vec![]];
-    let mut eval = Vec::with_capacity(256);
     let mut turns = 0u32;
     let mut last_side = None;
     let mut near_forced = cfg.looks().then_some(0u32);
@@ -343,12 +369,12 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         reason: out.reason.to_string(),
         plies,
         moves: texts,
-        branching,
-        white: white.to_string(),
-        black: black.to_string(),
+        branching: branching.clone(),
+        white: names.0,
+        black: names.1,
         white_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
         black_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
-        eval: Some(eval),
+        eval: Some(eval.clone()),
         turns: Some(turns),
         near_forced,
         random_plies: cfg.random_plies.min(plies),
