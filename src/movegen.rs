@@ -12,7 +12,7 @@ use crate::piece::Player;
 use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::victim;
 use crate::rules::setwise::Sets;
-use crate::rules::{BoardView, Chain, CodeSet, Flying, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
+use crate::rules::{BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -1024,10 +1024,62 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
         start_chain(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
     }
     if !c.only_chains(rules) {
+        if (left as usize) >= scratch.len() && rules.pieces[code.index()].thens.iter().any(Option::is_some) {
+            // A two-part turn's moves are many: the one wanted is found by counts.
+            return nth_quiet(rules, pos, from, code, left - scratch.len() as u64, scratch);
+        }
         quiet_from(rules, pos, from, code, scratch, true);
     }
     debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");
     scratch[left as usize]
+}
+
+/// The non-chaining move at `index` of the piece `code` on `from`, as [`quiet_from`] lists
+/// them: forms and a two-part turn's first parts are passed over by their counts, and only the
+/// second parts of the first part that holds the move are listed. `scratch` is overwritten.
+fn nth_quiet(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, index: u64, scratch: &mut MoveList) -> Move {
+    let pr = &rules.pieces[code.index()];
+    let own = pos.counts()[code.owner()];
+    let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
+    let (g, view) = (&rules.geometry, pos.view());
+    let (firsts, mut board, mut reach, saved) = THEN_SCRATCH.take();
+    board.clear();
+    board.extend_from_slice(pos.board());
+    let mut left = index;
+    let mut found = None;
+    'forms: for (form, (&limit, then)) in pr.quiet.iter().zip(pr.limits.iter().zip(&pr.thens)) {
+        if limit != u16::MAX && own as u64 > limit as u64 {
+            continue;
+        }
+        scratch.clear();
+        form.generate(g, view, from, avoid, scratch);
+        let Some(then) = then else {
+            if left < scratch.len() as u64 {
+                found = Some((scratch[left as usize], None));
+                break;
+            }
+            left -= scratch.len() as u64;
+            continue;
+        };
+        for &m in scratch.iter() {
+            let n = count_second_parts_of(rules, pos, code, then, m, &mut board, &mut reach);
+            if left < n {
+                found = Some((m, Some(then)));
+                break 'forms;
+            }
+            left -= n;
+        }
+    }
+    THEN_SCRATCH.set((firsts, board, reach, saved));
+    match found.expect("an index below the piece's count") {
+        (m, None) => m,
+        (first, Some(then)) => {
+            scratch.clear();
+            scratch.push(first);
+            second_parts(rules, pos, code, then, 0, scratch);
+            scratch[left as usize]
+        }
+    }
 }
 
 /// The non-chaining moves of the piece `code` on `from`, as [`quiet_from`] would list them,
@@ -1050,18 +1102,62 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 #[inline]
 fn count_forms(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
     let pr = &rules.pieces[code.index()];
-    if pr.thens.iter().any(Option::is_some) {
-        return None; // a two-part turn's second parts multiply its moves
-    }
     let own = pos.counts()[code.owner()];
     let view = pos.view();
     let mut n = 0;
-    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+    for (form, (&limit, then)) in pr.quiet.iter().zip(pr.limits.iter().zip(&pr.thens)) {
         if limit == u16::MAX || own as u64 <= limit as u64 {
-            n += form.count_listless(&rules.geometry, view, from)? as u64;
+            n += match then {
+                Some(then) => count_second_parts(rules, pos, code, from, form, then),
+                None => form.count_listless(&rules.geometry, view, from)? as u64,
+            };
         }
     }
     Some(n)
+}
+
+/// The moves of a two-part turn by the piece `code` on `from` whose first part is `form`, as
+/// [`second_parts`] would list them, counted: each first part's second parts counted from its
+/// landing ([`count_second_parts_of`]).
+fn count_second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16, form: &Form, then: &Then) -> u64 {
+    let (mut firsts, mut board, mut reach, saved) = THEN_SCRATCH.take();
+    let pr = &rules.pieces[code.index()];
+    let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
+    firsts.clear();
+    form.generate(&rules.geometry, pos.view(), from, avoid, &mut firsts);
+    board.clear();
+    board.extend_from_slice(pos.board());
+    let n = firsts.iter().map(|&m| count_second_parts_of(rules, pos, code, then, m, &mut board, &mut reach)).sum();
+    THEN_SCRATCH.set((firsts, board, reach, saved));
+    n
+}
+
+/// How many second parts [`second_parts`] would list after the first part `m` of the piece
+/// `code`: `m` played on `board` (a copy of the position's, put back after), and the second
+/// part's moves counted from its landing. `reach` is overwritten.
+fn count_second_parts_of(
+    rules: &Ruleset,
+    pos: &Position,
+    code: PieceCode,
+    then: &Then,
+    m: Move,
+    board: &mut [PieceCode],
+    reach: &mut MoveList,
+) -> u64 {
+    let Some(to) = m.to() else { return 0 };
+    for c in m.victims() {
+        board[c as usize] = PieceCode::EMPTY;
+    }
+    board[m.from as usize] = PieceCode::EMPTY;
+    board[to as usize] = code;
+    let view = pos.view();
+    let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
+    let occupied = (view.occupied & !lifted) | 1u128.wrapping_shl(to as u32);
+    let n = then.form.count(&rules.geometry, BoardView { board, occupied, ..view }, to, ZoneSet::EMPTY, reach) as u64;
+    for c in m.victims().chain([m.from, to]) {
+        board[c as usize] = pos.board()[c as usize];
+    }
+    n
 }
 
 /// `side`'s non-chaining moves, counted: on the cell sets for the piece codes whose forms are
@@ -1522,8 +1618,11 @@ mod tests {
                 if v.count_to_pick(pos, &mut shares) {
                     assert_eq!(shares.n, moves.len() as u64, "{name} {options:?} at {at}");
                     assert_eq!(v.counts_every_kernel_move(&shares), v.lists_every_kernel_move(pos, moves), "{name} at {at}");
-                    for (i, m) in moves.iter().enumerate() {
-                        assert_eq!(v.nth_move(pos, &shares, i as u64, &mut scratch), *m, "{name} {options:?} move {i} at {at}");
+                    // Every move of a short list; of a long one (Amazons' hundreds), about a
+                    // hundred spread over it, and the last.
+                    let step = moves.len().div_ceil(100);
+                    for i in (0..moves.len()).step_by(step).chain([moves.len() - 1]) {
+                        assert_eq!(v.nth_move(pos, &shares, i as u64, &mut scratch), moves[i], "{name} {options:?} move {i} at {at}");
                     }
                     assert_eq!(pos.to_text(&v.rules), at, "a pick leaves the position as it was");
                     picked += 1;
@@ -1532,9 +1631,14 @@ mod tests {
             // Picks are made where no hook lists moves, the most pieces need not be taken, no
             // chains merge and no jump flies: in these games' default rules among others.
             if options.is_empty()
-                && matches!(name.as_str(), "checkers" | "bivouac" | "lielow" | "lielow-ludii" | "breakthrough" | "basileus")
+                && matches!(name.as_str(), "checkers" | "bivouac" | "lielow" | "lielow-ludii" | "breakthrough" | "basileus" | "amazons")
             {
                 assert!(picked > 100, "{name} {options:?}: only {picked} positions picked from");
+            }
+            // Two-part turns (Amazons' move and arrow) are counted: each first part played, its
+            // second parts counted from its landing.
+            if name == "amazons" {
+                assert!(counted > 100, "{name}: only {counted} positions counted");
             }
             // Slides (Bivouac's runs), leaps (Lielow's), captures by landing (Lielow) and by
             // jumping (Bivouac) are counted in these games.
