@@ -247,6 +247,7 @@ impl Setwise {
     fn movers_in<W: Word>(&self, sets: &Sets<'_>, side: Player) -> W {
         let mut out = W::ZERO;
         let empty = W::of(sets.empty);
+        let mut victim_cells = VictimCells::<W>::new();
         let mut c = 1 + side.index();
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
@@ -254,7 +255,7 @@ impl Setwise {
                 match self.codes[c].steps.as_ref() {
                     Some(Steps { quiet, take, masks, leaps }) if masks.is_empty() && leaps.is_empty() => {
                         for (s, victims) in take {
-                            out = out | (mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset));
+                            out = out | (mine & W::of(s.from) & victim_cells.of(sets, *victims).back(s.offset));
                         }
                         for (s, _) in quiet {
                             out = out | (mine & W::of(s.from) & empty.back(s.offset));
@@ -386,6 +387,7 @@ impl Setwise {
     ) -> Option<()> {
         let own = pos.counts()[p];
         let empty = W::of(sets.empty);
+        let mut victim_cells = VictimCells::<W>::new();
         let mut c = 1 + p.index();
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
@@ -401,7 +403,7 @@ impl Setwise {
                     continue;
                 };
                 for (s, victims) in take {
-                    let taking = mine & W::of(s.from) & cells_of::<W>(sets, *victims).back(s.offset);
+                    let taking = mine & W::of(s.from) & victim_cells.of(sets, *victims).back(s.offset);
                     if taking != W::ZERO && !captures {
                         return None;
                     }
@@ -643,6 +645,28 @@ fn landings<W: Word>(to: W, empty: W, victims: W, quiet: bool, captures: bool) -
         return None;
     }
     Some(taking as u64 + if quiet { (to & empty).count() as u64 } else { 0 })
+}
+
+/// [`cells_of`] with its last answer kept: a side's step tables mostly name one set of
+/// victims, whose cells are then found once.
+struct VictimCells<W> {
+    set: CodeSet,
+    cells: W,
+}
+
+impl<W: Word> VictimCells<W> {
+    #[inline(always)]
+    fn new() -> Self {
+        VictimCells { set: 0, cells: W::ZERO }
+    }
+
+    #[inline(always)]
+    fn of(&mut self, sets: &Sets<'_>, set: CodeSet) -> W {
+        if set != self.set {
+            (self.set, self.cells) = (set, cells_of(sets, set));
+        }
+        self.cells
+    }
 }
 
 /// The cells of the pieces in `set`.
