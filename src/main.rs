@@ -7,6 +7,12 @@ use clap::Parser;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// mimalloc rather than the system's allocator: a self-play study keeps every game's record
+/// (a dozen small allocations a game, none freed before the report), where glibc's slow path
+/// cost tic-tac-toe self-play a sixth of its time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = boardlab::cli::Cli::parse();
     let stdout = std::io::stdout();
