@@ -568,6 +568,10 @@ fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>
     let resumed: usize = done.iter().map(Vec::len).sum();
     let mut games = done;
     games.resize(cfgs.len(), vec![]);
+    // Room for every game to come, so that the records are never moved as the lists grow.
+    for (k, list) in games.iter_mut().enumerate() {
+        list.reserve(jobs.iter().filter(|j| j.0 == k).count());
+    }
     let mut failure: Option<SelfplayError> = None;
     let mut interrupted = false;
     let t = Instant::now();
