@@ -33,9 +33,44 @@ impl Evaluator<'_> {
                 }
             }
         }
-        if !(n <= 128 && self.distances_on_sets(pos, p)) {
+        if !(n <= 128 && (self.distances_by_fills(pos, p) || self.distances_on_sets(pos, p))) {
             self.distances_by_lists(pos, p);
         }
+    }
+
+    /// [`Evaluator::distances`] a layer at a time, each layer found from the whole last one
+    /// by shifts of its cell set, direction by direction (see [`crate::rules::Form::fills`]),
+    /// where every moving code's forms have fills (`false`, `dist` as the caller left it,
+    /// otherwise).
+    fn distances_by_fills(&mut self, pos: &Position, p: Player) -> bool {
+        let fills = &self.fills;
+        if fills.is_empty() || self.movers.iter().any(|c| fills[c.index()].is_none()) {
+            return false;
+        }
+        let n = pos.board().len();
+        let empty = !pos.occupied_cells() & if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let mut reached = self.frontier.iter().fold(0u128, |s, &c| s | 1u128 << c);
+        let mut frontier = reached;
+        let dist = &mut self.dist[p.index()];
+        let mut d = 0u8;
+        while frontier != 0 && d < u8::MAX - 1 {
+            d += 1;
+            let mut next = 0u128;
+            for code in &self.movers {
+                for f in fills[code.index()].iter().flatten() {
+                    next |= f.reach(frontier, empty);
+                }
+            }
+            next &= !reached;
+            reached |= next;
+            frontier = next;
+            while next != 0 {
+                let c = next.trailing_zeros() as usize;
+                next &= next - 1;
+                dist[c] = d;
+            }
+        }
+        true
     }
 
     /// The rest of [`Evaluator::distances`] (from its start pieces), a cell at a time.
@@ -182,6 +217,9 @@ pub struct Evaluator<'a> {
     frontier: Vec<u16>,
     cells: Vec<u16>,
     movers: Vec<crate::PieceCode>,
+    /// Territory: by code, its forms' quiet moves as shifts of cell sets, where they all have
+    /// them (see [`crate::rules::Form::fills`]); empty without the territory term.
+    fills: Vec<Option<Vec<crate::rules::movement::Fill>>>,
     /// For one [`Evaluator::score_counted`] call, the mobility of the player to decide.
     own_moves: Option<usize>,
 }
@@ -315,6 +353,13 @@ impl<'a> Evaluator<'a> {
             frontier: Vec::new(),
             cells: Vec::new(),
             movers: Vec::new(),
+            fills: if v.rules.eval.territory == 0 {
+                Vec::new()
+            } else {
+                let g = &v.rules.geometry;
+                let by_code = |p: &crate::rules::PieceRules| p.quiet.iter().map(|f| f.fills(g)).collect::<Option<Vec<_>>>();
+                v.rules.pieces.iter().map(|p| by_code(p).map(|fs| fs.into_iter().flatten().collect())).collect()
+            },
             own_moves: None,
         }
     }
@@ -684,11 +729,22 @@ mod tests {
         for name in ["amazons", "breakthrough"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut e = Evaluator::new(&v);
-            let (mut on_sets, mut reached) = (0, 0);
+            let (mut on_sets, mut reached, mut by_fills) = (0, 0, 0);
             v.random_positions(17, 4, 60, |pos, _| {
                 for p in Player::both() {
                     e.distances(pos, p);
                     let sets = e.dist[p.index()].clone();
+                    // The same start, searched a cell of the frontier at a time on the sets.
+                    e.dist[p.index()].iter_mut().for_each(|d| {
+                        if *d != 0 {
+                            *d = u8::MAX
+                        }
+                    });
+                    e.frontier.retain(|&c| e.dist[p.index()][c as usize] == 0);
+                    by_fills += u32::from(!e.fills.is_empty() && e.movers.iter().all(|c| e.fills[c.index()].is_some()));
+                    if e.distances_on_sets(pos, p) {
+                        assert_eq!(sets, e.dist[p.index()], "{name} {p:?} by cells of the frontier in {}", pos.to_text(&v.rules));
+                    }
                     // The same start, searched a cell at a time.
                     e.dist[p.index()].iter_mut().for_each(|d| {
                         if *d != 0 {
@@ -703,6 +759,9 @@ mod tests {
                 }
             });
             assert!(on_sets > 100 && reached > 1000, "{name}: {on_sets} searches on the sets, {reached} cells two or more moves away");
+            if name == "amazons" {
+                assert!(by_fills > 100, "{name}: only {by_fills} searches by shifts");
+            }
         }
     }
 

@@ -701,6 +701,46 @@ impl Form {
         }
     }
 
+    /// [`Form::reach_set`] for a whole set of start cells at once, as shifts of the set (one
+    /// [`Fill`] per direction): where the form is a step, or a slide that stops at the first
+    /// piece with no zone condition or range, and each direction's steps split into at most
+    /// [`Fill::MAX_GROUPS`] offsets of the cell index (`None` otherwise, and past 128 cells).
+    pub fn fills(&self, g: &Geometry) -> Option<Vec<Fill>> {
+        let n = g.len();
+        if n > 128 {
+            return None;
+        }
+        let grouped = |pairs: &mut dyn Iterator<Item = (u16, u16)>| {
+            let mut groups: Vec<(i16, u128)> = Vec::new();
+            for (from, to) in pairs {
+                let offset = to as i16 - from as i16;
+                match groups.iter().position(|g| g.0 == offset) {
+                    Some(i) => groups[i].1 |= 1u128 << from,
+                    None if groups.len() < Fill::MAX_GROUPS => groups.push((offset, 1u128 << from)),
+                    None => return None,
+                }
+            }
+            Some(groups)
+        };
+        match self {
+            Form::Step { targets, .. } => {
+                let mut pairs = (0..n as u16).flat_map(|c| targets.get(c).iter().map(move |&t| (c, t)));
+                Some(vec![Fill { groups: grouped(&mut pairs)?, slide: false }])
+            }
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max: u8::MAX, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
+                if cond.is_plain() =>
+            {
+                vecs.iter()
+                    .map(|&v| {
+                        let mut pairs = (0..n as u16).map(|c| (c, g.step(v, c))).filter(|&(_, t)| t != NONE);
+                        Some(Fill { groups: grouped(&mut pairs)?, slide: true })
+                    })
+                    .collect()
+            }
+            _ => None,
+        }
+    }
+
     /// Appends to `out` the empty cells a piece on `from` can move to by this form on the board
     /// `b` (what a search over the pieces' movement needs, without building moves: steps and
     /// plain slides directly, other forms through `moves`, which is overwritten).
@@ -1460,6 +1500,45 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
     out.sort();
     out.dedup();
     Ok(out)
+}
+
+/// One direction of a form's quiet moves as shifts of a cell set (see [`Form::fills`]): each
+/// group's start cells (`1 << from` in the mask) reach the cell `offset` further on; a slide
+/// repeats the step through empty cells.
+#[derive(Clone, Debug)]
+pub struct Fill {
+    groups: Vec<(i16, u128)>,
+    slide: bool,
+}
+
+impl Fill {
+    /// The most offsets one direction may split into.
+    pub const MAX_GROUPS: usize = 4;
+
+    /// The cells one step on from the cells of `s`.
+    #[inline(always)]
+    fn step(&self, s: u128) -> u128 {
+        self.groups.iter().fold(0, |out, &(offset, from)| {
+            let s = s & from;
+            out | if offset >= 0 { s.rotate_left(offset as u32) } else { s.rotate_right(offset.unsigned_abs() as u32) }
+        })
+    }
+
+    /// The empty cells (of `empty`) a piece on any cell of `starts` reaches by this direction:
+    /// one step, or for a slide every cell up to the first that is not empty.
+    #[inline]
+    pub fn reach(&self, starts: u128, empty: u128) -> u128 {
+        let mut new = self.step(starts) & empty;
+        if !self.slide {
+            return new;
+        }
+        let mut out = new;
+        while new != 0 {
+            new = self.step(new) & empty & !out;
+            out |= new;
+        }
+        out
+    }
 }
 
 #[cfg(test)]
