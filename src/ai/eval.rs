@@ -61,14 +61,7 @@ impl Evaluator<'_> {
                     next |= f.reach(frontier, empty);
                 }
             }
-            next &= !reached;
-            reached |= next;
-            frontier = next;
-            while next != 0 {
-                let c = next.trailing_zeros() as usize;
-                next &= next - 1;
-                dist[c] = d;
-            }
+            frontier = settle(next, &mut reached, dist, d);
         }
         true
     }
@@ -135,17 +128,25 @@ impl Evaluator<'_> {
                 };
                 next |= cells;
             }
-            next &= !reached;
-            reached |= next;
-            frontier = next;
-            while next != 0 {
-                let c = next.trailing_zeros() as usize;
-                next &= next - 1;
-                dist[c] = d;
-            }
+            frontier = settle(next, &mut reached, dist, d);
         }
         true
     }
+}
+
+/// Ends a layer of a search on the cell sets: the cells of `next` not `reached` before are
+/// reached now, at distance `d`, and are the next layer's frontier.
+#[inline(always)]
+fn settle(next: u128, reached: &mut u128, dist: &mut [u8], d: u8) -> u128 {
+    let frontier = next & !*reached;
+    *reached |= frontier;
+    let mut cells = frontier;
+    while cells != 0 {
+        let c = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        dist[c] = d;
+    }
+    frontier
 }
 
 /// The most pieces a goal counts that are kept in a small array rather than selected from a list.
