@@ -243,36 +243,14 @@ impl Variant {
         // back, so the test allocates nothing once they have grown.
         let mut scratch = CHECK_SCRATCH.take();
         let hint = self.royal_hint(pos, me);
-        let kept = if refused.is_none() {
-            // No reasons wanted: the moves safe on sight are kept without a call.
-            let mut kept = start;
-            let mut tested = Ok(());
-            for i in start..out.len() {
-                let safe = hint.is_some_and(|h| Self::safe_without_test(&out[i], &h));
-                match if safe { Ok(None) } else { self.check_after_with(pos, &out[i], me, &mut scratch, hint) } {
-                    Ok(None) => {
-                        if kept != i {
-                            out[kept] = out[i];
-                        }
-                        kept += 1;
-                    }
-                    Ok(Some(_)) => {}
-                    Err(e) => {
-                        tested = Err(e);
-                        break;
-                    }
-                }
+        // The moves safe on sight are kept without a test.
+        let kept = keep_unrefused(out, start, refused, |m, words| {
+            if hint.is_some_and(|h| Self::safe_without_test(m, &h)) {
+                return Ok(None);
             }
-            if tested.is_ok() {
-                out.truncate(kept);
-            }
-            tested
-        } else {
-            keep_unrefused(out, start, refused, |m, words| {
-                let attack = self.check_after_with(pos, &m, me, &mut scratch, hint)?;
-                Ok(attack.map(|a| if words { self.check_words(pos, m, a) } else { String::new() }))
-            })
-        };
+            let attack = self.check_after_with(pos, m, me, &mut scratch, hint)?;
+            Ok(attack.map(|a| if words { self.check_words(pos, *m, a) } else { String::new() }))
+        });
         CHECK_SCRATCH.set(scratch);
         kept
     }
@@ -288,10 +266,10 @@ impl Variant {
     ) -> Result<(), ScriptError> {
         keep_unrefused(out, start, refused, |m, _| {
             let guarded = m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
-            if !guarded || self.drop_gives_no_check(pos, &m) {
+            if !guarded || self.drop_gives_no_check(pos, m) {
                 return Ok(None);
             }
-            self.make(pos, &m)?;
+            self.make(pos, m)?;
             let mates = self.checkmated(pos);
             pos.undo();
             let kind = &self.rules.kind(m.dropped().map_or(crate::KindId(0), |c| c.kind())).name;
@@ -944,19 +922,21 @@ fn keep_unrefused(
     out: &mut MoveList,
     start: usize,
     mut refused: Option<&mut Vec<(Move, String)>>,
-    mut refuse: impl FnMut(Move, bool) -> Result<Option<String>, ScriptError>,
+    mut refuse: impl FnMut(&Move, bool) -> Result<Option<String>, ScriptError>,
 ) -> Result<(), ScriptError> {
     let mut kept = start;
     for i in start..out.len() {
-        let m = out[i];
-        match refuse(m, refused.is_some())? {
+        match refuse(&out[i], refused.is_some())? {
             Some(words) => {
                 if let Some(r) = refused.as_deref_mut() {
-                    r.push((m, words));
+                    r.push((out[i], words));
                 }
             }
             None => {
-                out[kept] = m;
+                // (Moves are copied only once one before them has gone.)
+                if kept != i {
+                    out[kept] = out[i];
+                }
                 kept += 1;
             }
         }
