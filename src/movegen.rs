@@ -665,42 +665,54 @@ pub fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &m
 /// Replaces each move of `out[start..]` by the two-part turns it begins: the move, then a
 /// piece of `then.code` placed on each cell `then.form` reaches from the landing, on the board
 /// as the move leaves it (its start empty, the piece on its landing, its victims gone).
-/// The buffers of [`second_parts`]: the first parts, a board, the second parts' reach and the
-/// cells a first part changed.
-type ThenScratch = (Vec<Move>, Vec<PieceCode>, MoveList, Vec<(u16, PieceCode)>);
+/// The buffers of [`second_parts`] (and of their counts): the first parts, a board, the second
+/// parts' reach.
+type ThenScratch = (Vec<Move>, Vec<PieceCode>, MoveList);
 
 thread_local! {
     /// Kept between calls so that two-part turns allocate nothing once the buffers have grown.
-    static THEN_SCRATCH: std::cell::Cell<ThenScratch> = const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new(), Vec::new())) };
+    static THEN_SCRATCH: std::cell::Cell<ThenScratch> = const { std::cell::Cell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 #[cold]
 fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, start: usize, out: &mut MoveList) {
-    let (mut firsts, mut board, mut reach, mut saved) = THEN_SCRATCH.take();
+    let (mut firsts, mut board, mut reach) = THEN_SCRATCH.take();
     firsts.clear();
     firsts.extend(out.drain(start..));
     board.clear();
     board.extend_from_slice(pos.board());
     let view = pos.view();
     for &m in &firsts {
-        let Some(to) = m.to() else { continue };
-        saved.clear();
-        saved.extend(std::iter::once(m.from).chain(m.victims()).chain([to]).map(|c| (c, board[c as usize])));
-        for c in m.victims() {
-            board[c as usize] = PieceCode::EMPTY;
-        }
-        board[m.from as usize] = PieceCode::EMPTY;
-        board[to as usize] = code;
-        let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
-        let occupied = (view.occupied & !lifted) | 1u128.wrapping_shl(to as u32);
+        let Some((to, occupied)) = play_first_part(pos, code, m, &mut board) else { continue };
         reach.clear();
         then.form.generate(&rules.geometry, BoardView { board: &board, occupied, ..view }, to, ZoneSet::EMPTY, &mut reach);
         out.extend(reach.iter().filter_map(|r| r.to()).map(|at| m.then_place(then.code, at)));
-        for &(c, was) in saved.iter().rev() {
-            board[c as usize] = was;
-        }
+        put_back(pos, m, to, &mut board);
     }
-    THEN_SCRATCH.set((firsts, board, reach, saved));
+    THEN_SCRATCH.set((firsts, board, reach));
+}
+
+/// Plays the first part `m` of a two-part turn by the piece `code` on `board`, a copy of
+/// `pos`'s: its victims and its start emptied, the piece on its landing. The landing and the
+/// occupied cells after it (`None`: the move has no landing); [`put_back`] undoes it.
+#[inline]
+fn play_first_part(pos: &Position, code: PieceCode, m: Move, board: &mut [PieceCode]) -> Option<(u16, u128)> {
+    let to = m.to()?;
+    for c in m.victims() {
+        board[c as usize] = PieceCode::EMPTY;
+    }
+    board[m.from as usize] = PieceCode::EMPTY;
+    board[to as usize] = code;
+    let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
+    Some((to, (pos.view().occupied & !lifted) | 1u128.wrapping_shl(to as u32)))
+}
+
+/// Puts back on `board` the cells [`play_first_part`] changed for `m` (landing `to`).
+#[inline]
+fn put_back(pos: &Position, m: Move, to: u16, board: &mut [PieceCode]) {
+    for c in m.victims().chain([m.from, to]) {
+        board[c as usize] = pos.board()[c as usize];
+    }
 }
 
 /// Replaces each move of `out[start..]` that promotes a piece with a choice of kinds by one
@@ -1042,7 +1054,7 @@ fn nth_quiet(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, index:
     let own = pos.counts()[code.owner()];
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     let (g, view) = (&rules.geometry, pos.view());
-    let (firsts, mut board, mut reach, saved) = THEN_SCRATCH.take();
+    let (firsts, mut board, mut reach) = THEN_SCRATCH.take();
     board.clear();
     board.extend_from_slice(pos.board());
     let mut left = index;
@@ -1070,7 +1082,7 @@ fn nth_quiet(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, index:
             left -= n;
         }
     }
-    THEN_SCRATCH.set((firsts, board, reach, saved));
+    THEN_SCRATCH.set((firsts, board, reach));
     match found.expect("an index below the piece's count") {
         (m, None) => m,
         (first, Some(then)) => {
@@ -1083,7 +1095,7 @@ fn nth_quiet(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, index:
 }
 
 /// The non-chaining moves of the piece `code` on `from`, as [`quiet_from`] would list them,
-/// counted (`None` where a form needs its list: a walk, or a two-part turn).
+/// counted (`None` where a form needs its list: a walk).
 #[inline(always)]
 fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
     let pr = &rules.pieces[code.index()];
@@ -1098,7 +1110,8 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 }
 
 /// The non-chaining moves of the piece `code` on `from`, counted form by form through each
-/// form's own generator (`None` where a form needs its list: a walk, or a two-part turn).
+/// form's own generator, a two-part turn first part by first part (`None` where a form needs
+/// its list: a walk).
 #[inline]
 fn count_forms(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
     let pr = &rules.pieces[code.index()];
@@ -1120,7 +1133,7 @@ fn count_forms(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 /// [`second_parts`] would list them, counted: each first part's second parts counted from its
 /// landing ([`count_second_parts_of`]).
 fn count_second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16, form: &Form, then: &Then) -> u64 {
-    let (mut firsts, mut board, mut reach, saved) = THEN_SCRATCH.take();
+    let (mut firsts, mut board, mut reach) = THEN_SCRATCH.take();
     let pr = &rules.pieces[code.index()];
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     firsts.clear();
@@ -1128,7 +1141,7 @@ fn count_second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, from: u1
     board.clear();
     board.extend_from_slice(pos.board());
     let n = firsts.iter().map(|&m| count_second_parts_of(rules, pos, code, then, m, &mut board, &mut reach)).sum();
-    THEN_SCRATCH.set((firsts, board, reach, saved));
+    THEN_SCRATCH.set((firsts, board, reach));
     n
 }
 
@@ -1144,25 +1157,14 @@ fn count_second_parts_of(
     board: &mut [PieceCode],
     reach: &mut MoveList,
 ) -> u64 {
-    let Some(to) = m.to() else { return 0 };
-    for c in m.victims() {
-        board[c as usize] = PieceCode::EMPTY;
-    }
-    board[m.from as usize] = PieceCode::EMPTY;
-    board[to as usize] = code;
-    let view = pos.view();
-    let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
-    let occupied = (view.occupied & !lifted) | 1u128.wrapping_shl(to as u32);
-    let n = then.form.count(&rules.geometry, BoardView { board, occupied, ..view }, to, ZoneSet::EMPTY, reach) as u64;
-    for c in m.victims().chain([m.from, to]) {
-        board[c as usize] = pos.board()[c as usize];
-    }
+    let Some((to, occupied)) = play_first_part(pos, code, m, board) else { return 0 };
+    let n = then.form.count(&rules.geometry, BoardView { board, occupied, ..pos.view() }, to, ZoneSet::EMPTY, reach) as u64;
+    put_back(pos, m, to, board);
     n
 }
 
 /// `side`'s non-chaining moves, counted: on the cell sets for the piece codes whose forms are
-/// plain steps, form by form for the others (`None` where a form needs its list built: a walk,
-/// or a two-part turn, whose second parts multiply the moves).
+/// plain steps, form by form for the others (`None` where a form needs its list built: a walk).
 fn count_quiet(rules: &Ruleset, sw: &crate::rules::setwise::Setwise, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<u64> {
     sw.count_quiet(pos, sets, side, |code, from| count_forms(rules, pos, PieceCode::from_index(code), from))
 }
