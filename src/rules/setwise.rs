@@ -98,9 +98,10 @@ pub struct Mask {
 pub struct Setwise {
     /// By [`PieceCode::index`].
     pub codes: Vec<CodeShifts>,
-    /// Whether a side's whole move list is its pieces' steps and jumps, so that counting the
-    /// steps counts the moves when nothing can capture: no drops, castling, promotion choices,
-    /// check rule, duplicate forms, exits or two-part turns (hooks are the variant's to check).
+    /// Whether a side's whole move list is what its pieces' forms make, so that counting them
+    /// counts the moves: no drops, castling, promotion choices, check or drop-mate rule, or
+    /// duplicate forms (the forms the shifts do not hold, two-part turns among them, are
+    /// counted form by form; hooks are the variant's to check).
     pub counts_moves: bool,
     /// Whether every piece's non-chaining moves are plain steps (or it has none): then a
     /// piece's count is one set of targets.
@@ -304,11 +305,9 @@ impl Setwise {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
                 // The groups of a piece mostly share one set of victims: their cells are found once.
-                let (mut victims, mut cells) = (0, W::ZERO);
+                let mut victim_cells = VictimCells::<W>::new();
                 for j in self.codes[c].jumps.as_ref()? {
-                    if j.victims != victims {
-                        (victims, cells) = (j.victims, cells_of::<W>(sets, j.victims));
-                    }
+                    let cells = victim_cells.of(sets, j.victims);
                     // Most pieces have no victim beside them: the landing is looked at only
                     // where one has.
                     let next_to = mine & W::of(j.from) & cells.back(j.over);
