@@ -12,7 +12,7 @@ use crate::piece::Player;
 use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::victim;
 use crate::rules::setwise::Sets;
-use crate::rules::{BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Removal, Ruleset, Then};
+use crate::rules::{BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Removal, Ruleset, StepTargets, Then};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -499,6 +499,10 @@ pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, sc
     let mut n = 0;
     for from in pos.cells_of(side) {
         let pr = &rules.pieces[pos.board()[from as usize].index()];
+        if let Some(steps) = &pr.steps {
+            n += count_steps(steps, pos, from) as usize;
+            continue;
+        }
         let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
         for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
             if limit == u16::MAX || own as u64 <= limit as u64 {
@@ -598,11 +602,14 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
 #[inline]
 fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList, whole: bool) {
     let pr = &rules.pieces[code.index()];
-    if let Some(targets) = &pr.plain_steps {
+    if let Some(steps) = &pr.steps {
         let board = pos.board();
-        for &to in targets.get(from) {
-            if board[to as usize].is_empty() {
+        for &to in steps.targets.get(from) {
+            let there = board[to as usize];
+            if there.is_empty() {
                 out.push(Move::quiet(from, to));
+            } else if victim(there, steps.capture) {
+                out.push(Move::replace(from, to));
             }
         }
         return;
@@ -1098,15 +1105,33 @@ fn nth_quiet(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, index:
 /// counted (`None` where a form needs its list: a walk).
 #[inline(always)]
 fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<u64> {
-    let pr = &rules.pieces[code.index()];
-    if let Some(sets) = &pr.plain_step_sets {
-        let occupied = pos.occupied_cells();
-        return Some((sets[from as usize] & !occupied).count_ones() as u64);
+    match &rules.pieces[code.index()].steps {
+        Some(steps) => Some(count_steps(steps, pos, from)),
+        None => count_forms(rules, pos, code, from),
     }
-    if let Some(targets) = &pr.plain_steps {
-        return Some(targets.get(from).iter().filter(|&&to| pos.board()[to as usize].is_empty()).count() as u64);
+}
+
+/// The moves of a piece on `from` whose quiet forms are all steps ([`PieceRules::steps`]),
+/// counted: on its cell set where it has one (the empty cells, and the occupied ones holding
+/// a piece it captures), else target by target.
+#[inline(always)]
+fn count_steps(steps: &StepTargets, pos: &Position, from: u16) -> u64 {
+    let board = pos.board();
+    let Some(sets) = &steps.sets else {
+        let moves = |&&to: &&u16| board[to as usize].is_empty() || victim(board[to as usize], steps.capture);
+        return steps.targets.get(from).iter().filter(moves).count() as u64;
+    };
+    let (set, occupied) = (sets[from as usize], pos.occupied_cells());
+    let mut n = (set & !occupied).count_ones() as u64;
+    if steps.capture != 0 {
+        let mut held = set & occupied;
+        while held != 0 {
+            let c = held.trailing_zeros();
+            held &= held - 1;
+            n += victim(board[c as usize], steps.capture) as u64;
+        }
     }
-    count_forms(rules, pos, code, from)
+    n
 }
 
 /// The non-chaining moves of the piece `code` on `from`, counted form by form through each
@@ -1519,13 +1544,13 @@ mod tests {
     /// The mobility count, form by form, is the length of the list it stands for, over random
     /// games of every kind of form (steps, slides, hops, leaps by level, walks, two-part turns,
     /// drops, leaving the board).
-    /// A piece whose quiet forms are all plain steps lists its moves from one table: the same
-    /// moves in the same order as its forms generate them one by one.
+    /// A piece whose quiet forms are all steps (plain, or capturing by landing) lists its moves
+    /// from one table: the same moves in the same order as its forms generate them one by one.
     #[test]
-    fn plain_steps_list_what_the_forms_generate() {
+    fn steps_list_what_the_forms_generate() {
         use rand::RngExt;
-        let mut plain = 0;
-        for name in ["checkers", "international", "basileus", "breakthrough", "dobutsu", "chess"] {
+        let (mut plain, mut landing) = (0, 0);
+        for name in ["checkers", "international", "basileus", "breakthrough", "dobutsu", "chess", "minishogi"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut rng = crate::ai::rng(6);
             let mut pos = v.start();
@@ -1533,7 +1558,7 @@ mod tests {
             for _ in 0..80 {
                 for from in 0..pos.board().len() as u16 {
                     let code = pos.board()[from as usize];
-                    if code.is_empty() || v.rules.pieces[code.index()].plain_steps.is_none() {
+                    if code.is_empty() || v.rules.pieces[code.index()].steps.is_none() {
                         continue;
                     }
                     plain += 1;
@@ -1544,6 +1569,7 @@ mod tests {
                         f.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut slow);
                     }
                     assert_eq!(fast, slow, "{name}: {from} at {}", pos.to_text(&v.rules));
+                    landing += fast.iter().filter(|m| m.is_capture()).count();
                 }
                 v.legal_moves(&mut pos, &mut moves).unwrap();
                 if moves.is_empty() {
@@ -1552,7 +1578,8 @@ mod tests {
                 v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
             }
         }
-        assert!(plain > 1000, "only {plain} pieces with plain steps");
+        assert!(plain > 1000, "only {plain} pieces with steps");
+        assert!(landing > 100, "only {landing} captures by landing listed from the tables");
     }
 
     #[test]

@@ -216,13 +216,23 @@ pub struct PieceRules {
     /// Indices into `quiet` of the slides with `en_passant`: a move by one of them opens the
     /// cell it passed last to an en passant capture.
     pub en_passant: Vec<usize>,
-    /// Where every quiet form is a plain step to an empty cell (no capture by landing, no
-    /// piece-count limit, no second part, no exit zone): their targets per cell in form order,
-    /// which is every quiet move of the piece in the order the forms list them.
-    pub plain_steps: Option<CellTable<u16>>,
-    /// `plain_steps` as one cell set per cell, where the board has at most 128 cells and no
-    /// cell's targets repeat: a piece's quiet moves counted as the empty cells of its set.
-    pub plain_step_sets: Option<Vec<u128>>,
+    /// Where every quiet form is a step (no en passant, no piece-count limit, no second part,
+    /// no exit zone) that may capture by landing on the same codes (or on none): its targets
+    /// per cell, which are every quiet move of the piece.
+    pub steps: Option<StepTargets>,
+}
+
+/// The targets of a piece whose quiet forms are all steps ([`PieceRules::steps`]).
+#[derive(Clone, Debug)]
+pub struct StepTargets {
+    /// The targets per cell in form order: a target that is empty is a move there, one holding
+    /// a piece of `capture` a capture by landing, in the order the forms list them.
+    pub targets: CellTable<u16>,
+    /// The codes every one of the forms captures by landing on (0: none, plain steps).
+    pub capture: CodeSet,
+    /// `targets` as one cell set per cell, where the board has at most 128 cells and no cell's
+    /// targets repeat: a piece's moves counted on the sets.
+    pub sets: Option<Vec<u128>>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.
@@ -477,8 +487,7 @@ impl Ruleset {
                 notes: _,
                 thens,
                 en_passant,
-                plain_steps: _,
-                plain_step_sets: _,
+                steps: _,
             } = p;
             en_passant.is_empty()
                 && convert.is_none()

@@ -207,7 +207,7 @@ impl Setwise {
         Some(Setwise {
             codes,
             counts_moves,
-            plain: rules.pieces.iter().all(|p| p.plain_steps.is_some() || p.quiet.is_empty()),
+            plain: rules.pieces.iter().all(|p| p.steps.as_ref().is_some_and(|s| s.capture == 0) || p.quiet.is_empty()),
             short_jumps: rules.pieces.iter().all(|p| p.jumps.iter().all(|j| j.flying.is_none())),
             no_drops,
             cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },

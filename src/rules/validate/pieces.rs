@@ -389,29 +389,33 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
         }
     }
-    rules.plain_steps = plain_steps(&rules, g.len());
-    rules.plain_step_sets = rules.plain_steps.as_ref().and_then(|t| step_sets(t, g.len()));
+    rules.steps = steps(&rules, g.len());
     Ok(rules)
 }
 
-/// The targets of the piece's quiet forms per cell, in form order, where they are all plain
-/// steps to empty cells (see [`PieceRules::plain_steps`]).
-fn plain_steps(rules: &PieceRules, cells: usize) -> Option<CellTable<u16>> {
+/// The targets of the piece's quiet forms per cell, in form order, where they are all steps
+/// capturing by landing the same codes (see [`PieceRules::steps`]).
+fn steps(rules: &PieceRules, cells: usize) -> Option<StepTargets> {
     // Every field named: a new one does not compile until it is decided here.
-    let plain = |f: &Form| matches!(f, Form::Step { targets: _, capture: 0, quiet: true, en_passant: false });
-    let ok = !rules.quiet.is_empty()
-        && rules.quiet.iter().all(plain)
+    let capture = match rules.quiet.first()? {
+        Form::Step { capture, .. } => *capture,
+        _ => return None,
+    };
+    let step = |f: &Form| matches!(f, Form::Step { targets: _, capture: c, quiet: true, en_passant: false } if *c == capture);
+    let ok = rules.quiet.iter().all(step)
         && rules.limits.iter().all(|&l| l == u16::MAX)
         && rules.thens.iter().all(Option::is_none)
         && rules.exit.is_none();
     ok.then(|| {
-        CellTable::build(cells, |c, out| {
+        let targets = CellTable::build(cells, |c, out| {
             for f in &rules.quiet {
                 if let Form::Step { targets, .. } = f {
                     out.extend_from_slice(targets.get(c));
                 }
             }
-        })
+        });
+        let sets = step_sets(&targets, cells);
+        StepTargets { targets, capture, sets }
     })
 }
 
