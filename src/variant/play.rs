@@ -394,28 +394,53 @@ impl Variant {
     }
 
     /// The check test of a plain move played on the board alone (`None` where the move is not
-    /// one): a one-landing move of a [`Variant::board_only`] code that takes nothing or only
-    /// what stands on its landing changes no other cell, and the attack tables read nothing but
-    /// the board, so the piece is lifted and put down, the royal piece's cell looked at, and
-    /// both cells put back, without the make's hash, log and counters.
+    /// one): a one-landing move or drop of a [`Variant::board_only`] code that takes nothing or
+    /// only what stands on its landing changes no other cell, and the attack tables read
+    /// nothing but the board, so the piece is lifted (unless dropped) and put down (as what it
+    /// is promoted to, unless that is royal), the royal piece's cell looked at, and both cells
+    /// put back, without the make's hash, log and counters.
     #[inline]
     fn check_on_board(&self, pos: &mut Position, m: &Move, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
-        let to = m.to()?;
-        if m.kind != MoveKind::Normal || m.len != 1 || m.from as usize >= pos.board().len() || m.victims().any(|v| v != to) {
+        // One landing, held in the move itself.
+        if m.len != 1 {
+            return None;
+        }
+        let to = m.path[0];
+        let landed = match m.kind {
+            MoveKind::Normal => None,
+            MoveKind::Promote { code, .. } if self.rules.royal_codes.0.iter().all(|r| r >> code.index() & 1 == 0) => Some(code),
+            MoveKind::Drop { code, .. } => return self.drop_on_board(pos, to, code, h),
+            _ => return None,
+        };
+        if m.from as usize >= pos.board().len() || (m.victims[0] != NONE && m.victims[0] != to) {
             return None;
         }
         let rules = &*self.rules;
         let board = pos.board_scratch();
         let (piece, there) = (board[m.from as usize], board[to as usize]);
-        if self.board_only >> piece.index() & 1 == 0 {
+        let landed = landed.unwrap_or(piece);
+        if (self.board_only >> piece.index()) & (self.board_only >> landed.index()) & 1 == 0 {
             return None;
         }
-        board[to as usize] = piece;
+        board[to as usize] = landed;
         board[m.from as usize] = PieceCode::EMPTY;
         let king = if m.from == h.king { to } else { h.king };
         let attack = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], h.among).map(|src| (king, src));
         board[m.from as usize] = piece;
         board[to as usize] = there;
+        Some(attack)
+    }
+
+    /// [`Variant::check_on_board`] for a drop of `code` on `to`.
+    fn drop_on_board(&self, pos: &mut Position, to: u16, code: PieceCode, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
+        let rules = &*self.rules;
+        let board = pos.board_scratch();
+        if self.board_only >> code.index() & 1 == 0 || !board[to as usize].is_empty() {
+            return None;
+        }
+        board[to as usize] = code;
+        let attack = rules.attacks.attacker_among(&rules.geometry, board, h.king, board[h.king as usize], h.among).map(|src| (h.king, src));
+        board[to as usize] = PieceCode::EMPTY;
         Some(attack)
     }
 
@@ -979,12 +1004,16 @@ mod tests {
             let v = Variant::load(name, &[]).unwrap();
             assert!(v.board_only != 0, "{name}");
             let (mut probed, mut checks, mut pseudo) = (0, 0, Vec::new());
+            let (mut drops, mut promotions) = (0, 0);
             let mut scratch: Scratch = (Vec::new(), Vec::new());
             v.random_positions(13, 8, 120, |pos, _| {
                 let me = pos.side();
                 let Some(h) = v.royal_hint(pos, me).filter(|h| !h.complex) else { return };
                 pseudo.clear();
                 movegen::normal_moves(&v.rules, pos, &mut pseudo);
+                if v.rules.promotion_choices {
+                    movegen::expand_promotions(&v.rules, pos, &mut pseudo, 0);
+                }
                 for m in &pseudo {
                     let before = pos.clone();
                     let Some(on_board) = v.check_on_board(pos, m, &h) else { continue };
@@ -993,9 +1022,13 @@ mod tests {
                     assert_eq!(on_board, made, "{name}: {} in {}", m.text(&v.rules.geometry), pos.to_text(&v.rules));
                     probed += 1;
                     checks += on_board.is_some() as u32;
+                    drops += m.dropped().is_some() as u32;
+                    promotions += matches!(m.kind, MoveKind::Promote { .. }) as u32;
                 }
             });
             assert!(probed > 1000 && checks > 20, "{name}: {probed} moves tested on the board, {checks} left a check");
+            // Drops (Minishogi) and promotions by choice (the chess family) are tested too.
+            assert!(drops + promotions > 20 || !matches!(name, "chess" | "minishogi"), "{name}: {drops} drops, {promotions} promotions");
         }
     }
 }
