@@ -45,6 +45,10 @@ pub struct Variant {
     /// board alone (see `Variant::check_after_with`). Derived once at load; empty unless
     /// `kernel_check`.
     pub(crate) board_only: crate::rules::CodeSet,
+    /// Each player's piece codes.
+    pub(crate) codes_of: crate::piece::ByPlayer<crate::rules::CodeSet>,
+    /// The codes of the kinds that may leave the board.
+    pub(crate) exit_codes: crate::rules::CodeSet,
 }
 
 impl Variant {
@@ -111,8 +115,15 @@ impl Variant {
         } else {
             0
         };
+        let mut codes_of = crate::piece::ByPlayer::new(0, 0);
+        for c in 1..rules.pieces.len() {
+            codes_of[crate::piece::PieceCode::from_index(c).owner()] |= 1 << c;
+        }
+        let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
         Ok(Variant {
             board_only,
+            codes_of,
+            exit_codes,
             marks,
             file_origins,
             rules,
