@@ -632,6 +632,24 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: 
     }
 }
 
+/// The captures by landing among the moves [`quiet_from`] lists for the piece `code` on
+/// `from` (no form of which has a second part), in the same order.
+fn captures_from_forms(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: &mut MoveList) {
+    let pr = &rules.pieces[code.index()];
+    if let Some(steps) = &pr.steps {
+        let board = pos.board();
+        let takes = |&&to: &&u16| !board[to as usize].is_empty() && victim(board[to as usize], steps.capture);
+        out.extend(steps.targets.get(from).iter().filter(takes).map(|&to| Move::replace(from, to)));
+        return;
+    }
+    let (own, view) = (pos.counts()[code.owner()], pos.view());
+    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+        if limit == u16::MAX || own as u64 <= limit as u64 {
+            form.generate_captures(&rules.geometry, view, from, out);
+        }
+    }
+}
+
 /// Whether `side` has a non-capturing move (a two-part turn only where it has a second part),
 /// stopping at the first: how a search of a game without captures tells a finished position
 /// from one to evaluate without listing every move. `scratch` is overwritten.
@@ -831,10 +849,18 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
         if out.len() > before && first_capture == usize::MAX {
             first_capture = before;
         }
-        if !skip_quiet(first_capture) {
-            let q = out.len();
-            quiet_from(rules, pos, from, code, out, true);
-            landing_capture |= compulsory && rules.landing_captures && out[q..].iter().any(Move::is_capture);
+        match () {
+            // Once a capture by landing is known to be compulsory, the later pieces' other
+            // moves are not listed (the policy would drop them).
+            _ if landing_capture && !rules.pieces[code.index()].thens.iter().any(Option::is_some) => {
+                captures_from_forms(rules, pos, from, code, out);
+            }
+            _ if !skip_quiet(first_capture) => {
+                let q = out.len();
+                quiet_from(rules, pos, from, code, out, true);
+                landing_capture |= compulsory && rules.landing_captures && out[q..].iter().any(Move::is_capture);
+            }
+            _ => {}
         }
         if rules.dedup {
             // Duplicates can only come from one piece's forms: dedup this piece's moves.

@@ -776,6 +776,13 @@ impl Form {
         }
     }
 
+    /// The captures among the moves [`Form::generate`] would append (a walk captures nothing).
+    pub fn generate_captures(&self, g: &Geometry, b: BoardView, from: u16, out: &mut Vec<Move>) {
+        if self.captures() {
+            self.generate_into(g, b, from, &mut CapturesOnly(out));
+        }
+    }
+
     /// Whether the form may capture (by landing).
     pub fn captures(&self) -> bool {
         match self {
@@ -892,6 +899,18 @@ impl MoveOut for Vec<Move> {
     #[inline(always)]
     fn push(&mut self, m: Move) {
         Vec::push(self, m);
+    }
+}
+
+/// The captures of a list, the other moves dropped as they come.
+struct CapturesOnly<'a>(&'a mut Vec<Move>);
+
+impl MoveOut for CapturesOnly<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        if m.is_capture() {
+            self.0.push(m);
+        }
     }
 }
 
