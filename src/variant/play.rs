@@ -243,9 +243,10 @@ impl Variant {
         // back, so the test allocates nothing once they have grown.
         let mut scratch = CHECK_SCRATCH.take();
         let hint = self.royal_hint(pos, me);
+        let free = hint.and_then(|h| h.free);
         // The moves safe on sight are kept without a test.
         let kept = keep_unrefused(out, start, refused, |m, words| {
-            if hint.is_some_and(|h| Self::safe_without_test(m, &h)) {
+            if free.is_some_and(|f| Self::safe_among(m, f)) {
                 return Ok(None);
             }
             let attack = self.check_after_with(pos, m, me, &mut scratch, hint)?;
@@ -416,16 +417,25 @@ impl Variant {
     /// the board: then no line to the royal piece opens (`h.free`).
     #[inline]
     fn safe_without_test(m: &Move, h: &RoyalHint) -> bool {
-        let Some(free) = h.free else { return false };
+        h.free.is_some_and(|free| Self::safe_among(m, free))
+    }
+
+    /// [`Variant::safe_without_test`] with the hint's `free` cells.
+    #[inline(always)]
+    fn safe_among(m: &Move, free: u128) -> bool {
         match m.kind {
             MoveKind::Drop { .. } => true,
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } => {
                 // A long chain's landings are stored apart: such a move is tested.
                 let n = m.len as usize;
-                (1..=INLINE_PATH).contains(&n)
-                    && m.from < 128
+                let taken_on_landing = |n: usize| m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1]);
+                m.from < 128
                     && free >> m.from & 1 != 0
-                    && m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1])
+                    && if n == 1 {
+                        m.victims[0] == NONE || m.victims[0] == m.path[0]
+                    } else {
+                        (2..=INLINE_PATH).contains(&n) && taken_on_landing(n)
+                    }
             }
             _ => false,
         }
