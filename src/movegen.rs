@@ -745,13 +745,15 @@ fn put_back(pos: &Position, m: Move, to: u16, board: &mut [PieceCode]) {
 pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize) {
     let mut i = start;
     while i < out.len() {
-        let m = out[i];
-        let code = if (m.from as usize) < pos.board().len() { pos.piece(m.from) } else { PieceCode::EMPTY };
-        let promo = (m.kind == MoveKind::Normal && !code.is_empty()).then(|| rules.pieces[code.index()].promote.as_ref()).flatten();
+        // (The move is read in place: most do not promote.)
+        let (kind, from) = (out[i].kind, out[i].from);
+        let code = if (from as usize) < pos.board().len() { pos.piece(from) } else { PieceCode::EMPTY };
+        let promo = (kind == MoveKind::Normal && !code.is_empty()).then(|| rules.pieces[code.index()].promote.as_ref()).flatten();
         let Some(p) = promo.filter(|p| !p.choices.is_empty()) else {
             i += 1;
             continue;
         };
+        let m = out[i];
         let reaches = match p.at {
             PromoteAt::AnyLanding => m.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
             PromoteAt::EndOfMove => m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone)),
