@@ -429,8 +429,10 @@ impl Variant {
                 // A long chain's landings are stored apart: such a move is tested.
                 let n = m.len as usize;
                 let taken_on_landing = |n: usize| m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1]);
+                // (The set's word is picked first: a shift of the whole 128-bit set costs more.)
+                let word = if m.from < 64 { free as u64 } else { (free >> 64) as u64 };
                 m.from < 128
-                    && free >> m.from & 1 != 0
+                    && word >> (m.from & 63) & 1 != 0
                     && if n == 1 {
                         m.victims[0] == NONE || m.victims[0] == m.path[0]
                     } else {
