@@ -618,6 +618,12 @@ fn quiet_from(rules: &Ruleset, pos: &Position, from: u16, code: PieceCode, out: 
     // A walk does not pass through a cell where its piece leaves the game.
     let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
     let board = pos.view();
+    if pr.unconditional {
+        for form in &pr.quiet {
+            form.generate(&rules.geometry, board, from, avoid, out);
+        }
+        return;
+    }
     for (i, (form, &limit)) in pr.quiet.iter().zip(&pr.limits).enumerate() {
         if limit == u16::MAX || own as u64 <= limit as u64 {
             match &pr.thens[i] {
@@ -1466,7 +1472,12 @@ fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move) -> bool) {
 /// Applies the capture policy (compulsory, maximum) and deduplication to `out[start..]`.
 pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
     let pol = &rules.captures;
-    let best = if pol.compulsory || pol.maximum { out[start..].iter().map(Move::captures).max().unwrap_or(0) } else { 0 };
+    // (Without `maximum`, only whether there is a capture matters.)
+    let best = match (pol.compulsory, pol.maximum) {
+        (_, true) => out[start..].iter().map(Move::captures).max().unwrap_or(0),
+        (true, false) => usize::from(out[start..].iter().any(Move::is_capture)),
+        (false, false) => 0,
+    };
     if best > 0 {
         if pol.maximum {
             retain_from(out, start, |m| if pol.compulsory { m.captures() == best } else { !m.is_capture() || m.captures() == best });

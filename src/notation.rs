@@ -223,13 +223,14 @@ impl Move {
 
     #[inline]
     pub fn is_capture(&self) -> bool {
-        self.victim_slots().iter().any(|&v| v != NONE)
+        // (Most moves have one landing: its slot is read alone.)
+        if self.len == 1 { self.victims[0] != NONE } else { self.victim_slots().iter().any(|&v| v != NONE) }
     }
 
     /// The number of pieces captured.
     #[inline]
     pub fn captures(&self) -> usize {
-        self.victim_slots().iter().filter(|&&v| v != NONE).count()
+        if self.len == 1 { usize::from(self.victims[0] != NONE) } else { self.victim_slots().iter().filter(|&&v| v != NONE).count() }
     }
 
     /// The landing cell, if the piece stays on the board.

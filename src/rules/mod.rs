@@ -220,6 +220,9 @@ pub struct PieceRules {
     /// no exit zone) that may capture by landing on the same codes (or on none): its targets
     /// per cell, which are every quiet move of the piece.
     pub steps: Option<StepTargets>,
+    /// Every quiet form applies at any piece count and has no second part: the forms are
+    /// listed one after another with nothing else to ask.
+    pub unconditional: bool,
 }
 
 /// The targets of a piece whose quiet forms are all steps ([`PieceRules::steps`]).
@@ -488,6 +491,7 @@ impl Ruleset {
                 thens,
                 en_passant,
                 steps: _,
+                unconditional: _,
             } = p;
             en_passant.is_empty()
                 && convert.is_none()

@@ -390,6 +390,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         }
     }
     rules.steps = steps(&rules, g.len());
+    rules.unconditional = rules.limits.iter().all(|&l| l == u16::MAX) && rules.thens.iter().all(Option::is_none);
     Ok(rules)
 }
 
