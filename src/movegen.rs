@@ -796,6 +796,10 @@ pub fn dedup(moves: &mut MoveList) {
     }
 }
 
+/// Up to this many pieces, the listing visits every piece of the side rather than first
+/// finding on the sets which of them can move.
+const FEW_PIECES: u32 = 8;
+
 /// The normal moves of the side to move under the capture policy, with no hooks: the fast path.
 pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let side = pos.side();
@@ -815,7 +819,9 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let (jumpers, mut visit) = match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
         Some((sw, sets)) => {
             let j = sw.jumpers(&sets, side);
-            (j, j.map(|j| j | sw.movers(&sets, side)))
+            // (With a handful of pieces, visiting each costs less than finding which can move.)
+            let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
+            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
         }
         None => (None, None),
     };

@@ -115,6 +115,9 @@ pub struct Setwise {
     pub no_drops: bool,
     /// Whether they fit in 64 bits (then the sets are worked on as `u64`).
     pub narrow: bool,
+    /// Every kind has a quiet form (no piece is placed to stay, as Othello's discs are): with
+    /// few pieces on the board, the listing visits each rather than asking which can move.
+    pub pieces_move: bool,
 }
 
 /// The cells of each piece code, and the empty cells, of one position.
@@ -212,6 +215,7 @@ impl Setwise {
             no_drops,
             cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },
             narrow: cells <= 64,
+            pieces_move: rules.pieces.iter().skip(1).all(|p| !p.quiet.is_empty()),
         })
     }
 
