@@ -855,8 +855,10 @@ impl Form {
             }
             Form::Slide { vecs, pass_over, stop_first, max, capture, cond, hurdle } => {
                 if cond.start_ok(g, from) {
+                    // (Without zones, no cell of the way need be asked about.)
+                    let zoned = !cond.is_plain();
                     for &v in vecs {
-                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max, *hurdle), *capture, cond, out);
+                        slide(g, b.board, from, v, (*pass_over, *stop_first, *max, *hurdle), *capture, (cond, zoned), out);
                     }
                 }
             }
@@ -961,7 +963,7 @@ fn slide<O: MoveOut>(
     v: u16,
     (pass_over, stop_first, max, hurdle): (u8, bool, u8, Hurdle),
     capture: CodeSet,
-    cond: &Cond,
+    (cond, zoned): (&Cond, bool),
     out: &mut O,
 ) {
     let mut cur = from;
@@ -1027,12 +1029,12 @@ fn slide<O: MoveOut>(
             break;
         }
         dist += 1;
-        if dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
+        if dist > max || (zoned && !cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
             break;
         }
         let tc = board[cur as usize];
         if tc.is_empty() {
-            if !cond.capture_only && cond.land_ok(g, from, cur) {
+            if !cond.capture_only && (!zoned || cond.land_ok(g, from, cur)) {
                 out.push(Move::quiet(from, cur));
                 if stop_first {
                     break;
@@ -1040,7 +1042,7 @@ fn slide<O: MoveOut>(
             }
             continue;
         }
-        if passed == 0 && victim(tc, capture) && cond.land_ok(g, from, cur) {
+        if passed == 0 && victim(tc, capture) && (!zoned || cond.land_ok(g, from, cur)) {
             out.push(Move::replace(from, cur));
         }
         if pass_over == 255 || passed < pass_over {
