@@ -22,6 +22,20 @@ thread_local! {
     static CHECK_SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
 }
 
+/// What [`Variant::royal_hint`] reads of the pieces before it asks the attack tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RoyalCells {
+    /// The mover's one royal piece.
+    king: u16,
+    /// The cells of the mover's pieces that may leave the board.
+    exits: u128,
+    /// Whether the opponent has a piece the tables call complex, or indirect.
+    complex: bool,
+    indirect: bool,
+    /// The cells of the opponent's sliders.
+    sliders: u128,
+}
+
 /// What the check test of each move in a list can reuse: the mover's one royal piece's cell
 /// before the move, and whether the opponent has pieces the reverse tables do not cover.
 #[derive(Clone, Copy)]
@@ -335,7 +349,7 @@ impl Variant {
             return None;
         }
         // The tables are kept for boards of at most 128 cells, whose pieces the occupied sets hold.
-        let (king, exits, complex, indirect, sliders) =
+        let RoyalCells { king, exits, complex, indirect, sliders } =
             if pos.cells_by_code().is_empty() { self.royal_cells_by_scan(pos, me)? } else { self.royal_cells_by_sets(pos, me)? };
         let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
         let among = Among { pieces: pos.occupied(me.other()), sliders };
@@ -348,7 +362,7 @@ impl Variant {
 
     /// [`Variant::royal_cells_by_scan`], where the position keeps the cells of each code: the
     /// sets of the codes asked about are joined.
-    fn royal_cells_by_sets(&self, pos: &Position, me: Player) -> Option<(u16, u128, bool, bool, u128)> {
+    fn royal_cells_by_sets(&self, pos: &Position, me: Player) -> Option<RoyalCells> {
         let (rules, by_code) = (&*self.rules, pos.cells_by_code());
         let cells = |mut codes: CodeSet| {
             let mut cells = 0u128;
@@ -364,20 +378,18 @@ impl Variant {
         }
         let theirs = self.codes_of[me.other()];
         let (complex, indirect) = (cells(rules.attacks.complex & theirs) != 0, cells(rules.attacks.indirect & theirs) != 0);
-        Some((
-            royal.trailing_zeros() as u16,
-            cells(self.exit_codes & self.codes_of[me]),
+        Some(RoyalCells {
+            king: royal.trailing_zeros() as u16,
+            exits: cells(self.exit_codes & self.codes_of[me]),
             complex,
             indirect,
-            cells(rules.attacks.sliders & theirs),
-        ))
+            sliders: cells(rules.attacks.sliders & theirs),
+        })
     }
 
-    /// What [`Variant::royal_hint`] reads on the board where the position keeps no cell set per
-    /// code: `me`'s one royal piece (`None` unless exactly one), the cells of its pieces that may
-    /// leave the board, whether the opponent has a piece the tables call complex, or indirect,
-    /// and the cells of its sliders.
-    fn royal_cells_by_scan(&self, pos: &Position, me: Player) -> Option<(u16, u128, bool, bool, u128)> {
+    /// The [`RoyalCells`] of `me` read on the board, where the position keeps no cell set per
+    /// code (`None` unless `me` has exactly one royal piece).
+    fn royal_cells_by_scan(&self, pos: &Position, me: Player) -> Option<RoyalCells> {
         let rules = &*self.rules;
         let (mut king, mut n, mut complex, mut indirect) = (NONE, 0, false, false);
         let board = pos.board();
@@ -407,7 +419,7 @@ impl Variant {
                 sliders |= 1 << c;
             }
         }
-        Some((king, exits, complex, indirect, sliders))
+        Some(RoyalCells { king, exits, complex, indirect, sliders })
     }
 
     /// Whether `m` certainly leaves `me`'s royal piece safe without playing it: the piece is not
@@ -1062,7 +1074,7 @@ mod tests {
                 for me in Player::both() {
                     let sets = v.royal_cells_by_sets(pos, me);
                     assert_eq!(sets, v.royal_cells_by_scan(pos, me), "{name} at {}", pos.to_text(&v.rules));
-                    seen += sets.is_some_and(|s| s.4 != 0) as u32;
+                    seen += sets.is_some_and(|s| s.sliders != 0) as u32;
                 }
             });
             // (Capablanca, Minishogi and Dōbutsu keep no sets, or have no slider.)
