@@ -389,13 +389,14 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
         }
     }
-    rules.steps = steps(&rules, g.len());
     rules.unconditional = rules.limits.iter().all(|&l| l == u16::MAX) && rules.thens.iter().all(Option::is_none);
+    rules.steps = steps(&rules, g.len());
     Ok(rules)
 }
 
 /// The targets of the piece's quiet forms per cell, in form order, where they are all steps
-/// capturing by landing the same codes (see [`PieceRules::steps`]).
+/// capturing by landing the same codes (see [`PieceRules::steps`]); reads `unconditional`,
+/// set before.
 fn steps(rules: &PieceRules, cells: usize) -> Option<StepTargets> {
     // Every field named: a new one does not compile until it is decided here.
     let capture = match rules.quiet.first()? {
@@ -403,10 +404,7 @@ fn steps(rules: &PieceRules, cells: usize) -> Option<StepTargets> {
         _ => return None,
     };
     let step = |f: &Form| matches!(f, Form::Step { targets: _, capture: c, quiet: true, en_passant: false } if *c == capture);
-    let ok = rules.quiet.iter().all(step)
-        && rules.limits.iter().all(|&l| l == u16::MAX)
-        && rules.thens.iter().all(Option::is_none)
-        && rules.exit.is_none();
+    let ok = rules.quiet.iter().all(step) && rules.unconditional && rules.exit.is_none();
     ok.then(|| {
         let targets = CellTable::build(cells, |c, out| {
             for f in &rules.quiet {
