@@ -10,9 +10,12 @@ use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::castling::{EAST, WEST};
+use crate::rules::movement::MoveOut;
 use crate::rules::movement::victim;
 use crate::rules::setwise::Sets;
-use crate::rules::{BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Removal, Ruleset, StepTargets, Then};
+use crate::rules::{
+    BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Promotion, Removal, Ruleset, StepTargets, Then,
+};
 use crate::state::Position;
 
 /// A reusable list of moves.
@@ -760,14 +763,7 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
             continue;
         };
         let m = out[i];
-        let reaches = match p.at {
-            PromoteAt::AnyLanding => m.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
-            PromoteAt::EndOfMove => m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone)),
-            PromoteAt::FromOrTo => {
-                m.to().is_some_and(|c| rules.geometry.zones_of(c).meets(p.zone) || rules.geometry.zones_of(m.from).meets(p.zone))
-            }
-        };
-        if !reaches {
+        if !promotes(&rules.geometry, p, &m) {
             i += 1;
             continue;
         }
@@ -781,6 +777,37 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
             }
         }
         i += p.choices.len();
+    }
+}
+
+/// Whether the move `m` of a piece that promotes by `p` reaches its zone as `p.at` asks.
+#[inline]
+fn promotes(g: &Geometry, p: &Promotion, m: &Move) -> bool {
+    match p.at {
+        PromoteAt::AnyLanding => m.landings().iter().any(|&c| g.zones_of(c).meets(p.zone)),
+        PromoteAt::EndOfMove => m.to().is_some_and(|c| g.zones_of(c).meets(p.zone)),
+        PromoteAt::FromOrTo => m.to().is_some_and(|c| g.zones_of(c).meets(p.zone) || g.zones_of(m.from).meets(p.zone)),
+    }
+}
+
+/// A piece's moves counted apart as the legal list holds them, a move that promotes with a
+/// choice of kinds once per choice ([`expand_promotions`]): those that capture and the others.
+struct PromotionSplit<'a> {
+    g: &'a Geometry,
+    promotion: &'a Promotion,
+    quiet: u64,
+    captures: u64,
+}
+
+impl MoveOut for PromotionSplit<'_> {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        let n = if promotes(self.g, self.promotion, &m) { self.promotion.choices.len() as u64 } else { 1 };
+        if m.is_capture() {
+            self.captures += n;
+        } else {
+            self.quiet += n;
+        }
     }
 }
 
@@ -966,12 +993,22 @@ pub struct Counted {
     /// Each cell's count of other moves while they are counted on the sets (all zero between
     /// counts: a cell is cleared as it is read).
     by_cell: Vec<u32>,
+    /// Whether the moves were counted form by form, promotion choices included (no piece jumps).
+    by_forms: bool,
+    /// Counted form by form: whether the list holds only captures (a capture is compulsory and
+    /// there is one).
+    captures_only: bool,
 }
 
 impl Counted {
     /// Whether some piece of the side to move can jump (the list holds its capture chains).
     pub fn chains(&self) -> bool {
         self.jumpers != 0
+    }
+
+    /// Whether the list holds only captures: a capture is compulsory and there is one.
+    pub fn only_captures(&self, rules: &Ruleset) -> bool {
+        rules.captures.compulsory && (self.chains() || self.captures_only)
     }
 
     /// Whether the list holds only capture chains: a capture is compulsory and there is one.
@@ -993,15 +1030,13 @@ impl Counted {
 pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
-    if !sw.counts_moves
-        || pol.maximum
-        || pol.identity == Identity::CapturedSet
-        || (rules.landing_captures && pol.compulsory)
-        || pos.result().is_some()
-        || pos.continuation().is_some()
-    {
+    if pol.maximum || pol.identity == Identity::CapturedSet || pos.result().is_some() || pos.continuation().is_some() {
         return false;
     }
+    if !sw.counts_moves || (rules.landing_captures && pol.compulsory) {
+        return sw.counts_forms && count_by_forms(rules, pos, c);
+    }
+    c.by_forms = false;
     let side = pos.side();
     let Some(sets) = sw.sets(pos) else { return false };
     let Some(jumpers) = sw.jumpers(&sets, side) else { return false };
@@ -1038,6 +1073,71 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
         }
     }
     c.n > 0
+}
+
+/// [`count_to_pick`] where no piece jumps or has a two-part turn: each piece's moves counted
+/// form by form, those that capture apart, a move that promotes with a choice of kinds once
+/// per choice; from the first piece with a capture on, only captures where they are
+/// compulsory (as [`normal_moves`] and [`finish`] keep them). `false` where a form needs its
+/// list (a walk) or there is no move.
+fn count_by_forms(rules: &Ruleset, pos: &Position, c: &mut Counted) -> bool {
+    (c.jumpers, c.n, c.by_forms, c.captures_only) = (0, 0, true, false);
+    c.shares.clear();
+    let compulsory = rules.captures.compulsory;
+    let board = pos.board();
+    let mut cells = pos.occupied(pos.side());
+    while cells != 0 {
+        let from = cells.trailing_zeros() as u16;
+        cells &= cells - 1;
+        let Some((quiet, captures)) = split_piece(rules, pos, board[from as usize], from) else { return false };
+        if compulsory && captures > 0 && !c.captures_only {
+            // The first capture: the list holds only captures, this piece's and the later ones'.
+            c.captures_only = true;
+            c.shares.clear();
+            c.n = 0;
+        }
+        let n = if c.captures_only { captures } else { quiet + captures };
+        if n > 0 {
+            c.shares.push((from, n as u32));
+            c.n += n;
+        }
+    }
+    c.n > 0
+}
+
+/// The moves of the piece `code` on `from` (none of whose forms has a second part) as the
+/// legal list holds them, counted apart: (those that do not capture, those that do), a move
+/// that promotes with a choice of kinds once per choice (`None`: a form needs its list).
+#[inline]
+fn split_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> Option<(u64, u64)> {
+    let pr = &rules.pieces[code.index()];
+    let promotion = pr.promote.as_ref().filter(|p| !p.choices.is_empty());
+    if promotion.is_none()
+        && let Some(steps) = &pr.steps
+    {
+        return Some(split_steps(steps, pos, from));
+    }
+    let (g, view, own) = (&rules.geometry, pos.view(), pos.counts()[code.owner()]);
+    let (mut quiet, mut captures) = (0, 0);
+    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+        if limit != u16::MAX && own as u64 > limit as u64 {
+            continue;
+        }
+        match promotion {
+            None => {
+                let (q, c) = form.count_split(g, view, from)?;
+                (quiet, captures) = (quiet + q as u64, captures + c as u64);
+            }
+            Some(promotion) => {
+                let mut out = PromotionSplit { g, promotion, quiet, captures };
+                if !form.generate_out(g, view, from, &mut out) {
+                    return None;
+                }
+                (quiet, captures) = (out.quiet, out.captures);
+            }
+        }
+    }
+    Some((quiet, captures))
 }
 
 /// The capture chains of the side to move's piece on `from`, counted (none unless it can jump).
@@ -1079,6 +1179,18 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
     let (from, n) = at.expect("an index below the count");
     scratch.clear();
     let (code, side) = (pos.board()[from as usize], pos.side());
+    if c.by_forms {
+        if c.captures_only {
+            captures_from_forms(rules, pos, from, code, scratch);
+        } else {
+            quiet_from(rules, pos, from, code, scratch, true);
+        }
+        if rules.promotion_choices {
+            expand_promotions(rules, pos, scratch, 0);
+        }
+        debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");
+        return scratch[left as usize];
+    }
     if c.jumpers >> from & 1 != 0 {
         start_chain(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
     }
@@ -1156,22 +1268,34 @@ fn count_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from: u16) -> O
 /// a piece it captures), else target by target.
 #[inline(always)]
 fn count_steps(steps: &StepTargets, pos: &Position, from: u16) -> u64 {
+    let (quiet, captures) = split_steps(steps, pos, from);
+    quiet + captures
+}
+
+/// [`count_steps`] counted apart: (the steps to empty cells, the captures).
+#[inline(always)]
+fn split_steps(steps: &StepTargets, pos: &Position, from: u16) -> (u64, u64) {
     let board = pos.board();
     let Some(sets) = &steps.sets else {
-        let moves = |&&to: &&u16| board[to as usize].is_empty() || victim(board[to as usize], steps.capture);
-        return steps.targets.get(from).iter().filter(moves).count() as u64;
+        let (mut quiet, mut captures) = (0, 0);
+        for &to in steps.targets.get(from) {
+            let there = board[to as usize];
+            quiet += there.is_empty() as u64;
+            captures += (!there.is_empty() && victim(there, steps.capture)) as u64;
+        }
+        return (quiet, captures);
     };
     let (set, occupied) = (sets[from as usize], pos.occupied_cells());
-    let mut n = (set & !occupied).count_ones() as u64;
+    let mut captures = 0;
     if steps.capture != 0 {
         let mut held = set & occupied;
         while held != 0 {
             let c = held.trailing_zeros();
             held &= held - 1;
-            n += victim(board[c as usize], steps.capture) as u64;
+            captures += victim(board[c as usize], steps.capture) as u64;
         }
     }
-    n
+    ((set & !occupied).count_ones() as u64, captures)
 }
 
 /// The non-chaining moves of the piece `code` on `from`, counted form by form through each
@@ -1703,9 +1827,13 @@ mod tests {
                 }
             });
             // Picks are made where no hook lists moves, the most pieces need not be taken, no
-            // chains merge and no jump flies: in these games' default rules among others.
+            // chains merge and no jump flies: in these games' default rules among others (in
+            // antichess form by form, with its promotion choices and compulsory captures).
             if options.is_empty()
-                && matches!(name.as_str(), "checkers" | "bivouac" | "lielow" | "lielow-ludii" | "breakthrough" | "basileus" | "amazons")
+                && matches!(
+                    name.as_str(),
+                    "checkers" | "bivouac" | "lielow" | "lielow-ludii" | "breakthrough" | "basileus" | "amazons" | "antichess"
+                )
             {
                 assert!(picked > 100, "{name} {options:?}: only {picked} positions picked from");
             }

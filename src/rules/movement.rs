@@ -823,8 +823,8 @@ impl Form {
         match self {
             Form::Walk { .. } => return None,
             Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } if cond.is_plain() => {
-                if let Some(n) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
-                    return Some(n);
+                if let Some((quiet, captures)) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
+                    return Some(quiet + captures);
                 }
             }
             _ => {}
@@ -832,6 +832,35 @@ impl Form {
         let mut n = Count(0);
         self.generate_into(g, b, from, &mut n);
         Some(n.0)
+    }
+
+    /// [`Form::generate`] into any output (`false`: a walk, which only a list holds, was not
+    /// generated).
+    #[inline]
+    pub fn generate_out<O: MoveOut>(&self, g: &Geometry, b: BoardView, from: u16, out: &mut O) -> bool {
+        if matches!(self, Form::Walk { .. }) {
+            return false;
+        }
+        self.generate_into(g, b, from, out);
+        true
+    }
+
+    /// How many of the moves [`Form::generate`] would append do not capture, and how many do
+    /// (`None`: a walk): a plain slide's on its rays, other forms' through [`Split`].
+    #[inline]
+    pub fn count_split(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
+        match self {
+            Form::Walk { .. } => return None,
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } if cond.is_plain() => {
+                if let Some(n) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
+                    return Some(n);
+                }
+            }
+            _ => {}
+        }
+        let mut n = Split::default();
+        self.generate_into(g, b, from, &mut n);
+        Some((n.quiet, n.captures))
     }
 
     /// [`Form::generate`] for every form but a walk.
@@ -944,6 +973,24 @@ impl MoveOut for Count {
             }
         }
         self.0 += n + usize::from(off && !per_direction);
+    }
+}
+
+/// Moves counted apart (the moves themselves dropped): those that capture and the others.
+#[derive(Default)]
+pub struct Split {
+    pub quiet: usize,
+    pub captures: usize,
+}
+
+impl MoveOut for Split {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        if m.is_capture() {
+            self.captures += 1;
+        } else {
+            self.quiet += 1;
+        }
     }
 }
 
@@ -1070,22 +1117,30 @@ pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
 
 /// The moves of a slide with no zone condition that stops at the first piece (capturing it
 /// if it is a victim), counted on the rays: its empty cells before the first piece, up to
-/// `max` cells out (`None` where a vector has no rays).
+/// `max` cells out, and apart its captures (`None` where a vector has no rays).
 #[inline]
-fn count_slides(g: &Geometry, b: BoardView, from: u16, vecs: &[u16], max: u8, capture: CodeSet, capture_only: bool) -> Option<usize> {
-    let mut n = 0;
+fn count_slides(
+    g: &Geometry,
+    b: BoardView,
+    from: u16,
+    vecs: &[u16],
+    max: u8,
+    capture: CodeSet,
+    capture_only: bool,
+) -> Option<(usize, usize)> {
+    let (mut quiet, mut captures) = (0, 0);
     for &v in vecs {
         let (ray, up) = g.ray(v, from)?;
         let (open, first) = before_first(ray, up, b.occupied);
         let empty = open.count_ones() as usize;
         if !capture_only {
-            n += empty.min(max as usize);
+            quiet += empty.min(max as usize);
         }
         if first != NONE && empty < max as usize && victim(b.board[first as usize], capture) {
-            n += 1;
+            captures += 1;
         }
     }
-    Some(n)
+    Some((quiet, captures))
 }
 
 /// Leaps of exactly `d` cells in each direction, and leaving the board where allowed.

@@ -217,7 +217,7 @@ impl Variant {
     /// [`Variant::lists_every_kernel_move`] for a list known by its count
     /// ([`Variant::count_to_pick`]).
     pub fn counts_every_kernel_move(&self, c: &movegen::Counted) -> bool {
-        self.lists_kernel_moves && !(self.rules.captures.compulsory && c.chains())
+        self.lists_kernel_moves && !c.only_captures(&self.rules)
     }
 
     /// Whether `moves`, the legal moves of `pos` as [`Variant::legal_moves`] lists them, are
