@@ -37,6 +37,13 @@ fn kernel_perft_made(name: &str, depth: u32) -> u64 {
     perft::perft_made(&v, &mut pos, depth).expect("no script error")
 }
 
+/// Perft by the general kernel (positions made and undone) even where the sets would do.
+fn general_perft(name: &str, depth: u32, made: bool) -> u64 {
+    let v = Variant::load(name, &[]).expect("shipped variant loads");
+    let mut pos = v.start();
+    perft::perft_general(&v, &mut pos, depth, made).expect("no script error")
+}
+
 fn summary() {
     // The yardstick first proves itself against Aart Bik's published counts.
     for (d, &n) in handwritten::BIK.iter().enumerate().take(9) {
@@ -52,13 +59,18 @@ fn summary() {
         for depth in 9..=deepest {
             let (k, kr) = rate(|| if bulk { kernel_perft("checkers", depth) } else { kernel_perft_made("checkers", depth) });
             let (h, hr) = rate(|| handwritten::perft_start(depth as usize, bulk));
+            let (g, gr) = rate(|| general_perft("checkers", depth, !bulk));
             assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
+            assert_eq!(k, g, "perft on the sets and by the general kernel disagree");
             assert_eq!(k, handwritten::BIK[depth as usize - 1], "checkers perft {depth} is not Bik's count");
             println!(
-                "    checkers depth {depth:>2} = {k:>9} ({mode:>7}): kernel {:>6.2} M/s, bitboard {:>6.2} M/s: the kernel takes {:.2}x its time",
+                "    checkers depth {depth:>2} = {k:>9} ({mode:>7}): kernel {:>6.2} M/s, bitboard {:>6.2} M/s: the kernel takes {:.2}x its time \
+                 (the general kernel, --general: {:>6.2} M/s, {:.2}x)",
                 kr / 1e6,
                 hr / 1e6,
-                hr / kr
+                hr / kr,
+                gr / 1e6,
+                hr / gr
             );
         }
     }
@@ -85,14 +97,15 @@ fn summary() {
         println!("  {name} depth {depth} = {c}: counted {:.3} M/s, made {:.3} M/s", cr / 1e6, mr / 1e6);
     }
     // A script hook's cost per call: checkers with an after_move hook that does nothing, run
-    // after every move, against plain checkers (every node of a made perft is one make).
+    // after every move, against plain checkers (every node of a made perft is one make), both
+    // through the general kernel (a hook keeps perft off the sets).
     {
         let makes: u64 = (1..=7).map(|d| kernel_perft("checkers", d)).sum();
         let time = |name: &str| {
             let t = Instant::now();
             let mut runs = 0;
             while t.elapsed().as_secs_f64() < 1.0 {
-                kernel_perft_made(name, 7);
+                general_perft(name, 7, true);
                 runs += 1;
             }
             t.elapsed().as_secs_f64() / runs as f64

@@ -80,6 +80,10 @@ pub enum Command {
         /// Share the root moves out over this many threads (the same count).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
         threads: u32,
+        /// Walk the tree with the general kernel (positions made and undone) even where the
+        /// rules let perft work on the cell sets alone (the same count; docs/perft.md).
+        #[arg(long)]
+        general: bool,
     },
     /// Show the board, the side to move or the result, and the variant's state; or draw it as
     /// an SVG or PNG picture (docs/diagrams.md).
@@ -403,7 +407,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
         Command::Moves(game) => moves(&game, out),
-        Command::Perft { game, depth, divide, made, threads } => perft(&game, depth, divide, (made, threads as usize), out),
+        Command::Perft { game, depth, divide, made, threads, general } => {
+            perft(&game, depth, divide, (perft::Mode { made, general }, threads as usize), out)
+        }
         Command::Show(a) if a.svg.is_some() || a.png.is_some() => pictures(&a, out),
         Command::Show(a) => show(&a.game, out),
         Command::Position { game, format } => {
@@ -481,10 +487,10 @@ fn moves(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
     Ok(())
 }
 
-fn perft(game: &Game, depth: u32, divide: bool, (made, threads): (bool, usize), out: &mut dyn Write) -> Result<(), CliError> {
+fn perft(game: &Game, depth: u32, divide: bool, (mode, threads): (perft::Mode, usize), out: &mut dyn Write) -> Result<(), CliError> {
     let (v, mut pos) = setup(game)?;
-    if divide && (made || threads > 1) {
-        return Err(CliError::usage("--divide counts one root move at a time: leave out --made and --threads"));
+    if divide && (mode.made || mode.general || threads > 1) {
+        return Err(CliError::usage("--divide counts one root move at a time: leave out --made, --general and --threads"));
     }
     if divide {
         let rows = perft::divide(&v, &mut pos, depth).map_err(CliError::usage)?;
@@ -495,7 +501,7 @@ fn perft(game: &Game, depth: u32, divide: bool, (made, threads): (bool, usize), 
         }
         writeln!(out, "{total}")?;
     } else {
-        let n = perft::perft_threads(&v, &pos, depth, made, threads).map_err(CliError::usage)?;
+        let n = perft::perft_threads(&v, &pos, depth, mode, threads).map_err(CliError::usage)?;
         writeln!(out, "{n}")?;
     }
     Ok(())

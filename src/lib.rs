@@ -15,7 +15,8 @@
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
 //! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
-//! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`];
+//! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`]
+//!   (and `setperft`: perft on the cell sets alone, where the rules allow);
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
 //!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
@@ -62,6 +63,7 @@ pub mod repl;
 pub mod scenario;
 pub mod selfplay;
 mod session;
+mod setperft;
 pub mod workflow;
 
 pub use ai::{Engine, EngineError, Rng, SearchError};

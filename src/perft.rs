@@ -10,6 +10,7 @@
 use crate::ai::SearchError;
 use crate::interrupt;
 use crate::movegen::MoveList;
+use crate::setperft::SetPerft;
 use crate::state::Position;
 use crate::variant::{MoveListError, Variant};
 
@@ -38,33 +39,65 @@ pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed (checked at every node two or more plies from
 /// the leaves, so it costs nothing measurable).
+///
+/// Where the rules allow, the tree is walked on the cell sets alone ([`SetPerft`]: steps and
+/// short capture chains, a plain make, no hook, no end but having no move), else by the
+/// general kernel ([`perft_general`]); the count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_inner(v, pos, depth, &mut lists, true)
+    match SetPerft::of(v, pos, depth) {
+        Some(sets) => sets.perft(pos, depth, false),
+        None => perft_general(v, pos, depth, false),
+    }
 }
 
-/// [`perft`] with every leaf made and unmade (hooks included): the same count, and a measure
-/// of make/undo speed rather than of move generation.
+/// [`perft`] with every leaf made and unmade (hooks included; on the sets where [`perft`]
+/// walks them): the same count, and a measure of make/undo speed rather than of move
+/// generation.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
+    match SetPerft::of(v, pos, depth) {
+        Some(sets) => sets.perft(pos, depth, true),
+        None => perft_general(v, pos, depth, true),
+    }
+}
+
+/// [`perft`] (with `made`, [`perft_made`]) by the general kernel whatever the rules: every
+/// node a [`Position`], made and undone, its moves listed by the variant (`perft --general`).
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_inner(v, pos, depth, &mut lists, false)
+    perft_inner(v, pos, depth, &mut lists, !made)
+}
+
+/// Which perft: every leaf made or the last level counted, and on which kernel.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mode {
+    /// Every leaf made ([`perft_made`]).
+    pub made: bool,
+    /// The general kernel even where the sets would do ([`perft_general`]).
+    pub general: bool,
 }
 
 /// The most threads a perft may split its root moves over.
 pub const MAX_THREADS: usize = 256;
 
-/// [`perft`] (or with `made`, [`perft_made`]) with the root moves shared out over `threads`
+/// [`perft`] (or as `mode` says, [`perft_made`] or [`perft_general`]) with the root moves shared out over `threads`
 /// threads, each taking the next unplayed root move (so a big subtree does not leave the others
 /// idle for long). The count is the same for any number of threads.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed (every thread stops).
-pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, made: bool, threads: usize) -> Result<u64, SearchError> {
+pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, threads: usize) -> Result<u64, SearchError> {
     let threads = threads.clamp(1, MAX_THREADS);
-    let run = |pos: &mut Position, depth: u32| if made { perft_made(v, pos, depth) } else { perft(v, pos, depth) };
+    let run = |pos: &mut Position, depth: u32| match mode {
+        Mode { made, general: true } => perft_general(v, pos, depth, made),
+        Mode { made: true, .. } => perft_made(v, pos, depth),
+        Mode { made: false, .. } => perft(v, pos, depth),
+    };
     if threads == 1 || depth < 2 {
         return run(&mut pos.clone(), depth);
     }
@@ -237,9 +270,11 @@ mod tests {
             let v = Variant::load(name, &[]).unwrap();
             let pos = v.start();
             let one = perft(&v, &mut pos.clone(), depth).unwrap();
-            assert_eq!(perft_threads(&v, &pos, depth, false, 2).unwrap(), one, "{name}");
-            assert_eq!(perft_threads(&v, &pos, depth, true, 3).unwrap(), one, "{name}");
-            assert_eq!(perft_threads(&v, &pos, 1, false, 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
+            let (made, general) = (Mode { made: true, general: false }, Mode { made: false, general: true });
+            assert_eq!(perft_threads(&v, &pos, depth, Mode::default(), 2).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, depth, made, 3).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, depth, general, 2).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, 1, Mode::default(), 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
         }
     }
 
