@@ -68,9 +68,17 @@ fn perft_allocates_nothing_per_node() {
     ] {
         let v = Variant::load(name, &[]).unwrap();
         let mut pos = v.start();
-        for made in [false, true] {
-            let run =
-                |pos: &mut boardlab::Position| if made { perft::perft_made(&v, pos, depth) } else { perft::perft(&v, pos, depth) }.unwrap();
+        // (English draughts' perft walks the cell sets; `general` holds the general kernel to
+        // the same bound.)
+        for (made, general) in [(false, false), (true, false), (false, true), (true, true)] {
+            let run = |pos: &mut boardlab::Position| {
+                match (made, general) {
+                    (_, true) => perft::perft_general(&v, pos, depth, made),
+                    (true, false) => perft::perft_made(&v, pos, depth),
+                    (false, false) => perft::perft(&v, pos, depth),
+                }
+                .unwrap()
+            };
             // Once to let the position's history grow to the depth.
             let leaves = run(&mut pos);
             let n = allocations(|| {
@@ -79,7 +87,10 @@ fn perft_allocates_nothing_per_node() {
             // One move list per level, each grown by doubling to the widest list of its level
             // (Amazons: 2176 moves from 64, six times): nothing that grows with the nodes.
             let bound = 8 * (depth as u64 + 1);
-            assert!(n <= bound, "{name} perft {depth} (made: {made}): {n} allocations for {leaves} leaves (at most {bound})");
+            assert!(
+                n <= bound,
+                "{name} perft {depth} (made: {made}, general: {general}): {n} allocations for {leaves} leaves (at most {bound})"
+            );
         }
     }
 }
