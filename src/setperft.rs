@@ -13,60 +13,10 @@
 use crate::interrupt;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::{EndKind, NoMoves};
-use crate::rules::setwise::{MAX_CODES, Setwise};
+use crate::rules::setwise::{MAX_CODES, Setwise, Word};
 use crate::rules::{Chain, CodeSet, Hook, Identity, MakePath, PromoteAt, Removal};
 use crate::state::Position;
 use crate::{SearchError, Variant};
-
-/// A cell set in a machine word or two (`u64` where the board's cells fit).
-trait Bits: Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::Not<Output = Self> {
-    const ZERO: Self;
-    fn of(set: u128) -> Self;
-    fn bit(cell: u16) -> Self;
-    fn has(self, cell: u16) -> bool;
-    /// The set moved back by `offset` (see [`crate::rules::setwise`]'s rotation).
-    fn back(self, offset: i16) -> Self;
-    fn count(self) -> u32;
-    /// The lowest cell, taken out of the set.
-    fn pop(&mut self) -> u16;
-}
-
-macro_rules! bits {
-    ($t:ty, $n:expr) => {
-        impl Bits for $t {
-            const ZERO: $t = 0;
-            #[inline(always)]
-            fn of(set: u128) -> $t {
-                set as $t
-            }
-            #[inline(always)]
-            fn bit(cell: u16) -> $t {
-                1 << cell
-            }
-            #[inline(always)]
-            fn has(self, cell: u16) -> bool {
-                self >> cell & 1 != 0
-            }
-            #[inline(always)]
-            fn back(self, offset: i16) -> $t {
-                self.rotate_right(offset as i32 as u32 & ($n - 1))
-            }
-            #[inline(always)]
-            fn count(self) -> u32 {
-                self.count_ones()
-            }
-            #[inline(always)]
-            fn pop(&mut self) -> u16 {
-                let c = self.trailing_zeros() as u16;
-                *self &= *self - 1;
-                c
-            }
-        }
-    };
-}
-
-bits!(u64, 64);
-bits!(u128, 128);
 
 /// A position as perft on the sets sees it: each piece code's cells, and the side to move.
 #[derive(Clone, Copy)]
@@ -199,7 +149,7 @@ impl SetPerft {
         if self.cells >> 64 == 0 { self.run::<u64>(pos, depth, made) } else { self.run::<u128>(pos, depth, made) }
     }
 
-    fn run<W: Bits>(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+    fn run<W: Word>(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
         let mut node = Node { sets: [W::ZERO; MAX_CODES], side: pos.side() };
         for (s, &c) in node.sets.iter_mut().zip(pos.cells_by_code()) {
             *s = W::of(c);
@@ -208,7 +158,7 @@ impl SetPerft {
         self.inner(&node, depth, made, &mut lists)
     }
 
-    fn inner<W: Bits>(&self, node: &Node<W>, depth: u32, made: bool, lists: &mut [Vec<SetMove<W>>]) -> Result<u64, SearchError> {
+    fn inner<W: Word>(&self, node: &Node<W>, depth: u32, made: bool, lists: &mut [Vec<SetMove<W>>]) -> Result<u64, SearchError> {
         if depth == 0 {
             return Ok(1);
         }
@@ -237,7 +187,7 @@ impl SetPerft {
 
     /// The node after `m`.
     #[inline]
-    fn make<W: Bits>(&self, node: &Node<W>, m: &SetMove<W>) -> Node<W> {
+    fn make<W: Word>(&self, node: &Node<W>, m: &SetMove<W>) -> Node<W> {
         let mut next = *node;
         let them = node.side.other();
         if m.taken != W::ZERO {
@@ -255,7 +205,7 @@ impl SetPerft {
 
     /// The empty cells of `node`.
     #[inline]
-    fn empty<W: Bits>(&self, node: &Node<W>) -> W {
+    fn empty<W: Word>(&self, node: &Node<W>) -> W {
         let mut all = W::ZERO;
         for &s in &node.sets[1..self.ncodes] {
             all = all | s;
@@ -265,7 +215,7 @@ impl SetPerft {
 
     /// The cells of the codes in `set`.
     #[inline]
-    fn cells_of<W: Bits>(&self, node: &Node<W>, set: CodeSet) -> W {
+    fn cells_of<W: Word>(&self, node: &Node<W>, set: CodeSet) -> W {
         let mut out = W::ZERO;
         let mut rest = set;
         while rest != 0 {
@@ -278,7 +228,7 @@ impl SetPerft {
 
     /// The cells of the side to move's pieces of code `c` that can make a first jump.
     #[inline]
-    fn jumpers<W: Bits>(&self, node: &Node<W>, c: usize, empty: W) -> W {
+    fn jumpers<W: Word>(&self, node: &Node<W>, c: usize, empty: W) -> W {
         let mine = node.sets[c];
         let mut out = W::ZERO;
         if mine == W::ZERO {
@@ -293,7 +243,7 @@ impl SetPerft {
 
     /// The mover's piece count where a step's limit needs it.
     #[inline]
-    fn own<W: Bits>(&self, node: &Node<W>) -> u32 {
+    fn own<W: Word>(&self, node: &Node<W>) -> u32 {
         if !self.limits {
             return 0;
         }
@@ -302,7 +252,7 @@ impl SetPerft {
 
     /// The legal moves of `node`, in any order: capture chains, and steps unless a capture is
     /// compulsory and there is one.
-    fn moves<W: Bits>(&self, node: &Node<W>, out: &mut Vec<SetMove<W>>) {
+    fn moves<W: Word>(&self, node: &Node<W>, out: &mut Vec<SetMove<W>>) {
         let empty = self.empty(node);
         let mut c = 1 + node.side.index();
         while c < self.ncodes {
@@ -340,7 +290,7 @@ impl SetPerft {
     }
 
     /// The number of legal moves of `node` (as [`SetPerft::moves`] lists them).
-    fn count<W: Bits>(&self, node: &Node<W>) -> u64 {
+    fn count<W: Word>(&self, node: &Node<W>) -> u64 {
         let empty = self.empty(node);
         let mut chains = 0;
         let mut c = 1 + node.side.index();
@@ -377,7 +327,7 @@ impl SetPerft {
     /// The code a piece of code `c` from `from` ends the move as, landing on `to` after
     /// landing on `landings` (the plain make's promotion).
     #[inline]
-    fn promoted<W: Bits>(&self, c: usize, from: u16, to: u16, landings: W) -> u8 {
+    fn promoted<W: Word>(&self, c: usize, from: u16, to: u16, landings: W) -> u8 {
         match self.codes[c].promotes {
             Some((zone, code, at))
                 if match at {
@@ -395,7 +345,7 @@ impl SetPerft {
     /// The chain of the piece now of code `code` on `at`, `victims` its victims' cells, having
     /// taken `taken` and landed on `landings`: each way it may end is a move (the kernel's chain
     /// walk, on the sets). Whether it can jump on.
-    fn chain<W: Bits>(&self, w: &mut Walk<'_, '_, W>, code: usize, at: u16, victims: W, (taken, landings): (W, W)) -> bool {
+    fn chain<W: Word>(&self, w: &mut Walk<'_, '_, W>, code: usize, at: u16, victims: W, (taken, landings): (W, W)) -> bool {
         let cm = &self.codes[code];
         // A piece is taken once; with immediate removal its cell is empty at once.
         let left = victims & !taken;
@@ -442,7 +392,7 @@ struct Walk<'n, 'o, W> {
     n: u64,
 }
 
-impl<W: Bits> Walk<'_, '_, W> {
+impl<W: Word> Walk<'_, '_, W> {
     /// A chain ends on `to`, having taken `taken` and landed on `landings`.
     #[inline]
     fn end(&mut self, sp: &SetPerft, to: u16, taken: W, landings: W) {

@@ -705,6 +705,12 @@ pub(crate) trait Word:
     fn count(self) -> u32;
     /// The set as two words.
     fn wide(self) -> u128;
+    /// The set of one cell.
+    fn bit(cell: u16) -> Self;
+    /// Whether `cell` is in the set.
+    fn has(self, cell: u16) -> bool;
+    /// The lowest cell, taken out of the set (which is not empty).
+    fn pop(&mut self) -> u16;
 }
 
 /// [`Word`] for an unsigned integer of `$bits` bits.
@@ -727,6 +733,20 @@ macro_rules! word {
             #[inline(always)]
             fn wide(self) -> u128 {
                 self as u128
+            }
+            #[inline(always)]
+            fn bit(cell: u16) -> $t {
+                1 << cell
+            }
+            #[inline(always)]
+            fn has(self, cell: u16) -> bool {
+                self >> cell & 1 != 0
+            }
+            #[inline(always)]
+            fn pop(&mut self) -> u16 {
+                let c = self.trailing_zeros() as u16;
+                *self &= *self - 1;
+                c
             }
         }
     };
