@@ -74,14 +74,15 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
         /// Make and unmake every leaf, hooks included (the same count; a measure of make/undo
-        /// rather than of move generation).
+        /// rather than of move generation; on the cell sets where perft walks them, see
+        /// --general).
         #[arg(long)]
         made: bool,
         /// Share the root moves out over this many threads (the same count).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
         threads: u32,
         /// Walk the tree with the general kernel (positions made and undone) even where the
-        /// rules let perft work on the cell sets alone (the same count; docs/perft.md).
+        /// rules let perft work on the cell sets alone (the same count; docs/cli.md).
         #[arg(long)]
         general: bool,
     },
