@@ -10,7 +10,6 @@
 use crate::ai::SearchError;
 use crate::interrupt;
 use crate::movegen::MoveList;
-use crate::setperft::SetPerft;
 use crate::state::Position;
 use crate::variant::{MoveListError, Variant};
 
@@ -40,11 +39,11 @@ pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// A script hook failed, or Ctrl-C was pressed (checked at every node two or more plies from
 /// the leaves, so it costs nothing measurable).
 ///
-/// Where the rules allow, the tree is walked on the cell sets alone ([`SetPerft`]: steps and
+/// Where the rules allow, the tree is walked on the cell sets alone (`setperft`: steps and
 /// short capture chains, a plain make, no hook, no end but having no move), else by the
 /// general kernel ([`perft_general`]); the count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    match SetPerft::of(v, pos, depth) {
+    match v.set_perft(pos, depth) {
         Some(sets) => sets.perft(pos, depth, false),
         None => perft_general(v, pos, depth, false),
     }
@@ -57,7 +56,7 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchE
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    match SetPerft::of(v, pos, depth) {
+    match v.set_perft(pos, depth) {
         Some(sets) => sets.perft(pos, depth, true),
         None => perft_general(v, pos, depth, true),
     }

@@ -10,13 +10,13 @@
 //! apply; a test holds the two equal in every shipped variant this applies to, from random
 //! positions); `perft --general` asks for the general kernel.
 
+use crate::SearchError;
 use crate::interrupt;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::{EndKind, NoMoves};
 use crate::rules::setwise::{MAX_CODES, Setwise, Word};
-use crate::rules::{Chain, CodeSet, Hook, Identity, MakePath, PromoteAt, Removal};
+use crate::rules::{Chain, CodeSet, Identity, MakePath, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
-use crate::{SearchError, Variant};
 
 /// A position as perft on the sets sees it: each piece code's cells, and the side to move.
 #[derive(Clone, Copy)]
@@ -56,7 +56,7 @@ struct CodeMoves {
     on_landing: Option<(u128, bool, u8)>,
 }
 
-/// The rules read once for perft on the sets (see the module's text).
+/// The rules read once, at load, for perft on the sets (see the module's text).
 pub struct SetPerft {
     ncodes: usize,
     cells: u128,
@@ -67,20 +67,19 @@ pub struct SetPerft {
     chain: Chain,
     /// Whether a taken piece stays until the chain ends (and may not be jumped twice).
     twice: bool,
+    /// The rules' `move_limit` (0: none).
+    move_limit: u32,
 }
 
 impl SetPerft {
-    /// Perft on the sets for `v` from `pos`, to `depth`, where it applies (`None`: the general
-    /// perft must count).
-    pub fn of(v: &Variant, pos: &Position, depth: u32) -> Option<SetPerft> {
-        let rules = &*v.rules;
+    /// Perft on the sets for `rules`, where they allow it and no script hook runs (`None`: the
+    /// general perft must count). Read once, when the variant is loaded.
+    pub fn of(rules: &Ruleset, no_hooks: bool) -> Option<SetPerft> {
         let sw: &Setwise = rules.setwise.as_ref()?;
         let pol = &rules.captures;
-        let no_hooks = Hook::ALL.iter().all(|&h| v.hook(h).is_none());
         // Only an end that comes of having no move (and leaves no pass to list): a position
         // without moves counts none whether or not it was marked finished.
         let ends = rules.ends.iter().all(|e| matches!(e.kind, EndKind::NoMoves { result, if_attacked: None } if result != NoMoves::Pass));
-        let limit = rules.move_limit == 0 || pos.ply() as u64 + depth as u64 <= rules.move_limit as u64;
         let pieces = sw
             .codes
             .iter()
@@ -90,7 +89,6 @@ impl SetPerft {
         let eligible = no_hooks
             && victims
             && ends
-            && limit
             && pieces
             && sw.counts_moves
             && sw.short_jumps
@@ -99,9 +97,6 @@ impl SetPerft {
             && rules.make_path == MakePath::Plain
             && !pol.maximum
             && pol.identity != Identity::CapturedSet
-            && pos.result().is_none()
-            && pos.continuation().is_none()
-            && pos.cells_by_code().len() == sw.codes.len()
             && sw.codes.len() <= MAX_CODES;
         if !eligible {
             return None;
@@ -115,7 +110,9 @@ impl SetPerft {
                 let jump_shifts = shifts.jumps.as_ref().map_or(vec![], |j| j.iter().map(|j| (j.over, j.land, j.from)).collect());
                 let jumps = &rules.pieces[c].jumps;
                 let victims = jumps.first().map_or(0, |j| j.victims) & ((1 << sw.codes.len()) - 1) & !1;
-                let (mut at, mut pairs) = (vec![0u32], vec![]);
+                let mut at = Vec::with_capacity(g.len() + 1);
+                at.push(0u32);
+                let mut pairs = Vec::new();
                 for cell in 0..g.len() as u16 {
                     pairs.extend(jumps.iter().flat_map(|j| j.table.get(cell).iter().copied()));
                     at.push(pairs.len() as u32);
@@ -137,7 +134,17 @@ impl SetPerft {
             compulsory: pol.compulsory,
             chain: pol.chain,
             twice: pol.removal == Removal::EndOfChain,
+            move_limit: rules.move_limit,
         })
+    }
+
+    /// Whether perft from `pos` to `depth` may walk the sets: the game is not over, no turn is
+    /// part-played, the position keeps its cell sets, and no move limit falls within the depth.
+    pub fn applies(&self, pos: &Position, depth: u32) -> bool {
+        pos.result().is_none()
+            && pos.continuation().is_none()
+            && pos.cells_by_code().len() == self.ncodes
+            && (self.move_limit == 0 || pos.ply() as u64 + depth as u64 <= self.move_limit as u64)
     }
 
     /// The number of move sequences `depth` long from `pos`; with `made`, every last move is
@@ -407,6 +414,7 @@ impl<W: Word> Walk<'_, '_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Variant;
     use crate::perft::perft_general;
 
     /// English draughts' file with `edits` (text replaced) applied, loaded from a folder of its
@@ -454,7 +462,7 @@ mod tests {
         for (name, _dir, v) in &cases {
             let mut positions = 0;
             v.random_positions(3, 6, 120, |pos, _| {
-                let Some(sets) = SetPerft::of(v, pos, 3) else { return };
+                let Some(sets) = v.set_perft(pos, 3) else { return };
                 let at = pos.to_text(&v.rules);
                 for depth in 1..=3 {
                     let general = perft_general(v, &mut pos.clone(), depth, false).unwrap();

@@ -49,6 +49,8 @@ pub struct Variant {
     pub(crate) codes_of: crate::piece::ByPlayer<crate::rules::CodeSet>,
     /// The codes of the kinds that may leave the board.
     pub(crate) exit_codes: crate::rules::CodeSet,
+    /// Perft on the cell sets, where the rules and hooks allow it (read once at load).
+    set_perft: Option<crate::setperft::SetPerft>,
 }
 
 impl Variant {
@@ -120,7 +122,9 @@ impl Variant {
             codes_of[crate::piece::PieceCode::from_index(c).owner()] |= 1 << c;
         }
         let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
+        let set_perft = crate::setperft::SetPerft::of(&rules, hooks.iter().all(Option::is_none));
         Ok(Variant {
+            set_perft,
             board_only,
             codes_of,
             exit_codes,
@@ -141,6 +145,12 @@ impl Variant {
 
     pub fn name(&self) -> &str {
         &self.rules.name
+    }
+
+    /// Perft on the cell sets from `pos` to `depth`, where the rules, the hooks and the position
+    /// allow it (`None`: the general perft counts).
+    pub(crate) fn set_perft(&self, pos: &Position, depth: u32) -> Option<&crate::setperft::SetPerft> {
+        self.set_perft.as_ref().filter(|s| s.applies(pos, depth))
     }
 
     /// The start position.
