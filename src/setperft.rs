@@ -413,7 +413,6 @@ impl<W: Word> Walk<'_, '_, W> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::Variant;
     use crate::perft::perft_general;
 
