@@ -1036,7 +1036,7 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     if !sw.counts_moves || (rules.landing_captures && pol.compulsory) {
         return sw.counts_forms && count_by_forms(rules, pos, c);
     }
-    c.by_forms = false;
+    (c.by_forms, c.captures_only) = (false, false);
     let side = pos.side();
     let Some(sets) = sw.sets(pos) else { return false };
     let Some(jumpers) = sw.jumpers(&sets, side) else { return false };
