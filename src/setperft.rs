@@ -273,19 +273,34 @@ impl SetPerft {
     /// The legal moves of `node`, in any order: capture chains, and steps unless a capture is
     /// compulsory and there is one.
     fn moves<W: Word, const N: usize>(&self, node: &Node<W, N>, out: &mut Vec<SetMove<W>>) {
+        self.walk(node, Some(out));
+    }
+
+    /// The number of legal moves of `node` (as [`SetPerft::moves`] lists them).
+    fn count<W: Word, const N: usize>(&self, node: &Node<W, N>) -> u64 {
+        self.walk(node, None)
+    }
+
+    /// The legal moves of `node` counted, and listed into `out` where it is given: each
+    /// piece's chains walked, then (unless a capture is compulsory and there is one) the steps,
+    /// counted a group at a time on the sets or listed cell by cell.
+    #[inline(always)]
+    fn walk<W: Word, const N: usize>(&self, node: &Node<W, N>, mut out: Option<&mut Vec<SetMove<W>>>) -> u64 {
         let empty = self.empty(node);
+        let mut n = 0;
         let mut c = 1 + node.side.index();
         while c < self.ncodes {
             let mut jumpers = self.jumpers(node, c, empty);
             while jumpers != W::ZERO {
                 let from = jumpers.pop();
-                let mut walk = Walk { node, empty: empty | W::bit(from), from, code: c, out: Some(&mut *out), n: 0 };
+                let mut walk = Walk { node, empty: empty | W::bit(from), from, code: c, out: out.as_deref_mut(), n: 0 };
                 self.chain(&mut walk, c, from, self.cells_of(node, self.codes[c].victims), (W::ZERO, W::ZERO));
+                n += walk.n;
             }
             c += 2;
         }
-        if self.compulsory && !out.is_empty() {
-            return;
+        if self.compulsory && n > 0 {
+            return n;
         }
         let own = self.own(node);
         let mut c = 1 + node.side.index();
@@ -297,45 +312,13 @@ impl SetPerft {
                         continue;
                     }
                     let mut starts = mine & W::of(from) & empty.back(offset);
+                    n += starts.count() as u64;
+                    let Some(out) = out.as_deref_mut() else { continue };
                     while starts != W::ZERO {
                         let from = starts.pop();
                         let to = (from as i16 + offset) as u16;
                         let new_code = self.promoted(c, from, to, W::bit(to));
                         out.push(SetMove { code: c as u8, new_code, from, to, taken: W::ZERO });
-                    }
-                }
-            }
-            c += 2;
-        }
-    }
-
-    /// The number of legal moves of `node` (as [`SetPerft::moves`] lists them).
-    fn count<W: Word, const N: usize>(&self, node: &Node<W, N>) -> u64 {
-        let empty = self.empty(node);
-        let mut chains = 0;
-        let mut c = 1 + node.side.index();
-        while c < self.ncodes {
-            let mut jumpers = self.jumpers(node, c, empty);
-            while jumpers != W::ZERO {
-                let from = jumpers.pop();
-                let mut walk = Walk { node, empty: empty | W::bit(from), from, code: c, out: None, n: 0 };
-                self.chain(&mut walk, c, from, self.cells_of(node, self.codes[c].victims), (W::ZERO, W::ZERO));
-                chains += walk.n;
-            }
-            c += 2;
-        }
-        if self.compulsory && chains > 0 {
-            return chains;
-        }
-        let own = self.own(node);
-        let mut n = chains;
-        let mut c = 1 + node.side.index();
-        while c < self.ncodes {
-            let mine = node.sets[c];
-            if mine != W::ZERO {
-                for &(offset, from, limit) in &self.codes[c].steps {
-                    if limit == u16::MAX || own <= limit as u32 {
-                        n += (mine & W::of(from) & empty.back(offset)).count() as u64;
                     }
                 }
             }
