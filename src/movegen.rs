@@ -763,7 +763,7 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
             continue;
         };
         let m = out[i];
-        if !promotes(&rules.geometry, p, &m) {
+        if !m.reaches(&rules.geometry, p) {
             i += 1;
             continue;
         }
@@ -780,16 +780,6 @@ pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, st
     }
 }
 
-/// Whether the move `m` of a piece that promotes by `p` reaches its zone as `p.at` asks.
-#[inline]
-fn promotes(g: &Geometry, p: &Promotion, m: &Move) -> bool {
-    match p.at {
-        PromoteAt::AnyLanding => m.landings().iter().any(|&c| g.zones_of(c).meets(p.zone)),
-        PromoteAt::EndOfMove => m.to().is_some_and(|c| g.zones_of(c).meets(p.zone)),
-        PromoteAt::FromOrTo => m.to().is_some_and(|c| g.zones_of(c).meets(p.zone) || g.zones_of(m.from).meets(p.zone)),
-    }
-}
-
 /// A piece's moves counted apart as the legal list holds them, a move that promotes with a
 /// choice of kinds once per choice ([`expand_promotions`]): those that capture and the others.
 struct PromotionSplit<'a> {
@@ -802,7 +792,7 @@ struct PromotionSplit<'a> {
 impl MoveOut for PromotionSplit<'_> {
     #[inline]
     fn push(&mut self, m: Move) {
-        let n = if promotes(self.g, self.promotion, &m) { self.promotion.choices.len() as u64 } else { 1 };
+        let n = if m.reaches(self.g, self.promotion) { self.promotion.choices.len() as u64 } else { 1 };
         if m.is_capture() {
             self.captures += n;
         } else {

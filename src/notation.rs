@@ -253,6 +253,19 @@ impl Move {
         if n <= INLINE_PATH { &self.path[..n] } else { &self.long_entry()[..n] }
     }
 
+    /// Whether this move of a piece that promotes by `p` reaches its zone as `p.at` asks: on
+    /// any landing, at the end, or (shogi) at the start or the end.
+    #[inline]
+    pub fn reaches(&self, g: &Geometry, p: &crate::rules::Promotion) -> bool {
+        use crate::rules::PromoteAt;
+        let inside = |c: u16| g.zones_of(c).meets(p.zone);
+        match p.at {
+            PromoteAt::AnyLanding => self.landings().iter().any(|&c| inside(c)),
+            PromoteAt::EndOfMove => self.to().is_some_and(inside),
+            PromoteAt::FromOrTo => self.to().is_some_and(|c| inside(c) || inside(self.from)),
+        }
+    }
+
     /// The number of landings.
     #[inline]
     pub fn len(&self) -> usize {

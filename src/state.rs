@@ -16,7 +16,7 @@ use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
 use crate::rules::push::Prior;
-use crate::rules::{CastleRights, Convert, EffectOn, MakePath, MoveEffects, PromoteAt, Ruleset, Zobrist};
+use crate::rules::{CastleRights, Convert, EffectOn, MakePath, MoveEffects, Ruleset, Zobrist};
 use std::sync::Arc;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical
@@ -690,7 +690,7 @@ impl Position {
         fx.code = code;
         self.take_victims(rules, mv, &mut fx);
         let to = mv.to().expect("a normal move lands");
-        let new_code = promoted(rules, mv, to, code);
+        let new_code = promoted(rules, mv, code);
         if to == from || self.board[to as usize].is_empty() {
             self.shift_piece(z, from, to, code, new_code);
         } else {
@@ -717,7 +717,7 @@ impl Position {
         fx.code = code;
         self.take_victims(rules, mv, &mut fx);
         let to = mv.to().expect("a normal move lands");
-        let new_code = promoted(rules, mv, to, code);
+        let new_code = promoted(rules, mv, code);
         let (f0, t0) = (from as usize * n, to as usize * n);
         let mut vals = [0i32; 16];
         vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
@@ -905,7 +905,7 @@ impl Position {
     fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: PieceCode, vals: &mut [i32; 16], fx: &mut MoveEffects) {
         let z = &rules.zobrist;
         let pr = &rules.pieces[code.index()];
-        let new_code = promoted(rules, mv, to, code);
+        let new_code = promoted(rules, mv, code);
         let n = self.nattr;
         apply_effects(pr, n, vals, fx.captured);
         self.put(z, to, new_code, &vals[..n]);
@@ -1296,20 +1296,16 @@ fn apply_effects(pr: &crate::rules::PieceRules, n: usize, vals: &mut [i32; 16], 
     }
 }
 
-/// The code the piece `code` has once `mv` lands it on `to`: the kind chosen, or the one its
+/// The code the piece `code` has once `mv` lands it: the kind chosen, or the one its
 /// promotion zone gives, or its own.
 #[inline(always)]
-fn promoted(rules: &Ruleset, mv: &Move, to: u16, code: PieceCode) -> PieceCode {
+fn promoted(rules: &Ruleset, mv: &Move, code: PieceCode) -> PieceCode {
     if let Some(chosen) = mv.promoted() {
         return chosen;
     }
     if let Some(p) = &rules.pieces[code.index()].promote
         && p.choices.is_empty()
-        && match p.at {
-            PromoteAt::AnyLanding => mv.landings().iter().any(|&c| rules.geometry.zones_of(c).meets(p.zone)),
-            PromoteAt::EndOfMove => rules.geometry.zones_of(to).meets(p.zone),
-            PromoteAt::FromOrTo => rules.geometry.zones_of(to).meets(p.zone) || rules.geometry.zones_of(mv.from).meets(p.zone),
-        }
+        && mv.reaches(&rules.geometry, p)
     {
         return PieceCode::new(p.to, code.owner());
     }
