@@ -996,14 +996,10 @@ impl Counted {
         self.jumpers != 0
     }
 
-    /// Whether the list holds only captures: a capture is compulsory and there is one.
+    /// Whether the list holds only captures (chains, or counted form by form captures by
+    /// landing): a capture is compulsory and there is one.
     pub fn only_captures(&self, rules: &Ruleset) -> bool {
         rules.captures.compulsory && (self.chains() || self.captures_only)
-    }
-
-    /// Whether the list holds only capture chains: a capture is compulsory and there is one.
-    fn only_chains(&self, rules: &Ruleset) -> bool {
-        rules.captures.compulsory && self.chains()
     }
 }
 
@@ -1033,7 +1029,8 @@ pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bo
     c.jumpers = jumpers;
     c.shares.clear();
     c.n = 0;
-    let only_chains = c.only_chains(rules);
+    // (Counted on the sets, a list of only captures is one of only chains.)
+    let only_chains = c.only_captures(rules);
     let plain = sw.plain;
     if !plain && !only_chains {
         c.by_cell.resize(128, 0); // the sets hold at most 128 cells
@@ -1184,7 +1181,7 @@ pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, sc
     if c.jumpers >> from & 1 != 0 {
         start_chain(rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), scratch);
     }
-    if !c.only_chains(rules) {
+    if !c.only_captures(rules) {
         if (left as usize) >= scratch.len() && rules.pieces[code.index()].thens.iter().any(Option::is_some) {
             // A two-part turn's moves are many: the one wanted is found by counts.
             return nth_quiet(rules, pos, from, code, left - scratch.len() as u64, scratch);
