@@ -120,6 +120,40 @@ impl ContinuationKind {
     }
 }
 
+/// One player's highest value of the crown's attribute, how many of its pieces hold it, and
+/// (when one does) that piece's cell: kept through make and undo so that the crown's update
+/// after most moves reads it instead of visiting every piece.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Top {
+    best: i32,
+    /// 0: not known (the next crown update visits the pieces).
+    count: u16,
+    at: u16,
+}
+
+impl Top {
+    const UNKNOWN: Top = Top { best: 0, count: 0, at: 0 };
+
+    /// After the player's piece holding `a` moved to `to` holding `b`, its other pieces
+    /// unchanged.
+    #[inline(always)]
+    fn moved(&mut self, a: i32, b: i32, to: u16) {
+        if self.count == 0 {
+        } else if b > self.best {
+            *self = Top { best: b, count: 1, at: to };
+        } else if a == self.best {
+            if b == a {
+                self.at = to;
+            } else {
+                // One fewer holds the highest: where the one left stands is not known.
+                self.count = if self.count > 2 { self.count - 1 } else { 0 };
+            }
+        } else if b == self.best {
+            self.count += 1;
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     hash: u64,
@@ -134,6 +168,7 @@ struct Frame {
     en_passant: Option<(u16, u16)>,
     castle: CastleRights,
     clock: u32,
+    top: [Top; 2],
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
 }
@@ -167,6 +202,11 @@ pub struct Position {
     /// Per piece code (by [`PieceCode::index`]), a bit per cell holding one: kept where the
     /// rules have cell-set moves ([`crate::rules::setwise`]), else empty.
     by_code: Vec<u128>,
+    /// The crown's attribute slot ([`crate::rules::Crown::by`]; `u8::MAX` without a crown),
+    /// and per player its [`Top`]: a write to that slot or to a player's cells forgets the
+    /// player's.
+    crown_by: u8,
+    top: ByPlayer<Top>,
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
@@ -210,6 +250,8 @@ impl Clone for Position {
             counts,
             occupied,
             by_code,
+            crown_by,
+            top,
             history,
             cell_log,
             attr_log,
@@ -232,6 +274,8 @@ impl Clone for Position {
         *counts = o.counts;
         *occupied = o.occupied;
         by_code.clone_from(&o.by_code);
+        *crown_by = o.crown_by;
+        *top = o.top;
         history.clone_from(&o.history);
         cell_log.clone_from(&o.cell_log);
         attr_log.clone_from(&o.attr_log);
@@ -334,6 +378,8 @@ impl Position {
         self.counts = counts;
         self.occupied = occupied;
         self.by_code = by_code;
+        self.crown_by = rules.crown.map_or(u8::MAX, |c| c.by);
+        self.top = ByPlayer::new(Top::UNKNOWN, Top::UNKNOWN);
     }
 
     /// `p`'s occupied cells as a bit set (boards of at most 128 cells).
@@ -470,6 +516,7 @@ impl Position {
         }
         if !old.is_empty() {
             self.counts[old.owner()] -= 1;
+            self.top[old.owner()] = Top::UNKNOWN;
             self.occupied[old.owner()] &= !bit(cell);
             if let Some(s) = self.by_code.get_mut(old.index()) {
                 *s &= !bit(cell);
@@ -477,6 +524,7 @@ impl Position {
         }
         if !code.is_empty() {
             self.counts[code.owner()] += 1;
+            self.top[code.owner()] = Top::UNKNOWN;
             self.occupied[code.owner()] |= bit(cell);
             if let Some(s) = self.by_code.get_mut(code.index()) {
                 *s |= bit(cell);
@@ -517,6 +565,10 @@ impl Position {
             self.attr_log.push((index as u32, old)); // outside a move, no undo reaches it
         }
         self.attrs[index] = value;
+        let code = self.board[cell as usize];
+        if slot == self.crown_by && !code.is_empty() {
+            self.top[code.owner()] = Top::UNKNOWN;
+        }
     }
 
     /// Sets a per-player counter.
@@ -595,6 +647,7 @@ impl Position {
             en_passant: self.en_passant,
             castle: self.castle,
             clock: self.clock,
+            top: self.top.0,
             extra,
         });
     }
@@ -721,7 +774,13 @@ impl Position {
         let (f0, t0) = (from as usize * n, to as usize * n);
         let mut vals = [0i32; 16];
         vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
+        let by = self.crown_by as usize;
+        let before = if by < n { vals[by] } else { 0 };
         apply_effects(&rules.pieces[code.index()], n, &mut vals, fx.captured);
+        if by < n {
+            // Before the cells are written: the landing's `put` below forgets it.
+            self.top[code.owner()].moved(before, vals[by], to);
+        }
         if to == from || (self.board[to as usize].is_empty() && self.attrs[t0..t0 + n].iter().all(|&a| a == 0)) {
             // What clearing `from` and putting the piece on `to` write, each value once.
             self.shift_piece(z, from, to, code, new_code);
@@ -926,23 +985,35 @@ impl Position {
     }
 
     /// Crowns `p`'s piece with the unique highest value of the crown's attribute; a tie (or no
-    /// piece) leaves the crown where it is.
+    /// piece) leaves the crown where it is. Where `p`'s [`Top`] is known and says a tie or a
+    /// crowned piece, nothing else is read.
+    #[inline(always)]
     fn update_crown(&mut self, c: crate::rules::Crown, p: Player) {
+        let top = self.top[p];
+        let known = top.count != 0 && c.by == self.crown_by;
+        if known && (top.count > 1 || self.attrs[top.at as usize * self.nattr + c.marker as usize] != 0) {
+            return;
+        }
+        self.move_crown(c, p);
+    }
+
+    /// [`Position::update_crown`] where `p`'s [`Top`] is not known or the crown may move.
+    #[inline(never)]
+    fn move_crown(&mut self, c: crate::rules::Crown, p: Player) {
         let n = self.nattr;
         let (by, marker) = (c.by as usize, c.marker as usize);
-        let attrs = &self.attrs;
-        let (mut best, mut count, mut at) = (i32::MIN, 0u32, usize::MAX);
-        self.for_cells_of(p, |cell| {
-            let v = attrs[cell * n + by];
-            if v > best {
-                (best, count, at) = (v, 1, cell);
-            } else if v == best {
-                count += 1;
+        let mut top = self.top[p];
+        if top.count == 0 || c.by != self.crown_by {
+            top = self.top_of(by, p);
+            if c.by == self.crown_by {
+                self.top[p] = top;
             }
-        });
-        if count != 1 || attrs[at * n + marker] != 0 {
-            return; // a tie, or the unique highest piece already holds the crown
         }
+        let attrs = &self.attrs;
+        if top.count != 1 || attrs[top.at as usize * n + marker] != 0 {
+            return; // a tie (or no piece), or the unique highest piece already holds the crown
+        }
+        let at = top.at as usize;
         // The crown moves, from whichever piece holds it (the last in cell order, if several do).
         let mut holder = usize::MAX;
         self.for_cells_of(p, |cell| {
@@ -954,6 +1025,23 @@ impl Position {
             self.set_attr(holder as u16, c.marker, 0);
         }
         self.set_attr(at as u16, c.marker, 1);
+    }
+
+    /// `p`'s [`Top`] of attribute slot `by`, from its pieces (the first in cell order where one
+    /// holds the highest value).
+    fn top_of(&self, by: usize, p: Player) -> Top {
+        let (n, attrs) = (self.nattr, &self.attrs);
+        let (mut best, mut count, mut at) = (i32::MIN, 0u32, 0);
+        self.for_cells_of(p, |cell| {
+            let v = attrs[cell * n + by];
+            if v > best {
+                (best, count, at) = (v, 1, cell);
+            } else if v == best {
+                count += 1;
+            }
+        });
+        // More holders than a `u16` counts are as good as unknown (no board is that large).
+        Top { best, count: u16::try_from(count).unwrap_or(0), at: at as u16 }
     }
 
     /// Calls `f` with the cell of each of `p`'s pieces, in cell order: a tight loop over the
@@ -1034,6 +1122,7 @@ impl Position {
         self.en_passant = f.en_passant;
         self.castle = f.castle;
         self.clock = f.clock;
+        self.top = ByPlayer(f.top);
         self.history.truncate(f.history_len as usize);
         self.frames.pop();
     }
