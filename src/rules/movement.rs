@@ -902,7 +902,7 @@ impl Form {
                 if d <= 0 {
                     return;
                 }
-                match rays.as_ref().and_then(|r| r.ends(from, d)) {
+                match rays.as_ref().map(|r| r.ends(from, d)) {
                     Some(ends) => out.leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only)),
                     None => leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out),
                 }
@@ -1214,7 +1214,7 @@ pub enum LeapEnd {
 /// move and in every mobility count).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeapRays {
-    /// The longest distance held (a longer leap is worked out on the board).
+    /// The longest distance held (a longer one ends as it does).
     max: i32,
     /// The ends of a leap of `d` from `from`: `ends[start[i]..start[i + 1]]`, `i = from × max + d − 1`.
     start: Vec<u32>,
@@ -1228,9 +1228,12 @@ impl LeapRays {
     /// The table of a leap along `vecs` (distances up to the board's longer side, or its fixed
     /// distance), or `None` where it would pass [`LeapRays::MAX_ENDS`].
     fn of(g: &Geometry, vecs: &[(i8, i8)], distance: Distance, off: OffBoard, cond: &Cond) -> Option<LeapRays> {
+        // A distance read from an attribute: up to one past the board's longer side. Every
+        // longer leap ends as that one does (off the board in every direction, at least two
+        // cells beyond it), so the table answers for any distance.
         let max = match distance {
             Distance::Fixed(d) => d as i32,
-            Distance::Attribute(_) => g.files.max(g.ranks) as i32,
+            Distance::Attribute(_) => g.files.max(g.ranks) as i32 + 1,
         };
         if g.len() * max as usize * vecs.len() > Self::MAX_ENDS {
             return None;
@@ -1285,14 +1288,12 @@ impl LeapRays {
         Some((self.max, out))
     }
 
-    /// The ends of a leap of `d` (at least 1) from `from`, where the table holds that distance.
+    /// The ends of a leap of `d` (at least 1) from `from`: a longer distance than the table
+    /// holds ends as its longest (see [`LeapRays::of`]; a fixed distance is its longest).
     #[inline]
-    fn ends(&self, from: u16, d: i32) -> Option<&[LeapEnd]> {
-        if d > self.max {
-            return None;
-        }
-        let i = from as usize * self.max as usize + d as usize - 1;
-        Some(&self.ends[self.start[i] as usize..self.start[i + 1] as usize])
+    fn ends(&self, from: u16, d: i32) -> &[LeapEnd] {
+        let i = from as usize * self.max as usize + d.min(self.max) as usize - 1;
+        &self.ends[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
 
@@ -1697,7 +1698,7 @@ mod tests {
     fn leap_tables_agree_with_coordinates() {
         use rand::RngExt;
         let per = [("off_board".to_string(), "one_beyond".to_string()), ("off_board_moves".to_string(), "per_direction".to_string())];
-        let mut compared = 0;
+        let (mut compared, mut tall) = (0, 0);
         for (name, set) in
             [("lielow", &[][..]), ("lielow", &per), ("lielow-ludii", &[]), ("xiangqi", &[]), ("chess", &[]), ("shatranj", &[])]
         {
@@ -1730,12 +1731,25 @@ mod tests {
                         continue;
                     }
                     for (form, plain) in &leaps[code.index()] {
+                        // Every fifth ply, stacks taller than play grows them (up to 20).
+                        if let Form::Leap { distance: Distance::Attribute(s), .. } = form
+                            && ply % 5 == 0
+                        {
+                            pos.set_attr(from, *s, rng.random_range(1..=20));
+                        }
                         fast.clear();
                         slow.clear();
                         form.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut fast);
                         plain.generate(&v.rules.geometry, pos.view(), from, ZoneSet::EMPTY, &mut slow);
                         assert_eq!(fast, slow, "{name} {set:?}: {from} at {}", pos.to_text(&v.rules));
                         compared += 1;
+                        // Past the table's longest distance (its last row answers for it).
+                        let g = &v.rules.geometry;
+                        if let Form::Leap { distance: Distance::Attribute(s), .. } = form
+                            && pos.attr(from, *s) > g.files.max(g.ranks) as i32 + 1
+                        {
+                            tall += 1;
+                        }
                     }
                 }
                 v.legal_moves(&mut pos, &mut moves).unwrap();
@@ -1747,5 +1761,6 @@ mod tests {
             }
         }
         assert!(compared > 5000, "only {compared} leaps compared");
+        assert!(tall > 100, "only {tall} leaps longer than the table");
     }
 }

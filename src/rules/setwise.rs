@@ -70,7 +70,7 @@ pub struct Steps {
 pub struct LeapSets {
     /// By `from × max + d − 1`: the cells it lands on and how many moves leave the board.
     pub cells: Vec<(u128, u8)>,
-    /// The longest distance held (a longer leap is not counted on the sets).
+    /// The longest distance held (a longer leap ends as it does).
     pub max: i32,
     pub distance: Distance,
     /// The form's piece-count limit (`u16::MAX`: none).
@@ -624,8 +624,8 @@ impl Sink for ByCell<'_> {
 }
 
 /// The moves of the leap `l` from `from` at the distance the piece there leaps: its landings
-/// (as [`landings`]) and its moves off the board (`None` where the distance is past the
-/// table, worked out on the board instead, or where a capture is not to be counted).
+/// (as [`landings`]) and its moves off the board (`None` where a capture is not to be
+/// counted).
 #[inline(always)]
 fn leap_landings<W: Word>(l: &LeapSets, pos: &Position, from: usize, empty: W, victims: W, captures: bool) -> Option<u64> {
     let d = match l.distance {
@@ -638,10 +638,7 @@ fn leap_landings<W: Word>(l: &LeapSets, pos: &Position, from: usize, empty: W, v
     if d <= 0 {
         return Some(0);
     }
-    if d > l.max {
-        return None;
-    }
-    let (cells, off) = l.cells[from * l.max as usize + d as usize - 1];
+    let (cells, off) = l.cells[from * l.max as usize + d.min(l.max) as usize - 1];
     Some(landings(W::of(cells), empty, victims, l.quiet, captures)? + off as u64)
 }
 
