@@ -18,6 +18,43 @@ use crate::rules::setwise::{MAX_CODES, Setwise, Word};
 use crate::rules::{Chain, CodeSet, Identity, MakePath, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 
+mod lean;
+pub use lean::LeanPerft;
+
+/// Which walk on the cell sets a variant's perft takes: steps and short capture chains, or
+/// leaps of pieces that carry attribute values ([`lean`]).
+pub enum SetWalk {
+    Steps(SetPerft),
+    Lean(LeanPerft),
+}
+
+impl SetWalk {
+    /// The walk the rules allow, if any (read once, when the variant is loaded).
+    pub fn of(rules: &Ruleset, no_hooks: bool) -> Option<SetWalk> {
+        SetPerft::of(rules, no_hooks).map(SetWalk::Steps).or_else(|| LeanPerft::of(rules, no_hooks).map(SetWalk::Lean))
+    }
+
+    /// Whether perft from `pos` to `depth` may take this walk.
+    pub fn applies(&self, pos: &Position, depth: u32) -> bool {
+        match self {
+            SetWalk::Steps(s) => s.applies(pos, depth),
+            SetWalk::Lean(l) => l.applies(pos, depth),
+        }
+    }
+
+    /// The number of move sequences `depth` long from `pos`; with `made`, every last move is
+    /// made too (on the sets).
+    ///
+    /// # Errors
+    /// Ctrl-C was pressed.
+    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+        match self {
+            SetWalk::Steps(s) => s.perft(pos, depth, made),
+            SetWalk::Lean(l) => l.perft(pos, depth, made),
+        }
+    }
+}
+
 /// A position as perft on the sets sees it: each piece code's cells, and the side to move.
 #[derive(Clone, Copy)]
 struct Node<W, const N: usize> {

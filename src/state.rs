@@ -124,20 +124,20 @@ impl ContinuationKind {
 /// (when one does) that piece's cell: kept through make and undo so that the crown's update
 /// after most moves reads it instead of visiting every piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Top {
-    best: i32,
+pub(crate) struct Top {
+    pub best: i32,
     /// 0: not known (the next crown update visits the pieces).
-    count: u16,
-    at: u16,
+    pub count: u16,
+    pub at: u16,
 }
 
 impl Top {
-    const UNKNOWN: Top = Top { best: 0, count: 0, at: 0 };
+    pub const UNKNOWN: Top = Top { best: 0, count: 0, at: 0 };
 
     /// After the player's piece holding `a` moved to `to` holding `b`, its other pieces
     /// unchanged.
     #[inline(always)]
-    fn moved(&mut self, a: i32, b: i32, to: u16) {
+    pub fn moved(&mut self, a: i32, b: i32, to: u16) {
         if self.count == 0 {
         } else if b > self.best {
             *self = Top { best: b, count: 1, at: to };
@@ -150,6 +150,14 @@ impl Top {
             }
         } else if b == self.best {
             self.count += 1;
+        }
+    }
+
+    /// After the player's piece holding `a` left the board (taken, or moved off it).
+    #[inline(always)]
+    pub fn removed(&mut self, a: i32) {
+        if a == self.best {
+            self.count = if self.count > 2 { self.count - 1 } else { 0 };
         }
     }
 }
@@ -776,7 +784,7 @@ impl Position {
         vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
         let by = self.crown_by as usize;
         let before = if by < n { vals[by] } else { 0 };
-        apply_effects(&rules.pieces[code.index()], n, &mut vals, fx.captured);
+        apply_effects(&rules.pieces[code.index()].effects, n, &mut vals, fx.captured);
         if by < n {
             // Before the cells are written: the landing's `put` below forgets it.
             self.top[code.owner()].moved(before, vals[by], to);
@@ -966,7 +974,7 @@ impl Position {
         let pr = &rules.pieces[code.index()];
         let new_code = promoted(rules, mv, code);
         let n = self.nattr;
-        apply_effects(pr, n, vals, fx.captured);
+        apply_effects(&pr.effects, n, vals, fx.captured);
         self.put(z, to, new_code, &vals[..n]);
         fx.new_code = new_code;
         fx.to = to;
@@ -1370,8 +1378,8 @@ fn castle_key(r: CastleRights) -> u64 {
 /// Applies the piece's attribute effects to its values `vals` (of `n` attributes) as it lands,
 /// having taken `captured` pieces.
 #[inline(always)]
-fn apply_effects(pr: &crate::rules::PieceRules, n: usize, vals: &mut [i32; 16], captured: u32) {
-    for e in pr.effects.iter().filter(|e| (e.slot as usize) < n) {
+pub(crate) fn apply_effects(effects: &[crate::rules::Effect], n: usize, vals: &mut [i32; 16], captured: u32) {
+    for e in effects.iter().filter(|e| (e.slot as usize) < n) {
         let applies = match e.on {
             EffectOn::Any => true,
             EffectOn::Quiet => captured == 0,

@@ -50,7 +50,7 @@ pub struct Variant {
     /// The codes of the kinds that may leave the board.
     pub(crate) exit_codes: crate::rules::CodeSet,
     /// Perft on the cell sets, where the rules and hooks allow it (read once at load).
-    set_perft: Option<crate::setperft::SetPerft>,
+    set_perft: Option<crate::setperft::SetWalk>,
 }
 
 impl Variant {
@@ -122,7 +122,7 @@ impl Variant {
             codes_of[crate::piece::PieceCode::from_index(c).owner()] |= 1 << c;
         }
         let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
-        let set_perft = crate::setperft::SetPerft::of(&rules, hooks.iter().all(Option::is_none));
+        let set_perft = crate::setperft::SetWalk::of(&rules, hooks.iter().all(Option::is_none));
         Ok(Variant {
             set_perft,
             board_only,
@@ -149,7 +149,7 @@ impl Variant {
 
     /// Perft on the cell sets from `pos` to `depth`, where the rules, the hooks and the position
     /// allow it (`None`: the general perft counts).
-    pub(crate) fn set_perft(&self, pos: &Position, depth: u32) -> Option<&crate::setperft::SetPerft> {
+    pub(crate) fn set_perft(&self, pos: &Position, depth: u32) -> Option<&crate::setperft::SetWalk> {
         self.set_perft.as_ref().filter(|s| s.applies(pos, depth))
     }
 
