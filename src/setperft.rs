@@ -206,58 +206,23 @@ impl SetPerft {
             *s = W::of(c);
         }
         let mut lists: Vec<Vec<SetMove<W>>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-        self.inner(&node, depth, made, &mut lists)
+        perft_tree(&Words::<W, N>(self, std::marker::PhantomData), &node, depth, made, &mut lists)
     }
 
-    fn inner<W: Word, const N: usize>(
-        &self,
-        node: &Node<W, N>,
-        depth: u32,
-        made: bool,
-        lists: &mut [Vec<SetMove<W>>],
-    ) -> Result<u64, SearchError> {
-        if depth == 0 {
-            return Ok(1);
-        }
-        if depth >= 2 {
-            interrupt::check()?;
-        }
-        if depth == 1 && !made {
-            return Ok(self.count(node));
-        }
-        let (list, rest) = lists.split_first_mut().expect("one list per level");
-        list.clear();
-        self.moves(node, list);
-        if depth == 1 {
-            // Each move made, and the position after it counted as one.
-            for m in list.iter() {
-                std::hint::black_box(self.make(node, m));
-            }
-            return Ok(list.len() as u64);
-        }
-        let mut n = 0;
-        for m in list.iter() {
-            n += self.inner(&self.make(node, m), depth - 1, made, rest)?;
-        }
-        Ok(n)
-    }
-
-    /// The node after `m`.
+    /// Makes `m` on `node`.
     #[inline]
-    fn make<W: Word, const N: usize>(&self, node: &Node<W, N>, m: &SetMove<W>) -> Node<W, N> {
-        let mut next = *node;
+    fn make<W: Word, const N: usize>(&self, node: &mut Node<W, N>, m: &SetMove<W>) {
         let them = node.side.other();
         if m.taken != W::ZERO {
             let mut c = 1 + them.index();
             while c < self.ncodes {
-                next.sets[c] = next.sets[c] & !m.taken;
+                node.sets[c] = node.sets[c] & !m.taken;
                 c += 2;
             }
         }
-        next.sets[m.code as usize] = next.sets[m.code as usize] & !W::bit(m.from);
-        next.sets[m.new_code as usize] = next.sets[m.new_code as usize] | W::bit(m.to);
-        next.side = them;
-        next
+        node.sets[m.code as usize] = node.sets[m.code as usize] & !W::bit(m.from);
+        node.sets[m.new_code as usize] = node.sets[m.new_code as usize] | W::bit(m.to);
+        node.side = them;
     }
 
     /// The empty cells of `node`.
@@ -305,17 +270,6 @@ impl SetPerft {
             return 0;
         }
         (1 + node.side.index()..self.ncodes).step_by(2).map(|c| node.sets[c].count()).sum()
-    }
-
-    /// The legal moves of `node`, in any order: capture chains, and steps unless a capture is
-    /// compulsory and there is one.
-    fn moves<W: Word, const N: usize>(&self, node: &Node<W, N>, out: &mut Vec<SetMove<W>>) {
-        self.walk(node, Some(out));
-    }
-
-    /// The number of legal moves of `node` (as [`SetPerft::moves`] lists them).
-    fn count<W: Word, const N: usize>(&self, node: &Node<W, N>) -> u64 {
-        self.walk(node, None)
     }
 
     /// The legal moves of `node` counted, and listed into `out` where it is given: each
@@ -425,6 +379,71 @@ impl SetPerft {
             }
         }
         found
+    }
+}
+
+/// A game tree the walks on the sets share: how a node's moves are counted or listed, and
+/// how one is made.
+trait Tree {
+    type Node: Copy;
+    type Move: Copy;
+    /// The node's legal moves counted, and listed into `out` where it is given.
+    fn walk(&self, node: &Self::Node, out: Option<&mut Vec<Self::Move>>) -> u64;
+    /// Makes `m` on `node` (a copy of its parent); whether the game goes on.
+    fn make(&self, node: &mut Self::Node, m: Self::Move) -> bool;
+}
+
+/// The number of move sequences `depth` long from `node` (`lists`: one a level); with `made`,
+/// every last move is made too.
+fn perft_tree<T: Tree>(t: &T, node: &T::Node, depth: u32, made: bool, lists: &mut [Vec<T::Move>]) -> Result<u64, SearchError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    if depth >= 2 {
+        interrupt::check()?;
+    }
+    if depth == 1 && !made {
+        return Ok(t.walk(node, None));
+    }
+    let (list, rest) = lists.split_first_mut().expect("one list per level");
+    list.clear();
+    t.walk(node, Some(list));
+    if depth == 1 {
+        // Each move made, and the position after it counted as one.
+        for &m in list.iter() {
+            let mut next = *node;
+            std::hint::black_box(t.make(&mut next, m));
+            std::hint::black_box(&next);
+        }
+        return Ok(list.len() as u64);
+    }
+    let mut n = 0;
+    for &m in list.iter() {
+        let mut next = *node;
+        // A finished game has no moves.
+        if t.make(&mut next, m) {
+            n += perft_tree(t, &next, depth - 1, made, rest)?;
+        }
+    }
+    Ok(n)
+}
+
+/// [`SetPerft`] on sets of `W` words, `N` codes a node.
+struct Words<'a, W, const N: usize>(&'a SetPerft, std::marker::PhantomData<W>);
+
+impl<W: Word, const N: usize> Tree for Words<'_, W, N> {
+    type Node = Node<W, N>;
+    type Move = SetMove<W>;
+
+    #[inline(always)]
+    fn walk(&self, node: &Node<W, N>, out: Option<&mut Vec<SetMove<W>>>) -> u64 {
+        self.0.walk(node, out)
+    }
+
+    #[inline]
+    fn make(&self, node: &mut Node<W, N>, m: SetMove<W>) -> bool {
+        self.0.make(node, &m);
+        true
     }
 }
 

@@ -153,6 +153,21 @@ impl Top {
         }
     }
 
+    /// The [`Top`] of a player's pieces, `values` their (cell, value) in cell order: the first
+    /// cell where one holds the highest value.
+    pub fn of(values: impl Iterator<Item = (u16, i32)>) -> Top {
+        let (mut best, mut count, mut at) = (i32::MIN, 0u32, 0);
+        for (cell, v) in values {
+            if v > best {
+                (best, count, at) = (v, 1, cell);
+            } else if v == best {
+                count += 1;
+            }
+        }
+        // More holders than a `u16` counts are as good as unknown (no board is that large).
+        Top { best, count: u16::try_from(count).unwrap_or(0), at }
+    }
+
     /// After the player's piece holding `a` left the board (taken, or moved off it).
     #[inline(always)]
     pub fn removed(&mut self, a: i32) {
@@ -160,6 +175,17 @@ impl Top {
             self.count = if self.count > 2 { self.count - 1 } else { 0 };
         }
     }
+}
+
+/// The kernel's crown rule over one player's pieces (`cells`, in cell order; `top` their
+/// [`Top`] of the crown's attribute): where one piece holds the highest value and is not
+/// crowned, the crown moves to it, from the last crowned piece if any: `(from, to)`. A tie, no
+/// piece, or a crowned highest piece leaves it where it is (`None`).
+pub(crate) fn crown_move(top: Top, cells: impl Iterator<Item = u16>, crowned: impl Fn(u16) -> bool) -> Option<(Option<u16>, u16)> {
+    if top.count != 1 || crowned(top.at) {
+        return None;
+    }
+    Some((cells.filter(|&c| crowned(c)).last(), top.at))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -1008,71 +1034,21 @@ impl Position {
     /// [`Position::update_crown`] where `p`'s [`Top`] is not known or the crown may move.
     #[inline(never)]
     fn move_crown(&mut self, c: crate::rules::Crown, p: Player) {
-        let n = self.nattr;
-        let (by, marker) = (c.by as usize, c.marker as usize);
+        let (n, by, marker) = (self.nattr, c.by as usize, c.marker as usize);
+        let attrs = &self.attrs;
         let mut top = self.top[p];
         if top.count == 0 || c.by != self.crown_by {
-            top = self.top_of(by, p);
-            if c.by == self.crown_by {
-                self.top[p] = top;
-            }
+            top = Top::of(self.cells_of(p).map(|cell| (cell, attrs[cell as usize * n + by])));
         }
-        let attrs = &self.attrs;
-        if top.count != 1 || attrs[top.at as usize * n + marker] != 0 {
-            return; // a tie (or no piece), or the unique highest piece already holds the crown
+        let moved = crown_move(top, self.cells_of(p), |cell| attrs[cell as usize * n + marker] != 0);
+        if c.by == self.crown_by {
+            self.top[p] = top;
         }
-        let at = top.at as usize;
-        // The crown moves, from whichever piece holds it (the last in cell order, if several do).
-        let mut holder = usize::MAX;
-        self.for_cells_of(p, |cell| {
-            if attrs[cell * n + marker] != 0 {
-                holder = cell;
+        if let Some((holder, at)) = moved {
+            if let Some(h) = holder {
+                self.set_attr(h, c.marker, 0);
             }
-        });
-        if holder != usize::MAX {
-            self.set_attr(holder as u16, c.marker, 0);
-        }
-        self.set_attr(at as u16, c.marker, 1);
-    }
-
-    /// `p`'s [`Top`] of attribute slot `by`, from its pieces (the first in cell order where one
-    /// holds the highest value).
-    fn top_of(&self, by: usize, p: Player) -> Top {
-        let (n, attrs) = (self.nattr, &self.attrs);
-        let (mut best, mut count, mut at) = (i32::MIN, 0u32, 0);
-        self.for_cells_of(p, |cell| {
-            let v = attrs[cell * n + by];
-            if v > best {
-                (best, count, at) = (v, 1, cell);
-            } else if v == best {
-                count += 1;
-            }
-        });
-        // More holders than a `u16` counts are as good as unknown (no board is that large).
-        Top { best, count: u16::try_from(count).unwrap_or(0), at: at as u16 }
-    }
-
-    /// Calls `f` with the cell of each of `p`'s pieces, in cell order: a tight loop over the
-    /// set's bits (the crown's scan runs after every move of a crown game), in one machine word
-    /// where the board fits.
-    #[inline(always)]
-    fn for_cells_of(&self, p: Player, mut f: impl FnMut(usize)) {
-        if self.board.len() <= 64 {
-            let mut bits = self.occupied[p] as u64;
-            while bits != 0 {
-                f(bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
-        } else if self.board.len() <= 128 {
-            let mut bits = self.occupied[p];
-            while bits != 0 {
-                f(bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
-        } else {
-            for cell in self.cells_of(p) {
-                f(cell as usize);
-            }
+            self.set_attr(at, c.marker, 1);
         }
     }
 

@@ -13,12 +13,11 @@
 //! to).
 
 use crate::SearchError;
-use crate::interrupt;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::{EndKind, NoMoves};
 use crate::rules::movement::{Distance, Form};
 use crate::rules::{CodeSet, Crown, Effect, MakePath, Ruleset};
-use crate::state::{Position, Top, apply_effects};
+use crate::state::{Position, Top, apply_effects, crown_move};
 
 /// The most piece codes a node holds (the empty code's set among them, unused).
 const CODES: usize = 8;
@@ -28,7 +27,7 @@ const VALUES: usize = 128;
 const OFF: u8 = u8::MAX;
 
 #[derive(Clone, Copy)]
-struct Node {
+pub(super) struct Node {
     sets: [u64; CODES],
     vals: [i8; VALUES],
     top: [Top; 2],
@@ -38,7 +37,7 @@ struct Node {
 /// A move on the sets: the piece's code, its start, and its landing ([`OFF`]: it leaves the
 /// board). What it takes is what stands on the landing.
 #[derive(Clone, Copy)]
-struct LeanMove {
+pub(super) struct LeanMove {
     code: u8,
     from: u8,
     to: u8,
@@ -183,47 +182,14 @@ impl LeanPerft {
             }
         }
         let mut lists: Vec<Vec<LeanMove>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-        self.inner(&node, depth, made, &mut lists)
+        super::perft_tree(self, &node, depth, made, &mut lists)
     }
 
-    fn inner(&self, node: &Node, depth: u32, made: bool, lists: &mut [Vec<LeanMove>]) -> Result<u64, SearchError> {
-        if depth == 0 {
-            return Ok(1);
-        }
-        if depth >= 2 {
-            interrupt::check()?;
-        }
-        if depth == 1 && !made {
-            return Ok(self.walk(node, None));
-        }
-        let (list, rest) = lists.split_first_mut().expect("one list per level");
-        list.clear();
-        self.walk(node, Some(list));
-        if depth == 1 {
-            // Each move made, and the position after it counted as one.
-            for m in list.iter() {
-                let mut next = *node;
-                std::hint::black_box(self.make(&mut next, *m));
-                std::hint::black_box(&next);
-            }
-            return Ok(list.len() as u64);
-        }
-        let mut n = 0;
-        for m in list.iter() {
-            let mut next = *node;
-            // A finished game has no moves.
-            if !self.make(&mut next, *m) {
-                n += self.inner(&next, depth - 1, made, rest)?;
-            }
-        }
-        Ok(n)
-    }
-
-    /// Makes `m` on `node`; whether it ends the game (a royal or crowned piece taken or gone
-    /// off the board). The general make's order: the victim taken, the piece lifted and landed
+    /// Makes `m` on `node`; whether the game goes on (it ends where a royal or crowned piece
+    /// is taken or goes off the board). The general make's order: the victim taken, the piece lifted and landed
     /// with its effects applied, the crown updated.
     #[inline]
-    fn make(&self, node: &mut Node, m: LeanMove) -> bool {
+    fn play(&self, node: &mut Node, m: LeanMove) -> bool {
         let (n, code, from) = (self.nattr, m.code as usize, m.from as usize);
         let me = node.side;
         let by = self.crown.map(|c| c.by as usize);
@@ -270,7 +236,7 @@ impl LeanPerft {
             }
         }
         node.side = me.other();
-        over
+        !over
     }
 
     /// Whether a piece of code `c` is royal: of a royal kind, or crowned (`marked`: its value
@@ -292,45 +258,23 @@ impl LeanPerft {
     fn update_crown(&self, node: &mut Node, c: Crown, p: Player) {
         let (n, by, marker) = (self.nattr, c.by as usize, c.marker as usize);
         let mine = self.cells_of(node, p);
+        let vals = &node.vals;
         let mut top = node.top[p.index()];
         if top.count == 0 {
-            let (mut best, mut count, mut at) = (i32::MIN, 0u32, 0usize);
-            let mut bits = mine;
-            while bits != 0 {
-                let cell = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let v = node.vals[cell * n + by] as i32;
-                if v > best {
-                    (best, count, at) = (v, 1, cell);
-                } else if v == best {
-                    count += 1;
-                }
+            top = Top::of(cells(mine).map(|cell| (cell, vals[cell as usize * n + by] as i32)));
+        }
+        let moved = crown_move(top, cells(mine), |cell| vals[cell as usize * n + marker] != 0);
+        node.top[p.index()] = top;
+        if let Some((holder, at)) = moved {
+            if let Some(h) = holder {
+                node.vals[h as usize * n + marker] = 0;
             }
-            // At most 64 pieces: the count fits.
-            top = Top { best, count: count as u16, at: at as u16 };
-            node.top[p.index()] = top;
+            node.vals[at as usize * n + marker] = 1;
         }
-        let at = top.at as usize;
-        if top.count != 1 || node.vals[at * n + marker] != 0 {
-            return;
-        }
-        let mut bits = mine;
-        let mut holder = usize::MAX;
-        while bits != 0 {
-            let cell = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            if node.vals[cell * n + marker] != 0 {
-                holder = cell;
-            }
-        }
-        if holder != usize::MAX {
-            node.vals[holder * n + marker] = 0;
-        }
-        node.vals[at * n + marker] = 1;
     }
 
     /// The legal moves of `node` counted, and listed into `out` where it is given.
-    fn walk(&self, node: &Node, mut out: Option<&mut Vec<LeanMove>>) -> u64 {
+    fn moves(&self, node: &Node, mut out: Option<&mut Vec<LeanMove>>) -> u64 {
         let me = node.side;
         let all = node.sets[1..self.ncodes].iter().fold(0, |s, &x| s | x);
         let empty = self.cells & !all;
@@ -370,6 +314,32 @@ impl LeanPerft {
         }
         n
     }
+}
+
+impl super::Tree for LeanPerft {
+    type Node = Node;
+    type Move = LeanMove;
+
+    #[inline]
+    fn walk(&self, node: &Node, out: Option<&mut Vec<LeanMove>>) -> u64 {
+        self.moves(node, out)
+    }
+
+    #[inline]
+    fn make(&self, node: &mut Node, m: LeanMove) -> bool {
+        self.play(node, m)
+    }
+}
+
+/// The cells of `set`, lowest first.
+fn cells(mut set: u64) -> impl Iterator<Item = u16> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let c = set.trailing_zeros() as u16;
+            set &= set - 1;
+            c
+        })
+    })
 }
 
 #[cfg(test)]
