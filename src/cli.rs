@@ -493,8 +493,11 @@ fn perft(game: &Game, depth: u32, divide: bool, (mode, threads): (perft::Mode, u
     if divide && (mode.made || mode.general || threads > 1) {
         return Err(CliError::usage("--divide counts one root move at a time: leave out --made, --general and --threads"));
     }
+    // The progress line is cleared before anything is printed.
+    let line = crate::progress::Spinner::start();
     if divide {
         let rows = perft::divide(&v, &mut pos, depth).map_err(CliError::usage)?;
+        drop(line);
         let mut total = 0;
         for (m, n) in rows {
             writeln!(out, "{m}: {n}")?;
@@ -503,6 +506,7 @@ fn perft(game: &Game, depth: u32, divide: bool, (mode, threads): (perft::Mode, u
         writeln!(out, "{total}")?;
     } else {
         let n = perft::perft_threads(&v, &pos, depth, mode, threads).map_err(CliError::usage)?;
+        drop(line);
         writeln!(out, "{n}")?;
     }
     Ok(())
@@ -515,7 +519,9 @@ fn analyse(game: &Game, engine: &str, lines: usize, seed: u64, out: &mut dyn Wri
         e => return Err(CliError::usage(format!("--engine {e}: only alpha-beta scores moves; use ab, ab:d6, ab:200000 or ab:2s"))),
     };
     let (v, pos) = setup(game)?;
+    let line = crate::progress::Spinner::start();
     let a = analysis::analyse(&v, &pos, budget, lines, &mut crate::ai::rng(seed)).map_err(CliError::failed)?;
+    drop(line);
     Ok(out.write_all(a.text(&v, &pos).as_bytes())?)
 }
 

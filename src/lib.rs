@@ -25,7 +25,8 @@
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
-//!   [`interrupt`]: Ctrl-C stops a command, not the program.
+//!   [`interrupt`]: Ctrl-C stops a command, not the program; [`progress`]: how far a long
+//!   command is, on a terminal.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
 //! re-exported here, flat.
@@ -58,6 +59,7 @@ pub mod cli;
 pub mod diff;
 pub mod interrupt;
 pub mod perft;
+pub mod progress;
 mod record;
 pub mod repl;
 pub mod scenario;

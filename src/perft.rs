@@ -12,6 +12,7 @@ use crate::interrupt;
 use crate::movegen::MoveList;
 use crate::state::Position;
 use crate::variant::{MoveListError, Variant};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft boardlab runs (deeper would only overflow the stack, never finish).
 pub const MAX_DEPTH: u32 = 64;
@@ -86,7 +87,9 @@ pub const MAX_THREADS: usize = 256;
 
 /// [`perft`] (or as `mode` says, [`perft_made`] or [`perft_general`]) with the root moves shared out over `threads`
 /// threads, each taking the next unplayed root move (so a big subtree does not leave the others
-/// idle for long). The count is the same for any number of threads.
+/// idle for long). The count is the same for any number of threads. When a progress line
+/// listens ([`crate::progress`]), the root moves are shared out even to one thread, and this
+/// thread reports the root moves done and the leaves counted with their rate.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed (every thread stops).
@@ -97,28 +100,46 @@ pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, thread
         Mode { made: true, .. } => perft_made(v, pos, depth),
         Mode { made: false, .. } => perft(v, pos, depth),
     };
-    if threads == 1 || depth < 2 {
+    let watched = crate::progress::active();
+    if depth < 2 || (threads == 1 && !watched) {
         return run(&mut pos.clone(), depth);
     }
     let mut roots = Vec::new();
     v.legal_moves(&mut pos.clone(), &mut roots)?;
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
+    let (done, leaves) = (AtomicUsize::new(0), AtomicU64::new(0));
     let results: Vec<Result<u64, SearchError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.min(roots.len()))
             .map(|_| {
-                let (next, roots, run) = (&next, &roots, &run);
+                let (next, roots, run, done, leaves) = (&next, &roots, &run, &done, &leaves);
                 s.spawn(move || {
                     let mut here = pos.clone();
                     let mut n = 0;
-                    while let Some(m) = roots.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                    while let Some(m) = roots.get(next.fetch_add(1, Ordering::Relaxed)) {
                         v.make(&mut here, m)?;
-                        n += run(&mut here, depth - 1)?;
+                        let k = run(&mut here, depth - 1)?;
                         here.undo();
+                        n += k;
+                        leaves.fetch_add(k, Ordering::Relaxed);
+                        done.fetch_add(1, Ordering::Relaxed);
                     }
                     Ok(n)
                 })
             })
             .collect();
+        if watched {
+            let start = std::time::Instant::now();
+            // Drawn at least once, however quick the count.
+            loop {
+                let (d, n) = (done.load(Ordering::Relaxed), leaves.load(Ordering::Relaxed));
+                let rate = crate::progress::rate(n, "leaves", start);
+                crate::progress::report(&format!("perft {depth}: {d} of {} root moves, {rate} (Ctrl-C stops)", roots.len()));
+                if handles.iter().all(|h| h.is_finished()) {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        }
         handles.into_iter().map(|h| h.join().expect("a perft thread panicked")).collect()
     });
     results.into_iter().sum()
@@ -159,10 +180,16 @@ pub fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String
     let mut moves = Vec::new();
     v.legal_moves(pos, &mut moves)?;
     let mut out = Vec::new();
-    for m in &moves {
+    let (start, mut leaves) = (std::time::Instant::now(), 0);
+    for (i, m) in moves.iter().enumerate() {
+        crate::progress::report_with(|| {
+            let rate = crate::progress::rate(leaves, "leaves", start);
+            format!("perft {depth} --divide: {i} of {} root moves, {rate} (Ctrl-C stops)", moves.len())
+        });
         v.make(pos, m)?;
         let n = if depth == 0 { 0 } else { perft(v, pos, depth - 1)? };
         pos.undo();
+        leaves += n;
         out.push((m.text(&v.rules.geometry), n));
     }
     out.sort();

@@ -2,8 +2,12 @@
 //! the best moves with their scores and lines (`hint`, `analyse`). The REPL and the command line
 //! print the same texts.
 //!
-//! An analysis of n lines searches n times with the same budget: the best move, then the best
-//! of the moves left, and so on, so each line's score is as exact as a single search's.
+//! An analysis of n lines searches n times. The first search is exactly the one `hint` and
+//! `ai` make (the same budget, the same generator), so the best move is the same whatever the
+//! number of lines asked for. Each further search, with the same budget but no deeper than the
+//! first went, finds the best of the moves not yet shown, so the later lines' scores compare
+//! with the first's. Depth and node budgets make the whole analysis reproducible; a time budget
+//! cannot (how far a search gets in a second depends on the machine and its load).
 
 use super::eval::{Evaluator, pieces};
 use super::{Budget, Engine, Rng, SearchError, SearchResult, search};
@@ -36,22 +40,26 @@ impl Analysis {
         self.lines.iter().map(|l| l.elapsed).sum()
     }
 
-    /// The analysis as printed: a head line, then one line per move with its score (for the
-    /// player to decide) and the line the search expects.
-    pub fn text(&self, v: &Variant, pos: &Position) -> String {
-        let g = &v.rules.geometry;
-        let who = v.rules.player_name(pos.side());
-        let mut s = String::new();
+    /// The head line, without its newline: the budget, who decides, the positions searched
+    /// and how to read the lines. No time: with a depth or node budget the whole text is the
+    /// same on every run (the REPL adds the time after the head).
+    pub fn head(&self, v: &Variant, pos: &Position) -> String {
         if self.lines.is_empty() {
-            return format!("no move to analyse ({})\n", crate::render::status(v, pos));
+            return format!("no move to analyse ({})", crate::render::status(v, pos));
         }
-        let _ = writeln!(
-            s,
-            "{} for {who}: {} positions, {:.2} s (scores in pieces, + good for {who}; d: the depth searched)",
+        let who = v.rules.player_name(pos.side());
+        format!(
+            "{} for {who}: {} positions; scores in pieces, + good for {who}; d: the depth searched",
             Engine::AlphaBeta(self.budget),
-            thousands(self.nodes()),
-            self.elapsed().as_secs_f64()
-        );
+            thousands(self.nodes())
+        )
+    }
+
+    /// One line per move with its score (for the player to decide), the depth searched and the
+    /// line the search expects; then a note when a later line scores above the first.
+    pub fn body(&self, v: &Variant) -> String {
+        let g = &v.rules.geometry;
+        let mut s = String::new();
         let width = self.lines.iter().filter_map(|l| l.best).map(|m| m.text(g).len()).max().unwrap_or(0);
         for (i, l) in self.lines.iter().enumerate() {
             let Some(m) = l.best else { continue };
@@ -61,27 +69,45 @@ impl Analysis {
             }
             let _ = writeln!(s, "{:>3}. {:<width$}  {:>10}  d{:<2}  {}", i + 1, m.text(g), l.score.to_string(), l.depth, pv.join(" "));
         }
+        if self.lines.iter().skip(1).any(|l| l.score > self.lines[0].score) {
+            let _ = writeln!(
+                s,
+                "(a later line scores above the first: the first search ran out of budget before comparing every move \
+                 at its depth; the first is still the search's choice, the move `ai` plays)"
+            );
+        }
         s
+    }
+
+    /// The analysis as printed: [`Analysis::head`], then [`Analysis::body`].
+    pub fn text(&self, v: &Variant, pos: &Position) -> String {
+        format!("{}\n{}", self.head(v, pos), self.body(v))
     }
 }
 
-/// The `lines` best moves for the player to decide in `pos`, each searched within `budget`.
+/// The `lines` best moves for the player to decide in `pos`: first the move [`super::think`]
+/// chooses with `budget` and `rng` (the same search), then the best of the others, each
+/// searched within `budget` and no deeper than the first.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn analyse(v: &Variant, pos: &Position, budget: Budget, lines: usize, rng: &mut Rng) -> Result<Analysis, SearchError> {
     let mut work = pos.clone();
-    let mut found: Vec<SearchResult> = Vec::new();
-    let mut except = Vec::new();
-    for _ in 0..lines.clamp(1, MAX_LINES) {
-        let r = search::search_except(v, &mut work, budget, rng, &except)?;
+    let best = search::search(v, &mut work, budget, rng)?;
+    let Some(first) = best.best else { return Ok(Analysis { budget, lines: vec![] }) };
+    // A search that completed no iteration (a tiny node budget) still caps the others at 1.
+    let cap = best.depth.max(1);
+    let mut found = vec![best];
+    let mut except = vec![first];
+    while found.len() < lines.clamp(1, MAX_LINES) {
+        let r = search::search_limited(v, &mut work, budget, cap, rng, &except)?;
         let Some(m) = r.best else { break };
         except.push(m);
         found.push(r);
     }
-    // Each search saw a smaller choice; a later line can score above an earlier one when the
-    // earlier search stopped at a shallower depth. Best first, as the scores say.
-    found.sort_by_key(|l| std::cmp::Reverse(l.score));
+    // The later lines best first among themselves; the first stays first, as `ai` would play
+    // it, even where a later line scores above it (see [`Analysis::text`]).
+    found[1..].sort_by_key(|l| std::cmp::Reverse(l.score));
     Ok(Analysis { budget, lines: found })
 }
 
@@ -178,6 +204,7 @@ mod tests {
         assert_eq!(all.lines.len(), 7);
         let text = all.text(&v, &pos);
         assert!(text.starts_with("ab:d1 for "), "{text}");
+        assert!(!text.contains(" s "), "no time: the text is the same on every run: {text}");
         assert_eq!(text.lines().count(), 8, "{text}");
     }
 

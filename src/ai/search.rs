@@ -95,7 +95,8 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// Its score for the player to decide.
     pub score: Score,
-    /// The deepest iteration completed (0 when none was).
+    /// The depth of the iteration that gave the score: the deepest completed, or the
+    /// unfinished one after it when a move searched there set the score (0 when none did).
     pub depth: u32,
     /// Positions searched.
     pub nodes: u64,
@@ -118,9 +119,31 @@ pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) ->
 /// # Errors
 /// As [`search`].
 pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng, except: &[Move]) -> Result<SearchResult, SearchError> {
+    search_limited(v, pos, budget, MAX_DEPTH, rng, except)
+}
+
+/// [`search_except`] that also stops after the iteration of depth `depth_cap`, whatever the
+/// budget: an analysis searches its later lines no deeper than its best move's, so that their
+/// scores compare with the best one's.
+///
+/// # Errors
+/// As [`search`].
+pub fn search_limited(
+    v: &Variant,
+    pos: &mut Position,
+    budget: Budget,
+    depth_cap: u32,
+    rng: &mut Rng,
+    except: &[Move],
+) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
+    let asked = budget;
     let budget = budget.resolve(v);
     let mut s = Searcher::new(v, pos, budget, start);
+    if crate::progress::active() {
+        let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
+        s.watch = Some(Watch { label: format!("{}{line}", super::Engine::AlphaBeta(asked)), last: start, depth: 0, at: 0, of: 0, mv: None });
+    }
     let mut root: MoveList = Vec::new();
     v.legal_moves(pos, &mut root)?;
     let all = root.len();
@@ -151,9 +174,15 @@ pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut 
     let max_depth = match budget {
         Budget::Depth(d) => d.min(MAX_DEPTH),
         _ => MAX_DEPTH,
-    };
+    }
+    .min(depth_cap.max(1));
     let (mut best, mut score, mut completed, mut pv) = (root[0], 0, 0, vec![root[0]]);
     for depth in 1..=max_depth {
+        if let Some(w) = &mut s.watch {
+            // Each new depth is drawn (the sink keeps its own pace).
+            (w.depth, w.of, w.at, w.mv) = (depth, root.len(), 0, None);
+            s.show_progress(true);
+        }
         match s.root(pos, &root, depth as i32) {
             Ok((sc, i)) => {
                 (best, score, completed) = (root[i], sc, depth);
@@ -165,7 +194,7 @@ pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut 
                 // A move of the unfinished iteration that beat the previous best (searched
                 // first) is better than it.
                 if let Some((sc, i)) = s.partial {
-                    (best, score) = (root[i], sc);
+                    (best, score, completed) = (root[i], sc, depth);
                     pv = s.partial_pv.clone();
                 }
                 break;
@@ -341,7 +370,26 @@ struct Searcher<'a> {
     /// The best root move of an unfinished iteration (score, index), and its line.
     partial: Option<(i32, usize)>,
     partial_pv: Vec<Move>,
+    start: Instant,
+    /// Where the search is, for the progress line (`None` when nobody listens).
+    watch: Option<Watch>,
 }
+
+/// Where a search is, for the progress line ([`crate::progress`]).
+struct Watch {
+    /// The engine as the user asked for it, and which line of an analysis.
+    label: String,
+    /// When the line was last drawn.
+    last: Instant,
+    depth: u32,
+    /// The root move being searched (from 0) of how many, and which.
+    at: usize,
+    of: usize,
+    mv: Option<Move>,
+}
+
+/// How often the progress line is redrawn at most.
+const REDRAW: Duration = Duration::from_millis(100);
 
 impl<'a> Searcher<'a> {
     fn new(v: &'a Variant, pos: &Position, budget: Budget, start: Instant) -> Searcher<'a> {
@@ -409,7 +457,21 @@ impl<'a> Searcher<'a> {
             root_side: pos.side(),
             partial: None,
             partial_pv: Vec::new(),
+            start,
+            watch: None,
         }
+    }
+
+    /// Redraws the progress line when someone listens and it was drawn over [`REDRAW`] ago
+    /// (or at once when `now`): the depth, the root move and the positions searched with their
+    /// rate.
+    fn show_progress(&mut self, now: bool) {
+        let Some(w) = &mut self.watch else { return };
+        let now = if now || w.last.elapsed() >= REDRAW { Instant::now() } else { return };
+        w.last = now;
+        let mv = w.mv.map(|m| format!(" ({})", m.text(&self.v.rules.geometry))).unwrap_or_default();
+        let rate = crate::progress::rate(self.nodes, "positions", self.start);
+        crate::progress::report(&format!("{}: depth {}, move {} of {}{mv}, {rate} (Ctrl-C stops)", w.label, w.depth, w.at + 1, w.of));
     }
 
     /// Counts a node; stops on the budget, Ctrl-C (checked every 1024 nodes) or the clock.
@@ -421,6 +483,9 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             interrupt::check()?;
+            if self.nodes & 0xFFFF == 0 {
+                self.show_progress(false);
+            }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(Stop::Budget);
             }
@@ -517,6 +582,10 @@ impl<'a> Searcher<'a> {
         let (mut alpha, beta) = (-INF, INF);
         let mut best = 0;
         for (i, &m) in root.iter().enumerate() {
+            if let Some(w) = &mut self.watch {
+                (w.at, w.mv) = (i, Some(m));
+                self.show_progress(false);
+            }
             self.v.make(pos, &m)?;
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, 1, same, i == 0);

@@ -509,7 +509,9 @@ fn hint(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
     s.report(&format!("{engine} is thinking (Ctrl-C stops)"));
-    let t = ai::think(&s.variant, &s.pos, engine, &mut s.rng)?;
+    // A copy of the generator: a hint does not draw from it, so hints in a row agree and
+    // `ai` then plays the move hinted.
+    let t = ai::think(&s.variant, &s.pos, engine, &mut s.rng.clone())?;
     let Some(m) = t.best else { return Err(CommandError::Rejected("no move to make".into())) };
     let g = &s.variant.rules.geometry;
     let head = match &t.search {
@@ -546,8 +548,10 @@ fn analyse(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandErr
         return Err(CommandError::Rejected(format!("the game is over ({})", render::status(&s.variant, &s.pos))));
     }
     s.report(&format!("analysing {lines} lines with {} (Ctrl-C stops)", Engine::AlphaBeta(budget)));
-    let a = ai::analysis::analyse(&s.variant, &s.pos, budget, lines, &mut s.rng)?;
-    text(a.text(&s.variant, &s.pos))
+    // As `hint`: a copy of the generator, so the first line is the move `ai` would play.
+    let a = ai::analysis::analyse(&s.variant, &s.pos, budget, lines, &mut s.rng.clone())?;
+    // The shell adds the time after the head line (the text itself is reproducible).
+    Ok(Reply::text(a.body(&s.variant)).with(Effect::Timed { head: a.head(&s.variant, &s.pos) }))
 }
 
 /// An engine, or an alpha-beta budget alone (`d6`, `20000`, `2s` mean `ab:d6`…).
@@ -629,15 +633,18 @@ fn auto(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
 fn selfplay(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
     let args: Vec<String> = rest.split_whitespace().map(String::from).collect();
     let cfg = crate::selfplay::Config::from_repl_args(&args, s.seed)?;
-    let mut progress = s.progress.take();
-    let mut done = 0;
+    let (mut done, start) = (0, std::time::Instant::now());
+    s.report(&format!("selfplay: 0 of {} games (Ctrl-C stops; the report covers the games finished)", cfg.games));
+    // The count of games alone: the searches of each game stay quiet.
+    let mut line = crate::progress::detach();
     let report = crate::selfplay::run_variant(&s.variant, &cfg, &mut |_| {
         done += 1;
-        if let Some(p) = &mut progress {
-            p(&format!("{done} of {} games (Ctrl-C stops; the report covers the games finished)", cfg.games));
+        if line.active() {
+            let rate = done as f64 / start.elapsed().as_secs_f64().max(0.001);
+            line.report(&format!("selfplay: {done} of {} games, {rate:.1} games/s (Ctrl-C stops; the report covers the games finished)", cfg.games));
         }
     });
-    s.progress = progress;
+    drop(line);
     text(report?.text())
 }
 
@@ -658,7 +665,8 @@ fn perft(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
     let divide = it.next() == Some("--divide");
     let mut p = s.pos.clone();
     if !divide {
-        return text(format!("{}\n", perft::perft(&s.variant, &mut p, n)?));
+        // (One thread: the root moves are shared out only so the progress line can count them.)
+        return text(format!("{}\n", perft::perft_threads(&s.variant, &p, n, perft::Mode::default(), 1)?));
     }
     let rows = perft::divide(&s.variant, &mut p, n)?;
     let total: u64 = rows.iter().map(|r| r.1).sum();

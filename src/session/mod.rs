@@ -434,11 +434,10 @@ impl Session {
         }
     }
 
-    /// Tells the shell how far a long command is.
+    /// Tells the shell how far a long command is (through [`crate::progress`], where the
+    /// searches and perft below the command report too).
     fn report(&mut self, what: &str) {
-        if let Some(p) = &mut self.progress {
-            p(what);
-        }
+        crate::progress::report(what);
     }
 
     /// The autosave: the game's record written to `path` (the shell knows where its data lives).
@@ -856,10 +855,13 @@ impl Session {
         // A failing command leaves the game exactly as it was: the state is kept before the
         // command runs and put back if it fails, whatever the command did before failing.
         let before = Saved::of(self);
+        // The shell's progress line listens to everything the command runs, searches included.
+        let lent = crate::progress::install(self.progress.take());
         let r = match commands::find(word) {
             Some(c) => (c.run)(self, c, rest),
             None => commands::typed(self, line),
         };
+        self.progress = lent.give_back();
         if r.is_err() {
             before.restore(self);
         }

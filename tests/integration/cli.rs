@@ -262,12 +262,10 @@ fn eval_and_analyse_print_what_the_docs_show() {
     let o = boardlab(&["eval", "checkers"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), block("eval checkers"));
-    let seconds =
-        |t: &str| t.split(", ").map(|p| if p.ends_with(" s (scores in pieces") { "T s" } else { p }).collect::<Vec<_>>().join(", ");
     let args = ["analyse", "checkers", "--engine", "ab:d6", "--lines", "4"];
     let o = boardlab(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(seconds(&stdout(&o)), seconds(&block(&args.join(" "))));
+    assert_eq!(stdout(&o), block(&args.join(" ")));
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! node (a counting global allocator).
 
 mod alloc;
+mod analysis;
 mod arena;
 mod cli;
 mod crash;

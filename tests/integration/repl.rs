@@ -556,8 +556,9 @@ fn eval_hint_and_analyse_say_what_the_machine_thinks_and_change_nothing() {
         matches!(reply.effects.as_slice(), [Effect::Timed { head }] if head.starts_with("ab:d3 suggests ") && head.contains("depth 3") && head.contains("expected line: ")),
         "{reply:?}"
     );
-    let a = s.execute("analyse d2 2").unwrap().text;
+    let a = s.execute("analyse d2 2").unwrap().output(std::time::Duration::from_millis(10));
     assert!(a.starts_with("ab:d2 for white: ") && a.lines().count() == 3, "{a}");
+    assert!(a.lines().next().unwrap().ends_with("(0.01 s)"), "the shell times the head line: {a}");
     assert!(s.execute("analyse random").is_err(), "random scores nothing");
     assert_eq!(s.pos.to_text(&s.variant.rules), before, "thinking plays nothing");
     assert!(s.played.is_empty());
