@@ -141,3 +141,32 @@ fn long_commands_draw_nothing_when_standard_error_is_not_a_terminal() {
     assert!(out.starts_with("7361\nab:d4 plays "), "{out}");
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn the_repl_reports_how_far_long_commands_are() {
+    // The shell's progress sink hears perft per root move, a search per depth, and self-play
+    // per game (what it draws on a terminal; here, collected).
+    use std::{cell::RefCell, rc::Rc};
+    let heard = Rc::new(RefCell::new(Vec::<String>::new()));
+    let mut s = Session::new("checkers", &[], Style::PLAIN).unwrap();
+    let h = heard.clone();
+    s.progress = Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())));
+    let mut take = |line: &str| {
+        s.execute(line).unwrap();
+        std::mem::take(&mut *heard.borrow_mut())
+    };
+    let perft = take("perft 4");
+    // Checkers' start has 7 moves: the last report counts them all, and the 1469 leaves.
+    assert!(perft.iter().any(|m| m.starts_with("perft 4: ") && m.contains("of 7 root moves")), "{perft:?}");
+    let ai = take("hint ab:d3");
+    for d in 1..=3 {
+        assert!(ai.iter().any(|m| m.starts_with(&format!("ab:d3: depth {d}, move 1 of 7"))), "{ai:?}");
+    }
+    assert!(ai.iter().all(|m| m.contains("positions") || m.contains("thinking")), "{ai:?}");
+    let games = take("selfplay 2 --white ab:d1 --black random");
+    assert!(games.iter().any(|m| m.starts_with("selfplay: 2 of 2 games")), "{games:?}");
+    // The searches of the games stay quiet under the count.
+    assert!(games.iter().all(|m| m.starts_with("selfplay: ")), "{games:?}");
+    // The sink is the shell's again after each command.
+    assert!(s.progress.is_some());
+}
