@@ -120,7 +120,10 @@ impl Spinner {
     /// Starts listening on this thread; the line disappears when the spinner is dropped.
     pub fn start() -> Spinner {
         let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
-        bar.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})").unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()));
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
         // The spinner turns and the time runs while a long step reports nothing new.
         bar.enable_steady_tick(Duration::from_millis(200));
         let b = bar.clone();

@@ -142,7 +142,8 @@ pub fn search_limited(
     let mut s = Searcher::new(v, pos, budget, start);
     if crate::progress::active() {
         let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
-        s.watch = Some(Watch { label: format!("{}{line}", super::Engine::AlphaBeta(asked)), last: start, depth: 0, at: 0, of: 0, mv: None });
+        s.watch =
+            Some(Watch { label: format!("{}{line}", super::Engine::AlphaBeta(asked)), last: start, depth: 0, at: 0, of: 0, mv: None });
     }
     let mut root: MoveList = Vec::new();
     v.legal_moves(pos, &mut root)?;
@@ -483,7 +484,7 @@ impl<'a> Searcher<'a> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             interrupt::check()?;
-            if self.nodes & 0xFFFF == 0 {
+            if self.nodes & 0x3FFF == 0 {
                 self.show_progress(false);
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) {

@@ -641,7 +641,10 @@ fn selfplay(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandEr
         done += 1;
         if line.active() {
             let rate = done as f64 / start.elapsed().as_secs_f64().max(0.001);
-            line.report(&format!("selfplay: {done} of {} games, {rate:.1} games/s (Ctrl-C stops; the report covers the games finished)", cfg.games));
+            line.report(&format!(
+                "selfplay: {done} of {} games, {rate:.1} games/s (Ctrl-C stops; the report covers the games finished)",
+                cfg.games
+            ));
         }
     });
     drop(line);
