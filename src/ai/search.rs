@@ -871,6 +871,26 @@ mod tests {
     }
 
     #[test]
+    fn the_depth_reported_is_the_one_the_score_comes_from() {
+        // Checkers' start with the default budget (40,000 positions, seed 1): depth 9 completes,
+        // and the budget runs out in depth 10 after a3-b4, searched first, scored -0.10 there
+        // (at depth 9 it scored +0.08). The score is depth 10's, so the depth reported is 10:
+        // the move searched alone to that depth scores the same.
+        let v = Variant::load("checkers", &[]).unwrap();
+        let mut pos = v.start();
+        let r = search(&v, &mut pos, Budget::Default, &mut rng(1)).unwrap();
+        let best = r.best.unwrap();
+        assert_eq!((best.text(&v.rules.geometry).as_str(), r.score, r.depth), ("a3-b4", Score(-100), 10));
+        let mut others = Vec::new();
+        v.legal_moves(&mut pos, &mut others).unwrap();
+        others.retain(|m| *m != best);
+        for (depth, score) in [(9, 80), (10, -100)] {
+            let alone = search_except(&v, &mut pos, Budget::Depth(depth), &mut rng(1), &others).unwrap();
+            assert_eq!((alone.best, alone.score, alone.depth), (Some(best), Score(score), depth));
+        }
+    }
+
+    #[test]
     fn a_shuffle_back_scores_as_a_draw_with_contempt() {
         // Bivouac has no repetition rule. After c5-c6 d7-d6 c6-c5, black's d6-d7 returns to the
         // start position: scored -CONTEMPT for black (a draw, slightly disliked), not by the
