@@ -64,6 +64,9 @@ fn the_best_move_is_the_same_whatever_the_lines() {
             let one = best_of(&v, &pos, budget, 1, i);
             let three = best_of(&v, &pos, budget, 3, i);
             let text = pos.to_text(&v.rules);
+            // The later lines go no deeper than the first, so their scores compare with it.
+            let a = analysis::analyse(&v, &pos, budget, 3, &mut ai::rng(i)).unwrap();
+            assert!(a.lines.iter().all(|l| l.depth <= a.lines[0].depth), "{game} at {text}: {}", a.text(&v, &pos));
             assert_eq!(one, three, "{game} at {text}: --lines 1 and --lines 3 disagree");
             let chosen = ai::think(&v, &pos, Engine::AlphaBeta(budget), &mut ai::rng(i)).unwrap().best;
             assert_eq!(one, chosen.map(|m| m.text(&v.rules.geometry)), "{game} at {text}: analyse and ai disagree");
