@@ -93,8 +93,14 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
     }];
     let mut scratch: MoveList = Vec::new();
     let mut path: Vec<usize> = Vec::new();
-    for _ in 0..iterations {
+    // The progress line, when someone listens: iterations done and their rate, every 256.
+    let (watched, start) = (crate::progress::active(), std::time::Instant::now());
+    for i in 0..iterations {
         interrupt::check()?;
+        if watched && i % 256 == 0 {
+            let rate = crate::progress::rate(i as u64, "iterations", start);
+            crate::progress::report(&format!("mcts:{iterations}: {rate} (Ctrl-C stops)"));
+        }
         if nodes[0].proof != Proof::Unknown {
             break;
         }

@@ -166,6 +166,8 @@ fn the_repl_reports_how_far_long_commands_are() {
         assert!(ai.iter().any(|m| m.starts_with(&format!("ab:d3: depth {d}, move 1 of 7"))), "{ai:?}");
     }
     assert!(ai.iter().all(|m| m.contains("positions") || m.contains("thinking")), "{ai:?}");
+    let mcts = take("hint mcts:300");
+    assert!(mcts.iter().any(|m| m.starts_with("mcts:300: 256 iterations, ")), "{mcts:?}");
     let games = take("selfplay 2 --white ab:d1 --black random");
     assert!(games.iter().any(|m| m.starts_with("selfplay: 2 of 2 games")), "{games:?}");
     // The searches of the games stay quiet under the count.
