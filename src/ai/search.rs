@@ -17,6 +17,10 @@
 //! game). The search makes and undoes moves on the position it is given and leaves it as it was
 //! when it returns normally; a failing script hook can leave it mid-line, so callers search a
 //! copy (as [`crate::ai::choose`] does).
+//!
+//! When a progress line listens on this thread ([`crate::progress`]), the search reports each
+//! depth as it starts, and the root move searched and the positions per second at most ten
+//! times a second; otherwise it reports nothing and builds no message.
 
 use super::eval::{EVAL_MAX, Evaluator, pieces};
 use super::{Budget, Rng, SearchError, engine::MAX_DEPTH};
