@@ -1157,7 +1157,9 @@ impl Position {
     }
 
     /// Reads a position line (or a FEN, see [`crate::fen`]); its repetition history starts
-    /// empty (just itself).
+    /// empty (just itself). Without a `result=` field, the result is what the position meets
+    /// as it stands ([`crate::rules::ends::standing_result`]): a finished game reads back
+    /// finished.
     ///
     /// # Errors
     /// The field that is wrong, and why.
@@ -1216,6 +1218,11 @@ impl Position {
         }
         p.rehash(rules);
         p.history.push(p.hash);
+        // A finished game reads back finished: a text without `result=` (a FEN never has one)
+        // gets the result its position meets as it stands.
+        if p.result.is_none() {
+            p.result = crate::rules::ends::standing_result(rules, &p);
+        }
         Ok(p)
     }
 

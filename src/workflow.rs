@@ -92,6 +92,12 @@ fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, WorkflowError> {
     }
 }
 
+/// A folder as a variant spec that is read as a path, never looked up as a name (`mine` →
+/// `./mine`).
+fn as_path_spec(dir: &Path) -> String {
+    if dir.components().count() == 1 && dir.is_relative() { Path::new(".").join(dir) } else { dir.to_path_buf() }.display().to_string()
+}
+
 /// What `test` found.
 #[derive(Debug, Default)]
 pub struct TestReport {
@@ -151,6 +157,13 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, WorkflowEr
     }
     let mut all = TestReport::default();
     for dir in targets(target)? {
+        // A variant that does not load fails every scenario the same way: say it once.
+        if let Err(e) = Variant::load(&as_path_spec(&dir), &[]) {
+            all.failed += 1;
+            let _ =
+                writeln!(all.text, "FAIL {}: the variant does not load, so no scenario or perft check ran:\n{}", dir.display(), e.render_plain());
+            continue;
+        }
         let scen = dir.join("scenarios");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&scen)
             .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
