@@ -86,13 +86,43 @@ pub enum ScenarioError {
     Script(#[from] ScriptError),
 }
 
+/// The largest scenario, snapshot or perft file boardlab reads (1 MiB, as a variant's files).
+pub const MAX_TEXT_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a text file of at most `limit` bytes: a larger regular file is refused before it is
+/// read, and anything else (a FIFO, `/dev/zero`) is read only up to the limit, so an endless
+/// input stops. The error names the limit.
+///
+/// A local stand-in for the shared bounded reader (`files::read_to_string_limited`): every
+/// caller in the kernel goes through this one function, so swapping it is one line.
+///
+/// # Errors
+/// The file cannot be read, is not UTF-8, or is larger than `limit`.
+pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let too_big = |n: String| format!("{n} bytes; the limit for this file is {limit} bytes");
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if meta.is_dir() {
+        return Err("a folder, not a file".into());
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(too_big(meta.len().to_string()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(format!("more than {limit}")));
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".into())
+}
+
 /// Runs a scenario file and returns its snapshot text.
 ///
 /// # Errors
 /// The file does not parse, the variant does not load, or a move in `moves` is not legal.
 pub fn run_file(path: &Path) -> Result<String, ScenarioError> {
     let file = || path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
+    let text = read_text_limited(path, MAX_TEXT_FILE_BYTES).map_err(|e| ScenarioError::File(file(), e))?;
     let sc: Scenario = toml::from_str(&text).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
     let spec = variant_spec(path, &sc);
     run(&sc, &spec)

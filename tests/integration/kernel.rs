@@ -107,3 +107,48 @@ fn test_prints_a_broken_variants_error_once() {
     assert_eq!(out.matches("does not load").count(), 1, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A long `--moves`, `--position` or `--fen` text: refused past its limit (named), and an
+/// error quotes at most about 80 characters of it, never the whole text.
+#[test]
+fn long_texts_are_bounded_and_quoted_short() {
+    let data = crate::scratch("kernel-long-texts");
+    let long = "z".repeat(100_000);
+    let run = |args: &[&str]| {
+        let o = crate::binary(args, "", &data);
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).to_string())
+    };
+    // One 100 kB move: its start and its length, not the move.
+    let (code, err) = run(&["moves", "chess", "--moves", &long]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.len() < 400 && err.contains("(100000 characters)"), "{} bytes: {}", err.len(), &err[..err.len().min(300)]);
+    // Past the position text's limit: refused with the limit, before it is read.
+    let (code, err) = run(&["moves", "chess", "--position", &long]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.len() < 400 && err.contains("the limit is 65536 bytes"), "{}", &err[..err.len().min(300)]);
+    // Within the limit, a wrong field is quoted short.
+    let field = "q".repeat(60_000);
+    let (code, err) = run(&["moves", "chess", "--position", &format!("8/8/8/8/8/8/8/8 white 0 {field}")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.len() < 400 && err.contains("(60000 characters)` is not a key=value field"), "{}", &err[..err.len().min(300)]);
+    let (code, err) = run(&["moves", "chess", "--fen", &format!("8/8/8/8/8/8/8/8 {field} - - 0 1")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.len() < 400 && err.contains("(60000 characters)`"), "{}", &err[..err.len().min(300)]);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A scenario file that never ends (`/dev/zero`) stops at the limit and fails with it.
+#[cfg(unix)]
+#[test]
+fn an_endless_scenario_file_stops_at_the_limit() {
+    let dir = crate::scratch("kernel-endless-scenario");
+    let data = dir.join("data");
+    let o = crate::binary_in(&dir, &["new", "mine", "--from", "tic-tac-toe"], "", &data);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("mine/scenarios/zero.toml")).unwrap();
+    let o = crate::binary_in(&dir, &["test", "mine"], "", &data);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("zero.toml: more than 1048576 bytes; the limit for this file is 1048576 bytes"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
