@@ -190,6 +190,12 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         }
         pos.set_castle_rights(rules, rights);
     }
+    // A FEN cannot say that the game is over: a finished game reads back finished by judging
+    // the position as it stands.
+    if pos.result().is_none() {
+        let r = crate::rules::ends::standing_result(rules, &pos);
+        pos.set_result(r);
+    }
     Ok(pos)
 }
 

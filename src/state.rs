@@ -1157,9 +1157,9 @@ impl Position {
     }
 
     /// Reads a position line (or a FEN, see [`crate::fen`]); its repetition history starts
-    /// empty (just itself). Without a `result=` field, the result is what the position meets
-    /// as it stands ([`crate::rules::ends::standing_result`]): a finished game reads back
-    /// finished.
+    /// empty (just itself). A finished game's text carries its result (`result=`); a text
+    /// without one is taken as written (a designer's test position may lack what a game has,
+    /// such as a royal piece), while a FEN, which cannot carry one, is judged as it stands.
     ///
     /// # Errors
     /// The field that is wrong, and why.
@@ -1219,11 +1219,6 @@ impl Position {
         }
         p.rehash(rules);
         p.history.push(p.hash);
-        // A finished game reads back finished: a text without `result=` (a FEN never has one)
-        // gets the result its position meets as it stands.
-        if p.result.is_none() {
-            p.result = crate::rules::ends::standing_result(rules, &p);
-        }
         Ok(p)
     }
 

@@ -353,8 +353,8 @@ impl EndKind {
     }
 }
 
-/// The result a position read from a text (a FEN, a position text without `result=`) meets
-/// as it stands: the conditions checked after a move, judged as if the player who is not to
+/// The result a position read from a FEN (which cannot say the game is over) meets as it
+/// stands: the conditions checked after a move, judged as if the player who is not to
 /// decide had just moved, since a text does not say which move led there.
 ///
 /// - a condition about the moved piece (`in_a_row`, `zone_reached`, `beside`) holds if it holds
@@ -366,8 +366,13 @@ impl EndKind {
 ///
 /// Not judged here: `beside` with `after_capture` and `quiet_moves` (they need the move: the
 /// next move judges the clock), repetition (a text has no history), what a script's `outcome`
-/// hook would say, and having no legal move (judged whenever the moves are listed).
+/// hook would say, and having no legal move (judged whenever the moves are listed); nor a
+/// position whose turn goes on (a pending continuation: who moved last is not known, the player
+/// deciding may be the one who moved).
 pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> Option<Outcome> {
+    if pos.continuation().is_some() {
+        return None;
+    }
     let board = pos.board();
     let mover = pos.side().other();
     let has_royal = |b: &[PieceCode], p: Player| b.iter().any(|c| !c.is_empty() && rules.royal_codes[p] & (1u128 << c.index()) != 0);

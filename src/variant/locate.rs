@@ -36,7 +36,7 @@ impl Origin {
                 if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
                     return None;
                 }
-                std::fs::read_to_string(&p).ok().map(|t| (p.display().to_string(), t))
+                crate::scenario::read_text_limited(&p, MAX_FILE_BYTES).ok().map(|t| (p.display().to_string(), t))
             }
             Origin::Shipped(name) => {
                 let path = format!("{name}/{file}");
@@ -133,16 +133,24 @@ pub fn all_variants() -> Vec<(String, Place, Origin)> {
     out
 }
 
-/// A plain name's variant: the first place of [`search_folders`] holding `NAME/variant.toml`,
-/// else the shipped one.
+/// A plain name's variant: the first of [`every_named`].
 fn by_name(name: &str) -> Option<(Origin, Place)> {
-    for (place, dir) in search_folders() {
-        let d = dir.join(name);
-        if d.join("variant.toml").is_file() {
-            return Some((Origin::Disk(d), place));
-        }
+    every_named(name).into_iter().next()
+}
+
+/// Every variant a plain name finds, in search order: each place of [`search_folders`] holding
+/// `NAME/variant.toml`, then the shipped one.
+fn every_named(name: &str) -> Vec<(Origin, Place)> {
+    let mut found: Vec<(Origin, Place)> = search_folders()
+        .into_iter()
+        .map(|(place, dir)| (dir.join(name), place))
+        .filter(|(d, _)| d.join("variant.toml").is_file())
+        .map(|(d, place)| (Origin::Disk(d), place))
+        .collect();
+    if SHIPPED.get_file(format!("{name}/variant.toml")).is_some() {
+        found.push((Origin::Shipped(name.to_string()), Place::Shipped));
     }
-    SHIPPED.get_file(format!("{name}/variant.toml")).is_some().then(|| (Origin::Shipped(name.to_string()), Place::Shipped))
+    found
 }
 
 /// The names of the shipped variants, sorted.
@@ -215,15 +223,13 @@ enum Base {
 /// its base (`./lielow/` extending `lielow`, made by `boardlab new lielow --from lielow`)
 /// extends the next `lielow` found (the shipped one), not itself.
 fn locate_base(from: &Origin, name: &str, seen: &[String]) -> Base {
-    let mut candidates = Vec::new();
-    if let Origin::Disk(dir) = from {
-        candidates.push(dir.join("..").join(name));
+    let mut found = Vec::new();
+    if let Origin::Disk(dir) = from
+        && dir.join("..").join(name).join("variant.toml").is_file()
+    {
+        found.push(Origin::Disk(dir.join("..").join(name)));
     }
-    candidates.extend(search_folders().into_iter().map(|(_, dir)| dir.join(name)));
-    let mut found = candidates.into_iter().filter(|d| d.join("variant.toml").is_file()).map(Origin::Disk).collect::<Vec<_>>();
-    if SHIPPED.get_file(format!("{name}/variant.toml")).is_some() {
-        found.push(Origin::Shipped(name.to_string()));
-    }
+    found.extend(every_named(name).into_iter().map(|(o, _)| o));
     if found.is_empty() {
         return Base::Missing;
     }

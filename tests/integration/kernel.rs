@@ -18,11 +18,15 @@ fn a_finished_connect_four_fen_reads_back_finished() {
     let mut moves = Vec::new();
     v.legal_moves(&mut pos, &mut moves).unwrap();
     assert!(moves.is_empty(), "{moves:?}");
-    // The same position as a text without `result=`; three in a row is still a game.
-    let pos = Position::from_text(&v.rules, "7/7/D6/Dd5/Dd5/Dd5 black 7").unwrap();
-    assert_eq!(describe(&pos).as_deref(), Some("white wins: four in a row"));
-    let pos = Position::from_text(&v.rules, "7/7/7/Dd5/Dd5/Dd5 white 6").unwrap();
+    // Three in a row is still a game.
+    let pos = Position::from_text(&v.rules, "7/7/7/Dd5/Dd5/Dd5 w - - 0 4").unwrap();
     assert_eq!(describe(&pos), None);
+    // The position text of the finished game carries the result, and reads back with it.
+    let mut played = v.start();
+    v.play_all(&mut played, &["@a1", "@b1", "@a2", "@b2", "@a3", "@b3", "@a4"].map(String::from)).unwrap();
+    let text = played.to_text(&v.rules);
+    assert_eq!(text, "7/7/D6/Dd5/Dd5/Dd5 black 7 result=\"white wins: four in a row\"");
+    assert_eq!(describe(&Position::from_text(&v.rules, &text).unwrap()).as_deref(), Some("white wins: four in a row"));
     // On the command line: no moves listed, and `show` says who won and why.
     let data = crate::scratch("kernel-c4-fen");
     let o = crate::binary(&["moves", "connect-four", "--fen", C4_FEN], "", &data);
@@ -32,17 +36,17 @@ fn a_finished_connect_four_fen_reads_back_finished() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-/// Dōbutsu: a captured lion (gote has none left, checked by hand from `b2xb3 a4-a3 b3xb4`),
+/// Dōbutsu FENs: a captured lion (gote has none left, checked by hand from `b2xb3 a4-a3 b3xb4`),
 /// and a lion on the far rank that cannot be taken (the "try"), but not one that can.
 #[test]
 fn a_finished_dobutsu_position_reads_back_finished() {
     let v = Variant::load("dobutsu", &[]).unwrap();
     let result = |t: &str| Position::from_text(&v.rules, t).unwrap().result().map(|r| r.describe(&v.rules.player_names));
     assert_eq!(result("1+Ce/g2/3/ELG[C] b - - 0 2").as_deref(), Some("sente wins: lion captured"));
-    assert_eq!(result("L1l/3/3/3 gote 9").as_deref(), Some("sente wins: the lion reached the far rank"));
+    assert_eq!(result("L1l/3/3/3 b 0 5").as_deref(), Some("sente wins: the lion reached the far rank"));
     // Gote's lion on b4 takes a lion on a4 at once: no try.
-    assert_eq!(result("Ll1/3/3/3 gote 9"), None);
-    assert_eq!(result("gle/1c1/1C1/ELG sente 0"), None);
+    assert_eq!(result("Ll1/3/3/3 b 0 5"), None);
+    assert_eq!(result("gle/1c1/1C1/ELG w 0 1"), None);
 }
 
 /// A record replays its moves, so the result comes back with them.
