@@ -503,7 +503,8 @@ fn same_game(a: &crate::rules::Ruleset, b: &crate::rules::Ruleset) -> Result<(),
             gb.len()
         ));
     }
-    let kinds = |r: &crate::rules::Ruleset| r.kinds.iter().map(|k| format!("{} ({})", k.name, k.symbols[Player::FIRST])).collect::<Vec<_>>();
+    let kinds =
+        |r: &crate::rules::Ruleset| r.kinds.iter().map(|k| format!("{} ({})", k.name, k.symbols[Player::FIRST])).collect::<Vec<_>>();
     if kinds(a) != kinds(b) {
         let (ka, kb) = (kinds(a), kinds(b));
         let only = |x: &[String], y: &[String]| x.iter().filter(|k| !y.contains(k)).cloned().collect::<Vec<_>>().join(", ");

@@ -664,7 +664,9 @@ fn read_board(
                 // A run longer than the rank is an error, however many digits it has.
                 match run.parse::<usize>().ok().filter(|n| k + n <= cells.len()) {
                     Some(n) => k += n,
-                    None => return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len(), run = clip(&run))),
+                    None => {
+                        return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len(), run = clip(&run)));
+                    }
                 }
                 continue;
             }

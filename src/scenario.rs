@@ -175,3 +175,26 @@ pub fn run(sc: &Scenario, spec: &str) -> Result<String, ScenarioError> {
     }
     Ok(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::read_text_limited;
+
+    /// A regular file past the limit is refused by its size (the message gives both), one
+    /// within it is read; `/dev/zero` stops at the limit.
+    #[test]
+    fn reads_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.toml");
+        std::fs::write(&p, "x".repeat(2000)).unwrap();
+        assert_eq!(read_text_limited(&p, 1000).unwrap_err(), "2000 bytes; the limit for this file is 1000 bytes");
+        assert_eq!(read_text_limited(&p, 2000).unwrap().len(), 2000);
+        assert_eq!(read_text_limited(dir.path(), 1000).unwrap_err(), "a folder, not a file");
+        if std::path::Path::new("/dev/zero").exists() {
+            assert_eq!(
+                read_text_limited(std::path::Path::new("/dev/zero"), 1000).unwrap_err(),
+                "more than 1000 bytes; the limit for this file is 1000 bytes"
+            );
+        }
+    }
+}

@@ -1198,20 +1198,34 @@ impl Position {
                 "result" => p.result = Some(result(rules, v)?),
                 "ep" => {
                     // `ep=d3/d4`: the cell open to an en passant capture, and the piece's cell.
-                    let cell = |t: &str| rules.geometry.parse_cell(t).map(|c| c.0).map_err(|_| bad(format!("`{t}` is not a cell", t = crate::notation::clip(t))));
-                    let (at, piece) =
-                        v.split_once('/').ok_or_else(|| bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)", v = crate::notation::clip(v))))?;
+                    let cell = |t: &str| {
+                        rules
+                            .geometry
+                            .parse_cell(t)
+                            .map(|c| c.0)
+                            .map_err(|_| bad(format!("`{t}` is not a cell", t = crate::notation::clip(t))))
+                    };
+                    let (at, piece) = v.split_once('/').ok_or_else(|| {
+                        bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)", v = crate::notation::clip(v)))
+                    })?;
                     let (at, piece) = (cell(at)?, cell(piece)?);
                     if !p.board[at as usize].is_empty() || p.board[piece as usize].is_empty() {
-                        return Err(bad(format!("ep={v}: the cell passed must be empty and the piece's cell hold a piece", v = crate::notation::clip(v))));
+                        return Err(bad(format!(
+                            "ep={v}: the cell passed must be empty and the piece's cell hold a piece",
+                            v = crate::notation::clip(v)
+                        )));
                     }
                     p.en_passant = Some((at, piece));
                 }
                 "castle" => p.read_castle(rules, v)?,
                 "clock" => {
-                    p.clock = v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::notation::clip(v))))?;
+                    p.clock =
+                        v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::notation::clip(v))))?;
                     if rules.clock.is_none() {
-                        return Err(bad(format!("clock={v}: this variant has no quiet_moves rule to count for", v = crate::notation::clip(v))));
+                        return Err(bad(format!(
+                            "clock={v}: this variant has no quiet_moves rule to count for",
+                            v = crate::notation::clip(v)
+                        )));
                     }
                 }
                 other => return Err(bad(format!("unknown position field `{other}`", other = crate::notation::clip(other)))),
@@ -1229,21 +1243,37 @@ impl Position {
         let c = rules.castling.as_ref().ok_or_else(|| bad("castle=…: this variant has no castling".into()))?;
         let g = &rules.geometry;
         for t in v.split(',').filter(|t| !t.is_empty() && *t != "-") {
-            let r = g.parse_cell(t).map_err(|_| bad(format!("castle={v}: `{t}` is not a cell", v = crate::notation::clip(v), t = crate::notation::clip(t))))?.0;
+            let r = g
+                .parse_cell(t)
+                .map_err(|_| bad(format!("castle={v}: `{t}` is not a cell", v = crate::notation::clip(v), t = crate::notation::clip(t))))?
+                .0;
             let rook = self.board[r as usize];
             if rook.is_empty() || !c.rooks.contains(rook.kind()) {
-                return Err(bad(format!("castle={v}: no piece that castles stands on {t}", v = crate::notation::clip(v), t = crate::notation::clip(t))));
+                return Err(bad(format!(
+                    "castle={v}: no piece that castles stands on {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                )));
             }
             let p = rook.owner();
-            let king =
-                c.king_on_rank(g, &self.board, p, r).ok_or_else(|| bad(format!("castle={v}: no king of its side on the rank of {t}", v = crate::notation::clip(v), t = crate::notation::clip(t))))?;
+            let king = c.king_on_rank(g, &self.board, p, r).ok_or_else(|| {
+                bad(format!(
+                    "castle={v}: no king of its side on the rank of {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                ))
+            })?;
             let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 {
                 crate::rules::castling::EAST
             } else {
                 crate::rules::castling::WEST
             };
             if c.sides[side].is_none() {
-                return Err(bad(format!("castle={v}: this variant does not castle on the side of {t}", v = crate::notation::clip(v), t = crate::notation::clip(t))));
+                return Err(bad(format!(
+                    "castle={v}: this variant does not castle on the side of {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                )));
             }
             self.castle.set(p, side, r);
         }
@@ -1286,7 +1316,9 @@ impl Position {
             if bits.len() != 3 {
                 return Err(PositionError(format!("`{part}`: a counter is name:first:second", part = crate::notation::clip(part))));
             }
-            let slot = rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::notation::clip(bits[0]))))?;
+            let slot = rules
+                .counter_slot(bits[0])
+                .ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::notation::clip(bits[0]))))?;
             for (i, b) in bits[1..].iter().enumerate() {
                 self.counters[slot as usize].0[i] = crate::notation::parse_i32(b).map_err(PositionError)?;
             }

@@ -160,8 +160,12 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, WorkflowEr
         // A variant that does not load fails every scenario the same way: say it once.
         if let Err(e) = Variant::load(&as_path_spec(&dir), &[]) {
             all.failed += 1;
-            let _ =
-                writeln!(all.text, "FAIL {}: the variant does not load, so no scenario or perft check ran:\n{}", dir.display(), e.render_plain());
+            let _ = writeln!(
+                all.text,
+                "FAIL {}: the variant does not load, so no scenario or perft check ran:\n{}",
+                dir.display(),
+                e.render_plain()
+            );
             continue;
         }
         let scen = dir.join("scenarios");

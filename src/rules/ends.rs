@@ -378,14 +378,15 @@ pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> 
     let has_royal = |b: &[PieceCode], p: Player| b.iter().any(|c| !c.is_empty() && rules.royal_codes[p] & (1u128 << c.index()) != 0);
     let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
     let counts = pos.counts();
-    let at = |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
+    let at =
+        |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
     let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0 });
     let safe = |c: u16| crate::movegen::first_capture_of(rules, pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
-            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => pos
-                .cells_of(mover)
-                .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?,
+            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => {
+                pos.cells_of(mover).find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
+            }
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,

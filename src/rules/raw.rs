@@ -4,9 +4,9 @@
 //! See `docs/variant-format.md` for the format a designer writes.
 
 use serde::{Deserialize, Deserializer, Serialize};
-use toml::Value;
 use std::collections::BTreeMap;
 use toml::Spanned;
+use toml::Value;
 
 /// A value written directly, or taken from an option (`{ option = "name" }`), optionally
 /// through a table from option values to settings (`{ option = "name", map = { a = 1 } }`).
@@ -697,7 +697,11 @@ pub struct RawCounterCondition {
 /// whose error says only "data did not match any variant"): the value is read whole, `pick`
 /// chooses by its TOML type, and a value of no accepted shape is an error saying which shapes
 /// are (`expected`). The error is raised while reading this value, so it points at it.
-fn shaped<'de, D: Deserializer<'de>, T>(d: D, expected: &str, pick: impl FnOnce(Value) -> Option<Result<T, String>>) -> Result<T, D::Error> {
+fn shaped<'de, D: Deserializer<'de>, T>(
+    d: D,
+    expected: &str,
+    pick: impl FnOnce(Value) -> Option<Result<T, String>>,
+) -> Result<T, D::Error> {
     let v = Value::deserialize(d)?;
     let found = v.type_str();
     match pick(v) {
@@ -727,9 +731,9 @@ impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Setting<T> {
                 serde::de::Error::custom(format!("an option reference ({{ option = \"NAME\", map = {{ … }} }}): {}", e.message().trim()))
             });
         }
-        v.try_into().map(Setting::Value).map_err(|e| {
-            serde::de::Error::custom(format!("{}, or an option reference ({{ option = \"NAME\" }})", e.message().trim()))
-        })
+        v.try_into()
+            .map(Setting::Value)
+            .map_err(|e| serde::de::Error::custom(format!("{}, or an option reference ({{ option = \"NAME\" }})", e.message().trim())))
     }
 }
 

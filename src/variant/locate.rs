@@ -284,8 +284,12 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadErro
             Base::Circle => {
                 let sf = &chain.last().unwrap().1;
                 let names: Vec<&str> = chain.iter().map(|(.., n)| n.as_str()).collect();
-                return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here")
-                    .with_help(format!("{} → {}: every variant named `{}` is already in this chain", names.join(" → "), ext.get_ref(), ext.get_ref())));
+                return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here").with_help(format!(
+                    "{} → {}: every variant named `{}` is already in this chain",
+                    names.join(" → "),
+                    ext.get_ref(),
+                    ext.get_ref()
+                )));
             }
             Base::Missing => None,
         };
