@@ -281,13 +281,13 @@ pub struct RawPiece {
     /// The movement in Betza's notation (`"NR"`), instead of `moves`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub betza: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
     pub promote: Option<RawPromote>,
     /// Attribute effects applied when a piece of this kind lands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<Spanned<RawEffect>>,
     /// Removed on reaching a zone, counting it in a counter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
     pub exit: Option<RawExit>,
     /// May be dropped (placed) onto the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -805,4 +805,22 @@ impl<'de> Deserialize<'de> for RawHook {
             _ => None,
         })
     }
+}
+
+/// Reads a key that holds one table. Serde would read a list into a table's fields one by one
+/// (`promote = [{ to = "king", … }]` then fails on `to`, "expected a name…, found a table"),
+/// so a list is refused as a list. The table itself is read by `T` from the file's own reader,
+/// so its spans and unknown-field errors stay.
+fn one_table<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    struct OneTable<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for OneTable<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("one table (`{ key = value, … }` or a [section]), not a list")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(OneTable(std::marker::PhantomData)).map(Some)
 }
