@@ -44,8 +44,9 @@ impl Default for Config {
 pub enum DiffError {
     #[error("{0}")]
     Script(#[from] ScriptError),
-    /// The rule sets are not of one game: B cannot read A's positions.
-    #[error("{b} cannot read {a}'s positions ({why}); diff compares rule sets of one board and one set of pieces")]
+    /// The rule sets are not of one game: their boards, pieces, attributes or counters differ,
+    /// or B cannot read A's positions.
+    #[error("cannot compare {a} and {b}: {why}; diff compares rule sets of one board and one set of pieces")]
     OtherGame { a: String, b: String, why: String },
 }
 
@@ -119,7 +120,7 @@ fn scenario_roots(a: &Variant, b: &Variant) -> Vec<(String, Position, Position)>
     let mut files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
     files.sort();
     for p in files {
-        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        let Ok(text) = crate::scenario::read_text_limited(&p, crate::scenario::MAX_TEXT_FILE_BYTES) else { continue };
         let Ok(sc) = toml::from_str::<crate::scenario::Scenario>(&text) else { continue };
         if !sc.set.is_empty() {
             continue; // a scenario with options of its own describes another rule set
@@ -158,14 +159,13 @@ struct Found {
 }
 
 impl Walk<'_> {
-    /// B's start, checked to be A's start read by B's rules.
+    /// B's start, checked to be A's start read by B's rules, once the two are known to share
+    /// what the walk reads by index ([`same_game`]).
     fn check_same(&self, pa: &Position, pb: Position) -> Result<Position, DiffError> {
+        let other = |why: String| DiffError::OtherGame { a: self.a.name().to_string(), b: self.b.name().to_string(), why };
+        same_game(&self.a.rules, &self.b.rules).map_err(other)?;
         let text = pa.to_text(&self.a.rules);
-        Position::from_text(&self.b.rules, &text).map_err(|e| DiffError::OtherGame {
-            a: self.a.name().to_string(),
-            b: self.b.name().to_string(),
-            why: e.to_string(),
-        })?;
+        Position::from_text(&self.b.rules, &text).map_err(|e| other(format!("B cannot read A's start ({e})")))?;
         Ok(pb)
     }
 
@@ -484,6 +484,47 @@ impl Walk<'_> {
         }
         Ok(out)
     }
+}
+
+/// Why two rule sets are not of one game, if they are not: the walk reads both positions by
+/// A's cell numbers, piece codes, attribute slots and counter indices, so these must mean the
+/// same under B (a piece code of a kind B lacks would index past B's tables).
+fn same_game(a: &crate::rules::Ruleset, b: &crate::rules::Ruleset) -> Result<(), String> {
+    let (ga, gb) = (&a.geometry, &b.geometry);
+    let cells = |g: &crate::geometry::Geometry| g.cells().map(|c| g.name(c).to_string()).collect::<Vec<_>>();
+    if (ga.files, ga.ranks) != (gb.files, gb.ranks) || cells(ga) != cells(gb) {
+        return Err(format!(
+            "the boards differ (A: {}×{}, {} cells; B: {}×{}, {} cells)",
+            ga.files,
+            ga.ranks,
+            ga.len(),
+            gb.files,
+            gb.ranks,
+            gb.len()
+        ));
+    }
+    let kinds =
+        |r: &crate::rules::Ruleset| r.kinds.iter().map(|k| format!("{} ({})", k.name, k.symbols[Player::FIRST])).collect::<Vec<_>>();
+    if kinds(a) != kinds(b) {
+        let (ka, kb) = (kinds(a), kinds(b));
+        let only = |x: &[String], y: &[String]| x.iter().filter(|k| !y.contains(k)).cloned().collect::<Vec<_>>().join(", ");
+        let (oa, ob) = (only(&ka, &kb), only(&kb, &ka));
+        let why = match (oa.is_empty(), ob.is_empty()) {
+            (true, true) => format!("the pieces are declared in another order (A: {}; B: {})", ka.join(", "), kb.join(", ")),
+            (false, true) => format!("only A has {oa}"),
+            (true, false) => format!("only B has {ob}"),
+            (false, false) => format!("only A has {oa}; only B has {ob}"),
+        };
+        return Err(format!("the pieces differ: {why}"));
+    }
+    if a.attributes != b.attributes {
+        return Err(format!("the pieces' attributes differ (A: [{}]; B: [{}])", a.attributes.join(", "), b.attributes.join(", ")));
+    }
+    let counters = |r: &crate::rules::Ruleset| r.counters.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    if counters(a) != counters(b) {
+        return Err(format!("the counters differ (A: [{}]; B: [{}])", counters(a).join(", "), counters(b).join(", ")));
+    }
+    Ok(())
 }
 
 /// Where a cell is, by its part in a move: "on the start cell", "on the landing cell", "on a

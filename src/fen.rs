@@ -114,6 +114,7 @@ fn read_board_and_hand(rules: &Ruleset, field: &str) -> Result<(String, Option<S
 /// The field that is wrong, and why.
 pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let bad = |m: String| PositionError(format!("FEN: {m}"));
+    crate::notation::check_length("the FEN", text, crate::notation::MAX_POSITION_TEXT).map_err(bad)?;
     if !rules.attributes.is_empty() {
         return Err(bad("this variant's pieces carry attributes, which a FEN cannot write; use its position text".into()));
     }
@@ -129,10 +130,12 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let side = match f[1] {
         "w" => Player::FIRST,
         "b" => Player::SECOND,
-        s => return Err(bad(format!("the side to move is w or b, not `{s}`"))),
+        s => return Err(bad(format!("the side to move is w or b, not `{s}`", s = crate::notation::clip(s)))),
     };
     let number = |i: usize, what: &str| -> Result<u32, PositionError> {
-        f.get(i).map_or(Ok(if i == 5 { 1 } else { 0 }), |t| t.parse().map_err(|_| bad(format!("the {what} `{t}` is not a number"))))
+        f.get(i).map_or(Ok(if i == 5 { 1 } else { 0 }), |t| {
+            t.parse().map_err(|_| bad(format!("the {what} `{t}` is not a number", t = crate::notation::clip(t))))
+        })
     };
     let (clock, fullmove) = (number(4, "half-move clock")?, number(5, "move number")?);
     if fullmove > MAX_MOVE_NUMBER {
@@ -150,11 +153,13 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let g = &rules.geometry;
     let mut ep_check = None;
     if let Some(&ep) = f.get(3).filter(|&&t| t != "-") {
-        let at = g.parse_cell(ep).map_err(|_| bad(format!("the en passant field `{ep}` is not a cell")))?;
+        let at = g.parse_cell(ep).map_err(|_| bad(format!("the en passant field `{ep}` is not a cell", ep = crate::notation::clip(ep))))?;
         // The piece that passed it stands one step further along its owner's forward.
         let mover = side.other();
         let (file, rank) = g.coords(at);
-        let piece = g.at(file as i32, rank as i32 + rules.forward[mover] as i32).ok_or_else(|| bad(format!("no cell beyond {ep}")))?;
+        let piece = g
+            .at(file as i32, rank as i32 + rules.forward[mover] as i32)
+            .ok_or_else(|| bad(format!("no cell beyond {ep}", ep = crate::notation::clip(ep))))?;
         // The board is read below; the piece must be the opponent's, the one that just moved.
         ep_check = Some((piece.0, ep.to_string()));
         line.push_str(&format!(" ep={ep}/{}", g.name(piece)));
@@ -164,10 +169,15 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         && !pos.board()[piece as usize].is_of(side.other())
     {
         let (at, mover) = (g.name(crate::Cell(piece)), rules.player_name(side.other()));
-        return Err(bad(format!("en passant on {ep}: the piece on {at} is not the one that just moved (none of {mover}'s)")));
+        return Err(bad(format!(
+            "en passant on {ep}: the piece on {at} is not the one that just moved (none of {mover}'s)",
+            ep = crate::notation::clip(&ep)
+        )));
     }
     if let Some(&castling) = f.get(2).filter(|&&t| t != "-") {
-        let c = rules.castling.as_ref().ok_or_else(|| bad(format!("this variant has no castling, so `{castling}` means nothing")))?;
+        let c = rules.castling.as_ref().ok_or_else(|| {
+            bad(format!("this variant has no castling, so `{castling}` means nothing", castling = crate::notation::clip(castling)))
+        })?;
         let mut rights = crate::rules::CastleRights::NONE;
         for ch in castling.chars() {
             let p = if ch.is_ascii_uppercase() { Player::FIRST } else { Player::SECOND };
@@ -188,6 +198,12 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
             rights.set(p, if rook > king { EAST } else { WEST }, rook);
         }
         pos.set_castle_rights(rules, rights);
+    }
+    // A FEN cannot say that the game is over: a finished game reads back finished by judging
+    // the position as it stands.
+    if pos.result().is_none() {
+        let r = crate::rules::ends::standing_result(rules, &pos);
+        pos.set_result(r);
     }
     Ok(pos)
 }

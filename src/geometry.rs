@@ -300,11 +300,11 @@ impl Geometry {
 pub enum CellError {
     #[error("empty cell name")]
     Empty,
-    #[error("`{0}` is not a cell name (a letter then a number, like e2)")]
+    #[error("`{}` is not a cell name (a letter then a number, like e2)", crate::notation::clip(.0))]
     NotAName(String),
-    #[error("`{0}` is not a cell name: ranks count from 1")]
+    #[error("`{}` is not a cell name: ranks count from 1", crate::notation::clip(.0))]
     RankZero(String),
-    #[error("{0} is not on the board")]
+    #[error("{} is not on the board", crate::notation::clip(.0))]
     OffBoard(String),
 }
 

@@ -355,6 +355,39 @@ pub enum MoveText {
     },
 }
 
+/// The most characters of a user's text an error message quotes.
+pub const QUOTE_CHARS: usize = 80;
+
+/// `text` as an error message quotes it: whole up to [`QUOTE_CHARS`] characters, else its
+/// start, `…` and its length (a 100 kB move is not echoed whole).
+pub fn clip(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= QUOTE_CHARS {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(QUOTE_CHARS - 10).collect();
+    format!("{head}… ({n} characters)")
+}
+
+/// The longest position text or FEN boardlab reads (64 KiB: a 26×26 board whose every piece
+/// carries attributes fits many times over).
+pub const MAX_POSITION_TEXT: usize = 64 << 10;
+
+/// The longest list of moves boardlab reads from one text (`--moves`; 1 MiB).
+pub const MAX_MOVES_TEXT: usize = 1 << 20;
+
+/// Refuses a text longer than `limit` bytes, before anything reads it: `what` is longer than
+/// the limit, with both sizes.
+///
+/// # Errors
+/// The text is too long.
+pub fn check_length(what: &str, text: &str, limit: usize) -> Result<(), String> {
+    if text.len() > limit {
+        return Err(format!("{what} is {} bytes long; the limit is {limit} bytes", text.len()));
+    }
+    Ok(())
+}
+
 /// Why a text is not a move of a board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
@@ -362,9 +395,9 @@ pub enum NotationError {
     Empty,
     #[error(transparent)]
     Cell(#[from] CellError),
-    #[error("`{0}` is not a direction (n ne e se s sw w nw)")]
+    #[error("`{}` is not a direction (n ne e se s sw w nw)", clip(.0))]
     Direction(String),
-    #[error("cannot read `{0}`: {1}")]
+    #[error("cannot read `{}`: {}", clip(.0), .1)]
     Unreadable(String, &'static str),
 }
 
@@ -631,7 +664,9 @@ fn read_board(
                 // A run longer than the rank is an error, however many digits it has.
                 match run.parse::<usize>().ok().filter(|n| k + n <= cells.len()) {
                     Some(n) => k += n,
-                    None => return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len())),
+                    None => {
+                        return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len(), run = clip(&run)));
+                    }
                 }
                 continue;
             }
@@ -681,9 +716,9 @@ pub fn parse_i32(text: &str) -> Result<i32, String> {
     match text.parse::<i32>() {
         Ok(v) => Ok(v),
         Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("`{text}` is out of range; values are integers from {} to {}", i32::MIN, i32::MAX))
+            Err(format!("`{text}` is out of range; values are integers from {} to {}", i32::MIN, i32::MAX, text = clip(text)))
         }
-        Err(_) => Err(format!("`{text}` is not an integer")),
+        Err(_) => Err(format!("`{text}` is not an integer", text = clip(text))),
     }
 }
 

@@ -1157,11 +1157,14 @@ impl Position {
     }
 
     /// Reads a position line (or a FEN, see [`crate::fen`]); its repetition history starts
-    /// empty (just itself).
+    /// empty (just itself). A finished game's text carries its result (`result=`); a text
+    /// without one is taken as written (a designer's test position may lack what a game has,
+    /// such as a royal piece), while a FEN, which cannot carry one, is judged as it stands.
     ///
     /// # Errors
     /// The field that is wrong, and why.
     pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT).map_err(PositionError)?;
         if crate::fen::looks_like_fen(text) {
             return crate::fen::read(rules, text);
         }
@@ -1188,30 +1191,44 @@ impl Position {
             rest = &rest[1..];
         }
         for f in rest {
-            let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field")))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field", f = crate::notation::clip(f))))?;
             match k {
                 "counters" => p.read_counters(rules, v)?,
                 "cont" => p.cont = Some(continuation(rules, v)?),
                 "result" => p.result = Some(result(rules, v)?),
                 "ep" => {
                     // `ep=d3/d4`: the cell open to an en passant capture, and the piece's cell.
-                    let cell = |t: &str| rules.geometry.parse_cell(t).map(|c| c.0).map_err(|_| bad(format!("`{t}` is not a cell")));
-                    let (at, piece) =
-                        v.split_once('/').ok_or_else(|| bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)")))?;
+                    let cell = |t: &str| {
+                        rules
+                            .geometry
+                            .parse_cell(t)
+                            .map(|c| c.0)
+                            .map_err(|_| bad(format!("`{t}` is not a cell", t = crate::notation::clip(t))))
+                    };
+                    let (at, piece) = v.split_once('/').ok_or_else(|| {
+                        bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)", v = crate::notation::clip(v)))
+                    })?;
                     let (at, piece) = (cell(at)?, cell(piece)?);
                     if !p.board[at as usize].is_empty() || p.board[piece as usize].is_empty() {
-                        return Err(bad(format!("ep={v}: the cell passed must be empty and the piece's cell hold a piece")));
+                        return Err(bad(format!(
+                            "ep={v}: the cell passed must be empty and the piece's cell hold a piece",
+                            v = crate::notation::clip(v)
+                        )));
                     }
                     p.en_passant = Some((at, piece));
                 }
                 "castle" => p.read_castle(rules, v)?,
                 "clock" => {
-                    p.clock = v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies")))?;
+                    p.clock =
+                        v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::notation::clip(v))))?;
                     if rules.clock.is_none() {
-                        return Err(bad(format!("clock={v}: this variant has no quiet_moves rule to count for")));
+                        return Err(bad(format!(
+                            "clock={v}: this variant has no quiet_moves rule to count for",
+                            v = crate::notation::clip(v)
+                        )));
                     }
                 }
-                other => return Err(bad(format!("unknown position field `{other}`"))),
+                other => return Err(bad(format!("unknown position field `{other}`", other = crate::notation::clip(other)))),
             }
         }
         p.rehash(rules);
@@ -1226,21 +1243,37 @@ impl Position {
         let c = rules.castling.as_ref().ok_or_else(|| bad("castle=…: this variant has no castling".into()))?;
         let g = &rules.geometry;
         for t in v.split(',').filter(|t| !t.is_empty() && *t != "-") {
-            let r = g.parse_cell(t).map_err(|_| bad(format!("castle={v}: `{t}` is not a cell")))?.0;
+            let r = g
+                .parse_cell(t)
+                .map_err(|_| bad(format!("castle={v}: `{t}` is not a cell", v = crate::notation::clip(v), t = crate::notation::clip(t))))?
+                .0;
             let rook = self.board[r as usize];
             if rook.is_empty() || !c.rooks.contains(rook.kind()) {
-                return Err(bad(format!("castle={v}: no piece that castles stands on {t}")));
+                return Err(bad(format!(
+                    "castle={v}: no piece that castles stands on {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                )));
             }
             let p = rook.owner();
-            let king =
-                c.king_on_rank(g, &self.board, p, r).ok_or_else(|| bad(format!("castle={v}: no king of its side on the rank of {t}")))?;
+            let king = c.king_on_rank(g, &self.board, p, r).ok_or_else(|| {
+                bad(format!(
+                    "castle={v}: no king of its side on the rank of {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                ))
+            })?;
             let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 {
                 crate::rules::castling::EAST
             } else {
                 crate::rules::castling::WEST
             };
             if c.sides[side].is_none() {
-                return Err(bad(format!("castle={v}: this variant does not castle on the side of {t}")));
+                return Err(bad(format!(
+                    "castle={v}: this variant does not castle on the side of {t}",
+                    v = crate::notation::clip(v),
+                    t = crate::notation::clip(t)
+                )));
             }
             self.castle.set(p, side, r);
         }
@@ -1281,9 +1314,11 @@ impl Position {
         for part in v.split(',') {
             let bits: Vec<&str> = part.split(':').collect();
             if bits.len() != 3 {
-                return Err(PositionError(format!("`{part}`: a counter is name:first:second")));
+                return Err(PositionError(format!("`{part}`: a counter is name:first:second", part = crate::notation::clip(part))));
             }
-            let slot = rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", bits[0])))?;
+            let slot = rules
+                .counter_slot(bits[0])
+                .ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::notation::clip(bits[0]))))?;
             for (i, b) in bits[1..].iter().enumerate() {
                 self.counters[slot as usize].0[i] = crate::notation::parse_i32(b).map_err(PositionError)?;
             }
@@ -1301,7 +1336,7 @@ const MAX_TEXT_PLY: u32 = 10_000_000;
 pub struct PositionError(pub String);
 
 fn player(rules: &Ruleset, text: &str) -> Result<Player, PositionError> {
-    rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player")))
+    rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player", text = crate::notation::clip(text))))
 }
 
 /// `cont=PLAYER:TURN:TAG:normal|only:MOVES`.
@@ -1313,13 +1348,13 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
     let normal = match bits[3] {
         "normal" => true,
         "only" => false,
-        o => return Err(PositionError(format!("`{o}`: expected normal or only"))),
+        o => return Err(PositionError(format!("`{o}`: expected normal or only", o = crate::notation::clip(o)))),
     };
     let mut moves = Choices::new();
     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
         let text = MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?;
         if let MoveText::Drop { .. } | MoveText::Castle { .. } = text {
-            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop or castling")));
+            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop or castling", m = crate::notation::clip(m))));
         }
         moves.push(text.capturing_at_landings());
     }

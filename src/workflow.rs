@@ -92,6 +92,12 @@ fn targets(target: Option<&str>) -> Result<Vec<PathBuf>, WorkflowError> {
     }
 }
 
+/// A folder as a variant spec that is read as a path, never looked up as a name (`mine` →
+/// `./mine`).
+fn as_path_spec(dir: &Path) -> String {
+    if dir.components().count() == 1 && dir.is_relative() { Path::new(".").join(dir) } else { dir.to_path_buf() }.display().to_string()
+}
+
 /// What `test` found.
 #[derive(Debug, Default)]
 pub struct TestReport {
@@ -151,6 +157,17 @@ pub fn test(target: Option<&str>, accept: bool) -> Result<TestReport, WorkflowEr
     }
     let mut all = TestReport::default();
     for dir in targets(target)? {
+        // A variant that does not load fails every scenario the same way: say it once.
+        if let Err(e) = Variant::load(&as_path_spec(&dir), &[]) {
+            all.failed += 1;
+            let _ = writeln!(
+                all.text,
+                "FAIL {}: the variant does not load, so no scenario or perft check ran:\n{}",
+                dir.display(),
+                e.render_plain()
+            );
+            continue;
+        }
         let scen = dir.join("scenarios");
         let mut files: Vec<PathBuf> = std::fs::read_dir(&scen)
             .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
@@ -182,7 +199,7 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
                     continue;
                 }
             };
-            let old = std::fs::read_to_string(&snap).ok().map(|t| snapshot_contents(&t));
+            let old = scenario::read_text_limited(&snap, scenario::MAX_TEXT_FILE_BYTES).ok().map(|t| snapshot_contents(&t));
             if old.as_deref() == Some(new.trim_end()) {
                 r.passed += 1;
                 continue;
@@ -215,7 +232,9 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
         }
         if let Some(dir) = dir {
             let pf = dir.join("perft.txt");
-            if let Ok(text) = std::fs::read_to_string(&pf) {
+            if pf.exists() {
+                let text = scenario::read_text_limited(&pf, scenario::MAX_TEXT_FILE_BYTES)
+                    .map_err(|e| WorkflowError::Kernel(format!("{}: {e}", pf.display())))?;
                 r.perft_file(&dir.display().to_string(), &pf.display().to_string(), &text)?;
             }
         }
@@ -315,7 +334,8 @@ pub fn new_variant(name: &str, from: &str) -> Result<String, WorkflowError> {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "toml") {
-                    let text = std::fs::read_to_string(&p).map_err(io(&p))?;
+                    let text = scenario::read_text_limited(&p, scenario::MAX_TEXT_FILE_BYTES)
+                        .map_err(|e| WorkflowError::Kernel(format!("{}: {e}", p.display())))?;
                     write(&scen.join(e.file_name()), &without_variant_key(&text))?;
                     copied += 1;
                 }

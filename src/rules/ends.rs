@@ -353,6 +353,55 @@ impl EndKind {
     }
 }
 
+/// The result a position read from a FEN (which cannot say the game is over) meets as it
+/// stands: the conditions checked after a move, judged as if the player who is not to
+/// decide had just moved, since a text does not say which move led there.
+///
+/// - a condition about the moved piece (`in_a_row`, `zone_reached`, `beside`) holds if it holds
+///   for any piece of that player (`zone_reached` with `safe`: one the opponent cannot take);
+/// - `royal_captured` and `royal_left_board`: a player who has royal pieces at the start and
+///   none on the board has lost;
+/// - `zone_filled`, `pieces_at_most`, `board_full`, `material` and the move limit read the board
+///   and the ply as they are.
+///
+/// Not judged here: `beside` with `after_capture` and `quiet_moves` (they need the move: the
+/// next move judges the clock), repetition (a text has no history), what a script's `outcome`
+/// hook would say, and having no legal move (judged whenever the moves are listed); nor a
+/// position whose turn goes on (a pending continuation: who moved last is not known, the player
+/// deciding may be the one who moved).
+pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> Option<Outcome> {
+    if pos.continuation().is_some() {
+        return None;
+    }
+    let board = pos.board();
+    let mover = pos.side().other();
+    let has_royal = |b: &[PieceCode], p: Player| b.iter().any(|c| !c.is_empty() && rules.royal_codes[p] & (1u128 << c.index()) != 0);
+    let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
+    let counts = pos.counts();
+    let at =
+        |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
+    let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0 });
+    let safe = |c: u16| crate::movegen::first_capture_of(rules, pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
+    let found = rules.ends.iter().find_map(|e| {
+        let winner = match &e.kind {
+            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => {
+                pos.cells_of(mover).find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
+            }
+            EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
+            // A capture (or promotion) is what makes these look at the material.
+            EndKind::Material { .. } => judge(e, at(NONE, 1))?,
+            EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } | EndKind::BoardFull { .. } => judge(e, at(NONE, 0))?,
+            EndKind::Beside { .. }
+            | EndKind::QuietMoves { .. }
+            | EndKind::Repetition { .. }
+            | EndKind::NoMoves { .. }
+            | EndKind::BothPass(..) => return None,
+        };
+        Some(e.outcome(winner))
+    });
+    found.or_else(|| (rules.move_limit > 0 && pos.ply() >= rules.move_limit).then(|| Outcome::draw("move limit")))
+}
+
 /// An end condition with the reason its results give.
 #[derive(Clone, Debug)]
 pub struct EndRule {

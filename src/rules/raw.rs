@@ -3,13 +3,15 @@
 //!
 //! See `docs/variant-format.md` for the format a designer writes.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use toml::Spanned;
+use toml::Value;
 
 /// A value written directly, or taken from an option (`{ option = "name" }`), optionally
 /// through a table from option values to settings (`{ option = "name", map = { a = 1 } }`).
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum Setting<T> {
     Value(T),
@@ -29,7 +31,8 @@ fn none<T>() -> Option<T> {
 }
 
 /// One name or a list of names (`to = "queen"` or `to = ["queen", "rook"]`).
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum OneOrMany {
     One(String),
@@ -47,7 +50,8 @@ impl OneOrMany {
 }
 
 /// A boolean or a word (`capture = true` or `capture = "only"`).
-#[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum TextOrBool {
     Bool(bool),
@@ -65,7 +69,8 @@ impl std::fmt::Display for TextOrBool {
 }
 
 /// A text or an integer (`pass_over = "any"` or `pass_over = 1`; `distance = "level"` or `2`).
-#[derive(Deserialize, Serialize, Clone, Debug, PartialEq)]
+#[derive(Serialize, Clone, Debug, PartialEq)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum TextOrInt {
     Int(i64),
@@ -252,7 +257,8 @@ pub struct RawZone {
     pub by_player: BTreeMap<String, RawZone>,
 }
 
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum RawSymbols {
     /// One letter: upper case for the first player, lower case for the second.
@@ -275,13 +281,13 @@ pub struct RawPiece {
     /// The movement in Betza's notation (`"NR"`), instead of `moves`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub betza: Option<Spanned<String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
     pub promote: Option<RawPromote>,
     /// Attribute effects applied when a piece of this kind lands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<Spanned<RawEffect>>,
     /// Removed on reaching a zone, counting it in a counter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
     pub exit: Option<RawExit>,
     /// May be dropped (placed) onto the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -389,14 +395,16 @@ pub struct RawExit {
     pub counter: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum RawDir {
     Name(String),
     Vector([i64; 2]),
 }
 
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum RawDirs {
     One(String),
@@ -637,7 +645,8 @@ pub struct RawHooks {
 }
 
 /// When a hook runs: `true` (always), or a filter.
-#[derive(Deserialize, Serialize, Clone, Debug)]
+#[derive(Serialize, Clone, Debug)]
+// Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
 pub enum RawHook {
     Always(bool),
@@ -682,4 +691,136 @@ pub struct RawCounterCondition {
     pub min: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+}
+
+/// Reads a value that may be written in more than one shape (what serde's untagged enums do,
+/// whose error says only "data did not match any variant"): the value is read whole, `pick`
+/// chooses by its TOML type, and a value of no accepted shape is an error saying which shapes
+/// are (`expected`). The error is raised while reading this value, so it points at it.
+fn shaped<'de, D: Deserializer<'de>, T>(
+    d: D,
+    expected: &str,
+    pick: impl FnOnce(Value) -> Option<Result<T, String>>,
+) -> Result<T, D::Error> {
+    let v = Value::deserialize(d)?;
+    let found = v.type_str();
+    match pick(v) {
+        Some(r) => r.map_err(serde::de::Error::custom),
+        None => Err(serde::de::Error::custom(format!("expected {expected}; found {}", a_type(found)))),
+    }
+}
+
+/// A TOML type in words ("a string", "an integer").
+fn a_type(t: &str) -> String {
+    let article = if t.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {t}")
+}
+
+/// Reads one shape of a [`shaped`] value, its error prefixed by what it was read as.
+fn read_as<T: serde::de::DeserializeOwned>(v: Value, what: &str) -> Option<Result<T, String>> {
+    Some(v.try_into().map_err(|e: toml::de::Error| format!("{what}: {}", e.message().trim())))
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Setting<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        if let Value::Table(t) = &v
+            && t.contains_key("option")
+        {
+            return v.try_into().map(Setting::Option).map_err(|e| {
+                serde::de::Error::custom(format!("an option reference ({{ option = \"NAME\", map = {{ … }} }}): {}", e.message().trim()))
+            });
+        }
+        v.try_into()
+            .map(Setting::Value)
+            .map_err(|e| serde::de::Error::custom(format!("{}, or an option reference ({{ option = \"NAME\" }})", e.message().trim())))
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "a name in quotes (\"queen\") or a list of names ([\"queen\", \"rook\"])", |v| match v {
+            Value::String(s) => Some(Ok(OneOrMany::One(s))),
+            Value::Array(_) => read_as(v, "a list of names").map(|r| r.map(OneOrMany::Many)),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for TextOrBool {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "true, false or a word in quotes (\"only\")", |v| match v {
+            Value::Boolean(b) => Some(Ok(TextOrBool::Bool(b))),
+            Value::String(s) => Some(Ok(TextOrBool::Text(s))),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for TextOrInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "a whole number (2) or a word in quotes (\"any\")", |v| match v {
+            Value::Integer(i) => Some(Ok(TextOrInt::Int(i))),
+            Value::String(s) => Some(Ok(TextOrInt::Text(s))),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawSymbols {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "one letter in quotes (\"K\") or a letter per player ({ white = \"K\", black = \"k\" })", |v| match v {
+            Value::String(s) => Some(Ok(RawSymbols::One(s))),
+            Value::Table(_) => read_as(v, "a letter per player").map(|r| r.map(RawSymbols::ByPlayer)),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawDir {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "a direction's name in quotes (\"north\") or a vector [files, ranks] ([1, 2])", |v| match v {
+            Value::String(s) => Some(Ok(RawDir::Name(s))),
+            Value::Array(_) => read_as(v, "a vector [files, ranks] of two whole numbers").map(|r| r.map(RawDir::Vector)),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawDirs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "a direction's name in quotes (\"orthogonal\") or a list of names and vectors ([\"north\", [1, 2]])", |v| match v {
+            Value::String(s) => Some(Ok(RawDirs::One(s))),
+            Value::Array(_) => read_as(v, "a list of directions").map(|r| r.map(RawDirs::List)),
+            _ => None,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for RawHook {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        shaped(d, "true, false or a filter ({ kinds = [\"man\"], captures_only = true })", |v| match v {
+            Value::Boolean(b) => Some(Ok(RawHook::Always(b))),
+            Value::Table(_) => read_as(v, "a hook's filter").map(|r| r.map(RawHook::Filter)),
+            _ => None,
+        })
+    }
+}
+
+/// Reads a key that holds one table. Serde would read a list into a table's fields one by one
+/// (`promote = [{ to = "king", … }]` then fails on `to`, "expected a name…, found a table"),
+/// so a list is refused as a list. The table itself is read by `T` from the file's own reader,
+/// so its spans and unknown-field errors stay.
+fn one_table<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    struct OneTable<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for OneTable<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("one table (`{ key = value, … }` or a [section]), not a list")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(OneTable(std::marker::PhantomData)).map(Some)
 }

@@ -508,6 +508,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         c.pos.set_result(Some(Outcome::draw(reason)));
     });
     reg!("continuation", |c, player: &str, tag: &str, moves: Array, normal: bool| -> RR<()> {
+        check_tag(tag)?;
         let p = player_of(c, player)?;
         let r = c.rules.clone().unwrap();
         let mut ms = Vec::new();
@@ -533,6 +534,24 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         Ok(())
     });
     reg!("continuation_tag", |c| -> ImmutableString { c.pos.continuation().map_or("".into(), |k| (&*k.tag).into()) });
+}
+
+/// The longest continuation tag.
+const MAX_TAG: usize = 40;
+
+/// A continuation's tag is one word of letters, digits and `_` (shown as a space): it is
+/// written into position texts and records (`cont=PLAYER:TURN:TAG:…`), where a space, `:` or
+/// `,` would make the text unreadable.
+fn check_tag(tag: &str) -> Result<(), String> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if tag.is_empty() || tag.len() > MAX_TAG || !tag.chars().all(word) {
+        let shown: String = tag.chars().take(MAX_TAG).collect();
+        let more = if tag.chars().count() > MAX_TAG { "…" } else { "" };
+        return Err(format!(
+            "continuation: the tag `{shown}{more}` is not one word of at most {MAX_TAG} letters, digits and `_` (like \"extra_move\")"
+        ));
+    }
+    Ok(())
 }
 
 /// The signatures actually registered on an engine, sorted (for the API snapshot test).

@@ -36,7 +36,7 @@ impl Origin {
                 if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
                     return None;
                 }
-                std::fs::read_to_string(&p).ok().map(|t| (p.display().to_string(), t))
+                crate::scenario::read_text_limited(&p, MAX_FILE_BYTES).ok().map(|t| (p.display().to_string(), t))
             }
             Origin::Shipped(name) => {
                 let path = format!("{name}/{file}");
@@ -133,16 +133,24 @@ pub fn all_variants() -> Vec<(String, Place, Origin)> {
     out
 }
 
-/// A plain name's variant: the first place of [`search_folders`] holding `NAME/variant.toml`,
-/// else the shipped one.
+/// A plain name's variant: the first of [`every_named`].
 fn by_name(name: &str) -> Option<(Origin, Place)> {
-    for (place, dir) in search_folders() {
-        let d = dir.join(name);
-        if d.join("variant.toml").is_file() {
-            return Some((Origin::Disk(d), place));
-        }
+    every_named(name).into_iter().next()
+}
+
+/// Every variant a plain name finds, in search order: each place of [`search_folders`] holding
+/// `NAME/variant.toml`, then the shipped one.
+fn every_named(name: &str) -> Vec<(Origin, Place)> {
+    let mut found: Vec<(Origin, Place)> = search_folders()
+        .into_iter()
+        .map(|(place, dir)| (dir.join(name), place))
+        .filter(|(d, _)| d.join("variant.toml").is_file())
+        .map(|(d, place)| (Origin::Disk(d), place))
+        .collect();
+    if SHIPPED.get_file(format!("{name}/variant.toml")).is_some() {
+        found.push((Origin::Shipped(name.to_string()), Place::Shipped));
     }
-    SHIPPED.get_file(format!("{name}/variant.toml")).is_some().then(|| (Origin::Shipped(name.to_string()), Place::Shipped))
+    found
 }
 
 /// The names of the shipped variants, sorted.
@@ -193,15 +201,39 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     Err(e)
 }
 
-/// Finds the base of an `extends`: beside the extending variant, then as any name is found.
-fn locate_base(from: &Origin, name: &str) -> Option<Origin> {
-    if let Origin::Disk(dir) = from {
-        let sib = dir.join("..").join(name);
-        if sib.join("variant.toml").is_file() {
-            return Some(Origin::Disk(sib));
-        }
+/// Where one variant's files are, as a key that two spellings of one folder share (the
+/// canonical path; a shipped variant's name).
+fn identity(o: &Origin) -> String {
+    match o {
+        Origin::Disk(d) => format!("disk:{}", d.canonicalize().unwrap_or_else(|_| d.clone()).display()),
+        Origin::Shipped(n) => format!("shipped:{n}"),
     }
-    by_name(name).map(|(o, _)| o)
+}
+
+/// What looking for an `extends` base found.
+enum Base {
+    Found(Origin),
+    /// Every variant of that name is already in the chain.
+    Circle,
+    Missing,
+}
+
+/// Finds the base of an `extends`: beside the extending variant, then as any name is found,
+/// skipping the variants already in the chain (`seen`, by [`identity`]). So a folder named like
+/// its base (`./lielow/` extending `lielow`, made by `boardlab new lielow --from lielow`)
+/// extends the next `lielow` found (the shipped one), not itself.
+fn locate_base(from: &Origin, name: &str, seen: &[String]) -> Base {
+    let mut found = Vec::new();
+    if let Origin::Disk(dir) = from
+        && dir.join("..").join(name).join("variant.toml").is_file()
+    {
+        found.push(Origin::Disk(dir.join("..").join(name)));
+    }
+    found.extend(every_named(name).into_iter().map(|(o, _)| o));
+    if found.is_empty() {
+        return Base::Missing;
+    }
+    found.into_iter().find(|o| !seen.contains(&identity(o))).map_or(Base::Circle, Base::Found)
 }
 
 /// The keys a variant file has at its top, before any `[section]`.
@@ -246,11 +278,22 @@ pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadErro
         let ext = raw.extends.clone();
         chain.push((cur_origin.clone(), sf, raw, cur_name.clone()));
         let Some(ext) = ext else { break };
-        if chain.iter().any(|(_, _, _, n)| n == ext.get_ref()) {
-            let sf = &chain.last().unwrap().1;
-            return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here"));
-        }
-        let Some(base) = locate_base(&cur_origin, ext.get_ref()) else {
+        let seen: Vec<String> = chain.iter().map(|(o, ..)| identity(o)).collect();
+        let base = match locate_base(&cur_origin, ext.get_ref(), &seen) {
+            Base::Found(o) => Some(o),
+            Base::Circle => {
+                let sf = &chain.last().unwrap().1;
+                let names: Vec<&str> = chain.iter().map(|(.., n)| n.as_str()).collect();
+                return Err(LoadError::at(sf, ext.span(), "`extends` goes round in a circle", "here").with_help(format!(
+                    "{} → {}: every variant named `{}` is already in this chain",
+                    names.join(" → "),
+                    ext.get_ref(),
+                    ext.get_ref()
+                )));
+            }
+            Base::Missing => None,
+        };
+        let Some(base) = base else {
             let sf = &chain.last().unwrap().1;
             let names: Vec<String> = all_variants().into_iter().map(|(n, _, _)| n).collect();
             let mut e = LoadError::at(
