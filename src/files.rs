@@ -337,6 +337,23 @@ pub fn quote(text: &str) -> String {
     format!("{head}… ({n} characters)")
 }
 
+/// A message with every word (a run without spaces) longer than three times
+/// [`QUOTED_CHARS`] shortened by [`quote`]: the last guard of what the REPL prints about its
+/// input, so a 100 kB move cannot come back as a 100 kB error, whichever part echoed it.
+pub fn clip_long_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while !rest.is_empty() {
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(word_end);
+        if word.chars().nth(3 * QUOTED_CHARS).is_some() { out.push_str(&quote(word)) } else { out.push_str(word) }
+        let space_end = after.find(|c: char| !c.is_whitespace()).unwrap_or(after.len());
+        out.push_str(&after[..space_end]);
+        rest = &after[space_end..];
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,5 +504,10 @@ mod tests {
         assert!(q.chars().count() <= QUOTED_CHARS, "{q}");
         assert!(q.starts_with("xxx") && q.ends_with("… (100000 characters)"), "{q}");
         assert_eq!(quote(&"y".repeat(QUOTED_CHARS)), "y".repeat(QUOTED_CHARS));
+        let msg = format!("line 1: `{long}` is not a legal move:\n  because");
+        let clipped = clip_long_words(&msg);
+        assert!(clipped.starts_with("line 1: `xxx") && clipped.ends_with("(100002 characters) is not a legal move:\n  because"), "{clipped}");
+        let path = format!("/{}", "p".repeat(200));
+        assert_eq!(clip_long_words(&path), path, "a long path is shown whole");
     }
 }

@@ -122,8 +122,8 @@ pub enum ReplError {
     /// A file a command asked for could not be written.
     #[error("{}: {source}", path.display())]
     Write { path: PathBuf, source: std::io::Error },
-    /// A line of piped input failed.
-    #[error("{line}: {source}")]
+    /// A line of piped input failed (whatever echoed the line, it is quoted short).
+    #[error("{line}: {}", files::clip_long_words(&source.to_string()))]
     Line { line: String, source: Box<ReplError> },
     /// A line of input is not UTF-8 text (it is skipped; the session goes on).
     #[error("line {0} of the input is not UTF-8 text; skipped")]
@@ -541,7 +541,7 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
                     Ok(false) => {}
                     Err(e) if e.is_broken_pipe() => break Err(e),
                     Err(e) => {
-                        let e = e.to_string();
+                        let e = files::clip_long_words(&e.to_string());
                         let _ = writeln!(std::io::stderr(), "{}", if color { format!("\x1b[31m{e}\x1b[0m") } else { e });
                     }
                 }

@@ -555,12 +555,12 @@ impl Session {
                     .find_move(&mut self.pos, &t)
                     .err()
                     .map(|e| e.to_string())
-                    .unwrap_or_else(|| format!("`{t}` is not a legal move")),
+                    .unwrap_or_else(|| format!("`{}` is not a legal move", crate::files::quote(&t))),
             )),
             _ => {
                 let mut names: Vec<String> = cands.iter().map(|m| m.text(g)).collect();
                 names.sort();
-                Err(CommandError::Rejected(format!("`{t}` is ambiguous: {}", names.join(", "))))
+                Err(CommandError::Rejected(format!("`{}` is ambiguous: {}", crate::files::quote(&t), names.join(", "))))
             }
         }
     }
