@@ -30,9 +30,10 @@ fn a_picture_onto_a_fifo_goes_through_it() {
     };
     let o = svg_to(&fifo, &dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // (Checked before waiting for the reader, which a FIFO replaced by a file leaves blocked.)
+    assert!(kind(&fifo).is_fifo(), "the FIFO is still a FIFO");
     let got = reader.join().unwrap();
     assert!(got.starts_with("<svg") && got.trim_end().ends_with("</svg>"), "{}", &got[..got.len().min(200)]);
-    assert!(kind(&fifo).is_fifo(), "the FIFO is still a FIFO");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
