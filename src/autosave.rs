@@ -74,7 +74,9 @@ impl Found {
 pub fn list() -> Vec<Found> {
     let Some(dir) = dir() else { return Vec::new() };
     let mut v: Vec<Found> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).map(Found::read).collect())
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).map(Found::read).collect()
+        })
         .unwrap_or_default();
     v.sort_by(|a, b| (b.saved, &b.path).cmp(&(a.saved, &a.path)));
     v

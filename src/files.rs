@@ -346,7 +346,11 @@ pub fn clip_long_words(text: &str) -> String {
     while !rest.is_empty() {
         let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
         let (word, after) = rest.split_at(word_end);
-        if word.chars().nth(3 * QUOTED_CHARS).is_some() { out.push_str(&quote(word)) } else { out.push_str(word) }
+        if word.chars().nth(3 * QUOTED_CHARS).is_some() {
+            out.push_str(&quote(word))
+        } else {
+            out.push_str(word)
+        }
         let space_end = after.find(|c: char| !c.is_whitespace()).unwrap_or(after.len());
         out.push_str(&after[..space_end]);
         rest = &after[space_end..];
@@ -506,7 +510,10 @@ mod tests {
         assert_eq!(quote(&"y".repeat(QUOTED_CHARS)), "y".repeat(QUOTED_CHARS));
         let msg = format!("line 1: `{long}` is not a legal move:\n  because");
         let clipped = clip_long_words(&msg);
-        assert!(clipped.starts_with("line 1: `xxx") && clipped.ends_with("(100002 characters) is not a legal move:\n  because"), "{clipped}");
+        assert!(
+            clipped.starts_with("line 1: `xxx") && clipped.ends_with("(100002 characters) is not a legal move:\n  because"),
+            "{clipped}"
+        );
         let path = format!("/{}", "p".repeat(200));
         assert_eq!(clip_long_words(&path), path, "a long path is shown whole");
     }

@@ -240,10 +240,10 @@ impl Autosave {
         if self.lock.is_none() {
             // A new session's own file: nobody else names it, so the lock cannot be held; a
             // failure to make it is a failure to save.
-            self.lock = Some(autosave::Lock::take(&path).map_err(|e| ReplError::Autosave {
-                path: path.clone(),
-                source: std::io::Error::other(e.to_string()),
-            })?);
+            self.lock = Some(
+                autosave::Lock::take(&path)
+                    .map_err(|e| ReplError::Autosave { path: path.clone(), source: std::io::Error::other(e.to_string()) })?,
+            );
         }
         let text = Record { saved: Some(autosave::now_millis()), ..rec.clone() }.to_text();
         files::write(&path, text).map_err(|source| ReplError::Autosave { path, source })?;

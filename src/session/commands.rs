@@ -415,7 +415,8 @@ fn options(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError>
 fn set(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let (name, value) = rest.split_once(char::is_whitespace).or_else(|| rest.split_once('=')).ok_or_else(|| c.usage_error())?;
     // (The load's diagnostic would quote a long unknown name whole, wrapped over many lines.)
-    if name.trim().chars().nth(crate::files::QUOTED_CHARS).is_some() && s.variant.rules.options.decls.iter().all(|d| d.name != name.trim()) {
+    if name.trim().chars().nth(crate::files::QUOTED_CHARS).is_some() && s.variant.rules.options.decls.iter().all(|d| d.name != name.trim())
+    {
         return Err(CommandError::Rejected(format!("`{}` is not an option (`options` lists them)", crate::files::quote(name.trim()))));
     }
     let mut sets: Vec<(String, String)> = s.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();

@@ -148,7 +148,10 @@ fn quit_when_the_game_cannot_be_saved_fails_naming_the_file() {
     let o = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains(&format!("could not autosave the game to {}", file.display())) && err.contains("No space left on device"), "{err}");
+    assert!(
+        err.contains(&format!("could not autosave the game to {}", file.display())) && err.contains("No space left on device"),
+        "{err}"
+    );
     assert!(std::fs::symlink_metadata(&file).unwrap().file_type().is_symlink(), "/dev/full is left alone");
     let _ = std::fs::remove_dir_all(&data);
 }
@@ -172,7 +175,9 @@ fn long_input_is_refused_and_quoted_short() {
     // (Long, but under the line limit of 64 KiB.)
     let long_move = format!("c3-{}", "d4".repeat(20_000));
     let long_word = "x".repeat(40_000);
-    for line in [long_move.clone(), format!("setup {long_word}"), format!("{long_word}x"), format!("ai {long_word}"), format!("save {long_word}/f")] {
+    for line in
+        [long_move.clone(), format!("setup {long_word}"), format!("{long_word}x"), format!("ai {long_word}"), format!("save {long_word}/f")]
+    {
         let o = crate::binary(&["play", "checkers"], &format!("{line}\n"), &data);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{err}");
