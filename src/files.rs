@@ -418,7 +418,7 @@ mod tests {
         assert!(fs::metadata(d.path()).unwrap().is_dir());
     }
 
-    #[cfg(unix)]
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_device_is_written_through() {
         // /dev/null takes anything and must stay a device; /dev/full refuses with ENOSPC.

@@ -160,17 +160,28 @@ pub const MAX_LINE: usize = 64 << 10;
 /// and they are shown.
 const MAX_HELD: usize = 1 << 20;
 
-/// Performs a reply's file writes (the other effects are the caller's: printing, leaving).
+/// Performs a reply's file writes (the other effects are the caller's: printing, leaving); a
+/// file named `-` is standard output.
 ///
 /// # Errors
 /// A file cannot be written; the writes before it were made.
 pub fn perform(reply: &Reply) -> Result<(), ReplError> {
+    perform_to(reply, &mut std::io::stdout())
+}
+
+/// [`perform`], with `out` as standard output (so that a picture written to `-` comes in order
+/// with the answers the shell holds back).
+fn perform_to(reply: &Reply, out: &mut impl Write) -> Result<(), ReplError> {
     for e in &reply.effects {
         let (path, bytes) = match e {
             Effect::Write { path, contents } => (path, contents.as_bytes()),
             Effect::WriteBytes { path, bytes } => (path, bytes.as_slice()),
             Effect::Timed { .. } | Effect::Quit => continue,
         };
+        if files::is_stdout(path) {
+            out.write_all(bytes)?;
+            continue;
+        }
         files::write(path, bytes).map_err(|source| ReplError::Write { path: path.clone(), source })?;
     }
     Ok(())
@@ -195,7 +206,7 @@ fn respond(s: &mut Session, line: &str, out: &mut impl Write, save: &mut Autosav
     leave_if_asked(s, save);
     let reply = result?;
     let elapsed = t.elapsed();
-    perform(&reply)?;
+    perform_to(&reply, out)?;
     if reply.quits() {
         return Ok(true);
     }
