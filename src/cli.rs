@@ -543,10 +543,11 @@ fn pictures(a: &ShowArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let opts = crate::diagram::Options { flip: a.flip, caption: !a.no_caption };
     let svg = crate::diagram::svg(&v, &pos, last.as_ref(), opts);
     let mut write = |path: &std::path::Path, bytes: &[u8]| -> Result<(), CliError> {
-        if path.as_os_str() == "-" {
+        // Standard output is `out` here, so that what the command prints stays in order.
+        if crate::files::is_stdout(path) {
             return Ok(out.write_all(bytes)?);
         }
-        crate::repl::write_atomic(path, bytes).map_err(|e| CliError::failed(format!("{}: {e}", path.display())))
+        write_file(path, bytes)
     };
     if let Some(p) = &a.svg {
         write(p, svg.as_bytes())?;
@@ -631,17 +632,25 @@ fn report(
     Ok(())
 }
 
-/// A report's picture as SVG and as PNG (`[svg, png]`, each when asked), written atomically.
+/// A report's picture as SVG and as PNG (`[svg, png]`, each when asked; `-` is standard output).
 fn write_pictures(svg: &str, [to_svg, to_png]: [Option<&std::path::Path>; 2]) -> Result<(), CliError> {
-    let failed = |p: &std::path::Path, e: &dyn std::fmt::Display| CliError::failed(format!("{}: {e}", p.display()));
     if let Some(p) = to_svg {
-        crate::repl::write_atomic(p, svg).map_err(|e| failed(p, &e))?;
+        write_file(p, svg.as_bytes())?;
     }
     if let Some(p) = to_png {
         let png = crate::diagram::png(svg, crate::diagram::PNG_SCALE).map_err(CliError::failed)?;
-        crate::repl::write_atomic(p, png).map_err(|e| failed(p, &e))?;
+        write_file(p, &png)?;
     }
     Ok(())
+}
+
+/// Writes a whole output file with [`crate::files::write`] (`-`: standard output); a failure
+/// names the file (a closed standard output is not one).
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
+    crate::files::write(path, bytes).map_err(|e| match e {
+        e if crate::files::is_stdout(path) => CliError::Output(e),
+        e => CliError::failed(format!("{}: {e}", path.display())),
+    })
 }
 
 /// `--shard I/N`.

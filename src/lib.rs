@@ -21,12 +21,14 @@
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
 //!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
 //!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
-//!   move, on self-play's machinery), `record` (game records),
+//!   move, on self-play's machinery), `record` (game records), `autosave` (the REPL's autosaves:
+//!   order, locks, pruning),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
 //!   [`interrupt`]: Ctrl-C stops a command, not the program; [`progress`]: how far a long
-//!   command is, on a terminal.
+//!   command is, on a terminal; [`files`]: every file written the way its type asks (devices,
+//!   FIFOs and links kept), bounded reads, input quoted short.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
 //! re-exported here, flat.
@@ -54,9 +56,11 @@ mod variant;
 
 pub mod ai;
 pub mod arena;
+mod autosave;
 pub mod check;
 pub mod cli;
 pub mod diff;
+pub mod files;
 pub mod interrupt;
 pub mod perft;
 pub mod progress;

@@ -1,14 +1,24 @@
 //! Game records: a small TOML file that replays a game (`save`, `load`, the REPL's autosave).
-//! This module reads records; writing one is the shell's job ([`crate::repl::write_atomic`]).
+//! This module reads records; writing one is the shell's job ([`crate::files::write`]), and
+//! where autosaves live is [`crate::autosave`]'s.
 //!
 //! ```toml
 //! # boardlab game record
 //! variant = "pyramida"
 //! moves = ["d1-c2", "h1-g2", "t1-u2"]
 //! start = "…"                             # only when not the variant's initial position
+//! result = "white wins: …"                # only when the game is over (for a reader; replaying
+//!                                         # the moves decides it)
+//! saved = 1764300000000                   # autosaves only: when, in Unix milliseconds
 //!
 //! [options]                               # only options set away from their defaults
 //! blocked_contact = "no_effect"
+//!
+//! [machine]                               # autosaves only: the machine players (`play`)
+//! limit = 1000
+//! seed = 0
+//! [machine.plays]
+//! black = "ab:d4"
 //!
 //! [[earlier]]                             # autosaves only: the game lines edits replaced
 //! variant = "pyramida"
@@ -43,10 +53,34 @@ pub struct Record {
     /// In an earlier game line: the edit that replaced it (`put W on c3`, `a new game`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edit: Option<String>,
+    /// How the game ended (`white wins: …`), when it is over: for a reader and for pruning
+    /// autosaves; reading a record replays its moves, which decide the result again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// When an autosave was written, in milliseconds since the Unix epoch: `--resume` takes
+    /// the latest by this, not by file name or date (a copied file keeps it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved: Option<u64>,
+    /// The autosave's machine players, so a resumed game goes on against them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<Machine>,
     /// The autosave's earlier game lines, oldest first: what `undo` returns to past the start
     /// of this line. `save` writes none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<Record>,
+}
+
+/// The REPL's machine players, as an autosave keeps them.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// The engine of each side the machine plays, by the player's name (`black = "ab:d4"`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub plays: BTreeMap<String, String>,
+    /// The most machine moves one command makes (`play SIDE ENGINE LIMIT`).
+    pub limit: u32,
+    /// The seed of the machine's generator (it restarts from the seed).
+    pub seed: u64,
 }
 
 /// Why a game record could not be read.
@@ -92,7 +126,9 @@ impl Record {
         if !meta.is_file() || meta.len() > MAX_RECORD_BYTES {
             return Err(RecordError::NotARecordFile { path: path.to_path_buf(), bytes: meta.len(), regular: meta.is_file() });
         }
-        let text = std::fs::read_to_string(path).map_err(|source| RecordError::Read { path: path.to_path_buf(), source })?;
+        // Bounded while reading too: the file may grow between the look and the read.
+        let text = crate::files::read_to_string_limited(path, MAX_RECORD_BYTES)
+            .map_err(|source| RecordError::Read { path: path.to_path_buf(), source })?;
         Record::parse(&text).map_err(|e| RecordError::InFile { path: path.to_path_buf(), source: Box::new(e) })
     }
 }
@@ -109,36 +145,6 @@ pub fn data_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/boardlab"))
 }
 
-/// How many sessions' autosaves are kept (the newest).
-pub const KEPT_AUTOSAVES: usize = 20;
-
-/// The folder of the sessions' autosaves.
-pub fn autosave_dir() -> Option<PathBuf> {
-    data_dir().map(|d| d.join("autosaves"))
-}
-
-/// A new session's own autosave file, named by time, process and variant, so two REPLs never
-/// write over each other's game; the oldest beyond [`KEPT_AUTOSAVES`] are removed.
-pub fn new_autosave_path(variant: &str) -> Option<PathBuf> {
-    let millis = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis());
-    let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
-    for old in autosaves().into_iter().skip(KEPT_AUTOSAVES.saturating_sub(1)) {
-        let _ = std::fs::remove_file(old);
-    }
-    autosave_dir().map(|d| d.join(format!("{millis:015}-{}-{name}.toml", std::process::id())))
-}
-
-/// The autosaved sessions, newest first.
-pub fn autosaves() -> Vec<PathBuf> {
-    let Some(dir) = autosave_dir() else { return Vec::new() };
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
-        .unwrap_or_default();
-    v.sort();
-    v.reverse();
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +159,9 @@ mod tests {
             cursor: Some(1),
             options: [("no_moves".to_string(), "draw".to_string())].into_iter().collect(),
             edit: None,
+            result: Some("white wins: no moves".into()),
+            saved: Some(1_764_300_000_000),
+            machine: Some(Machine { plays: [("black".to_string(), "ab:d4".to_string())].into_iter().collect(), limit: 7, seed: 3 }),
             earlier: vec![Record { variant: "lielow".into(), edit: Some("a new game".into()), ..Record::default() }],
         };
         assert_eq!(Record::parse(&r.to_text()).unwrap(), r);

@@ -2,18 +2,25 @@
 //! lines are read without a prompt and the first failing command exits with status 1.
 //!
 //! The shell does what needs a terminal, the disk or the clock: it performs the [`Effect`]s a
-//! command returns (files are written atomically: a temporary file in the same folder, flushed,
-//! synced and renamed over the target), times the commands that ask for it, offers tab
-//! completion (derived from each command's [`Arg`] kind), keeps the line history in the data
-//! directory, and writes the session's own autosave after every change and when it closes
-//! (`boardlab play --resume` continues it).
-//! When standard output closes (`boardlab play x | head -1`) it autosaves and stops quietly.
+//! command returns (files are written with [`crate::files::write`]: atomically, or through a
+//! device, FIFO or link), times the commands that ask for it, offers tab completion (derived
+//! from each command's [`Arg`] kind), keeps the line history in the data directory, and keeps
+//! the session's own autosave ([`crate::autosave`]; `boardlab play --resume` continues it).
+//!
+//! The autosave is written once the game has changed (a session that changes nothing leaves
+//! none), and every change is on disk before its answer is shown: on a terminal after every
+//! command; with piped input after the last of the lines already waiting (a replayed game is
+//! saved once, not once a move), holding the answers back until then. When the session closes
+//! and its game cannot be saved, the exit status says so. When standard output closes
+//! (`boardlab play x | head -1`) it autosaves and stops quietly.
 //!
 //! Signals: Ctrl-C interrupts the running command ([`crate::interrupt`]); SIGTERM and SIGHUP
 //! (a closed terminal) interrupt it too, and the shell leaves once the game is saved (status
-//! 128 + the signal's number). Since the game is saved after every change, leaving at once
-//! while waiting for input loses nothing.
+//! 128 + the signal's number). While it waits for input everything is saved, so it then
+//! leaves at once.
 
+use crate::autosave;
+use crate::files;
 use crate::record::{self, Record, RecordError};
 use crate::render::Style;
 use crate::session::{Arg, COMMANDS, CommandError, Effect, Reply, Session, commands};
@@ -22,14 +29,15 @@ use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::{Context, Editor, Helper, Highlighter, Hinter, Validator};
 use std::cell::RefCell;
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
-/// Whether a command is running (else the shell waits for input, and its game is saved).
+/// Whether a command is running or the game has changes not yet saved (else the shell waits
+/// for input, and its game is saved).
 static BUSY: AtomicBool = AtomicBool::new(false);
 /// The termination signal received (SIGTERM, SIGHUP), or 0.
 static LEAVING: AtomicI32 = AtomicI32::new(0);
@@ -56,11 +64,15 @@ fn watch_termination() {
     });
 }
 
-/// After a command: leaves if a termination signal came while it ran (its game is saved).
-fn leave_if_asked() {
+/// After a command: leaves if a termination signal came while it ran, once its game is saved.
+fn leave_if_asked(s: &Session, save: &mut Autosave) {
     let sig = LEAVING.load(Ordering::SeqCst);
     if sig != 0 {
+        let saved = save.save(s);
         let _saving = SAVING.lock();
+        if let Err(e) = saved {
+            let _ = writeln!(std::io::stderr(), "{e}");
+        }
         std::process::exit(128 + sig);
     }
 }
@@ -100,15 +112,25 @@ pub enum ReplError {
     Resume(RecordError),
     #[error("no autosaved game {0} (`boardlab play --resume list` lists them)")]
     NoAutosave(usize),
+    /// The autosave to resume is held by a running session.
+    #[error(transparent)]
+    Locked(#[from] autosave::LockError),
+    /// The game could not be saved when the session closed: the changes since the last save
+    /// are lost.
+    #[error("could not autosave the game to {}: {source}; the changes since the last save are not on disk", path.display())]
+    Autosave { path: PathBuf, source: std::io::Error },
     /// A file a command asked for could not be written.
     #[error("{}: {source}", path.display())]
     Write { path: PathBuf, source: std::io::Error },
-    /// A line of piped input failed.
-    #[error("{line}: {source}")]
+    /// A line of piped input failed (whatever echoed the line, it is quoted short).
+    #[error("{line}: {}", files::clip_long_words(&source.to_string()))]
     Line { line: String, source: Box<ReplError> },
     /// A line of input is not UTF-8 text (it is skipped; the session goes on).
     #[error("line {0} of the input is not UTF-8 text; skipped")]
     NotUtf8(usize),
+    /// A line of piped input is longer than [`MAX_LINE`] (the run stops there).
+    #[error("line {0} of the input: {1}")]
+    TooLong(usize, std::io::Error),
     /// Standard input or output failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -127,75 +149,118 @@ impl ReplError {
     }
 }
 
-/// Writes `contents` (text or bytes) to `path` atomically: a temporary file in the same folder
-/// (created if missing), flushed and synced, then renamed over `path`. A crash leaves the old
-/// file or the new one, never half of one.
-///
-/// # Errors
-/// The folder cannot be created or the file cannot be written or renamed.
-pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    // The temporary file is private (0600); the file it becomes keeps the permissions of the
-    // file it replaces, or gets the usual 0644, so a picture can be served or shared.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
-        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    tmp.write_all(contents.as_ref())?;
-    tmp.flush()?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+/// The one function that writes a whole file: [`crate::files::write`] (kept under this name for
+/// the callers that know it).
+pub use crate::files::write as write_atomic;
 
-/// Performs a reply's file writes (the other effects are the caller's: printing, leaving).
+/// The longest line of piped input the shell reads (a move, a command, a position text).
+pub const MAX_LINE: usize = 64 << 10;
+
+/// The most answers (in bytes) held back while piped lines wait: past it, the game is saved
+/// and they are shown.
+const MAX_HELD: usize = 1 << 20;
+
+/// Performs a reply's file writes (the other effects are the caller's: printing, leaving); a
+/// file named `-` is standard output.
 ///
 /// # Errors
 /// A file cannot be written; the writes before it were made.
 pub fn perform(reply: &Reply) -> Result<(), ReplError> {
+    perform_to(reply, &mut std::io::stdout())
+}
+
+/// [`perform`], with `out` as standard output (so that a picture written to `-` comes in order
+/// with the answers the shell holds back).
+fn perform_to(reply: &Reply, out: &mut impl Write) -> Result<(), ReplError> {
     for e in &reply.effects {
         let (path, bytes) = match e {
             Effect::Write { path, contents } => (path, contents.as_bytes()),
             Effect::WriteBytes { path, bytes } => (path, bytes.as_slice()),
             Effect::Timed { .. } | Effect::Quit => continue,
         };
-        write_atomic(path, bytes).map_err(|source| ReplError::Write { path: path.clone(), source })?;
+        if files::is_stdout(path) {
+            out.write_all(bytes)?;
+            continue;
+        }
+        files::write(path, bytes).map_err(|source| ReplError::Write { path: path.clone(), source })?;
     }
     Ok(())
 }
 
-/// Runs one line: the command, its effects, its output. Returns whether to leave.
-fn respond(s: &mut Session, line: &str, out: &mut impl Write, save: &Option<PathBuf>) -> Result<bool, ReplError> {
+/// Runs one line: the command, its effects, its output. Returns whether to leave. The game is
+/// saved before the answer is written, unless `more` lines are already waiting (piped input:
+/// the caller then holds the answers back, and saves and shows them after the last of them,
+/// or after a failing or quitting line).
+fn respond(s: &mut Session, line: &str, out: &mut impl Write, save: &mut Autosave, more: bool) -> Result<bool, ReplError> {
     let t = Instant::now();
-    let before = s.autosave_record();
     crate::interrupt::clear();
     BUSY.store(true, Ordering::SeqCst);
     let result = s.execute(line);
     crate::interrupt::clear();
     clear_progress();
-    // Every change to the game is saved at once (atomically), so a killed process loses at most
-    // the command it was running. (A command that failed changed nothing.)
-    if s.autosave_record() != before {
-        autosave(s, save);
+    save.note(s);
+    if !more && let Err(e) = save.save(s) {
+        let _ = writeln!(std::io::stderr(), "{e}");
     }
-    BUSY.store(false, Ordering::SeqCst);
-    leave_if_asked();
+    BUSY.store(save.dirty, Ordering::SeqCst);
+    leave_if_asked(s, save);
     let reply = result?;
     let elapsed = t.elapsed();
-    perform(&reply)?;
+    perform_to(&reply, out)?;
     if reply.quits() {
         return Ok(true);
     }
     out.write_all(reply.output(elapsed).as_bytes())?;
     out.flush()?;
     Ok(false)
+}
+
+/// The session's autosave: where it goes, the lock that keeps it ours, and whether the file
+/// holds the game as it is.
+struct Autosave {
+    /// None without a data directory: nothing is saved.
+    path: Option<PathBuf>,
+    /// Taken when a resumed game opens, or when a new game is first saved.
+    lock: Option<autosave::Lock>,
+    /// The game as last saved (or as it opened), without its time.
+    written: Record,
+    /// The game has changed since.
+    dirty: bool,
+}
+
+impl Autosave {
+    fn new(path: Option<PathBuf>, lock: Option<autosave::Lock>, s: &Session) -> Autosave {
+        Autosave { path, lock, written: s.autosave_record(), dirty: false }
+    }
+
+    /// Notes whether the last command changed the game (a command that failed changed nothing).
+    fn note(&mut self, s: &Session) {
+        if !self.dirty && s.autosave_record() != self.written {
+            self.dirty = true;
+        }
+    }
+
+    /// Writes the game if it changed since the last save, with the time inside.
+    fn save(&mut self, s: &Session) -> Result<(), ReplError> {
+        let rec = s.autosave_record();
+        let Some(path) = self.path.clone().filter(|_| rec != self.written) else {
+            self.dirty = false;
+            return Ok(());
+        };
+        let _saving = SAVING.lock();
+        if self.lock.is_none() {
+            // A new session's own file: nobody else names it, so the lock cannot be held; a
+            // failure to make it is a failure to save.
+            self.lock = Some(
+                autosave::Lock::take(&path)
+                    .map_err(|e| ReplError::Autosave { path: path.clone(), source: std::io::Error::other(e.to_string()) })?,
+            );
+        }
+        let text = Record { saved: Some(autosave::now_millis()), ..rec.clone() }.to_text();
+        files::write(&path, text).map_err(|source| ReplError::Autosave { path, source })?;
+        (self.written, self.dirty) = (rec, false);
+        Ok(())
+    }
 }
 
 /// What completion offers, refreshed after every command.
@@ -297,16 +362,6 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
     w.players = s.player_list().split('|').map(String::from).collect();
 }
 
-/// Writes the session's autosave; problems are reported, never fatal.
-fn autosave(s: &Session, save: &Option<PathBuf>) {
-    let _saving = SAVING.lock();
-    if let Some(p) = save
-        && let Err(e) = perform(&Reply::default().with(s.autosave(p.clone())))
-    {
-        let _ = writeln!(std::io::stderr(), "could not autosave: {e}");
-    }
-}
-
 /// Which game the REPL opens: a new one, or an autosaved session's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resume {
@@ -332,28 +387,43 @@ impl Resume {
 /// The autosaved sessions, newest first, numbered for `--resume N`.
 pub fn list_autosaves() -> String {
     let mut s = String::new();
-    for (i, p) in record::autosaves().iter().enumerate() {
-        let what = match Record::load(p) {
-            Ok(r) => format!("{}, {} moves", r.variant, r.moves.len()),
-            Err(e) => format!("unreadable: {e}"),
+    for (i, f) in autosave::list().iter().enumerate() {
+        let mut what = match &f.record {
+            Ok(r) => format!("{}, {} moves{}", r.variant, r.moves.len(), if r.result.is_some() { ", over" } else { "" }),
+            Err(e) => format!("unreadable: {}", files::quote(&e.to_string())),
         };
-        s.push_str(&format!("{:>3}. {} ({what})\n", i + 1, p.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string())));
+        if f.live() {
+            what.push_str("; open in a running session");
+        }
+        s.push_str(&format!("{:>3}. {} ({what})\n", i + 1, f.path.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string())));
     }
     if s.is_empty() { "no autosaved games\n".into() } else { s }
 }
 
-/// Opens the session (on a variant, or on an autosaved game) and the file its autosave goes to:
-/// a new one per session, or the resumed game's own.
-fn open(variant: &str, sets: &[(String, String)], resume: Resume, style: Style) -> Result<(Session, Option<PathBuf>), ReplError> {
+/// Opens the session (on a variant, or on an autosaved game) and its autosave: a new file per
+/// session (after pruning old ones, which it reports), or the resumed game's own, locked.
+fn open(variant: &str, sets: &[(String, String)], resume: Resume, style: Style) -> Result<(Session, Autosave), ReplError> {
     let Resume::Nth(n) = resume else {
         let s = Session::new(variant, sets, style)?;
-        let save = record::new_autosave_path(s.variant.name());
+        let removed = autosave::prune();
+        if removed > 0 {
+            let _ = writeln!(
+                std::io::stderr(),
+                "removed {removed} old autosave{} of finished or empty games (kept: the newest {}, and every game in progress)",
+                if removed == 1 { "" } else { "s" },
+                autosave::KEPT
+            );
+        }
+        let save = Autosave::new(autosave::new_path(s.variant.name()), None, &s);
         return Ok((s, save));
     };
     record::data_dir().ok_or(ReplError::NoDataDir)?;
-    let p = record::autosaves().into_iter().nth(n - 1).ok_or(ReplError::NoAutosave(n))?;
-    let rec = Record::load(&p).map_err(ReplError::Resume)?;
-    Ok((Session::from_record(&rec, style)?, Some(p)))
+    let found = autosave::list().into_iter().nth(n - 1).ok_or(ReplError::NoAutosave(n))?;
+    let lock = autosave::Lock::take(&found.path)?;
+    let rec = found.record.map_err(ReplError::Resume)?;
+    let s = Session::from_record(&rec, style)?;
+    let save = Autosave::new(Some(found.path), Some(lock), &s);
+    Ok((s, save))
 }
 
 /// Runs the REPL on a variant (or, with `resume`, on the autosaved game), autosaving when it
@@ -372,52 +442,90 @@ pub fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(
     }
     let interactive = std::io::stdin().is_terminal();
     let color = interactive && std::env::var_os("NO_COLOR").is_none();
-    let (mut s, save) = open(variant, sets, resume, Style { color })?;
+    let (mut s, mut save) = open(variant, sets, resume, Style { color })?;
     crate::interrupt::install()?;
     watch_termination();
     s.progress = progress_line();
     let resumed = resume != Resume::No;
-    let result = if interactive { run_interactive(&mut s, resumed, color, &mut out, &save) } else { run_piped(&mut s, &mut out, &save) };
-    autosave(&s, &save);
+    let result =
+        if interactive { run_interactive(&mut s, resumed, color, &mut out, &mut save) } else { run_piped(&mut s, &mut out, &mut save) };
+    // Saved last, whatever happened: a game that cannot be saved makes the exit status fail.
+    let saved = save.save(&s);
     match result {
-        Err(e) if e.is_broken_pipe() => Ok(()),
-        r => r,
+        Err(e) if !e.is_broken_pipe() => {
+            if let Err(not_saved) = saved {
+                let _ = writeln!(std::io::stderr(), "{not_saved}");
+            }
+            Err(e)
+        }
+        _ => saved,
     }
 }
 
 /// Piped input: no prompt; the first failing line stops the run (an interrupted command and a
-/// line that is not UTF-8 are reported, and the run goes on).
-fn run_piped(s: &mut Session, out: &mut impl Write, save: &Option<PathBuf>) -> Result<(), ReplError> {
-    let stdin = std::io::stdin();
+/// line that is not UTF-8 are reported, and the run goes on). Lines are at most [`MAX_LINE`]
+/// long; a byte-order mark before the first is dropped. While more lines are already waiting
+/// the answers are held back, and shown once the game is saved after the last of them.
+fn run_piped(s: &mut Session, out: &mut impl Write, save: &mut Autosave) -> Result<(), ReplError> {
+    // A buffer of our own, to see whether another whole line is already waiting.
+    let mut input = std::io::BufReader::with_capacity(MAX_LINE, std::io::stdin().lock());
+    let mut held: Vec<u8> = Vec::new();
     let mut bytes = Vec::new();
     let mut number = 0;
-    loop {
-        bytes.clear();
-        if stdin.lock().read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(());
+    let result = loop {
+        match files::read_line_limited(&mut input, &mut bytes, MAX_LINE) {
+            Ok(0) => break Ok(()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => break Err(ReplError::TooLong(number + 1, e)),
+            Err(e) => break Err(e.into()),
         }
         number += 1;
-        let Ok(line) = std::str::from_utf8(&bytes) else {
+        let text = if number == 1 { bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&bytes) } else { &bytes };
+        let more = input.buffer().contains(&b'\n') && held.len() < MAX_HELD;
+        let Ok(line) = std::str::from_utf8(text) else {
             let _ = writeln!(std::io::stderr(), "{}", ReplError::NotUtf8(number));
+            if !more {
+                save_and_show(s, save, &mut held, out)?;
+            }
             continue;
         };
-        match respond(s, line, out, save) {
-            Ok(false) => {}
-            Ok(true) => return Ok(()),
-            Err(ReplError::Command(e @ CommandError::Interrupted(_))) => {
-                let _ = writeln!(std::io::stderr(), "{}: {e}", line.trim());
-            }
-            Err(e) => return Err(ReplError::Line { line: line.trim().to_string(), source: Box::new(e) }),
+        let r = respond(s, line, &mut held, save, more);
+        if !more || !matches!(r, Ok(false)) {
+            save_and_show(s, save, &mut held, out)?;
         }
+        match r {
+            Ok(false) => {}
+            Ok(true) => break Ok(()),
+            Err(ReplError::Command(e @ CommandError::Interrupted(_))) => {
+                let _ = writeln!(std::io::stderr(), "{}: {e}", files::quote(line.trim()));
+            }
+            Err(e) => break Err(ReplError::Line { line: files::quote(line.trim()), source: Box::new(e) }),
+        }
+    };
+    save_and_show(s, save, &mut held, out)?;
+    result
+}
+
+/// Saves the game (when it changed; a failure is reported, and the session goes on), then
+/// shows the answers held back.
+fn save_and_show(s: &Session, save: &mut Autosave, held: &mut Vec<u8>, out: &mut impl Write) -> Result<(), ReplError> {
+    if let Err(e) = save.save(s) {
+        let _ = writeln!(std::io::stderr(), "{e}");
     }
+    BUSY.store(save.dirty, Ordering::SeqCst);
+    out.write_all(held)?;
+    out.flush()?;
+    held.clear();
+    Ok(())
 }
 
 /// The terminal: prompt, completion, line history; errors are shown and the session goes on.
-fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Write, save: &Option<PathBuf>) -> Result<(), ReplError> {
+fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Write, save: &mut Autosave) -> Result<(), ReplError> {
     let r = &s.variant.rules;
     writeln!(out, "boardlab — {} ({}). Type help for the commands, a move to play it, Tab to complete.", r.title, s.variant.name())?;
     if resume {
         writeln!(out, "resumed the autosaved game ({} moves)", s.played.len())?;
+        write!(out, "{}", s.machine_note())?;
     }
     write!(out, "{}", s.board())?;
     out.flush()?;
@@ -439,12 +547,12 @@ fn run_interactive(s: &mut Session, resume: bool, color: bool, out: &mut impl Wr
         match rl.readline(&(prompt.as_str(), shown.as_str())) {
             Ok(line) => {
                 let _ = rl.add_history_entry(line.as_str());
-                match respond(s, &line, out, save) {
+                match respond(s, &line, out, save, false) {
                     Ok(true) => break Ok(()),
                     Ok(false) => {}
                     Err(e) if e.is_broken_pipe() => break Err(e),
                     Err(e) => {
-                        let e = e.to_string();
+                        let e = files::clip_long_words(&e.to_string());
                         let _ = writeln!(std::io::stderr(), "{}", if color { format!("\x1b[31m{e}\x1b[0m") } else { e });
                     }
                 }

@@ -160,7 +160,7 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
-        return Err(CommandError::Unknown { word: word.to_string(), hint });
+        return Err(CommandError::Unknown { word: crate::files::quote(word), hint });
     }
     play(s, line)
 }
@@ -217,7 +217,7 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     text(match s.resolve(&t) {
         Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{t} is legal\n"),
         Ok(m) => format!("{t} is legal as {}\n", m.text(&s.variant.rules.geometry)),
-        Err(e) => format!("{e}\n"),
+        Err(e) => format!("{}\n", crate::files::clip_long_words(&e.to_string())),
     })
 }
 
@@ -414,6 +414,11 @@ fn options(s: &mut Session, _: &Command, _: &str) -> Result<Reply, CommandError>
 
 fn set(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
     let (name, value) = rest.split_once(char::is_whitespace).or_else(|| rest.split_once('=')).ok_or_else(|| c.usage_error())?;
+    // (The load's diagnostic would quote a long unknown name whole, wrapped over many lines.)
+    if name.trim().chars().nth(crate::files::QUOTED_CHARS).is_some() && s.variant.rules.options.decls.iter().all(|d| d.name != name.trim())
+    {
+        return Err(CommandError::Rejected(format!("`{}` is not an option (`options` lists them)", crate::files::quote(name.trim()))));
+    }
     let mut sets: Vec<(String, String)> = s.variant.overrides.iter().filter(|(n, _)| n != name.trim()).cloned().collect();
     sets.push((name.trim().to_string(), value.trim().to_string()));
     let v = s.variant.with_options(&sets).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
@@ -434,7 +439,13 @@ fn variant(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandErr
         names.dedup();
         return Err(CommandError::Usage(format!("usage: variant NAME (found: {})", names.join(", "))));
     }
-    let v = Variant::load(rest, &[]).map_err(|e| CommandError::Load(e.render(s.style.color)))?;
+    let v = Variant::load(rest, &[]).map_err(|e| match rest.chars().nth(crate::files::QUOTED_CHARS) {
+        // (The diagnostic would quote a long name that finds nothing whole, over many lines.)
+        Some(_) if !std::path::Path::new(rest).exists() => {
+            CommandError::Rejected(format!("no variant is named `{}` (`boardlab list` lists them)", crate::files::quote(rest)))
+        }
+        _ => CommandError::Load(e.render(s.style.color)),
+    })?;
     let note = s.keep_line(&format!("switched to {}", v.name()));
     s.variant = std::sync::Arc::new(v);
     s.restart(s.variant.start());

@@ -16,7 +16,7 @@ pub use commands::{Arg, COMMANDS, Command};
 use crate::ai::{self, Engine, EngineError};
 use crate::notation::Move;
 use crate::piece::PieceCode;
-use crate::record::{Record, RecordError};
+use crate::record::{Machine, Record, RecordError};
 use crate::render::{self, Style};
 use crate::script::ScriptError;
 use crate::selfplay::SelfplayError;
@@ -245,6 +245,9 @@ impl Session {
             v.spec = rec.variant.clone();
         }
         s.apply_record(rec)?;
+        if let Some(m) = &rec.machine {
+            s.restore_machine(m);
+        }
         // The autosave's earlier lines, best effort: one that no longer replays (its variant
         // file changed or went) is left out rather than refusing the whole game.
         for r in &rec.earlier {
@@ -386,14 +389,55 @@ impl Session {
             moves: self.played.iter().chain(self.undone.iter().rev()).map(|m| m.text(g)).collect(),
             cursor: (!self.undone.is_empty()).then_some(self.played.len()),
             edit: None,
+            // (At the cursor: a game stepped back from its end counts as in progress, the safe side.)
+            result: self.pos.result().map(|r| r.describe(&self.variant.rules.player_names)),
+            saved: None,
+            machine: None,
             earlier: vec![],
         }
+    }
+
+    /// The machine players as an autosave keeps them; none when nothing is set away from the
+    /// defaults.
+    fn machine_record(&self) -> Option<Machine> {
+        let r = &self.variant.rules;
+        let plays: std::collections::BTreeMap<String, String> = crate::Player::both()
+            .into_iter()
+            .filter_map(|p| self.machine[p.index()].map(|e| (r.player_name(p).to_string(), e.to_string())))
+            .collect();
+        let default = plays.is_empty() && self.machine_limit == MACHINE_LIMIT && self.seed == 0;
+        (!default).then_some(Machine { plays, limit: self.machine_limit, seed: self.seed })
+    }
+
+    /// Puts back the machine players an autosave kept. An entry that no longer fits (a player
+    /// renamed, an engine no longer known) is left out rather than refusing the game.
+    fn restore_machine(&mut self, m: &Machine) {
+        for (name, engine) in &m.plays {
+            if let (Some(p), Ok(e)) = (self.variant.rules.parse_player(name), Engine::parse(engine)) {
+                self.machine[p.index()] = Some(e);
+            }
+        }
+        self.machine_limit = m.limit.max(1);
+        self.seed = m.seed;
+        self.rng = ai::rng(m.seed);
+    }
+
+    /// Which sides the machine plays, for a person (`the machine plays black (ab:d4)`), or
+    /// nothing when it plays none.
+    pub fn machine_note(&self) -> String {
+        let r = &self.variant.rules;
+        let sides: Vec<String> = crate::Player::both()
+            .into_iter()
+            .filter_map(|p| self.machine[p.index()].map(|e| format!("{} ({e})", r.player_name(p))))
+            .collect();
+        if sides.is_empty() { String::new() } else { format!("the machine plays {}\n", sides.join(" and ")) }
     }
 
     /// What the autosave keeps: the game's record and the earlier game lines edits replaced
     /// (so `undo` still returns to them after `--resume`).
     pub fn autosave_record(&self) -> Record {
         let mut rec = self.record();
+        rec.machine = self.machine_record();
         rec.earlier = self
             .earlier
             .iter()
@@ -438,11 +482,6 @@ impl Session {
     /// searches and perft below the command report too).
     fn report(&mut self, what: &str) {
         crate::progress::report(what);
-    }
-
-    /// The autosave: the game's record written to `path` (the shell knows where its data lives).
-    pub fn autosave(&self, path: PathBuf) -> Effect {
-        Effect::Write { path, contents: self.autosave_record().to_text() }
     }
 
     /// The prompt: variant, ply and who decides (`basileus 12 white> `).
@@ -515,12 +554,12 @@ impl Session {
                     .find_move(&mut self.pos, &t)
                     .err()
                     .map(|e| e.to_string())
-                    .unwrap_or_else(|| format!("`{t}` is not a legal move")),
+                    .unwrap_or_else(|| format!("`{}` is not a legal move", crate::files::quote(&t))),
             )),
             _ => {
                 let mut names: Vec<String> = cands.iter().map(|m| m.text(g)).collect();
                 names.sort();
-                Err(CommandError::Rejected(format!("`{t}` is ambiguous: {}", names.join(", "))))
+                Err(CommandError::Rejected(format!("`{}` is ambiguous: {}", crate::files::quote(&t), names.join(", "))))
             }
         }
     }

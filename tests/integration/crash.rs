@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A legal game of `n` plies of checkers (random moves, seed fixed), as move texts.
-fn scripted_game(n: usize) -> Vec<String> {
+pub fn scripted_game(n: usize) -> Vec<String> {
     let v = Variant::load("checkers", &[]).unwrap();
     let mut pos = v.start();
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
@@ -25,7 +25,7 @@ fn scripted_game(n: usize) -> Vec<String> {
 }
 
 /// The REPL on piped input and output, in its own data folder.
-fn repl(args: &[&str], data: &std::path::Path) -> Child {
+pub fn repl(args: &[&str], data: &std::path::Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(args)
         .env("BOARDLAB_DATA_DIR", data)

@@ -109,7 +109,9 @@ fn every_change_is_saved_before_the_next_command() {
     // The game is on disk while the process still waits for input; then it is killed (-9).
     let t = Instant::now();
     let saved = loop {
-        let autosave = std::fs::read_dir(data.join("autosaves")).ok().and_then(|mut d| d.next()).map(|e| e.unwrap().path());
+        let autosave = std::fs::read_dir(data.join("autosaves"))
+            .ok()
+            .and_then(|mut d| d.find_map(|e| Some(e.ok()?.path()).filter(|p| p.extension().is_some_and(|x| x == "toml"))));
         let text = autosave.map(|p| std::fs::read_to_string(p).unwrap_or_default()).unwrap_or_default();
         if text.contains("cursor = 1") || t.elapsed() > Duration::from_secs(10) {
             break text;

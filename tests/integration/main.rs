@@ -5,10 +5,12 @@
 mod alloc;
 mod analysis;
 mod arena;
+mod autosaves;
 mod cli;
 mod crash;
 mod diagrams;
 mod errors;
+mod files;
 mod fuzz;
 mod kernel;
 mod limits;
@@ -26,9 +28,14 @@ pub fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The newest autosaved session in a data folder (each REPL session writes its own file).
+/// The newest autosaved session in a data folder (each REPL session writes its own file,
+/// named by time; a live session's lock file is beside it).
 pub fn latest_autosave(data: &std::path::Path) -> std::path::PathBuf {
-    let mut files: Vec<_> = std::fs::read_dir(data.join("autosaves")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(data.join("autosaves"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
     files.sort();
     files.pop().expect("an autosave")
 }
