@@ -384,10 +384,20 @@ mod tests {
         let mut out = Vec::new();
         let g = |i: u64| GameRecord { index: i, ..GameRecord::default() };
         for at in [2usize, 0, 3, 1, 5] {
-            order.put(at, g(at as u64), &mut |g| Ok(out.push(g.index))).unwrap();
+            order
+                .put(at, g(at as u64), &mut |g| {
+                    out.push(g.index);
+                    Ok(())
+                })
+                .unwrap();
         }
         assert_eq!(out, [0, 1, 2, 3]);
-        order.flush(&mut |g| Ok(out.push(g.index))).unwrap();
+        order
+            .flush(&mut |g| {
+                out.push(g.index);
+                Ok(())
+            })
+            .unwrap();
         assert_eq!(out, [0, 1, 2, 3, 5]);
     }
 }

@@ -128,6 +128,9 @@ pub struct Merged {
 /// Where a record was read: (file, line).
 type Place = (usize, usize);
 
+/// A rule set's records by (study but its shard, index), with where each was read.
+type Group = BTreeMap<(String, u64), (Place, GameRecord)>;
+
 /// Reads JSON-lines files (shards) into reports, one per rule set (variant and options) in the
 /// order first seen. Unless `mixed`, every record must be of one study (or of a comparison of
 /// rule sets played alike); a game index found twice counts once if both records agree (times
@@ -158,7 +161,7 @@ pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
         )));
     }
     // By rule set, then by (study but its shard, index).
-    let mut groups: Vec<(String, BTreeMap<(String, u64), (Place, GameRecord)>)> = Vec::new();
+    let mut groups: Vec<(String, Group)> = Vec::new();
     let mut identical: Vec<(Place, Place, u64)> = Vec::new();
     for (p, g) in all {
         let title = title_of(&g);
