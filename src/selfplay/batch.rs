@@ -233,7 +233,6 @@ fn study(
     done: Vec<Vec<GameRecord>>,
     sink: Sink,
 ) -> Result<Played, SelfplayError> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     // Each game to play: (its study, its index).
     let mut jobs: Vec<(usize, u64)> = Vec::new();
     for (k, cfg) in cfgs.iter().enumerate() {
@@ -274,51 +273,7 @@ fn study(
         }
     };
     let play = |desk: &mut Desk, at: usize| (at, play_game(&cfgs[jobs[at].0], jobs[at].1, desk));
-    let threads = threads.max(1).min(jobs.len().max(1));
-    let mut panicked = false;
-    if threads == 1 {
-        let mut desk = Desk::new(v);
-        for at in 0..jobs.len() {
-            if !take(play(&mut desk, at)) {
-                break;
-            }
-        }
-    } else {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::channel();
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let tx = tx.clone();
-                    let (next, stop, jobs, play) = (&next, &stop, &jobs, &play);
-                    s.spawn(move || {
-                        let mut desk = Desk::new(v);
-                        while !stop.load(Ordering::Relaxed) {
-                            let at = next.fetch_add(1, Ordering::Relaxed);
-                            if at >= jobs.len() {
-                                break;
-                            }
-                            let r = play(&mut desk, at);
-                            let failed = r.1.is_err();
-                            if tx.send(r).is_err() || failed {
-                                break;
-                            }
-                        }
-                    })
-                })
-                .collect();
-            drop(tx);
-            for r in &rx {
-                if !take(r) {
-                    break;
-                }
-            }
-            stop.store(true, Ordering::Relaxed);
-            drop(rx);
-            panicked = handles.into_iter().any(|h| h.join().is_err());
-        });
-    }
+    let panicked = pool(v, threads, jobs.len(), &play, &mut take);
     if let Err(e) = order.flush(sink) {
         failure.get_or_insert(SelfplayError::Output(e));
     }
@@ -335,6 +290,66 @@ fn study(
     let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
     let names = [crate::Player::FIRST, crate::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
     Ok(Played { title: describe(v), names, games, interrupted, resumed: resumed as u64, seconds })
+}
+
+/// A finished job: its position in the list and its game (or why it did not finish).
+type Done = (usize, Result<GameRecord, SelfplayError>);
+
+/// Plays jobs `0..n` with `play` on `threads` threads (each with a desk of its own), handing
+/// each finished one to `take` on this thread until it says stop (false) or a job fails;
+/// returns whether a thread panicked.
+fn pool(
+    v: &Variant,
+    threads: usize,
+    n: usize,
+    play: &(dyn Fn(&mut Desk, usize) -> Done + Sync),
+    take: &mut dyn FnMut(Done) -> bool,
+) -> bool {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let threads = threads.max(1).min(n.max(1));
+    if threads == 1 {
+        let mut desk = Desk::new(v);
+        for at in 0..n {
+            if !take(play(&mut desk, at)) {
+                break;
+            }
+        }
+        return false;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let tx = tx.clone();
+                let (next, stop) = (&next, &stop);
+                s.spawn(move || {
+                    let mut desk = Desk::new(v);
+                    while !stop.load(Ordering::Relaxed) {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        if at >= n {
+                            break;
+                        }
+                        let r = play(&mut desk, at);
+                        let failed = r.1.is_err();
+                        if tx.send(r).is_err() || failed {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(tx);
+        for r in &rx {
+            if !take(r) {
+                break;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        drop(rx);
+        handles.into_iter().any(|h| h.join().is_err())
+    })
 }
 
 /// What the progress bar says after its count: the rate and the time left once a game played

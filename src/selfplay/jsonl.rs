@@ -128,6 +128,12 @@ pub struct Merged {
 /// Where a record was read: (file, line).
 type Place = (usize, usize);
 
+/// A game found twice with the same record: where first, where again, its index.
+type Twice = (Place, Place, u64);
+
+/// Every rule set's [`Group`] (by title, in the order first seen), and the games found twice.
+type Grouped = (Vec<(String, Group)>, Vec<Twice>);
+
 /// A rule set's records by (study but its shard, index), with where each was read.
 type Group = BTreeMap<(String, u64), (Place, GameRecord)>;
 
@@ -160,9 +166,37 @@ pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
             d.join(", ")
         )));
     }
-    // By rule set, then by (study but its shard, index).
+    let (groups, identical) = group(all, &at)?;
+    if let Some((q, p, index)) = identical.first() {
+        warnings.push(format!(
+            "{} games are in these files twice with the same record, each counted once (the first: game {index}, {} and {})",
+            identical.len(),
+            at(*q),
+            at(*p)
+        ));
+    }
+    let reports = groups
+        .into_iter()
+        .map(|(title, games)| {
+            let mut games: Vec<GameRecord> = games.into_values().map(|(_, g)| g).collect();
+            games.sort_by_key(|g| g.index);
+            let missing = missing(&games);
+            let mut r = Report::new(title, games, None);
+            r.warnings = missing;
+            r
+        })
+        .collect();
+    Ok(Merged { reports, warnings })
+}
+
+/// Records by rule set, then by (study but its shard, index), and the games found twice with
+/// the same record: (where first, where again, index).
+///
+/// # Errors
+/// One game with two different records (`at` names where each was read).
+fn group(all: Vec<(Place, GameRecord)>, at: &dyn Fn(Place) -> String) -> Result<Grouped, SelfplayError> {
     let mut groups: Vec<(String, Group)> = Vec::new();
-    let mut identical: Vec<(Place, Place, u64)> = Vec::new();
+    let mut identical: Vec<Twice> = Vec::new();
     for (p, g) in all {
         let title = title_of(&g);
         let key = (study_key(&g), g.index);
@@ -189,26 +223,7 @@ pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
             }
         }
     }
-    if let Some((q, p, index)) = identical.first() {
-        warnings.push(format!(
-            "{} games are in these files twice with the same record, each counted once (the first: game {index}, {} and {})",
-            identical.len(),
-            at(*q),
-            at(*p)
-        ));
-    }
-    let reports = groups
-        .into_iter()
-        .map(|(title, games)| {
-            let mut games: Vec<GameRecord> = games.into_values().map(|(_, g)| g).collect();
-            games.sort_by_key(|g| g.index);
-            let missing = missing(&games);
-            let mut r = Report::new(title, games, None);
-            r.warnings = missing;
-            r
-        })
-        .collect();
-    Ok(Merged { reports, warnings })
+    Ok((groups, identical))
 }
 
 /// What tells the records of one study apart from another's in one rule set: the study without
