@@ -937,9 +937,10 @@ impl Report {
             let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
             let _ = writeln!(
                 s,
-                "  typical game (#{}, the median length, {} plies): white's evaluation at its start, quarters and last decision {}",
+                "  typical game (#{}, the median length, {} plies): {}'s evaluation at its start, quarters and last decision {}",
                 g.index,
                 g.plies,
+                self.names[0],
                 marks.join(" ")
             );
         }
@@ -1098,6 +1099,46 @@ mod tests {
         assert!(r.dominated_by_limit());
         assert!(r.text().contains("WARNING: 33.3% of the games ended at the move limit"), "{}", r.text());
         assert!(!r.text().contains("(significant)"));
+    }
+
+    #[test]
+    fn engines_take_their_seats_by_the_variants_names() {
+        let args = |a: &str| a.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let othello = Variant::load("othello", &[]).unwrap();
+        let seated = |a: &str, v: &Variant| Config::from_repl_args(&args(a), 1).and_then(|c| c.seated(&v.rules));
+        // Othello: black moves first, so --white is the second seat.
+        let c = seated("4 --white ab:d1", &othello).unwrap();
+        assert_eq!((c.first, c.second), (Engine::Random, Engine::parse("ab:d1").unwrap()));
+        let c = seated("4 --first mcts:5 --player white=ab:d2", &othello).unwrap();
+        assert_eq!((c.first, c.second), (Engine::parse("mcts:5").unwrap(), Engine::parse("ab:d2").unwrap()));
+        assert!(
+            seated("4 --first ab:d1 --black ab:d2", &othello)
+                .unwrap_err()
+                .to_string()
+                .contains("black (the first seat) is given two engines")
+        );
+        let xiangqi = Variant::load("xiangqi", &[]).unwrap();
+        let c = seated("4 --player red=ab:d1 --black ab:d2", &xiangqi).unwrap();
+        assert_eq!((c.first, c.second), (Engine::parse("ab:d1").unwrap(), Engine::parse("ab:d2").unwrap()));
+        assert!(matches!(seated("4 --white ab:d1", &xiangqi), Err(SelfplayError::Seats(_))));
+    }
+
+    #[test]
+    fn no_games_and_one_game_are_not_judged() {
+        let r = Report::new("x".into(), vec![], None);
+        assert_eq!(r.judged(), Err("fewer than 2 distinct games".into()));
+        assert!(!r.text().contains("significant") && !r.text().contains("-50.0"), "{}", r.text());
+        let r = Report::new("x".into(), vec![game(0, "white", 2, vec![1, 1])], None);
+        assert!(r.text().contains("(not judged: fewer than 2 distinct games)"), "{}", r.text());
+        // The same game three times and another: 2 of 4 distinct, each counted once.
+        let mut g = game(0, "white", 2, vec![1, 1]);
+        g.line = "a".into();
+        let mut h = game(3, "black", 2, vec![1, 1]);
+        h.line = "b".into();
+        let games = vec![g.clone(), GameRecord { index: 1, ..g.clone() }, GameRecord { index: 2, ..g }, h];
+        let r = Report::new("x".into(), games, None);
+        assert_eq!((r.n, r.distinct, r.first.count, r.second.count), (4, 2, 1, 1));
+        assert!(r.text().contains("WARNING: only 2 of the 4 games differ (50.0%)"), "{}", r.text());
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn winner_view(g: &GameRecord) -> Result<Vec<i64>, Sample> {
 /// that the score and the balance agree in games with draws.
 pub const FIRST_PLAYER_SCORE: Metric = Metric {
     name: "first player's score",
-    definition: "(white wins + half the draws) / games",
+    definition: "(first player's wins + half the draws) / games",
     kind: Kind::Score,
     unit: Unit::Percent,
     needs: Needs::Results,
@@ -184,7 +184,7 @@ pub const FIRST_PLAYER_SCORE: Metric = Metric {
 /// score's.
 pub const BALANCE: Metric = Metric {
     name: "balance",
-    definition: "1 − |white wins − black wins| / games",
+    definition: "1 − |first player's wins − second's| / games",
     kind: Kind::Balance,
     unit: Unit::Percent,
     needs: Needs::Results,
