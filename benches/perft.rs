@@ -131,18 +131,7 @@ fn summary() {
     for (name, games) in [("checkers", 20000), ("basileus", 10000), ("lielow", 20000), ("bivouac", 200), ("pyramida", 200)] {
         let mut line = format!("  {name:<10}");
         for threads in [1, 2] {
-            let cfg = boardlab::selfplay::Config {
-                games,
-                seed: 1,
-                white: boardlab::Engine::Random,
-                black: boardlab::Engine::Random,
-                threads,
-                shard: None,
-                record_moves: false,
-                alternate: false,
-                time_moves: false,
-                random_plies: 0,
-            };
+            let cfg = boardlab::selfplay::Config { threads, ..boardlab::selfplay::Config::new(games, 1) };
             let t = Instant::now();
             let r = boardlab::selfplay::run(name, &[], &cfg, false).expect("self-play runs");
             let secs = t.elapsed().as_secs_f64();

@@ -5,8 +5,8 @@
 //! over all its games and its seconds per move.
 //!
 //! Game `i` of the pair (A, B) is game `i` of the self-play study of those two engines, with A
-//! playing first in the even games and B in the odd ones (so `selfplay --white A --black B` or
-//! `--white B --black A` with the same seed replays it). Playing, threads, JSON lines, resuming
+//! playing first in the even games and B in the odd ones (so `selfplay --first A --second B` or
+//! `--first B --second A` with the same seed replays it). Playing, threads, JSON lines, resuming
 //! and Ctrl-C are self-play's ([`selfplay::run_batch`], one study per pair), so the table is the
 //! same for any number of threads, all but the seconds per move.
 
@@ -60,6 +60,8 @@ pub struct Config {
     /// Random opening decisions, the same for both games of a pair of games with colours swapped
     /// (`--random-plies`; [`selfplay::Config::random_plies`]).
     pub random_plies: u32,
+    /// Time each move (the records' `first_time` and `second_time`; off with `--no-times`).
+    pub times: bool,
 }
 
 impl Config {
@@ -86,7 +88,7 @@ impl Config {
             }
             parsed.push(e);
         }
-        Ok(Config { engines: parsed, games, seed, threads, record_moves, random_plies: 0 })
+        Ok(Config { engines: parsed, games, seed, threads, record_moves, random_plies: 0, times: true })
     }
 
     /// Every pair of engines, each in the order given: (A, B).
@@ -100,16 +102,14 @@ impl Config {
         self.pairs()
             .into_iter()
             .map(|(a, b)| selfplay::Config {
-                games: self.games,
-                seed: self.seed,
-                white: a,
-                black: b,
+                first: a,
+                second: b,
                 threads: self.threads,
-                shard: None,
                 record_moves: self.record_moves,
                 alternate: true,
-                time_moves: true,
+                time_moves: self.times,
                 random_plies: self.random_plies,
+                ..selfplay::Config::new(self.games, self.seed)
             })
             .collect()
     }
@@ -130,7 +130,9 @@ pub fn run(
     resumed: &[GameRecord],
     sink: Sink,
 ) -> Result<Table, ArenaError> {
-    let played = selfplay::run_batch(spec, sets, &cfg.studies(), cfg.threads, progress, resumed, sink)?;
+    let studies = cfg.studies();
+    let batch = selfplay::Batch { cfgs: &studies, arena: Some(&cfg.engines), threads: cfg.threads, progress };
+    let played = selfplay::run_batch(spec, sets, &batch, resumed, sink)?;
     let pairs = cfg.pairs().into_iter().zip(played.games).map(|((a, b), games)| Pair::new(a, b, games)).collect();
     Ok(Table {
         title: played.title,
@@ -200,11 +202,11 @@ pub struct Tally {
 impl Tally {
     /// Counts a game for the engine `me` (its canonical name), who played it.
     fn add(&mut self, g: &GameRecord, me: &str) {
-        let mine = if g.white == me { "white" } else { "black" };
-        let halves = match g.result.as_str() {
-            "draw" => 1,
-            r if r == mine => 2,
-            _ => 0,
+        let mine = usize::from(g.first != me);
+        let halves = match g.winner() {
+            None => 1,
+            Some(seat) if seat == mine => 2,
+            Some(_) => 0,
         };
         self.halves += halves;
         if g.reason == MOVE_LIMIT_REASON {
@@ -229,6 +231,8 @@ pub struct Pair {
     pub a: Engine,
     pub b: Engine,
     pub games: Vec<GameRecord>,
+    /// The games that differ ([`GameRecord::identity`]): the tally counts each once.
+    pub distinct: u64,
     pub tally: Tally,
     /// Why the games ended (the reason alone, whoever won), most frequent first.
     pub reasons: Vec<(String, u64)>,
@@ -239,13 +243,14 @@ impl Pair {
         let mut tally = Tally::default();
         let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
         let me = a.to_string();
-        for g in &games {
+        let counted = selfplay::distinct_games(&games);
+        for g in &counted {
             tally.add(g, &me);
             *reasons.entry(&g.reason).or_default() += 1;
         }
         let mut reasons: Vec<(String, u64)> = reasons.into_iter().map(|(r, n)| (r.to_string(), n)).collect();
         reasons.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-        Pair { a, b, games, tally, reasons }
+        Pair { a, b, distinct: counted.len() as u64, games, tally, reasons }
     }
 
     /// `A – B`.
@@ -288,8 +293,10 @@ impl Table {
     pub fn tally(&self, e: Engine) -> Tally {
         let me = e.to_string();
         let mut t = Tally::default();
-        for g in self.pairs.iter().filter(|p| p.a == e || p.b == e).flat_map(|p| &p.games) {
-            t.add(g, &me);
+        for p in self.pairs.iter().filter(|p| p.a == e || p.b == e) {
+            for g in &selfplay::distinct_games(&p.games) {
+                t.add(g, &me);
+            }
         }
         t
     }
@@ -300,7 +307,7 @@ impl Table {
         let mut medians = Vec::new();
         let mut s = Speed::default();
         for g in self.pairs.iter().flat_map(|p| &p.games) {
-            let times = [(&g.white, &g.white_time), (&g.black, &g.black_time)];
+            let times = [(&g.first, &g.first_time), (&g.second, &g.second_time)];
             for t in times.into_iter().filter(|(who, _)| **who == me).filter_map(|(_, t)| t.as_ref()).filter(|t| t.moves > 0) {
                 s.moves += t.moves as u64;
                 s.worst = s.worst.max(t.max);
@@ -368,6 +375,14 @@ impl Table {
             let _ = writeln!(s, "(±inf: a score, or an end of its interval, of 0% or 100% implies no finite Elo difference)");
         }
         for (p, name) in self.pairs.iter().zip(&names) {
+            let n = p.games.len() as u64;
+            if (p.distinct as f64) < selfplay::DISTINCT_WARNING * n as f64 {
+                let _ = writeln!(
+                    s,
+                    "WARNING: only {} of the {n} games of {name} differ: the engines repeat themselves; each distinct game counts once (--random-plies varies the openings)",
+                    p.distinct
+                );
+            }
             let t = &p.tally;
             if t.games() > 0 && t.limit as f64 / t.games() as f64 > CAPPED_WARNING {
                 let _ = writeln!(
@@ -458,8 +473,8 @@ mod tests {
             result: result.into(),
             reason: reason.into(),
             plies: 1,
-            white: white.into(),
-            black: if white == "a" { "b".into() } else { "a".into() },
+            first: white.into(),
+            second: if white == "a" { "b".into() } else { "a".into() },
             ..GameRecord::default()
         };
         let mut t = Tally::default();

@@ -202,6 +202,10 @@ pub enum Command {
         /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
         openings: u8,
+        /// Report files of different studies (seeds, players, game counts, edited rules) anyway,
+        /// one report per rule set.
+        #[arg(long)]
+        mixed: bool,
     },
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
@@ -237,12 +241,22 @@ pub struct SelfplayArgs {
     pub games: u64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// White's player: random, mcts:ITER, ab, ab:dDEPTH, ab:NODES (docs/ai.md).
-    #[arg(long, default_value = "random")]
-    pub white: String,
-    /// Black's player, as for --white.
-    #[arg(long, default_value = "random")]
-    pub black: String,
+    /// The engine of the first seat (the player who moves first, whatever the variant calls
+    /// it): random, mcts:ITER, ab, ab:dDEPTH, ab:NODES (docs/ai.md). Default: random.
+    #[arg(long, value_name = "ENGINE")]
+    pub first: Option<String>,
+    /// The engine of the second seat, as for --first.
+    #[arg(long, value_name = "ENGINE")]
+    pub second: Option<String>,
+    /// The engine of the player the variant calls white (the second seat in Othello).
+    #[arg(long, value_name = "ENGINE")]
+    pub white: Option<String>,
+    /// The engine of the player the variant calls black (the first seat in Othello).
+    #[arg(long, value_name = "ENGINE")]
+    pub black: Option<String>,
+    /// The engine of a player by the variant's name for it: `--player red=ab:d2` (repeatable).
+    #[arg(long, value_name = "NAME=ENGINE")]
+    pub player: Vec<String>,
     /// Threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -303,6 +317,10 @@ pub struct ArenaArgs {
     /// same arena) are not played again; new games are appended to it (or go to --jsonl).
     #[arg(long, value_name = "FILE")]
     pub resume_from: Option<std::path::PathBuf>,
+    /// Leave the times per move out of the games' records (two runs then write the same
+    /// bytes); the table's time per move says "not timed".
+    #[arg(long)]
+    pub no_times: bool,
 }
 
 /// An error for `main` to print once, with its exit code.
@@ -455,7 +473,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         }
         Command::Analyse { game, engine, lines, seed } => analyse(&game, &engine, lines as usize, seed, out),
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
-        Command::Report { files, svg, png, openings } => report(&files, [svg.as_deref(), png.as_deref()], openings, out),
+        Command::Report { files, svg, png, openings, mixed } => report(&files, [svg.as_deref(), png.as_deref()], openings, mixed, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
     }
 }
@@ -616,9 +634,14 @@ fn report(
     files: &[std::path::PathBuf],
     pictures: [Option<&std::path::Path>; 2],
     openings: u8,
+    mixed: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut reports = crate::selfplay::Report::merge(files).map_err(CliError::failed)?;
+    let merged = crate::selfplay::jsonl::merge(files, mixed).map_err(CliError::failed)?;
+    for w in &merged.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut reports = merged.reports;
     for r in &mut reports {
         r.opening_plies = openings.into();
     }
@@ -664,32 +687,38 @@ fn shard(text: Option<&str>) -> Result<Option<(u64, u64)>, CliError> {
 }
 
 fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
-    use crate::selfplay::{Config, Report, compare, run_into, svg};
-    let engine = |t: &str| crate::ai::Engine::parse(t).map_err(CliError::usage);
+    use crate::selfplay::{Config, GameFiles, Report, compare, run_into, svg};
+    let engine = |t: &Option<String>| t.as_deref().map_or(Ok(crate::ai::Engine::Random), crate::ai::Engine::parse).map_err(CliError::usage);
+    let mut named = Vec::new();
+    for (name, e) in [("first", &a.first), ("second", &a.second), ("white", &a.white), ("black", &a.black)] {
+        if e.is_some() {
+            named.push((name.to_string(), engine(e)?));
+        }
+    }
+    for p in &a.player {
+        let (name, e) = p.split_once('=').ok_or_else(|| CliError::usage(format!("--player {p}: expected NAME=ENGINE")))?;
+        named.push((name.to_string(), engine(&Some(e.to_string()))?));
+    }
     let cfg = Config {
-        games: a.games,
-        seed: a.seed,
-        white: engine(&a.white)?,
-        black: engine(&a.black)?,
+        named,
         threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
         record_moves: a.jsonl.is_some() || a.resume_from.is_some(),
-        alternate: false,
-        time_moves: false,
-        random_plies: 0,
+        ..Config::new(a.games, a.seed)
     };
     let sets = a.sets.pairs()?;
-    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
+    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref()).map_err(CliError::failed)?;
     // Without the handler Ctrl-C would end the process before the report is printed.
     crate::interrupt::install().map_err(CliError::failed)?;
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
+    let from = files.resume_from.clone();
     let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
-    let mut ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+    let mut ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
     ra.opening_plies = a.openings.into();
     let (text, picture) = match &a.compare {
         Some(b) if !ra.interrupted => {
             let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let mut rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(study_failed)?;
+            let mut rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
             rb.opening_plies = a.openings.into();
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
@@ -711,36 +740,14 @@ fn stderr_is_terminal() -> bool {
 }
 
 /// A study's failure; a closed reader of the games (`--jsonl /dev/stdout | head -1`) ends the run
-/// quietly.
-fn study_failed(e: crate::selfplay::SelfplayError) -> CliError {
-    match e {
-        crate::selfplay::SelfplayError::Output(e) => CliError::Output(e),
-        e => CliError::failed(e),
-    }
-}
-
-/// The games of `--resume-from FILE` and the `--jsonl` file (or FILE itself) new games stream to.
-struct GameFiles {
-    resumed: Vec<crate::selfplay::GameRecord>,
-    jsonl: Option<std::io::BufWriter<std::fs::File>>,
-}
-
-impl GameFiles {
-    fn open(jsonl: Option<&std::path::Path>, resume_from: Option<&std::path::Path>) -> Result<GameFiles, CliError> {
-        let resumed = match resume_from {
-            Some(p) => crate::selfplay::read_resumable(p).map_err(CliError::failed)?.0,
-            None => vec![],
-        };
-        let jsonl = jsonl_file(jsonl.or(resume_from), resume_from, &resumed)?;
-        Ok(GameFiles { resumed, jsonl })
-    }
-
-    /// Writes a finished game as one line, flushed at once (a killed run keeps it).
-    fn write(&mut self, g: &crate::selfplay::GameRecord) -> std::io::Result<()> {
-        match &mut self.jsonl {
-            Some(f) => writeln!(f, "{}", serde_json::to_string(g).unwrap_or_default()).and_then(|()| f.flush()),
-            None => Ok(()),
-        }
+/// quietly. A game of another study in `resume_from` names that file.
+fn study_failed(e: crate::selfplay::SelfplayError, resume_from: Option<&std::path::Path>) -> CliError {
+    use crate::selfplay::SelfplayError;
+    match (e, resume_from) {
+        (SelfplayError::Output(e), _) => CliError::Output(e),
+        (e @ SelfplayError::Seats(_), _) => CliError::usage(e),
+        (SelfplayError::OtherStudy(why), Some(p)) => CliError::failed(format!("{}: {why}", p.display())),
+        (e, _) => CliError::failed(e),
     }
 }
 
@@ -750,44 +757,16 @@ fn arena(a: &ArenaArgs) -> Result<String, CliError> {
     let record_moves = a.jsonl.is_some() || a.resume_from.is_some();
     let mut cfg = crate::arena::Config::new(&a.engines, a.games, a.seed, threads(a.threads), record_moves).map_err(CliError::usage)?;
     cfg.random_plies = a.random_plies;
-    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref())?;
+    cfg.times = !a.no_times;
+    let mut files = crate::selfplay::GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref()).map_err(CliError::failed)?;
     let resumed = std::mem::take(&mut files.resumed);
+    let from = files.resume_from.clone();
     // Without the handler Ctrl-C would end the process before the table is printed.
     crate::interrupt::install().map_err(CliError::failed)?;
     let table = crate::arena::run(&a.variant, &a.sets.pairs()?, &cfg, stderr_is_terminal(), &resumed, &mut |g| files.write(g));
     table.map(|t| t.text()).map_err(|e| match e {
         e if e.is_usage() => CliError::usage(e),
-        ArenaError::Study(e) => study_failed(e),
+        ArenaError::Study(e) => study_failed(e, from.as_deref()),
         e => CliError::failed(e),
     })
-}
-
-/// The JSON-lines file the games stream to: appended to when it is the file being resumed (cut
-/// back to its last whole line), else created, with the resumed games first.
-fn jsonl_file(
-    path: Option<&std::path::Path>,
-    resume_from: Option<&std::path::Path>,
-    resumed: &[crate::selfplay::GameRecord],
-) -> Result<Option<std::io::BufWriter<std::fs::File>>, CliError> {
-    let Some(p) = path else { return Ok(None) };
-    let err = |e: std::io::Error| CliError::failed(format!("{}: {e}", p.display()));
-    let same = resume_from.is_some_and(|r| r == p || std::fs::canonicalize(r).ok() == std::fs::canonicalize(p).ok());
-    let f = if same {
-        let (_, good) = crate::selfplay::read_resumable(p).map_err(CliError::failed)?;
-        let f = std::fs::OpenOptions::new().append(true).open(p).map_err(err)?;
-        // A game cut off mid-line by a kill is dropped, so the next one starts on its own line.
-        if f.metadata().map_err(err)?.len() > good {
-            f.set_len(good).map_err(err)?;
-        }
-        f
-    } else {
-        std::fs::File::create(p).map_err(err)?
-    };
-    let mut w = std::io::BufWriter::new(f);
-    if !same {
-        for g in resumed {
-            writeln!(w, "{}", serde_json::to_string(g).unwrap_or_default()).map_err(err)?;
-        }
-    }
-    Ok(Some(w))
 }

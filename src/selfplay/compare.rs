@@ -8,16 +8,18 @@ use std::fmt::Write;
 pub fn compare(a: &Report, b: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "A = {}, B = {}", a.title, b.title);
-    // A difference between results the move limit decided says nothing about the rules.
-    let judge = !a.dominated_by_limit() && !b.dominated_by_limit();
-    if !judge {
-        let _ = writeln!(s, "(no difference is marked significant: in A or B more than a quarter of the games ended at the move limit)");
+    // A difference between results the move limit decided, between too few games, or between
+    // games the players repeat, says nothing about the rules.
+    let why = [("A", a.judged()), ("B", b.judged())].into_iter().find_map(|(k, j)| j.err().map(|e| format!("in {k}, {e}")));
+    let judge = why.is_none();
+    if let Some(why) = why {
+        let _ = writeln!(s, "(no difference is marked significant: {why})");
     }
     let _ = writeln!(s, "{:<34} {:>22} {:>22} {:>26}", "", "A", "B", "difference (B − A) [95%]");
     let mark = |lo: f64, hi: f64| if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
     // Shares: Newcombe's interval for the difference of two Wilson intervals.
     let prop = |name: &str, x: f64, y: f64, s: &mut String| {
-        let (na, nb) = (a.n as f64, b.n as f64);
+        let (na, nb) = (a.distinct as f64, b.distinct as f64);
         let (lo, hi) = newcombe(x, wilson(x, na), y, wilson(y, nb));
         let _ = writeln!(
             s,
@@ -30,8 +32,13 @@ pub fn compare(a: &Report, b: &Report) -> String {
             mark(lo, hi)
         );
     };
-    prop("white wins", a.white.p, b.white.p, &mut s);
-    prop("black wins", a.black.p, b.black.p, &mut s);
+    // Seats named as A names its players (and by seat where B names them otherwise).
+    let wins = |k: usize| match (&a.names[k], &b.names[k]) {
+        (x, y) if x == y => format!("{x} wins"),
+        _ => format!("{} seat wins", ["first", "second"][k]),
+    };
+    prop(&wins(0), a.first.p, b.first.p, &mut s);
+    prop(&wins(1), a.second.p, b.second.p, &mut s);
     prop("draws", a.draws.p, b.draws.p, &mut s);
     // Every quality metric: shares by Newcombe's interval, means by Welch's (kept within what
     // the data allow), the balance as a plain difference (its interval folds at 50 %).

@@ -7,12 +7,18 @@
 //! Game `i` uses a seed derived from the study's seed and `i` alone, so the report (all but the
 //! speed line) is the same for any number of threads or shards.
 
+mod batch;
 mod compare;
+pub mod jsonl;
 pub mod openings;
 pub mod quality;
+pub mod study;
 mod svg;
 
+pub use batch::{Batch, Played, Sink, rate_and_eta, resumable, run, run_batch, run_into, run_variant};
 pub use compare::compare;
+pub use jsonl::{GameFiles, Merged, read_resumable};
+pub use study::Study;
 pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
@@ -33,7 +39,7 @@ use quality::Quality;
 #[derive(Debug, thiserror::Error)]
 pub enum SelfplayError {
     /// The REPL's arguments do not say what to play: the usage.
-    #[error("usage: selfplay N [--white random|mcts:ITER] [--black …] [--seed S]")]
+    #[error("usage: selfplay N [--first E] [--second E] [--white|--black|--player NAME=E] [--seed S]")]
     Usage,
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -50,14 +56,24 @@ pub enum SelfplayError {
     Read { path: std::path::PathBuf, source: std::io::Error },
     #[error("{}:{line}: not a game record: {source}", path.display())]
     NotARecord { path: std::path::PathBuf, line: usize, source: serde_json::Error },
+    /// A record whose result is neither one of its players nor `draw`.
+    #[error("{}:{line}: unknown result `{result}` (expected {}, {} or draw)", path.display(), players[0], players[1])]
+    UnknownResult { path: std::path::PathBuf, line: usize, result: String, players: [String; 2] },
+    /// A file or a line over its limit ([`jsonl::MAX_FILE_BYTES`], [`jsonl::MAX_LINE_BYTES`]).
+    #[error("{}: {what}", path.display())]
+    TooLarge { path: std::path::PathBuf, what: String },
     #[error("no games in these files")]
     NoGames,
     /// The games' sink (a JSON-lines file) could not be written.
     #[error("{0}")]
     Output(std::io::Error),
-    /// `--resume-from` names games of another study.
+    /// `--resume-from` names games of another study, or `report` was given games of several.
     #[error("{0}")]
     OtherStudy(String),
+    /// A player named by `--white`, `--black` or `--player` that the variant does not have, or a
+    /// seat given two engines.
+    #[error("{0}")]
+    Seats(String),
 }
 
 impl From<ai::SearchError> for SelfplayError {
@@ -74,18 +90,24 @@ impl From<ai::SearchError> for SelfplayError {
 pub struct Config {
     pub games: u64,
     pub seed: u64,
-    pub white: Engine,
-    pub black: Engine,
+    /// The engine of the first seat (the player who moves first, whatever the variant calls it).
+    pub first: Engine,
+    /// The engine of the second seat.
+    pub second: Engine,
+    /// Engines given by the variant's name for a player (`--white`, `--player red=ab`) or by
+    /// seat (`first`, `second`), put in their seats once the variant is loaded
+    /// ([`Config::seated`]), which refuses a seat given twice.
+    pub named: Vec<(String, Engine)>,
     pub threads: usize,
     /// Play only the games whose index is `shard.0` mod `shard.1`.
     pub shard: Option<(u64, u64)>,
     /// Keep every move's text (for JSON lines; costs time). Without it a game keeps its first
     /// [`OPENING_PLIES`] moves, for the opening table.
     pub record_moves: bool,
-    /// Odd games swap the players: `black` plays first in them (the arena, where each engine
-    /// of a pair plays both sides equally often).
+    /// Odd games swap the players: `second` plays first in them (the arena, where each engine
+    /// of a pair plays both seats equally often).
     pub alternate: bool,
-    /// Time each player's moves ([`GameRecord::white_time`]; the arena's seconds per move).
+    /// Time each player's moves ([`GameRecord::first_time`]; the arena's seconds per move).
     pub time_moves: bool,
     /// The first decisions of each game are uniformly random (the same ones in both games of a
     /// colour-swapped pair when `alternate`): varied openings for deterministic engines.
@@ -96,35 +118,78 @@ pub struct Config {
 const OPENING_SALT: u64 = 0x6f70_656e_696e_6773;
 
 impl Config {
-    /// `N [--white E] [--black E] [--seed S]` as typed in the REPL.
-    ///
-    /// # Errors
-    /// A missing count or a bad engine.
-    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
-        let usage = SelfplayError::Usage;
-        let mut c = Config {
-            games: 0,
+    /// A study of `games` games between two random players, seeded with `seed`, on one thread.
+    pub fn new(games: u64, seed: u64) -> Config {
+        Config {
+            games,
             seed,
-            white: Engine::Random,
-            black: Engine::Random,
+            first: Engine::Random,
+            second: Engine::Random,
+            named: Vec::new(),
             threads: 1,
             shard: None,
             record_moves: false,
             alternate: false,
             time_moves: false,
             random_plies: 0,
-        };
+        }
+    }
+
+    /// `N [--first E] [--second E] [--white E] [--black E] [--player NAME=E] [--seed S]` as
+    /// typed in the REPL (`--white`, `--black` and `--player` name the variant's players).
+    ///
+    /// # Errors
+    /// A missing count or a bad engine.
+    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
+        let mut c = Config::new(0, seed);
         let mut it = args.iter();
         while let Some(a) = it.next() {
+            let mut engine = || Engine::parse(it.next().ok_or(SelfplayError::Usage)?).map_err(SelfplayError::from);
             match a.as_str() {
-                "--white" => c.white = Engine::parse(it.next().ok_or(SelfplayError::Usage)?)?,
-                "--black" => c.black = Engine::parse(it.next().ok_or(SelfplayError::Usage)?)?,
+                "--first" | "--second" | "--white" | "--black" => c.named.push((a[2..].to_string(), engine()?)),
+                "--player" => {
+                    let t = it.next().ok_or(SelfplayError::Usage)?;
+                    let (name, e) = t.split_once('=').ok_or(SelfplayError::Usage)?;
+                    c.named.push((name.to_string(), Engine::parse(e)?));
+                }
                 "--seed" => c.seed = it.next().and_then(|s| s.parse().ok()).ok_or(SelfplayError::Usage)?,
                 n => c.games = n.parse().map_err(|_| SelfplayError::Usage)?,
             }
         }
         if c.games == 0 {
-            return Err(usage);
+            return Err(SelfplayError::Usage);
+        }
+        Ok(c)
+    }
+
+    /// This study with the engines given by player name put in their seats, for a variant
+    /// whose rules are `rules` (a name as [`crate::rules::Ruleset::parse_player`] reads it, or
+    /// `first` or `second` where no player is called so).
+    ///
+    /// # Errors
+    /// A name that is not one of the variant's players, or one seat named twice.
+    pub fn seated(&self, rules: &crate::rules::Ruleset) -> Result<Config, SelfplayError> {
+        let mut c = self.clone();
+        let mut given = [false; 2];
+        for (name, e) in std::mem::take(&mut c.named) {
+            let names = (rules.player_name(crate::Player::FIRST), rules.player_name(crate::Player::FIRST.other()));
+            let seat_word =
+                ["first", "second"].iter().position(|w| *w == name).map(|k| [crate::Player::FIRST, crate::Player::FIRST.other()][k]);
+            let p = rules.parse_player(&name).or(seat_word).ok_or_else(|| {
+                SelfplayError::Seats(format!(
+                    "`{}` is not a player of {}: its players are {} (first) and {} (second); --first and --second name the seats",
+                    name.chars().take(40).collect::<String>(),
+                    rules.name,
+                    names.0,
+                    names.1
+                ))
+            })?;
+            let seat = usize::from(p != crate::Player::FIRST);
+            if std::mem::replace(&mut given[seat], true) {
+                let which = ["first", "second"][seat];
+                return Err(SelfplayError::Seats(format!("{} (the {which} seat) is given two engines", rules.player_name(p))));
+            }
+            *[&mut c.first, &mut c.second][seat] = e;
         }
         Ok(c)
     }
@@ -133,16 +198,16 @@ impl Config {
     /// every legal move ([`GameRecord::near_forced`]), which costs little beside a search and
     /// several times a random game.
     pub fn looks(&self) -> bool {
-        self.white != Engine::Random || self.black != Engine::Random
+        self.first != Engine::Random || self.second != Engine::Random
     }
 
     fn indices(&self) -> Vec<u64> {
         (0..self.games).filter(|i| self.shard.is_none_or(|(k, n)| i % n == k)).collect()
     }
 
-    /// Who plays game `index`: (the first player, the second).
+    /// Who plays game `index`: (the first seat's engine, the second's).
     pub fn players(&self, index: u64) -> (Engine, Engine) {
-        if self.alternate && index % 2 == 1 { (self.black, self.white) } else { (self.white, self.black) }
+        if self.alternate && index % 2 == 1 { (self.second, self.first) } else { (self.first, self.second) }
     }
 }
 
@@ -164,29 +229,43 @@ pub struct GameRecord {
     pub index: u64,
     pub seed: u64,
     pub variant: String,
+    /// The options given (self-play's `move_limit` among them).
     pub options: BTreeMap<String, String>,
-    /// `white` (the first player won), `black` (the second) or `draw`.
+    /// The study the game belongs to ([`Study`]; absent in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub study: Option<Study>,
+    /// The variant's players by their names, the first seat's first (`["black", "white"]` in
+    /// Othello). Absent in files written before: their results say `white` for the first seat
+    /// and `black` for the second ([`GameRecord::names`]).
+    #[serde(default, skip_serializing_if = "no_players")]
+    pub players: [String; 2],
+    /// The winner's name (one of [`GameRecord::names`]) or `draw`.
     pub result: String,
     pub reason: String,
     pub plies: u32,
     pub moves: Vec<String>,
     /// The number of legal moves in each position where a decision was made.
     pub branching: Vec<u32>,
-    /// The players (`random`, `mcts:1000`), so a resumed study is the same study (absent in
-    /// files written before they were recorded).
+    /// A digest of the positions the game went through ([`line_step`]; 16 hex digits): games
+    /// with the same digest are the same game ([`Report::distinct`]). Absent in files written
+    /// before: then the moves' texts tell games apart where they are all kept.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub white: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub black: String,
-    /// The time each player took to choose its moves, when the study timed them
-    /// ([`Config::time_moves`]; absent otherwise and in files written before).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub white_time: Option<MoveTimes>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub black_time: Option<MoveTimes>,
+    pub line: String,
+    /// The seats' engines (`random`, `mcts:1000`), so a resumed study is the same study (absent
+    /// in files written before they were recorded; older files call them `white` and `black`).
+    #[serde(default, alias = "white", skip_serializing_if = "String::is_empty")]
+    pub first: String,
+    #[serde(default, alias = "black", skip_serializing_if = "String::is_empty")]
+    pub second: String,
+    /// The time each seat took to choose its moves, when the study timed them
+    /// ([`Config::time_moves`]; absent otherwise, with `--no-times`, and in files written before).
+    #[serde(default, alias = "white_time", skip_serializing_if = "Option::is_none")]
+    pub first_time: Option<MoveTimes>,
+    #[serde(default, alias = "black_time", skip_serializing_if = "Option::is_none")]
+    pub second_time: Option<MoveTimes>,
     /// The variant's evaluation of each position where a decision was made (as `branching`), as
-    /// white's score in units (1000 = an ordinary piece): what the quality metrics read (absent
-    /// in files written before it was recorded).
+    /// the first player's score in units (1000 = an ordinary piece): what the quality metrics
+    /// read (absent in files written before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<Vec<i32>>,
     /// Turns: runs of decisions by one player (a continuation's extra decisions are the same
@@ -200,6 +279,66 @@ pub struct GameRecord {
     /// How many opening decisions were random ([`Config::random_plies`]; 0 when absent).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub random_plies: u32,
+}
+
+fn no_players(p: &[String; 2]) -> bool {
+    p[0].is_empty()
+}
+
+/// What the results of records written before they named players call the seats.
+const SEAT_NAMES: [&str; 2] = ["white", "black"];
+
+impl GameRecord {
+    /// The players' names, the first seat's first.
+    pub fn names(&self) -> [&str; 2] {
+        if no_players(&self.players) { SEAT_NAMES } else { [&self.players[0], &self.players[1]] }
+    }
+
+    /// The seat that won (0 the first, 1 the second), `None` for a draw or an unknown result.
+    pub fn winner(&self) -> Option<usize> {
+        self.names().iter().position(|n| *n == self.result)
+    }
+
+    /// Whether the result is one of the players or a draw.
+    pub fn result_known(&self) -> bool {
+        self.result == "draw" || self.winner().is_some()
+    }
+
+    /// The first seat's points: 1 a win, ½ a draw, 0 a loss.
+    pub fn first_points(&self) -> f64 {
+        match self.winner() {
+            Some(0) => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+
+    /// The record without what differs between two runs of one game: its times and its shard
+    /// (a shard's game is the whole study's game of that index).
+    pub fn untimed(&self) -> GameRecord {
+        let mut g = GameRecord { first_time: None, second_time: None, ..self.clone() };
+        if let Some(s) = &mut g.study {
+            s.shard = None;
+        }
+        g
+    }
+
+    /// What tells this game apart from others: its [`GameRecord::line`], else its moves when
+    /// all are kept, else its index (taken as distinct).
+    pub fn identity(&self) -> String {
+        if !self.line.is_empty() {
+            self.line.clone()
+        } else if self.moves.len() == self.plies as usize {
+            format!("moves {}", self.moves.join(" "))
+        } else {
+            format!("index {}", self.index)
+        }
+    }
+}
+
+/// One step of a game's [`GameRecord::line`]: the digest so far and the next position's hash.
+pub fn line_step(line: u64, position: u64) -> u64 {
+    game_seed(line, position)
 }
 
 /// The plies of each game kept for the opening table when the moves are not all recorded.
@@ -285,8 +424,8 @@ impl<'a> Desk<'a> {
 pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
-    let (white, black) = cfg.players(index);
-    let names = (desk.name(white), desk.name(black));
+    let (first_engine, second_engine) = cfg.players(index);
+    let names = (desk.name(first_engine), desk.name(second_engine));
     let Desk { v, start, pos, moves, shares, evaluator, branching, eval, .. } = desk;
     let v: &Variant = v;
     pos.clone_from(start);
@@ -300,6 +439,7 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
     let mut turns = 0u32;
     let mut last_side = None;
     let mut near_forced = cfg.looks().then_some(0u32);
+    let mut line = line_step(0, pos.hash());
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     loop {
@@ -322,8 +462,8 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         branching.push(n as u32);
         let side = pos.side();
         let first = side == crate::Player::FIRST;
-        // The evaluation is from the point of view of the player to decide: white's is the
-        // same number or its negation.
+        // The evaluation is from the point of view of the player to decide: the first
+        // player's is the same number or its negation.
         let e = evaluator.score_counted(pos, listed)?;
         eval.push(if first { e } else { -e });
         if last_side != Some(side) {
@@ -334,7 +474,7 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
             *n += u32::from(quality::near_forced(v, evaluator, pos, moves)?);
         }
         let t = cfg.time_moves.then(Instant::now);
-        let m = match if first { white } else { black } {
+        let m = match if first { first_engine } else { second_engine } {
             _ if plies < cfg.random_plies => {
                 drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut opening, 0..n), moves)
             }
@@ -351,29 +491,32 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         }
         plies += 1;
         v.make(pos, &m)?;
+        line = line_step(line, pos.hash());
     }
     let out = v.outcome(pos)?.expect("a finished game has a result");
+    // The winner by the variant's own name for it; `players` says which seat that is.
     let result = match out.winner {
-        // The first player is "white" and the second "black" whatever the variant calls them, so
-        // reports and merged files count results the same way for every variant.
-        Winner::Player(p) if p == crate::Player::FIRST => "white".into(),
-        Winner::Player(_) => "black".into(),
+        Winner::Player(p) => v.rules.player_name(p).to_string(),
         Winner::Draw => "draw".into(),
     };
+    let players = [crate::Player::FIRST, crate::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
     Ok(GameRecord {
         index,
         seed,
         variant: v.name().to_string(),
         options: v.overrides.iter().cloned().collect(),
+        study: None,
+        players,
         result,
         reason: out.reason.to_string(),
         plies,
         moves: texts,
         branching: branching.clone(),
-        white: names.0,
-        black: names.1,
-        white_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
-        black_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
+        line: format!("{line:016x}"),
+        first: names.0,
+        second: names.1,
+        first_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
+        second_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
         eval: Some(eval.clone()),
         turns: Some(turns),
         near_forced,
@@ -399,310 +542,19 @@ pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
     s
 }
 
-/// Where a study's games go as they finish: a JSON-lines file flushed game by game, so a run
-/// killed after hours keeps every finished game (`--resume-from` continues it).
-pub type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
-
-/// Plays a study on `threads` threads (all sharing one loaded variant), with a progress bar on
-/// standard error when `progress`. Games already in `resumed` (from an earlier run of the same
-/// study, see [`resumable`]) are not played again but count in the report. Each new game goes
-/// to `sink` as it finishes. Ctrl-C stops the study: the report covers the finished games and
-/// says it was interrupted.
-///
-/// # Errors
-/// The variant does not load, a script hook failed, `sink` failed, or a resumed game belongs
-/// to another study.
-pub fn run_into(
-    spec: &str,
-    sets: &[(String, String)],
-    cfg: &Config,
-    progress: bool,
-    resumed: &[GameRecord],
-    sink: Sink,
-) -> Result<Report, SelfplayError> {
-    run_batch(spec, sets, std::slice::from_ref(cfg), cfg.threads, progress, resumed, sink).map(Played::report)
-}
-
-/// The games of several studies of one variant played together (see [`run_batch`]).
-#[derive(Clone, Debug)]
-pub struct Played {
-    /// The rule set: the variant and the options given.
-    pub title: String,
-    /// Each study's games, in the order of its configuration, by index.
-    pub games: Vec<Vec<GameRecord>>,
-    /// Ctrl-C stopped the batch: `games` are those finished.
-    pub interrupted: bool,
-    /// Games read back from an earlier run rather than played here.
-    pub resumed: u64,
-    /// Seconds the games took, when all were played here.
-    pub seconds: Option<f64>,
-}
-
-impl Played {
-    /// The report of the first (for a batch of one, the only) study.
-    fn report(self) -> Report {
-        let mut report = Report::new(self.title, self.games.into_iter().next().unwrap_or_default(), self.seconds);
-        report.interrupted = self.interrupted;
-        report.resumed = self.resumed;
-        report
-    }
-}
-
-/// Several studies of one variant played as one (the arena's, one per pair of engines): one
-/// pool of `threads` threads, one progress bar, one sink. Otherwise as [`run_into`]: `resumed`
-/// games of these studies are not played again, Ctrl-C stops with the games finished.
-///
-/// # Errors
-/// The variant does not load, a script hook failed, `sink` failed, or a resumed game belongs
-/// to another study.
-pub fn run_batch(
-    spec: &str,
-    sets: &[(String, String)],
-    cfgs: &[Config],
-    threads: usize,
-    progress: bool,
-    resumed: &[GameRecord],
-    sink: Sink,
-) -> Result<Played, SelfplayError> {
-    let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    let mine = resumable(&v, cfgs, resumed)?;
-    let total: usize = cfgs.iter().map(|c| c.indices().len()).sum();
-    let bar = progress.then(|| progress_bar(total as u64, v.name()));
-    if let Some(b) = &bar {
-        b.inc(mine.iter().map(Vec::len).sum::<usize>() as u64);
-    }
-    let tick = |_: &GameRecord| {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
-    let played = study(&v, cfgs, threads, mine, &mut |g| {
-        tick(g);
-        sink(g)
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    played
-}
-
-/// [`run_into`] with nothing resumed and the games kept in the report only.
-///
-/// # Errors
-/// The variant does not load, or a script hook failed.
-pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, SelfplayError> {
-    run_into(spec, sets, cfg, progress, &[], &mut |_| Ok(()))
-}
-
-/// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`);
-/// `each` hears of every finished game (for a progress line).
-///
-/// # Errors
-/// A script hook failed.
-pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
-    let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
-    let played = study(&v, std::slice::from_ref(cfg), 1, vec![vec![]], &mut |g| {
-        each(g);
-        Ok(())
-    });
-    played.map(Played::report)
-}
-
-/// The games of `resumed` that belong to these studies (same variant and options, same engines,
-/// seeds derived from the same study seed): for each study, its games by index. A game goes to
-/// the study whose two engines played it (with one study, to that study).
-///
-/// # Errors
-/// A game of this rule set was played with another seed or other players: continuing would mix
-/// two studies.
-pub fn resumable(v: &Variant, cfgs: &[Config], resumed: &[GameRecord]) -> Result<Vec<Vec<GameRecord>>, SelfplayError> {
-    let title = describe(v);
-    let mut out: Vec<BTreeMap<u64, GameRecord>> = vec![BTreeMap::new(); cfgs.len()];
-    let met = |c: &Config, g: &GameRecord| {
-        let (w, b) = (c.white.to_string(), c.black.to_string());
-        (g.white == w && g.black == b) || (g.white == b && g.black == w)
-    };
-    for g in resumed {
-        let k = if cfgs.len() == 1 { Some(0) } else { cfgs.iter().position(|c| met(c, g)) };
-        let Some((k, cfg)) = k.map(|k| (k, &cfgs[k])) else {
-            if title_of(g) == title {
-                return Err(SelfplayError::OtherStudy(format!(
-                    "game {} of {title} was played by {} against {}, who do not meet in this study",
-                    g.index, g.white, g.black
-                )));
-            }
-            continue;
-        };
-        if title_of(g) != title || !cfg.indices().contains(&g.index) {
-            continue;
-        }
-        let (w, b) = cfg.players(g.index);
-        let players = (w.to_string(), b.to_string());
-        if g.random_plies != cfg.random_plies {
-            return Err(SelfplayError::OtherStudy(format!(
-                "game {} of {title} opened with {} random decisions, not this study's {} (--random-plies)",
-                g.index, g.random_plies, cfg.random_plies
-            )));
-        }
-        if g.seed != game_seed(cfg.seed, g.index) || (!g.white.is_empty() && (g.white.clone(), g.black.clone()) != players) {
-            return Err(SelfplayError::OtherStudy(format!(
-                "game {} of {title} was played with seed {} by {} against {}, not this study's (--seed {}, {} against {})",
-                g.index, g.seed, g.white, g.black, cfg.seed, players.0, players.1
-            )));
-        }
-        out[k].insert(g.index, g.clone());
-    }
-    Ok(out.into_iter().map(|m| m.into_values().collect()).collect())
-}
-
-/// The games of the studies `cfgs` not in `done` (by study), played on `threads` threads; every
-/// finished game goes to `sink` (on this thread, in the order they finish).
-fn study(v: &Variant, cfgs: &[Config], threads: usize, done: Vec<Vec<GameRecord>>, sink: Sink) -> Result<Played, SelfplayError> {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    // Each game to play: (its study, its index).
-    let mut jobs: Vec<(usize, u64)> = Vec::new();
-    for (k, cfg) in cfgs.iter().enumerate() {
-        let skip: std::collections::BTreeSet<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
-        jobs.extend(cfg.indices().into_iter().filter(|i| !skip.contains(i)).map(|i| (k, i)));
-    }
-    let resumed: usize = done.iter().map(Vec::len).sum();
-    let mut games = done;
-    games.resize(cfgs.len(), vec![]);
-    // Room for every game to come, so that the records are never moved as the lists grow.
-    for (k, list) in games.iter_mut().enumerate() {
-        list.reserve(jobs.iter().filter(|j| j.0 == k).count());
-    }
-    let mut failure: Option<SelfplayError> = None;
-    let mut interrupted = false;
-    let t = Instant::now();
-    // Takes one finished game of study `k` (or why it did not finish); false: stop the study.
-    let mut take = |(k, r): (usize, Result<GameRecord, SelfplayError>)| -> bool {
-        match r.and_then(|g| sink(&g).map(|()| g).map_err(SelfplayError::Output)) {
-            Ok(g) => {
-                games[k].push(g);
-                true
-            }
-            Err(SelfplayError::Interrupted(_)) => {
-                interrupted = true;
-                false
-            }
-            Err(e) => {
-                failure.get_or_insert(e);
-                false
-            }
-        }
-    };
-    let play = |desk: &mut Desk, &(k, i): &(usize, u64)| (k, play_game(&cfgs[k], i, desk));
-    let threads = threads.max(1).min(jobs.len().max(1));
-    let mut panicked = false;
-    if threads == 1 {
-        let mut desk = Desk::new(v);
-        for job in &jobs {
-            if !take(play(&mut desk, job)) {
-                break;
-            }
-        }
-    } else {
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        std::thread::scope(|s| {
-            let (tx, rx) = std::sync::mpsc::channel();
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let tx = tx.clone();
-                    let (next, stop, jobs, play) = (&next, &stop, &jobs, &play);
-                    s.spawn(move || {
-                        let mut desk = Desk::new(v);
-                        while !stop.load(Ordering::Relaxed) {
-                            let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                            let r = play(&mut desk, job);
-                            let failed = r.1.is_err();
-                            if tx.send(r).is_err() || failed {
-                                break;
-                            }
-                        }
-                    })
-                })
-                .collect();
-            drop(tx);
-            for r in &rx {
-                if !take(r) {
-                    break;
-                }
-            }
-            stop.store(true, Ordering::Relaxed);
-            drop(rx);
-            panicked = handles.into_iter().any(|h| h.join().is_err());
-        });
-    }
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    if panicked {
-        return Err(SelfplayError::Panicked);
-    }
-    for g in &mut games {
-        g.sort_by_key(|g| g.index);
-    }
-    // The speed is for the games played here; resumed games were timed elsewhere.
-    let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
-    Ok(Played { title: describe(v), games, interrupted, resumed: resumed as u64, seconds })
-}
-
-/// Reads the finished games of a JSON-lines file for `--resume-from`, and how many of its bytes
-/// hold them: a last line cut off by a kill is not a game (appending starts where it began).
-///
-/// # Errors
-/// The file cannot be read, or a line before the last is not a game record.
-pub fn read_resumable(path: &std::path::Path) -> Result<(Vec<GameRecord>, u64), SelfplayError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SelfplayError::Read { path: path.to_path_buf(), source })?;
-    let mut games = Vec::new();
-    let mut good = 0u64;
-    let mut at = 0usize;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        at += line.len();
-        if line.trim().is_empty() {
-            good = at as u64;
-            continue;
-        }
-        match serde_json::from_str::<GameRecord>(line) {
-            Ok(g) if line.ends_with('\n') => {
-                games.push(g);
-                good = at as u64;
-            }
-            // The last line, cut off mid-write.
-            _ if at == text.len() => break,
-            Ok(_) => unreachable!("only the last line can lack its newline"),
-            Err(source) => return Err(SelfplayError::NotARecord { path: path.to_path_buf(), line: i + 1, source }),
-        }
-    }
-    Ok((games, good))
-}
-
-fn describe(v: &Variant) -> String {
+pub(crate) fn describe(v: &Variant) -> String {
     title(v.name(), v.overrides.iter().map(|(k, x)| (k.as_str(), x.as_str())))
 }
 
-fn title_of(g: &GameRecord) -> String {
+pub(crate) fn title_of(g: &GameRecord) -> String {
     title(&g.variant, g.options.iter().map(|(k, v)| (k.as_str(), v.as_str())))
 }
 
 /// A rule set's title: the variant and the options given (self-play's own `move_limit = 1000`
 /// left out).
-fn title<'a>(variant: &str, options: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+pub(crate) fn title<'a>(variant: &str, options: impl Iterator<Item = (&'a str, &'a str)>) -> String {
     let opts: Vec<String> = options.filter(|(k, v)| !(*k == "move_limit" && *v == "1000")).map(|(k, x)| format!("{k}={x}")).collect();
     if opts.is_empty() { variant.to_string() } else { format!("{variant} ({})", opts.join(", ")) }
-}
-
-fn progress_bar(n: u64, name: &str) -> indicatif::ProgressBar {
-    let b = indicatif::ProgressBar::new(n);
-    b.set_style(
-        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
-    b.set_message(name.to_string());
-    b
 }
 
 /// A proportion with its 95 % Wilson interval.
@@ -729,15 +581,22 @@ impl Share {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub title: String,
+    /// Every game, by index (what `jsonl` writes).
     pub games: Vec<GameRecord>,
     pub n: u64,
-    pub white: Share,
-    pub black: Share,
+    /// The games that differ ([`GameRecord::identity`]): every statistic below counts each
+    /// once, the lowest index of a repeated game standing for it (a repeat tells nothing new).
+    pub distinct: u64,
+    /// The players by the variant's names, the first seat's first.
+    pub names: [String; 2],
+    /// The first seat's wins, the second's, and the draws (over the distinct games).
+    pub first: Share,
+    pub second: Share,
     pub draws: Share,
-    /// White's score (wins + half the draws) over the games, with a 95 % interval (Wilson's,
-    /// treating the score as a share: conservative, since a draw's half point varies less than a
-    /// win or a loss, and always within [0, 1]).
-    pub white_score: (f64, f64, f64),
+    /// The first seat's score (wins + half the draws) over the distinct games, with a 95 %
+    /// interval (Wilson's, treating the score as a share: conservative, since a draw's half
+    /// point varies less than a win or a loss, and always within [0, 1]).
+    pub first_score: (f64, f64, f64),
     pub reasons: Vec<(String, u64)>,
     pub length: Lengths,
     /// Mean legal moves per position: overall, per third of the game, and the maximum.
@@ -750,8 +609,10 @@ pub struct Report {
     pub resumed: u64,
     /// Games that ended at the move limit rather than by a rule of the game.
     pub capped: Share,
-    /// Who played white and black (`random`, `mcts:1000`), when the games say and agree.
+    /// The seats' engines (`random`, `mcts:1000`), when the games say and agree.
     pub players: Option<(String, String)>,
+    /// What the report must say before its numbers (missing shards or games, from `report`).
+    pub warnings: Vec<String>,
     /// Every game-quality metric over the games.
     pub quality: Quality,
     /// The plies the opening table looks at (1 by default; `--openings N`).
@@ -763,6 +624,19 @@ pub const OPENING_ROWS: usize = 20;
 
 /// The reason a game cut by the move limit gives.
 pub const MOVE_LIMIT_REASON: &str = "move limit";
+
+/// The fewest distinct games a side of a comparison needs before anything is marked
+/// significant: with fewer, an interval says nothing (and no games gave "−50 points").
+pub const MIN_JUDGED: u64 = 2;
+
+/// Below this share of distinct games, a report warns that its players repeat themselves.
+pub const DISTINCT_WARNING: f64 = 0.9;
+
+/// The games that differ by [`GameRecord::identity`], in the order given (the first of each).
+pub fn distinct_games(games: &[GameRecord]) -> Vec<GameRecord> {
+    let mut seen = std::collections::HashSet::new();
+    games.iter().filter(|g| seen.insert(g.identity())).cloned().collect()
+}
 
 /// Above this share of games ended by the move limit, a report warns that it measures the limit
 /// and marks nothing significant.
@@ -788,20 +662,11 @@ pub struct Branching {
     pub positions: u64,
 }
 
-/// The first player's points for a result: 1 a win, 0.5 a draw, 0 a loss.
-fn score_of(result: &str) -> f64 {
-    match result {
-        "white" => 1.0,
-        "draw" => 0.5,
-        _ => 0.0,
-    }
-}
-
 /// Why games ended (`white wins: …`, `draw: …`), most frequent first.
 fn reasons(games: &[GameRecord]) -> Vec<(String, u64)> {
     let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
     for g in games {
-        let key = if g.result == "draw" { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+        let key = if g.winner().is_none() { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
         *reasons.entry(key).or_default() += 1;
     }
     let mut reasons: Vec<(String, u64)> = reasons.into_iter().collect();
@@ -870,18 +735,24 @@ impl Report {
     /// The numbers of a study's games (`seconds`: how long they took, when played here).
     pub fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
         let n = games.len() as u64;
-        let count = |r: &str| games.iter().filter(|g| g.result == r).count() as u64;
-        let scores: Vec<f64> = games.iter().map(|g| score_of(&g.result)).collect();
-        let capped = Share::new(games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).count() as u64, n);
-        let players = games.first().filter(|g| !g.white.is_empty()).map(|g| (g.white.clone(), g.black.clone()));
-        let players = players.filter(|p| games.iter().all(|g| (&g.white, &g.black) == (&p.0, &p.1)));
+        let all = games;
+        let games = distinct_games(&all);
+        let d = games.len() as u64;
+        let count = |seat: Option<usize>| games.iter().filter(|g| g.winner() == seat).count() as u64;
+        let scores: Vec<f64> = games.iter().map(GameRecord::first_points).collect();
+        let capped = Share::new(games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).count() as u64, d);
+        let players = all.first().filter(|g| !g.first.is_empty()).map(|g| (g.first.clone(), g.second.clone()));
+        let players = players.filter(|p| all.iter().all(|g| (&g.first, &g.second) == (&p.0, &p.1)));
+        let names = all.first().map_or(SEAT_NAMES, GameRecord::names).map(String::from);
         Report {
             title,
             n,
-            white: Share::new(count("white"), n),
-            black: Share::new(count("black"), n),
-            draws: Share::new(count("draw"), n),
-            white_score: score_ci(&scores),
+            distinct: d,
+            names,
+            first: Share::new(count(Some(0)), d),
+            second: Share::new(count(Some(1)), d),
+            draws: Share::new(count(None), d),
+            first_score: score_ci(&scores),
             reasons: reasons(&games),
             length: Lengths::of(&games),
             branching: Branching::of(&games),
@@ -890,17 +761,46 @@ impl Report {
             resumed: 0,
             capped,
             players,
+            warnings: Vec::new(),
             quality: Quality::of(&games),
             opening_plies: 1,
-            games,
+            games: all,
         }
+    }
+
+    /// The games the statistics count: each distinct game once (see [`Report::distinct`]).
+    pub fn counted(&self) -> Vec<GameRecord> {
+        distinct_games(&self.games)
+    }
+
+    /// Whether fewer than [`DISTINCT_WARNING`] of the games differ: the players repeat
+    /// themselves (deterministic engines), so even the distinct games are no random sample.
+    pub fn repeats(&self) -> bool {
+        (self.distinct as f64) < DISTINCT_WARNING * self.n as f64
+    }
+
+    /// Whether the report's numbers may be judged (marked significant or not), or why not: at
+    /// least [`MIN_JUDGED`] distinct games, most games distinct, and the move limit did not
+    /// decide them.
+    pub fn judged(&self) -> Result<(), String> {
+        if self.distinct < MIN_JUDGED {
+            return Err(format!("fewer than {MIN_JUDGED} distinct games"));
+        }
+        if self.repeats() {
+            return Err(format!("only {} of the {} games differ", self.distinct, self.n));
+        }
+        if self.dominated_by_limit() {
+            return Err("the move limit decided too many games".into());
+        }
+        Ok(())
     }
 
     /// The length histogram: up to `bins` rows on a logarithmic scale of plies (short and long
     /// games both readable), then the games cut by the move limit as a row of their own
     /// (`capped` true). Rows: (from, to, count, capped).
     pub fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64, bool)> {
-        let lengths: Vec<u32> = self.games.iter().filter(|g| g.reason != MOVE_LIMIT_REASON).map(|g| g.plies).collect();
+        let games = self.counted();
+        let lengths: Vec<u32> = games.iter().filter(|g| g.reason != MOVE_LIMIT_REASON).map(|g| g.plies).collect();
         let mut rows: Vec<(u32, u32, u64, bool)> = Vec::new();
         if let (Some(&lo), Some(&hi)) = (lengths.iter().min(), lengths.iter().max()) {
             // Edges lo·(hi/lo)^(i/bins), as whole plies, without repeats.
@@ -921,7 +821,7 @@ impl Report {
             }
         }
         if self.capped.count > 0 {
-            let at = self.games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).map(|g| g.plies).max().unwrap_or(0);
+            let at = games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).map(|g| g.plies).max().unwrap_or(0);
             rows.push((at, at, self.capped.count, true));
         }
         rows
@@ -937,9 +837,27 @@ impl Report {
         let mut s = String::new();
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
-        let _ = writeln!(s, "{}: {} games", self.title, self.n);
-        if let Some((w, b)) = &self.players {
-            let _ = writeln!(s, "players: white {w}, black {b}");
+        let _ = writeln!(s, "{}: {} games, {} distinct", self.title, self.n, self.distinct);
+        let [a, b] = &self.names;
+        match &self.players {
+            Some((w, k)) => {
+                let _ = writeln!(s, "players: {a} {w} (first), {b} {k} (second)");
+            }
+            None => {
+                let _ = writeln!(s, "players: {a} moves first, {b} second");
+            }
+        }
+        for w in &self.warnings {
+            let _ = writeln!(s, "WARNING: {w}");
+        }
+        if self.repeats() {
+            let _ = writeln!(
+                s,
+                "WARNING: only {} of the {} games differ ({}): the players repeat themselves; each distinct game counts once below and nothing is judged (--random-plies varies the openings)",
+                self.distinct,
+                self.n,
+                pct(self.distinct as f64 / self.n as f64)
+            );
         }
         if self.dominated_by_limit() {
             let _ = writeln!(
@@ -955,25 +873,28 @@ impl Report {
             let _ = writeln!(s, "{} of them read back from the earlier run (--resume-from)", self.resumed);
         }
         let _ = writeln!(s, "results (count, share, 95% interval)");
-        let _ = writeln!(s, "  white wins {}", share(&self.white));
-        let _ = writeln!(s, "  black wins {}", share(&self.black));
-        let _ = writeln!(s, "  draws      {}", share(&self.draws));
-        let (m, lo, hi) = self.white_score;
-        let judged = if self.dominated_by_limit() {
-            " (not judged: the move limit decided too many games)"
-        } else if lo > 0.5 || hi < 0.5 {
-            " (significant)"
-        } else {
-            " (not significant)"
+        let w = self.names.iter().map(|n| n.chars().count() + 5).max().unwrap_or(0).max(10);
+        let _ = writeln!(s, "  {:<w$} {}", format!("{a} wins"), share(&self.first));
+        let _ = writeln!(s, "  {:<w$} {}", format!("{b} wins"), share(&self.second));
+        let _ = writeln!(s, "  {:<w$} {}", "draws", share(&self.draws));
+        let (m, lo, hi) = self.first_score;
+        let judged = match self.judged() {
+            Err(why) => format!(" (not judged: {why})"),
+            Ok(()) if lo > 0.5 || hi < 0.5 => " (significant)".into(),
+            Ok(()) => " (not significant)".into(),
         };
-        let _ = writeln!(
-            s,
-            "  first player's score {} [{} – {}]: advantage {:+.1} points{judged}",
-            pct(m),
-            pct(lo),
-            pct(hi),
-            (m - 0.5) * 100.0
-        );
+        if self.distinct == 0 {
+            let _ = writeln!(s, "  first player's score: no game finished, nothing to judge");
+        } else {
+            let _ = writeln!(
+                s,
+                "  first player's ({a}) score {} [{} – {}]: advantage {:+.1} points{judged}",
+                pct(m),
+                pct(lo),
+                pct(hi),
+                (m - 0.5) * 100.0
+            );
+        }
         let _ = writeln!(s, "why games ended");
         for (r, c) in &self.reasons {
             let _ = writeln!(s, "  {c:>6}  {r}");
@@ -998,7 +919,7 @@ impl Report {
             br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
         );
         s.push_str(&self.quality_text());
-        s.push_str(&openings(&self.games, self.opening_plies).text(OPENING_ROWS));
+        s.push_str(&openings(&self.counted(), self.opening_plies).text(OPENING_ROWS));
         s.push_str(&self.speed_line());
         s
     }
@@ -1011,14 +932,15 @@ impl Report {
             let line = format!("  {:<w$}  {} {}", m.name, m.text(), m.scope());
             let _ = writeln!(s, "{}", line.trim_end());
         }
-        if let Some(g) = quality::typical_game(&self.games) {
+        if let Some(g) = quality::typical_game(&self.counted()) {
             let e = g.eval.as_deref().unwrap_or_default();
             let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
             let _ = writeln!(
                 s,
-                "  typical game (#{}, the median length, {} plies): white's evaluation at its start, quarters and last decision {}",
+                "  typical game (#{}, the median length, {} plies): {}'s evaluation at its start, quarters and last decision {}",
                 g.index,
                 g.plies,
+                self.names[0],
                 marks.join(" ")
             );
         }
@@ -1040,41 +962,6 @@ impl Report {
     /// The games as JSON lines.
     pub fn jsonl(&self) -> String {
         self.games.iter().map(|g| serde_json::to_string(g).unwrap_or_default() + "\n").collect()
-    }
-
-    /// Reads JSON-lines files (shards) into reports, one per rule set (variant and options)
-    /// in the order first seen; a game index seen twice for one rule set counts once.
-    ///
-    /// # Errors
-    /// A file cannot be read or a line is not a game record.
-    pub fn merge(files: &[std::path::PathBuf]) -> Result<Vec<Report>, SelfplayError> {
-        let mut groups: Vec<(String, Vec<GameRecord>)> = Vec::new();
-        for f in files {
-            let text = std::fs::read_to_string(f).map_err(|source| SelfplayError::Read { path: f.clone(), source })?;
-            for (i, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let g: GameRecord =
-                    serde_json::from_str(line).map_err(|source| SelfplayError::NotARecord { path: f.clone(), line: i + 1, source })?;
-                let title = title(&g.variant, g.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
-                match groups.iter_mut().find(|x| x.0 == title) {
-                    Some(x) => x.1.push(g),
-                    None => groups.push((title, vec![g])),
-                }
-            }
-        }
-        if groups.is_empty() {
-            return Err(SelfplayError::NoGames);
-        }
-        Ok(groups
-            .into_iter()
-            .map(|(title, mut games)| {
-                games.sort_by_key(|g| g.index);
-                games.dedup_by_key(|g| g.index);
-                Report::new(title, games, None)
-            })
-            .collect())
     }
 }
 
@@ -1150,10 +1037,10 @@ mod tests {
             game(3, "draw", 10, vec![4; 10]),
         ];
         let r = Report::new("x".into(), games, None);
-        assert_eq!((r.white.count, r.black.count, r.draws.count), (2, 1, 1));
-        assert!((r.white.p - 0.5).abs() < 1e-12);
+        assert_eq!((r.first.count, r.second.count, r.draws.count), (2, 1, 1));
+        assert!((r.first.p - 0.5).abs() < 1e-12);
         // White's score: (1 + 0 + 1 + 0.5) / 4.
-        assert!((r.white_score.0 - 0.625).abs() < 1e-12);
+        assert!((r.first_score.0 - 0.625).abs() < 1e-12);
         assert!((r.length.mean - 5.5).abs() < 1e-12);
         assert!((r.length.median - 5.0).abs() < 1e-12);
         assert_eq!((r.length.min, r.length.max, r.length.p10, r.length.p90), (2, 10, 2, 10));
@@ -1212,6 +1099,46 @@ mod tests {
         assert!(r.dominated_by_limit());
         assert!(r.text().contains("WARNING: 33.3% of the games ended at the move limit"), "{}", r.text());
         assert!(!r.text().contains("(significant)"));
+    }
+
+    #[test]
+    fn engines_take_their_seats_by_the_variants_names() {
+        let args = |a: &str| a.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let othello = Variant::load("othello", &[]).unwrap();
+        let seated = |a: &str, v: &Variant| Config::from_repl_args(&args(a), 1).and_then(|c| c.seated(&v.rules));
+        // Othello: black moves first, so --white is the second seat.
+        let c = seated("4 --white ab:d1", &othello).unwrap();
+        assert_eq!((c.first, c.second), (Engine::Random, Engine::parse("ab:d1").unwrap()));
+        let c = seated("4 --first mcts:5 --player white=ab:d2", &othello).unwrap();
+        assert_eq!((c.first, c.second), (Engine::parse("mcts:5").unwrap(), Engine::parse("ab:d2").unwrap()));
+        assert!(
+            seated("4 --first ab:d1 --black ab:d2", &othello)
+                .unwrap_err()
+                .to_string()
+                .contains("black (the first seat) is given two engines")
+        );
+        let xiangqi = Variant::load("xiangqi", &[]).unwrap();
+        let c = seated("4 --player red=ab:d1 --black ab:d2", &xiangqi).unwrap();
+        assert_eq!((c.first, c.second), (Engine::parse("ab:d1").unwrap(), Engine::parse("ab:d2").unwrap()));
+        assert!(matches!(seated("4 --white ab:d1", &xiangqi), Err(SelfplayError::Seats(_))));
+    }
+
+    #[test]
+    fn no_games_and_one_game_are_not_judged() {
+        let r = Report::new("x".into(), vec![], None);
+        assert_eq!(r.judged(), Err("fewer than 2 distinct games".into()));
+        assert!(!r.text().contains("significant") && !r.text().contains("-50.0"), "{}", r.text());
+        let r = Report::new("x".into(), vec![game(0, "white", 2, vec![1, 1])], None);
+        assert!(r.text().contains("(not judged: fewer than 2 distinct games)"), "{}", r.text());
+        // The same game three times and another: 2 of 4 distinct, each counted once.
+        let mut g = game(0, "white", 2, vec![1, 1]);
+        g.line = "a".into();
+        let mut h = game(3, "black", 2, vec![1, 1]);
+        h.line = "b".into();
+        let games = vec![g.clone(), GameRecord { index: 1, ..g.clone() }, GameRecord { index: 2, ..g }, h];
+        let r = Report::new("x".into(), games, None);
+        assert_eq!((r.n, r.distinct, r.first.count, r.second.count), (4, 2, 1, 1));
+        assert!(r.text().contains("WARNING: only 2 of the 4 games differ (50.0%)"), "{}", r.text());
     }
 
     #[test]

@@ -62,11 +62,7 @@ pub fn openings(games: &[GameRecord], plies: usize) -> Openings {
         }
         let e = by.entry(g.moves[..plies].join(" ")).or_default();
         e.0 += 1;
-        e.1 += match g.result.as_str() {
-            "white" => 1.0,
-            "draw" => 0.5,
-            _ => 0.0,
-        };
+        e.1 += g.first_points();
     }
     let n: u64 = by.values().map(|x| x.0).sum();
     let total: f64 = by.values().map(|x| x.1).sum();

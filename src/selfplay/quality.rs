@@ -149,20 +149,12 @@ pub struct Metric {
 
 /// The first player's points in a game: 1 a win, ½ a draw, 0 a loss.
 fn points(g: &GameRecord) -> f64 {
-    match g.result.as_str() {
-        "white" => 1.0,
-        "draw" => 0.5,
-        _ => 0.0,
-    }
+    g.first_points()
 }
 
-/// The winner's sign: +1 when white won, −1 when black did, None for a draw.
+/// The winner's sign: +1 when the first seat won, −1 when the second did, None for a draw.
 fn winner_sign(g: &GameRecord) -> Option<i64> {
-    match g.result.as_str() {
-        "white" => Some(1),
-        "black" => Some(-1),
-        _ => None,
-    }
+    g.winner().map(|seat| if seat == 0 { 1 } else { -1 })
 }
 
 /// The evaluation of a decided game's positions from the winner's point of view (Skip for a
@@ -180,7 +172,7 @@ fn winner_view(g: &GameRecord) -> Result<Vec<i64>, Sample> {
 /// that the score and the balance agree in games with draws.
 pub const FIRST_PLAYER_SCORE: Metric = Metric {
     name: "first player's score",
-    definition: "(white wins + half the draws) / games",
+    definition: "(first player's wins + half the draws) / games",
     kind: Kind::Score,
     unit: Unit::Percent,
     needs: Needs::Results,
@@ -192,7 +184,7 @@ pub const FIRST_PLAYER_SCORE: Metric = Metric {
 /// score's.
 pub const BALANCE: Metric = Metric {
     name: "balance",
-    definition: "1 − |white wins − black wins| / games",
+    definition: "1 − |first player's wins − second's| / games",
     kind: Kind::Balance,
     unit: Unit::Percent,
     needs: Needs::Results,

@@ -19,7 +19,8 @@ pub fn svg(reports: &[&Report]) -> String {
         let x0 = 20 + 420 * k as u32;
         let _ = writeln!(s, "<text x=\"{x0}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{} — {} games</text>", esc(&r.title), r.n);
         // Result bars.
-        for (i, (name, sh)) in [("white wins", r.white), ("black wins", r.black), ("draws", r.draws)].iter().enumerate() {
+        let wins = |k: usize| format!("{} wins", esc(&r.names[k]));
+        for (i, (name, sh)) in [(wins(0), r.first), (wins(1), r.second), ("draws".into(), r.draws)].iter().enumerate() {
             let y = 44 + i as u32 * 30;
             let len = (sh.p * 300.0).round();
             let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">{name}</text>", y + 15);
@@ -77,7 +78,8 @@ const TABLE_TOP: u32 = 730;
 fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let (cx, top, cw, ch) = (x0 + 10, 520u32, 380u32, 160u32);
     let mid = top + ch / 2;
-    let Some(g) = super::quality::typical_game(&r.games) else {
+    let counted = r.counted();
+    let Some(g) = super::quality::typical_game(&counted) else {
         let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation: unavailable (the games carry none)</text>", top - 8);
         return;
     };
@@ -99,8 +101,8 @@ fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let _ = writeln!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#4a7ab5\" stroke-width=\"1.5\"/>", points.join(" "));
     let label =
         |y: u32, t: String, anchor: &str, x: u32| format!("<text x=\"{x}\" y=\"{y}\" font-size=\"10\" text-anchor=\"{anchor}\">{t}</text>");
-    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} white ahead"), "start", cx + 4));
-    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} black ahead"), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} {} ahead", esc(g.names()[0])), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} {} ahead", esc(g.names()[1])), "start", cx + 4));
     let _ = writeln!(s, "{}", label(top + ch + 14, "ply 1".into(), "start", cx));
     let end = if g.result == "draw" { "a draw".to_string() } else { format!("{} won", esc(&g.result)) };
     let _ = writeln!(s, "{}", label(top + ch + 14, format!("ply {}: {end}", e.len()), "end", cx + cw));

@@ -32,15 +32,15 @@ fn colours_alternate_and_threads_do_not_matter() {
     assert_eq!(games.len(), 12);
     for (a, b) in [("random", "ab:d1"), ("random", "mcts:20"), ("ab:d1", "mcts:20")] {
         let mut pair: Vec<&GameRecord> =
-            games.iter().filter(|g| (g.white == a && g.black == b) || (g.white == b && g.black == a)).collect();
+            games.iter().filter(|g| (g.first == a && g.second == b) || (g.first == b && g.second == a)).collect();
         pair.sort_by_key(|g| g.index);
         assert_eq!(pair.iter().map(|g| g.index).collect::<Vec<_>>(), [0, 1, 2, 3], "{a} – {b}");
         for g in pair {
             // Game i: the pair's first engine plays first when i is even; the self-play seed.
             let first = if g.index % 2 == 0 { a } else { b };
-            assert_eq!(g.white, first, "{a} – {b} game {}", g.index);
+            assert_eq!(g.first, first, "{a} – {b} game {}", g.index);
             assert_eq!(g.seed, game_seed(7, g.index));
-            let (w, k) = (g.white_time.as_ref().unwrap(), g.black_time.as_ref().unwrap());
+            let (w, k) = (g.first_time.as_ref().unwrap(), g.second_time.as_ref().unwrap());
             assert_eq!(w.moves + k.moves, g.plies);
             assert!(w.max >= w.median && w.total >= w.max && !g.moves.is_empty());
         }
@@ -66,7 +66,12 @@ fn a_cut_file_resumes_to_the_same_table() {
     let other = ["arena", "checkers", "random", "ab:d1", "--games", "4", "--seed", "8", "--set", "move_limit=60", "--resume-from"];
     let o = crate::binary(&[&other[..], &[file.to_str().unwrap()]].concat(), "", &data);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not this study's (--seed 8"), "{}", String::from_utf8_lossy(&o.stderr));
+    // (The records carry their study since the study was recorded: the message says what differs.)
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("games.jsonl: game 0 (checkers (move_limit=60)) is not of this study") && err.contains("seed 8 against 7"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&data);
 }
 
@@ -190,6 +195,7 @@ fn random_openings_are_shared_by_each_colour_swapped_pair() {
     let resume = [&args[..8], &["--random-plies", "2", "--resume-from", file.to_str().unwrap()]].concat();
     let o = crate::binary(&resume, "", &data);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("opened with 3 random decisions, not this study's 2"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("random plies 2 against 3"), "{err}");
     let _ = std::fs::remove_dir_all(&data);
 }

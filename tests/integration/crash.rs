@@ -299,6 +299,8 @@ fn selfplay_streams_games_and_resumes_a_killed_run() {
     // Another study's file is refused.
     let other = crate::binary(&["selfplay", "bivouac", "--games", "400", "--seed", "6", "--resume-from", file_s], "", &data);
     assert!(!other.status.success());
-    assert!(String::from_utf8_lossy(&other.stderr).contains("not this study's (--seed 6"), "{}", String::from_utf8_lossy(&other.stderr));
+    // (Records carry their study: the message names the file and what differs.)
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(err.contains("games.jsonl: game 0 (bivouac) is not of this study") && err.contains("seed 6 against 5"), "{err}");
     let _ = std::fs::remove_dir_all(&data);
 }

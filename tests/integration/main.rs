@@ -21,6 +21,7 @@ mod repl;
 mod scenarios;
 mod selfplay;
 mod session;
+mod studies;
 mod workflow;
 
 /// The crate's root, where `variants/` lives (tests run there).

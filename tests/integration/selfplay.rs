@@ -5,18 +5,7 @@ use boardlab::Engine;
 use boardlab::selfplay::{Config, Report, compare, run};
 
 fn cfg(games: u64, threads: usize, shard: Option<(u64, u64)>) -> Config {
-    Config {
-        games,
-        seed: 42,
-        white: Engine::Random,
-        black: Engine::Random,
-        threads,
-        shard,
-        record_moves: true,
-        alternate: false,
-        time_moves: false,
-        random_plies: 0,
-    }
+    Config { first: Engine::Random, second: Engine::Random, threads, shard, record_moves: true, ..Config::new(games, 42) }
 }
 
 /// The report without its speed line (the one part that depends on the machine).
@@ -49,14 +38,18 @@ fn shards_merge_into_the_single_run() {
         std::fs::write(&f, part.jsonl()).unwrap();
         files.push(f);
     }
-    let merged = Report::merge(&files).unwrap();
+    let merged = boardlab::selfplay::jsonl::merge(&files, false).unwrap();
+    assert!(merged.warnings.is_empty(), "{:?}", merged.warnings);
+    let merged = merged.reports;
     assert_eq!(merged.len(), 1);
-    assert_eq!(merged[0].games, whole.games);
+    // The records say which shard they came from; all else is the single run's.
+    let unsharded: Vec<_> = merged[0].games.iter().map(|g| g.untimed()).collect();
+    assert_eq!(unsharded, whole.games.iter().map(|g| g.untimed()).collect::<Vec<_>>());
     assert_eq!(body(&merged[0]), body(&whole));
     assert!(merged[0].speed_line().contains("not measured"));
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"index\": 1}\n").unwrap();
-    assert!(Report::merge(&[bad]).unwrap_err().to_string().contains("bad.jsonl:1"));
+    assert!(boardlab::selfplay::jsonl::merge(&[bad], false).unwrap_err().to_string().contains("bad.jsonl:1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -138,7 +131,7 @@ fn a_tiny_study_prints_honest_intervals() {
         .unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("players: white random, black random"), "{out}");
+    assert!(out.contains("players: white random (first), black random (second)"), "{out}");
     let (shares, diffs): (Vec<&str>, Vec<&str>) = out.lines().partition(|l| l.contains(" – "));
     for (lo, hi) in intervals(&shares.join("\n")) {
         assert!((0.0..=100.0).contains(&lo) && (0.0..=100.0).contains(&hi) && lo <= hi, "a share's interval [{lo}, {hi}] in\n{out}");

@@ -1,0 +1,418 @@
+//! Playing studies: one or several (the arena's pairs) on a pool of threads sharing one loaded
+//! variant, the games of an earlier run read back instead of played again, every finished game
+//! handed to a sink in the canonical order (by study, then by index) whatever the thread count,
+//! a progress bar, and Ctrl-C.
+
+use super::study::{Study, differences};
+use super::{Config, Desk, GameRecord, Report, SelfplayError, describe, game_seed, play_game, title_of, with_move_limit};
+use crate::ai::Engine;
+use crate::variant::Variant;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// Where a study's games go as they finish: a JSON-lines file flushed game by game, so a run
+/// killed after hours keeps every finished game (`--resume-from` continues it).
+pub type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
+
+/// Plays a study on `cfg.threads` threads (all sharing one loaded variant), with a progress bar
+/// on standard error when `progress`. Games already in `resumed` (from an earlier run of the
+/// same study, see [`resumable`]) are not played again but count in the report. Each new game
+/// goes to `sink` in the order of the indices. Ctrl-C stops the study: the report covers the
+/// finished games and says it was interrupted.
+///
+/// # Errors
+/// The variant does not load, a player's name is not the variant's, a script hook failed,
+/// `sink` failed, or a resumed game belongs to another study.
+pub fn run_into(
+    spec: &str,
+    sets: &[(String, String)],
+    cfg: &Config,
+    progress: bool,
+    resumed: &[GameRecord],
+    sink: Sink,
+) -> Result<Report, SelfplayError> {
+    let batch = Batch { cfgs: std::slice::from_ref(cfg), arena: None, threads: cfg.threads, progress };
+    run_batch(spec, sets, &batch, resumed, sink).map(Played::report)
+}
+
+/// The games of several studies of one variant played together (see [`run_batch`]).
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The rule set: the variant and the options given.
+    pub title: String,
+    /// The variant's players, the first seat's first.
+    pub names: [String; 2],
+    /// Each study's games, in the order of its configuration, by index.
+    pub games: Vec<Vec<GameRecord>>,
+    /// Ctrl-C stopped the batch: `games` are those finished.
+    pub interrupted: bool,
+    /// Games read back from an earlier run rather than played here.
+    pub resumed: u64,
+    /// Seconds the games took, when all were played here.
+    pub seconds: Option<f64>,
+}
+
+impl Played {
+    /// The report of the first (for a batch of one, the only) study.
+    fn report(self) -> Report {
+        let mut report = Report::new(self.title, self.games.into_iter().next().unwrap_or_default(), self.seconds);
+        report.names = self.names;
+        report.interrupted = self.interrupted;
+        report.resumed = self.resumed;
+        report
+    }
+}
+
+/// Studies played as one: one pool of `threads` threads, one progress bar, one sink.
+pub struct Batch<'a> {
+    /// One self-play study, or an arena's studies (one per pair).
+    pub cfgs: &'a [Config],
+    /// The arena's engines (its records carry them as their study's), or `None` for self-play.
+    pub arena: Option<&'a [Engine]>,
+    pub threads: usize,
+    /// A progress bar on standard error.
+    pub progress: bool,
+}
+
+/// Several studies of one variant played as one (the arena's, one per pair of engines).
+/// Otherwise as [`run_into`]: `resumed` games of these studies are not played again, Ctrl-C
+/// stops with the games finished.
+///
+/// # Errors
+/// The variant does not load, a player's name is not the variant's, a script hook failed,
+/// `sink` failed, or a resumed game belongs to another study.
+pub fn run_batch(
+    spec: &str,
+    sets: &[(String, String)],
+    batch: &Batch,
+    resumed: &[GameRecord],
+    sink: Sink,
+) -> Result<Played, SelfplayError> {
+    let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
+    let cfgs = batch.cfgs.iter().map(|c| c.seated(&v.rules)).collect::<Result<Vec<_>, _>>()?;
+    let label = Study::of(&v, &cfgs, batch.arena);
+    let mine = resumable(&v, &cfgs, &label, resumed)?;
+    let total: usize = cfgs.iter().map(|c| c.indices().len()).sum();
+    let done: usize = mine.iter().map(Vec::len).sum();
+    let bar = batch.progress.then(|| progress_bar(total as u64, done as u64, v.name()));
+    let played = study(&v, &cfgs, &label, batch.threads, mine, &mut |g| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        sink(g)
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    played
+}
+
+/// [`run_into`] with nothing resumed and the games kept in the report only.
+///
+/// # Errors
+/// The variant does not load, or a script hook failed.
+pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, SelfplayError> {
+    run_into(spec, sets, cfg, progress, &[], &mut |_| Ok(()))
+}
+
+/// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`);
+/// `each` hears of every finished game (for a progress line).
+///
+/// # Errors
+/// A player's name is not the variant's, or a script hook failed.
+pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
+    let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
+    let cfg = cfg.seated(&v.rules)?;
+    let label = Study::of(&v, std::slice::from_ref(&cfg), None);
+    let played = study(&v, std::slice::from_ref(&cfg), &label, 1, vec![vec![]], &mut |g| {
+        each(g);
+        Ok(())
+    });
+    played.map(Played::report)
+}
+
+/// The games of `resumed` that belong to these studies, labelled `label`: for each study, its
+/// games by index. A game goes to the study whose two engines played it (with one study, to
+/// that study). Games of another rule set played with everything else the same are skipped
+/// (the other half of a `selfplay --compare` run).
+///
+/// # Errors
+/// A game of another study: another seed, other players, another shard, the variant's files
+/// changed; continuing would mix two studies.
+pub fn resumable(v: &Variant, cfgs: &[Config], label: &Study, resumed: &[GameRecord]) -> Result<Vec<Vec<GameRecord>>, SelfplayError> {
+    let title = describe(v);
+    let mut out: Vec<BTreeMap<u64, GameRecord>> = vec![BTreeMap::new(); cfgs.len()];
+    let met = |c: &Config, g: &GameRecord| {
+        let (w, b) = (c.first.to_string(), c.second.to_string());
+        (g.first == w && g.second == b) || (g.first == b && g.second == w)
+    };
+    let other = |g: &GameRecord, why: String| {
+        SelfplayError::OtherStudy(format!(
+            "game {} ({}) is not of this study: {why}",
+            g.index,
+            title_of(g).chars().take(80).collect::<String>()
+        ))
+    };
+    let ours = GameRecord {
+        variant: v.name().into(),
+        options: v.overrides.iter().cloned().collect(),
+        study: Some(label.clone()),
+        ..GameRecord::default()
+    };
+    for g in resumed {
+        if g.study.is_some() {
+            let d = differences(&ours, g, true);
+            if !d.is_empty() {
+                return Err(other(g, format!("this run's against the file's: {}", d.join(", "))));
+            }
+            if title_of(g) != title {
+                continue;
+            }
+        } else if title_of(g) != title {
+            return Err(other(g, format!("its rule set is not {title}")));
+        }
+        let Some(k) = (if cfgs.len() == 1 { Some(0) } else { cfgs.iter().position(|c| met(c, g)) }) else {
+            return Err(other(g, format!("it was played by {} against {}, who do not meet here", g.first, g.second)));
+        };
+        let cfg = &cfgs[k];
+        if !cfg.indices().contains(&g.index) {
+            return Err(other(g, format!("its index is not among this study's {} games (or this shard's)", cfg.games)));
+        }
+        let (w, b) = cfg.players(g.index);
+        let players = (w.to_string(), b.to_string());
+        if g.random_plies != cfg.random_plies.min(g.plies) {
+            let why = format!("it opened with {} random decisions, not this study's {} (--random-plies)", g.random_plies, cfg.random_plies);
+            return Err(other(g, why));
+        }
+        if g.seed != game_seed(cfg.seed, g.index) || (!g.first.is_empty() && (g.first.clone(), g.second.clone()) != players) {
+            let why = format!(
+                "it was played with seed {} by {} against {}, not with this study's (--seed {}, {} against {})",
+                g.seed, g.first, g.second, cfg.seed, players.0, players.1
+            );
+            return Err(other(g, why));
+        }
+        out[k].insert(g.index, g.clone());
+    }
+    Ok(out.into_iter().map(|m| m.into_values().collect()).collect())
+}
+
+/// Hands finished games to a sink in the order of the jobs, whatever order they finish in: a
+/// game waits here until every earlier job's game has gone.
+struct InOrder {
+    next: usize,
+    waiting: BTreeMap<usize, GameRecord>,
+}
+
+impl InOrder {
+    /// Takes job `at`'s game and sends every game now due.
+    fn put(&mut self, at: usize, g: GameRecord, sink: Sink) -> std::io::Result<()> {
+        self.waiting.insert(at, g);
+        while let Some(g) = self.waiting.remove(&self.next) {
+            sink(&g)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    /// Sends the games still waiting (after a gap that Ctrl-C left), so none finished is lost.
+    fn flush(&mut self, sink: Sink) -> std::io::Result<()> {
+        for g in std::mem::take(&mut self.waiting).into_values() {
+            sink(&g)?;
+        }
+        Ok(())
+    }
+}
+
+/// The games of the studies `cfgs` not in `done` (by study), played on `threads` threads; every
+/// finished game goes to `sink` (on this thread, in the order of the jobs: by study, by index).
+fn study(
+    v: &Variant,
+    cfgs: &[Config],
+    label: &Study,
+    threads: usize,
+    done: Vec<Vec<GameRecord>>,
+    sink: Sink,
+) -> Result<Played, SelfplayError> {
+    // Each game to play: (its study, its index).
+    let mut jobs: Vec<(usize, u64)> = Vec::new();
+    for (k, cfg) in cfgs.iter().enumerate() {
+        let skip: std::collections::BTreeSet<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
+        jobs.extend(cfg.indices().into_iter().filter(|i| !skip.contains(i)).map(|i| (k, i)));
+    }
+    let resumed: usize = done.iter().map(Vec::len).sum();
+    let mut games = done;
+    games.resize(cfgs.len(), vec![]);
+    // Room for every game to come, so that the records are never moved as the lists grow.
+    for (k, list) in games.iter_mut().enumerate() {
+        list.reserve(jobs.iter().filter(|j| j.0 == k).count());
+    }
+    let mut failure: Option<SelfplayError> = None;
+    let mut interrupted = false;
+    let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
+    let t = Instant::now();
+    // Takes job `at`'s finished game (or why it did not finish); false: stop the study.
+    let mut take = |(at, r): (usize, Result<GameRecord, SelfplayError>)| -> bool {
+        let k = jobs[at].0;
+        let r = r.and_then(|mut g| {
+            g.study = Some(label.clone());
+            order.put(at, g.clone(), sink).map(|()| g).map_err(SelfplayError::Output)
+        });
+        match r {
+            Ok(g) => {
+                games[k].push(g);
+                true
+            }
+            Err(SelfplayError::Interrupted(_)) => {
+                interrupted = true;
+                false
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+                false
+            }
+        }
+    };
+    let play = |desk: &mut Desk, at: usize| (at, play_game(&cfgs[jobs[at].0], jobs[at].1, desk));
+    let panicked = pool(v, threads, jobs.len(), &play, &mut take);
+    if let Err(e) = order.flush(sink) {
+        failure.get_or_insert(SelfplayError::Output(e));
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if panicked {
+        return Err(SelfplayError::Panicked);
+    }
+    for g in &mut games {
+        g.sort_by_key(|g| g.index);
+    }
+    // The speed is for the games played here; resumed games were timed elsewhere.
+    let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
+    let names = [crate::Player::FIRST, crate::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
+    Ok(Played { title: describe(v), names, games, interrupted, resumed: resumed as u64, seconds })
+}
+
+/// A finished job: its position in the list and its game (or why it did not finish).
+type Done = (usize, Result<GameRecord, SelfplayError>);
+
+/// Plays jobs `0..n` with `play` on `threads` threads (each with a desk of its own), handing
+/// each finished one to `take` on this thread until it says stop (false) or a job fails;
+/// returns whether a thread panicked.
+fn pool(
+    v: &Variant,
+    threads: usize,
+    n: usize,
+    play: &(dyn Fn(&mut Desk, usize) -> Done + Sync),
+    take: &mut dyn FnMut(Done) -> bool,
+) -> bool {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let threads = threads.max(1).min(n.max(1));
+    if threads == 1 {
+        let mut desk = Desk::new(v);
+        for at in 0..n {
+            if !take(play(&mut desk, at)) {
+                break;
+            }
+        }
+        return false;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let tx = tx.clone();
+                let (next, stop) = (&next, &stop);
+                s.spawn(move || {
+                    let mut desk = Desk::new(v);
+                    while !stop.load(Ordering::Relaxed) {
+                        let at = next.fetch_add(1, Ordering::Relaxed);
+                        if at >= n {
+                            break;
+                        }
+                        let r = play(&mut desk, at);
+                        let failed = r.1.is_err();
+                        if tx.send(r).is_err() || failed {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(tx);
+        for r in &rx {
+            if !take(r) {
+                break;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        drop(rx);
+        handles.into_iter().any(|h| h.join().is_err())
+    })
+}
+
+/// What the progress bar says after its count: the rate and the time left once a game played
+/// here has ended (`done` of them in `secs` seconds, `left` to play), and until then that it
+/// waits for one (a rate or an eta from nothing would be made up).
+pub fn rate_and_eta(done: u64, left: u64, secs: f64) -> String {
+    if done == 0 || secs <= 0.0 {
+        return "waiting for the first game to end".into();
+    }
+    let rate = done as f64 / secs;
+    let eta = std::time::Duration::from_secs((left as f64 / rate).ceil() as u64);
+    format!("{} games/s, eta {}", super::sig3(rate), indicatif::HumanDuration(eta))
+}
+
+/// A bar of `n` games, `resumed` of them read back (they count as done, but not in the rate).
+fn progress_bar(n: u64, resumed: u64, name: &str) -> indicatif::ProgressBar {
+    let b = indicatif::ProgressBar::new(n);
+    let rate = move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let done = s.pos().saturating_sub(resumed);
+        let _ = w.write_str(&rate_and_eta(done, s.len().unwrap_or(0).saturating_sub(s.pos()), s.elapsed().as_secs_f64()));
+    };
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games, {elapsed} elapsed, {rate_eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .with_key("rate_eta", rate)
+            .progress_chars("=> "),
+    );
+    b.set_message(name.to_string());
+    b.set_position(resumed);
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_rate_or_eta_before_a_game_ends() {
+        assert_eq!(rate_and_eta(0, 100, 3.0), "waiting for the first game to end");
+        // 4 games in 2 s: 2 games/s, 10 left: 5 s.
+        assert_eq!(rate_and_eta(4, 10, 2.0), "2.00 games/s, eta 5 seconds");
+    }
+
+    #[test]
+    fn games_go_out_in_the_order_of_the_jobs() {
+        let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
+        let mut out = Vec::new();
+        let g = |i: u64| GameRecord { index: i, ..GameRecord::default() };
+        for at in [2usize, 0, 3, 1, 5] {
+            order
+                .put(at, g(at as u64), &mut |g| {
+                    out.push(g.index);
+                    Ok(())
+                })
+                .unwrap();
+        }
+        assert_eq!(out, [0, 1, 2, 3]);
+        order
+            .flush(&mut |g| {
+                out.push(g.index);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(out, [0, 1, 2, 3, 5]);
+    }
+}

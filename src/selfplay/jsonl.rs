@@ -1,0 +1,385 @@
+//! Studies' JSON-lines files: read with a limit on each line and on the file (checked before
+//! reading where the file system knows the size: `/dev/zero` is refused, not read until memory
+//! runs out), merged into reports only when they hold one study (or a comparison of two rule
+//! sets), and written game by game.
+//!
+//! A last line without its newline that is not a record is what a kill or a full disk leaves:
+//! it is left out with a warning (and `--resume-from` cuts it off before appending). Any other
+//! line that is not a record, or a record whose result is not one of its players or `draw`, is
+//! an error naming the file and the line.
+
+use super::study::differences;
+use super::{GameRecord, Report, SelfplayError, title_of};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// The longest line read (16 MiB; a game of 1000 plies with every move kept takes about 20 kB).
+pub const MAX_LINE_BYTES: u64 = 16 << 20;
+
+/// The largest file read (1 GiB: some 50 000 long games).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// The records of one file.
+#[derive(Debug, Default)]
+pub struct Records {
+    /// Each record with its line number (from 1).
+    pub games: Vec<(usize, GameRecord)>,
+    /// The bytes up to the end of the last record (where appending may start).
+    pub good: u64,
+    /// The line number of a last line cut off mid-write, left out.
+    pub cut: Option<usize>,
+    /// Whether the last record lacks its newline (an appender writes one first).
+    pub unterminated: bool,
+}
+
+fn read_error(path: &Path, source: std::io::Error) -> SelfplayError {
+    SelfplayError::Read { path: path.to_path_buf(), source }
+}
+
+fn too_large(path: &Path, what: String) -> SelfplayError {
+    SelfplayError::TooLarge { path: path.to_path_buf(), what }
+}
+
+/// Opens `path` for reading at most [`MAX_FILE_BYTES`] (and one more, to see that there are
+/// more): a regular file over the limit is refused before anything is read.
+fn open(path: &Path) -> Result<impl BufRead, SelfplayError> {
+    let f = std::fs::File::open(path).map_err(|e| read_error(path, e))?;
+    let meta = f.metadata().map_err(|e| read_error(path, e))?;
+    if meta.is_dir() {
+        return Err(read_error(path, std::io::Error::other("a folder, not a JSON-lines file")));
+    }
+    if meta.is_file() && meta.len() > MAX_FILE_BYTES {
+        return Err(too_large(path, format!("{} bytes, over the limit of {MAX_FILE_BYTES} bytes for a JSON-lines file", meta.len())));
+    }
+    Ok(std::io::BufReader::new(f.take(MAX_FILE_BYTES + 1)))
+}
+
+/// Reads the records of a JSON-lines file (see the module's documentation).
+///
+/// # Errors
+/// The file cannot be read, is over a limit, or holds a line that is not a record (but a cut
+/// last line) or a record with an unknown result.
+pub fn read_records(path: &Path) -> Result<Records, SelfplayError> {
+    let mut r = open(path)?;
+    let mut out = Records::default();
+    let mut buf = Vec::new();
+    let mut at = 0u64;
+    for number in 1.. {
+        buf.clear();
+        let n = (&mut r).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut buf).map_err(|e| read_error(path, e))? as u64;
+        if n == 0 {
+            break;
+        }
+        at += n;
+        if at > MAX_FILE_BYTES {
+            return Err(too_large(path, format!("longer than the limit of {MAX_FILE_BYTES} bytes for a JSON-lines file")));
+        }
+        let ended = buf.last() == Some(&b'\n');
+        if n > MAX_LINE_BYTES && !ended {
+            return Err(too_large(path, format!("line {number} is longer than the limit of {MAX_LINE_BYTES} bytes")));
+        }
+        if buf.iter().all(u8::is_ascii_whitespace) {
+            out.good = at;
+            continue;
+        }
+        match serde_json::from_slice::<GameRecord>(&buf) {
+            Ok(g) if !g.result_known() => {
+                let players = g.names().map(String::from);
+                let result = g.result.chars().take(40).collect();
+                return Err(SelfplayError::UnknownResult { path: path.to_path_buf(), line: number, result, players });
+            }
+            Ok(g) => {
+                out.games.push((number, g));
+                out.good = at;
+                out.unterminated = !ended;
+            }
+            Err(_) if !ended => out.cut = Some(number),
+            Err(source) => return Err(SelfplayError::NotARecord { path: path.to_path_buf(), line: number, source }),
+        }
+    }
+    Ok(out)
+}
+
+/// The warning for a file's cut last line.
+fn cut_warning(path: &Path, line: usize) -> String {
+    format!("{}:{line}: the last line is cut off (a run killed while writing it, or a full disk): left out", path.display())
+}
+
+/// Reads the finished games of a JSON-lines file for `--resume-from`, and how many of its bytes
+/// hold them: a last line cut off by a kill is not a game (appending starts where it began).
+///
+/// # Errors
+/// As [`read_records`].
+pub fn read_resumable(path: &Path) -> Result<(Vec<GameRecord>, u64), SelfplayError> {
+    let r = read_records(path)?;
+    Ok((r.games.into_iter().map(|(_, g)| g).collect(), r.good))
+}
+
+/// Reports merged from files, and what the reader should be told beside them.
+#[derive(Debug)]
+pub struct Merged {
+    /// One report a rule set, in the order first seen.
+    pub reports: Vec<Report>,
+    /// Cut last lines, games found twice with the same record.
+    pub warnings: Vec<String>,
+}
+
+/// Where a record was read: (file, line).
+type Place = (usize, usize);
+
+/// A game found twice with the same record: where first, where again, its index.
+type Twice = (Place, Place, u64);
+
+/// Every rule set's [`Group`] (by title, in the order first seen), and the games found twice.
+type Grouped = (Vec<(String, Group)>, Vec<Twice>);
+
+/// A rule set's records by (study but its shard, index), with where each was read.
+type Group = BTreeMap<(String, u64), (Place, GameRecord)>;
+
+/// Reads JSON-lines files (shards) into reports, one per rule set (variant and options) in the
+/// order first seen. Unless `mixed`, every record must be of one study (or of a comparison of
+/// rule sets played alike); a game index found twice counts once if both records agree (times
+/// and shard aside) and is an error if they do not. A report says which shards and how many
+/// of the study's games are missing.
+///
+/// # Errors
+/// A file cannot be read or is over a limit, a line is not a record, a result is unknown, two
+/// studies are mixed, or one game has two different records.
+pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
+    let mut warnings = Vec::new();
+    let mut all: Vec<(Place, GameRecord)> = Vec::new();
+    for (k, f) in files.iter().enumerate() {
+        let r = read_records(f)?;
+        if let Some(line) = r.cut {
+            warnings.push(cut_warning(f, line));
+        }
+        all.extend(r.games.into_iter().map(|(line, g)| ((k, line), g)));
+    }
+    let at = |(k, line): Place| format!("{}:{line}", files[k].display());
+    let Some((first_at, first)) = all.first().cloned() else { return Err(SelfplayError::NoGames) };
+    if !mixed && let Some((p, d)) = all.iter().map(|(p, g)| (p, differences(&first, g, false))).find(|(_, d)| !d.is_empty()) {
+        return Err(SelfplayError::OtherStudy(format!(
+            "{} and {} are games of different studies ({}); `report --mixed` reports them together anyway",
+            at(first_at),
+            at(*p),
+            d.join(", ")
+        )));
+    }
+    let (groups, identical) = group(all, &at)?;
+    if let Some((q, p, index)) = identical.first() {
+        warnings.push(format!(
+            "{} games are in these files twice with the same record, each counted once (the first: game {index}, {} and {})",
+            identical.len(),
+            at(*q),
+            at(*p)
+        ));
+    }
+    let reports = groups
+        .into_iter()
+        .map(|(title, games)| {
+            let mut games: Vec<GameRecord> = games.into_values().map(|(_, g)| g).collect();
+            games.sort_by_key(|g| g.index);
+            let missing = missing(&games);
+            let mut r = Report::new(title, games, None);
+            r.warnings = missing;
+            r
+        })
+        .collect();
+    Ok(Merged { reports, warnings })
+}
+
+/// Records by rule set, then by (study but its shard, index), and the games found twice with
+/// the same record: (where first, where again, index).
+///
+/// # Errors
+/// One game with two different records (`at` names where each was read).
+fn group(all: Vec<(Place, GameRecord)>, at: &dyn Fn(Place) -> String) -> Result<Grouped, SelfplayError> {
+    let mut groups: Vec<(String, Group)> = Vec::new();
+    let mut identical: Vec<Twice> = Vec::new();
+    for (p, g) in all {
+        let title = title_of(&g);
+        let key = (study_key(&g), g.index);
+        let i = match groups.iter().position(|x| x.0 == title) {
+            Some(i) => i,
+            None => {
+                groups.push((title, BTreeMap::new()));
+                groups.len() - 1
+            }
+        };
+        match groups[i].1.get(&key) {
+            Some((q, h)) if h.untimed() == g.untimed() => identical.push((*q, p, g.index)),
+            Some((q, _)) => {
+                return Err(SelfplayError::OtherStudy(format!(
+                    "game {} of {} has two different records: {} and {}",
+                    g.index,
+                    groups[i].0,
+                    at(*q),
+                    at(p)
+                )));
+            }
+            None => {
+                groups[i].1.insert(key, (p, g));
+            }
+        }
+    }
+    Ok((groups, identical))
+}
+
+/// What tells the records of one study apart from another's in one rule set: the study without
+/// its shard (empty for records written before studies were recorded).
+fn study_key(g: &GameRecord) -> String {
+    let s = g.study.clone().map(|mut s| {
+        s.shard = None;
+        s
+    });
+    s.map(|s| serde_json::to_string(&s).unwrap_or_default()).unwrap_or_default()
+}
+
+/// What the games of one rule set lack of their studies: shards never seen, and games asked for
+/// and not in the files (an interrupted run).
+fn missing(games: &[GameRecord]) -> Vec<String> {
+    let mut by_study: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
+    for g in games {
+        by_study.entry(study_key(g)).or_default().push(g);
+    }
+    let mut out = Vec::new();
+    for gs in by_study.values() {
+        let Some(s) = gs[0].study.as_ref() else { continue };
+        let seen: BTreeSet<(u64, u64)> = gs.iter().filter_map(|g| g.study.as_ref()?.shard()).collect();
+        if let Some(&(_, n)) = seen.iter().next() {
+            let absent: Vec<String> = (0..n.min(1000)).filter(|i| !seen.contains(&(*i, n))).map(|i| format!("{i}/{n}")).collect();
+            if !absent.is_empty() {
+                out.push(format!(
+                    "shards missing from these files: {} (the report covers {} of {n} shards)",
+                    absent.join(", "),
+                    seen.len()
+                ));
+            }
+        }
+        let pairs = if s.kind == "arena" { (s.engines.len() * s.engines.len().saturating_sub(1) / 2).max(1) as u64 } else { 1 };
+        let asked = s.games.saturating_mul(pairs);
+        if (gs.len() as u64) < asked {
+            out.push(format!("these files hold {} of the study's {asked} games (a run stopped early or a shard missing)", gs.len()));
+        }
+    }
+    out
+}
+
+/// The games of `--resume-from FILE` and the `--jsonl` file (or FILE itself) new games stream to.
+pub struct GameFiles {
+    /// The games read back.
+    pub resumed: Vec<GameRecord>,
+    /// The file resumed, to name in its errors.
+    pub resume_from: Option<PathBuf>,
+    /// Where new games go, and its name for errors.
+    out: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
+}
+
+impl GameFiles {
+    /// Reads `resume_from` (if any) and opens the file new games go to: `jsonl`, else
+    /// `resume_from` itself. The file resumed is appended to (cut back to its last whole line);
+    /// another is created (or truncated: a device or a FIFO is written through, a symlink
+    /// followed) with the resumed games first.
+    ///
+    /// # Errors
+    /// Either file cannot be read or written (the message names it), or is over a limit.
+    pub fn open(jsonl: Option<&Path>, resume_from: Option<&Path>) -> Result<GameFiles, SelfplayError> {
+        let read = match resume_from {
+            Some(p) => read_records(p)?,
+            None => Records::default(),
+        };
+        let resumed: Vec<GameRecord> = read.games.into_iter().map(|(_, g)| g).collect();
+        let Some(p) = jsonl.or(resume_from) else { return Ok(GameFiles { resumed, resume_from: None, out: None }) };
+        let err = |e: std::io::Error| SelfplayError::Read { path: p.to_path_buf(), source: e };
+        let same = resume_from.is_some_and(|r| r == p || std::fs::canonicalize(r).ok() == std::fs::canonicalize(p).ok());
+        let mut w = if same {
+            let f = std::fs::OpenOptions::new().read(true).append(true).open(p).map_err(err)?;
+            // A game cut off mid-line by a kill is dropped, so the next one starts on its own line.
+            if f.metadata().map_err(err)?.is_file() && f.metadata().map_err(err)?.len() > read.good {
+                f.set_len(read.good).map_err(err)?;
+            }
+            let mut w = std::io::BufWriter::new(f);
+            if read.unterminated && last_byte(w.get_mut(), read.good).map_err(err)? != Some(b'\n') {
+                w.write_all(b"\n").map_err(err)?;
+            }
+            w
+        } else {
+            std::io::BufWriter::new(std::fs::File::create(p).map_err(err)?)
+        };
+        if !same {
+            for g in &resumed {
+                writeln!(w, "{}", serde_json::to_string(g).unwrap_or_default()).map_err(err)?;
+            }
+        }
+        Ok(GameFiles { resumed, resume_from: resume_from.map(Path::to_path_buf), out: Some((p.to_path_buf(), w)) })
+    }
+
+    /// Writes a finished game as one line, flushed at once (a killed run keeps it).
+    ///
+    /// # Errors
+    /// The file cannot be written: the error, of the same kind, names the file.
+    pub fn write(&mut self, g: &GameRecord) -> std::io::Result<()> {
+        let Some((p, f)) = &mut self.out else { return Ok(()) };
+        let line = serde_json::to_string(g).unwrap_or_default();
+        writeln!(f, "{line}").and_then(|()| f.flush()).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))
+    }
+}
+
+/// The byte before `len` in `f` (None for an empty file).
+fn last_byte(f: &mut std::fs::File, len: u64) -> std::io::Result<Option<u8>> {
+    if len == 0 {
+        return Ok(None);
+    }
+    f.seek(std::io::SeekFrom::Start(len - 1))?;
+    let mut b = [0u8];
+    f.read_exact(&mut b)?;
+    Ok(Some(b[0]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    const GAME: &str =
+        r#"{"index":0,"seed":1,"variant":"x","options":{},"result":"white","reason":"r","plies":1,"moves":["a1"],"branching":[1]}"#;
+
+    #[test]
+    fn a_cut_last_line_is_left_out_and_any_other_bad_line_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = file(dir.path(), "cut.jsonl", &format!("{GAME}\n{}", &GAME[..30]));
+        let r = read_records(&cut).unwrap();
+        assert_eq!((r.games.len(), r.cut, r.good), (1, Some(2), GAME.len() as u64 + 1));
+        // The same cut line with its newline: not what a kill leaves.
+        let bad = file(dir.path(), "bad.jsonl", &format!("{}\n{GAME}\n", &GAME[..30]));
+        assert!(read_records(&bad).unwrap_err().to_string().contains("bad.jsonl:1: not a game record"));
+        // A whole last record without its newline is a record.
+        let whole = file(dir.path(), "whole.jsonl", GAME);
+        let r = read_records(&whole).unwrap();
+        assert_eq!((r.games.len(), r.cut, r.unterminated), (1, None, true));
+    }
+
+    #[test]
+    fn an_unknown_result_names_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = file(dir.path(), "m.jsonl", &format!("{GAME}\n{}\n", GAME.replace("\"white\"", "\"martian\"")));
+        let e = read_records(&f).unwrap_err().to_string();
+        assert!(e.contains("m.jsonl:2: unknown result `martian` (expected white, black or draw)"), "{e}");
+        // Named players: their names are the results.
+        let named = GAME.replace("\"result\":\"white\"", "\"players\":[\"black\",\"white\"],\"result\":\"red\"");
+        let f = file(dir.path(), "n.jsonl", &format!("{named}\n"));
+        assert!(read_records(&f).unwrap_err().to_string().contains("expected black, white or draw"));
+    }
+
+    #[test]
+    fn endless_files_stop_at_the_line_limit() {
+        let e = read_records(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("/dev/zero: line 1 is longer than the limit of 16777216 bytes"), "{e}");
+    }
+}
