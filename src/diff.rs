@@ -120,7 +120,7 @@ fn scenario_roots(a: &Variant, b: &Variant) -> Vec<(String, Position, Position)>
     let mut files: Vec<_> = rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
     files.sort();
     for p in files {
-        let Ok(text) = crate::scenario::read_text_limited(&p, crate::scenario::MAX_TEXT_FILE_BYTES) else { continue };
+        let Ok(text) = crate::files::read_to_string_limited(&p, crate::scenario::MAX_TEXT_FILE_BYTES) else { continue };
         let Ok(sc) = toml::from_str::<crate::scenario::Scenario>(&text) else { continue };
         if !sc.set.is_empty() {
             continue; // a scenario with options of its own describes another rule set

@@ -49,7 +49,7 @@ pub enum IllegalReason {
     NotMaximal { most: usize, captures: Moves },
     #[error("refused by the rules' filters")]
     Filtered,
-    #[error("{} is not one of the choices of the pending {tag}: {choices}", crate::notation::clip(.text))]
+    #[error("{} is not one of the choices of the pending {tag}: {choices}", crate::files::quote(.text))]
     NotAChoice { text: String, tag: String, choices: Moves },
     #[error("there is no piece on {0}")]
     NoPiece(String),

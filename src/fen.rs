@@ -130,11 +130,11 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let side = match f[1] {
         "w" => Player::FIRST,
         "b" => Player::SECOND,
-        s => return Err(bad(format!("the side to move is w or b, not `{s}`", s = crate::notation::clip(s)))),
+        s => return Err(bad(format!("the side to move is w or b, not `{s}`", s = crate::files::quote(s)))),
     };
     let number = |i: usize, what: &str| -> Result<u32, PositionError> {
         f.get(i).map_or(Ok(if i == 5 { 1 } else { 0 }), |t| {
-            t.parse().map_err(|_| bad(format!("the {what} `{t}` is not a number", t = crate::notation::clip(t))))
+            t.parse().map_err(|_| bad(format!("the {what} `{t}` is not a number", t = crate::files::quote(t))))
         })
     };
     let (clock, fullmove) = (number(4, "half-move clock")?, number(5, "move number")?);
@@ -153,13 +153,13 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let g = &rules.geometry;
     let mut ep_check = None;
     if let Some(&ep) = f.get(3).filter(|&&t| t != "-") {
-        let at = g.parse_cell(ep).map_err(|_| bad(format!("the en passant field `{ep}` is not a cell", ep = crate::notation::clip(ep))))?;
+        let at = g.parse_cell(ep).map_err(|_| bad(format!("the en passant field `{ep}` is not a cell", ep = crate::files::quote(ep))))?;
         // The piece that passed it stands one step further along its owner's forward.
         let mover = side.other();
         let (file, rank) = g.coords(at);
         let piece = g
             .at(file as i32, rank as i32 + rules.forward[mover] as i32)
-            .ok_or_else(|| bad(format!("no cell beyond {ep}", ep = crate::notation::clip(ep))))?;
+            .ok_or_else(|| bad(format!("no cell beyond {ep}", ep = crate::files::quote(ep))))?;
         // The board is read below; the piece must be the opponent's, the one that just moved.
         ep_check = Some((piece.0, ep.to_string()));
         line.push_str(&format!(" ep={ep}/{}", g.name(piece)));
@@ -171,12 +171,12 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         let (at, mover) = (g.name(crate::Cell(piece)), rules.player_name(side.other()));
         return Err(bad(format!(
             "en passant on {ep}: the piece on {at} is not the one that just moved (none of {mover}'s)",
-            ep = crate::notation::clip(&ep)
+            ep = crate::files::quote(&ep)
         )));
     }
     if let Some(&castling) = f.get(2).filter(|&&t| t != "-") {
         let c = rules.castling.as_ref().ok_or_else(|| {
-            bad(format!("this variant has no castling, so `{castling}` means nothing", castling = crate::notation::clip(castling)))
+            bad(format!("this variant has no castling, so `{castling}` means nothing", castling = crate::files::quote(castling)))
         })?;
         let mut rights = crate::rules::CastleRights::NONE;
         for ch in castling.chars() {

@@ -300,11 +300,11 @@ impl Geometry {
 pub enum CellError {
     #[error("empty cell name")]
     Empty,
-    #[error("`{}` is not a cell name (a letter then a number, like e2)", crate::notation::clip(.0))]
+    #[error("`{}` is not a cell name (a letter then a number, like e2)", crate::files::quote(.0))]
     NotAName(String),
-    #[error("`{}` is not a cell name: ranks count from 1", crate::notation::clip(.0))]
+    #[error("`{}` is not a cell name: ranks count from 1", crate::files::quote(.0))]
     RankZero(String),
-    #[error("{} is not on the board", crate::notation::clip(.0))]
+    #[error("{} is not on the board", crate::files::quote(.0))]
     OffBoard(String),
 }
 

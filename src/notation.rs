@@ -355,20 +355,6 @@ pub enum MoveText {
     },
 }
 
-/// The most characters of a user's text an error message quotes.
-pub const QUOTE_CHARS: usize = 80;
-
-/// `text` as an error message quotes it: whole up to [`QUOTE_CHARS`] characters, else its
-/// start, `…` and its length (a 100 kB move is not echoed whole).
-pub fn clip(text: &str) -> String {
-    let n = text.chars().count();
-    if n <= QUOTE_CHARS {
-        return text.to_string();
-    }
-    let head: String = text.chars().take(QUOTE_CHARS - 10).collect();
-    format!("{head}… ({n} characters)")
-}
-
 /// The longest position text or FEN boardlab reads (64 KiB: a 26×26 board whose every piece
 /// carries attributes fits many times over).
 pub const MAX_POSITION_TEXT: usize = 64 << 10;
@@ -395,9 +381,9 @@ pub enum NotationError {
     Empty,
     #[error(transparent)]
     Cell(#[from] CellError),
-    #[error("`{}` is not a direction (n ne e se s sw w nw)", clip(.0))]
+    #[error("`{}` is not a direction (n ne e se s sw w nw)", crate::files::quote(.0))]
     Direction(String),
-    #[error("cannot read `{}`: {}", clip(.0), .1)]
+    #[error("cannot read `{}`: {}", crate::files::quote(.0), .1)]
     Unreadable(String, &'static str),
 }
 
@@ -665,7 +651,12 @@ fn read_board(
                 match run.parse::<usize>().ok().filter(|n| k + n <= cells.len()) {
                     Some(n) => k += n,
                     None => {
-                        return Err(format!("rank {}: {run} empty cells do not fit its {} cells", rank + 1, cells.len(), run = clip(&run)));
+                        return Err(format!(
+                            "rank {}: {run} empty cells do not fit its {} cells",
+                            rank + 1,
+                            cells.len(),
+                            run = crate::files::quote(&run)
+                        ));
                     }
                 }
                 continue;
@@ -715,10 +706,13 @@ pub fn parse_i32(text: &str) -> Result<i32, String> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     match text.parse::<i32>() {
         Ok(v) => Ok(v),
-        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("`{text}` is out of range; values are integers from {} to {}", i32::MIN, i32::MAX, text = clip(text)))
-        }
-        Err(_) => Err(format!("`{text}` is not an integer", text = clip(text))),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+            "`{text}` is out of range; values are integers from {} to {}",
+            i32::MIN,
+            i32::MAX,
+            text = crate::files::quote(text)
+        )),
+        Err(_) => Err(format!("`{text}` is not an integer", text = crate::files::quote(text))),
     }
 }
 

@@ -232,7 +232,7 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, FileError> {
         let count = fields[1].parse().map_err(|_| bad("COUNT is not a number"))?;
         let mut c = PerftCheck { line: i + 1, depth, count, moves: vec![], position: None, options: vec![], comment };
         for f in &fields[2..] {
-            let (k, v) = f.split_once('=').ok_or_else(|| bad(&format!("`{f}` is not key=value", f = crate::notation::clip(f))))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| bad(&format!("`{f}` is not key=value", f = crate::files::quote(f))))?;
             match k {
                 "moves" => c.moves = v.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect(),
                 "position" => c.position = Some(v.trim_matches('"').to_string()),
@@ -242,7 +242,7 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, FileError> {
                         c.options.push((a.to_string(), b.to_string()));
                     }
                 }
-                _ => return Err(bad(&format!("unknown field `{k}`", k = crate::notation::clip(k)))),
+                _ => return Err(bad(&format!("unknown field `{k}`", k = crate::files::quote(k)))),
             }
         }
         out.push(c);

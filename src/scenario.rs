@@ -89,40 +89,13 @@ pub enum ScenarioError {
 /// The largest scenario, snapshot or perft file boardlab reads (1 MiB, as a variant's files).
 pub const MAX_TEXT_FILE_BYTES: u64 = 1 << 20;
 
-/// Reads a text file of at most `limit` bytes: a larger regular file is refused before it is
-/// read, and anything else (a FIFO, `/dev/zero`) is read only up to the limit, so an endless
-/// input stops. The error names the limit.
-///
-/// A local stand-in for the shared bounded reader (`files::read_to_string_limited`): every
-/// caller in the kernel goes through this one function, so swapping it is one line.
-///
-/// # Errors
-/// The file cannot be read, is not UTF-8, or is larger than `limit`.
-pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
-    use std::io::Read;
-    let too_big = |n: String| format!("{n} bytes; the limit for this file is {limit} bytes");
-    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-    if meta.is_dir() {
-        return Err("a folder, not a file".into());
-    }
-    if meta.is_file() && meta.len() > limit {
-        return Err(too_big(meta.len().to_string()));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes)).map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big(format!("more than {limit}")));
-    }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".into())
-}
-
 /// Runs a scenario file and returns its snapshot text.
 ///
 /// # Errors
 /// The file does not parse, the variant does not load, or a move in `moves` is not legal.
 pub fn run_file(path: &Path) -> Result<String, ScenarioError> {
     let file = || path.display().to_string();
-    let text = read_text_limited(path, MAX_TEXT_FILE_BYTES).map_err(|e| ScenarioError::File(file(), e))?;
+    let text = crate::files::read_to_string_limited(path, MAX_TEXT_FILE_BYTES).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
     let sc: Scenario = toml::from_str(&text).map_err(|e| ScenarioError::File(file(), e.to_string()))?;
     let spec = variant_spec(path, &sc);
     run(&sc, &spec)
@@ -174,27 +147,4 @@ pub fn run(sc: &Scenario, spec: &str) -> Result<String, ScenarioError> {
         let _ = writeln!(s, "why {w}: {r}");
     }
     Ok(s)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::read_text_limited;
-
-    /// A regular file past the limit is refused by its size (the message gives both), one
-    /// within it is read; `/dev/zero` stops at the limit.
-    #[test]
-    fn reads_are_bounded() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("big.toml");
-        std::fs::write(&p, "x".repeat(2000)).unwrap();
-        assert_eq!(read_text_limited(&p, 1000).unwrap_err(), "2000 bytes; the limit for this file is 1000 bytes");
-        assert_eq!(read_text_limited(&p, 2000).unwrap().len(), 2000);
-        assert_eq!(read_text_limited(dir.path(), 1000).unwrap_err(), "a folder, not a file");
-        if std::path::Path::new("/dev/zero").exists() {
-            assert_eq!(
-                read_text_limited(std::path::Path::new("/dev/zero"), 1000).unwrap_err(),
-                "more than 1000 bytes; the limit for this file is 1000 bytes"
-            );
-        }
-    }
 }

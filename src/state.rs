@@ -1191,7 +1191,7 @@ impl Position {
             rest = &rest[1..];
         }
         for f in rest {
-            let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field", f = crate::notation::clip(f))))?;
+            let (k, v) = f.split_once('=').ok_or_else(|| bad(format!("`{f}` is not a key=value field", f = crate::files::quote(f))))?;
             match k {
                 "counters" => p.read_counters(rules, v)?,
                 "cont" => p.cont = Some(continuation(rules, v)?),
@@ -1203,16 +1203,16 @@ impl Position {
                             .geometry
                             .parse_cell(t)
                             .map(|c| c.0)
-                            .map_err(|_| bad(format!("`{t}` is not a cell", t = crate::notation::clip(t))))
+                            .map_err(|_| bad(format!("`{t}` is not a cell", t = crate::files::quote(t))))
                     };
                     let (at, piece) = v.split_once('/').ok_or_else(|| {
-                        bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)", v = crate::notation::clip(v)))
+                        bad(format!("ep={v}: write ep=CELL/CELL (the cell passed, the piece's cell)", v = crate::files::quote(v)))
                     })?;
                     let (at, piece) = (cell(at)?, cell(piece)?);
                     if !p.board[at as usize].is_empty() || p.board[piece as usize].is_empty() {
                         return Err(bad(format!(
                             "ep={v}: the cell passed must be empty and the piece's cell hold a piece",
-                            v = crate::notation::clip(v)
+                            v = crate::files::quote(v)
                         )));
                     }
                     p.en_passant = Some((at, piece));
@@ -1220,15 +1220,15 @@ impl Position {
                 "castle" => p.read_castle(rules, v)?,
                 "clock" => {
                     p.clock =
-                        v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::notation::clip(v))))?;
+                        v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::files::quote(v))))?;
                     if rules.clock.is_none() {
                         return Err(bad(format!(
                             "clock={v}: this variant has no quiet_moves rule to count for",
-                            v = crate::notation::clip(v)
+                            v = crate::files::quote(v)
                         )));
                     }
                 }
-                other => return Err(bad(format!("unknown position field `{other}`", other = crate::notation::clip(other)))),
+                other => return Err(bad(format!("unknown position field `{other}`", other = crate::files::quote(other)))),
             }
         }
         p.rehash(rules);
@@ -1245,23 +1245,19 @@ impl Position {
         for t in v.split(',').filter(|t| !t.is_empty() && *t != "-") {
             let r = g
                 .parse_cell(t)
-                .map_err(|_| bad(format!("castle={v}: `{t}` is not a cell", v = crate::notation::clip(v), t = crate::notation::clip(t))))?
+                .map_err(|_| bad(format!("castle={v}: `{t}` is not a cell", v = crate::files::quote(v), t = crate::files::quote(t))))?
                 .0;
             let rook = self.board[r as usize];
             if rook.is_empty() || !c.rooks.contains(rook.kind()) {
                 return Err(bad(format!(
                     "castle={v}: no piece that castles stands on {t}",
-                    v = crate::notation::clip(v),
-                    t = crate::notation::clip(t)
+                    v = crate::files::quote(v),
+                    t = crate::files::quote(t)
                 )));
             }
             let p = rook.owner();
             let king = c.king_on_rank(g, &self.board, p, r).ok_or_else(|| {
-                bad(format!(
-                    "castle={v}: no king of its side on the rank of {t}",
-                    v = crate::notation::clip(v),
-                    t = crate::notation::clip(t)
-                ))
+                bad(format!("castle={v}: no king of its side on the rank of {t}", v = crate::files::quote(v), t = crate::files::quote(t)))
             })?;
             let side = if g.coords(crate::Cell(r)).0 > g.coords(crate::Cell(king)).0 {
                 crate::rules::castling::EAST
@@ -1271,8 +1267,8 @@ impl Position {
             if c.sides[side].is_none() {
                 return Err(bad(format!(
                     "castle={v}: this variant does not castle on the side of {t}",
-                    v = crate::notation::clip(v),
-                    t = crate::notation::clip(t)
+                    v = crate::files::quote(v),
+                    t = crate::files::quote(t)
                 )));
             }
             self.castle.set(p, side, r);
@@ -1314,11 +1310,10 @@ impl Position {
         for part in v.split(',') {
             let bits: Vec<&str> = part.split(':').collect();
             if bits.len() != 3 {
-                return Err(PositionError(format!("`{part}`: a counter is name:first:second", part = crate::notation::clip(part))));
+                return Err(PositionError(format!("`{part}`: a counter is name:first:second", part = crate::files::quote(part))));
             }
-            let slot = rules
-                .counter_slot(bits[0])
-                .ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::notation::clip(bits[0]))))?;
+            let slot =
+                rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::files::quote(bits[0]))))?;
             for (i, b) in bits[1..].iter().enumerate() {
                 self.counters[slot as usize].0[i] = crate::notation::parse_i32(b).map_err(PositionError)?;
             }
@@ -1336,7 +1331,7 @@ const MAX_TEXT_PLY: u32 = 10_000_000;
 pub struct PositionError(pub String);
 
 fn player(rules: &Ruleset, text: &str) -> Result<Player, PositionError> {
-    rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player", text = crate::notation::clip(text))))
+    rules.parse_player(text).ok_or_else(|| PositionError(format!("`{text}` is not a player", text = crate::files::quote(text))))
 }
 
 /// `cont=PLAYER:TURN:TAG:normal|only:MOVES`.
@@ -1348,13 +1343,13 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
     let normal = match bits[3] {
         "normal" => true,
         "only" => false,
-        o => return Err(PositionError(format!("`{o}`: expected normal or only", o = crate::notation::clip(o)))),
+        o => return Err(PositionError(format!("`{o}`: expected normal or only", o = crate::files::quote(o)))),
     };
     let mut moves = Choices::new();
     for m in bits[4].split(',').filter(|m| !m.is_empty()) {
         let text = MoveText::parse(m, &rules.geometry).map_err(|e| PositionError(e.to_string()))?;
         if let MoveText::Drop { .. } | MoveText::Castle { .. } = text {
-            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop or castling", m = crate::notation::clip(m))));
+            return Err(PositionError(format!("`{m}`: a continuation cannot list a drop or castling", m = crate::files::quote(m))));
         }
         moves.push(text.capturing_at_landings());
     }

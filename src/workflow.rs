@@ -199,7 +199,7 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
                     continue;
                 }
             };
-            let old = scenario::read_text_limited(&snap, scenario::MAX_TEXT_FILE_BYTES).ok().map(|t| snapshot_contents(&t));
+            let old = crate::files::read_to_string_limited(&snap, scenario::MAX_TEXT_FILE_BYTES).ok().map(|t| snapshot_contents(&t));
             if old.as_deref() == Some(new.trim_end()) {
                 r.passed += 1;
                 continue;
@@ -233,7 +233,7 @@ fn test_files(files: &[PathBuf], dir: Option<&Path>, accept: bool) -> Result<Tes
         if let Some(dir) = dir {
             let pf = dir.join("perft.txt");
             if pf.exists() {
-                let text = scenario::read_text_limited(&pf, scenario::MAX_TEXT_FILE_BYTES)
+                let text = crate::files::read_to_string_limited(&pf, scenario::MAX_TEXT_FILE_BYTES)
                     .map_err(|e| WorkflowError::Kernel(format!("{}: {e}", pf.display())))?;
                 r.perft_file(&dir.display().to_string(), &pf.display().to_string(), &text)?;
             }
@@ -334,7 +334,7 @@ pub fn new_variant(name: &str, from: &str) -> Result<String, WorkflowError> {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.extension().is_some_and(|x| x == "toml") {
-                    let text = scenario::read_text_limited(&p, scenario::MAX_TEXT_FILE_BYTES)
+                    let text = crate::files::read_to_string_limited(&p, scenario::MAX_TEXT_FILE_BYTES)
                         .map_err(|e| WorkflowError::Kernel(format!("{}: {e}", p.display())))?;
                     write(&scen.join(e.file_name()), &without_variant_key(&text))?;
                     copied += 1;

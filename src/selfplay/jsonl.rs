@@ -66,8 +66,10 @@ pub fn read_records(path: &Path) -> Result<Records, SelfplayError> {
     let mut buf = Vec::new();
     let mut at = 0u64;
     for number in 1.. {
-        buf.clear();
-        let n = (&mut r).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut buf).map_err(|e| read_error(path, e))? as u64;
+        let n = crate::files::read_line_limited(&mut r, &mut buf, MAX_LINE_BYTES as usize).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => too_large(path, format!("line {number}: {e}")),
+            _ => read_error(path, e),
+        })? as u64;
         if n == 0 {
             break;
         }
@@ -76,9 +78,6 @@ pub fn read_records(path: &Path) -> Result<Records, SelfplayError> {
             return Err(too_large(path, format!("longer than the limit of {MAX_FILE_BYTES} bytes for a JSON-lines file")));
         }
         let ended = buf.last() == Some(&b'\n');
-        if n > MAX_LINE_BYTES && !ended {
-            return Err(too_large(path, format!("line {number} is longer than the limit of {MAX_LINE_BYTES} bytes")));
-        }
         if buf.iter().all(u8::is_ascii_whitespace) {
             out.good = at;
             continue;
@@ -380,6 +379,6 @@ mod tests {
     #[test]
     fn endless_files_stop_at_the_line_limit() {
         let e = read_records(Path::new("/dev/zero")).unwrap_err().to_string();
-        assert!(e.contains("/dev/zero: line 1 is longer than the limit of 16777216 bytes"), "{e}");
+        assert!(e.contains("/dev/zero: line 1: a line longer than 16 MiB"), "{e}");
     }
 }

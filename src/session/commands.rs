@@ -120,7 +120,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
     cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, ab; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
-    cmd("selfplay", &[], "N [--white E] [--black E] [--seed S]", "play N machine games from the start and report results, lengths and branching", Arg::Free, selfplay),
+    cmd("selfplay", &[], "N [--first E] [--second E] [--player NAME=E] [--seed S]", "play N machine games from the start and report results, lengths and branching (seats by order or by the variant's player names)", Arg::Free, selfplay),
     cmd("perft", &[], "N [--divide]", "count the move tree from here", Arg::Free, perft),
     cmd("trace", &[], "on|off", "after each move, say which hooks ran and what changed", Arg::OnOff, trace),
     cmd("snapshot", &[], "NAME", "record the game as scenario NAME of this variant's folder, with its snapshot", Arg::Free, snapshot),

@@ -36,7 +36,7 @@ impl Origin {
                 if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
                     return None;
                 }
-                crate::scenario::read_text_limited(&p, MAX_FILE_BYTES).ok().map(|t| (p.display().to_string(), t))
+                crate::files::read_to_string_limited(&p, MAX_FILE_BYTES).ok().map(|t| (p.display().to_string(), t))
             }
             Origin::Shipped(name) => {
                 let path = format!("{name}/{file}");

@@ -70,7 +70,7 @@ pub enum PlayError {
 
 /// A move of a list that could not be played: its number from 1, its text, and why.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("move {number} ({}): {error}", crate::notation::clip(.text))]
+#[error("move {number} ({}): {error}", crate::files::quote(.text))]
 pub struct MoveListError {
     pub number: usize,
     pub text: String,

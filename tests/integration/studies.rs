@@ -150,7 +150,7 @@ fn endless_inputs_stop_at_a_limit() {
         let o = run(args, &data);
         let e = err(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
-        assert!(e.contains("/dev/zero: line 1 is longer than the limit of 16777216 bytes"), "{args:?}: {e}");
+        assert!(e.contains("/dev/zero: line 1: a line longer than 16 MiB"), "{args:?}: {e}");
     }
     let _ = std::fs::remove_dir_all(&data);
 }
