@@ -14,7 +14,10 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = boardlab::cli::Cli::parse();
+    let cli = match boardlab::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = boardlab::cli::run(cli, &mut out).and_then(|()| out.flush().map_err(boardlab::cli::CliError::from));
@@ -22,8 +25,21 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{}", e.to_string().trim_end());
+            // The last guard of what boardlab echoes: no word of the input comes back whole
+            // past a few hundred characters, whichever part of the program quoted it.
+            eprintln!("{}", boardlab::files::clip_long_words(e.to_string().trim_end()));
             ExitCode::from(e.code())
         }
     }
+}
+
+/// Prints clap's message for arguments it cannot read (help and version to standard output, as
+/// clap does), a long word of the arguments quoted short, and exits with clap's status.
+fn usage_error(e: clap::Error) -> ExitCode {
+    let plain = e.render().to_string();
+    if plain == boardlab::files::clip_long_words(&plain) {
+        e.exit()
+    }
+    eprint!("{}", boardlab::files::clip_long_words(&plain));
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }

@@ -120,7 +120,7 @@ pub enum EngineError {
     Iterations(String),
     #[error("`{0}`: an alpha-beta budget is dDEPTH (1 to 64), a number of nodes, or a time (500ms, 2s): ab:d4, ab:20000, ab:1s")]
     Budget(String),
-    #[error("`{0}` is not a player; expected random, mcts[:ITERATIONS] or ab[:dDEPTH|:NODES|:TIME]")]
+    #[error("`{}` is not a player; expected random, mcts[:ITERATIONS] or ab[:dDEPTH|:NODES|:TIME]", crate::files::quote(.0))]
     Unknown(String),
 }
 

@@ -96,9 +96,9 @@ impl OptionType {
 /// A value an option does not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ValueError {
-    #[error("`{value}` is not allowed; expected {expected}")]
+    #[error("`{}` is not allowed; expected {expected}", crate::files::quote(value))]
     NotAllowed { value: String, expected: String },
-    #[error("`{value}` is not an integer; expected {expected}")]
+    #[error("`{}` is not an integer; expected {expected}", crate::files::quote(value))]
     NotAnInteger { value: String, expected: String },
 }
 

@@ -190,7 +190,12 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     names.dedup();
     let what = if is_plain_name(spec) {
         let places: Vec<String> = search_folders().iter().map(|(_, d)| d.display().to_string()).collect();
-        format!("unknown variant `{spec}`: not in {} nor shipped; the variants found: {}", places.join(", "), names.join(", "))
+        format!(
+            "unknown variant `{}`: not in {} nor shipped; the variants found: {}",
+            crate::files::quote(spec),
+            places.join(", "),
+            names.join(", ")
+        )
     } else {
         format!("no variant at `{spec}` (a .toml file, or a folder holding variant.toml)")
     };

@@ -101,3 +101,38 @@ fn a_dash_is_standard_output_for_every_picture() {
     assert!(!dir.join("-").exists(), "no file named -");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// No command echoes a long word of its arguments whole in its error, whichever part of the
+/// program reads it (an engine, a variant name, an option's name or value, clap's own
+/// arguments, a file name): a 3,000-character word comes back as a short quote.
+#[test]
+fn no_command_echoes_a_long_word_whole() {
+    let data = crate::scratch("files-echo");
+    let long = "q".repeat(3000);
+    let set_value = format!("move_limit={long}");
+    let set_name = format!("{long}=1");
+    let cases: [&[&str]; 9] = [
+        &["show", "chess", "--set", &set_value],
+        &["show", "checkers", "--set", &set_name],
+        &["show", &long],
+        &["selfplay", "chess", "--games", "1", "--first", &long],
+        &["arena", "chess", &long, "random", "--games", "1"],
+        &["perft", "chess", &long],
+        &["show", "chess", "--flip", &long],
+        &["report", &long],
+        &["moves", "chess", "--fen", &long],
+    ];
+    for (i, args) in cases.iter().enumerate() {
+        let o = crate::binary(args, "", &data);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && o.status.code() != Some(101), "case {i} ({}): {:?}", args[0], o.status);
+        assert!(
+            err.len() < 1000 && !err.contains(&"q".repeat(300)),
+            "case {i} ({}) echoed {} bytes: {}",
+            args[0],
+            err.len(),
+            &err[..err.len().min(300)]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}

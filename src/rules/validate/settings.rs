@@ -83,7 +83,12 @@ pub(super) fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options>
     for (name, text) in overrides {
         let Some(d) = decls.iter().find(|d| &d.name == name) else {
             let known = Names::new("option", decls.iter().map(|d| d.name.as_str()));
-            let e = LoadError::plain(format!("unknown option `{name}` for {}; its options are: {}", v.m.name, known.list()));
+            let e = LoadError::plain(format!(
+                "unknown option `{}` for {}; its options are: {}",
+                crate::files::quote(name),
+                v.m.name,
+                known.list()
+            ));
             return Err(match known.hint(name) {
                 Some(h) => e.with_help(h),
                 None => e,
@@ -251,7 +256,7 @@ impl V<'_> {
 pub enum WhenError {
     #[error("`{0}` is not a condition; write `option == value` or `option != value`")]
     NotACondition(String),
-    #[error("unknown option `{0}`")]
+    #[error("unknown option `{}`", crate::files::quote(.0))]
     UnknownOption(String),
     #[error(transparent)]
     Value(#[from] crate::rules::ValueError),
