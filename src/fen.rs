@@ -175,29 +175,7 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         )));
     }
     if let Some(&castling) = f.get(2).filter(|&&t| t != "-") {
-        let c = rules.castling.as_ref().ok_or_else(|| {
-            bad(format!("this variant has no castling, so `{castling}` means nothing", castling = crate::files::quote(castling)))
-        })?;
-        let mut rights = crate::rules::CastleRights::NONE;
-        for ch in castling.chars() {
-            let p = if ch.is_ascii_uppercase() { Player::FIRST } else { Player::SECOND };
-            let board = pos.board();
-            let rook = match ch.to_ascii_lowercase() {
-                'k' => c.outermost_rook(g, board, p, EAST, None),
-                'q' => c.outermost_rook(g, board, p, WEST, None),
-                l => {
-                    let file = (0..g.files).find(|&x| crate::geometry::file_letter(x) == l);
-                    let file = file.ok_or_else(|| bad(format!("`{ch}` in the castling field is neither K, Q nor a file")))?;
-                    [EAST, WEST].into_iter().map(|s| c.outermost_rook(g, board, p, s, Some(file))).find(|&r| r != NONE).unwrap_or(NONE)
-                }
-            };
-            if rook == NONE {
-                return Err(bad(format!("castling `{ch}`: no rook of {} ready beside its king there", rules.player_name(p))));
-            }
-            let king = c.king_on_rank(g, board, p, rook).unwrap_or(NONE);
-            rights.set(p, if rook > king { EAST } else { WEST }, rook);
-        }
-        pos.set_castle_rights(rules, rights);
+        read_castling(rules, &mut pos, castling).map_err(bad)?;
     }
     // A FEN cannot say that the game is over: a finished game reads back finished by judging
     // the position as it stands.
@@ -206,6 +184,36 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         pos.set_result(r);
     }
     Ok(pos)
+}
+
+/// Reads a FEN's castling field (`KQkq`, or files for Chess960's rooks) into `pos`'s rights.
+fn read_castling(rules: &Ruleset, pos: &mut Position, castling: &str) -> Result<(), String> {
+    let g = &rules.geometry;
+    let c = rules
+        .castling
+        .as_ref()
+        .ok_or_else(|| format!("this variant has no castling, so `{}` means nothing", crate::files::quote(castling)))?;
+    let mut rights = crate::rules::CastleRights::NONE;
+    for ch in castling.chars() {
+        let p = if ch.is_ascii_uppercase() { Player::FIRST } else { Player::SECOND };
+        let board = pos.board();
+        let rook = match ch.to_ascii_lowercase() {
+            'k' => c.outermost_rook(g, board, p, EAST, None),
+            'q' => c.outermost_rook(g, board, p, WEST, None),
+            l => {
+                let file = (0..g.files).find(|&x| crate::geometry::file_letter(x) == l);
+                let file = file.ok_or_else(|| format!("`{ch}` in the castling field is neither K, Q nor a file"))?;
+                [EAST, WEST].into_iter().map(|s| c.outermost_rook(g, board, p, s, Some(file))).find(|&r| r != NONE).unwrap_or(NONE)
+            }
+        };
+        if rook == NONE {
+            return Err(format!("castling `{ch}`: no rook of {} ready beside its king there", rules.player_name(p)));
+        }
+        let king = c.king_on_rank(g, board, p, rook).unwrap_or(NONE);
+        rights.set(p, if rook > king { EAST } else { WEST }, rook);
+    }
+    pos.set_castle_rights(rules, rights);
+    Ok(())
 }
 
 /// Writes a position as a FEN.

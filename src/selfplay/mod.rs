@@ -834,9 +834,41 @@ impl Report {
 
     /// The report as text.
     pub fn text(&self) -> String {
+        let mut s = self.head_text();
+        s.push_str(&self.results_text());
+        let _ = writeln!(s, "why games ended");
+        for (r, c) in &self.reasons {
+            let _ = writeln!(s, "  {c:>6}  {r}");
+        }
+        let l = &self.length;
+        let _ = writeln!(
+            s,
+            "length in plies: mean {:.1}, median {:.1}, 10th {} / 90th {} percentile, min {}, max {}",
+            l.mean, l.median, l.p10, l.p90, l.min, l.max
+        );
+        let rows = self.histogram(10);
+        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1);
+        for (a, b, c, capped) in rows {
+            let bar = "#".repeat(((c as f64 / top as f64) * 40.0).round() as usize);
+            let span = if capped { format!("{:>13}", "move limit") } else { format!("{a:>6}–{b:<6}") };
+            let _ = writeln!(s, "  {span} {c:>6} {bar}");
+        }
+        let br = &self.branching;
+        let _ = writeln!(
+            s,
+            "branching (legal moves per position): mean {:.2}; by third of the game {:.2} / {:.2} / {:.2}; max {}",
+            br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
+        );
+        s.push_str(&self.quality_text());
+        s.push_str(&openings(&self.counted(), self.opening_plies).text(OPENING_ROWS));
+        s.push_str(&self.speed_line());
+        s
+    }
+
+    /// The report's head: the study, its players, its warnings, how it was played.
+    fn head_text(&self) -> String {
         let mut s = String::new();
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
-        let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
         let _ = writeln!(s, "{}: {} games, {} distinct", self.title, self.n, self.distinct);
         let [a, b] = &self.names;
         match &self.players {
@@ -872,6 +904,15 @@ impl Report {
         if self.resumed > 0 {
             let _ = writeln!(s, "{} of them read back from the earlier run (--resume-from)", self.resumed);
         }
+        s
+    }
+
+    /// Who won, with intervals, and the first player's score, judged where it can be.
+    fn results_text(&self) -> String {
+        let mut s = String::new();
+        let pct = |x: f64| format!("{:.1}%", x * 100.0);
+        let share = |sh: &Share| format!("{:>6} {:>6}  [{} – {}]", sh.count, pct(sh.p), pct(sh.lo), pct(sh.hi));
+        let [a, b] = &self.names;
         let _ = writeln!(s, "results (count, share, 95% interval)");
         let w = self.names.iter().map(|n| n.chars().count() + 5).max().unwrap_or(0).max(10);
         let _ = writeln!(s, "  {:<w$} {}", format!("{a} wins"), share(&self.first));
@@ -895,32 +936,6 @@ impl Report {
                 (m - 0.5) * 100.0
             );
         }
-        let _ = writeln!(s, "why games ended");
-        for (r, c) in &self.reasons {
-            let _ = writeln!(s, "  {c:>6}  {r}");
-        }
-        let l = &self.length;
-        let _ = writeln!(
-            s,
-            "length in plies: mean {:.1}, median {:.1}, 10th {} / 90th {} percentile, min {}, max {}",
-            l.mean, l.median, l.p10, l.p90, l.min, l.max
-        );
-        let rows = self.histogram(10);
-        let top = rows.iter().map(|r| r.2).max().unwrap_or(1).max(1);
-        for (a, b, c, capped) in rows {
-            let bar = "#".repeat(((c as f64 / top as f64) * 40.0).round() as usize);
-            let span = if capped { format!("{:>13}", "move limit") } else { format!("{a:>6}–{b:<6}") };
-            let _ = writeln!(s, "  {span} {c:>6} {bar}");
-        }
-        let br = &self.branching;
-        let _ = writeln!(
-            s,
-            "branching (legal moves per position): mean {:.2}; by third of the game {:.2} / {:.2} / {:.2}; max {}",
-            br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
-        );
-        s.push_str(&self.quality_text());
-        s.push_str(&openings(&self.counted(), self.opening_plies).text(OPENING_ROWS));
-        s.push_str(&self.speed_line());
         s
     }
 

@@ -83,12 +83,8 @@ pub(super) fn stage_options(v: &V, overrides: &[(String, String)]) -> R<Options>
     for (name, text) in overrides {
         let Some(d) = decls.iter().find(|d| &d.name == name) else {
             let known = Names::new("option", decls.iter().map(|d| d.name.as_str()));
-            let e = LoadError::plain(format!(
-                "unknown option `{}` for {}; its options are: {}",
-                crate::files::quote(name),
-                v.m.name,
-                known.list()
-            ));
+            let name_q = crate::files::quote(name);
+            let e = LoadError::plain(format!("unknown option `{name_q}` for {}; its options are: {}", v.m.name, known.list()));
             return Err(match known.hint(name) {
                 Some(h) => e.with_help(h),
                 None => e,
