@@ -286,6 +286,10 @@ pub struct SelfplayArgs {
     /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub openings: u8,
+    /// Open each game with N uniformly random decisions (0 to 20): varied games between
+    /// deterministic engines (fixed depths), which would otherwise replay the same few games.
+    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub random_plies: u32,
 }
 
 #[derive(Args, Debug)]
@@ -704,6 +708,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
         record_moves: a.jsonl.is_some() || a.resume_from.is_some(),
+        random_plies: a.random_plies,
         ..Config::new(a.games, a.seed)
     };
     let sets = a.sets.pairs()?;

@@ -194,6 +194,10 @@ fn no_games_and_repeated_games_judge_nothing() {
     let counted = count("white wins ") + count("black wins ") + count("draws ");
     assert_eq!(counted, d as u64, "{out}");
     assert!(!out.contains("(significant)"), "{out}");
+    // The remedy the warning names: random opening decisions vary the games.
+    let out = ok(&["selfplay", "connect-four", "--games", "50", "--first", "ab:d2", "--second", "ab:d2", "--random-plies", "4"], &data);
+    let varied: usize = out.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert!(varied > 45 && !out.contains("WARNING: only"), "{out}");
     let _ = std::fs::remove_dir_all(&data);
 }
 
