@@ -56,11 +56,7 @@ fn no_game(id: u64) -> ApiError {
 }
 
 /// Runs `f` on game `id` and answers with its state afterwards.
-async fn with_game(
-    app: &App,
-    id: u64,
-    f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static,
-) -> Answer {
+async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let s = g.get(id).ok_or_else(|| no_game(id))?;
@@ -78,7 +74,8 @@ fn command(s: &mut Session, line: &str) -> Result<(), ApiError> {
 
 /// `GET /api/variants`: the names the resolver finds, and the one the page opens with.
 pub async fn variants(State(app): State<App>) -> Json<Value> {
-    let names: Vec<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
+    // A name found in two places resolves to the first: listed once.
+    let names: std::collections::BTreeSet<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
     Json(json!({ "variants": names, "default": app.default }))
 }
 
@@ -115,7 +112,10 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
         .call(move |g: &mut Games| {
             let s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
             let id = g.add(s).ok_or_else(|| {
-                ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("{} games are open, the most at once: delete one first", super::games::MAX_GAMES))
+                ApiError(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("{} games are open, the most at once: delete one first", super::games::MAX_GAMES),
+                )
             })?;
             let s = g.get(id).ok_or_else(|| no_game(id))?;
             state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))

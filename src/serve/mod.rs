@@ -153,7 +153,6 @@ impl From<std::io::Error> for ServeError {
 /// # Errors
 /// The variant does not load; the address cannot be bound.
 pub fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut dyn std::io::Write) -> Result<(), ServeError> {
-    use std::io::Write as _;
     crate::Variant::load(variant, &[]).map_err(|e| ServeError::Load(e.render(false)))?;
     if !host.is_loopback() {
         eprintln!(
@@ -176,7 +175,13 @@ pub fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut
 
 /// Asks the desktop to open `url`; says so on standard error when it cannot.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") { "open" } else if cfg!(windows) { "explorer" } else { "xdg-open" };
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
     let spawned = std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())

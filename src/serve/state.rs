@@ -72,8 +72,7 @@ pub fn board(s: &Session, flip: bool) -> Value {
     let opts = diagram::Options { flip, caption: true };
     let g = &s.variant.rules.geometry;
     let centres = diagram::cell_centres(&s.variant, opts);
-    let cells: serde_json::Map<String, Value> =
-        g.cells().zip(centres).map(|(c, (x, y))| (g.name(c).to_string(), json!([x, y]))).collect();
+    let cells: serde_json::Map<String, Value> = g.cells().zip(centres).map(|(c, (x, y))| (g.name(c).to_string(), json!([x, y]))).collect();
     json!({
         "svg": diagram::svg(&s.variant, &s.pos, s.played.last(), opts),
         "cells": cells,

@@ -83,12 +83,16 @@ fn serve_plays_a_game_through_every_endpoint() {
     assert!(page.body.contains("<script src=\"/app.js\">"));
     assert!(get(&s, "/app.js").headers.contains("content-type: text/javascript"));
     let vs = get(&s, "/api/variants").json();
-    assert!(texts(&vs["variants"]).contains(&"pyramida".to_string()), "{vs}");
+    let names = texts(&vs["variants"]);
+    assert!(names.contains(&"pyramida".to_string()), "{vs}");
+    // Shipped and in ./variants/ from where the tests run: listed once.
+    assert_eq!(names.iter().filter(|n| *n == "checkers").count(), 1, "{vs}");
     assert_eq!(vs["default"], "checkers");
 
     let st = post(&s, "/api/games", json!({"variant": "checkers"})).json();
     let id = st["id"].as_u64().unwrap();
-    // English draughts: 12 men each, dark moves first with 7 moves (docs/variant-format.md).
+    // English draughts as shipped: white moves first, 7 moves (a3-b4, c3-b4, c3-d4, e3-d4,
+    // e3-f4, g3-f4, g3-h4).
     assert_eq!(st["legal"].as_array().unwrap().len(), 7, "{st}");
     assert_eq!(st["history"], json!([]));
     assert_eq!(st["ply"], 0);
@@ -159,7 +163,10 @@ fn serve_drops_and_second_parts_name_their_cells() {
     let m = &am["legal"][0];
     assert!(m["from"].is_string() && m["placed"].is_string(), "{m}");
     // A path from the browser is refused before the resolver sees it.
-    assert_eq!(post(&s, "/api/games", json!({"variant": "../tests/checkmate"})).status, 400);
+    // (tests/checkmate is a variant folder from where the tests run.)
+    for path in ["tests/checkmate", "../checkers", "variants/checkers/variant.toml", "./checkers"] {
+        assert_eq!(post(&s, "/api/games", json!({"variant": path})).status, 400, "{path}");
+    }
     assert_eq!(post(&s, "/api/games", json!({"variant": "no-such-game"})).status, 422);
 }
 
@@ -191,7 +198,25 @@ fn serve_fuzzed_requests_never_fail_inside() {
     let s = server("checkers");
     let id = post(&s, "/api/games", json!({"variant": "checkers"})).json()["id"].as_u64().unwrap();
     let mut rng = boardlab::ai::rng(47);
-    let parts = ["api", "games", &id.to_string(), "0", "move", "undo", "redo", "goto", "engine", "svg", "board", "variants", "..", "%00", "?flip=x", "-1", "18446744073709551616"];
+    let parts = [
+        "api",
+        "games",
+        &id.to_string(),
+        "0",
+        "move",
+        "undo",
+        "redo",
+        "goto",
+        "engine",
+        "svg",
+        "board",
+        "variants",
+        "..",
+        "%00",
+        "?flip=x",
+        "-1",
+        "18446744073709551616",
+    ];
     let bodies = [
         json!({"move": "a3-b4"}),
         json!({"move": ""}),
@@ -236,4 +261,31 @@ fn serve_move_round_trip_time() {
     }
     times.sort();
     println!("serve: a move's round trip, median of 200: {:?}", times[100]);
+}
+
+/// The command: prints where it listens; warns on standard error when that is wider than
+/// this machine; a variant that does not load stops it with status 2.
+#[test]
+fn serve_command_prints_its_address_and_warns_when_wide() {
+    use std::io::BufRead;
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    for (host, wide) in [("127.0.0.1", false), ("0.0.0.0", true)] {
+        let mut child = run(&["serve", "checkers", "--port", "0", "--host", host]);
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        child.kill().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(line.starts_with(&format!("boardlab serve: checkers on http://{host}:")), "{line}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.contains("WARNING"), wide, "{host}: {err}");
+    }
+    let out = run(&["serve", "no-such-variant", "--port", "0"]).wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
 }
