@@ -102,7 +102,7 @@ fn serve_plays_a_game_through_every_endpoint() {
     let side = st["side"].clone();
 
     let after = post(&s, &format!("/api/games/{id}/move"), json!({"move": text})).json();
-    assert_eq!(texts(&after["history"]), [text.clone()]);
+    assert_eq!(texts(&after["history"]), vec![text.clone()]);
     assert_ne!(after["side"], side);
     assert_eq!(after["last"]["from"], first["from"]);
 
@@ -114,9 +114,9 @@ fn serve_plays_a_game_through_every_endpoint() {
 
     let undone = post(&s, &format!("/api/games/{id}/undo"), json!({})).json();
     assert_eq!(undone["history"], json!([]));
-    assert_eq!(texts(&undone["ahead"]), [text.clone()]);
+    assert_eq!(texts(&undone["ahead"]), vec![text.clone()]);
     let redone = post(&s, &format!("/api/games/{id}/redo"), json!({})).json();
-    assert_eq!(texts(&redone["history"]), [text.clone()]);
+    assert_eq!(texts(&redone["history"]), vec![text.clone()]);
     let back = post(&s, &format!("/api/games/{id}/goto"), json!({"ply": 0})).json();
     assert_eq!((back["history"].clone(), back["ply"].clone()), (json!([]), json!(0)));
     assert_eq!(post(&s, &format!("/api/games/{id}/goto"), json!({"ply": 5})).status, 422);
