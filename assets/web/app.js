@@ -49,7 +49,21 @@ async function init() {
   $("end").addEventListener("click", () => goto(game.start_ply + game.history.length + game.ahead.length));
   $("machine").addEventListener("click", machine);
   $("board").addEventListener("click", onClick);
+  document.addEventListener("keydown", onKey);
   await newGame(wanted);
+}
+
+// Left and right arrows step through the history; Escape drops the piece picked up.
+function onKey(e) {
+  if (!game || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.key === "ArrowLeft" && game.history.length) goto(game.ply - 1);
+  else if (e.key === "ArrowRight" && game.ahead.length) goto(game.ply + 1);
+  else if (e.key === "Escape") {
+    selected = dropping = pending = null;
+    $("chooser").hidden = true;
+    overlay();
+  } else return;
+  e.preventDefault();
 }
 
 async function newGame(name) {
