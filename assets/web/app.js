@@ -10,6 +10,7 @@ let game = null; // the state the API answered last
 let board = null; // {svg, cells: {name: [x, y]}, cell_side}
 let flip = false;
 let selected = null; // the cell of the piece picked up
+let path = []; // the landings clicked so far for it (a capture chain, one landing at a time)
 let dropping = null; // the symbol of the hand piece picked up
 let pending = null; // moves that differ only by their second part (Amazons' arrow)
 
@@ -82,6 +83,7 @@ async function newGame(name) {
 async function show(state) {
   game = state;
   selected = dropping = pending = null;
+  path = [];
   board = await api("GET", `/api/games/${game.id}/board?flip=${flip}`);
   $("board").innerHTML = board.svg;
   $("chooser").hidden = true;
@@ -194,6 +196,17 @@ function onClick(evt) {
     if (ms.length) return pick(ms);
   }
   if (selected !== null) {
+    // The next landing of a chain, or a move's last landing (the whole chain at once).
+    const on = path.concat([c]);
+    const next = game.legal.filter((m) => m.from === selected && on.every((l, i) => m.landings[i] === l));
+    if (next.length && next.some((m) => m.landings.length > on.length)) {
+      const ending = next.filter((m) => m.landings.length === on.length);
+      if (ending.length) return choose(next);
+      path = on;
+      overlay();
+      return;
+    }
+    if (next.length) return pick(next);
     const ms = game.legal.filter((m) => m.from === selected && m.to === c);
     if (ms.length) return pick(ms);
     if (c === selected) {
@@ -226,6 +239,7 @@ async function why(text) {
 
 function select(c) {
   selected = c;
+  path = [];
   dropping = pending = null;
   overlay();
   // Moves from the piece that land nowhere (bearing off): buttons.
@@ -278,7 +292,10 @@ function overlay() {
   if (pending) targets = pending.map((m) => m.placed);
   else if (dropping !== null) targets = game.legal.filter((m) => m.drop === dropping).map((m) => m.to);
   else if (selected !== null) {
-    targets = game.legal.filter((m) => m.from === selected && m.to).map((m) => m.to);
+    // The next landings of the moves that follow the path clicked so far.
+    targets = game.legal
+      .filter((m) => m.from === selected && m.landings.length > path.length && path.every((l, i) => m.landings[i] === l))
+      .map((m) => m.landings[path.length]);
     const [x, y] = board.cells[selected];
     const ring = document.createElementNS(SVG_NS, "rect");
     for (const [k, v] of [["x", x - half + 2], ["y", y - half + 2], ["width", 2 * half - 4], ["height", 2 * half - 4], ["fill", "none"], ["stroke", "#1c5fa8"], ["stroke-width", 3]]) ring.setAttribute(k, v);
