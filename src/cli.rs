@@ -186,6 +186,22 @@ pub enum Command {
         #[arg(long, num_args = 0..=1, default_missing_value = "latest", value_name = "N|list")]
         resume: Option<String>,
     },
+    /// The board in the browser: a local web page to play by hand or against the machine and
+    /// step through the game, with its JSON API (docs/web.md).
+    Serve {
+        /// The variant the page opens with.
+        #[arg(default_value = "checkers")]
+        variant: String,
+        /// The port (0: any free one; default 8765, or a free one when 8765 is taken).
+        #[arg(long)]
+        port: Option<u16>,
+        /// The address to listen on: 127.0.0.1 (this machine only) unless you mean to share it.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Play N machine games and report results, lengths, branching and speed.
     Selfplay(SelfplayArgs),
     /// Merge JSON-lines files written by `selfplay --jsonl` (e.g. shards) into one report.
@@ -470,6 +486,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
                 .ok_or_else(|| CliError::Usage(format!("--resume {}: expected a number from 1, or list", resume.unwrap_or_default())))?;
             crate::repl::run(&variant, &sets.pairs()?, r).map_err(CliError::failed)
         }
+        Command::Serve { variant, port, host, open } => crate::serve::run(&variant, port, host, open, out).map_err(|e| match e {
+            crate::serve::ServeError::Load(m) => CliError::Usage(m),
+            crate::serve::ServeError::Io(e) => CliError::failed(e),
+        }),
         Command::Eval(game) => {
             let (v, pos) = setup(&game)?;
             let t = crate::ai::analysis::eval_text(&v, &pos).map_err(CliError::failed)?;

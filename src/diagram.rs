@@ -274,6 +274,11 @@ struct Frame {
 }
 
 impl Frame {
+    /// The frame [`svg`] draws a board of `g` in (the caption changes nothing above it).
+    fn of(g: &Geometry, opts: Options) -> Frame {
+        Frame { files: g.files as i32, ranks: g.ranks as i32, flip: opts.flip, x0: MARGIN + COORDS, y0: MARGIN }
+    }
+
     /// The top-left corner of the square of a grid point (may lie outside the board).
     fn corner(&self, f: i32, r: i32) -> (f64, f64) {
         let (col, row) = if self.flip { (self.files - 1 - f, r) } else { (f, self.ranks - 1 - r) };
@@ -291,13 +296,24 @@ impl Frame {
     }
 }
 
+/// The side of a cell's square in [`svg`]'s units: a cell is hit within half of it of its centre.
+pub const CELL_SIDE: f64 = CELL;
+
+/// Where [`svg`] with these options draws the centre of each cell, in the picture's units, in
+/// cell order: a page showing the picture finds which cell a click is on (`boardlab serve`).
+pub fn cell_centres(v: &Variant, opts: Options) -> Vec<(f64, f64)> {
+    let g = &v.rules.geometry;
+    let frame = Frame::of(g, opts);
+    g.cells().map(|c| frame.cell_centre(g, c.0)).collect()
+}
+
 /// The position as an SVG picture. `last` is the move that led to it (highlighted, with its
 /// captures crossed), if any.
 pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> String {
     let r = &v.rules;
     let g = &r.geometry;
     let (files, ranks) = (g.files as i32, g.ranks as i32);
-    let frame = Frame { files, ranks, flip: opts.flip, x0: MARGIN + COORDS, y0: MARGIN };
+    let frame = Frame::of(g, opts);
     let board_w = files as f64 * CELL;
     let board_h = ranks as f64 * CELL;
     let squares = squares(g);

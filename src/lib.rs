@@ -23,7 +23,8 @@
 //!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
 //!   move, on self-play's machinery), `record` (game records), `autosave` (the REPL's autosaves:
 //!   order, locks, pruning),
-//!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`workflow`] (the
+//!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`serve`] (the board in the
+//!   browser and its JSON API), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
 //!   [`interrupt`]: Ctrl-C stops a command, not the program; [`progress`]: how far a long
@@ -68,6 +69,7 @@ mod record;
 pub mod repl;
 pub mod scenario;
 pub mod selfplay;
+pub mod serve;
 mod session;
 mod setperft;
 pub mod workflow;

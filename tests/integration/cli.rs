@@ -235,7 +235,8 @@ fn a_closed_stdout_is_not_an_error() {
 #[test]
 fn every_help_entry_has_words() {
     let bin = env!("CARGO_BIN_EXE_boardlab");
-    let commands = ["", "list", "moves", "perft", "show", "position", "check", "play", "selfplay", "report", "new", "test", "diff"];
+    let commands =
+        ["", "list", "moves", "perft", "show", "position", "check", "play", "selfplay", "report", "new", "test", "diff", "serve"];
     for c in commands {
         let o = std::process::Command::new(bin).args([c, "--help"].iter().filter(|a| !a.is_empty())).output().unwrap();
         let text = String::from_utf8_lossy(&o.stdout);

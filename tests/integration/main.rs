@@ -20,6 +20,7 @@ mod properties;
 mod repl;
 mod scenarios;
 mod selfplay;
+mod serve;
 mod session;
 mod studies;
 mod workflow;

@@ -1,0 +1,247 @@
+//! The JSON API behind the page (docs/web.md): every handler is a client of the same
+//! [`Session`] the REPL drives, run on the games' thread ([`super::games`]); a machine move
+//! searches on a blocking thread with a copy of the position and is played only if the game
+//! did not change meanwhile.
+
+use super::games::{Games, Lost, Owner};
+use super::state;
+use crate::ai::{self, Engine};
+use crate::render::Style;
+use crate::session::Session;
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// How many machine searches run at once, over all games (the machine has few cores; a
+/// further request is told to wait rather than queued unseen).
+pub const MAX_SEARCHES: usize = 2;
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct App {
+    pub games: Owner,
+    pub searches: Arc<tokio::sync::Semaphore>,
+    /// The variant the page opens with.
+    pub default: String,
+}
+
+/// A refusal: its status and its reason, sent as `{"error": REASON}`.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<Lost> for ApiError {
+    fn from(_: Lost) -> ApiError {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, "the request failed inside the server (a bug: please report it)".into())
+    }
+}
+
+type Answer = Result<Json<Value>, ApiError>;
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+fn no_game(id: u64) -> ApiError {
+    ApiError(StatusCode::NOT_FOUND, format!("no game {id} (games end when the server stops)"))
+}
+
+/// Runs `f` on game `id` and answers with its state afterwards.
+async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static) -> Answer {
+    app.games
+        .call(move |g: &mut Games| {
+            let s = g.get(id).ok_or_else(|| no_game(id))?;
+            f(s)?;
+            state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+        })
+        .await?
+}
+
+/// Runs a session command (`undo`, `goto 3`): a failing one leaves the game as it was and
+/// answers 422 with the session's reason.
+fn command(s: &mut Session, line: &str) -> Result<(), ApiError> {
+    s.execute(line).map(|_| ()).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
+}
+
+/// `GET /api/variants`: the names the resolver finds, and the one the page opens with.
+pub async fn variants(State(app): State<App>) -> Json<Value> {
+    // A name found in two places resolves to the first: listed once.
+    let names: std::collections::BTreeSet<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
+    Json(json!({ "variants": names, "default": app.default }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    variant: Option<String>,
+    #[serde(default)]
+    set: serde_json::Map<String, Value>,
+}
+
+/// The most characters of a variant name or an option override the API reads.
+const MAX_NAME: usize = 200;
+
+/// `POST /api/games {"variant", "set"}`: a new game, its state (with its `id`).
+pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answer {
+    let spec = req.variant.unwrap_or_else(|| app.default.clone());
+    // Names only: a path from the browser would reach the file system.
+    if spec.len() > MAX_NAME || spec.contains(['/', '\\']) || spec.starts_with('.') || spec.ends_with(".toml") {
+        return Err(bad(format!("`{}` is not a variant name (GET /api/variants lists them)", crate::files::quote(&spec))));
+    }
+    let mut sets = Vec::new();
+    for (k, v) in req.set {
+        let v = match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        if k.len() + v.len() > MAX_NAME {
+            return Err(bad("an option override is too long"));
+        }
+        sets.push((k, v));
+    }
+    app.games
+        .call(move |g: &mut Games| {
+            let s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+            let id = g.add(s).ok_or_else(|| {
+                ApiError(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("{} games are open, the most at once: delete one first", super::games::MAX_GAMES),
+                )
+            })?;
+            let s = g.get(id).ok_or_else(|| no_game(id))?;
+            state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+        })
+        .await?
+}
+
+/// `GET /api/games/ID`.
+pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+    with_game(&app, id, |_| Ok(())).await
+}
+
+/// `DELETE /api/games/ID`.
+pub async fn delete_game(State(app): State<App>, Path(id): Path<u64>) -> Result<StatusCode, ApiError> {
+    let gone = app.games.call(move |g: &mut Games| g.map.remove(&id).is_some()).await?;
+    if gone { Ok(StatusCode::NO_CONTENT) } else { Err(no_game(id)) }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveReq {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+/// `POST /api/games/ID/move {"move"}`: the new state, or 422 with the `why` reason.
+pub async fn play(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<MoveReq>) -> Answer {
+    with_game(&app, id, move |s| {
+        let m = s.resolve(&req.text).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        // Played as its canonical text through the session's command, whose guard keeps the
+        // game as it was if a hook fails.
+        let text = m.text(&s.variant.rules.geometry);
+        command(s, &text)
+    })
+    .await
+}
+
+/// `POST /api/games/ID/undo`.
+pub async fn undo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+    with_game(&app, id, |s| command(s, "undo")).await
+}
+
+/// `POST /api/games/ID/redo`.
+pub async fn redo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+    with_game(&app, id, |s| command(s, "redo")).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GotoReq {
+    ply: u32,
+}
+
+/// `POST /api/games/ID/goto {"ply"}`: to a ply of the history (the start's ply is `start_ply`).
+pub async fn goto(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<GotoReq>) -> Answer {
+    with_game(&app, id, move |s| command(s, &format!("goto {}", req.ply))).await
+}
+
+#[derive(Deserialize)]
+pub struct BoardQuery {
+    #[serde(default)]
+    flip: bool,
+}
+
+/// `GET /api/games/ID/svg[?flip=true]`: the picture `show --svg` draws.
+pub async fn svg(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Result<Response, ApiError> {
+    let v = app.games.call(move |g: &mut Games| g.get(id).map(|s| state::board(s, q.flip))).await?.ok_or_else(|| no_game(id))?;
+    let svg = v["svg"].as_str().unwrap_or_default().to_string();
+    Ok(([(axum::http::header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
+}
+
+/// `GET /api/games/ID/board[?flip=true]`: the picture and its cells' centres, for the page.
+pub async fn board(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Answer {
+    app.games.call(move |g: &mut Games| g.get(id).map(|s| Json(state::board(s, q.flip)))).await?.ok_or_else(|| no_game(id))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineReq {
+    engine: Option<String>,
+}
+
+/// The game's place in its history, to tell whether it changed while the machine thought.
+fn mark(s: &Session) -> (String, usize, usize) {
+    (s.pos.to_text(&s.variant.rules), s.played.len(), s.undone.len())
+}
+
+/// `POST /api/games/ID/engine {"engine"}`: the machine's move, played; the state with an
+/// `"engine"` field: the engine, its move, and where it searched, score, depth, positions
+/// and the line it expects.
+pub async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<EngineReq>) -> Answer {
+    let spec = req.engine.unwrap_or_else(|| "ab".into());
+    let engine = Engine::parse(&spec).map_err(|e| bad(e.to_string()))?;
+    let _permit = app.searches.clone().try_acquire_owned().map_err(|_| {
+        ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("{MAX_SEARCHES} machine searches are running: try again when one ends"))
+    })?;
+    let taken = app.games.call(move |g: &mut Games| g.get(id).map(|s| (s.variant.clone(), s.pos.clone(), s.rng.clone(), mark(s)))).await?;
+    let (v, pos, mut rng, before) = taken.ok_or_else(|| no_game(id))?;
+    // The search runs on a blocking thread with its own copy of the position and generator.
+    let searched = tokio::task::spawn_blocking(move || {
+        let g = &v.rules.geometry;
+        let t = ai::think(&v, &pos, engine, &mut rng).map_err(|e| e.to_string())?;
+        let best = t.best.ok_or_else(|| "the game is over: the machine has no move to make".to_string())?;
+        let found = t.search.map(|r| {
+            json!({
+                "score": r.score.to_string(),
+                "depth": r.depth,
+                "nodes": r.nodes,
+                "line": r.pv.iter().map(|m| m.text(g)).collect::<Vec<_>>(),
+                "summary": ai::analysis::summary(&r),
+            })
+        });
+        Ok::<_, String>((best.text(g), found, rng))
+    })
+    .await
+    .map_err(|_| ApiError::from(Lost))?;
+    let (text, found, rng) = searched.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
+    let played = text.clone();
+    let mut answer = with_game(&app, id, move |s| {
+        if mark(s) != before {
+            return Err(ApiError(StatusCode::CONFLICT, "the game changed while the machine was thinking: its move was not played".into()));
+        }
+        s.rng = rng;
+        command(s, &played)
+    })
+    .await?;
+    answer.0["engine"] = json!({ "engine": engine.to_string(), "move": text, "search": found });
+    Ok(answer)
+}
