@@ -22,6 +22,7 @@ mod scenarios;
 mod selfplay;
 mod session;
 mod studies;
+mod uci;
 mod workflow;
 
 /// The crate's root, where `variants/` lives (tests run there).
