@@ -429,7 +429,7 @@ fn setup_last(game: &Game) -> Result<(Variant, Position, Option<crate::Move>), C
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
-        Command::Uci => Ok(crate::protocol::uci::run(Box::new(std::io::BufReader::new(std::io::stdin())), out)?),
+        Command::Uci => Ok(crate::protocol::uci::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
         Command::Moves(game) => moves(&game, out),
         Command::Perft { game, depth, divide, made, threads, general } => {
             perft(&game, depth, divide, (perft::Mode { made, general }, threads as usize), out)

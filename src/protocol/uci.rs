@@ -34,36 +34,40 @@ pub const MAX_PERFT: u32 = 12;
 /// Moves a clock is shared out over when `movestogo` is not given.
 const MOVES_TO_GO: u64 = 30;
 
-/// What the reader thread hands on: a line, or why a line could not be read.
+/// What the reader thread hands on: a line (with its own stop flag for a `go`), or why a line
+/// could not be read.
 enum Input {
-    Line(String),
+    Line(String, Option<Arc<AtomicBool>>),
     Bad(String),
 }
 
 /// Runs the protocol until `quit` or the end of `input`, answering on `out`.
 ///
+/// `owns_process`: the loop is the whole program, so `stop` and `quit` may also raise the
+/// process's interrupt flag ([`crate::interrupt`]), which is what stops a `go perft` (tests
+/// that run loops beside other work pass false: such a perft then runs to its end).
+///
 /// # Errors
 /// Writing to `out` failed.
-pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write) -> io::Result<()> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let lines = spawn_reader(input, stop.clone());
+pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
+    let lines = spawn_reader(input, owns_process);
     let mut engine = match Engine::new(DEFAULT_VARIANT) {
-        Ok(e) => e,
+        Ok(e) => Engine { owns_process, ..e },
         Err(e) => {
             writeln!(out, "info string {e}")?;
             return out.flush();
         }
     };
     while let Ok(input) = lines.recv() {
-        let line = match input {
-            Input::Line(l) => l,
+        let (line, stop) = match input {
+            Input::Line(l, stop) => (l, stop.unwrap_or_default()),
             Input::Bad(why) => {
                 writeln!(out, "info string {why}")?;
                 out.flush()?;
                 continue;
             }
         };
-        let go_on = engine.handle(&line, &lines, &stop, out)?;
+        let go_on = engine.handle(&line, &stop, out)?;
         out.flush()?;
         if !go_on {
             break;
@@ -73,39 +77,47 @@ pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write) -> io::Result<()
 }
 
 /// Reads `input` on a thread of its own (see the module documentation); the end of input
-/// reads as `quit`.
-fn spawn_reader(mut input: Box<dyn BufRead + Send>, stop: Arc<AtomicBool>) -> Receiver<Input> {
+/// reads as `quit` (one that lets a running command with a budget finish).
+///
+/// Each `go` gets a stop flag of its own, so a `stop` read before its `go` is handled is never
+/// lost to a later `go`; `stop` and `quit` raise the flag of the latest `go` (and the interrupt
+/// flag when that `go` is a perft of a loop that owns the process).
+fn spawn_reader(mut input: Box<dyn BufRead + Send>, owns_process: bool) -> Receiver<Input> {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let mut buf = Vec::new();
-        let mut perft = false;
+        let (mut latest, mut perft, mut infinite) = (Arc::new(AtomicBool::new(false)), false, false);
+        let stop = |latest: &AtomicBool, perft: bool| {
+            latest.store(true, Ordering::SeqCst);
+            if perft {
+                crate::interrupt::request();
+            }
+        };
         loop {
             let sent = match crate::files::read_line_limited(&mut input, &mut buf, MAX_LINE) {
                 Ok(0) | Err(_) if buf.is_empty() => {
-                    let _ = tx.send(Input::Line("quit".into()));
-                    stop.store(true, Ordering::Relaxed);
+                    // The end of input lets a running command finish (`echo "go perft 5" |
+                    // boardlab uci` counts), except one that would never end.
+                    if infinite {
+                        stop(&latest, perft);
+                    }
+                    let _ = tx.send(Input::Line("quit".into(), None));
                     return;
                 }
                 Ok(_) => {
                     let line = String::from_utf8_lossy(&buf).trim().to_string();
-                    let first = line.split_whitespace().next().unwrap_or("");
-                    match first {
-                        // Cleared here, in the order the lines come, so that a `stop` read
-                        // before its `go` is handled cannot be lost.
+                    let mut go = None;
+                    match line.split_whitespace().next().unwrap_or("") {
                         "go" => {
-                            stop.store(false, Ordering::Relaxed);
-                            crate::interrupt::clear();
-                            perft = line.split_whitespace().nth(1) == Some("perft");
+                            latest = Arc::new(AtomicBool::new(false));
+                            perft = owns_process && line.split_whitespace().nth(1) == Some("perft");
+                            infinite = line.split_whitespace().any(|w| w == "infinite");
+                            go = Some(latest.clone());
                         }
-                        "stop" | "quit" => {
-                            stop.store(true, Ordering::Relaxed);
-                            if perft {
-                                crate::interrupt::request();
-                            }
-                        }
+                        "stop" | "quit" => stop(&latest, perft),
                         _ => {}
                     }
-                    tx.send(Input::Line(line))
+                    tx.send(Input::Line(line, go))
                 }
                 Err(e) => {
                     let sent = tx.send(Input::Bad(format!("line ignored: {e}")));
@@ -141,6 +153,8 @@ fn skip_rest_of_line(input: &mut dyn BufRead) {
 
 /// The protocol's state: the variant, the position set by `position`, the search's generator.
 struct Engine {
+    /// See [`run`].
+    owns_process: bool,
     v: Variant,
     name: String,
     pos: Position,
@@ -152,11 +166,11 @@ impl Engine {
     fn new(variant: &str) -> Result<Engine, String> {
         let v = Variant::load(variant, &[]).map_err(|e| format!("variant `{}`: {e}", crate::files::quote(variant)))?;
         let pos = v.start();
-        Ok(Engine { v, name: variant.to_string(), pos, seed: 1, rng: ai::rng(1) })
+        Ok(Engine { owns_process: false, v, name: variant.to_string(), pos, seed: 1, rng: ai::rng(1) })
     }
 
     /// Answers one line; `Ok(false)` after `quit`.
-    fn handle(&mut self, line: &str, lines: &Receiver<Input>, stop: &Arc<AtomicBool>, out: &mut dyn Write) -> io::Result<bool> {
+    fn handle(&mut self, line: &str, stop: &Arc<AtomicBool>, out: &mut dyn Write) -> io::Result<bool> {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else { return Ok(true) };
         let rest: Vec<&str> = words.collect();
@@ -170,7 +184,7 @@ impl Engine {
             }
             "setoption" => Ok(self.set_option(&rest)),
             "position" => Ok(self.set_position(&rest)),
-            "go" => self.go(&rest, lines, stop, out),
+            "go" => self.go(&rest, stop, out),
             "quit" => return Ok(false),
             // A `stop` with no search running (or read after its search ended), and commands
             // that need no answer from an engine that does not ponder.
@@ -191,7 +205,7 @@ impl Engine {
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => {
                 if value != self.name {
-                    *self = Engine { seed: self.seed, ..Engine::new(&value)? };
+                    *self = Engine { seed: self.seed, owns_process: self.owns_process, ..Engine::new(&value)? };
                     self.rng = ai::rng(self.seed);
                 }
                 Ok(())
@@ -229,17 +243,20 @@ impl Engine {
 
     /// `go …`: a search within the budget asked for (or `go perft N`), answered with `info`
     /// lines and `bestmove`.
-    fn go(
-        &mut self,
-        words: &[&str],
-        lines: &Receiver<Input>,
-        stop: &Arc<AtomicBool>,
-        out: &mut dyn Write,
-    ) -> io::Result<Result<(), String>> {
+    fn go(&mut self, words: &[&str], stop: &Arc<AtomicBool>, out: &mut dyn Write) -> io::Result<Result<(), String>> {
         let g = match Go::parse(words, self.pos.side().index()) {
             Ok(g) => g,
             Err(e) => return Ok(Err(e)),
         };
+        if self.owns_process {
+            // Cleared for this `go` (a perft stopped before leaves it raised), then raised
+            // again if its `stop` was read already (the reader raises the flag, then the
+            // interrupt: whichever order the two threads run in, the perft sees the stop).
+            crate::interrupt::clear();
+            if stop.load(Ordering::SeqCst) && g.perft.is_some() {
+                crate::interrupt::request();
+            }
+        }
         if let Some(depth) = g.perft {
             return self.perft(depth, out);
         }
@@ -262,7 +279,7 @@ impl Engine {
         if g.infinite {
             // `go infinite` answers only when told to stop, even when the search is done.
             out.flush()?;
-            wait_for_stop(lines, stop, out)?;
+            wait_for_stop(stop);
         }
         let best = r.best.map_or("(none)".into(), |m| coords::text(&m, geometry));
         writeln!(out, "bestmove {best}").map(Ok)
@@ -295,20 +312,12 @@ impl Engine {
     }
 }
 
-/// Waits for `stop` or `quit` after an infinite search ended by itself; answers `isready`
-/// meanwhile. (The reader sets `stop` on both, so the flag is the signal.)
-fn wait_for_stop(lines: &Receiver<Input>, stop: &AtomicBool, out: &mut dyn Write) -> io::Result<()> {
-    while !stop.load(Ordering::Relaxed) {
-        match lines.recv_timeout(Duration::from_millis(20)) {
-            Ok(Input::Line(l)) if l == "isready" => {
-                writeln!(out, "readyok")?;
-                out.flush()?;
-            }
-            Ok(_) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
-        }
+/// Waits for `stop` or `quit` after an infinite search ended by itself. The reader raises the
+/// `go`'s flag on both, and the lines stay queued for the loop (a `quit` must still end it).
+fn wait_for_stop(stop: &AtomicBool) {
+    while !stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_millis(10));
     }
-    Ok(())
 }
 
 /// The answer to `uci`: names, options (every variant found), `uciok`.
@@ -464,7 +473,7 @@ mod tests {
     /// Runs a session: the lines in, what came out.
     fn session(script: &str) -> String {
         let mut out = Vec::new();
-        run(Box::new(io::Cursor::new(script.to_string().into_bytes())), &mut out).unwrap();
+        run(Box::new(io::Cursor::new(script.to_string().into_bytes())), &mut out, false).unwrap();
         String::from_utf8(out).unwrap()
     }
 

@@ -129,6 +129,37 @@ fn stop_ends_an_infinite_search() {
     assert!(legal_after("chess", None, &[]).contains(&best), "{best}");
     writeln!(stdin, "isready").unwrap();
     assert_eq!(rx.recv_timeout(wait).unwrap(), "readyok");
+    // A `stop` read while the engine has not yet started its `go` still stops that search,
+    // whatever `go` comes after it.
+    writeln!(stdin, "go infinite\nstop\ngo depth 1\nisready").unwrap();
+    let mut answers = 0;
+    while answers < 2 {
+        let l = rx.recv_timeout(wait).expect("both searches answer");
+        answers += usize::from(l.starts_with("bestmove "));
+        assert_ne!(l, "readyok", "readyok before the second bestmove");
+    }
+    assert_eq!(rx.recv_timeout(wait).unwrap(), "readyok");
     writeln!(stdin, "quit").unwrap();
     assert!(child.wait().unwrap().success());
+}
+
+/// `stop` ends a `go perft` too (chess perft 7: billions of leaves), and the next search still
+/// answers.
+#[test]
+fn stop_ends_a_perft_and_searching_goes_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .arg("uci")
+        .current_dir(crate::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "go perft 7").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    writeln!(stdin, "stop\ngo depth 1\nquit").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.contains("info string perft stopped: interrupted"), "{out}");
+    assert_eq!(bestmoves(&out).len(), 1, "{out}");
 }
