@@ -18,6 +18,7 @@ mod nopanic;
 mod perft_files;
 mod properties;
 mod repl;
+mod san;
 mod scenarios;
 mod selfplay;
 mod session;
