@@ -10,7 +10,7 @@
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
 //!   each in one module;
-//! - [`notation`]: moves and boards as text, [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
+//! - [`notation`]: moves and boards as text, [`san`] (chess's algebraic moves, read against the legal moves), [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
 //! - `movegen`: legal moves and capture chains; `explain`: why a move is illegal
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
@@ -27,6 +27,7 @@
 //!   browser and its JSON API), [`workflow`] (the
 //!   designer's loop), [`diff`] (where two rule sets behave differently), [`check`] (a variant
 //!   under every option setting, its script's calls and names), [`cli`] (the command line);
+//!   [`protocol`]: engine protocols (`boardlab uci`) and their move form;
 //!   [`interrupt`]: Ctrl-C stops a command, not the program; [`progress`]: how far a long
 //!   command is, on a terminal; [`files`]: every file written the way its type asks (devices,
 //!   FIFOs and links kept), bounded reads, input quoted short.
@@ -45,6 +46,7 @@ pub mod rules;
 
 pub mod fen;
 pub mod notation;
+pub mod san;
 mod state;
 
 mod explain;
@@ -65,6 +67,7 @@ pub mod files;
 pub mod interrupt;
 pub mod perft;
 pub mod progress;
+pub mod protocol;
 mod record;
 pub mod repl;
 pub mod scenario;

@@ -35,6 +35,8 @@ use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
 use rand::RngExt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The score of a win now; a win in n decisions scores `MATE - n`.
@@ -140,10 +142,46 @@ pub fn search_limited(
     rng: &mut Rng,
     except: &[Move],
 ) -> Result<SearchResult, SearchError> {
+    run(v, pos, (budget, depth_cap), rng, except, Control::default())
+}
+
+/// How a caller follows a search and stops it (an engine protocol): `stop`, once set, ends the
+/// search as its budget running out would (the best move found so far is kept, the search
+/// returns normally); `on_iteration` hears of each completed depth.
+#[derive(Default)]
+pub struct Control<'c> {
+    pub stop: Option<Arc<AtomicBool>>,
+    pub on_iteration: Option<&'c mut dyn FnMut(&SearchResult)>,
+}
+
+/// [`search`] followed and stoppable through `control`.
+///
+/// # Errors
+/// As [`search`].
+pub fn search_controlled(
+    v: &Variant,
+    pos: &mut Position,
+    budget: Budget,
+    rng: &mut Rng,
+    control: Control,
+) -> Result<SearchResult, SearchError> {
+    run(v, pos, (budget, MAX_DEPTH), rng, &[], control)
+}
+
+/// The search itself: [`search_limited`] with a [`Control`].
+fn run(
+    v: &Variant,
+    pos: &mut Position,
+    (budget, depth_cap): (Budget, u32),
+    rng: &mut Rng,
+    except: &[Move],
+    mut control: Control,
+) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
     let asked = budget;
     let budget = budget.resolve(v);
     let mut s = Searcher::new(v, pos, budget, start);
+    s.stop = control.stop.take();
     if crate::progress::active() {
         let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
         s.watch =
@@ -194,6 +232,9 @@ pub fn search_limited(
                 pv = s.pv[0].clone();
                 // The best move is searched first next time; the others keep their order.
                 root[..=i].rotate_right(1);
+                if let Some(f) = control.on_iteration.as_mut() {
+                    f(&done(score, Some(best), completed, s.nodes, pv.clone()));
+                }
             }
             Err(Stop::Budget) => {
                 // A move of the unfinished iteration that beat the previous best (searched
@@ -378,6 +419,8 @@ struct Searcher<'a> {
     start: Instant,
     /// Where the search is, for the progress line (`None` when nobody listens).
     watch: Option<Watch>,
+    /// Set by the caller to stop as the budget would ([`Control`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Where a search is, for the progress line ([`crate::progress`]).
@@ -464,6 +507,7 @@ impl<'a> Searcher<'a> {
             partial_pv: Vec::new(),
             start,
             watch: None,
+            stop: None,
         }
     }
 
@@ -491,7 +535,7 @@ impl<'a> Searcher<'a> {
             if self.nodes & 0x3FFF == 0 {
                 self.show_progress(false);
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
                 return Err(Stop::Budget);
             }
         }

@@ -156,7 +156,9 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
     if word == MOVE {
         return Err(CommandError::NeedsArguments(word.to_string()));
     }
-    let looks_like_move = line.contains(['-', 'x', '@']) || line == "pass" || s.variant.rules.geometry.parse_cell(line).is_ok();
+    let g = &s.variant.rules.geometry;
+    let looks_like_move =
+        line.contains(['-', 'x', '@']) || line == "pass" || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());

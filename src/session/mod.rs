@@ -519,6 +519,7 @@ impl Session {
     /// exactly one move and is never lengthened into another: `b2xd4` is refused when the
     /// capture must go on to b4, with that reason. Only a partial text completes: a cell (`c3`)
     /// or a text ending in a separator (`c3x`, `c3-`), when exactly one legal move starts so.
+    /// Then SAN (`Nf3`, `exd5`, and `e4` when no move starts on e4; see [`crate::san`]).
     ///
     /// # Errors
     /// Unknown, ambiguous or illegal text, with the reason.
@@ -546,6 +547,14 @@ impl Session {
         } else {
             vec![]
         };
+        if cands.is_empty() && crate::san::parse(text, g).is_some() {
+            // SAN (`Nf3`, `exd5`, `e4` when no piece stands there), read in its own case.
+            match self.variant.find_move(&mut self.pos, text.trim()) {
+                Ok(m) => return Ok(m),
+                Err(e) if !partial => return Err(CommandError::Rejected(e.to_string())),
+                Err(_) => {}
+            }
+        }
         match cands.len() {
             1 => Ok(*cands[0]),
             0 if partial && g.parse_cell(&t).is_ok() => Err(CommandError::Rejected(self.cell_moves(&t)?)),

@@ -827,7 +827,15 @@ impl Variant {
     /// # Errors
     /// Unparsable text or an illegal move, with the reason; a failing hook.
     pub fn find_move(&self, pos: &mut Position, text: &str) -> Result<Move, PlayError> {
-        let mv = MoveText::parse(text, &self.rules.geometry)?;
+        let mv = match MoveText::parse(text, &self.rules.geometry) {
+            Ok(mv) => mv,
+            // SAN's closing marks on boardlab's notation (`O-O+`, `e7-e8=Q#`).
+            Err(_) if crate::san::strip_marks(text) != text.trim() && !crate::san::strip_marks(text).is_empty() => {
+                return self.find_move(pos, crate::san::strip_marks(text));
+            }
+            // Not boardlab's notation: perhaps SAN (`Nc3`, `exd5`, `e8=Q`).
+            Err(e) => return self.find_san(pos, text).unwrap_or(Err(e.into())),
+        };
         let mut legal = Vec::new();
         self.legal_moves(pos, &mut legal)?;
         if let Some(m) = legal.iter().find(|m| mv.names(m)) {
@@ -846,6 +854,24 @@ impl Variant {
             }
         }
         Err(PlayError::Illegal(self.explain_move(pos, &mv, &legal)?))
+    }
+
+    /// The legal move a SAN text names ([`crate::san`]); `None` when the text is not SAN here,
+    /// or names no legal move without a piece's letter (the caller's own error then says more).
+    fn find_san(&self, pos: &mut Position, text: &str) -> Option<Result<Move, PlayError>> {
+        let san = crate::san::parse(text, &self.rules.geometry)?;
+        let mut legal = Vec::new();
+        if let Err(e) = self.legal_moves(pos, &mut legal) {
+            return Some(Err(e.into()));
+        }
+        let pawn = crate::san::pawn_kind(&self.rules, &self.start());
+        let quoted = || text.trim().to_string();
+        match crate::san::resolve(&san, &self.rules, pos, pawn, &legal) {
+            Ok(m) => Some(Ok(m)),
+            Err(crate::san::Unresolved::Ambiguous(all)) => Some(Err(NotationError::Ambiguous(quoted(), all).into())),
+            Err(crate::san::Unresolved::None) if san.piece.is_some() => Some(Err(NotationError::NoSanMove(quoted()).into())),
+            Err(crate::san::Unresolved::None) => None,
+        }
     }
 
     /// Parses and plays a move, or says why it is not legal (the position is then unchanged).

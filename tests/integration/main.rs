@@ -18,11 +18,13 @@ mod nopanic;
 mod perft_files;
 mod properties;
 mod repl;
+mod san;
 mod scenarios;
 mod selfplay;
 mod serve;
 mod session;
 mod studies;
+mod uci;
 mod workflow;
 
 /// The crate's root, where `variants/` lives (tests run there).

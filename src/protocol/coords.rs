@@ -1,0 +1,155 @@
+//! Moves in UCI's coordinate form, for every variant: the start cell then the landing cell
+//! (`e2e4`), a promotion's letter in lower case after them (`e7e8q`), castling as the king's
+//! move (`e1g1`), a drop as the kind's letter, `@` and the cell (`P@e4`), a pass as `0000`.
+//!
+//! Extensions for what UCI has no form for (documented in `docs/protocols.md`): a capture chain
+//! writes every landing in order (`c3e5g7`), a two-part turn adds a comma and the second part
+//! from the landing (`d1d7,d7g7`: Amazons' arrow, Fairy-Stockfish's form), leaving the board is
+//! written as boardlab writes it (`e2-off`).
+//!
+//! The translation back ([`find`]) matches the text against the legal moves' forms, so both
+//! directions are one definition ([`text`]) and cannot drift apart.
+
+use crate::Cell;
+use crate::geometry::Geometry;
+use crate::notation::{Move, MoveKind};
+
+/// The UCI form of a move (see the module documentation).
+pub fn text(m: &Move, g: &Geometry) -> String {
+    let name = |c: u16| g.name(Cell(c));
+    match m.kind {
+        MoveKind::Pass => "0000".into(),
+        MoveKind::Off { .. } => m.text(g),
+        MoveKind::Drop { letter, .. } => {
+            let to = m.to().map(name).unwrap_or_default();
+            if letter.is_ascii_alphanumeric() { format!("{}@{to}", letter as char) } else { format!("@{to}") }
+        }
+        MoveKind::Normal | MoveKind::Then { .. } | MoveKind::Promote { .. } | MoveKind::Castle { .. } => {
+            let mut s = name(m.from).to_string();
+            for &c in m.landings() {
+                s.push_str(name(c));
+            }
+            match m.kind {
+                MoveKind::Then { at, .. } => {
+                    s.push(',');
+                    s.push_str(m.to().map(name).unwrap_or_default());
+                    s.push_str(name(at));
+                }
+                MoveKind::Promote { letter, .. } => s.push((letter as char).to_ascii_lowercase()),
+                _ => {}
+            }
+            s
+        }
+    }
+}
+
+/// The legal move `uci` names: the first of `legal` whose [`text`] is `uci` (letters in any
+/// case), or a castling written as the king taking its own rook (`e1h1`, as Chess960 GUIs
+/// send it).
+///
+/// # Errors
+/// No legal move is written so: the text quoted, and why.
+pub fn find(uci: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
+    let t = uci.trim();
+    if t.is_empty() {
+        return Err("empty move".into());
+    }
+    let name = |c: u16| g.name(Cell(c));
+    let castles_onto_rook = |m: &Move| matches!(m.kind, MoveKind::Castle { rook_from, .. } if format!("{}{}", name(m.from), name(rook_from)).eq_ignore_ascii_case(t));
+    legal
+        .iter()
+        .find(|m| text(m, g).eq_ignore_ascii_case(t))
+        .or_else(|| legal.iter().find(|m| castles_onto_rook(m)))
+        .copied()
+        .ok_or_else(|| format!("`{}` is not a legal move here", crate::files::quote(t)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai;
+    use crate::{Position, Variant};
+    use rand::RngExt;
+
+    fn legal(v: &Variant, pos: &mut Position) -> Vec<Move> {
+        let mut l = Vec::new();
+        v.legal_moves(pos, &mut l).unwrap();
+        l
+    }
+
+    /// Plays `text` (boardlab's notation) and returns the UCI form of the move.
+    fn uci_of(v: &Variant, pos: &mut Position, t: &str) -> String {
+        let m = v.find_move(pos, t).unwrap();
+        text(&m, &v.rules.geometry)
+    }
+
+    #[test]
+    fn chess_forms_are_ucis() {
+        let v = Variant::load("chess", &[]).unwrap();
+        let mut pos = v.start();
+        assert_eq!(uci_of(&v, &mut pos, "e2-e4"), "e2e4");
+        assert_eq!(uci_of(&v, &mut pos, "g1-f3"), "g1f3");
+        // Castling is the king's two-square move; promotion a lower-case letter.
+        let mut p = crate::fen::read(&v.rules, "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert_eq!(uci_of(&v, &mut p, "O-O"), "e1g1");
+        assert_eq!(uci_of(&v, &mut p, "O-O-O"), "e1c1");
+        assert_eq!(uci_of(&v, &mut p, "b7xa8=N"), "b7a8n");
+        assert_eq!(uci_of(&v, &mut p, "b7-b8=Q"), "b7b8q");
+        let l = legal(&v, &mut p);
+        let g = &v.rules.geometry;
+        assert_eq!(find("e1g1", &l, g).unwrap().text(g), "O-O");
+        assert_eq!(find("E1H1", &l, g).unwrap().text(g), "O-O", "king takes rook");
+        assert_eq!(find("b7b8Q", &l, g).unwrap().text(g), "b7-b8=Q");
+        assert!(find("b7b8", &l, g).is_err(), "a promotion names its piece");
+        assert!(find("e2e4", &l, g).unwrap_err().contains("e2e4"));
+        assert!(find("", &l, g).is_err());
+    }
+
+    #[test]
+    fn drops_and_passes() {
+        let v = Variant::load("minishogi", &[]).unwrap();
+        // After a capture, the captured piece is in hand: its drop is `L@cell`.
+        let mut pos = v.start();
+        let g = &v.rules.geometry;
+        let mut rng = ai::rng(3);
+        for _ in 0..40 {
+            let l = legal(&v, &mut pos);
+            if l.is_empty() {
+                break;
+            }
+            if let Some(d) = l.iter().find(|m| m.dropped().is_some()) {
+                let t = text(d, g);
+                assert!(t.len() >= 4 && t.as_bytes()[1] == b'@' && t.as_bytes()[0].is_ascii_uppercase(), "{t}");
+                return;
+            }
+            v.make(&mut pos, &l[rng.random_range(0..l.len())]).unwrap();
+        }
+        panic!("no drop in 40 random plies");
+    }
+
+    /// Every legal move's UCI form names that move and no other, along random games of each
+    /// variant (promotions, castling, drops, two-part turns, long ranks such as a10).
+    #[test]
+    fn every_move_round_trips() {
+        for name in ["chess", "capablanca", "xiangqi", "minishogi", "amazons", "checkers", "connect-four", "othello"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let g = &v.rules.geometry;
+            let mut rng = ai::rng(7);
+            for _game in 0..3 {
+                let mut pos = v.start();
+                for _ply in 0..60 {
+                    let l = legal(&v, &mut pos);
+                    if l.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    for m in &l {
+                        let t = text(m, g);
+                        assert_eq!(find(&t, &l, g), Ok(*m), "{name}: {t}");
+                        assert_eq!(l.iter().filter(|o| text(o, g) == t).count(), 1, "{name}: {t} names two moves");
+                    }
+                    v.make(&mut pos, &l[rng.random_range(0..l.len())]).unwrap();
+                }
+            }
+        }
+    }
+}

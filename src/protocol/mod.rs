@@ -1,0 +1,10 @@
+//! Engine protocols: how other programs talk to boardlab's machine player.
+//!
+//! - [`coords`]: moves in the coordinate form engine protocols use (`e2e4`, `e7e8q`, `P@e4`,
+//!   `0000`), translated both ways against the legal moves;
+//! - [`uci`]: the UCI loop (`boardlab uci`), for chess GUIs and clients such as python-chess.
+//!
+//! The protocol documentation for users is `docs/protocols.md`.
+
+pub mod coords;
+pub mod uci;

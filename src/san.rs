@@ -1,0 +1,202 @@
+//! Standard Algebraic Notation (SAN) as input, for any variant whose pieces have one-letter
+//! symbols: `Nc3`, `exd5`, `Nbd2`, `R1e2`, `e8=Q` (or `e8Q`), `+`/`#`/`!`/`?` suffixes
+//! ignored. Castling (`O-O`) and drops (`N@f3`) are already boardlab's canonical notation.
+//!
+//! Nothing here knows a game: the letter of a kind is its first player's symbol in upper case;
+//! a move written with no letter is a move of the variant's pawn-like kind, the kind with
+//! strictly the most pieces in the start position (chess's pawns, xiangqi's soldiers; a
+//! variant with no such kind writes every piece's letter). A SAN text is resolved by matching
+//! it against the legal moves: the kind of the piece moved, the landing, the disambiguation
+//! (the start cell's file, rank or both), the capture mark, the promotion's letter.
+
+use crate::Cell;
+use crate::geometry::Geometry;
+use crate::notation::{Move, MoveKind};
+use crate::piece::{KindId, Player};
+use crate::rules::Ruleset;
+use crate::state::Position;
+
+/// A SAN text read against a board, not yet matched against the legal moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct San {
+    /// The letter written before the move (upper case), `None` for the pawn-like kind.
+    pub piece: Option<char>,
+    /// What is written between the letter and the landing (`b` in `Nbd2`, `1` in `R1e2`).
+    pub from: String,
+    pub capture: bool,
+    pub to: u16,
+    pub promote: Option<char>,
+}
+
+/// `text` without SAN's closing marks (`+`, `#`, `!`, `?`) and surrounding blanks.
+pub fn strip_marks(text: &str) -> &str {
+    text.trim().trim_end_matches(['+', '#', '!', '?'])
+}
+
+/// Reads a SAN text; `None` when it is not SAN on this board.
+pub fn parse(text: &str, g: &Geometry) -> Option<San> {
+    let t = strip_marks(text);
+    let (piece, rest) = match t.chars().next()? {
+        c if c.is_ascii_uppercase() => (Some(c), &t[1..]),
+        _ => (None, t),
+    };
+    // The promotion: `=Q`, or an upper-case letter after the landing (`e8Q`).
+    let (rest, promote) = match rest.char_indices().last()? {
+        (i, c) if c.is_ascii_uppercase() => (rest[..i].strip_suffix('=').unwrap_or(&rest[..i]), Some(c)),
+        _ => (rest, None),
+    };
+    // The landing: the shortest ending that starts with a letter and names a cell (`d2` in
+    // `bd2`, `a10` in `Ra10`).
+    let at = (0..rest.len())
+        .rev()
+        .find(|&i| rest.is_char_boundary(i) && rest.as_bytes()[i].is_ascii_lowercase() && g.parse_cell(&rest[i..]).is_ok())?;
+    let to = g.parse_cell(&rest[at..]).ok()?.0;
+    let before = &rest[..at];
+    let (from, capture) = match before.strip_suffix('x') {
+        Some(f) => (f, true),
+        None => (before, false),
+    };
+    let plain = from.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    (plain && from.len() <= 6).then(|| San { piece, from: from.to_string(), capture, to, promote })
+}
+
+/// The kind a SAN move with no letter moves: the one with strictly the most pieces of the
+/// first player in the start position.
+pub fn pawn_kind(rules: &Ruleset, start: &Position) -> Option<KindId> {
+    let mut count = vec![0usize; rules.kinds.len()];
+    for &c in start.board() {
+        if !c.is_empty() && c.owner() == Player::FIRST {
+            count[c.kind().0 as usize] += 1;
+        }
+    }
+    let most = *count.iter().max()?;
+    let mut at = count.iter().enumerate().filter(|(_, n)| **n == most && most > 0);
+    match (at.next(), at.next()) {
+        (Some((k, _)), None) => Some(KindId(k as u8)),
+        _ => None,
+    }
+}
+
+/// The kind a letter names: the kind whose first player's symbol is that letter.
+fn kind_of_letter(rules: &Ruleset, letter: char) -> Option<KindId> {
+    rules.kinds.iter().position(|k| k.symbols[Player::FIRST].to_ascii_uppercase() == letter).map(|i| KindId(i as u8))
+}
+
+/// Whether a start cell's name fits what the SAN wrote before the landing: nothing, its file
+/// (letters), its rank (digits) or the whole cell.
+fn fits(from: &str, name: &str) -> bool {
+    let digits = name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let file = &name[..name.len() - digits.len()];
+    from.is_empty() || from == name || from == file || from == digits
+}
+
+/// Why a SAN text names no single legal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unresolved {
+    /// No legal move is written so.
+    None,
+    /// More than one: their canonical texts.
+    Ambiguous(Vec<String>),
+}
+
+/// The legal move `san` names in `pos` (`pawn`: the variant's [`pawn_kind`]).
+///
+/// # Errors
+/// No legal move, or several, are written so.
+pub fn resolve(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Result<Move, Unresolved> {
+    let kind = match san.piece {
+        Some(l) => kind_of_letter(rules, l).ok_or(Unresolved::None)?,
+        None => pawn.ok_or(Unresolved::None)?,
+    };
+    let g = &rules.geometry;
+    let matches = |m: &&Move| {
+        let promote_ok = match (m.kind, san.promote) {
+            (MoveKind::Promote { letter, .. }, Some(c)) => letter as char == c,
+            (MoveKind::Normal, None) => true,
+            _ => false,
+        };
+        promote_ok
+            && m.len() == 1
+            && m.to() == Some(san.to)
+            && pos.piece(m.from).kind() == kind
+            && !pos.piece(m.from).is_empty()
+            && (!san.capture || m.is_capture())
+            && fits(&san.from, g.name(Cell(m.from)))
+    };
+    let found: Vec<&Move> = legal.iter().filter(matches).collect();
+    match found[..] {
+        [m] => Ok(*m),
+        [] => Err(Unresolved::None),
+        _ => Err(Unresolved::Ambiguous(found.iter().map(|m| m.text(g)).collect())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn reads_the_forms() {
+        let v = Variant::load("chess", &[]).unwrap();
+        let g = &v.rules.geometry;
+        let c = |n: &str| g.parse_cell(n).unwrap().0;
+        let s = |t: &str| parse(t, g).unwrap();
+        assert_eq!(s("Nbd2"), San { piece: Some('N'), from: "b".into(), capture: false, to: c("d2"), promote: None });
+        assert_eq!(s("exd5+"), San { piece: None, from: "e".into(), capture: true, to: c("d5"), promote: None });
+        assert_eq!(s("R1xe2#"), San { piece: Some('R'), from: "1".into(), capture: true, to: c("e2"), promote: None });
+        assert_eq!(s("e8=Q"), San { piece: None, from: "".into(), capture: false, to: c("e8"), promote: Some('Q') });
+        assert_eq!(s("dxe8N"), San { piece: None, from: "d".into(), capture: true, to: c("e8"), promote: Some('N') });
+        for not in ["", "N", "Nz9", "hello", "e9", "Ne4-e5", "x"] {
+            assert_eq!(parse(not, g), None, "{not}");
+        }
+        let x = Variant::load("xiangqi", &[]).unwrap();
+        let xc = x.rules.geometry.parse_cell("a10").unwrap().0;
+        assert_eq!(parse("Ra10", &x.rules.geometry).unwrap().to, xc);
+    }
+
+    /// Expected values from python-chess (`Board.parse_san(…).uci()`, `Board.fen()`).
+    #[test]
+    fn typed_san_plays_the_move_python_chess_reads() {
+        let v = Variant::load("chess", &[]).unwrap();
+        let mut pos = v.start();
+        let moves: Vec<String> = "e4 e5 Nf3 Nc6 Bb5 a6 O-O".split(' ').map(String::from).collect();
+        v.play_all(&mut pos, &moves).unwrap();
+        assert_eq!(crate::fen::write(&v.rules, &pos).unwrap(), "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 1 4");
+        let cases = [
+            ("rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3", "Nbd2", "b1d2"),
+            ("rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3", "Nfd2", "f3d2"),
+            ("4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1", "R1a3", "a1a3"),
+            ("4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1", "R5a3", "a5a3"),
+            ("4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1", "d8=Q+", "d7d8q"),
+            ("4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1", "d8N", "d7d8n"),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "exd5", "e4d5"),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e5", "e4e5"),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "Ke2", "e1e2"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O+", "e1c1"),
+        ];
+        for (fen, san, uci) in cases {
+            let mut p = crate::fen::read(&v.rules, fen).unwrap();
+            let m = v.find_move(&mut p, san).unwrap_or_else(|e| panic!("{san}: {e}"));
+            assert_eq!(crate::protocol::coords::text(&m, &v.rules.geometry), uci, "{san}");
+        }
+        // python-chess: AmbiguousMoveError, IllegalMoveError; and no piece of that letter.
+        let mut p = crate::fen::read(&v.rules, cases[0].0).unwrap();
+        let e = v.find_move(&mut p, "Nd2").unwrap_err().to_string();
+        assert!(e.contains("b1-d2, f3-d2"), "{e}");
+        let mut p = crate::fen::read(&v.rules, cases[2].0).unwrap();
+        assert!(v.find_move(&mut p, "Rxa5").unwrap_err().to_string().contains("names no legal move"));
+        assert!(v.find_move(&mut p, "Za3").is_err());
+        // A pawn move that no pawn can make keeps boardlab's own error.
+        assert!(v.find_move(&mut p, "h5").unwrap_err().to_string().contains("cannot read"));
+    }
+
+    #[test]
+    fn pawn_like_kinds_are_derived() {
+        let name = |v: &Variant| pawn_kind(&v.rules, &v.start()).map(|k| v.rules.kind(k).name.clone());
+        assert_eq!(name(&Variant::load("chess", &[]).unwrap()).as_deref(), Some("pawn"));
+        assert!(name(&Variant::load("xiangqi", &[]).unwrap()).is_some());
+        // Minishogi has one piece of each kind: every move is written with its letter.
+        assert_eq!(name(&Variant::load("minishogi", &[]).unwrap()), None);
+    }
+}
