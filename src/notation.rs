@@ -386,10 +386,10 @@ pub enum NotationError {
     #[error("cannot read `{}`: {}", crate::files::quote(.0), .1)]
     Unreadable(String, &'static str),
     /// Read as SAN ([`crate::san`]), the text names several legal moves: their texts.
-    #[error("`{}` could be any of {}: write the start cell's file or rank (Nbd2, R1e2)", clip(.0), .1.join(", "))]
+    #[error("`{}` could be any of {}: write the start cell's file or rank (Nbd2, R1e2)", crate::files::quote(.0), .1.join(", "))]
     Ambiguous(String, Vec<String>),
     /// Read as SAN with a piece's letter, the text names no legal move.
-    #[error("`{}` names no legal move (read as SAN: a piece's letter, then its landing)", clip(.0))]
+    #[error("`{}` names no legal move (read as SAN: a piece's letter, then its landing)", crate::files::quote(.0))]
     NoSanMove(String),
 }
 

@@ -94,17 +94,30 @@ fn finished_games_answer_bestmove_none() {
     assert_eq!(bestmoves(&out), ["(none)"], "{out}");
 }
 
+/// A child engine that a failing assertion must not leave searching forever.
+struct KilledOnDrop(std::process::Child);
+
+impl Drop for KilledOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `stop` reaches a running `go infinite`: the engine answers `bestmove` while its input stays
 /// open (a hang fails after a minute rather than blocking the suite).
 #[test]
 fn stop_ends_an_infinite_search() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .arg("uci")
-        .current_dir(crate::root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut guard = KilledOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .arg("uci")
+            .current_dir(crate::root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
     let mut stdin = child.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let stdout = child.stdout.take().unwrap();
