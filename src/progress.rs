@@ -144,13 +144,35 @@ impl Drop for Spinner {
 pub fn rate(count: u64, what: &str, start: Instant) -> String {
     let secs = start.elapsed().max(Duration::from_millis(1)).as_secs_f64();
     let per_s = (count as f64 / secs) as u64;
-    format!("{} {what}, {}/s", crate::ai::analysis::thousands(count), crate::ai::analysis::thousands(per_s))
+    format!("{} {what}, {}/s", thousands(count), thousands(per_s))
+}
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::rc::Rc;
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(50_012), "50,012");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn a_lent_sink_hears_reports_until_given_back() {

@@ -11,6 +11,7 @@
 
 use super::eval::{Evaluator, pieces};
 use super::{Budget, Engine, Rng, SearchError, SearchResult, search};
+pub use crate::progress::thousands;
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -159,19 +160,6 @@ fn verdict(units: i32) -> &'static str {
     }
 }
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// After a machine move: what the search found (`+0.30, depth 7, 50,012 positions`).
 pub fn summary(r: &SearchResult) -> String {
     format!("{}, depth {}, {} positions", r.score, r.depth, thousands(r.nodes))
@@ -180,15 +168,6 @@ pub fn summary(r: &SearchResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(50_012), "50,012");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-    }
 
     #[test]
     fn lines_are_distinct_and_best_first() {
