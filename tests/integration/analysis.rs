@@ -5,24 +5,11 @@
 use boardlab::ai::{self, Budget, Engine, analysis};
 use boardlab::{Position, Session, Style, Variant};
 use rand::RngExt;
-use std::process::{Command, Output};
+use std::process::Output;
 
+/// The binary with `input` piped in (the suite's one runner) and a data folder of its own.
 fn boardlab(args: &[&str], input: Option<&str>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .current_dir(crate::root())
-        .env("NO_COLOR", "1")
-        .env("BOARDLAB_DATA_DIR", crate::scratch("analysis-data"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.unwrap_or("").as_bytes()).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
+    crate::binary(args, input.unwrap_or(""), &crate::scratch("analysis-data"))
 }
 
 /// A position `plies` random decisions from the start (fewer if the game ends first).
