@@ -368,6 +368,8 @@ pub struct Setup {
 #[derive(Clone, Debug)]
 pub struct Ruleset {
     pub name: String,
+    /// The name Fairy-Stockfish gives this game (`[notation] fairy_stockfish`), where it has it.
+    pub fairy_stockfish: Option<String>,
     pub title: String,
     pub description: String,
     pub geometry: Geometry,

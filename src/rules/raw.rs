@@ -130,6 +130,18 @@ pub struct RawVariant {
     pub rules: Option<RawRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub castling: Option<Spanned<RawCastling>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notation: Option<RawNotation>,
+}
+
+/// `[notation]`: how the variant's moves and positions are named to other programs.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RawNotation {
+    /// The name Fairy-Stockfish (and its UCI_Variant, pyffish) gives the same game. Never
+    /// inherited through `extends`: a derived variant is another game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairy_stockfish: Option<Spanned<String>>,
 }
 
 /// `[castling]`: a king moves two or more cells along its rank and a rook that, like it, has

@@ -47,6 +47,8 @@ pub struct Merged {
     pub ai: Option<Src<RawAi>>,
     pub rules: Option<Src<RawRules>>,
     pub castling: Option<Src<toml::Spanned<RawCastling>>>,
+    /// `[notation]`; its `fairy_stockfish` name comes from the most derived file only.
+    pub notation: Option<Src<RawNotation>>,
 }
 
 impl Merged {
@@ -104,6 +106,13 @@ impl Merged {
         }
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });
+        }
+        // A base's Fairy-Stockfish name does not describe the derived game.
+        if let Some(n) = &mut self.notation {
+            n.val.fairy_stockfish = None;
+        }
+        if let Some(n) = raw.notation {
+            self.notation = Some(Src { file, val: n });
         }
         for (k, o) in raw.options {
             match self.options.get_mut(&k) {

@@ -122,6 +122,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;
+    let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
     let move_limit = match v.opts.get("move_limit") {
         // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
         Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
@@ -174,6 +175,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         dedup,
         crown,
         display_attribute,
+        fairy_stockfish,
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
         setwise: None,

@@ -79,6 +79,24 @@ pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPl
 }
 
 /// The attribute `show` writes beside each piece, if one is declared.
+/// `[notation] fairy_stockfish`: a name as Fairy-Stockfish spells its variants (lower-case
+/// letters, digits, `-` and `_`, at most 40 characters).
+pub(super) fn stage_fairy_stockfish(v: &V) -> R<Option<String>> {
+    let Some(n) = &v.m.notation else { return Ok(None) };
+    let Some(name) = &n.val.fairy_stockfish else { return Ok(None) };
+    let text = name.get_ref();
+    let fits = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_';
+    if text.is_empty() || text.len() > 40 || !text.chars().all(fits) {
+        return Err(v.err(
+            n.file,
+            name.span(),
+            "not a Fairy-Stockfish variant name",
+            "lower-case letters, digits, `-` and `_`, as in `chess` or `minishogi`",
+        ));
+    }
+    Ok(Some(text.clone()))
+}
+
 pub(super) fn stage_display(v: &V, attributes: &[String]) -> R<Option<u8>> {
     let Some(d) = &v.m.display else { return Ok(None) };
     let known = Names::new("attribute", attributes.iter().map(String::as_str));
