@@ -31,7 +31,7 @@ pub struct App {
 
 /// A refusal: its status and its reason, sent as `{"error": REASON}`.
 #[derive(Debug)]
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub(super) StatusCode, pub(super) String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -45,18 +45,18 @@ impl From<Lost> for ApiError {
     }
 }
 
-type Answer = Result<Json<Value>, ApiError>;
+pub(super) type Answer = Result<Json<Value>, ApiError>;
 
-fn bad(msg: impl Into<String>) -> ApiError {
+pub(super) fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
 
-fn no_game(id: u64) -> ApiError {
+pub(super) fn no_game(id: u64) -> ApiError {
     ApiError(StatusCode::NOT_FOUND, format!("no game {id} (games end when the server stops)"))
 }
 
 /// Runs `f` on game `id` and answers with its state afterwards.
-async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static) -> Answer {
+pub(super) async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let s = g.get(id).ok_or_else(|| no_game(id))?;
@@ -90,13 +90,22 @@ pub struct NewGame {
 /// The most characters of a variant name or an option override the API reads.
 const MAX_NAME: usize = 200;
 
+/// Refuses what is not a variant's name: names only, since a path from the browser would
+/// reach the file system.
+///
+/// # Errors
+/// A path, or a name too long (400).
+pub(super) fn variant_name(spec: &str) -> Result<(), ApiError> {
+    if spec.len() > MAX_NAME || spec.contains(['/', '\\']) || spec.starts_with('.') || spec.ends_with(".toml") {
+        return Err(bad(format!("`{}` is not a variant name (GET /api/variants lists them)", crate::files::quote(spec))));
+    }
+    Ok(())
+}
+
 /// `POST /api/games {"variant", "set"}`: a new game, its state (with its `id`).
 pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answer {
     let spec = req.variant.unwrap_or_else(|| app.default.clone());
-    // Names only: a path from the browser would reach the file system.
-    if spec.len() > MAX_NAME || spec.contains(['/', '\\']) || spec.starts_with('.') || spec.ends_with(".toml") {
-        return Err(bad(format!("`{}` is not a variant name (GET /api/variants lists them)", crate::files::quote(&spec))));
-    }
+    variant_name(&spec)?;
     let mut sets = Vec::new();
     for (k, v) in req.set {
         let v = match v {
@@ -145,10 +154,9 @@ pub struct MoveReq {
 pub async fn play(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<MoveReq>) -> Answer {
     with_game(&app, id, move |s| {
         let m = s.resolve(&req.text).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-        // Played as its canonical text through the session's command, whose guard keeps the
-        // game as it was if a hook fails.
-        let text = m.text(&s.variant.rules.geometry);
-        command(s, &text)
+        // Played through the session's command, whose guard keeps the game as it was if a hook
+        // fails; a move from an earlier ply keeps the old line (GET .../lines).
+        super::panels::play_keeping_line(s, m)
     })
     .await
 }
@@ -239,7 +247,8 @@ pub async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json
             return Err(ApiError(StatusCode::CONFLICT, "the game changed while the machine was thinking: its move was not played".into()));
         }
         s.rng = rng;
-        command(s, &played)
+        let m = s.resolve(&played).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+        super::panels::play_keeping_line(s, m)
     })
     .await?;
     answer.0["engine"] = json!({ "engine": engine.to_string(), "move": text, "search": found });

@@ -10,6 +10,7 @@
 
 pub mod api;
 pub mod games;
+pub mod panels;
 mod state;
 
 use axum::Router;
@@ -29,6 +30,7 @@ pub const DEFAULT_PORT: u16 = 8765;
 
 const INDEX: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
+const PANELS: &str = include_str!("../../assets/web/panels.js");
 const STYLE: &str = include_str!("../../assets/web/style.css");
 
 /// Whether a request's `Host` may reach the server: `localhost` or an IP address literal (no
@@ -82,6 +84,7 @@ pub fn router(default: &str, wide: bool) -> Router {
     Router::new()
         .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }))
+        .route("/panels.js", get(|| async { asset("text/javascript; charset=utf-8", PANELS) }))
         .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE) }))
         .route("/api/variants", get(api::variants))
         .route("/api/games", post(api::new_game))
@@ -93,6 +96,12 @@ pub fn router(default: &str, wide: bool) -> Router {
         .route("/api/games/{id}/engine", post(api::engine))
         .route("/api/games/{id}/svg", get(api::svg))
         .route("/api/games/{id}/board", get(api::board))
+        .route("/api/variants/{name}", get(panels::variant))
+        .route("/api/games/{id}/analyse", post(panels::analyse))
+        .route("/api/games/{id}/evals", get(panels::evals))
+        .route("/api/games/{id}/png", get(panels::png))
+        .route("/api/games/{id}/lines", get(panels::lines))
+        .route("/api/games/{id}/lines/switch", post(panels::switch_line))
         .with_state(app)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(move |req: Request, next: Next| guard_host(wide, req, next)))

@@ -10,8 +10,10 @@
 //! The commands themselves are the table in [`commands`].
 
 pub mod commands;
+mod lines;
 
 pub use commands::{Arg, COMMANDS, Command};
+pub use lines::LineView;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::notation::Move;
@@ -307,11 +309,7 @@ impl Session {
                     took.extend(self.played.last().map(|m| m.text(&self.variant.rules.geometry)));
                     self.step(-1)?;
                 }
-            } else if let Some(line) = self.earlier.pop() {
-                let edit = line.edit.clone();
-                let current = self.take_line(edit.clone());
-                self.later.push(current);
-                self.put_line(line);
+            } else if let Some(edit) = self.line_back() {
                 notes.push_str(&format!("undid `{edit}`: back to the previous game line\n"));
             } else {
                 notes.push_str(if i == 0 {
@@ -334,11 +332,7 @@ impl Session {
         for i in 0..n {
             if !self.undone.is_empty() {
                 self.step(1)?;
-            } else if let Some(line) = self.later.pop() {
-                let edit = line.edit.clone();
-                let current = self.take_line(edit.clone());
-                self.earlier.push(current);
-                self.put_line(line);
+            } else if let Some(edit) = self.line_forward() {
                 notes.push_str(&format!("redid `{edit}`\n"));
             } else {
                 notes.push_str(if i == 0 {
