@@ -89,6 +89,7 @@ async function show(state) {
   $("chooser").hidden = true;
   renderSide();
   overlay();
+  if (typeof panelsShown === "function") panelsShown(); // panels.js: options, analysis, graph, machine
 }
 
 async function act(what, body) {

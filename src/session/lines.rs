@@ -96,27 +96,32 @@ impl Session {
         Ok(())
     }
 
-    /// Plays `m` through [`Session::execute`] (its guard, its hooks); when it is played from
-    /// an earlier ply and is not the next move of the history, the whole line, plies ahead
-    /// included, is first kept as an earlier line (`undo` at the start of the new line, or
-    /// [`Session::switch_line`], returns to it). A failing move changes nothing, kept lines
-    /// included.
+    /// Plays `m` through [`Session::execute`] (its guard, its hooks), dropping no line: when
+    /// it is played from an earlier ply and is not the next move of the history, the whole
+    /// line, plies ahead included, is first kept as an earlier line (`undo` at the start of the
+    /// new line, or [`Session::switch_line`], returns to it); the later lines stay (the REPL's
+    /// move drops them, as an undo stack does). A failing move changes nothing.
     ///
     /// # Errors
     /// As [`Session::execute`].
     pub fn play_keeping_line(&mut self, m: Move) -> Result<Reply, CommandError> {
         let text = m.text(&self.variant.rules.geometry);
-        if self.undone.last().is_none_or(|next| *next == m) {
-            return self.execute(&text);
-        }
         let saved = Saved::of(self);
-        let ply = self.pos.ply();
-        self.keep_line(&format!("a new line from ply {ply}: {text}"));
-        let r = self.execute(&text);
-        if r.is_err() {
-            saved.restore(self);
+        let later = std::mem::take(&mut self.later);
+        if self.undone.last().is_some_and(|next| *next != m) {
+            let ply = self.pos.ply();
+            self.keep_line(&format!("a new line from ply {ply}: {text}"));
         }
-        r
+        match self.execute(&text) {
+            Ok(r) => {
+                self.later = later;
+                Ok(r)
+            }
+            Err(e) => {
+                saved.restore(self);
+                Err(e)
+            }
+        }
     }
 }
 
@@ -153,10 +158,17 @@ mod tests {
         s.switch_line(0).unwrap();
         assert_eq!(s.undone.len(), 2);
         assert_eq!(s.lines()[1].moves, vec!["a3-b4"]);
-        s.switch_line(1).unwrap();
-        assert_eq!(s.played.len(), 1);
         assert!(s.switch_line(2).is_err());
-        assert_eq!(s.lines().len(), 2);
+        // A second new line from the first one's start: the three lines stay, in order.
+        play(&mut s, "e3-f4").unwrap();
+        let moves: Vec<Vec<String>> = s.lines().into_iter().map(|l| l.moves).collect();
+        assert_eq!(moves, [vec!["c3-d4", "f6-g5"], vec!["e3-f4"], vec!["a3-b4"]]);
+        s.switch_line(2).unwrap();
+        assert_eq!((s.played.len(), s.earlier.len()), (1, 2));
+        // A move at the end of a line drops none of the others.
+        play(&mut s, "f6-e5").unwrap();
+        s.switch_line(0).unwrap();
+        assert_eq!(s.lines().len(), 3);
     }
 
     #[test]

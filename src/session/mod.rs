@@ -13,7 +13,6 @@ pub mod commands;
 mod lines;
 
 pub use commands::{Arg, COMMANDS, Command};
-pub use lines::LineView;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::notation::Move;

@@ -8,25 +8,25 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-fn server(variant: &str) -> Server {
+pub(crate) fn server(variant: &str) -> Server {
     Server::start("127.0.0.1".parse().unwrap(), 0, variant).unwrap()
 }
 
 /// A status, the response's headers (lower-case) and its body.
-struct Reply {
-    status: u16,
-    headers: String,
-    body: String,
+pub(crate) struct Reply {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
 }
 
 impl Reply {
-    fn json(&self) -> Value {
+    pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
 }
 
 /// One request on a fresh connection, with this `Host` header (None: the server's own).
-fn request_as(s: &Server, host: Option<&str>, method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+pub(crate) fn request_as(s: &Server, host: Option<&str>, method: &str, path: &str, body: Option<&[u8]>) -> Reply {
     let mut c = TcpStream::connect(s.addr).unwrap();
     c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let host = host.map_or_else(|| s.addr.to_string(), str::to_string);
@@ -63,15 +63,15 @@ fn unchunk(mut s: &str) -> String {
     out
 }
 
-fn get(s: &Server, path: &str) -> Reply {
+pub(crate) fn get(s: &Server, path: &str) -> Reply {
     request_as(s, None, "GET", path, None)
 }
 
-fn post(s: &Server, path: &str, body: Value) -> Reply {
+pub(crate) fn post(s: &Server, path: &str, body: Value) -> Reply {
     request_as(s, None, "POST", path, Some(body.to_string().as_bytes()))
 }
 
-fn texts(v: &Value) -> Vec<String> {
+pub(crate) fn texts(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect()
 }
 
@@ -216,6 +216,16 @@ fn serve_fuzzed_requests_never_fail_inside() {
         "?flip=x",
         "-1",
         "18446744073709551616",
+        // The panels (serve_panels.rs).
+        "analyse",
+        "evals",
+        "evals?engine=ab:d1",
+        "evals?engine=ab:d9",
+        "png",
+        "lines",
+        "switch",
+        "checkers",
+        "no-such-game",
     ];
     let bodies = [
         json!({"move": "a3-b4"}),
@@ -231,12 +241,52 @@ fn serve_fuzzed_requests_never_fail_inside() {
         json!([1, 2, 3]),
         json!(null),
         json!({"move": "é".repeat(300)}),
+        json!({"engine": "ab:d2", "lines": 2}),
+        json!({"lines": 0}),
+        json!({"lines": 1_000_000}),
+        json!({"engine": "random", "lines": 1}),
+        json!({"line": 0}),
+        json!({"line": 1}),
+        json!({"line": -1}),
     ];
     for _ in 0..300 {
         let n = rng.random_range(1..5);
         let path: Vec<&str> = (0..n).map(|_| parts[rng.random_range(0..parts.len())]).collect();
         let path = format!("/{}", path.join("/"));
         let method = ["GET", "POST", "DELETE", "PUT"][rng.random_range(0..4)];
+        let body = bodies[rng.random_range(0..bodies.len())].to_string();
+        let r = request_as(&s, None, method, &path, (method != "GET").then_some(body.as_bytes()));
+        assert!(r.status < 500, "{method} {path} {body}: {} {}", r.status, r.body);
+    }
+    // Every endpoint by its own path (random paths rarely spell one whole), on a second game,
+    // with random methods, bodies and query strings.
+    let other = post(&s, "/api/games", json!({"variant": "checkers"})).json()["id"].as_u64().unwrap();
+    let endpoints = [
+        "/api/variants",
+        "/api/variants/checkers",
+        "/api/variants/basileus",
+        "/api/variants/no-such-game",
+        "/api/games",
+        "/api/games/ID",
+        "/api/games/ID/move",
+        "/api/games/ID/undo",
+        "/api/games/ID/redo",
+        "/api/games/ID/goto",
+        "/api/games/ID/engine",
+        "/api/games/ID/svg",
+        "/api/games/ID/board",
+        "/api/games/ID/analyse",
+        "/api/games/ID/evals",
+        "/api/games/ID/png",
+        "/api/games/ID/lines",
+        "/api/games/ID/lines/switch",
+    ];
+    let queries = ["", "?flip=true", "?flip=2", "?engine=ab:d1", "?engine=ab:d3", "?engine=", "?engine=%FF", "?x=1"];
+    for _ in 0..300 {
+        let path = endpoints[rng.random_range(0..endpoints.len())].replace("ID", &other.to_string());
+        let path = format!("{path}{}", queries[rng.random_range(0..queries.len())]);
+        // Deleting the game now and then is part of the test; the first game stays.
+        let method = ["GET", "GET", "POST", "POST", "DELETE", "PUT"][rng.random_range(0..6)];
         let body = bodies[rng.random_range(0..bodies.len())].to_string();
         let r = request_as(&s, None, method, &path, (method != "GET").then_some(body.as_bytes()));
         assert!(r.status < 500, "{method} {path} {body}: {} {}", r.status, r.body);
