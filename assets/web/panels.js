@@ -114,6 +114,8 @@ function machineToMove() {
 }
 
 function machineNext() {
+  // A game played out: "both" has nothing more to do.
+  if (panels.machine === "both" && game && game.result) stopMachine("");
   $("machine-stop").hidden = panels.machine === "none";
   if (panels.busy || !panels.due) return;
   panels.due = false;

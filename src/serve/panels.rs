@@ -196,7 +196,8 @@ fn judge(spec: Option<&str>) -> Result<Judge, ApiError> {
     if spec == "static" {
         return Ok(Judge::Static);
     }
-    let too_much = || bad(format!("the graph evaluates with `static`, ab:dN (N up to {MAX_EVAL_DEPTH}) or ab:N (N up to {MAX_EVAL_NODES})"));
+    let too_much =
+        || bad(format!("the graph evaluates with `static`, ab:dN (N up to {MAX_EVAL_DEPTH}) or ab:N (N up to {MAX_EVAL_NODES})"));
     match Engine::parse(spec).map_err(|_| too_much())? {
         Engine::AlphaBeta(b @ Budget::Depth(d)) if d <= MAX_EVAL_DEPTH => Ok(Judge::Search(b)),
         Engine::AlphaBeta(b @ Budget::Nodes(n)) if n <= MAX_EVAL_NODES => Ok(Judge::Search(b)),
@@ -257,7 +258,8 @@ pub async fn evals(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<
     let taken = app
         .games
         .call(move |g: &mut Games| {
-            g.get(id).map(|s| (s.variant.clone(), s.start.clone(), s.played.iter().chain(s.undone.iter().rev()).copied().collect::<Vec<_>>()))
+            g.get(id)
+                .map(|s| (s.variant.clone(), s.start.clone(), s.played.iter().chain(s.undone.iter().rev()).copied().collect::<Vec<_>>()))
         })
         .await?;
     let (v, start, moves) = taken.ok_or_else(|| no_game(id))?;

@@ -2,9 +2,9 @@
 //! evaluation graph's points, the board as PNG, the game lines kept, and the page's script.
 
 use super::serve::{get, post, request_as, server, texts};
+use boardlab::Session;
 use boardlab::Variant;
 use boardlab::ai::{self, Budget};
-use boardlab::Session;
 use serde_json::{Value, json};
 
 fn new_game(s: &boardlab::serve::Server, variant: &str) -> u64 {
@@ -31,11 +31,17 @@ fn serve_panels_variant_options_make_a_game() {
     let by = |n: &str| opts.iter().find(|o| o["name"] == n).unwrap_or_else(|| panic!("no {n}: {v}")).clone();
     // As variants/basileus/variant.toml declares them, and move_limit every game has.
     let cc = by("capture_choice");
-    assert_eq!((cc["kind"].clone(), cc["values"].clone(), cc["default"].clone()), (json!("choice"), json!(["any", "maximum"]), json!("any")));
+    assert_eq!(
+        (cc["kind"].clone(), cc["values"].clone(), cc["default"].clone()),
+        (json!("choice"), json!(["any", "maximum"]), json!("any"))
+    );
     assert!(cc["description"].as_str().unwrap().starts_with("any capture chain may be chosen"), "{cc}");
     assert_eq!(by("no_moves")["values"], json!(["loss", "draw"]));
     let ml = by("move_limit");
-    assert_eq!((ml["kind"].clone(), ml["min"].clone(), ml["max"].clone(), ml["default"].clone()), (json!("int"), json!(0), json!(1_000_000_000), json!(0)));
+    assert_eq!(
+        (ml["kind"].clone(), ml["min"].clone(), ml["max"].clone(), ml["default"].clone()),
+        (json!("int"), json!(0), json!(1_000_000_000), json!(0))
+    );
     assert_eq!(opts.len(), 4, "{v}");
 
     // The form's new game: a good value plays, a bad one is refused with the loader's reason.
