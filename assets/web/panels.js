@@ -47,7 +47,7 @@ function panelsBuild() {
       <button id="analyse" title="the best moves with their scores and lines">analyse</button>
       <label>lines <input id="analyse-lines" type="number" value="3" min="1" max="10" size="3"></label>
     </div>
-    <pre id="analysis"></pre>
+    <div id="analysis"></div>
     <div class="row">download <a id="dl-svg" class="button" download>SVG</a> <a id="dl-png" class="button" download>PNG</a></div>
     <details id="options-box"><summary>options</summary>
       <p id="variant-about"></p>
@@ -168,13 +168,27 @@ async function analyse(lines) {
     const a = await api("POST", `/api/games/${game.id}/analyse`, { engine, lines });
     if (game.position !== at) return; // the game moved on meanwhile
     const capped = a.capped ? ` (capped to ${a.engine})` : "";
-    $("analysis").textContent = `${a.head}${capped}\n${a.text}`;
+    showAnalysis(`${a.head}${capped}`, a.lines);
     const best = a.lines[0];
     panels.hint = best ? { position: at, move: best.move } : null;
     drawHint();
   } catch (e) {
     $("analysis").textContent = e.message;
   }
+}
+
+// The lines as a table: move, score for the side to move, depth, the line expected.
+function showAnalysis(head, lines) {
+  const box = $("analysis");
+  box.innerHTML = "";
+  box.appendChild(el("div", {}, head));
+  const table = el("table");
+  lines.forEach((l, i) => {
+    const tr = el("tr");
+    for (const t of [`${i + 1}.`, l.move, l.score, `d${l.depth}`, l.line.slice(0, 10).join(" ") + (l.line.length > 10 ? " …" : "")]) tr.appendChild(el("td", {}, t));
+    table.appendChild(tr);
+  });
+  box.appendChild(table);
 }
 
 // The suggested move on the board: its start ringed, its landings and its second part dotted.
