@@ -106,22 +106,20 @@ impl Session {
     /// As [`Session::execute`].
     pub fn play_keeping_line(&mut self, m: Move) -> Result<Reply, CommandError> {
         let text = m.text(&self.variant.rules.geometry);
-        let saved = Saved::of(self);
+        let branches = self.undone.last().is_some_and(|next| *next != m);
+        // The whole session only when a line is kept: `execute` guards the rest itself.
+        let saved = branches.then(|| Saved::of(self));
         let later = std::mem::take(&mut self.later);
-        if self.undone.last().is_some_and(|next| *next != m) {
+        if branches {
             let ply = self.pos.ply();
             self.keep_line(&format!("a new line from ply {ply}: {text}"));
         }
-        match self.execute(&text) {
-            Ok(r) => {
-                self.later = later;
-                Ok(r)
-            }
-            Err(e) => {
-                saved.restore(self);
-                Err(e)
-            }
+        let r = self.execute(&text);
+        if let (Err(_), Some(saved)) = (&r, saved) {
+            saved.restore(self);
         }
+        self.later = later;
+        r
     }
 }
 
@@ -181,5 +179,28 @@ mod tests {
         play(&mut s, "f6-g5").unwrap();
         play(&mut s, "a3-b4").unwrap();
         assert_eq!(s.lines().len(), 1);
+    }
+
+    #[test]
+    fn a_failing_move_keeps_every_line_as_it_was() {
+        // Its after_move hook fails on c3-d4.
+        let mut s = Session::new("tests/scripted/runtime_error/variant.toml", &[], Style::PLAIN).unwrap();
+        for l in ["a3-b4", "f6-g5", "goto 0"] {
+            s.execute(l).unwrap();
+        }
+        play(&mut s, "e3-f4").unwrap();
+        s.switch_line(0).unwrap();
+        let before = s.lines();
+        assert_eq!(before.len(), 2);
+        // From an earlier ply (a line would be kept)...
+        assert!(play(&mut s, "c3-d4").is_err());
+        assert_eq!(s.lines(), before);
+        assert_eq!((s.played.len(), s.undone.len(), s.earlier.len(), s.later.len()), (0, 2, 0, 1));
+        // ...and at the end of the line (none would be): the later line stays.
+        s.execute("goto 2").unwrap();
+        let before = s.lines();
+        assert!(play(&mut s, "c3-d4").is_err());
+        assert_eq!(s.lines(), before);
+        assert_eq!(s.later.len(), 1);
     }
 }
