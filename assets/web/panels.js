@@ -230,7 +230,8 @@ async function refreshEvals() {
     try {
       panels.evals = await api("GET", `/api/games/${game.id}/evals?engine=${encodeURIComponent(engine)}`);
     } catch (e) {
-      panels.evals = null;
+      // (Asked again at the next state shown: a busy server is not the end of the graph.)
+      panels.evals = panels.evalsKey = null;
       $("evals").textContent = e.message;
       return;
     }
