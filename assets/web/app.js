@@ -39,7 +39,10 @@ async function init() {
     o.value = o.textContent = n;
     sel.appendChild(o);
   }
-  const wanted = new URLSearchParams(location.search).get("variant") || v.default;
+  // `?variant=NAME&moves=a3-b4,b6-a5`: a game to open, after these moves (a link to a position).
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("variant") || v.default;
+  const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
   sel.value = wanted;
   sel.addEventListener("change", () => newGame(sel.value));
   $("new").addEventListener("click", () => newGame(sel.value));
@@ -51,7 +54,7 @@ async function init() {
   $("machine").addEventListener("click", machine);
   $("board").addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
-  await newGame(wanted);
+  await newGame(wanted, moves);
 }
 
 // Left and right arrows step through the history; Escape drops the piece picked up.
@@ -67,10 +70,10 @@ function onKey(e) {
   e.preventDefault();
 }
 
-async function newGame(name) {
+async function newGame(name, moves = []) {
   const old = game && game.id;
   try {
-    await show(await api("POST", "/api/games", { variant: name }));
+    await show(await api("POST", "/api/games", { variant: name, moves }));
     message("");
   } catch (e) {
     message(e.message);
@@ -85,10 +88,18 @@ async function show(state) {
   selected = dropping = pending = null;
   path = [];
   board = await api("GET", `/api/games/${game.id}/board?flip=${flip}`);
-  $("board").innerHTML = board.svg;
+  // What drawing costs, from the picture received to the board laid out, and to the next
+  // frame: the measures "board" and "board-frame" (the browser test reports them).
+  const t0 = performance.now();
+  const el = $("board");
+  el.innerHTML = board.svg;
+  el.dataset.game = game.id;
   $("chooser").hidden = true;
   renderSide();
   overlay();
+  el.getBoundingClientRect(); // forces the layout, so that the measure includes it
+  performance.measure("board", { start: t0 });
+  requestAnimationFrame(() => setTimeout(() => performance.measure("board-frame", { start: t0 })));
 }
 
 async function act(what, body) {
@@ -182,6 +193,7 @@ function onClick(evt) {
   const c = cellAt(evt);
   if (!c) return;
   message("");
+  $("chooser").hidden = true;
   if (pending) {
     const ms = pending.filter((m) => m.placed === c);
     pending = null;
@@ -265,9 +277,14 @@ function pick(ms) {
 function choose(ms) {
   const box = $("chooser");
   box.innerHTML = "";
+  // A promotion's choices differ only by the piece put down: named by it (the text as a tip).
+  const promotions = ms.every((m) => m.promote && m.from === ms[0].from && m.to === ms[0].to);
+  if (promotions) box.appendChild(document.createTextNode("promote to"));
   for (const m of ms) {
     const b = document.createElement("button");
-    b.textContent = m.text;
+    b.textContent = promotions ? m.promote.toUpperCase() : m.text;
+    b.title = m.text;
+    b.dataset.move = m.text;
     b.addEventListener("click", () => play(m.text));
     box.appendChild(b);
   }
@@ -290,6 +307,10 @@ function overlay() {
   const half = board.cell_side / 2;
   let targets = [];
   if (pending) targets = pending.map((m) => m.placed);
+  else if (game.legal.length && game.legal.every((m) => m.from === null && m.to !== null)) {
+    // Every move is a drop on a cell (Connect Four, Othello): their cells, dotted from the start.
+    targets = game.legal.filter((m) => dropping === null || m.drop === dropping).map((m) => m.to);
+  }
   else if (dropping !== null) targets = game.legal.filter((m) => m.drop === dropping).map((m) => m.to);
   else if (selected !== null) {
     // The next landings of the moves that follow the path clicked so far.
@@ -298,6 +319,7 @@ function overlay() {
       .map((m) => m.landings[path.length]);
     const [x, y] = board.cells[selected];
     const ring = document.createElementNS(SVG_NS, "rect");
+    ring.setAttribute("data-picked", selected);
     for (const [k, v] of [["x", x - half + 2], ["y", y - half + 2], ["width", 2 * half - 4], ["height", 2 * half - 4], ["fill", "none"], ["stroke", "#1c5fa8"], ["stroke-width", 3]]) ring.setAttribute(k, v);
     g.appendChild(ring);
   }
@@ -305,10 +327,24 @@ function overlay() {
     if (!board.cells[t]) continue;
     const [x, y] = board.cells[t];
     const dot = document.createElementNS(SVG_NS, "circle");
+    dot.setAttribute("data-cell", t);
     for (const [k, v] of [["cx", x], ["cy", y], ["r", half / 3.5], ["fill", "#1c5fa8"], ["fill-opacity", 0.6]]) dot.setAttribute(k, v);
     g.appendChild(dot);
   }
   svg.appendChild(g);
 }
+
+// For scripts that drive the page (the browser test; docs/web.md): where a cell's centre is
+// on the screen, the board's cells, and the game's state as the API answered it.
+window.boardlab = {
+  cellPoint(name) {
+    const svg = $("board").querySelector("svg");
+    const [x, y] = board.cells[name];
+    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  },
+  cells: () => board.cells,
+  state: () => game,
+};
 
 init().catch((e) => message(`the page could not start: ${e.message}`));

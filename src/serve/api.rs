@@ -85,6 +85,10 @@ pub struct NewGame {
     variant: Option<String>,
     #[serde(default)]
     set: serde_json::Map<String, Value>,
+    /// Moves played from the start, in order: the game begins after them, its history
+    /// holding them (a position to study, a link to share, a test's set-up).
+    #[serde(default)]
+    moves: Vec<String>,
 }
 
 /// The most characters of a variant name or an option override the API reads.
@@ -110,7 +114,8 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
     }
     app.games
         .call(move |g: &mut Games| {
-            let s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+            let mut s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+            play_all(&mut s, &req.moves)?;
             let id = g.add(s).ok_or_else(|| {
                 ApiError(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -121,6 +126,21 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
             state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
         })
         .await?
+}
+
+/// Plays `moves` in order, as `POST /move` would; the first that fails is named with its
+/// number and reason (the game is only added once every move was played). Their count is
+/// bounded by the body's size ([`super::MAX_BODY`]).
+fn play_all(s: &mut Session, moves: &[String]) -> Result<(), ApiError> {
+    for (i, text) in moves.iter().enumerate() {
+        let failed = |e: crate::session::CommandError| {
+            ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("move {} `{}`: {e}", i + 1, crate::files::quote(text)))
+        };
+        let m = s.resolve(text).map_err(failed)?;
+        let canonical = m.text(&s.variant.rules.geometry);
+        s.execute(&canonical).map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// `GET /api/games/ID`.
