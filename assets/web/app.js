@@ -94,6 +94,9 @@ async function show(state) {
   const el = $("board");
   el.innerHTML = board.svg;
   el.dataset.game = game.id;
+  // The picture as large as the column and the window's height allow (style.css).
+  const box = el.querySelector("svg").viewBox.baseVal;
+  if (box && box.height) el.style.setProperty("--ratio", box.width / box.height);
   $("chooser").hidden = true;
   renderSide();
   overlay();
@@ -152,7 +155,10 @@ function renderSide() {
   const hand = $("hand");
   hand.innerHTML = "";
   const symbols = [...new Set(game.legal.filter((m) => m.drop).map((m) => m.drop))];
-  for (const sym of symbols) {
+  // Where every move drops the one kind of piece (Connect Four), a click on a dotted cell
+  // says it all: no button.
+  const onlyDrops = symbols.length === 1 && game.legal.every((m) => m.drop);
+  for (const sym of onlyDrops ? [] : symbols) {
     const b = document.createElement("button");
     b.textContent = `drop ${sym}`;
     b.addEventListener("click", () => {
