@@ -121,7 +121,7 @@ class Page:
 
     def dots(self):
         """The cells dotted on the board (where the picked piece can go)."""
-        return set(self.js("return [...document.querySelectorAll('#overlay circle')]"
+        return set(self.js("return [...document.querySelectorAll('#overlay circle[data-cell]')]"
                            ".map(c => c.dataset.cell)"))
 
     def wait_dots(self, want):
@@ -183,7 +183,8 @@ def checkers_moves_and_chains(p):
     p.wait("the move list's step back", lambda: p.js("return document.querySelector('#moves li').className") == "ahead")
     expect("the game stepped back", p.state()["ahead"], ["c3-d4"])
     p.d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
-    p.wait("a step forward", lambda: p.state()["history"] == ["c3-d4"])
+    p.wait("the move list's step forward", lambda: p.js("return document.querySelector('#moves li').className") == "current")
+    expect("the game stepped forward", p.state()["history"], ["c3-d4"])
     a1 = p.js("return boardlab.cellPoint('a1')")
     p.button("#flip")
     p.wait("the flipped board", lambda: p.js("return boardlab.cellPoint('a1')")[0] > a1[0] + 100)
@@ -247,6 +248,9 @@ def amazons_two_parts(p):
     p.click("a3")  # the queen's move...
     p.wait("the arrow's cells", lambda: "a4" in p.dots() and "a3" not in p.dots())
     expect("the game before the arrow", p.state()["history"], [])
+    p.click("h8")  # not a cell for the arrow: the queen's move is kept, the page says so
+    p.wait("the hint", lambda: "not a cell for the second part" in p.message())
+    expect("the arrow's cells after a stray click", "a4" in p.dots(), True)
     p.click("a4")  # ...then the arrow, shot back where she stood
     p.wait_moves(["a4-a3/a4"])
     expect("history", p.state()["history"], ["a4-a3/a4"])

@@ -27,8 +27,10 @@ async function api(method, path, body) {
   return data;
 }
 
-function message(text) {
+// A line under the board: the rules' reason for a refusal, or (`hint`) what to do next.
+function message(text, hint = false) {
   $("message").textContent = text || "";
+  $("message").className = hint ? "hint" : "";
 }
 
 async function init() {
@@ -46,7 +48,7 @@ async function init() {
   sel.value = wanted;
   sel.addEventListener("change", () => newGame(sel.value));
   $("new").addEventListener("click", () => newGame(sel.value));
-  $("flip").addEventListener("click", () => { flip = !flip; show(game); });
+  $("flip").addEventListener("click", () => { flip = !flip; show(latest); });
   $("undo").addEventListener("click", () => act("undo"));
   $("redo").addEventListener("click", () => act("redo"));
   $("start").addEventListener("click", () => goto(game.start_ply));
@@ -65,6 +67,7 @@ function onKey(e) {
   else if (e.key === "Escape") {
     selected = dropping = pending = null;
     $("chooser").hidden = true;
+    message("");
     overlay();
   } else return;
   e.preventDefault();
@@ -83,11 +86,20 @@ async function newGame(name, moves = []) {
   if (old) api("DELETE", `/api/games/${old}`).catch(() => {});
 }
 
+let showing = 0; // how many times show began: only the latest one draws
+let latest = null; // the state the API answered last (shown once its picture arrives)
+
 async function show(state) {
+  const mine = ++showing;
+  latest = state;
+  const picture = await api("GET", `/api/games/${state.id}/board?flip=${flip}`);
+  // A later show (a second click on flip, a move made meanwhile) began while this one
+  // waited: its state and picture are the newer ones.
+  if (mine !== showing) return;
   game = state;
+  board = picture;
   selected = dropping = pending = null;
   path = [];
-  board = await api("GET", `/api/games/${game.id}/board?flip=${flip}`);
   // What drawing costs, from the picture received to the board laid out, and to the next
   // frame: the measures "board" and "board-frame" (the browser test reports them).
   const t0 = performance.now();
@@ -201,10 +213,13 @@ function onClick(evt) {
   message("");
   $("chooser").hidden = true;
   if (pending) {
+    // The second part's cell; another click keeps the first part (Escape takes it back).
     const ms = pending.filter((m) => m.placed === c);
-    pending = null;
-    if (ms.length) return pick(ms);
-    overlay();
+    if (ms.length) {
+      pending = null;
+      return pick(ms);
+    }
+    message(`${c} is not a cell for the second part: click a dotted cell, or Escape to take back ${pending[0].from}-${pending[0].to}`, true);
     return;
   }
   if (dropping !== null) {
@@ -274,7 +289,7 @@ function pick(ms) {
   if (ms.every((m) => m.placed) && placed.size === ms.length) {
     pending = ms;
     overlay();
-    message("now the second part: click where it goes");
+    message("now the second part: click a dotted cell (Escape takes the move back)", true);
     return;
   }
   choose(ms);
@@ -312,7 +327,10 @@ function overlay() {
   g.setAttribute("pointer-events", "none");
   const half = board.cell_side / 2;
   let targets = [];
-  if (pending) targets = pending.map((m) => m.placed);
+  if (pending) {
+    targets = pending.map((m) => m.placed);
+    ghost(g, pending[0].from, pending[0].to);
+  }
   else if (game.legal.length && game.legal.every((m) => m.from === null && m.to !== null)) {
     // Every move is a drop on a cell (Connect Four, Othello): their cells, dotted from the start.
     targets = game.legal.filter((m) => dropping === null || m.drop === dropping).map((m) => m.to);
@@ -338,6 +356,30 @@ function overlay() {
     g.appendChild(dot);
   }
   svg.appendChild(g);
+}
+
+// The first part of a two-part turn, shown before the second is chosen: a dashed ring where
+// the piece stood and a copy of it, faded, where it lands.
+function ghost(g, from, to) {
+  if (!board.cells[from] || !board.cells[to]) return;
+  const [fx, fy] = board.cells[from];
+  const [tx, ty] = board.cells[to];
+  const half = board.cell_side / 2;
+  const ring = document.createElementNS(SVG_NS, "rect");
+  for (const [k, v] of [["x", fx - half + 3], ["y", fy - half + 3], ["width", 2 * half - 6], ["height", 2 * half - 6], ["fill", "none"], ["stroke", "#1c5fa8"], ["stroke-width", 2], ["stroke-dasharray", "5 4"]]) ring.setAttribute(k, v);
+  g.appendChild(ring);
+  const copy = document.createElementNS(SVG_NS, "g");
+  copy.setAttribute("transform", `translate(${tx - fx} ${ty - fy})`);
+  copy.setAttribute("opacity", "0.75");
+  // The piece's drawing: the shapes and letters centred on its cell (diagram.rs draws them
+  // in the group "pieces"; a letter's baseline sits a little below the centre).
+  const pieces = $("board").querySelector("svg #pieces");
+  for (const el of pieces ? pieces.children : []) {
+    const x = +(el.getAttribute("cx") ?? el.getAttribute("x"));
+    const y = +(el.getAttribute("cy") ?? el.getAttribute("y"));
+    if (Math.abs(x - fx) < 1 && Math.abs(y - fy) < half / 2) copy.appendChild(el.cloneNode(true));
+  }
+  g.appendChild(copy);
 }
 
 // For scripts that drive the page (the browser test; docs/web.md): where a cell's centre is
