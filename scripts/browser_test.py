@@ -70,12 +70,12 @@ class Server:
 class Page:
     """The page in headless Chromium, and the game it shows."""
 
-    def __init__(self, server, chromium, chromedriver):
+    def __init__(self, server, chromium, chromedriver, size=(1280, 1000)):
         self.server = server
         opts = webdriver.ChromeOptions()
         opts.binary_location = chromium
         for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=1280,1000", "--hide-scrollbars"):
+                  f"--window-size={size[0]},{size[1]}", "--hide-scrollbars"):
             opts.add_argument(a)
         opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.d = webdriver.Chrome(service=Service(executable_path=chromedriver), options=opts)

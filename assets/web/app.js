@@ -106,9 +106,13 @@ async function show(state) {
   const el = $("board");
   el.innerHTML = board.svg;
   el.dataset.game = game.id;
-  // The picture as large as the column and the window's height allow (style.css).
+  // The picture as wide as the column allows and the board in it (down to its coordinates)
+  // as tall as the window allows; the caption under it may need a scroll (style.css).
   const box = el.querySelector("svg").viewBox.baseVal;
-  if (box && box.height) el.style.setProperty("--ratio", box.width / box.height);
+  const lowest = Math.max(...Object.values(board.cells).map(([, y]) => y));
+  const boardBottom = Math.min(box.height, lowest + board.cell_side / 2 + 30);
+  if (box && boardBottom > 0) el.style.setProperty("--ratio", box.width / boardBottom);
+  if (box) el.style.setProperty("--natural", `${box.width}px`);
   $("chooser").hidden = true;
   renderSide();
   overlay();
@@ -374,6 +378,8 @@ function ghost(g, from, to) {
   // The piece's drawing: the shapes and letters centred on its cell (diagram.rs draws them
   // in the group "pieces"; a letter's baseline sits a little below the centre).
   const pieces = $("board").querySelector("svg #pieces");
+  // The group's own attributes (bold letters, centred) hold for the copy too.
+  for (const at of pieces ? pieces.attributes : []) if (at.name !== "id") copy.setAttribute(at.name, at.value);
   for (const el of pieces ? pieces.children : []) {
     const x = +(el.getAttribute("cx") ?? el.getAttribute("x"));
     const y = +(el.getAttribute("cy") ?? el.getAttribute("y"));
