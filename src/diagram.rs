@@ -617,7 +617,7 @@ fn split(item: Item, wrap: f64) -> Vec<Item> {
         _ => Item::More { text },
     };
     let head = match &item {
-        Item::Swatch { fill, .. } => Item::Swatch { fill: *fill, label: first },
+        Item::Swatch { fill, .. } => Item::Swatch { fill, label: first },
         Item::Ring { .. } => Item::Ring { label: first },
         _ => rest(first),
     };
