@@ -11,7 +11,7 @@ target=${CARGO_TARGET_DIR:-target}
 venv=${VENV:-$target/venv}
 chromium=${CHROMIUM:-$(command -v chromium || true)}
 chromedriver=${CHROMEDRIVER:-$(command -v chromedriver || true)}
-if [ -z "$chromium" ] || [ -z "$chromedriver" ]; then
+if [ ! -x "$chromium" ] || [ ! -x "$chromedriver" ]; then
   echo "SKIPPED the browser test: chromium and chromedriver are not installed (Debian: apt-get install chromium chromium-driver)"
   exit 0
 fi
