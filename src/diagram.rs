@@ -575,15 +575,53 @@ enum Item {
     Swatch { fill: &'static str, label: String },
     /// A gold ring, then its label.
     Ring { label: String },
+    /// The rest of a swatch's or a ring's label, on the lines under it (see [`split`]).
+    More { text: String },
 }
 
 impl Item {
     fn width(&self) -> f64 {
         match self {
             Item::Text { text, .. } => text_width(text, FONT),
-            Item::Swatch { label, .. } | Item::Ring { label } => 18.0 + text_width(label, FONT),
+            Item::Swatch { label, .. } | Item::Ring { label } | Item::More { text: label } => 18.0 + text_width(label, FONT),
         }
     }
+}
+
+/// An item much wider than `wrap` broken at spaces into lines that fit (a word longer than a
+/// line stays whole): the first keeps the swatch or ring, the others follow under its label.
+/// One a little wider stays whole (a word alone on a line reads worse than a wider picture).
+fn split(item: Item, wrap: f64) -> Vec<Item> {
+    if item.width() <= wrap * 1.25 {
+        return vec![item];
+    }
+    let (text, lead) = match &item {
+        Item::Text { text, .. } => (text.clone(), 0.0),
+        Item::Swatch { label, .. } | Item::Ring { label } | Item::More { text: label } => (label.clone(), 18.0),
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let longer = if line.is_empty() { word.to_string() } else { format!("{line} {word}") };
+        if !line.is_empty() && lead + text_width(&longer, FONT) > wrap {
+            parts.push(std::mem::replace(&mut line, word.to_string()));
+        } else {
+            line = longer;
+        }
+    }
+    parts.push(line);
+    let mut parts = parts.into_iter();
+    let first = parts.next().unwrap_or_default();
+    let rest = |text: String| match &item {
+        Item::Text { bold, .. } => Item::Text { text, bold: *bold },
+        _ => Item::More { text },
+    };
+    let head = match &item {
+        Item::Swatch { fill, .. } => Item::Swatch { fill, label: first },
+        Item::Ring { .. } => Item::Ring { label: first },
+        _ => rest(first),
+    };
+    std::iter::once(head).chain(parts.map(rest)).collect()
 }
 
 /// The caption: rows of items, and its size.
@@ -615,6 +653,9 @@ impl Caption {
                         );
                         let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x + 18.0), num(base), esc(label));
                     }
+                    Item::More { text } => {
+                        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x + 18.0), num(base), esc(text));
+                    }
                     Item::Ring { label } => {
                         let _ = writeln!(
                             s,
@@ -642,7 +683,15 @@ fn caption(v: &Variant, pos: &Position, last: Option<&Move>, layers: &[Layer], s
     if let Some(m) = last {
         lines.push(Item::Text { text: format!("last move: {}", m.text(g)), bold: false });
     }
+    // Pieces in hand in one line, as the text board writes them (not a counter a kind).
+    let hands = crate::render::hand_slots(v);
+    if let Some(line) = crate::render::hands_line(v, pos) {
+        lines.push(Item::Text { text: line, bold: false });
+    }
     for (i, (name, _)) in r.counters.iter().enumerate() {
+        if hands.iter().any(|&(slot, _)| slot as usize == i) {
+            continue;
+        }
         let vals: Vec<String> = Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counter(p, i as u8))).collect();
         lines.push(Item::Text { text: format!("{}: {}", name.replace('_', " "), vals.join(", ")), bold: false });
     }
@@ -672,10 +721,23 @@ fn caption(v: &Variant, pos: &Position, last: Option<&Move>, layers: &[Layer], s
         legend.push(Item::Text { text: format!("numbers: {}", r.attributes[slot as usize].replace('_', " ")), bold: false });
     }
     let wrap = (COORDS + g.files as f64 * CELL).max(320.0);
-    let mut rows: Vec<Vec<Item>> = lines.into_iter().map(|i| vec![i]).collect();
+    // A line each; a line or a legend item too wide for the board is broken into lines (a
+    // long legend would make a small board's picture wide and its board small).
+    let mut rows: Vec<Vec<Item>> = lines.into_iter().flat_map(|i| split(i, wrap)).map(|i| vec![i]).collect();
     let mut row: Vec<Item> = Vec::new();
     let mut x = 0.0;
     for item in legend {
+        let mut parts = split(item, wrap);
+        if parts.len() > 1 {
+            // A broken item has its lines to itself.
+            if !row.is_empty() {
+                rows.push(std::mem::take(&mut row));
+            }
+            rows.extend(parts.drain(..).map(|p| vec![p]));
+            x = 0.0;
+            continue;
+        }
+        let Some(item) = parts.pop() else { continue };
         let w = item.width();
         if !row.is_empty() && x + w > wrap {
             rows.push(std::mem::take(&mut row));

@@ -120,6 +120,42 @@ pub(crate) fn hidden_attributes(v: &Variant, pos: &Position) -> Vec<(String, Vec
     out
 }
 
+/// The counters that hold pieces in hand (a kind dropped from the hand), with the kind's symbols.
+pub(crate) fn hand_slots(v: &Variant) -> Vec<(u8, ByPlayer<char>)> {
+    let r = &v.rules;
+    (0..r.kinds.len())
+        .filter_map(|k| {
+            let code = crate::PieceCode::new(crate::KindId(k as u8), crate::Player::FIRST);
+            Some((r.pieces[code.index()].drop.as_ref()?.hand?, r.kinds[k].symbols))
+        })
+        .collect()
+}
+
+/// The hands in one line, each piece in hand by its symbol (`C` twice is `CC`, five or more
+/// `C×5`): `in hand: white CC, black none`; `None` when no kind is dropped from a hand.
+pub(crate) fn hands_line(v: &Variant, pos: &Position) -> Option<String> {
+    let r = &v.rules;
+    let hands = hand_slots(v);
+    if hands.is_empty() {
+        return None;
+    }
+    let held: Vec<String> = crate::Player::both()
+        .iter()
+        .map(|&p| {
+            let mut h = String::new();
+            for &(slot, sym) in &hands {
+                match pos.counter(p, slot) {
+                    n @ 1..=4 => h.extend(std::iter::repeat_n(sym[p], n as usize)),
+                    n if n >= 5 => h.push_str(&format!("{}×{n}", sym[p])),
+                    _ => {}
+                }
+            }
+            format!("{} {}", r.player_name(p), if h.is_empty() { "none" } else { &h })
+        })
+        .collect();
+    Some(format!("in hand: {}", held.join(", ")))
+}
+
 /// Kings (crowned pieces), attributes not drawn on the board, and counters, a line each.
 fn state_lines(v: &Variant, pos: &Position) -> String {
     let r = &v.rules;
@@ -144,29 +180,9 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
     for (name, items) in hidden_attributes(v, pos) {
         let _ = writeln!(s, "{name}: {}", items.join(" "));
     }
-    // Hands: one line, each piece in hand by its symbol (`C` twice is `CC`, five or more `C×5`).
-    let hands: Vec<(u8, ByPlayer<char>)> = (0..r.kinds.len())
-        .filter_map(|k| {
-            let code = crate::PieceCode::new(crate::KindId(k as u8), crate::Player::FIRST);
-            Some((r.pieces[code.index()].drop.as_ref()?.hand?, r.kinds[k].symbols))
-        })
-        .collect();
-    if !hands.is_empty() {
-        let held: Vec<String> = crate::Player::both()
-            .iter()
-            .map(|&p| {
-                let mut h = String::new();
-                for &(slot, sym) in &hands {
-                    match pos.counter(p, slot) {
-                        n @ 1..=4 => h.extend(std::iter::repeat_n(sym[p], n as usize)),
-                        n if n >= 5 => h.push_str(&format!("{}×{n}", sym[p])),
-                        _ => {}
-                    }
-                }
-                format!("{} {}", r.player_name(p), if h.is_empty() { "none" } else { &h })
-            })
-            .collect();
-        let _ = writeln!(s, "in hand: {}", held.join(", "));
+    let hands = hand_slots(v);
+    if let Some(line) = hands_line(v, pos) {
+        let _ = writeln!(s, "{line}");
     }
     for (i, (name, _)) in r.counters.iter().enumerate() {
         if hands.iter().any(|&(slot, _)| slot as usize == i) {

@@ -27,8 +27,10 @@ async function api(method, path, body) {
   return data;
 }
 
-function message(text) {
+// A line under the board: the rules' reason for a refusal, or (`hint`) what to do next.
+function message(text, hint = false) {
   $("message").textContent = text || "";
+  $("message").className = hint ? "hint" : "";
 }
 
 async function init() {
@@ -39,11 +41,14 @@ async function init() {
     o.value = o.textContent = n;
     sel.appendChild(o);
   }
-  const wanted = new URLSearchParams(location.search).get("variant") || v.default;
+  // `?variant=NAME&moves=a3-b4,b6-a5`: a game to open, after these moves (a link to a position).
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("variant") || v.default;
+  const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
   sel.value = wanted;
   sel.addEventListener("change", () => newGame(sel.value));
   $("new").addEventListener("click", () => newGame(sel.value));
-  $("flip").addEventListener("click", () => { flip = !flip; show(game); });
+  $("flip").addEventListener("click", () => { flip = !flip; show(latest); });
   $("undo").addEventListener("click", () => act("undo"));
   $("redo").addEventListener("click", () => act("redo"));
   $("start").addEventListener("click", () => goto(game.start_ply));
@@ -51,7 +56,7 @@ async function init() {
   $("machine").addEventListener("click", machine);
   $("board").addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
-  await newGame(wanted);
+  await newGame(wanted, moves);
 }
 
 // Left and right arrows step through the history; Escape drops the piece picked up.
@@ -62,15 +67,16 @@ function onKey(e) {
   else if (e.key === "Escape") {
     selected = dropping = pending = null;
     $("chooser").hidden = true;
+    message("");
     overlay();
   } else return;
   e.preventDefault();
 }
 
-async function newGame(name) {
+async function newGame(name, moves = []) {
   const old = game && game.id;
   try {
-    await show(await api("POST", "/api/games", { variant: name }));
+    await show(await api("POST", "/api/games", { variant: name, moves }));
     message("");
   } catch (e) {
     message(e.message);
@@ -80,15 +86,39 @@ async function newGame(name) {
   if (old) api("DELETE", `/api/games/${old}`).catch(() => {});
 }
 
+let showing = 0; // how many times show began: only the latest one draws
+let latest = null; // the state the API answered last (shown once its picture arrives)
+
 async function show(state) {
+  const mine = ++showing;
+  latest = state;
+  const picture = await api("GET", `/api/games/${state.id}/board?flip=${flip}`);
+  // A later show (a second click on flip, a move made meanwhile) began while this one
+  // waited: its state and picture are the newer ones.
+  if (mine !== showing) return;
   game = state;
+  board = picture;
   selected = dropping = pending = null;
   path = [];
-  board = await api("GET", `/api/games/${game.id}/board?flip=${flip}`);
-  $("board").innerHTML = board.svg;
+  // What drawing costs, from the picture received to the board laid out, and to the next
+  // frame: the measures "board" and "board-frame" (the browser test reports them).
+  const t0 = performance.now();
+  const el = $("board");
+  el.innerHTML = board.svg;
+  el.dataset.game = game.id;
+  // The picture as wide as the column allows and the board in it (down to its coordinates)
+  // as tall as the window allows; the caption under it may need a scroll (style.css).
+  const box = el.querySelector("svg").viewBox.baseVal;
+  const lowest = Math.max(...Object.values(board.cells).map(([, y]) => y));
+  const boardBottom = Math.min(box.height, lowest + board.cell_side / 2 + 30);
+  if (box && boardBottom > 0) el.style.setProperty("--ratio", box.width / boardBottom);
+  if (box) el.style.setProperty("--natural", `${box.width}px`);
   $("chooser").hidden = true;
   renderSide();
   overlay();
+  el.getBoundingClientRect(); // forces the layout, so that the measure includes it
+  performance.measure("board", { start: t0 });
+  requestAnimationFrame(() => setTimeout(() => performance.measure("board-frame", { start: t0 })));
   if (typeof panelsShown === "function") panelsShown(); // panels.js: options, analysis, graph, machine
 }
 
@@ -142,7 +172,10 @@ function renderSide() {
   const hand = $("hand");
   hand.innerHTML = "";
   const symbols = [...new Set(game.legal.filter((m) => m.drop).map((m) => m.drop))];
-  for (const sym of symbols) {
+  // Where every move drops the one kind of piece (Connect Four), a click on a dotted cell
+  // says it all: no button.
+  const onlyDrops = symbols.length === 1 && game.legal.every((m) => m.drop);
+  for (const sym of onlyDrops ? [] : symbols) {
     const b = document.createElement("button");
     b.textContent = `drop ${sym}`;
     b.addEventListener("click", () => {
@@ -183,11 +216,15 @@ function onClick(evt) {
   const c = cellAt(evt);
   if (!c) return;
   message("");
+  $("chooser").hidden = true;
   if (pending) {
+    // The second part's cell; another click keeps the first part (Escape takes it back).
     const ms = pending.filter((m) => m.placed === c);
-    pending = null;
-    if (ms.length) return pick(ms);
-    overlay();
+    if (ms.length) {
+      pending = null;
+      return pick(ms);
+    }
+    message(`${c} is not a cell for the second part: click a dotted cell, or Escape to take back ${pending[0].from}-${pending[0].to}`, true);
     return;
   }
   if (dropping !== null) {
@@ -257,7 +294,7 @@ function pick(ms) {
   if (ms.every((m) => m.placed) && placed.size === ms.length) {
     pending = ms;
     overlay();
-    message("now the second part: click where it goes");
+    message("now the second part: click a dotted cell (Escape takes the move back)", true);
     return;
   }
   choose(ms);
@@ -266,9 +303,14 @@ function pick(ms) {
 function choose(ms) {
   const box = $("chooser");
   box.innerHTML = "";
+  // A promotion's choices differ only by the piece put down: named by it (the text as a tip).
+  const promotions = ms.every((m) => m.promote && m.from === ms[0].from && m.to === ms[0].to);
+  if (promotions) box.appendChild(document.createTextNode("promote to"));
   for (const m of ms) {
     const b = document.createElement("button");
-    b.textContent = m.text;
+    b.textContent = promotions ? m.promote.toUpperCase() : m.text;
+    b.title = m.text;
+    b.dataset.move = m.text;
     b.addEventListener("click", () => play(m.text));
     box.appendChild(b);
   }
@@ -290,7 +332,14 @@ function overlay() {
   g.setAttribute("pointer-events", "none");
   const half = board.cell_side / 2;
   let targets = [];
-  if (pending) targets = pending.map((m) => m.placed);
+  if (pending) {
+    targets = pending.map((m) => m.placed);
+    ghost(g, pending[0].from, pending[0].to);
+  }
+  else if (game.legal.length && game.legal.every((m) => m.from === null && m.to !== null)) {
+    // Every move is a drop on a cell (Connect Four, Othello): their cells, dotted from the start.
+    targets = game.legal.filter((m) => dropping === null || m.drop === dropping).map((m) => m.to);
+  }
   else if (dropping !== null) targets = game.legal.filter((m) => m.drop === dropping).map((m) => m.to);
   else if (selected !== null) {
     // The next landings of the moves that follow the path clicked so far.
@@ -299,6 +348,7 @@ function overlay() {
       .map((m) => m.landings[path.length]);
     const [x, y] = board.cells[selected];
     const ring = document.createElementNS(SVG_NS, "rect");
+    ring.setAttribute("data-picked", selected);
     for (const [k, v] of [["x", x - half + 2], ["y", y - half + 2], ["width", 2 * half - 4], ["height", 2 * half - 4], ["fill", "none"], ["stroke", "#1c5fa8"], ["stroke-width", 3]]) ring.setAttribute(k, v);
     g.appendChild(ring);
   }
@@ -306,10 +356,50 @@ function overlay() {
     if (!board.cells[t]) continue;
     const [x, y] = board.cells[t];
     const dot = document.createElementNS(SVG_NS, "circle");
+    dot.setAttribute("data-cell", t);
     for (const [k, v] of [["cx", x], ["cy", y], ["r", half / 3.5], ["fill", "#1c5fa8"], ["fill-opacity", 0.6]]) dot.setAttribute(k, v);
     g.appendChild(dot);
   }
   svg.appendChild(g);
 }
+
+// The first part of a two-part turn, shown before the second is chosen: a dashed ring where
+// the piece stood and a copy of it, faded, where it lands.
+function ghost(g, from, to) {
+  if (!board.cells[from] || !board.cells[to]) return;
+  const [fx, fy] = board.cells[from];
+  const [tx, ty] = board.cells[to];
+  const half = board.cell_side / 2;
+  const ring = document.createElementNS(SVG_NS, "rect");
+  for (const [k, v] of [["x", fx - half + 3], ["y", fy - half + 3], ["width", 2 * half - 6], ["height", 2 * half - 6], ["fill", "none"], ["stroke", "#1c5fa8"], ["stroke-width", 2], ["stroke-dasharray", "5 4"]]) ring.setAttribute(k, v);
+  g.appendChild(ring);
+  const copy = document.createElementNS(SVG_NS, "g");
+  copy.setAttribute("transform", `translate(${tx - fx} ${ty - fy})`);
+  copy.setAttribute("opacity", "0.75");
+  // The piece's drawing: the shapes and letters centred on its cell (diagram.rs draws them
+  // in the group "pieces"; a letter's baseline sits a little below the centre).
+  const pieces = $("board").querySelector("svg #pieces");
+  // The group's own attributes (bold letters, centred) hold for the copy too.
+  for (const at of pieces ? pieces.attributes : []) if (at.name !== "id") copy.setAttribute(at.name, at.value);
+  for (const el of pieces ? pieces.children : []) {
+    const x = +(el.getAttribute("cx") ?? el.getAttribute("x"));
+    const y = +(el.getAttribute("cy") ?? el.getAttribute("y"));
+    if (Math.abs(x - fx) < 1 && Math.abs(y - fy) < half / 2) copy.appendChild(el.cloneNode(true));
+  }
+  g.appendChild(copy);
+}
+
+// For scripts that drive the page (the browser test; docs/web.md): where a cell's centre is
+// on the screen, the board's cells, and the game's state as the API answered it.
+window.boardlab = {
+  cellPoint(name) {
+    const svg = $("board").querySelector("svg");
+    const [x, y] = board.cells[name];
+    const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  },
+  cells: () => board.cells,
+  state: () => game,
+};
 
 init().catch((e) => message(`the page could not start: ${e.message}`));

@@ -85,6 +85,10 @@ pub struct NewGame {
     variant: Option<String>,
     #[serde(default)]
     set: serde_json::Map<String, Value>,
+    /// Moves played from the start, in order: the game begins after them, its history
+    /// holding them (a position to study, a link to share, a test's set-up).
+    #[serde(default)]
+    moves: Vec<String>,
 }
 
 /// The most characters of a variant name or an option override the API reads.
@@ -119,7 +123,8 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
     }
     app.games
         .call(move |g: &mut Games| {
-            let s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+            let mut s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+            play_all(&mut s, &req.moves)?;
             let id = g.add(s).ok_or_else(|| {
                 ApiError(
                     StatusCode::SERVICE_UNAVAILABLE,
@@ -130,6 +135,21 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
             state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
         })
         .await?
+}
+
+/// Plays `moves` in order, as `POST /move` would; the first that fails is named with its
+/// number and reason (the game is only added once every move was played). Their count is
+/// bounded by the body's size ([`super::MAX_BODY`]).
+fn play_all(s: &mut Session, moves: &[String]) -> Result<(), ApiError> {
+    for (i, text) in moves.iter().enumerate() {
+        let failed = |e: crate::session::CommandError| {
+            ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("move {} `{}`: {e}", i + 1, crate::files::quote(text)))
+        };
+        let m = s.resolve(text).map_err(failed)?;
+        let canonical = m.text(&s.variant.rules.geometry);
+        s.execute(&canonical).map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// `GET /api/games/ID`.
@@ -253,4 +273,43 @@ pub async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json
     .await?;
     answer.0["engine"] = json!({ "engine": engine.to_string(), "move": text, "search": found });
     Ok(answer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `POST /api/games` with `body`, on a fresh set of games: the state, or the refusal; and
+    /// how many games are held afterwards.
+    fn new_game_with(body: Value) -> (Result<Value, (StatusCode, String)>, usize) {
+        let app = App { games: Owner::start(), searches: Arc::new(tokio::sync::Semaphore::new(MAX_SEARCHES)), default: "checkers".into() };
+        let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let req: NewGame = serde_json::from_value(body).unwrap();
+        let answer = rt.block_on(new_game(State(app.clone()), Json(req))).map(|j| j.0).map_err(|e| (e.0, e.1));
+        let held = rt.block_on(app.games.call(|g: &mut Games| g.map.len())).unwrap();
+        (answer, held)
+    }
+
+    #[test]
+    fn a_new_game_plays_its_moves() {
+        // White's man c3 to d4, black's f6 to e5, and d4 jumps e5 to f6: black to move.
+        let (s, held) = new_game_with(json!({"variant": "checkers", "moves": ["c3-d4", "f6-e5", "d4xf6"]}));
+        let s = s.unwrap();
+        assert_eq!(s["history"], json!(["c3-d4", "f6-e5", "d4xf6"]));
+        assert_eq!(s["side"], "black");
+        assert_eq!(s["last"]["captured"], json!(["e5"]));
+        assert_eq!(held, 1);
+    }
+
+    #[test]
+    fn a_new_game_names_the_move_it_cannot_play_and_is_not_kept() {
+        // The second c3-d4 is black's turn, and c3 is white's (now empty) square.
+        let (s, held) = new_game_with(json!({"variant": "checkers", "moves": ["c3-d4", "c3-d4"]}));
+        let (status, why) = s.unwrap_err();
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(why.starts_with("move 2 `c3-d4`: "), "{why}");
+        assert_eq!(held, 0);
+        let (s, _) = new_game_with(json!({"variant": "checkers", "moves": ["undo"]}));
+        assert!(s.unwrap_err().1.starts_with("move 1 `undo`: "));
+    }
 }
