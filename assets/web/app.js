@@ -89,6 +89,7 @@ async function show(state) {
   $("chooser").hidden = true;
   renderSide();
   overlay();
+  if (window.boardlabLive) window.boardlabLive.shown(game);
 }
 
 async function act(what, body) {

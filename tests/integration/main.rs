@@ -22,6 +22,7 @@ mod san;
 mod scenarios;
 mod selfplay;
 mod serve;
+mod serve_live;
 mod session;
 mod studies;
 mod uci;

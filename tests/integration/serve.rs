@@ -8,25 +8,25 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-fn server(variant: &str) -> Server {
+pub(crate) fn server(variant: &str) -> Server {
     Server::start("127.0.0.1".parse().unwrap(), 0, variant).unwrap()
 }
 
 /// A status, the response's headers (lower-case) and its body.
-struct Reply {
-    status: u16,
-    headers: String,
-    body: String,
+pub(crate) struct Reply {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
 }
 
 impl Reply {
-    fn json(&self) -> Value {
+    pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
 }
 
 /// One request on a fresh connection, with this `Host` header (None: the server's own).
-fn request_as(s: &Server, host: Option<&str>, method: &str, path: &str, body: Option<&[u8]>) -> Reply {
+pub(crate) fn request_as(s: &Server, host: Option<&str>, method: &str, path: &str, body: Option<&[u8]>) -> Reply {
     let mut c = TcpStream::connect(s.addr).unwrap();
     c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let host = host.map_or_else(|| s.addr.to_string(), str::to_string);
@@ -63,15 +63,15 @@ fn unchunk(mut s: &str) -> String {
     out
 }
 
-fn get(s: &Server, path: &str) -> Reply {
+pub(crate) fn get(s: &Server, path: &str) -> Reply {
     request_as(s, None, "GET", path, None)
 }
 
-fn post(s: &Server, path: &str, body: Value) -> Reply {
+pub(crate) fn post(s: &Server, path: &str, body: Value) -> Reply {
     request_as(s, None, "POST", path, Some(body.to_string().as_bytes()))
 }
 
-fn texts(v: &Value) -> Vec<String> {
+pub(crate) fn texts(v: &Value) -> Vec<String> {
     v.as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect()
 }
 
