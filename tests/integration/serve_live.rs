@@ -311,3 +311,37 @@ fn live_records_download_and_open() {
     assert_eq!(post(&s, "/api/games", json!({ "record": huge })).status, 413);
     assert_eq!(get(&s, "/api/games/999/record").status, 404);
 }
+
+#[test]
+fn live_a_search_whose_request_goes_away_stops() {
+    let s = server("checkers");
+    let id = new_game(&s, json!({}));
+    let mut events = Stream::open(&s, id).unwrap();
+    let mut c = TcpStream::connect(s.addr).unwrap();
+    let body = json!({ "engine": "ab:60s" }).to_string();
+    write!(
+        c,
+        "POST /api/games/{id}/engine HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        s.addr,
+        body.len()
+    )
+    .unwrap();
+    events.until("search", |d| d["running"] == true);
+    // The client gives up: the request's guard goes, and the search with it; nothing is played.
+    drop(c);
+    let (ended, _) = events.until("search", |d| d["running"] == false);
+    assert_eq!(ended["engine"], "ab:60s");
+    let st = get(&s, &format!("/api/games/{id}")).json();
+    assert_eq!((st["history"].clone(), st["searching"].clone()), (json!([]), json!([])));
+    // Its thread stopped too (within its next 1024 positions, so a few shallow depths may
+    // still be told): a second later it tells nothing more, where a running search tells its
+    // progress four times a second.
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(post(&s, &format!("/api/games/{id}/move"), json!({"move": "c3-d4"})).status, 200);
+    events.until("state", |_| true);
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(post(&s, &format!("/api/games/{id}/undo"), json!({})).status, 200);
+    let (_, between) = events.until("state", |_| true);
+    let late: Vec<_> = between.iter().filter(|(k, _)| k == "progress" || k == "thinking").collect();
+    assert!(late.is_empty(), "{late:?}");
+}
