@@ -69,10 +69,9 @@ impl Games {
 
     /// The game `id` with its live parts, marked as touched.
     pub fn game(&mut self, id: u64) -> Option<&mut Game> {
-        self.map.get_mut(&id).map(|g| {
-            g.touched = Instant::now();
-            g
-        })
+        let g = self.map.get_mut(&id)?;
+        g.touched = Instant::now();
+        Some(g)
     }
 
     /// After a change to game `id`: autosaves it (when it differs from what was saved) and
