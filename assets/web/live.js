@@ -88,7 +88,7 @@
     for (const s of data.saved) {
       const li = make("li", {}, savedList);
       const when = new Date(s.saved).toLocaleString();
-      const what = s.error ? `unreadable: ${s.error}` : `${s.variant}, ${s.moves} moves${s.over ? ", over" : ""}`;
+      const what = s.error ? `unreadable: ${s.error}` : `${s.variant}, ${s.moves} move${s.moves === 1 ? "" : "s"}${s.over ? ", over" : ""}`;
       li.append(`${what} (${when}) `);
       if (game && s.name === game.autosave) li.append("· this game");
       else if (s.live) li.append("· open in a running session");

@@ -141,6 +141,7 @@ impl Owner {
                     }
                     if polled.elapsed() >= super::reload::POLL {
                         let _ = std::panic::catch_unwind(AssertUnwindSafe(|| super::reload::poll(&mut games)));
+                        games.map.retain(|_, g| !g.hub.abandoned());
                         polled = Instant::now();
                     }
                 }

@@ -18,7 +18,7 @@ use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 /// The most event streams one game serves at once (tabs on the same game).
@@ -27,6 +27,10 @@ pub const MAX_STREAMS: usize = 4;
 /// The most events a stream may fall behind before it skips them (and is told to fetch the
 /// state again).
 pub const BACKLOG: usize = 64;
+
+/// How long a game whose last stream closed is kept (a page reloading, a network blip: the
+/// browser reconnects within seconds); then the server lets it go ([`Hub::abandoned`]).
+pub const GRACE: Duration = Duration::from_secs(5);
 
 /// How often an idle stream is sent a comment: a stream whose page has gone fails to write
 /// within two of these, and its searches are cancelled.
@@ -55,6 +59,8 @@ pub struct Hub {
     streams: AtomicUsize,
     searches: Mutex<Vec<Arc<Flags>>>,
     next_search: AtomicU64,
+    /// When its last stream closed (none: a stream listens, or none ever did).
+    deserted: Mutex<Option<Instant>>,
 }
 
 impl Hub {
@@ -64,6 +70,7 @@ impl Hub {
             streams: AtomicUsize::new(0),
             searches: Mutex::new(Vec::new()),
             next_search: AtomicU64::new(0),
+            deserted: Mutex::new(None),
         })
     }
 
@@ -80,6 +87,7 @@ impl Hub {
     /// A new stream, or `None` when [`MAX_STREAMS`] listen already.
     pub fn listen(self: &Arc<Hub>) -> Option<Listener> {
         self.streams.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < MAX_STREAMS).then_some(n + 1)).ok()?;
+        *self.deserted.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Some(Listener { rx: self.events.subscribe(), hub: self.clone(), ended: false })
     }
 
@@ -108,6 +116,15 @@ impl Hub {
             f.stop.store(true, Ordering::SeqCst);
         }
         running.len()
+    }
+
+    /// Whether the game had pages listening and the last of them closed more than [`GRACE`]
+    /// ago: its tab was closed without a word (the browser killed). The server then lets the
+    /// game go (it is autosaved), releasing its autosave for the REPL. A game no page ever
+    /// listened to (a client of the API) is never let go this way.
+    pub fn abandoned(&self) -> bool {
+        let since = *self.deserted.lock().unwrap_or_else(|e| e.into_inner());
+        self.streams() == 0 && since.is_some_and(|t| t.elapsed() >= GRACE)
     }
 
     /// The engines running, for the state (`"searching"`).
@@ -214,6 +231,7 @@ impl Listener {
 impl Drop for Listener {
     fn drop(&mut self) {
         if self.hub.streams.fetch_sub(1, Ordering::SeqCst) == 1 {
+            *self.hub.deserted.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             self.hub.stop(true);
         }
     }

@@ -345,3 +345,28 @@ fn live_a_search_whose_request_goes_away_stops() {
     let late: Vec<_> = between.iter().filter(|(k, _)| k == "progress" || k == "thinking").collect();
     assert!(late.is_empty(), "{late:?}");
 }
+
+#[test]
+fn live_a_game_whose_pages_all_closed_is_let_go() {
+    let data = crate::scratch("live-let-go");
+    let options = Options { default: "checkers".into(), autosaves: Some(data.join("autosaves")), ..Options::default() };
+    let s = Server::start_with("127.0.0.1".parse().unwrap(), 0, options).unwrap();
+    let watched = new_game(&s, json!({}));
+    let unwatched = new_game(&s, json!({}));
+    assert_eq!(post(&s, &format!("/api/games/{watched}/move"), json!({"move": "c3-d4"})).status, 200);
+    let mut events = Stream::open(&s, watched).unwrap();
+    events.until("state", |_| true);
+    // The browser is killed (no pagehide): its stream goes, and a few seconds later the game,
+    // its autosave lock released for the REPL.
+    drop(events);
+    let gone = (0..300).any(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        get(&s, &format!("/api/games/{watched}")).status == 404
+    });
+    assert!(gone, "the game was let go");
+    let listed = get(&s, "/api/saved").json();
+    assert_eq!((listed["saved"][0]["moves"].clone(), listed["saved"][0]["live"].clone()), (json!(1), json!(false)), "{listed}");
+    // A game no page listened to stays.
+    assert_eq!(get(&s, &format!("/api/games/{unwatched}")).status, 200);
+    let _ = std::fs::remove_dir_all(&data);
+}
