@@ -7,6 +7,11 @@
 //! elsewhere cannot reach it through DNS rebinding; bodies are limited; the browser names
 //! variants only, never paths; games are held by one thread ([`games`]), at most
 //! [`games::MAX_GAMES`] of them.
+//!
+//! Live: each game streams its events to its pages ([`live`]: state changes, the machine's
+//! thinking, reload notices), its searches can be stopped ([`think`]), its variant's files
+//! are watched and its rules reloaded when they change ([`reload`]), and it is autosaved as a
+//! REPL session is, its record downloaded or opened ([`saved`]).
 
 pub mod api;
 pub mod games;
