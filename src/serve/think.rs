@@ -106,7 +106,8 @@ fn search_with(
     let sink: crate::progress::Sink = Box::new(move |msg: &str| {
         if last.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY) {
             last = Some(Instant::now());
-            progress.tell("progress", json!({ "text": msg }));
+            // (The line is the terminal's: here the stop button stops, not Ctrl-C.)
+            progress.tell("progress", json!({ "text": msg.trim_end_matches(" (Ctrl-C stops)") }));
         }
     });
     let _listening = crate::progress::install(Some(sink));
