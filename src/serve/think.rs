@@ -90,8 +90,8 @@ pub async fn think(app: &App, id: u64, engine: Engine) -> Result<Found, ApiError
 }
 
 /// The search itself, on this thread: alpha-beta through [`ai::search::search_controlled`]
-/// (stopped by `stop`, each depth told), the other engines through [`ai::think`]; the
-/// search's progress line is passed on too.
+/// (stopped by `stop`, each depth told), MCTS through [`ai::mcts::mcts_stoppable`] (stopped
+/// by `stop`), `random` through [`ai::think`]; the search's progress line is passed on too.
 fn search_with(
     v: &Variant,
     mut pos: crate::Position,
@@ -114,11 +114,16 @@ fn search_with(
     let (best, found) = match engine {
         Engine::AlphaBeta(budget) => {
             let mut on_depth = |r: &SearchResult| teller.tell("thinking", found_json(v, r));
-            let control = ai::search::Control { stop: Some(stop), on_iteration: Some(&mut on_depth) };
+            let control = ai::search::Control { stop: Some(stop.clone()), on_iteration: Some(&mut on_depth) };
             let r = ai::search::search_controlled(v, &mut pos, budget, rng, control).map_err(|e| e.to_string())?;
             (r.best, Some(found_json(v, &r)))
         }
-        _ => {
+        Engine::Mcts { iterations } => {
+            let best =
+                ai::mcts::mcts_stoppable(v, &mut pos, iterations, ai::mcts::PLAYOUT_CAP, rng, Some(&stop)).map_err(|e| e.to_string())?;
+            (best, None)
+        }
+        Engine::Random => {
             let t = ai::think(v, &pos, engine, rng).map_err(|e| e.to_string())?;
             (t.best, t.search.as_ref().map(|r| found_json(v, r)))
         }

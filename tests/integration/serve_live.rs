@@ -370,3 +370,17 @@ fn live_a_game_whose_pages_all_closed_is_let_go() {
     assert_eq!(get(&s, &format!("/api/games/{unwatched}")).status, 200);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn live_stop_ends_an_mcts_search_too() {
+    let s = server("checkers");
+    let id = new_game(&s, json!({}));
+    let mut events = Stream::open(&s, id).unwrap();
+    // (Hours of iterations: only the stop ends it within the test.)
+    let asked = search_in_background(&s, id, "mcts:2000000000");
+    events.until("search", |d| d["running"] == true);
+    assert_eq!(post(&s, &format!("/api/games/{id}/stop"), json!({})).json()["stopped"], 1);
+    let (status, answer) = asked.join().unwrap();
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!((answer["engine"]["stopped"].clone(), answer["history"].as_array().unwrap().len()), (json!(true), 1), "{answer}");
+}
