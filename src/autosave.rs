@@ -33,8 +33,14 @@ pub fn now_millis() -> u64 {
 /// A new session's own autosave file (not created yet), named by time, process and variant,
 /// so two REPLs never write over each other's game.
 pub fn new_path(variant: &str) -> Option<PathBuf> {
-    let name: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
-    dir().map(|d| d.join(format!("{:015}-{}-{name}.toml", now_millis(), std::process::id())))
+    dir().map(|d| d.join(file_name(variant)))
+}
+
+/// A new autosave's file name: the time, the process and the variant (`tag`, up to 40
+/// characters of it).
+pub fn file_name(tag: &str) -> String {
+    let name: String = tag.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
+    format!("{:015}-{}-{name}.toml", now_millis(), std::process::id())
 }
 
 /// An autosave file as found in the folder.
@@ -72,7 +78,11 @@ impl Found {
 
 /// The autosaved sessions, newest first (by the time inside the record; see the module).
 pub fn list() -> Vec<Found> {
-    let Some(dir) = dir() else { return Vec::new() };
+    dir().map_or_else(Vec::new, |d| list_in(&d))
+}
+
+/// The autosaves in `dir`, newest first (as [`list`]; `boardlab serve` is told its folder).
+pub fn list_in(dir: &Path) -> Vec<Found> {
     let mut v: Vec<Found> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).map(Found::read).collect()

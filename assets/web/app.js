@@ -120,6 +120,7 @@ async function show(state) {
   performance.measure("board", { start: t0 });
   requestAnimationFrame(() => setTimeout(() => performance.measure("board-frame", { start: t0 })));
   if (typeof panelsShown === "function") panelsShown(); // panels.js: options, analysis, graph, machine
+  if (window.boardlabLive) window.boardlabLive.shown(game);
 }
 
 async function act(what, body) {

@@ -71,6 +71,22 @@ fn finished(v: &Variant, pos: &mut Position, moves: &[Move], p: Player) -> Resul
 /// A script hook failed, or Ctrl-C was pressed; `pos` is restored only on success, so callers
 /// search a copy (as [`crate::ai::choose`] does).
 pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
+    mcts_stoppable(v, pos, iterations, cap, rng, None)
+}
+
+/// [`mcts`] that also ends, as if its iterations had run out, once `stop` is set (the web
+/// page's stop button): the move it then returns is chosen from the iterations done.
+///
+/// # Errors
+/// As [`mcts`].
+pub fn mcts_stoppable(
+    v: &Variant,
+    pos: &mut Position,
+    iterations: u32,
+    cap: u32,
+    rng: &mut Rng,
+    stop: Option<&std::sync::atomic::AtomicBool>,
+) -> Result<Option<Move>, SearchError> {
     let mut root_moves = Vec::new();
     v.legal_moves(pos, &mut root_moves)?;
     match root_moves.len() {
@@ -97,6 +113,9 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
     let (watched, start) = (crate::progress::active(), std::time::Instant::now());
     for i in 0..iterations {
         interrupt::check()?;
+        if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
         if watched && i % 256 == 0 {
             let rate = crate::progress::rate(i as u64, "iterations", start);
             crate::progress::report(&format!("mcts:{iterations}: {rate} (Ctrl-C stops)"));

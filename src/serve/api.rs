@@ -5,7 +5,6 @@
 
 use super::games::{Games, Lost, Owner};
 use super::state;
-use crate::ai::{self, Engine};
 use crate::render::Style;
 use crate::session::Session;
 use axum::Json;
@@ -33,6 +32,12 @@ pub struct App {
 #[derive(Debug)]
 pub struct ApiError(pub(super) StatusCode, pub(super) String);
 
+impl ApiError {
+    pub fn new(status: StatusCode, reason: impl Into<String>) -> ApiError {
+        ApiError(status, reason.into())
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.0, Json(json!({ "error": self.1 }))).into_response()
@@ -55,20 +60,21 @@ pub(super) fn no_game(id: u64) -> ApiError {
     ApiError(StatusCode::NOT_FOUND, format!("no game {id} (games end when the server stops)"))
 }
 
-/// Runs `f` on game `id` and answers with its state afterwards.
+/// Runs `f` on game `id` and answers with its state afterwards; a change is autosaved and
+/// told to the game's streams ([`Games::changed`]).
 pub(super) async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -> Result<(), ApiError> + Send + 'static) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let s = g.get(id).ok_or_else(|| no_game(id))?;
             f(s)?;
-            state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            g.changed(id).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
         })
         .await?
 }
 
 /// Runs a session command (`undo`, `goto 3`): a failing one leaves the game as it was and
 /// answers 422 with the session's reason.
-fn command(s: &mut Session, line: &str) -> Result<(), ApiError> {
+pub(super) fn command(s: &mut Session, line: &str) -> Result<(), ApiError> {
     s.execute(line).map(|_| ()).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))
 }
 
@@ -89,27 +95,43 @@ pub struct NewGame {
     /// holding them (a position to study, a link to share, a test's set-up).
     #[serde(default)]
     moves: Vec<String>,
+    /// An autosaved game to resume (its name in `GET /api/saved`).
+    resume: Option<String>,
+    /// A game record's text to open.
+    record: Option<String>,
 }
 
 /// The most characters of a variant name or an option override the API reads.
 const MAX_NAME: usize = 200;
 
-/// Refuses what is not a variant's name: names only, since a path from the browser would
-/// reach the file system.
+/// Refuses a variant spec from the browser that is not a plain name (a path would reach the
+/// file system), unless it is the variant the server was started with.
 ///
 /// # Errors
-/// A path, or a name too long (400).
-pub(super) fn variant_name(spec: &str) -> Result<(), ApiError> {
-    if spec.len() > MAX_NAME || spec.contains(['/', '\\']) || spec.starts_with('.') || spec.ends_with(".toml") {
+/// 400 with the reason.
+pub(super) fn check_variant_name(spec: &str, default: &str) -> Result<(), ApiError> {
+    if spec != default && (spec.len() > MAX_NAME || spec.contains(['/', '\\']) || spec.starts_with('.') || spec.ends_with(".toml")) {
         return Err(bad(format!("`{}` is not a variant name (GET /api/variants lists them)", crate::files::quote(spec))));
     }
     Ok(())
 }
 
-/// `POST /api/games {"variant", "set"}`: a new game, its state (with its `id`).
+/// `POST /api/games {"variant", "set"}`: a new game, its state (with its `id`); or
+/// `{"resume": NAME}` an autosaved game, or `{"record": TEXT}` a game record
+/// ([`super::saved`]).
 pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answer {
+    let given = [req.variant.is_some() || !req.set.is_empty() || !req.moves.is_empty(), req.resume.is_some(), req.record.is_some()];
+    if given.iter().filter(|g| **g).count() > 1 {
+        return Err(bad("give one of `variant` (with `set` and `moves`), `resume` or `record`"));
+    }
+    if let Some(name) = req.resume {
+        return super::saved::resume(&app, name).await;
+    }
+    if let Some(text) = req.record {
+        return super::saved::open_record(&app, text).await;
+    }
     let spec = req.variant.unwrap_or_else(|| app.default.clone());
-    variant_name(&spec)?;
+    check_variant_name(&spec, &app.default)?;
     let mut sets = Vec::new();
     for (k, v) in req.set {
         let v = match v {
@@ -125,14 +147,8 @@ pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answe
         .call(move |g: &mut Games| {
             let mut s = Session::new(&spec, &sets, Style::PLAIN).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
             play_all(&mut s, &req.moves)?;
-            let id = g.add(s).ok_or_else(|| {
-                ApiError(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    format!("{} games are open, the most at once: delete one first", super::games::MAX_GAMES),
-                )
-            })?;
-            let s = g.get(id).ok_or_else(|| no_game(id))?;
-            state::of(id, s).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            let slot = super::saved::Slot::new(&s);
+            super::saved::add(g, s, slot)
         })
         .await?
 }
@@ -154,7 +170,12 @@ fn play_all(s: &mut Session, moves: &[String]) -> Result<(), ApiError> {
 
 /// `GET /api/games/ID`.
 pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
-    with_game(&app, id, |_| Ok(())).await
+    app.games
+        .call(move |g: &mut Games| {
+            let game = g.game(id).ok_or_else(|| no_game(id))?;
+            super::games::state_of(id, game).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+        })
+        .await?
 }
 
 /// `DELETE /api/games/ID`.
@@ -226,53 +247,9 @@ pub struct EngineReq {
     engine: Option<String>,
 }
 
-/// The game's place in its history, to tell whether it changed while the machine thought.
-fn mark(s: &Session) -> (String, usize, usize) {
-    (s.pos.to_text(&s.variant.rules), s.played.len(), s.undone.len())
-}
-
-/// `POST /api/games/ID/engine {"engine"}`: the machine's move, played; the state with an
-/// `"engine"` field: the engine, its move, and where it searched, score, depth, positions
-/// and the line it expects.
+/// `POST /api/games/ID/engine {"engine"}`: the machine's move, played ([`super::think`]).
 pub async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<EngineReq>) -> Answer {
-    let spec = req.engine.unwrap_or_else(|| "ab".into());
-    let engine = Engine::parse(&spec).map_err(|e| bad(e.to_string()))?;
-    let _permit = app.searches.clone().try_acquire_owned().map_err(|_| {
-        ApiError(StatusCode::SERVICE_UNAVAILABLE, format!("{MAX_SEARCHES} machine searches are running: try again when one ends"))
-    })?;
-    let taken = app.games.call(move |g: &mut Games| g.get(id).map(|s| (s.variant.clone(), s.pos.clone(), s.rng.clone(), mark(s)))).await?;
-    let (v, pos, mut rng, before) = taken.ok_or_else(|| no_game(id))?;
-    // The search runs on a blocking thread with its own copy of the position and generator.
-    let searched = tokio::task::spawn_blocking(move || {
-        let g = &v.rules.geometry;
-        let t = ai::think(&v, &pos, engine, &mut rng).map_err(|e| e.to_string())?;
-        let best = t.best.ok_or_else(|| "the game is over: the machine has no move to make".to_string())?;
-        let found = t.search.map(|r| {
-            json!({
-                "score": r.score.to_string(),
-                "depth": r.depth,
-                "nodes": r.nodes,
-                "line": r.pv.iter().map(|m| m.text(g)).collect::<Vec<_>>(),
-                "summary": ai::analysis::summary(&r),
-            })
-        });
-        Ok::<_, String>((best.text(g), found, rng))
-    })
-    .await
-    .map_err(|_| ApiError::from(Lost))?;
-    let (text, found, rng) = searched.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?;
-    let played = text.clone();
-    let mut answer = with_game(&app, id, move |s| {
-        if mark(s) != before {
-            return Err(ApiError(StatusCode::CONFLICT, "the game changed while the machine was thinking: its move was not played".into()));
-        }
-        s.rng = rng;
-        let m = s.resolve(&played).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
-        super::panels::play_keeping_line(s, m)
-    })
-    .await?;
-    answer.0["engine"] = json!({ "engine": engine.to_string(), "move": text, "search": found });
-    Ok(answer)
+    super::think::engine(&app, id, req.engine).await
 }
 
 #[cfg(test)]

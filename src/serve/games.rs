@@ -1,49 +1,106 @@
 //! The games the server holds, owned by one thread: a [`Session`] is not `Send` (its progress
 //! sink), and one owner also means requests on a game never interleave. Handlers send that
 //! thread a job and await its answer; a job that panics is answered with an error and the
-//! thread goes on with the next.
+//! thread goes on with the next. Between jobs, the thread watches the games' variant files
+//! ([`super::reload`]).
 
+use super::live::Hub;
+use super::reload::Watch;
+use super::saved::{Saves, Slot};
 use crate::session::Session;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
 /// The most games held at once: a new game beyond it is refused until one is deleted (never
 /// evicted: a game on the screen is the user's work).
 pub const MAX_GAMES: usize = 64;
 
-/// One game and when it was last touched.
+/// One game: its session, when it was last touched, its live events, the files it watches
+/// and its autosave.
 pub struct Game {
     pub session: Session,
     pub touched: Instant,
+    pub hub: Arc<Hub>,
+    pub watch: Watch,
+    pub save: Slot,
 }
 
-/// Every game by its id.
+impl Drop for Game {
+    fn drop(&mut self) {
+        // Its searches are cancelled and its streams end; its autosave lock goes with `save`.
+        self.hub.close();
+    }
+}
+
+/// Every game by its id, and where they are autosaved.
 #[derive(Default)]
 pub struct Games {
     pub map: BTreeMap<u64, Game>,
     next: u64,
+    /// The autosaves' folder and writer (none: games are not autosaved).
+    pub saves: Option<Saves>,
 }
 
 impl Games {
     /// Adds a game; its id, or `None` when [`MAX_GAMES`] are held.
     pub fn add(&mut self, session: Session) -> Option<u64> {
+        let save = Slot::new(&session);
+        self.add_saved(session, save)
+    }
+
+    /// Adds a game with its autosave (a resumed game's own file, locked).
+    pub fn add_saved(&mut self, session: Session, save: Slot) -> Option<u64> {
         if self.map.len() >= MAX_GAMES {
             return None;
         }
         self.next += 1;
-        self.map.insert(self.next, Game { session, touched: Instant::now() });
+        let watch = Watch::of(&session.variant);
+        self.map.insert(self.next, Game { session, touched: Instant::now(), hub: Hub::new(), watch, save });
         Some(self.next)
     }
 
     /// The game `id`, marked as touched.
     pub fn get(&mut self, id: u64) -> Option<&mut Session> {
-        self.map.get_mut(&id).map(|g| {
-            g.touched = Instant::now();
-            &mut g.session
-        })
+        self.game(id).map(|g| &mut g.session)
     }
+
+    /// The game `id` with its live parts, marked as touched.
+    pub fn game(&mut self, id: u64) -> Option<&mut Game> {
+        let g = self.map.get_mut(&id)?;
+        g.touched = Instant::now();
+        Some(g)
+    }
+
+    /// After a change to game `id`: autosaves it (when it differs from what was saved) and
+    /// tells its streams its state. Returns that state.
+    ///
+    /// # Errors
+    /// The state cannot be built (a script hook failed listing the moves).
+    pub fn changed(&mut self, id: u64) -> Result<Value, String> {
+        let saves = self.saves.as_ref();
+        let game = self.map.get_mut(&id).ok_or_else(|| format!("no game {id}"))?;
+        if let Some(saves) = saves {
+            game.save.save(saves, &game.session, &game.hub);
+        }
+        let st = state_of(id, game)?;
+        game.hub.send("state", &st);
+        Ok(st)
+    }
+}
+
+/// A game's state as the API answers it ([`super::state::of`]), with its autosave's name and
+/// the searches running.
+///
+/// # Errors
+/// As [`super::state::of`].
+pub fn state_of(id: u64, game: &mut Game) -> Result<Value, String> {
+    let mut st = super::state::of(id, &mut game.session)?;
+    st["autosave"] = game.save.name().map_or(Value::Null, Value::from);
+    st["searching"] = Value::from(game.hub.running());
+    Ok(st)
 }
 
 type Job = Box<dyn FnOnce(&mut Games) + Send>;
@@ -59,17 +116,34 @@ pub struct Owner {
 pub struct Lost;
 
 impl Owner {
-    /// Starts the thread that owns the games.
+    /// Starts the thread that owns the games (not autosaved).
     pub fn start() -> Owner {
+        Owner::start_with(None)
+    }
+
+    /// Starts the thread that owns the games, autosaving them with `saves`.
+    pub fn start_with(saves: Option<Saves>) -> Owner {
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("boardlab-games".into())
             .spawn(move || {
-                let mut games = Games::default();
-                for job in rx {
-                    // A panicking job drops its answer channel (the request gets a 500); the
-                    // games stay: the session's own guard keeps a failing command's game.
-                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut games)));
+                let mut games = Games { saves, ..Games::default() };
+                let mut polled = Instant::now();
+                loop {
+                    match rx.recv_timeout(super::reload::POLL) {
+                        // A panicking job drops its answer channel (the request gets a 500);
+                        // the games stay: the session's own guard keeps a failing command's game.
+                        Ok(job) => {
+                            let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut games)));
+                        }
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
+                    if polled.elapsed() >= super::reload::POLL {
+                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| super::reload::poll(&mut games)));
+                        games.map.retain(|_, g| !g.hub.abandoned());
+                        polled = Instant::now();
+                    }
                 }
             })
             .expect("spawning the games' thread");

@@ -7,11 +7,20 @@
 //! elsewhere cannot reach it through DNS rebinding; bodies are limited; the browser names
 //! variants only, never paths; games are held by one thread ([`games`]), at most
 //! [`games::MAX_GAMES`] of them.
+//!
+//! Live: each game streams its events to its pages ([`live`]: state changes, the machine's
+//! thinking, reload notices), its searches can be stopped ([`think`]), its variant's files
+//! are watched and its rules reloaded when they change ([`reload`]), and it is autosaved as a
+//! REPL session is, its record downloaded or opened ([`saved`]).
 
 pub mod api;
 pub mod games;
 pub mod panels;
+pub mod live;
+pub mod reload;
+pub mod saved;
 mod state;
+pub mod think;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -31,6 +40,7 @@ pub const DEFAULT_PORT: u16 = 8765;
 const INDEX: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
 const PANELS: &str = include_str!("../../assets/web/panels.js");
+const LIVE: &str = include_str!("../../assets/web/live.js");
 const STYLE: &str = include_str!("../../assets/web/style.css");
 
 /// Whether a request's `Host` may reach the server: `localhost` or an IP address literal (no
@@ -73,21 +83,42 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], body).into_response()
 }
 
+/// How a server is set up besides its address.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The variant the page opens with (the one spec from outside the browser that may be a path).
+    pub default: String,
+    /// Listening beyond loopback.
+    pub wide: bool,
+    /// Where games are autosaved (the REPL's autosaves folder); none: not autosaved.
+    pub autosaves: Option<std::path::PathBuf>,
+}
+
 /// The application: the page, its assets and the API, behind the Host guard and the body
 /// limit. `default` is the variant the page opens with; `wide`: listening beyond loopback.
+/// Games are not autosaved ([`router_with`] says where).
 pub fn router(default: &str, wide: bool) -> Router {
+    router_with(Options { default: default.to_string(), wide, autosaves: None })
+}
+
+/// [`router`] with all its [`Options`].
+pub fn router_with(options: Options) -> Router {
+    let wide = options.wide;
     let app = api::App {
-        games: games::Owner::start(),
+        games: games::Owner::start_with(options.autosaves.map(saved::Saves::start)),
         searches: Arc::new(tokio::sync::Semaphore::new(api::MAX_SEARCHES)),
-        default: default.to_string(),
+        default: options.default,
     };
     Router::new()
         .route("/", get(|| async { asset("text/html; charset=utf-8", INDEX) }))
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }))
         .route("/panels.js", get(|| async { asset("text/javascript; charset=utf-8", PANELS) }))
+        .route("/live.js", get(|| async { asset("text/javascript; charset=utf-8", LIVE) }))
         .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE) }))
         .route("/api/variants", get(api::variants))
-        .route("/api/games", post(api::new_game))
+        // (A record to open may be larger than other bodies.)
+        .route("/api/games", post(api::new_game).layer(DefaultBodyLimit::max(saved::MAX_RECORD_BODY)))
+        .route("/api/saved", get(saved::list))
         .route("/api/games/{id}", get(api::get_game).delete(api::delete_game))
         .route("/api/games/{id}/move", post(api::play))
         .route("/api/games/{id}/undo", post(api::undo))
@@ -102,6 +133,9 @@ pub fn router(default: &str, wide: bool) -> Router {
         .route("/api/games/{id}/png", get(panels::png))
         .route("/api/games/{id}/lines", get(panels::lines))
         .route("/api/games/{id}/lines/switch", post(panels::switch_line))
+        .route("/api/games/{id}/events", get(live::events))
+        .route("/api/games/{id}/stop", post(live::stop))
+        .route("/api/games/{id}/record", get(saved::record))
         .with_state(app)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(move |req: Request, next: Next| guard_host(wide, req, next)))
@@ -120,10 +154,18 @@ impl Server {
     /// # Errors
     /// The address cannot be bound.
     pub fn start(host: IpAddr, port: u16, default: &str) -> std::io::Result<Server> {
+        Server::start_with(host, port, Options { default: default.to_string(), ..Options::default() })
+    }
+
+    /// [`Server::start`] with its [`Options`] (`wide` is set from `host`).
+    ///
+    /// # Errors
+    /// The address cannot be bound.
+    pub fn start_with(host: IpAddr, port: u16, options: Options) -> std::io::Result<Server> {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
         let listener = runtime.block_on(tokio::net::TcpListener::bind((host, port)))?;
         let addr = listener.local_addr()?;
-        let app = router(default, !host.is_loopback());
+        let app = router_with(Options { wide: !host.is_loopback(), ..options });
         runtime.spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
@@ -168,10 +210,12 @@ pub fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut
             "WARNING: listening on {host}, not only on this machine: anyone who can reach it can play, create games and make this machine search. Use the default (127.0.0.1) unless you mean that."
         );
     }
+    // Games are autosaved where the REPL's are, so each can resume the other's.
+    let options = Options { default: variant.to_string(), wide: false, autosaves: crate::autosave::dir() };
     let server = match port {
-        Some(p) => Server::start(host, p, variant)?,
+        Some(p) => Server::start_with(host, p, options)?,
         // The usual port, or any free one when another program holds it.
-        None => Server::start(host, DEFAULT_PORT, variant).or_else(|_| Server::start(host, 0, variant))?,
+        None => Server::start_with(host, DEFAULT_PORT, options.clone()).or_else(|_| Server::start_with(host, 0, options))?,
     };
     writeln!(out, "boardlab serve: {} on {} (Ctrl-C stops)", variant, server.url())?;
     out.flush()?;

@@ -4,7 +4,7 @@
 //! (the options the loader declares, [`ai::analysis`], the evaluation, [`crate::diagram`], the
 //! session's lines); each search is bounded here, since a request must end.
 
-use super::api::{Answer, ApiError, App, bad, no_game, variant_name, with_game};
+use super::api::{Answer, ApiError, App, bad, check_variant_name, no_game, with_game};
 use super::games::{Games, Lost};
 use crate::ai::{self, Budget, Engine, Evaluator, analysis};
 use crate::notation::Move;
@@ -76,8 +76,8 @@ fn option(d: &OptionDecl) -> Value {
 
 /// `GET /api/variants/NAME`: its title, description, players and options, as the loader
 /// declares them; 422 with the loader's diagnostic when it does not load.
-pub async fn variant(Path(name): Path<String>) -> Answer {
-    variant_name(&name)?;
+pub async fn variant(State(app): State<App>, Path(name): Path<String>) -> Answer {
+    check_variant_name(&name, &app.default)?;
     let loaded = tokio::task::spawn_blocking(move || crate::Variant::load(&name, &[]).map_err(|e| e.render(false)))
         .await
         .map_err(|_| ApiError::from(Lost))?;

@@ -23,6 +23,7 @@ mod scenarios;
 mod selfplay;
 mod serve;
 mod serve_panels;
+mod serve_live;
 mod session;
 mod studies;
 mod uci;

@@ -210,6 +210,9 @@ fn serve_fuzzed_requests_never_fail_inside() {
         "engine",
         "svg",
         "board",
+        "stop",
+        "record",
+        "saved",
         "variants",
         "..",
         "%00",
@@ -248,6 +251,10 @@ fn serve_fuzzed_requests_never_fail_inside() {
         json!({"line": 0}),
         json!({"line": 1}),
         json!({"line": -1}),
+        json!({"cancel": true}),
+        json!({"resume": "../history.txt"}),
+        json!({"record": "variant = \"checkers\"\nmoves = [\"c3-d4\", \"zz\"]"}),
+        json!({"record": "variant = \"/etc\"\npath = \"/etc\""}),
     ];
     for _ in 0..300 {
         let n = rng.random_range(1..5);

@@ -1,0 +1,168 @@
+//! Live reload: the server watches each game's variant files (every file of its `extends`
+//! chain that lives on disk, and its script) by polling their modification times and sizes
+//! every [`POLL`]; a change seen twice alike (the editor finished writing) reloads the rules
+//! through the session's `reload`, which replays the game and keeps its legal prefix. The
+//! game's streams are told (`reload`): which files changed, from which ply the game parted
+//! and which moves were dropped, or the load error with its file, line and column (the game
+//! then stays exactly as it was).
+
+use super::games::{Game, Games};
+use crate::rules::LoadError;
+use crate::variant::{Origin, Variant};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+/// How often the files are looked at.
+pub const POLL: Duration = Duration::from_millis(300);
+
+/// What a file looked like: its modification time and size (none: missing or unreadable).
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(p: &std::path::Path) -> Stamp {
+    let m = std::fs::metadata(p).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+/// The files a game watches and how they looked when its rules were last read.
+#[derive(Default)]
+pub struct Watch {
+    files: Vec<(PathBuf, Stamp)>,
+    /// A change seen at the last look, reloaded when the next look sees the same.
+    pending: Option<Vec<Stamp>>,
+}
+
+/// A variant's files on disk: each file of its `extends` chain and its script (shipped files
+/// cannot change).
+pub fn files_of(v: &Variant) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (i, f) in v.merged.files.iter().enumerate() {
+        if let Some(Origin::Disk(_)) = v.file_origins.get(i) {
+            // A file on disk is shown by its path.
+            out.push(PathBuf::from(&f.name));
+        }
+    }
+    if let Some(s) = &v.merged.script
+        && let Some(Origin::Disk(dir)) = v.file_origins.get(s.file).or(Some(&v.origin))
+    {
+        out.push(dir.join(s.val.get_ref()));
+    }
+    out.dedup();
+    out
+}
+
+impl Watch {
+    /// Watches `v`'s files as they are now.
+    pub fn of(v: &Variant) -> Watch {
+        Watch { files: files_of(v).into_iter().map(|p| (p.clone(), stamp(&p))).collect(), pending: None }
+    }
+
+    /// The files watched.
+    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
+        self.files.iter().map(|(p, _)| p)
+    }
+
+    /// Looks at the files: the ones changed once a change has settled (seen alike twice).
+    fn settled(&mut self) -> Option<Vec<PathBuf>> {
+        if self.files.is_empty() {
+            return None;
+        }
+        let now: Vec<Stamp> = self.files.iter().map(|(p, _)| stamp(p)).collect();
+        if now.iter().zip(&self.files).all(|(n, (_, s))| n == s) {
+            self.pending = None;
+            return None;
+        }
+        if self.pending.as_ref() != Some(&now) {
+            self.pending = Some(now);
+            return None;
+        }
+        self.pending = None;
+        let changed = self.files.iter().zip(&now).filter(|((_, s), n)| s != *n).map(|((p, _), _)| p.clone()).collect();
+        for ((_, s), n) in self.files.iter_mut().zip(now) {
+            *s = n;
+        }
+        Some(changed)
+    }
+
+    /// Watches the files of new rules, keeping what was seen of the files watched already (so
+    /// a change made while they loaded is still seen).
+    fn follow(&mut self, v: &Variant) {
+        let old = std::mem::take(&mut self.files);
+        self.files = files_of(v)
+            .into_iter()
+            .map(|p| {
+                let s = old.iter().find(|(q, _)| *q == p).map_or_else(|| stamp(&p), |(_, s)| *s);
+                (p, s)
+            })
+            .collect();
+    }
+}
+
+/// Looks at every game's files and reloads the games whose files changed.
+pub fn poll(games: &mut Games) {
+    let due: Vec<(u64, Vec<PathBuf>)> = games.map.iter_mut().filter_map(|(id, g)| g.watch.settled().map(|f| (*id, f))).collect();
+    for (id, files) in due {
+        let Some(game) = games.map.get_mut(&id) else { continue };
+        let notice = reload(game, &files);
+        let ok = notice["ok"] == json!(true);
+        if let Some(game) = games.map.get_mut(&id) {
+            game.hub.send("reload", &notice);
+        }
+        if ok {
+            // Saved and shown as any change is.
+            let _ = games.changed(id);
+        }
+    }
+}
+
+/// A load error as the page shows it: the rendered diagnostic (file, line, caret) and where
+/// it points, as fields.
+pub fn load_error(e: &LoadError) -> Value {
+    let (file, line, column) = match (&e.src, e.span) {
+        (Some(src), Some(span)) => {
+            let text = src.inner();
+            let mut at = span.offset().min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let before = &text[..at];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            (Value::from(src.name()), Value::from(line), Value::from(column))
+        }
+        _ => (Value::Null, Value::Null, Value::Null),
+    };
+    json!({ "message": e.message, "rendered": e.render_plain(), "file": file, "line": line, "column": column })
+}
+
+/// Reloads `game`'s rules after `files` changed; the notice for its streams (`"ok"`).
+fn reload(game: &mut Game, files: &[PathBuf]) -> Value {
+    let s = &mut game.session;
+    let changed: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    // Read first for the error's place: the session's `reload` renders it as text only.
+    if let Err(e) = Variant::load(&s.variant.spec, &s.variant.overrides) {
+        return json!({ "ok": false, "files": changed, "error": load_error(&e) });
+    }
+    let g = &s.variant.rules.geometry;
+    let line: Vec<String> = s.played.iter().chain(s.undone.iter().rev()).map(|m| m.text(g)).collect();
+    let start_ply = s.start.ply();
+    match s.execute("reload") {
+        Ok(reply) => {
+            game.watch.follow(&s.variant);
+            let kept = s.played.len() + s.undone.len();
+            let dropped = line.get(kept..).unwrap_or_default();
+            json!({
+                "ok": true,
+                "files": changed,
+                "note": reply.text,
+                "replayed": kept,
+                "parted_at_ply": (!dropped.is_empty()).then_some(start_ply as usize + kept),
+                "illegal": dropped.first(),
+                "dropped": dropped,
+            })
+        }
+        // The files changed again between the two reads, or a hook failed replaying: the game
+        // is as it was (the session's guard).
+        Err(e) => json!({ "ok": false, "files": changed, "error": { "message": e.to_string(), "rendered": e.to_string() } }),
+    }
+}
