@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""boardlab's FENs against Fairy-Stockfish's own (pyffish), for every shipped variant that names
+its Fairy-Stockfish counterpart (`[notation] fairy_stockfish` in variants/*/variant.toml).
+
+Usage: scripts/fen_oracle_test.py PATH/TO/boardlab [--games N] [--plies N] [--seed S]
+                                  [--variants a,b,...] [--table FILE]
+
+For each variant:
+- the start: boardlab's FEN (`boardlab fen V`) equals Fairy-Stockfish's (`get_fen` of
+  `start_fen`, its canonical form: `start_fen` itself may leave out empty fields);
+- N random games of at most N plies, each move drawn from the moves both programs list
+  (`boardlab fen` prints its legal moves in UCI form, pyffish's `legal_moves`): after every move
+  boardlab's FEN (boardlab playing the moves itself) equals Fairy-Stockfish's (`get_fen`), and
+  boardlab reads Fairy-Stockfish's FEN and writes it back identically (`boardlab fen V --fen F`);
+- a game boardlab ends also reads back finished from its FEN (`result:`), unless it ended by
+  what only the moves tell (repetition, a move-count rule), which a FEN cannot carry.
+
+Documented differences (docs/protocols.md, "FEN"), normalised before comparing and counted:
+- clock: Fairy-Stockfish counts the half-move clock in every variant; boardlab keeps it only
+  where the variant has a `quiet_moves` end, and writes 0 elsewhere;
+- en passant: Fairy-Stockfish writes the cell only when an en passant capture is legal,
+  boardlab whenever a double step passed it (the PGN standard's rule);
+- the order of the kinds in a hand (the same pieces, another order);
+- amazons: boardlab's arrows are pieces of the shooter (`X`/`x`), Fairy-Stockfish's are walls
+  (`*`, nobody's): compared as `*`; a FEN with walls is not read back (boardlab cannot tell
+  whose arrow a wall is).
+Anything else is a mismatch: the script prints each kind with its first example, writes the
+table (--table) and exits 1.
+"""
+import argparse
+import collections
+import random
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pyffish as sf
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def named_variants():
+    """(boardlab name, Fairy-Stockfish name) for every shipped variant that names one."""
+    out = []
+    for toml in sorted((ROOT / "variants").glob("*/variant.toml")):
+        data = tomllib.loads(toml.read_text())
+        fs = data.get("notation", {}).get("fairy_stockfish")
+        if fs:
+            out.append((toml.parent.name, fs))
+    return out
+
+
+class Boardlab:
+    def __init__(self, exe, variant):
+        self.exe, self.variant = exe, variant
+        resolved = subprocess.run([exe, "check", variant, "--resolved"], capture_output=True, text=True).stdout
+        self.keeps_clock = "quiet_moves" in resolved
+
+    def fen(self, fen=None, moves=()):
+        """(FEN, legal moves in UCI form, result line or None); raises on an error."""
+        cmd = [self.exe, "fen", self.variant]
+        if fen:
+            cmd += ["--fen", fen]
+        if moves:
+            cmd += ["--moves", " ".join(moves)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"boardlab {' '.join(cmd[1:])[:160]}: {r.stderr.strip()[:200]}")
+        lines = r.stdout.split("\n")
+        result = lines[2][len("result: "):] if len(lines) > 2 and lines[2].startswith("result: ") else None
+        return lines[0], set(lines[1].split()), result
+
+
+def split(fen):
+    """(board, hand or None, the other fields)"""
+    fields = fen.split()
+    board, hand = fields[0], None
+    m = re.fullmatch(r"(.*)\[(.*)\]", board)
+    if m:
+        board, hand = m.group(1), m.group(2)
+    return board, hand, fields[1:]
+
+
+def normalise(ours, theirs, keeps_clock, notes):
+    """Both FENs with the documented differences taken out; `notes` counts each one used."""
+    b1, h1, f1 = split(ours)
+    b2, h2, f2 = split(theirs)
+    if "*" in b2 or "*" in b1:
+        b1 = re.sub("[Xx]", "*", b1)
+    if h1 is not None and h2 is not None:
+        s1, s2 = "".join(sorted(h1.replace("-", ""))), "".join(sorted(h2.replace("-", "")))
+        if s1 == s2 and h1 != h2:
+            notes["hand order"] += 1
+        h1, h2 = s1, s2
+    # fields: side castling ep [checks] clock move
+    if len(f1) >= 3 and len(f2) >= 3 and f1[2] != "-" and f2[2] == "-":
+        notes["en passant cell written without a legal capture"] += 1
+        f1 = f1[:2] + ["-"] + f1[3:]
+    if not keeps_clock and len(f1) >= 2 and len(f2) >= 2 and f1[-2] != f2[-2]:
+        notes["clock not kept (no quiet_moves rule)"] += 1
+        f1, f2 = f1[:-2] + ["0"] + f1[-1:], f2[:-2] + ["0"] + f2[-1:]
+    return (b1, h1, f1), (b2, h2, f2)
+
+
+class Tally:
+    def __init__(self, variant, fs):
+        self.variant, self.fs = variant, fs
+        self.games = self.positions = self.mismatches = 0
+        self.kinds = collections.OrderedDict()
+        self.notes = collections.Counter()
+        self.finished = self.finished_read = 0
+
+    def mismatch(self, kind, example):
+        self.mismatches += 1
+        if kind not in self.kinds:
+            self.kinds[kind] = [0, example]
+        self.kinds[kind][0] += 1
+
+
+def compare(t, bl, ours, theirs, what):
+    a, b = normalise(ours, theirs, bl.keeps_clock, t.notes)
+    if a != b:
+        t.mismatch(what, f"boardlab {ours} | Fairy-Stockfish {theirs}")
+        return False
+    return True
+
+
+def run_variant(exe, variant, fs, games, plies, rng):
+    t = Tally(variant, fs)
+    bl = Boardlab(exe, variant)
+    start = sf.start_fen(fs)
+    canonical = sf.get_fen(fs, start, [])
+    ours, _, _ = bl.fen()
+    t.positions += 1
+    compare(t, bl, ours, canonical, "start FEN")
+    if start != canonical:
+        t.notes["Fairy-Stockfish's start_fen leaves out empty fields"] += 1
+    for _ in range(games):
+        t.games += 1
+        moves = []
+        for _ply in range(plies):
+            try:
+                ours, our_moves, result = bl.fen(moves=moves)
+            except RuntimeError as e:
+                t.mismatch("boardlab refused Fairy-Stockfish's moves", str(e))
+                break
+            theirs = sf.get_fen(fs, start, moves)
+            if moves:
+                t.positions += 1
+                compare(t, bl, ours, theirs, "FEN after a move")
+                if "*" not in theirs:
+                    try:
+                        back, _, _ = bl.fen(fen=theirs)
+                        if back != theirs and compare(t, bl, back, theirs, "read and written back"):
+                            t.notes["read back: only documented differences"] += 1
+                    except RuntimeError as e:
+                        t.mismatch("boardlab cannot read Fairy-Stockfish's FEN", str(e))
+                else:
+                    t.notes["walls (*) not read back"] += 1
+            if result is not None:
+                t.finished += 1
+                try:
+                    _, _, again = bl.fen(fen=ours)
+                    t.finished_read += again is not None
+                except RuntimeError as e:
+                    t.mismatch("boardlab cannot read its own FEN", str(e))
+                break
+            both = sorted(our_moves & set(sf.legal_moves(fs, start, moves)))
+            if not both:
+                break
+            moves.append(rng.choice(both))
+    return t
+
+
+def table(tallies, args):
+    lines = [
+        f"boardlab FEN vs Fairy-Stockfish (pyffish {'.'.join(map(str, sf.version()))}): "
+        f"{args.games} games of at most {args.plies} plies per variant, seed {args.seed}",
+        "",
+        f"{'variant':<14} {'FS name':<14} {'games':>5} {'positions':>9} {'mismatches':>10}  finished games read back finished",
+    ]
+    for t in tallies:
+        lines.append(
+            f"{t.variant:<14} {t.fs:<14} {t.games:>5} {t.positions:>9} {t.mismatches:>10}  {t.finished_read}/{t.finished}"
+        )
+    lines.append("")
+    for t in tallies:
+        for kind, (n, example) in t.kinds.items():
+            lines.append(f"MISMATCH {t.variant}: {kind} ({n}): {example}")
+    lines.append("documented differences normalised (counts over all positions):")
+    for t in tallies:
+        if t.notes:
+            lines.append(f"  {t.variant}: " + "; ".join(f"{k} {n}" for k, n in sorted(t.notes.items())))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("boardlab")
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--plies", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--variants", default="")
+    p.add_argument("--table")
+    args = p.parse_args()
+    wanted = set(filter(None, args.variants.split(",")))
+    pairs = [(v, fs) for v, fs in named_variants() if not wanted or v in wanted]
+    if not pairs:
+        raise SystemExit("no variant names a Fairy-Stockfish counterpart")
+    known = set(sf.variants())
+    tallies = []
+    for variant, fs in pairs:
+        if fs not in known:
+            raise SystemExit(f"{variant}: Fairy-Stockfish has no variant `{fs}`")
+        tallies.append(run_variant(args.boardlab, variant, fs, args.games, args.plies, random.Random(args.seed)))
+        t = tallies[-1]
+        print(f"{variant}: {t.positions} positions, {t.mismatches} mismatches", file=sys.stderr)
+    text = table(tallies, args)
+    if args.table:
+        Path(args.table).write_text(text)
+    print(text, end="")
+    if any(t.mismatches for t in tallies):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
