@@ -457,7 +457,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Fen(game) => {
             let (v, mut pos) = setup(&Game { moves: String::new(), ..game.clone() })?;
             crate::notation::check_length("--moves", &game.moves, crate::notation::MAX_MOVES_TEXT).map_err(CliError::usage)?;
-            crate::protocol::inspect::play_moves(&v, &mut pos, &split_moves(&game.moves)).map_err(CliError::usage)?;
+            // Separated by spaces only: a comma belongs to a UCI move (`d1d7,d7g7`).
+            let moves: Vec<String> = game.moves.split_whitespace().map(str::to_string).collect();
+            crate::protocol::inspect::play_moves(&v, &mut pos, &moves).map_err(CliError::usage)?;
             Ok(out.write_all(crate::protocol::inspect::report(&v, &mut pos).map_err(CliError::usage)?.as_bytes())?)
         }
         Command::Perft { game, depth, divide, made, threads, general } => {

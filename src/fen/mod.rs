@@ -117,24 +117,12 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     if f.clock > 0 && rules.clock.is_some() {
         line.push_str(&format!(" clock={}", f.clock));
     }
-    let ep_piece = match f.ep {
-        "-" => None,
-        ep => {
-            let piece = en_passant_piece(rules, f.side, ep).map_err(bad)?;
-            line.push_str(&format!(" ep={ep}/{}", rules.geometry.name(crate::Cell(piece))));
-            Some(piece)
-        }
-    };
     let mut pos = Position::from_text(rules, &line).map_err(|e| bad(e.0))?;
-    // The piece that passed the en passant cell must be the opponent's, the one that just moved.
-    if let Some(piece) = ep_piece
-        && !pos.board()[piece as usize].is_of(f.side.other())
-    {
-        let (at, mover) = (rules.geometry.name(crate::Cell(piece)), rules.player_name(f.side.other()));
-        return Err(bad(format!(
-            "en passant on {ep}: the piece on {at} is not the one that just moved (none of {mover}'s)",
-            ep = crate::files::quote(f.ep)
-        )));
+    if f.ep != "-" {
+        let (at, piece) = en_passant(rules, &pos, f.side, f.ep).map_err(bad)?;
+        let g = &rules.geometry;
+        line.push_str(&format!(" ep={}/{}", g.name(crate::Cell(at)), g.name(crate::Cell(piece))));
+        pos = Position::from_text(rules, &line).map_err(|e| bad(e.0))?;
     }
     if f.castling != "-" {
         read_castling(rules, &mut pos, f.castling).map_err(bad)?;
@@ -148,14 +136,40 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     Ok(pos)
 }
 
-/// The cell of the piece that passed the en passant cell `ep`: one step further along its
-/// owner's (the player not to move) forward.
-fn en_passant_piece(rules: &Ruleset, side: Player, ep: &str) -> Result<u16, String> {
+/// The en passant field's cell and the cell of the piece that passed it (one step further
+/// along the forward of its owner, the player not to move). The field may list several cells
+/// (`h5h6`: Fairy-Stockfish lists every cell a capture could land on for some pawns); the one
+/// that is empty with the opponent's piece just beyond it is taken.
+fn en_passant(rules: &Ruleset, pos: &Position, side: Player, field: &str) -> Result<(u16, u16), String> {
     let g = &rules.geometry;
-    let at = g.parse_cell(ep).map_err(|_| format!("the en passant field `{ep}` is not a cell", ep = crate::files::quote(ep)))?;
-    let (file, rank) = g.coords(at);
-    let piece = g.at(file as i32, rank as i32 + rules.forward[side.other()] as i32);
-    piece.map(|c| c.0).ok_or_else(|| format!("no cell beyond {ep}", ep = crate::files::quote(ep)))
+    let mover = side.other();
+    // Cell names: letters, then digits (`h6`, `a10`); every one must be a cell.
+    let mut cells = Vec::new();
+    let mut rest = field;
+    while !rest.is_empty() {
+        let letters = rest.find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(rest.len());
+        let end = rest[letters..].find(|c: char| !c.is_ascii_digit()).map_or(rest.len(), |i| letters + i);
+        // Neither a letter nor a digit: that one character, to be refused below.
+        let end = if end == 0 { rest.chars().next().map_or(1, char::len_utf8) } else { end };
+        let (name, tail) = rest.split_at(end);
+        rest = tail;
+        cells.push(g.parse_cell(name).map_err(|_| format!("the en passant field `{}` is not a cell", crate::files::quote(field)))?);
+    }
+    let mut first_error = None;
+    for at in cells {
+        let (file, rank) = g.coords(at);
+        let Some(piece) = g.at(file as i32, rank as i32 + rules.forward[mover] as i32) else {
+            first_error.get_or_insert_with(|| format!("no cell beyond {}", g.name(at)));
+            continue;
+        };
+        if pos.board()[at.0 as usize].is_empty() && pos.board()[piece.0 as usize].is_of(mover) {
+            return Ok((at.0, piece.0));
+        }
+        first_error.get_or_insert_with(|| {
+            format!("en passant on {}: the piece on {} is not the one that just moved (none of {}'s)", g.name(at), g.name(piece), rules.player_name(mover))
+        });
+    }
+    Err(first_error.unwrap_or_else(|| "an empty en passant field".into()))
 }
 
 /// Reads a FEN's castling field (`KQkq`, or files for Chess960's rooks) into `pos`'s rights.

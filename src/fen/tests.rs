@@ -192,3 +192,18 @@ fn a_check_counter_is_written_after_the_en_passant_field() {
     let e = e.render(false);
     assert!(e.contains("unknown counter") || e.contains("counter `checks`"), "{e}");
 }
+
+#[test]
+fn an_en_passant_field_may_list_several_cells() {
+    // Fairy-Stockfish's pawnsideways after 1.b3 h5: `h5h6` (the landing cell too); boardlab
+    // keeps the cell passed, h6, and writes it alone.
+    let v = Variant::load("pawnsideways", &[]).unwrap();
+    let p = read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h5h6 0 2").unwrap();
+    let g = &v.rules.geometry;
+    assert_eq!(p.en_passant().map(|(a, b)| (g.name(crate::Cell(a)), g.name(crate::Cell(b)))), Some(("h6", "h5")));
+    assert_eq!(write(&v.rules, &p).unwrap(), "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6 0 2");
+    // No cell of the list fits; a character that names no cell (and is no ASCII).
+    let e = read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq g5g6 0 2").unwrap_err();
+    assert!(e.0.contains("not the one that just moved"), "{e}");
+    assert!(read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6é 0 2").unwrap_err().0.contains("not a cell"));
+}
