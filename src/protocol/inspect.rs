@@ -39,7 +39,8 @@ pub fn report(v: &Variant, pos: &mut Position) -> Result<String, String> {
     let mut texts: Vec<String> = legal.iter().map(|m| coords::text(m, &v.rules.geometry)).collect();
     texts.sort();
     let mut out = format!("{fen}\n{}\n", texts.join(" "));
-    if let Some(r) = pos.result() {
+    // A declared result, or what having no move means (checkmate, stalemate).
+    if let Some(r) = v.outcome(pos).map_err(|e| e.to_string())? {
         out.push_str(&format!("result: {}\n", r.describe(&v.rules.player_names)));
     }
     Ok(out)
