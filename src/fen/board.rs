@@ -100,13 +100,15 @@ pub(super) fn read(rules: &Ruleset, field: &str) -> Result<(String, Option<Strin
         if c == '+' {
             let x = chars.next().ok_or_else(|| bad("`+` at the end of the board promotes nothing".into()))?;
             let bases = marks.iter().filter_map(|&(_, m)| if let Mark::Plus(b) = m { Some(b) } else { None });
-            let (base, p) = letter_of(rules, bases, x).ok_or_else(|| bad(format!("`+{x}`: no kind of this variant is a promoted `{x}`")))?;
+            let (base, p) =
+                letter_of(rules, bases, x).ok_or_else(|| bad(format!("`+{x}`: no kind of this variant is a promoted `{x}`")))?;
             let k = marks.iter().find(|&&(_, m)| m == Mark::Plus(base)).map(|&(k, _)| k).unwrap_or(base);
             out.push(symbol(k, p));
         } else if chars.peek() == Some(&'~') {
             chars.next();
             let twins = marks.iter().filter_map(|&(_, m)| if let Mark::Tilde(t) = m { Some(t) } else { None });
-            let (twin, p) = letter_of(rules, twins, c).ok_or_else(|| bad(format!("`{c}~`: no kind of this variant is a promoted `{c}`")))?;
+            let (twin, p) =
+                letter_of(rules, twins, c).ok_or_else(|| bad(format!("`{c}~`: no kind of this variant is a promoted `{c}`")))?;
             let k = marks.iter().find(|&&(_, m)| m == Mark::Tilde(twin)).map(|&(k, _)| k).unwrap_or(twin);
             out.push(symbol(k, p));
         } else {

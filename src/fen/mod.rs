@@ -65,7 +65,9 @@ fn fields(text: &str) -> Result<Fields<'_>, String> {
     }
     let checks = match f.get(4).and_then(|t| t.split_once('+')) {
         Some((a, b)) => {
-            let n = |t: &str| t.parse::<u16>().map(i32::from).map_err(|_| format!("the check field `{}` is not N+N", crate::files::quote(f[4])));
+            let n = |t: &str| {
+                t.parse::<u16>().map(i32::from).map_err(|_| format!("the check field `{}` is not N+N", crate::files::quote(f[4])))
+            };
             let c = (n(a)?, n(b)?);
             f.remove(4);
             Some(c)
@@ -166,7 +168,12 @@ fn en_passant(rules: &Ruleset, pos: &Position, side: Player, field: &str) -> Res
             return Ok((at.0, piece.0));
         }
         first_error.get_or_insert_with(|| {
-            format!("en passant on {}: the piece on {} is not the one that just moved (none of {}'s)", g.name(at), g.name(piece), rules.player_name(mover))
+            format!(
+                "en passant on {}: the piece on {} is not the one that just moved (none of {}'s)",
+                g.name(at),
+                g.name(piece),
+                rules.player_name(mover)
+            )
         });
     }
     Err(first_error.unwrap_or_else(|| "an empty en passant field".into()))
@@ -230,6 +237,8 @@ pub fn write(rules: &Ruleset, pos: &Position) -> Result<String, PositionError> {
     }
     let ep = pos.en_passant().map_or("-".to_string(), |(at, _)| g.name(crate::Cell(at)).to_string());
     let fullmove = pos.ply() / 2 + 1;
-    let checks = rules.fen_checks.map_or(String::new(), |slot| format!("{}+{} ", pos.counter(Player::FIRST, slot), pos.counter(Player::SECOND, slot)));
+    let checks = rules
+        .fen_checks
+        .map_or(String::new(), |slot| format!("{}+{} ", pos.counter(Player::FIRST, slot), pos.counter(Player::SECOND, slot)));
     Ok(format!("{board} {side} {castling} {ep} {checks}{} {fullmove}", pos.clock()))
 }

@@ -50,7 +50,8 @@ fn a_finished_games_fen_reads_back_finished_on_every_path() {
         let snap = boardlab::scenario::run(&sc, variant).unwrap();
         assert!(snap.contains(result), "{variant}: {snap}");
         // UCI: no move to give.
-        let (_, out, _) = run(&["uci"], &format!("uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo depth 2\nquit\n"));
+        let (_, out, _) =
+            run(&["uci"], &format!("uci\nsetoption name UCI_Variant value {variant}\nposition fen {fen}\ngo depth 2\nquit\n"));
         assert!(out.contains("bestmove (none)"), "{variant}: {out}");
     }
 }
@@ -94,8 +95,16 @@ const FAIRY: &[(&str, &str, &str)] = &[
     ("dobutsu", "gle/1C1/3/ELG[C] b - - 0 1", "="),
     ("dobutsu", "g1e/1l1/3/ELG[Cc] w - - 0 2", "="),
     ("breakthrough", "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w 0 1", "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w - - 0 1"),
-    ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1"),
-    ("pawnsideways", "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h5h6 0 2", "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6 0 2"),
+    (
+        "xiangqi",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
+    ),
+    (
+        "pawnsideways",
+        "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h5h6 0 2",
+        "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6 0 2",
+    ),
     ("capablanca", "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1", "="),
 ];
 
