@@ -5,6 +5,10 @@ its Fairy-Stockfish counterpart (`[notation] fairy_stockfish` in variants/*/vari
 Usage: scripts/fen_oracle_test.py PATH/TO/boardlab [--games N] [--plies N] [--seed S]
                                   [--variants a,b,...] [--table FILE]
 
+Also Othello, Connect Four and tic-tac-toe, which name none (their moves and FENs do not
+translate one to one: Othello is `flipello` mirrored, the other two are only in Fairy-Stockfish's
+example variants.ini, loaded here), through a translation of symbols, ranks and moves (EXTRA).
+
 For each variant:
 - the start: boardlab's FEN (`boardlab fen V`) equals Fairy-Stockfish's (`get_fen` of
   `start_fen`, its canonical form: `start_fen` itself may leave out empty fields);
@@ -49,6 +53,87 @@ ROOT = Path(__file__).resolve().parent.parent
 CLOCK_DIFFERS = {"pawnsideways": "clock restarted by a sideways pawn step (README)"}
 
 
+# Fairy-Stockfish's tic-tac-toe and Connect Four: not built in, but in its example
+# variants.ini (src/variants.ini), from which these sections are copied.
+VARIANTS_INI = """
+[tictactoe]
+maxRank = 3
+maxFile = 3
+immobile = p
+startFen = 3/3/3[PPPPPpppp] w - - 0 1
+pieceDrops = true
+doubleStep = false
+castling = false
+stalemateValue = draw
+immobilityIllegal = false
+connectN = 3
+
+[cfour]
+maxRank = 6
+maxFile = 7
+immobile = p
+startFen = 7/7/7/7/7/7[PPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppp] w - - 0 1
+pieceDrops = true
+enclosingDrop = top
+doubleStep = false
+castling = false
+stalemateValue = draw
+immobilityIllegal = false
+connectN = 4
+nMoveRule = 0
+"""
+
+
+class Pair:
+    """A boardlab variant and its Fairy-Stockfish counterpart, with the translation between
+    them: none for the variants that name it (`[notation] fairy_stockfish`); for the others
+    (EXTRA) boardlab's symbols become Fairy-Stockfish's, the ranks may be mirrored, and
+    Fairy-Stockfish's supply of pieces in hand is left out."""
+
+    def __init__(self, variant, fs, symbols=None, mirror=False):
+        self.variant, self.fs, self.symbols, self.mirror = variant, fs, symbols or {}, mirror
+        self.back = {b: a for a, b in self.symbols.items()}
+        self.translated = bool(symbols) or mirror
+
+    def _cell(self, cell, ranks):
+        return cell[0] + str(ranks + 1 - int(cell[1:])) if self.mirror else cell
+
+    def move_to_fs(self, m, ranks):
+        """boardlab's UCI move as Fairy-Stockfish writes it (drops only, for these pairs)."""
+        if not self.translated:
+            return m
+        letter, cell = m.split("@")
+        return self.symbols.get(letter, letter).upper() + "@" + self._cell(cell, ranks)
+
+    def _board(self, board, table):
+        rows = board.split("/")
+        if self.mirror:
+            rows.reverse()
+        return "/".join("".join(table.get(c, c) for c in row) for row in rows)
+
+    def fen_to_fs(self, fen):
+        if not self.translated:
+            return fen
+        board, hand, rest = split(fen)
+        return " ".join([self._board(board, self.symbols)] + rest)
+
+    def fen_from_fs(self, fen):
+        """Fairy-Stockfish's FEN in boardlab's symbols, its hand left out."""
+        if not self.translated:
+            return fen
+        board, hand, rest = split(fen)
+        return " ".join([self._board(board, self.back)] + rest)
+
+
+# Pairs that name no Fairy-Stockfish counterpart (docs/variant-format.md, Notation), compared
+# through the translation above.
+EXTRA = [
+    Pair("othello", "flipello", {"X": "P", "O": "p"}, mirror=True),
+    Pair("connect-four", "cfour", {"D": "P", "d": "p"}),
+    Pair("tic-tac-toe", "tictactoe", {"X": "P", "O": "p"}),
+]
+
+
 def royal_letters(variant):
     """The letters (both cases) of the variant's royal kinds, following `extends`."""
     data = tomllib.loads((ROOT / "variants" / variant / "variant.toml").read_text())
@@ -73,8 +158,9 @@ def named_variants():
 
 
 class Boardlab:
-    def __init__(self, exe, variant):
-        self.exe, self.variant = exe, variant
+    def __init__(self, exe, pair):
+        self.exe, self.variant, self.pair = exe, pair.variant, pair
+        variant = pair.variant
         resolved = subprocess.run([exe, "check", variant, "--resolved"], capture_output=True, text=True).stdout
         self.keeps_clock = "quiet_moves" in resolved
         self.royal = royal_letters(variant)
@@ -108,6 +194,9 @@ def normalise(ours, theirs, bl, notes):
     """Both FENs with the documented differences taken out; `notes` counts each one used."""
     b1, h1, f1 = split(ours)
     b2, h2, f2 = split(theirs)
+    if h1 is None and h2 is not None and bl.pair.translated:
+        notes["Fairy-Stockfish's supply of pieces in hand left out"] += 1
+        h2 = None
     if h2 is not None and any(c in bl.royal for c in h2):
         notes["a captured royal piece in Fairy-Stockfish's hand (game over)"] += 1
         h2 = "".join(c for c in h2 if c not in bl.royal)
@@ -135,8 +224,8 @@ def normalise(ours, theirs, bl, notes):
 
 
 class Tally:
-    def __init__(self, variant, fs):
-        self.variant, self.fs = variant, fs
+    def __init__(self, variant, fs, translated=False):
+        self.variant, self.fs = variant, fs + ("*" if translated else "")
         self.games = self.positions = self.mismatches = 0
         self.kinds = collections.OrderedDict()
         self.notes = collections.Counter()
@@ -150,47 +239,39 @@ class Tally:
 
 
 def compare(t, bl, ours, theirs, what):
-    a, b = normalise(ours, theirs, bl, t.notes)
+    a, b = normalise(bl.pair.fen_to_fs(ours), theirs, bl, t.notes)
     if a != b:
         t.mismatch(what, f"boardlab {ours} | Fairy-Stockfish {theirs}")
         return False
     return True
 
 
-def run_variant(exe, variant, fs, games, plies, rng):
-    t = Tally(variant, fs)
-    bl = Boardlab(exe, variant)
+def run_variant(exe, pair, games, plies, rng):
+    fs = pair.fs
+    t = Tally(pair.variant, fs, pair.translated)
+    bl = Boardlab(exe, pair)
     start = sf.start_fen(fs)
     canonical = sf.get_fen(fs, start, [])
     ours, _, _ = bl.fen()
+    ranks = ours.split()[0].count("/") + 1
     t.positions += 1
     compare(t, bl, ours, canonical, "start FEN")
     if start != canonical:
         t.notes["Fairy-Stockfish's start_fen leaves out empty fields"] += 1
     for _ in range(games):
         t.games += 1
-        moves = []
+        moves, fs_moves = [], []
         for _ply in range(plies):
             try:
                 ours, our_moves, result = bl.fen(moves=moves)
             except RuntimeError as e:
                 t.mismatch("boardlab refused Fairy-Stockfish's moves", str(e))
                 break
-            theirs = sf.get_fen(fs, start, moves)
+            theirs = sf.get_fen(fs, start, fs_moves)
             if moves:
                 t.positions += 1
                 compare(t, bl, ours, theirs, "FEN after a move")
-                if any(c in bl.royal for c in (split(theirs)[1] or "")):
-                    t.notes["a FEN with a royal piece in hand not read back"] += 1
-                elif "*" not in theirs:
-                    try:
-                        back, _, _ = bl.fen(fen=theirs)
-                        if back != theirs and compare(t, bl, back, theirs, "read and written back"):
-                            t.notes["read back: only documented differences"] += 1
-                    except RuntimeError as e:
-                        t.mismatch("boardlab cannot read Fairy-Stockfish's FEN", str(e))
-                else:
-                    t.notes["walls (*) not read back"] += 1
+                read_back(t, bl, theirs)
             if result is not None:
                 t.finished += 1
                 try:
@@ -199,11 +280,32 @@ def run_variant(exe, variant, fs, games, plies, rng):
                 except RuntimeError as e:
                     t.mismatch("boardlab cannot read its own FEN", str(e))
                 break
-            both = sorted(our_moves & set(sf.legal_moves(fs, start, moves)))
+            fs_legal = set(sf.legal_moves(fs, start, fs_moves))
+            both = sorted(m for m in our_moves if pair.move_to_fs(m, ranks) in fs_legal)
             if not both:
                 break
-            moves.append(rng.choice(both))
+            m = rng.choice(both)
+            moves.append(m)
+            fs_moves.append(pair.move_to_fs(m, ranks))
     return t
+
+
+def read_back(t, bl, theirs):
+    """boardlab reads Fairy-Stockfish's FEN (translated for the EXTRA pairs) and writes it back."""
+    if any(c in bl.royal for c in (split(theirs)[1] or "")):
+        t.notes["a FEN with a royal piece in hand not read back"] += 1
+        return
+    if "*" in theirs:
+        t.notes["walls (*) not read back"] += 1
+        return
+    given = bl.pair.fen_from_fs(theirs)
+    try:
+        back, _, _ = bl.fen(fen=given)
+    except RuntimeError as e:
+        t.mismatch("boardlab cannot read Fairy-Stockfish's FEN", str(e))
+        return
+    if back != given and compare(t, bl, back, theirs, "read and written back"):
+        t.notes["read back: only documented differences"] += 1
 
 
 def table(tallies, args):
@@ -217,6 +319,8 @@ def table(tallies, args):
         lines.append(
             f"{t.variant:<14} {t.fs:<14} {t.games:>5} {t.positions:>9} {t.mismatches:>10}  {t.finished_read}/{t.finished}"
         )
+    if any(t.fs.endswith("*") for t in tallies):
+        lines.append("* not named in [notation]: compared through the script's translation (EXTRA)")
     lines.append("")
     for t in tallies:
         for kind, (n, example) in t.kinds.items():
@@ -238,15 +342,18 @@ def main():
     p.add_argument("--table")
     args = p.parse_args()
     wanted = set(filter(None, args.variants.split(",")))
-    pairs = [(v, fs) for v, fs in named_variants() if not wanted or v in wanted]
+    sf.load_variant_config(VARIANTS_INI)
+    pairs = [Pair(v, fs) for v, fs in named_variants()] + EXTRA
+    pairs = [p for p in pairs if not wanted or p.variant in wanted]
     if not pairs:
         raise SystemExit("no variant names a Fairy-Stockfish counterpart")
     known = set(sf.variants())
     tallies = []
-    for variant, fs in pairs:
-        if fs not in known:
-            raise SystemExit(f"{variant}: Fairy-Stockfish has no variant `{fs}`")
-        tallies.append(run_variant(args.boardlab, variant, fs, args.games, args.plies, random.Random(args.seed)))
+    for pair in pairs:
+        if pair.fs not in known:
+            raise SystemExit(f"{pair.variant}: Fairy-Stockfish has no variant `{pair.fs}`")
+        tallies.append(run_variant(args.boardlab, pair, args.games, args.plies, random.Random(args.seed)))
+        variant = pair.variant
         t = tallies[-1]
         print(f"{variant}: {t.positions} positions, {t.mismatches} mismatches", file=sys.stderr)
     text = table(tallies, args)
