@@ -100,7 +100,7 @@ class Pair:
 
     def move_to_fs(self, m, ranks):
         """boardlab's UCI move as Fairy-Stockfish writes it (drops only, for these pairs)."""
-        if not self.translated:
+        if not self.translated or "@" not in m:
             return m
         letter, cell = m.split("@")
         return self.symbols.get(letter, letter).upper() + "@" + self._cell(cell, ranks)
@@ -283,6 +283,8 @@ def run_variant(exe, pair, games, plies, rng):
             fs_legal = set(sf.legal_moves(fs, start, fs_moves))
             both = sorted(m for m in our_moves if pair.move_to_fs(m, ranks) in fs_legal)
             if not both:
+                if our_moves or fs_legal:
+                    t.notes["game stopped: no move both list (" + " ".join(sorted(our_moves))[:20] + " | " + " ".join(sorted(fs_legal))[:20] + ")"] += 1
                 break
             m = rng.choice(both)
             moves.append(m)
