@@ -98,8 +98,11 @@ class Pair:
     def _cell(self, cell, ranks):
         return cell[0] + str(ranks + 1 - int(cell[1:])) if self.mirror else cell
 
-    def move_to_fs(self, m, ranks):
-        """boardlab's UCI move as Fairy-Stockfish writes it (drops only, for these pairs)."""
+    def move_to_fs(self, m, ranks, fs_legal):
+        """boardlab's UCI move as Fairy-Stockfish writes it (drops and passes, for these pairs)."""
+        if self.translated and m == "0000":
+            # Fairy-Stockfish writes a forced pass as a move from a cell to itself (`c2c2`).
+            return next((x for x in sorted(fs_legal) if "@" not in x and len(x) % 2 == 0 and x[: len(x) // 2] == x[len(x) // 2 :]), m)
         if not self.translated or "@" not in m:
             return m
         letter, cell = m.split("@")
@@ -281,14 +284,14 @@ def run_variant(exe, pair, games, plies, rng):
                     t.mismatch("boardlab cannot read its own FEN", str(e))
                 break
             fs_legal = set(sf.legal_moves(fs, start, fs_moves))
-            both = sorted(m for m in our_moves if pair.move_to_fs(m, ranks) in fs_legal)
+            both = sorted(m for m in our_moves if pair.move_to_fs(m, ranks, fs_legal) in fs_legal)
             if not both:
                 if our_moves or fs_legal:
                     t.notes["game stopped: no move both list (" + " ".join(sorted(our_moves))[:20] + " | " + " ".join(sorted(fs_legal))[:20] + ")"] += 1
                 break
             m = rng.choice(both)
             moves.append(m)
-            fs_moves.append(pair.move_to_fs(m, ranks))
+            fs_moves.append(pair.move_to_fs(m, ranks, fs_legal))
     return t
 
 
