@@ -14,3 +14,4 @@ fi
 # The test profile (opt-level 3) is what `cargo test` already built: no second optimised build.
 cargo build --quiet --profile test --bin boardlab
 "$venv/bin/python" scripts/uci_client_test.py "$target/debug/boardlab"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyffish && "$venv/bin/python" scripts/fen_oracle_test.py "$target/debug/boardlab" --games 1 --plies 40

@@ -66,6 +66,9 @@ pub enum Command {
     Uci,
     /// Print the legal moves, one per line, sorted.
     Moves(Game),
+    /// Print the FEN, then the legal moves in UCI form on one line, then `result: …` for a
+    /// finished game; --moves may be in UCI form (`e2e4`, `P@e4`) (docs/cli.md).
+    Fen(Game),
     /// Count the leaf nodes of the move tree to DEPTH.
     Perft {
         #[command(flatten)]
@@ -451,6 +454,14 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::List => list(out),
         Command::Uci => Ok(crate::protocol::uci::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
         Command::Moves(game) => moves(&game, out),
+        Command::Fen(game) => {
+            let (v, mut pos) = setup(&Game { moves: String::new(), ..game.clone() })?;
+            crate::notation::check_length("--moves", &game.moves, crate::notation::MAX_MOVES_TEXT).map_err(CliError::usage)?;
+            // Separated by spaces only: a comma belongs to a UCI move (`d1d7,d7g7`).
+            let moves: Vec<String> = game.moves.split_whitespace().map(str::to_string).collect();
+            crate::protocol::inspect::play_moves(&v, &mut pos, &moves).map_err(CliError::usage)?;
+            Ok(out.write_all(crate::protocol::inspect::report(&v, &mut pos).map_err(CliError::usage)?.as_bytes())?)
+        }
         Command::Perft { game, depth, divide, made, threads, general } => {
             perft(&game, depth, divide, (perft::Mode { made, general }, threads as usize), out)
         }

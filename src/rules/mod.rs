@@ -370,6 +370,8 @@ pub struct Ruleset {
     pub name: String,
     /// The name Fairy-Stockfish gives this game (`[notation] fairy_stockfish`), where it has it.
     pub fairy_stockfish: Option<String>,
+    /// The counter a FEN writes in its check field (`[notation] fen_checks`), if any.
+    pub fen_checks: Option<u8>,
     pub title: String,
     pub description: String,
     pub geometry: Geometry,

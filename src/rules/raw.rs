@@ -142,6 +142,10 @@ pub struct RawNotation {
     /// inherited through `extends`: a derived variant is another game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fairy_stockfish: Option<Spanned<String>>,
+    /// A counter written in the FEN's check field (`3+3`, Fairy-Stockfish's three-check: the
+    /// first player's value, `+`, the second's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen_checks: Option<Spanned<String>>,
 }
 
 /// `[castling]`: a king moves two or more cells along its rank and a rook that, like it, has

@@ -10,6 +10,7 @@ mod cli;
 mod crash;
 mod diagrams;
 mod errors;
+mod fen_fs;
 mod files;
 mod fuzz;
 mod kernel;

@@ -97,6 +97,15 @@ pub(super) fn stage_fairy_stockfish(v: &V) -> R<Option<String>> {
     Ok(Some(text.clone()))
 }
 
+/// `[notation] fen_checks`: a declared counter (its slot), written in a FEN's check field.
+pub(super) fn stage_fen_checks(v: &V, counters: &[&str]) -> R<Option<u8>> {
+    let Some(n) = &v.m.notation else { return Ok(None) };
+    let Some(name) = &n.val.fen_checks else { return Ok(None) };
+    let known = Names::new("counter", counters.iter().copied());
+    let slot = v.lookup(n.file, name.span(), &known, name.get_ref(), "", "declare it under [counters]")?;
+    Ok(Some(slot as u8))
+}
+
 pub(super) fn stage_display(v: &V, attributes: &[String]) -> R<Option<u8>> {
     let Some(d) = &v.m.display else { return Ok(None) };
     let known = Names::new("attribute", attributes.iter().map(String::as_str));
