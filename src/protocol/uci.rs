@@ -359,28 +359,32 @@ impl Engine {
         let budget = if g.budget == Budget::Default { self.budget } else { g.budget };
         self.ready.lock().unwrap_or_else(|e| e.into_inner()).searching = true;
         let (result, out) = self.search(budget, stop, out);
-        let written = answer_ready(&self.ready, true, out);
+        let answered = self.answer(result, g.infinite, stop, out);
+        // `isready` counted until now is answered after `bestmove`.
+        answer_ready(&self.ready, true, out)?;
+        answered.map(Ok)
+    }
+
+    /// Writes a search's last `info` line and its `bestmove` (after `stop` for `go infinite`).
+    fn answer(&self, result: Result<search::SearchResult, ai::SearchError>, infinite: bool, stop: &AtomicBool, out: &mut dyn Write) -> io::Result<()> {
         let r = match result {
             Ok(r) => r,
             Err(e) => {
                 writeln!(out, "info string search failed: {e}")?;
-                return writeln!(out, "bestmove {}", self.no_move()).map(Ok);
+                return writeln!(out, "bestmove {}", self.no_move());
             }
         };
-        written?;
         writeln!(out, "{}", info_line(&r, &self.v.rules.geometry, self.dialect))?;
-        if g.infinite {
+        if infinite {
             // `go infinite` answers only when told to stop, even when the search is done.
             out.flush()?;
-            self.ready.lock().unwrap_or_else(|e| e.into_inner()).searching = true;
             while !stop.load(Ordering::SeqCst) {
                 std::thread::sleep(Duration::from_millis(10));
                 answer_ready(&self.ready, false, out)?;
             }
-            answer_ready(&self.ready, true, out)?;
         }
         let best = r.best.map_or_else(|| self.no_move().to_string(), |m| coords::text_in(self.dialect, &m, &self.v.rules.geometry));
-        writeln!(out, "bestmove {best}").map(Ok)
+        writeln!(out, "bestmove {best}")
     }
 
     /// Runs the search, writing its `info` lines and answering `isready` on `out` (given
