@@ -435,7 +435,7 @@ impl Engine {
                 n
             });
             match counted {
-                Ok(n) => rows.push((coords::text(m, &self.v.rules.geometry), n)),
+                Ok(n) => rows.push((coords::text_in(self.dialect, m, &self.v.rules.geometry), n)),
                 Err(e) => return Ok(Err(format!("perft stopped: {e}"))),
             }
         }
@@ -600,6 +600,34 @@ mod tests {
         for bad in ["depth", "depth x", "perft 0", "perft 13", "fast", "nodes 1.5"] {
             assert!(go(bad, 0).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn usi_clocks_are_the_first_players_b_and_byoyomi_adds() {
+        let b = |line: &str, side| Go::parse(&line.split_whitespace().collect::<Vec<_>>(), side, Dialect::Usi).unwrap().budget;
+        // USI's `btime` is the first player's (sente): 60000 / 30 moves = 2000 ms.
+        assert_eq!(b("btime 60000 wtime 3000", 0), Budget::Time(Duration::from_millis(2000)));
+        assert_eq!(b("btime 60000 wtime 3000", 1), Budget::Time(Duration::from_millis(100)));
+        // The clock spent: the byoyomi less 50 ms for answering.
+        assert_eq!(b("btime 0 wtime 0 byoyomi 1000", 0), Budget::Time(Duration::from_millis(950)));
+        // 30000 / 30 = 1000 ms from the clock, plus 500 − 50 of byoyomi.
+        assert_eq!(b("btime 30000 wtime 0 byoyomi 500", 0), Budget::Time(Duration::from_millis(1450)));
+        // USI's mate counts plies.
+        assert_eq!(b("mate 3", 0), Budget::Depth(3));
+    }
+
+    #[test]
+    fn budget_and_hash_options() {
+        // A bare `go` searches to the Budget's depth: its last info line says depth 2.
+        let out = session("setoption name Budget value d2\nsetoption name Hash value 1\nposition startpos\ngo\n");
+        let info = out.lines().filter(|l| l.starts_with("info depth")).last().unwrap();
+        assert!(info.starts_with("info depth 2 "), "{out}");
+        assert!(!out.contains("info string"), "{out}");
+        for bad in ["name Budget value fast", "name Hash value 0", "name Hash value 5000", "name Hash value x"] {
+            let out = session(&format!("setoption {bad}\n"));
+            assert!(out.starts_with("info string "), "{bad}: {out}");
+        }
+        assert!(session("uci\n").contains(&format!("option name Hash type spin default {} min 1 max 4096", search::TABLE_MIB)));
     }
 
     #[test]

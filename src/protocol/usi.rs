@@ -74,7 +74,8 @@ mod tests {
         let out = session("position sfen 2k2/5/5/5/2K2 b P 1\ngo perft 1\nposition sfen 2k2/5/5/5/2K2 b P 1 moves P*3c\ngo perft 1\n");
         assert!(out.contains("P*3c: 1"), "{out}");
         assert!(!out.contains("info string"), "{out}");
-        // The end of a game: gote to move with no king's escape is `resign`.
-        assert_eq!(session("position sfen 5/5/5/5/5 b - 1\ngo depth 1\n").lines().last(), Some("bestmove resign"));
+        // The end of a game: sente's king on 5e (a1) mated by a gold on 5d that gote's silver on
+        // 4c guards; sente to move answers `resign`.
+        assert_eq!(session("position sfen 4k/5/1s3/g4/K4 b - 1\ngo depth 1\n").lines().last(), Some("bestmove resign"));
     }
 }
