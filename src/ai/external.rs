@@ -236,13 +236,13 @@ impl Player {
             self.wait_for("readyok", |_| {})?;
             let start = v.start();
             self.game = Some(if history.first() == Some(&start.hash()) {
-                Game::from(None, start)
+                Game::at(None, start)
             } else {
-                Game::from(Some(self.fen(v, pos)?), pos.clone())
+                Game::at(Some(self.fen(v, pos)?), pos.clone())
             });
         }
         if !self.game.as_mut().expect("set above").extend(v, history) {
-            self.game = Some(Game::from(Some(self.fen(v, pos)?), pos.clone()));
+            self.game = Some(Game::at(Some(self.fen(v, pos)?), pos.clone()));
         }
         let game = self.game.as_ref().expect("set above");
         let moves: Vec<String> = game.moves.iter().map(|m| coords::text_in(self.dialect, m, &v.rules.geometry)).collect();
@@ -274,7 +274,7 @@ struct Game {
 }
 
 impl Game {
-    fn from(root: Option<String>, at: Position) -> Game {
+    fn at(root: Option<String>, at: Position) -> Game {
         Game { root, moves: Vec::new(), history: at.history().to_vec(), at }
     }
 
