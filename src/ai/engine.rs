@@ -35,7 +35,9 @@ pub enum Budget {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     Random,
-    Mcts { iterations: u32 },
+    Mcts {
+        iterations: u32,
+    },
     AlphaBeta(Budget),
     /// Another program, spoken to over UCI or USI.
     External(External),

@@ -21,11 +21,11 @@ use crate::ai::{self, Budget, Rng, search};
 use crate::notation::MAX_MOVES_TEXT;
 use crate::state::Position;
 use crate::variant::{self, Variant};
-use std::io::{self, BufRead, Write};
 use std::cell::RefCell;
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The longest line read: a `position` with a long game's moves fits many times over.
@@ -279,21 +279,32 @@ impl Engine {
             "uci_variant" | "usi_variant" => {
                 if value != self.name {
                     let ready = self.ready.clone();
-                    let kept = Engine { owns_process: self.owns_process, dialect: self.dialect, budget: self.budget, hash_mib: self.hash_mib, seed: self.seed, ready, ..Engine::new(&value)? };
+                    let kept = Engine {
+                        owns_process: self.owns_process,
+                        dialect: self.dialect,
+                        budget: self.budget,
+                        hash_mib: self.hash_mib,
+                        seed: self.seed,
+                        ready,
+                        ..Engine::new(&value)?
+                    };
                     *self = kept;
                     self.rng = ai::rng(self.seed);
                 }
                 Ok(())
             }
             "budget" => {
-                let e = ai::Engine::parse(&if value.starts_with("ab") { value.clone() } else { format!("ab:{value}") }).map_err(|e| format!("Budget: {e}"))?;
+                let e = ai::Engine::parse(&if value.starts_with("ab") { value.clone() } else { format!("ab:{value}") })
+                    .map_err(|e| format!("Budget: {e}"))?;
                 let ai::Engine::AlphaBeta(b) = e else { return Err("Budget: an alpha-beta budget (d4, 20000, 500ms)".into()) };
                 self.budget = b;
                 Ok(())
             }
             "hash" | "usi_hash" => {
                 let mib = value.parse::<u64>().ok().filter(|m| (1..=MAX_HASH_MIB).contains(m));
-                self.hash_mib = Some(mib.ok_or_else(|| format!("Hash: a whole number of MiB from 1 to {MAX_HASH_MIB}, not `{}`", crate::files::quote(&value)))?);
+                self.hash_mib = Some(mib.ok_or_else(|| {
+                    format!("Hash: a whole number of MiB from 1 to {MAX_HASH_MIB}, not `{}`", crate::files::quote(&value))
+                })?);
                 Ok(())
             }
             "seed" => {
@@ -303,7 +314,11 @@ impl Engine {
             }
             // Options GUIs set whatever the engine offers: accepted, nothing to do.
             "ponder" | "usi_ponder" | "uci_analysemode" | "multipv" | "threads" | "clear hash" => Ok(()),
-            _ => Err(format!("no option `{}` (the options: {}_Variant, Budget, Hash, Seed)", crate::files::quote(&name), self.dialect_word())),
+            _ => Err(format!(
+                "no option `{}` (the options: {}_Variant, Budget, Hash, Seed)",
+                crate::files::quote(&name),
+                self.dialect_word()
+            )),
         }
     }
 
@@ -321,12 +336,18 @@ impl Engine {
                 let fen = super::sfen::to_fen(&sfen.join(" ")).map_err(|e| format!("position sfen: {e}"))?;
                 crate::fen::read(&self.v.rules, &fen).map_err(|e| format!("position sfen: {e}"))?
             }
-            _ => return Err(format!("expected position startpos|{} [moves M…]", if self.dialect == Dialect::Usi { "sfen SFEN" } else { "fen FEN" })),
+            _ => {
+                return Err(format!(
+                    "expected position startpos|{} [moves M…]",
+                    if self.dialect == Dialect::Usi { "sfen SFEN" } else { "fen FEN" }
+                ));
+            }
         };
         let mut legal = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             self.v.legal_moves(&mut pos, &mut legal).map_err(|e| e.to_string())?;
-            let mv = coords::find_in(self.dialect, m, &legal, &self.v.rules.geometry).map_err(|e| format!("position: move {}: {e}", i + 1))?;
+            let mv =
+                coords::find_in(self.dialect, m, &legal, &self.v.rules.geometry).map_err(|e| format!("position: move {}: {e}", i + 1))?;
             self.v.make(&mut pos, &mv).map_err(|e| e.to_string())?;
         }
         self.pos = pos;
@@ -366,7 +387,13 @@ impl Engine {
     }
 
     /// Writes a search's last `info` line and its `bestmove` (after `stop` for `go infinite`).
-    fn answer(&self, result: Result<search::SearchResult, ai::SearchError>, infinite: bool, stop: &AtomicBool, out: &mut dyn Write) -> io::Result<()> {
+    fn answer(
+        &self,
+        result: Result<search::SearchResult, ai::SearchError>,
+        infinite: bool,
+        stop: &AtomicBool,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         let r = match result {
             Ok(r) => r,
             Err(e) => {
@@ -389,7 +416,12 @@ impl Engine {
 
     /// Runs the search, writing its `info` lines and answering `isready` on `out` (given
     /// back).
-    fn search<'o>(&mut self, budget: Budget, stop: &Arc<AtomicBool>, out: &'o mut dyn Write) -> (Result<search::SearchResult, ai::SearchError>, &'o mut dyn Write) {
+    fn search<'o>(
+        &mut self,
+        budget: Budget,
+        stop: &Arc<AtomicBool>,
+        out: &'o mut dyn Write,
+    ) -> (Result<search::SearchResult, ai::SearchError>, &'o mut dyn Write) {
         let out = RefCell::new(out);
         let (geometry, dialect, ready) = (&self.v.rules.geometry, self.dialect, self.ready.clone());
         let mut report = |r: &search::SearchResult| {
@@ -550,7 +582,8 @@ impl Go {
             Budget::Time(Duration::from_millis(ms.max(1)))
         } else if n.contains_key(time) || byoyomi > 0 {
             let left = n.get(time).copied().unwrap_or(0);
-            let clock = if left > 0 { clock_share(left, n.get(inc).copied().unwrap_or(0), n.get("movestogo").copied()) } else { Duration::ZERO };
+            let clock =
+                if left > 0 { clock_share(left, n.get(inc).copied().unwrap_or(0), n.get("movestogo").copied()) } else { Duration::ZERO };
             // The byoyomi is the move's own once the clock's share is spent, less a margin.
             let byoyomi = Duration::from_millis(byoyomi.saturating_sub(50.min(byoyomi / 2)));
             Budget::Time((clock + byoyomi).max(Duration::from_millis(1)))

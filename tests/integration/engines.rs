@@ -22,11 +22,13 @@ fn boardlab_plays_its_own_uci_in_an_arena() {
     let dir = crate::scratch("engines-own");
     let engine = format!("{}@depth=1", own("uci"));
     let jsonl = dir.join("games.jsonl");
-    let (ok, out, err) = run(&["arena", "chess", "ab:d2", &engine, "--games", "2", "--seed", "1", "--jsonl", jsonl.to_str().unwrap()], &dir);
+    let (ok, out, err) =
+        run(&["arena", "chess", "ab:d2", &engine, "--games", "2", "--seed", "1", "--jsonl", jsonl.to_str().unwrap()], &dir);
     assert!(ok, "{err}");
     assert!(out.contains("pair (A – B)") && out.contains(&format!("ab:d2 – {engine}")), "{out}");
     // Two games, each finished by the rules (the engine neither failed nor was refused).
-    let games: Vec<serde_json::Value> = std::fs::read_to_string(&jsonl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let games: Vec<serde_json::Value> =
+        std::fs::read_to_string(&jsonl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(games.len(), 2);
     for g in &games {
         let reason = g["reason"].as_str().unwrap();
@@ -63,7 +65,8 @@ fn a_crashed_silent_or_illegal_engine_loses_with_the_reason() {
         let jsonl = dir.join("games.jsonl");
         let _ = std::fs::remove_file(&jsonl);
         let spec = format!("uci:{engine}");
-        let (ok, out, err) = run(&["arena", "chess", "random", &spec, "--games", "2", "--seed", "1", "--jsonl", jsonl.to_str().unwrap()], &dir);
+        let (ok, out, err) =
+            run(&["arena", "chess", "random", &spec, "--games", "2", "--seed", "1", "--jsonl", jsonl.to_str().unwrap()], &dir);
         assert!(ok, "{spec}: {err}");
         assert!(out.contains(&format!("{spec} {why}")), "{spec}: {out}");
         let games: Vec<serde_json::Value> =
@@ -113,7 +116,11 @@ fn bestmove(out: &str) -> &str {
 #[test]
 fn usi_variants_answer_bestmove() {
     let dir = crate::scratch("engines-usi");
-    let o = crate::binary(&["usi"], "usi\nsetoption name USI_Variant value minishogi\nisready\nusinewgame\nposition startpos moves 1e1d\ngo byoyomi 200\n", &dir);
+    let o = crate::binary(
+        &["usi"],
+        "usi\nsetoption name USI_Variant value minishogi\nisready\nusinewgame\nposition startpos moves 1e1d\ngo byoyomi 200\n",
+        &dir,
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
     assert!(legal("minishogi", Dialect::Usi, &["1e1d"], bestmove(&out)), "{out}");
