@@ -51,7 +51,7 @@ const MAX_PLY: usize = 128;
 const TABLE_ENTRIES: usize = 1 << 20;
 
 /// The largest table's size in MiB (UCI's default `Hash`).
-pub const TABLE_MIB: usize = TABLE_ENTRIES * std::mem::size_of::<Entry>() >> 20;
+pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Entry>()) >> 20;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
 /// The ordering value of a royal piece whose capture ends the game (above every other piece's).

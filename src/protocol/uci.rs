@@ -653,7 +653,7 @@ mod tests {
     fn budget_and_hash_options() {
         // A bare `go` searches to the Budget's depth: its last info line says depth 2.
         let out = session("setoption name Budget value d2\nsetoption name Hash value 1\nposition startpos\ngo\n");
-        let info = out.lines().filter(|l| l.starts_with("info depth")).last().unwrap();
+        let info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
         assert!(info.starts_with("info depth 2 "), "{out}");
         assert!(!out.contains("info string"), "{out}");
         for bad in ["name Budget value fast", "name Hash value 0", "name Hash value 5000", "name Hash value x"] {
