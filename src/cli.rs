@@ -64,6 +64,9 @@ pub enum Command {
     /// Speak UCI on standard input and output: a chess GUI or a client such as python-chess
     /// plays boardlab's machine player in any variant found (`UCI_Variant`; docs/protocols.md).
     Uci,
+    /// Speak USI on standard input and output, for shogi GUIs: the shogi family (`USI_Variant`,
+    /// minishogi by default; docs/protocols.md).
+    Usi,
     /// Print the legal moves, one per line, sorted.
     Moves(Game),
     /// Print the FEN, then the legal moves in UCI form on one line, then `result: …` for a
@@ -453,6 +456,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
         Command::Uci => Ok(crate::protocol::uci::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
+        Command::Usi => Ok(crate::protocol::usi::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
         Command::Moves(game) => moves(&game, out),
         Command::Fen(game) => {
             let (v, mut pos) = setup(&Game { moves: String::new(), ..game.clone() })?;

@@ -1,6 +1,8 @@
 //! The one grammar for machine players, used by every command that takes one: `random`,
 //! `mcts:N` (iterations), `ab` (alpha-beta with the variant's node budget), `ab:dN` (to depth N),
-//! `ab:N` (N nodes), `ab:Nms` / `ab:Ns` (a time budget). `:` may also be a space (`mcts 500`).
+//! `ab:N` (N nodes), `ab:Nms` / `ab:Ns` (a time budget), and another program speaking UCI or USI:
+//! `uci:COMMAND` / `usi:COMMAND` ([`ExternalSpec`], played by [`super::external`]). `:` may also
+//! be a space (`mcts 500`).
 //! [`Engine`]'s `Display` writes the canonical form, which parses back to the same engine.
 
 use std::time::Duration;
@@ -33,8 +35,134 @@ pub enum Budget {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     Random,
-    Mcts { iterations: u32 },
+    Mcts {
+        iterations: u32,
+    },
     AlphaBeta(Budget),
+    /// Another program, spoken to over UCI or USI.
+    External(External),
+}
+
+/// Which engine protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    Uci,
+    Usi,
+}
+
+/// What an external engine is asked to do for each move (`@depth=N`, `@movetime=MS`,
+/// `@nodes=N`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    Depth(u32),
+    Movetime(u64),
+    Nodes(u64),
+}
+
+/// The limit of an external engine given none: a second a move.
+pub const DEFAULT_LIMIT: Limit = Limit::Movetime(1000);
+
+/// The most words (program and arguments) of an external engine's command.
+pub const MAX_COMMAND_WORDS: usize = 32;
+
+/// An external engine as written: `uci:COMMAND[@KEY=VALUE…]`. COMMAND is the program and its
+/// arguments separated by spaces (`uci:boardlab uci`; a program whose path holds a space is
+/// started through a script); the keys are one limit (`depth`, `movetime` in milliseconds,
+/// `nodes`; a second a move when none is given) and `timeout` (milliseconds: how long the
+/// engine may stay silent before it loses, see [`super::external`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ExternalSpec {
+    pub protocol: Protocol,
+    /// The program, then its arguments; never empty.
+    pub command: Vec<String>,
+    pub limit: Option<Limit>,
+    pub timeout: Option<Duration>,
+}
+
+/// An [`ExternalSpec`] held for the whole run, so that [`Engine`] stays `Copy` (engines are
+/// passed around and compared freely). Each distinct spec is stored once
+/// ([`External::intern`]): a program reads a few engines from its arguments, so the store stays
+/// small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct External(&'static ExternalSpec);
+
+impl External {
+    /// The stored spec equal to `spec`, stored now if it is new.
+    pub fn intern(spec: ExternalSpec) -> External {
+        static STORE: std::sync::Mutex<Vec<&'static ExternalSpec>> = std::sync::Mutex::new(Vec::new());
+        let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = store.iter().find(|s| ***s == spec) {
+            return External(s);
+        }
+        let s: &'static ExternalSpec = Box::leak(Box::new(spec));
+        store.push(s);
+        External(s)
+    }
+
+    pub fn spec(self) -> &'static ExternalSpec {
+        self.0
+    }
+
+    /// The limit asked for, or [`DEFAULT_LIMIT`].
+    pub fn limit(self) -> Limit {
+        self.0.limit.unwrap_or(DEFAULT_LIMIT)
+    }
+}
+
+impl ExternalSpec {
+    /// Reads `COMMAND[@KEY=VALUE…]` (the part after `uci:`).
+    fn parse(protocol: Protocol, text: &str) -> Result<ExternalSpec, String> {
+        let mut rest = text.trim();
+        let (mut limit, mut timeout) = (None, None);
+        // Keys are read from the end, so an `@` inside the program's path stays there.
+        while let Some((head, key)) = rest.rsplit_once('@') {
+            let Some((k, value)) = key.split_once('=') else { break };
+            let n = value.trim().parse::<u64>().ok().filter(|n| *n > 0).ok_or_else(|| format!("`{k}` takes a positive whole number"))?;
+            let l = match k.trim() {
+                "depth" => Limit::Depth(n.min(MAX_DEPTH as u64) as u32),
+                "movetime" => Limit::Movetime(n.min(86_400_000)),
+                "nodes" => Limit::Nodes(n),
+                "timeout" => {
+                    timeout = Some(Duration::from_millis(n.min(86_400_000)));
+                    rest = head.trim_end();
+                    continue;
+                }
+                other => return Err(format!("unknown key `{other}` (expected depth, movetime, nodes or timeout)")),
+            };
+            if limit.replace(l).is_some() {
+                return Err("give one of depth, movetime and nodes".into());
+            }
+            rest = head.trim_end();
+        }
+        let command: Vec<String> = rest.split_whitespace().map(String::from).collect();
+        if command.is_empty() {
+            return Err("the engine's program is missing".into());
+        }
+        if command.len() > MAX_COMMAND_WORDS {
+            return Err(format!("at most {MAX_COMMAND_WORDS} words in the engine's command"));
+        }
+        Ok(ExternalSpec { protocol, command, limit, timeout })
+    }
+}
+
+impl std::fmt::Display for ExternalSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = match self.protocol {
+            Protocol::Uci => "uci",
+            Protocol::Usi => "usi",
+        };
+        write!(f, "{p}:{}", self.command.join(" "))?;
+        match self.limit {
+            Some(Limit::Depth(d)) => write!(f, "@depth={d}")?,
+            Some(Limit::Movetime(ms)) => write!(f, "@movetime={ms}")?,
+            Some(Limit::Nodes(n)) => write!(f, "@nodes={n}")?,
+            None => {}
+        }
+        match self.timeout {
+            Some(t) => write!(f, "@timeout={}", t.as_millis()),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Budget {
@@ -72,6 +200,11 @@ impl Engine {
                 .ok_or_else(|| EngineError::Iterations(t.to_string())),
             ("ab", None) => Ok(Engine::DEFAULT),
             ("ab", Some(b)) => budget(b).map(Engine::AlphaBeta).ok_or_else(|| EngineError::Budget(t.to_string())),
+            ("uci" | "usi", Some(c)) => {
+                let protocol = if name == "uci" { Protocol::Uci } else { Protocol::Usi };
+                let spec = ExternalSpec::parse(protocol, c).map_err(|why| EngineError::External(t.to_string(), why))?;
+                Ok(Engine::External(External::intern(spec)))
+            }
             _ => Err(EngineError::Unknown(t.to_string())),
         }
     }
@@ -102,6 +235,7 @@ impl std::fmt::Display for Engine {
             Engine::AlphaBeta(Budget::Nodes(n)) => write!(f, "ab:{n}"),
             Engine::AlphaBeta(Budget::Time(t)) if t.as_millis() % 1000 == 0 => write!(f, "ab:{}s", t.as_secs()),
             Engine::AlphaBeta(Budget::Time(t)) => write!(f, "ab:{}ms", t.as_millis()),
+            Engine::External(e) => e.spec().fmt(f),
         }
     }
 }
@@ -120,7 +254,9 @@ pub enum EngineError {
     Iterations(String),
     #[error("`{0}`: an alpha-beta budget is dDEPTH (1 to 64), a number of nodes, or a time (500ms, 2s): ab:d4, ab:20000, ab:1s")]
     Budget(String),
-    #[error("`{}` is not a player; expected random, mcts[:ITERATIONS] or ab[:dDEPTH|:NODES|:TIME]", crate::files::quote(.0))]
+    #[error("`{}`: {why}; an external engine is uci:COMMAND or usi:COMMAND, then @depth=N, @movetime=MS or @nodes=N", crate::files::quote(.0), why = .1)]
+    External(String, String),
+    #[error("`{}` is not a player; expected random, mcts[:ITERATIONS], ab[:dDEPTH|:NODES|:TIME], uci:COMMAND or usi:COMMAND", crate::files::quote(.0))]
     Unknown(String),
 }
 
@@ -143,6 +279,32 @@ mod tests {
             assert!(Engine::parse(bad).is_err(), "{bad}");
         }
         assert!(Engine::parse("ab:x").unwrap_err().to_string().contains("ab:d4"));
+    }
+
+    #[test]
+    fn external_engines_parse() {
+        let spec = |t: &str| match Engine::parse(t) {
+            Ok(Engine::External(e)) => e.spec().clone(),
+            other => panic!("{t}: {other:?}"),
+        };
+        let s = spec("uci:/opt/fs/stockfish@depth=3");
+        assert_eq!((s.protocol, s.command.clone(), s.limit), (Protocol::Uci, vec!["/opt/fs/stockfish".to_string()], Some(Limit::Depth(3))));
+        let s = spec("usi:boardlab usi @movetime=250@timeout=900");
+        assert_eq!(s.command, ["boardlab", "usi"]);
+        assert_eq!((s.protocol, s.limit, s.timeout), (Protocol::Usi, Some(Limit::Movetime(250)), Some(Duration::from_millis(900))));
+        // An `@` in the path that is not a key stays in the path.
+        assert_eq!(spec("uci:/srv/me@home/fs@nodes=5").command, ["/srv/me@home/fs"]);
+        assert_eq!(spec("uci /bin/engine").limit, None);
+        // The same spec is one engine (arena refuses it twice), written back as given.
+        assert_eq!(Engine::parse("uci:a@depth=2"), Engine::parse("uci: a @depth=2"));
+        assert_ne!(Engine::parse("uci:a@depth=2"), Engine::parse("usi:a@depth=2"));
+        for t in ["uci:/opt/fs@depth=3", "usi:boardlab usi@movetime=250@timeout=900", "uci:x"] {
+            assert_eq!(Engine::parse(t).unwrap().to_string(), t);
+        }
+        for bad in ["uci:", "uci:@depth=2", "uci:x@depth=0", "uci:x@depth=2@nodes=3", "uci:x@speed=3", "uci:x@movetime=fast", "usi"] {
+            assert!(Engine::parse(bad).is_err(), "{bad}");
+        }
+        assert!(Engine::parse("uci:x@speed=3").unwrap_err().to_string().contains("unknown key `speed`"));
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //! - [`search`]: negamax alpha-beta with iterative deepening ([`SearchResult`]: best move,
 //!   score, depth, nodes, principal variation);
 //! - [`analysis`]: what the machine thinks, in words (`eval`, `hint`, `analyse`);
-//! - [`mcts`]: UCT with short playouts scored by the evaluation, and proven results.
+//! - [`mcts`]: UCT with short playouts scored by the evaluation, and proven results;
+//! - [`external`]: another program speaking UCI or USI (`uci:PATH`, `usi:PATH`).
 //!
 //! Every search checks for Ctrl-C ([`crate::interrupt`]) as it goes and stops with
 //! [`SearchError::Interrupted`]; [`choose`] and [`think`] search a copy of the position.
@@ -17,12 +18,13 @@
 pub mod analysis;
 pub mod engine;
 pub mod eval;
+pub mod external;
 pub mod mcts;
 pub mod search;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{Budget, DEFAULT_BUDGET, DEFAULT_NODES, Engine, EngineError};
+pub use engine::{Budget, DEFAULT_BUDGET, DEFAULT_NODES, Engine, EngineError, External};
 pub use eval::{Eval, Evaluator};
 pub use search::{Score, SearchResult};
 
@@ -48,6 +50,10 @@ pub enum SearchError {
     Script(#[from] ScriptError),
     #[error(transparent)]
     Interrupted(#[from] Interrupted),
+    /// An external engine failed (crashed, stayed silent, played an illegal move): the engine
+    /// and why, which self-play and the arena count as a loss of its side.
+    #[error("{0}")]
+    External(String),
 }
 
 /// A machine player's decision, with what its search found (alpha-beta only).
@@ -85,5 +91,6 @@ pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Resu
             let r = search::search(v, &mut work, budget, rng)?;
             Ok(Thought { best: r.best, search: Some(r) })
         }
+        Engine::External(e) => Ok(Thought { best: external::choose(v, pos, e)?, search: None }),
     }
 }

@@ -46,6 +46,12 @@ const MATE_BOUND: i32 = MATE - 10_000;
 const INF: i32 = MATE + 1;
 /// The deepest line, in decisions, including the quiescence search.
 const MAX_PLY: usize = 128;
+
+/// The most entries the transposition table has (a search's budget may give it fewer).
+const TABLE_ENTRIES: usize = 1 << 20;
+
+/// The largest table's size in MiB (UCI's default `Hash`).
+pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Entry>()) >> 20;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
 /// The ordering value of a royal piece whose capture ends the game (above every other piece's).
@@ -147,41 +153,47 @@ pub fn search_limited(
 
 /// How a caller follows a search and stops it (an engine protocol): `stop`, once set, ends the
 /// search as its budget running out would (the best move found so far is kept, the search
-/// returns normally); `on_iteration` hears of each completed depth.
+/// returns normally); `on_iteration` hears of each completed depth; `poll` is called every
+/// 1024 positions (a protocol answers `isready` from it while the search runs); `table_bytes`
+/// caps the transposition table's size (UCI's `Hash`).
 #[derive(Default)]
 pub struct Control<'c> {
     pub stop: Option<Arc<AtomicBool>>,
     pub on_iteration: Option<&'c mut dyn FnMut(&SearchResult)>,
+    pub poll: Option<&'c mut dyn FnMut()>,
+    pub table_bytes: Option<usize>,
 }
 
 /// [`search`] followed and stoppable through `control`.
 ///
 /// # Errors
 /// As [`search`].
-pub fn search_controlled(
-    v: &Variant,
+pub fn search_controlled<'a>(
+    v: &'a Variant,
     pos: &mut Position,
     budget: Budget,
     rng: &mut Rng,
-    control: Control,
+    control: Control<'a>,
 ) -> Result<SearchResult, SearchError> {
     run(v, pos, (budget, MAX_DEPTH), rng, &[], control)
 }
 
 /// The search itself: [`search_limited`] with a [`Control`].
-fn run(
-    v: &Variant,
+fn run<'a>(
+    v: &'a Variant,
     pos: &mut Position,
     (budget, depth_cap): (Budget, u32),
     rng: &mut Rng,
     except: &[Move],
-    mut control: Control,
+    mut control: Control<'a>,
 ) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
     let asked = budget;
     let budget = budget.resolve(v);
-    let mut s = Searcher::new(v, pos, budget, start);
+    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Entry>());
+    let mut s = Searcher::new(v, pos, budget, start, table_cap);
     s.stop = control.stop.take();
+    s.poll = control.poll.take();
     if crate::progress::active() {
         let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
         s.watch =
@@ -421,6 +433,8 @@ struct Searcher<'a> {
     watch: Option<Watch>,
     /// Set by the caller to stop as the budget would ([`Control`]).
     stop: Option<Arc<AtomicBool>>,
+    /// Called every 1024 positions ([`Control`]).
+    poll: Option<&'a mut dyn FnMut()>,
 }
 
 /// Where a search is, for the progress line ([`crate::progress`]).
@@ -440,15 +454,18 @@ struct Watch {
 const REDRAW: Duration = Duration::from_millis(100);
 
 impl<'a> Searcher<'a> {
-    fn new(v: &'a Variant, pos: &Position, budget: Budget, start: Instant) -> Searcher<'a> {
+    /// A searcher whose table holds at most `table_cap` entries (rounded down to a power of
+    /// two, at least 1024).
+    fn new(v: &'a Variant, pos: &Position, budget: Budget, start: Instant, table_cap: usize) -> Searcher<'a> {
         let r = &*v.rules;
         // The table's size follows the budget: clearing a large table costs milliseconds, more
         // than a shallow search itself.
         let size = match budget {
-            Budget::Nodes(n) => (n as usize).clamp(1 << 12, 1 << 20),
+            Budget::Nodes(n) => (n as usize).clamp(1 << 12, TABLE_ENTRIES),
             Budget::Depth(d) => 1 << (10 + 2 * d).min(20),
-            Budget::Time(_) | Budget::Default => 1 << 20,
-        };
+            Budget::Time(_) | Budget::Default => TABLE_ENTRIES,
+        }
+        .min(1 << table_cap.max(1 << 10).ilog2());
         let captures =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
         let values: Vec<i32> = (0..r.pieces.len())
@@ -508,6 +525,7 @@ impl<'a> Searcher<'a> {
             start,
             watch: None,
             stop: None,
+            poll: None,
         }
     }
 
@@ -534,6 +552,9 @@ impl<'a> Searcher<'a> {
             interrupt::check()?;
             if self.nodes & 0x3FFF == 0 {
                 self.show_progress(false);
+            }
+            if let Some(poll) = self.poll.as_mut() {
+                poll();
             }
             if self.deadline.is_some_and(|d| Instant::now() >= d) || self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed)) {
                 return Err(Stop::Budget);

@@ -7,6 +7,10 @@
 //! from the landing (`d1d7,d7g7`: Amazons' arrow, Fairy-Stockfish's form), leaving the board is
 //! written as boardlab writes it (`e2-off`).
 //!
+//! USI's dialect ([`Dialect::Usi`], `boardlab usi` and `usi:PATH` players) has the same shapes
+//! with shogi's cell names: files numbered from the right, ranks lettered from the top
+//! (`7g7f`), `P*5e` for a drop and `+` after a promotion (`2b3c+`).
+//!
 //! The translation back ([`find`]) matches the text against the legal moves' forms, so both
 //! directions are one definition ([`text`]) and cannot drift apart.
 
@@ -14,27 +18,62 @@ use crate::Cell;
 use crate::geometry::Geometry;
 use crate::notation::{Move, MoveKind};
 
+/// Which protocol's coordinates: UCI's cell names (`e2`, `a10`), or USI's, files numbered from
+/// the right and ranks lettered from the top as the first player sees the board (`7g`), with
+/// `*` for a drop (`P*5e`) and `+` for a promotion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    /// A cell's name in this dialect.
+    pub fn cell(self, c: u16, g: &Geometry) -> String {
+        match self {
+            Dialect::Uci => g.name(Cell(c)).to_string(),
+            Dialect::Usi => {
+                let (f, r) = g.coords(Cell(c));
+                // Rank letters run out after `z` (a board of 27 ranks or more): the top ones
+                // then repeat the last letter, and such moves do not read back.
+                let rank = b'a'.saturating_add(g.ranks.saturating_sub(1 + r)).min(b'z');
+                format!("{}{}", g.files - f, rank as char)
+            }
+        }
+    }
+}
+
 /// The UCI form of a move (see the module documentation).
 pub fn text(m: &Move, g: &Geometry) -> String {
-    let name = |c: u16| g.name(Cell(c));
+    text_in(Dialect::Uci, m, g)
+}
+
+/// The form of a move in a dialect: [`text`] for UCI; for USI the same shape with USI's cell
+/// names, `P*5e` for a drop and a `+` after a promotion.
+pub fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
+    let name = |c: u16| d.cell(c, g);
     match m.kind {
         MoveKind::Pass => "0000".into(),
         MoveKind::Off { .. } => m.text(g),
         MoveKind::Drop { letter, .. } => {
             let to = m.to().map(name).unwrap_or_default();
-            if letter.is_ascii_alphanumeric() { format!("{}@{to}", letter as char) } else { format!("@{to}") }
+            let at = if d == Dialect::Usi { '*' } else { '@' };
+            // USI writes a drop's piece in upper case whoever drops it.
+            let letter = if d == Dialect::Usi { letter.to_ascii_uppercase() } else { letter };
+            if letter.is_ascii_alphanumeric() { format!("{}{at}{to}", letter as char) } else { format!("{at}{to}") }
         }
         MoveKind::Normal | MoveKind::Then { .. } | MoveKind::Promote { .. } | MoveKind::Castle { .. } => {
-            let mut s = name(m.from).to_string();
+            let mut s = name(m.from);
             for &c in m.landings() {
-                s.push_str(name(c));
+                s.push_str(&name(c));
             }
             match m.kind {
                 MoveKind::Then { at, .. } => {
                     s.push(',');
-                    s.push_str(m.to().map(name).unwrap_or_default());
-                    s.push_str(name(at));
+                    s.push_str(&m.to().map(name).unwrap_or_default());
+                    s.push_str(&name(at));
                 }
+                MoveKind::Promote { .. } if d == Dialect::Usi => s.push('+'),
                 MoveKind::Promote { letter, .. } => s.push((letter as char).to_ascii_lowercase()),
                 _ => {}
             }
@@ -50,15 +89,23 @@ pub fn text(m: &Move, g: &Geometry) -> String {
 /// # Errors
 /// No legal move is written so: the text quoted, and why.
 pub fn find(uci: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
-    let t = uci.trim();
+    find_in(Dialect::Uci, uci, legal, g)
+}
+
+/// [`find`] in a dialect.
+///
+/// # Errors
+/// As [`find`].
+pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
+    let t = text.trim();
     if t.is_empty() {
         return Err("empty move".into());
     }
-    let name = |c: u16| g.name(Cell(c));
+    let name = |c: u16| d.cell(c, g);
     let castles_onto_rook = |m: &Move| matches!(m.kind, MoveKind::Castle { rook_from, .. } if format!("{}{}", name(m.from), name(rook_from)).eq_ignore_ascii_case(t));
     legal
         .iter()
-        .find(|m| text(m, g).eq_ignore_ascii_case(t))
+        .find(|m| text_in(d, m, g).eq_ignore_ascii_case(t))
         .or_else(|| legal.iter().find(|m| castles_onto_rook(m)))
         .copied()
         .ok_or_else(|| format!("`{}` is not a legal move here", crate::files::quote(t)))

@@ -23,7 +23,7 @@ pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::movegen::Counted;
-use crate::outcome::Winner;
+use crate::outcome::{Outcome, Winner};
 use crate::script::ScriptError;
 use crate::variant::Variant;
 use crate::{Move, MoveList, Position};
@@ -43,6 +43,9 @@ pub enum SelfplayError {
     Usage,
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// An external engine failed where its failure could not be counted as a loss.
+    #[error("{0}")]
+    External(String),
     /// The variant does not load (the diagnostic, rendered).
     #[error("{0}")]
     Load(String),
@@ -81,6 +84,7 @@ impl From<ai::SearchError> for SelfplayError {
         match e {
             ai::SearchError::Script(e) => e.into(),
             ai::SearchError::Interrupted(i) => i.into(),
+            ai::SearchError::External(why) => SelfplayError::External(why),
         }
     }
 }
@@ -442,6 +446,8 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
     let mut line = line_step(0, pos.hash());
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
+    // An external engine that failed loses the game, with its reason.
+    let mut forfeit = None;
     loop {
         crate::interrupt::check()?;
         // Random players need the list's length and one move of it: where the cell sets can,
@@ -479,7 +485,13 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
                 drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut opening, 0..n), moves)
             }
             Engine::Random => drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut rng, 0..n), moves),
-            e => ai::choose(v, pos, e, &mut rng)?.expect("a move exists"),
+            e => match ai::choose(v, pos, e, &mut rng) {
+                Err(ai::SearchError::External(why)) => {
+                    forfeit = Some(Outcome::win(side.other(), why));
+                    break;
+                }
+                m => m?.expect("a move exists"),
+            },
         };
         if let Some(t) = t
             && plies >= cfg.random_plies
@@ -493,7 +505,10 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         v.make(pos, &m)?;
         line = line_step(line, pos.hash());
     }
-    let out = v.outcome(pos)?.expect("a finished game has a result");
+    let out = match forfeit {
+        Some(o) => o,
+        None => v.outcome(pos)?.expect("a finished game has a result"),
+    };
     // The winner by the variant's own name for it; `players` says which seat that is.
     let result = match out.winner {
         Winner::Player(p) => v.rules.player_name(p).to_string(),

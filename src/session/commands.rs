@@ -113,11 +113,11 @@ pub static COMMANDS: &[Command] = &[
     cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
     cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
     cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
-    cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms; default ab)", Arg::Engine, ai),
+    cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms, or another program: uci:COMMAND[@depth=N|@movetime=MS|@nodes=N], usi:COMMAND…; default ab)", Arg::Engine, ai),
     cmd("eval", &[], "", "the machine's evaluation of the position, term by term for each player", Arg::None, eval),
     cmd("hint", &[], "[ENGINE]", "the move `ai` would make here, with its score and expected line (not played; default ab; the same when asked again)", Arg::Engine, hint),
     cmd("analyse", &["analyze"], "[BUDGET] [LINES]", "the best LINES moves (default 3) with scores (win in N / loss in N when proven) and expected lines, the first the move `hint` names; BUDGET as for ab: ab:d6, ab:200000, ab:2s (default ab)", Arg::Engine, analyse),
-    cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves)", Arg::MachineSide, machine_side),
+    cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves); an external engine uci:COMMAND goes last", Arg::MachineSide, machine_side),
     cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, ab; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
     cmd("selfplay", &[], "N [--first E] [--second E] [--player NAME=E] [--seed S]", "play N machine games from the start and report results, lengths and branching (seats by order or by the variant's player names)", Arg::Free, selfplay),
@@ -573,10 +573,15 @@ fn engine_or_budget(w: &str) -> Result<Engine, CommandError> {
 }
 
 fn machine_side(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError> {
-    let mut words = rest.split_whitespace();
-    let side = words.next().unwrap_or("");
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let side = words.first().copied().unwrap_or("");
     let mut engine = Engine::DEFAULT;
-    for w in words {
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if w.starts_with("uci:") || w.starts_with("usi:") {
+            // An external engine's command runs to the end of the line (it may have arguments).
+            engine = Engine::parse(&words[i..].join(" "))?;
+            break;
+        }
         match w.parse::<u32>() {
             Ok(n) if n > 0 => s.machine_limit = n,
             Ok(_) => return Err(CommandError::Usage("the move limit is a positive number".into())),

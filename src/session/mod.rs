@@ -120,6 +120,8 @@ impl From<ai::SearchError> for CommandError {
         match e {
             ai::SearchError::Script(e) => e.into(),
             ai::SearchError::Interrupted(i) => i.into(),
+            // An external engine that failed: the game is as it was, the reason shown.
+            ai::SearchError::External(why) => CommandError::Rejected(why),
         }
     }
 }

@@ -9,6 +9,7 @@ mod autosaves;
 mod cli;
 mod crash;
 mod diagrams;
+mod engines;
 mod errors;
 mod fen_fs;
 mod files;

@@ -156,6 +156,48 @@ fn stop_ends_an_infinite_search() {
     assert!(child.wait().unwrap().success());
 }
 
+/// `isready` during a search is answered while it runs (UCI: "immediately, without stopping
+/// the search"): `readyok` comes before `stop` is sent, and the search then answers `stop`.
+#[test]
+fn isready_is_answered_during_a_search() {
+    let mut guard = KilledOnDrop(
+        Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .arg("uci")
+            .current_dir(crate::root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let child = &mut guard.0;
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stdout).lines() {
+            if tx.send(l.unwrap()).is_err() {
+                return;
+            }
+        }
+    });
+    writeln!(stdin, "position startpos\ngo infinite").unwrap();
+    let wait = std::time::Duration::from_secs(60);
+    let first = rx.recv_timeout(wait).expect("an info line while searching");
+    assert!(first.starts_with("info depth"), "{first}");
+    writeln!(stdin, "isready").unwrap();
+    loop {
+        let l = rx.recv_timeout(wait).expect("readyok while searching");
+        assert!(!l.starts_with("bestmove"), "bestmove before readyok");
+        if l == "readyok" {
+            break;
+        }
+    }
+    writeln!(stdin, "stop").unwrap();
+    while !rx.recv_timeout(wait).expect("bestmove after stop").starts_with("bestmove ") {}
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
 /// `stop` ends a `go perft` too (chess perft 7: billions of leaves), and the next search still
 /// answers.
 #[test]
