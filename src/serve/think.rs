@@ -114,7 +114,7 @@ fn search_with(
     let (best, found) = match engine {
         Engine::AlphaBeta(budget) => {
             let mut on_depth = |r: &SearchResult| teller.tell("thinking", found_json(v, r));
-            let control = ai::search::Control { stop: Some(stop.clone()), on_iteration: Some(&mut on_depth) };
+            let control = ai::search::Control { stop: Some(stop.clone()), on_iteration: Some(&mut on_depth), ..Default::default() };
             let r = ai::search::search_controlled(v, &mut pos, budget, rng, control).map_err(|e| e.to_string())?;
             (r.best, Some(found_json(v, &r)))
         }
@@ -123,7 +123,7 @@ fn search_with(
                 ai::mcts::mcts_stoppable(v, &mut pos, iterations, ai::mcts::PLAYOUT_CAP, rng, Some(&stop)).map_err(|e| e.to_string())?;
             (best, None)
         }
-        Engine::Random => {
+        Engine::Random | Engine::External(_) => {
             let t = ai::think(v, &pos, engine, rng).map_err(|e| e.to_string())?;
             (t.best, t.search.as_ref().map(|r| found_json(v, r)))
         }
@@ -138,6 +138,10 @@ fn search_with(
 pub async fn engine(app: &App, id: u64, spec: Option<String>) -> Result<axum::Json<Value>, ApiError> {
     let spec = spec.unwrap_or_else(|| "ab".into());
     let engine = Engine::parse(&spec).map_err(|e| bad(e.to_string()))?;
+    if let Engine::External(_) = engine {
+        // A request names no program to run: the browser never reaches past the server.
+        return Err(bad("the page does not start programs: `uci:`/`usi:` engines play in arena, selfplay and the REPL"));
+    }
     let f = think(app, id, engine).await?;
     let (played, before, rng) = (f.text.clone(), f.before, f.rng);
     let mut answer = super::api::with_game(app, id, move |s| {

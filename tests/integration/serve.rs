@@ -128,6 +128,10 @@ fn serve_plays_a_game_through_every_endpoint() {
     assert_eq!(m["engine"]["search"]["depth"], 2, "{m}");
     assert_eq!(m["engine"]["search"]["line"][0], m["engine"]["move"]);
     assert_eq!(post(&s, &format!("/api/games/{id}/engine"), json!({"engine": "deep-blue"})).status, 400);
+    // A request never starts a program: an external engine is refused, whatever it names.
+    let m = post(&s, &format!("/api/games/{id}/engine"), json!({"engine": "uci:/bin/sh -c true"}));
+    assert_eq!(m.status, 400, "{}", m.body);
+    assert!(m.body.contains("does not start programs"), "{}", m.body);
 
     let svg = get(&s, &format!("/api/games/{id}/svg"));
     assert!(svg.headers.contains("content-type: image/svg+xml") && svg.body.starts_with("<svg"), "{}", svg.headers);
