@@ -46,6 +46,7 @@ pub mod rules;
 
 pub mod fen;
 pub mod notation;
+pub mod numbered;
 pub mod san;
 mod state;
 
@@ -69,6 +70,7 @@ pub mod perft;
 pub mod progress;
 pub mod protocol;
 mod record;
+pub mod records;
 pub mod repl;
 pub mod scenario;
 pub mod selfplay;

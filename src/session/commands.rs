@@ -3,6 +3,7 @@
 //! the shell's tab completion are all derived from that table, so adding a command is one entry
 //! here and its function.
 
+use crate::records::convert::Format;
 use super::{CommandError, Effect, Reply, Session};
 use crate::ai::{self, Engine};
 use crate::perft;
@@ -157,8 +158,13 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
         return Err(CommandError::NeedsArguments(word.to_string()));
     }
     let g = &s.variant.rules.geometry;
-    let looks_like_move =
-        line.contains(['-', 'x', '@']) || line == "pass" || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
+    // (A lone letter may name a column's drop: Connect Four's `d`.)
+    let column = line.len() <= 3 && line.bytes().all(|b| b.is_ascii_lowercase());
+    let looks_like_move = line.contains(['-', 'x', '@'])
+        || line == "pass"
+        || column
+        || g.parse_cell(line).is_ok()
+        || crate::san::parse(line, g).is_some();
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
@@ -174,7 +180,7 @@ fn play_move(s: &mut Session, _: &Command, line: &str) -> Result<Reply, CommandE
 
 fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     let m = s.resolve(line)?;
-    let played = m.text(&s.variant.rules.geometry);
+    let played = crate::records::MoveWriter::new(&s.variant).text(&s.pos, &m);
     // A completed prefix (`c3`, `c3x`) says which move it became.
     let echo = if played.eq_ignore_ascii_case(line.trim()) { String::new() } else { format!("played {played}\n") };
     text(format!("{echo}{}", s.play_move(m)?))
@@ -187,17 +193,19 @@ fn moves(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError
         return text(format!("{}\n", s.cell_moves(rest.trim())?));
     }
     let g = &s.variant.rules.geometry;
-    let mut texts: Vec<String> = legal.iter().map(|m| m.text(g)).collect();
-    texts.sort();
-    if texts.is_empty() {
+    if legal.is_empty() {
         return text(format!("no moves ({})\n", render::status(&s.variant, &s.pos)));
     }
+    // Grouped by boardlab's text, shown in the variant's notation ([notation] moves).
+    let writer = crate::records::MoveWriter::new(&s.variant);
+    let mut texts: Vec<(String, String)> = legal.iter().map(|m| (m.text(g), writer.text(&s.pos, m))).collect();
+    texts.sort();
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for t in texts {
+    for (own, t) in texts {
         // Drops group by what is dropped (`@`, or `K@` per kind), the others by start cell.
-        let key = match t.split_once('@') {
+        let key = match own.split_once('@') {
             Some((k, _)) => format!("{k}@"),
-            None => t.split(['-', 'x']).next().unwrap_or("").to_string(),
+            None => own.split(['-', 'x']).next().unwrap_or("").to_string(),
         };
         match groups.last_mut() {
             Some((k, v)) if *k == key => v.push(t),
@@ -468,11 +476,21 @@ fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     }
     // Never overwrite what is not a game record (a variant file, say) unless told to.
     let path = std::path::Path::new(file);
-    if !force && path.exists() && Record::load(path).is_err() {
+    let format = Format::of(path);
+    let is_record = |p: &std::path::Path| match format {
+        Format::Record => Record::load(p).is_ok(),
+        // A PGN or PDN file is replaced whole: one that holds games is a record too.
+        _ => crate::files::read_to_string_limited(p, crate::record::MAX_RECORD_BYTES).is_ok_and(|t| crate::records::pgn::parse(&t).is_ok_and(|g| !g.is_empty())),
+    };
+    if !force && path.exists() && !is_record(path) {
         let msg = format!("{file} exists and is not a boardlab game record; `save {file} --force` overwrites it");
         return Err(CommandError::Rejected(msg));
     }
-    let write = Effect::Write { path: file.into(), contents: s.record().to_text() };
+    let contents = match format {
+        Format::Record => s.record().to_text(),
+        _ => s.export(format).map_err(CommandError::Rejected)?,
+    };
+    let write = Effect::Write { path: file.into(), contents };
     Ok(Reply::text(format!("saved {} moves to {file}\n", s.played.len())).with(write))
 }
 
@@ -480,7 +498,10 @@ fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     if rest.is_empty() {
         return Err(c.usage_error());
     }
-    let rec = Record::load(std::path::Path::new(rest))?;
+    let rec = match Format::of(std::path::Path::new(rest)) {
+        Format::Record => Record::load(std::path::Path::new(rest))?,
+        f => crate::records::convert::load_first(std::path::Path::new(rest), f).map_err(CommandError::Rejected)?,
+    };
     let mut loaded = Session::from_record(&rec, s.style)?;
     let note = s.keep_line(&format!("loaded {rest}"));
     s.put_line(loaded.take_line(String::new()));

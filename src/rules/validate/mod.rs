@@ -123,6 +123,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;
     let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
+    let (move_style, pdn) = setup::stage_move_style(&v, first);
     let move_limit = match v.opts.get("move_limit") {
         // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
         Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
@@ -176,6 +177,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         crown,
         display_attribute,
         fairy_stockfish,
+        move_style,
+        pdn,
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
         setwise: None,
