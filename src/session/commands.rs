@@ -112,8 +112,8 @@ pub static COMMANDS: &[Command] = &[
     cmd("variant", &[], "NAME", "switch to another variant", Arg::Variant, variant),
     cmd("reload", &[], "", "re-read the variant's files from disk and replay the game (a broken file keeps the old rules)", Arg::None, reload),
     cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
-    cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
-    cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
+    cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE: boardlab's record, or PGN for FILE.pgn and PDN for FILE.pdn; a file that is not a game record is overwritten only with --force", Arg::File, save),
+    cmd("load", &[], "FILE", "read a game record (boardlab's, or the first game of a .pgn or .pdn file) and replay it", Arg::File, load),
     cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms; default ab)", Arg::Engine, ai),
     cmd("eval", &[], "", "the machine's evaluation of the position, term by term for each player", Arg::None, eval),
     cmd("hint", &[], "[ENGINE]", "the move `ai` would make here, with its score and expected line (not played; default ab; the same when asked again)", Arg::Engine, hint),
@@ -158,8 +158,9 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
         return Err(CommandError::NeedsArguments(word.to_string()));
     }
     let g = &s.variant.rules.geometry;
-    // (A lone letter may name a column's drop: Connect Four's `d`.)
-    let column = line.len() <= 3 && line.bytes().all(|b| b.is_ascii_lowercase());
+    // (A file's letters may name a column's drop, where pieces are dropped: Connect Four's `d`.)
+    let drops = [crate::Player::FIRST, crate::Player::SECOND].iter().any(|&p| !s.variant.rules.drops[p].is_empty());
+    let column = drops && line.bytes().all(|b| b.is_ascii_lowercase()) && g.parse_cell(&format!("{line}1")).is_ok();
     let looks_like_move = line.contains(['-', 'x', '@'])
         || line == "pass"
         || column
@@ -181,8 +182,10 @@ fn play_move(s: &mut Session, _: &Command, line: &str) -> Result<Reply, CommandE
 fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     let m = s.resolve(line)?;
     let played = crate::records::MoveWriter::new(&s.variant).text(&s.pos, &m);
-    // A completed prefix (`c3`, `c3x`) says which move it became.
-    let echo = if played.eq_ignore_ascii_case(line.trim()) { String::new() } else { format!("played {played}\n") };
+    // A completed prefix (`c3`, `c3x`) says which move it became, in the variant's notation.
+    let typed = line.trim();
+    let as_typed = played.eq_ignore_ascii_case(typed) || m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(typed);
+    let echo = if as_typed { String::new() } else { format!("played {played}\n") };
     text(format!("{echo}{}", s.play_move(m)?))
 }
 

@@ -570,13 +570,8 @@ impl Session {
         match cands.len() {
             1 => Ok(*cands[0]),
             0 if partial && g.parse_cell(&t).is_ok() => Err(CommandError::Rejected(self.cell_moves(&t)?)),
-            0 => Err(CommandError::Rejected(
-                self.variant
-                    .find_move(&mut self.pos, &t)
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_else(|| format!("`{}` is not a legal move", crate::files::quote(&t))),
-            )),
+            // Another notation the variant reads (numbered squares, a column's letter), or why not.
+            0 => self.variant.find_move(&mut self.pos, &t).map_err(|e| CommandError::Rejected(e.to_string())),
             _ => {
                 let mut names: Vec<String> = cands.iter().map(|m| m.text(g)).collect();
                 names.sort();
