@@ -206,7 +206,7 @@ pub enum Command {
         open: bool,
     },
     /// Play N machine games and report results, lengths, branching and speed.
-    Selfplay(SelfplayArgs),
+    Selfplay(Box<SelfplayArgs>),
     /// Merge JSON-lines files written by `selfplay --jsonl` (e.g. shards) into one report.
     Report {
         /// JSON-lines files written by `selfplay --jsonl` (any number, any rule sets).
@@ -801,7 +801,11 @@ fn convert(input: &std::path::Path, output: &std::path::Path) -> Result<(), CliE
     };
     let text = match Format::of(output) {
         Format::Record if records.len() > 1 => {
-            let why = format!("{} holds {} games and a boardlab record one; convert to .pgn or .pdn to keep them all", input.display(), records.len());
+            let why = format!(
+                "{} holds {} games and a boardlab record one; convert to .pgn or .pdn to keep them all",
+                input.display(),
+                records.len()
+            );
             return Err(CliError::usage(why));
         }
         Format::Record => records[0].to_text(),

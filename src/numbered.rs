@@ -97,7 +97,10 @@ impl Numbering {
         if parts.len() < 2 || parts.len() > self.cell.len() + 1 || (!capture && parts.len() > 2) {
             return None;
         }
-        let cells = parts.iter().map(|p| (p.len() <= 5).then(|| p.parse::<u16>().ok()).flatten().and_then(|n| self.cell(n))).collect::<Option<Vec<u16>>>()?;
+        let cells = parts
+            .iter()
+            .map(|p| (p.len() <= 5).then(|| p.parse::<u16>().ok()).flatten().and_then(|n| self.cell(n)))
+            .collect::<Option<Vec<u16>>>()?;
         Some(NumberedText { cells, capture })
     }
 }

@@ -257,12 +257,16 @@ fn variant_of(game: &Game, options: &[(String, String)]) -> Result<Variant, Read
             let v = load(&n).ok()?;
             v.rules.fairy_stockfish.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(name)).then_some(v)
         });
-        return by_fs.ok_or_else(|| ReadError::Game(format!("no variant is named `{}` (`boardlab list` lists them)", crate::files::quote(name))));
+        return by_fs
+            .ok_or_else(|| ReadError::Game(format!("no variant is named `{}` (`boardlab list` lists them)", crate::files::quote(name))));
     }
     if let Some(t) = game.tag("GameType") {
         let n: Option<u8> = t.split(',').next().and_then(|n| n.trim().parse().ok());
-        let found = n.and_then(|n| crate::variant::all_variants().into_iter().find_map(|(name, _, _)| load(&name).ok().filter(|v| v.rules.pdn == Some(n))));
-        return found.ok_or_else(|| ReadError::Game(format!("no variant declares PDN GameType `{}` ([notation] pdn)", crate::files::quote(t))));
+        let found = n.and_then(|n| {
+            crate::variant::all_variants().into_iter().find_map(|(name, _, _)| load(&name).ok().filter(|v| v.rules.pdn == Some(n)))
+        });
+        return found
+            .ok_or_else(|| ReadError::Game(format!("no variant declares PDN GameType `{}` ([notation] pdn)", crate::files::quote(t))));
     }
     load("chess").map_err(|e| ReadError::Game(e.to_string()))
 }
@@ -274,7 +278,12 @@ fn variant_of(game: &Game, options: &[(String, String)]) -> Result<Variant, Read
 /// The variant, start or a move, with the move's line and column.
 pub fn record_of(game: &Game, format: Format) -> Result<Record, ReadError> {
     let options: Vec<(String, String)> = match game.tag("BoardlabOptions") {
-        Some(t) => t.split(',').filter(|s| !s.is_empty()).map(|s| s.split_once('=').map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))).collect::<Option<_>>().ok_or_else(|| ReadError::Game("BoardlabOptions is name=value,…".into()))?,
+        Some(t) => t
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.split_once('=').map(|(a, b)| (a.trim().to_string(), b.trim().to_string())))
+            .collect::<Option<_>>()
+            .ok_or_else(|| ReadError::Game("BoardlabOptions is name=value,…".into()))?,
         None => vec![],
     };
     let v = variant_of(game, &options)?;
@@ -332,7 +341,8 @@ pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRe
     games.sort_by_key(|g| g.index);
     let mut out = String::new();
     for g in games.iter() {
-        let v = variants.iter().find(|v| v.name() == g.variant).ok_or_else(|| format!("game {}: variant {} not loaded", g.index, g.variant))?;
+        let v =
+            variants.iter().find(|v| v.name() == g.variant).ok_or_else(|| format!("game {}: variant {} not loaded", g.index, g.variant))?;
         let mut pos = v.start();
         let mut moves = Vec::with_capacity(g.moves.len());
         // (The text of each move as self-play wrote it: boardlab's own.)
@@ -341,7 +351,11 @@ pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRe
         }
         let _ = v.take_output();
         let seat = |e: &str| if e.is_empty() { "?".to_string() } else { e.to_string() };
-        let header = Header { event: format!("boardlab selfplay {}", g.variant), round: (g.index + 1).to_string(), players: [seat(&g.first), seat(&g.second)] };
+        let header = Header {
+            event: format!("boardlab selfplay {}", g.variant),
+            round: (g.index + 1).to_string(),
+            players: [seat(&g.first), seat(&g.second)],
+        };
         let options: Vec<(String, String)> = g.options.iter().map(|(k, x)| (k.clone(), x.clone())).collect();
         out.push_str(&game_text(v, format, (&v.start(), &moves), &options, &header)?);
     }
@@ -353,7 +367,8 @@ pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRe
 /// # Errors
 /// The file cannot be read, or [`read`]'s errors, with the file's name.
 pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, String> {
-    let text = crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     read(&text, format).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -362,7 +377,8 @@ pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, String> {
 /// # Errors
 /// As for [`load`].
 pub fn load_first(path: &Path, format: Format) -> Result<Record, String> {
-    let text = crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     let games = super::pgn::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let first = games.first().ok_or_else(|| format!("{}: {}", path.display(), ReadError::Empty))?;
     record_of(first, format).map_err(|e| format!("{}: {e}", path.display()))

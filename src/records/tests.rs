@@ -24,7 +24,9 @@ fn round_trip(v: &Variant, style: MoveStyle, games: u64, plies: usize) -> usize 
             }
             for m in &legal {
                 let text = w.text(&pos, m);
-                let back = v.find_move(&mut pos.clone(), &text).unwrap_or_else(|e| panic!("{}: {text} ({}): {e}", v.name(), m.text(&v.rules.geometry)));
+                let back = v
+                    .find_move(&mut pos.clone(), &text)
+                    .unwrap_or_else(|e| panic!("{}: {text} ({}): {e}", v.name(), m.text(&v.rules.geometry)));
                 assert_eq!(back, *m, "{}: {text} read back as {}", v.name(), back.text(&v.rules.geometry));
                 checked += 1;
             }
@@ -59,9 +61,18 @@ fn san_as_python_chess_writes_it() {
     let v = Variant::load("chess", &[]).unwrap();
     let w = MoveWriter::new(&v);
     let cases: [(&str, &[(&str, &str)]); 8] = [
-        ("rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3", &[("b1d2", "Nbd2"), ("f3d2", "Nfd2"), ("c1g5", "Bg5"), ("e2e4", "e4")]),
-        ("4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1", &[("a1a3", "R1a3+"), ("a5a3", "R5a3+"), ("d7d8q", "d8=Q+"), ("d7d8n", "d8=N"), ("a5a8", "Ra8+")]),
-        ("k7/8/8/8/4Q2Q/8/8/K6Q w - - 0 1", &[("h4e1", "Qh4e1+"), ("e4e1", "Qee1+"), ("h1e1", "Q1e1+"), ("h4h2", "Q4h2+"), ("e4a8", "Qxa8")]),
+        (
+            "rnbqkb1r/ppp1pppp/5n2/3p4/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3",
+            &[("b1d2", "Nbd2"), ("f3d2", "Nfd2"), ("c1g5", "Bg5"), ("e2e4", "e4")],
+        ),
+        (
+            "4k3/3P4/8/R7/8/8/8/R3K3 w - - 0 1",
+            &[("a1a3", "R1a3+"), ("a5a3", "R5a3+"), ("d7d8q", "d8=Q+"), ("d7d8n", "d8=N"), ("a5a8", "Ra8+")],
+        ),
+        (
+            "k7/8/8/8/4Q2Q/8/8/K6Q w - - 0 1",
+            &[("h4e1", "Qh4e1+"), ("e4e1", "Qee1+"), ("h1e1", "Q1e1+"), ("h4h2", "Q4h2+"), ("e4a8", "Qxa8")],
+        ),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &[("e1g1", "O-O"), ("e1c1", "O-O-O"), ("a1a8", "Rxa8+"), ("h1h8", "Rxh8+")]),
         ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", &[("e5d6", "exd6"), ("e5e6", "e6")]),
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &[("a1a8", "Ra8#")]),
@@ -131,7 +142,8 @@ fn pgn_and_pdn_round_trips() {
         let own: Vec<String> = played.iter().map(|m| m.text(&v.rules.geometry)).collect();
         assert_eq!((back[0].variant.as_str(), &back[0].moves), (name, &own), "{text}");
         assert_eq!(back[0].result, v.outcome(&mut pos).unwrap().map(|r| r.describe(&v.rules.player_names)));
-        let written: Vec<&str> = text.split_whitespace().filter(|w| !w.ends_with('.') && !w.starts_with('[') && !w.ends_with("\"]")).collect();
+        let written: Vec<&str> =
+            text.split_whitespace().filter(|w| !w.ends_with('.') && !w.starts_with('[') && !w.ends_with("\"]")).collect();
         assert!(moves.iter().all(|m| written.contains(m)), "{text}");
     }
 }
@@ -140,7 +152,12 @@ fn pgn_and_pdn_round_trips() {
 fn pgn_tags() {
     let v = Variant::load("chess", &[]).unwrap();
     let mut pos = v.start();
-    let played = vec![v.play(&mut pos, "f3").unwrap(), v.play(&mut pos, "e5").unwrap(), v.play(&mut pos, "g4").unwrap(), v.play(&mut pos, "Qh4#").unwrap()];
+    let played = vec![
+        v.play(&mut pos, "f3").unwrap(),
+        v.play(&mut pos, "e5").unwrap(),
+        v.play(&mut pos, "g4").unwrap(),
+        v.play(&mut pos, "Qh4#").unwrap(),
+    ];
     let text = game_text(&v, Format::Pgn, (&v.start(), &played), &[], &Header::default()).unwrap();
     assert!(text.starts_with("[Event \"boardlab game\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# {"), "{text}");
     assert!(!text.contains("Variant") && !text.contains("FEN"));

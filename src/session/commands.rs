@@ -3,11 +3,11 @@
 //! the shell's tab completion are all derived from that table, so adding a command is one entry
 //! here and its function.
 
-use crate::records::convert::Format;
 use super::{CommandError, Effect, Reply, Session};
 use crate::ai::{self, Engine};
 use crate::perft;
 use crate::record::Record;
+use crate::records::convert::Format;
 use crate::render;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -161,11 +161,8 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
     // (A file's letters may name a column's drop, where pieces are dropped: Connect Four's `d`.)
     let drops = [crate::Player::FIRST, crate::Player::SECOND].iter().any(|&p| !s.variant.rules.drops[p].is_empty());
     let column = drops && line.bytes().all(|b| b.is_ascii_lowercase()) && g.parse_cell(&format!("{line}1")).is_ok();
-    let looks_like_move = line.contains(['-', 'x', '@'])
-        || line == "pass"
-        || column
-        || g.parse_cell(line).is_ok()
-        || crate::san::parse(line, g).is_some();
+    let looks_like_move =
+        line.contains(['-', 'x', '@']) || line == "pass" || column || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
@@ -483,7 +480,8 @@ fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     let is_record = |p: &std::path::Path| match format {
         Format::Record => Record::load(p).is_ok(),
         // A PGN or PDN file is replaced whole: one that holds games is a record too.
-        _ => crate::files::read_to_string_limited(p, crate::record::MAX_RECORD_BYTES).is_ok_and(|t| crate::records::pgn::parse(&t).is_ok_and(|g| !g.is_empty())),
+        _ => crate::files::read_to_string_limited(p, crate::record::MAX_RECORD_BYTES)
+            .is_ok_and(|t| crate::records::pgn::parse(&t).is_ok_and(|g| !g.is_empty())),
     };
     if !force && path.exists() && !is_record(path) {
         let msg = format!("{file} exists and is not a boardlab game record; `save {file} --force` overwrites it");

@@ -892,7 +892,8 @@ impl Variant {
             [m] => Ok(*m),
             [] => {
                 // Why the same move in boardlab's notation is not legal.
-                let mv = MoveText::Path { from: t.cells[0], landings: t.cells[1..].to_vec(), capture: t.capture, then: None, promote: None };
+                let mv =
+                    MoveText::Path { from: t.cells[0], landings: t.cells[1..].to_vec(), capture: t.capture, then: None, promote: None };
                 match self.explain_move(pos, &mv, &legal) {
                     Ok(why) => Err(PlayError::Illegal(why)),
                     Err(e) => Err(e.into()),

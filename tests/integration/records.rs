@@ -34,7 +34,8 @@ fn selfplay_writes_every_game_as_pgn_and_pdn() {
 fn convert_between_records() {
     let dir = crate::scratch("records-convert");
     let rec = dir.join("game.toml");
-    std::fs::write(&rec, "variant = \"chess\"\nmoves = [\"e2-e4\", \"e7-e5\", \"g1-f3\", \"b8-c6\", \"f1-b5\", \"a7-a6\", \"O-O\"]\n").unwrap();
+    std::fs::write(&rec, "variant = \"chess\"\nmoves = [\"e2-e4\", \"e7-e5\", \"g1-f3\", \"b8-c6\", \"f1-b5\", \"a7-a6\", \"O-O\"]\n")
+        .unwrap();
     let pgn = dir.join("game.pgn");
     ok(&crate::binary(&["convert", rec.to_str().unwrap(), pgn.to_str().unwrap()], "", &dir));
     let text = std::fs::read_to_string(&pgn).unwrap();
