@@ -10,8 +10,9 @@ venv=${VENV:-$target/venv}
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check chess pydraughts
 # The test profile (opt-level 3) is what `cargo test` already built: no second optimised build.
 cargo build --quiet --profile test --bin boardlab
 "$venv/bin/python" scripts/uci_client_test.py "$target/debug/boardlab"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pyffish && "$venv/bin/python" scripts/fen_oracle_test.py "$target/debug/boardlab" --games 1 --plies 40
+"$venv/bin/python" scripts/records_test.py "$target/debug/boardlab"

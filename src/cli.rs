@@ -212,7 +212,7 @@ pub enum Command {
         open: bool,
     },
     /// Play N machine games and report results, lengths, branching and speed.
-    Selfplay(SelfplayArgs),
+    Selfplay(Box<SelfplayArgs>),
     /// Merge JSON-lines files written by `selfplay --jsonl` (e.g. shards) into one report.
     Report {
         /// JSON-lines files written by `selfplay --jsonl` (any number, any rule sets).
@@ -235,6 +235,14 @@ pub enum Command {
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
     Arena(ArenaArgs),
+    /// Convert a game record between boardlab's record (TOML), PGN (.pgn, the chess family) and
+    /// PDN (.pdn, draughts), told by the files' extensions (docs/protocols.md).
+    Convert {
+        /// The file read: a boardlab record, or a .pgn/.pdn file (every game in it).
+        input: std::path::PathBuf,
+        /// The file written (`-`: standard output).
+        output: std::path::PathBuf,
+    },
 }
 
 /// `show`: the game, and the pictures to write instead of printing the board.
@@ -294,6 +302,12 @@ pub struct SelfplayArgs {
     /// Write one JSON object per game to FILE, each as soon as its game ends.
     #[arg(long)]
     pub jsonl: Option<std::path::PathBuf>,
+    /// Write every game to FILE as PGN (SAN moves; the chess family), when the study ends.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Write every game to FILE as PDN (numbered squares; draughts), when the study ends.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<std::path::PathBuf>,
     /// Continue a study that was stopped: the games already in FILE (a `--jsonl` file of the
     /// same study) are not played again; new games are appended to it (or go to --jsonl).
     #[arg(long, value_name = "FILE")]
@@ -518,6 +532,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg, png, openings, mixed } => report(&files, [svg.as_deref(), png.as_deref()], openings, mixed, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
+        Command::Convert { input, output } => convert(&input, &output),
     }
 }
 
@@ -746,7 +761,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         named,
         threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
-        record_moves: a.jsonl.is_some() || a.resume_from.is_some(),
+        record_moves: a.jsonl.is_some() || a.resume_from.is_some() || a.pgn.is_some() || a.pdn.is_some(),
         random_plies: a.random_plies,
         ..Config::new(a.games, a.seed)
     };
@@ -756,7 +771,14 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
     crate::interrupt::install().map_err(CliError::failed)?;
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
     let from = files.resume_from.clone();
-    let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
+    let keep = a.pgn.is_some() || a.pdn.is_some();
+    let mut kept: Vec<crate::selfplay::GameRecord> = Vec::new();
+    let mut sink = |g: &crate::selfplay::GameRecord| {
+        if keep {
+            kept.push(g.clone());
+        }
+        files.write(g)
+    };
     let mut ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
     ra.opening_plies = a.openings.into();
     let (text, picture) = match &a.compare {
@@ -769,7 +791,49 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         _ => (ra.text(), svg(&[&ra])),
     };
     write_pictures(&picture, [a.svg.as_deref(), a.png.as_deref()])?;
+    if keep {
+        let mut loaded = vec![load(&a.variant, &sets)?];
+        if let Some(b) = &a.compare {
+            loaded.push(load(b, &[sets.clone(), parse_sets(&a.set_b)?].concat())?);
+        }
+        let refs: Vec<&Variant> = loaded.iter().collect();
+        use crate::records::convert::{Format, selfplay_text};
+        for (path, format) in [(&a.pgn, Format::Pgn), (&a.pdn, Format::Pdn)] {
+            if let Some(p) = path {
+                write_file(p, selfplay_text(&refs, &mut kept, format).map_err(CliError::failed)?.as_bytes())?;
+            }
+        }
+    }
     Ok(text)
+}
+
+/// `convert IN OUT`: between boardlab's record, PGN and PDN, by the files' extensions.
+fn convert(input: &std::path::Path, output: &std::path::Path) -> Result<(), CliError> {
+    use crate::records::convert::{Format, load as load_games};
+    let records = match Format::of(input) {
+        Format::Record => vec![crate::record::Record::load(input).map_err(CliError::usage)?],
+        f => load_games(input, f).map_err(CliError::usage)?,
+    };
+    let text = match Format::of(output) {
+        Format::Record if records.len() > 1 => {
+            let why = format!(
+                "{} holds {} games and a boardlab record one; convert to .pgn or .pdn to keep them all",
+                input.display(),
+                records.len()
+            );
+            return Err(CliError::usage(why));
+        }
+        Format::Record => records[0].to_text(),
+        f => {
+            let mut text = String::new();
+            for r in &records {
+                let s = crate::session::Session::from_record(r, Style { color: false }).map_err(|e| CliError::usage(e.to_string()))?;
+                text.push_str(&s.export(f).map_err(CliError::usage)?);
+            }
+            text
+        }
+    };
+    write_file(output, text.as_bytes())
 }
 
 /// `--threads`, by default all cores.

@@ -10,7 +10,7 @@
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
 //!   each in one module;
-//! - [`notation`]: moves and boards as text, [`san`] (chess's algebraic moves, read against the legal moves), [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
+//! - [`notation`]: moves and boards as text, [`san`] (chess's algebraic moves, read against the legal moves and written), [`numbered`] (draughts' numbered squares), [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
 //! - `movegen`: legal moves and capture chains; `explain`: why a move is illegal
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
@@ -21,7 +21,7 @@
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
 //!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
 //!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
-//!   move, on self-play's machinery), `record` (game records), `autosave` (the REPL's autosaves:
+//!   move, on self-play's machinery), `record` (game records), [`records`] (moves in the variant's notation; PGN and PDN), `autosave` (the REPL's autosaves:
 //!   order, locks, pruning),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`serve`] (the board in the
 //!   browser and its JSON API), [`workflow`] (the
@@ -46,6 +46,7 @@ pub mod rules;
 
 pub mod fen;
 pub mod notation;
+pub mod numbered;
 pub mod san;
 mod state;
 
@@ -69,6 +70,7 @@ pub mod perft;
 pub mod progress;
 pub mod protocol;
 mod record;
+pub mod records;
 pub mod repl;
 pub mod scenario;
 pub mod selfplay;

@@ -104,10 +104,21 @@ pub enum Unresolved {
 /// # Errors
 /// No legal move, or several, are written so.
 pub fn resolve(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Result<Move, Unresolved> {
+    let found = matching(san, rules, pos, pawn, legal);
+    match found[..] {
+        [m] => Ok(*m),
+        [] => Err(Unresolved::None),
+        _ => Err(Unresolved::Ambiguous(found.iter().map(|m| m.text(&rules.geometry)).collect())),
+    }
+}
+
+/// The legal moves a SAN text fits (what [`resolve`] chooses from).
+fn matching<'a>(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &'a [Move]) -> Vec<&'a Move> {
     let kind = match san.piece {
-        Some(l) => kind_of_letter(rules, l).ok_or(Unresolved::None)?,
-        None => pawn.ok_or(Unresolved::None)?,
+        Some(l) => kind_of_letter(rules, l),
+        None => pawn,
     };
+    let Some(kind) = kind else { return vec![] };
     let g = &rules.geometry;
     let matches = |m: &&Move| {
         let promote_ok = match (m.kind, san.promote) {
@@ -123,12 +134,60 @@ pub fn resolve(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>,
             && (!san.capture || m.is_capture())
             && fits(&san.from, g.name(Cell(m.from)))
     };
-    let found: Vec<&Move> = legal.iter().filter(matches).collect();
-    match found[..] {
-        [m] => Ok(*m),
-        [] => Err(Unresolved::None),
-        _ => Err(Unresolved::Ambiguous(found.iter().map(|m| m.text(g)).collect())),
+    legal.iter().filter(matches).collect()
+}
+
+/// A legal move of `pos` in SAN, without the check mark (the caller, who can play the move,
+/// adds `+` or `#`): `Nbd2`, `exd5`, `O-O`, `e8=Q`, `N@f3`. The start cell's file, rank or
+/// both are written when the text would otherwise fit several of `legal` (every legal move of
+/// `pos`), so the text reads back through [`resolve`] to `m`. `None` for a move SAN cannot
+/// write (a capture chain, leaving the board, a two-part turn, a piece with no letter).
+pub fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Option<String> {
+    let g = &rules.geometry;
+    let name = |c: u16| g.name(Cell(c));
+    let promote = match m.kind {
+        MoveKind::Castle { .. } => return Some(if m.castles_east() == Some(true) { "O-O" } else { "O-O-O" }.into()),
+        MoveKind::Pass => return Some("pass".into()),
+        MoveKind::Drop { letter, .. } if letter.is_ascii_alphabetic() => return Some(format!("{}@{}", letter as char, name(m.to()?))),
+        MoveKind::Drop { .. } => return Some(format!("@{}", name(m.to()?))),
+        MoveKind::Promote { letter, .. } => Some(letter as char),
+        MoveKind::Normal => None,
+        MoveKind::Off { .. } | MoveKind::Then { .. } => return None,
+    };
+    let (to, code) = (m.to()?, pos.piece(m.from));
+    if m.len() != 1 || code.is_empty() {
+        return None;
     }
+    let letter = rules.kind(code.kind()).symbols[Player::FIRST].to_ascii_uppercase();
+    let piece = (Some(code.kind()) != pawn).then_some(letter);
+    if piece.is_some_and(|l| !l.is_ascii_alphabetic() || kind_of_letter(rules, l) != Some(code.kind())) {
+        return None;
+    }
+    let from_name = name(m.from);
+    let digits = from_name.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let file = &from_name[..from_name.len() - digits.len()];
+    // A pawn-like capture always names its file, as chess writes `exd5`.
+    let pawn_capture = piece.is_none() && m.is_capture();
+    let tries: &[&str] = if pawn_capture { &[file, from_name] } else { &["", file, digits, from_name] };
+    let mut san = San { piece, from: String::new(), capture: m.is_capture(), to, promote };
+    for &from in tries {
+        san.from = from.to_string();
+        if matching(&san, rules, pos, pawn, legal)[..] == [m] {
+            break;
+        }
+    }
+    let mut s = String::new();
+    s.extend(piece);
+    s.push_str(&san.from);
+    if san.capture {
+        s.push('x');
+    }
+    s.push_str(name(to));
+    if let Some(p) = promote {
+        s.push('=');
+        s.push(p);
+    }
+    Some(s)
 }
 
 #[cfg(test)]

@@ -364,6 +364,19 @@ pub struct Setup {
     pub attrs: Vec<i32>,
 }
 
+/// How moves are written for a person and in records (`[notation] moves`): boardlab's own
+/// notation, SAN ([`crate::san`]) or numbered squares ([`crate::numbered`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum MoveStyle {
+    #[default]
+    Boardlab,
+    San,
+    /// Square 1 lies on `square_one`'s back rank.
+    Numbered {
+        square_one: Player,
+    },
+}
+
 /// A variant's validated rules under one assignment of its options.
 #[derive(Clone, Debug)]
 pub struct Ruleset {
@@ -372,6 +385,10 @@ pub struct Ruleset {
     pub fairy_stockfish: Option<String>,
     /// The counter a FEN writes in its check field (`[notation] fen_checks`), if any.
     pub fen_checks: Option<u8>,
+    /// How moves are written for a person and in records (`[notation] moves`).
+    pub move_style: MoveStyle,
+    /// The PDN `GameType` number (`[notation] pdn`), where the variant declares one.
+    pub pdn: Option<u8>,
     pub title: String,
     pub description: String,
     pub geometry: Geometry,

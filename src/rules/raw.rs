@@ -146,6 +146,38 @@ pub struct RawNotation {
     /// first player's value, `+`, the second's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fen_checks: Option<Spanned<String>>,
+    /// How moves are written for a person and in records (`boardlab`, `san`, `numbered`);
+    /// inherited through `extends`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<RawMoveStyle>,
+    /// With `moves = "numbered"`: the seat (`first` or `second`) on whose back rank square 1
+    /// lies; inherited through `extends`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub square_one: Option<RawSeat>,
+    /// The PDN `GameType` number of this game (20 international draughts, 21 English
+    /// draughts…). Never inherited: a derived variant is another game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pdn: Option<u8>,
+}
+
+/// `[notation] moves`: how moves are written for a person and in records.
+#[derive(Deserialize, Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RawMoveStyle {
+    /// boardlab's own notation (`e2-e4`, `c3xe5`).
+    Boardlab,
+    /// Standard Algebraic Notation (`Nf3`, `exd5`, `O-O`).
+    San,
+    /// Numbered squares, as draughts writes them (`11-15`, `22x13`).
+    Numbered,
+}
+
+/// A seat: the player who moves first, or the other.
+#[derive(Deserialize, Serialize, Clone, Copy, Debug, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum RawSeat {
+    First,
+    Second,
 }
 
 /// `[castling]`: a king moves two or more cells along its rank and a rook that, like it, has

@@ -7,6 +7,7 @@ use super::{CommandError, Effect, Reply, Session};
 use crate::ai::{self, Engine};
 use crate::perft;
 use crate::record::Record;
+use crate::records::convert::Format;
 use crate::render;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -111,8 +112,8 @@ pub static COMMANDS: &[Command] = &[
     cmd("variant", &[], "NAME", "switch to another variant", Arg::Variant, variant),
     cmd("reload", &[], "", "re-read the variant's files from disk and replay the game (a broken file keeps the old rules)", Arg::None, reload),
     cmd("rules", &[], "", "the resolved variant (what was inherited)", Arg::None, rules),
-    cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE; a file that is not a game record is overwritten only with --force", Arg::File, save),
-    cmd("load", &[], "FILE", "read a game record and replay it", Arg::File, load),
+    cmd("save", &[], "FILE [--force]", "write the game record (variant, options, start, moves) to FILE: boardlab's record, or PGN for FILE.pgn and PDN for FILE.pdn; a file that is not a game record is overwritten only with --force", Arg::File, save),
+    cmd("load", &[], "FILE", "read a game record (boardlab's, or the first game of a .pgn or .pdn file) and replay it", Arg::File, load),
     cmd("ai", &[], "[ENGINE]", "let the machine make a move for the side to move (ENGINE: random, mcts:N, ab, ab:dN, ab:N, ab:Nms, or another program: uci:COMMAND[@depth=N|@movetime=MS|@nodes=N], usi:COMMAND…; default ab)", Arg::Engine, ai),
     cmd("eval", &[], "", "the machine's evaluation of the position, term by term for each player", Arg::None, eval),
     cmd("hint", &[], "[ENGINE]", "the move `ai` would make here, with its score and expected line (not played; default ab; the same when asked again)", Arg::Engine, hint),
@@ -157,8 +158,11 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
         return Err(CommandError::NeedsArguments(word.to_string()));
     }
     let g = &s.variant.rules.geometry;
+    // (A file's letters may name a column's drop, where pieces are dropped: Connect Four's `d`.)
+    let drops = [crate::Player::FIRST, crate::Player::SECOND].iter().any(|&p| !s.variant.rules.drops[p].is_empty());
+    let column = drops && line.bytes().all(|b| b.is_ascii_lowercase()) && g.parse_cell(&format!("{line}1")).is_ok();
     let looks_like_move =
-        line.contains(['-', 'x', '@']) || line == "pass" || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
+        line.contains(['-', 'x', '@']) || line == "pass" || column || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
     if !looks_like_move {
         let names = COMMANDS.iter().filter(|c| c.name != MOVE).map(|c| c.name);
         let hint = crate::rules::error::did_you_mean(word, names).unwrap_or_else(|| "type help for the list".to_string());
@@ -174,9 +178,11 @@ fn play_move(s: &mut Session, _: &Command, line: &str) -> Result<Reply, CommandE
 
 fn play(s: &mut Session, line: &str) -> Result<Reply, CommandError> {
     let m = s.resolve(line)?;
-    let played = m.text(&s.variant.rules.geometry);
-    // A completed prefix (`c3`, `c3x`) says which move it became.
-    let echo = if played.eq_ignore_ascii_case(line.trim()) { String::new() } else { format!("played {played}\n") };
+    let played = crate::records::MoveWriter::new(&s.variant).text(&s.pos, &m);
+    // A completed prefix (`c3`, `c3x`) says which move it became, in the variant's notation.
+    let typed = line.trim();
+    let as_typed = played.eq_ignore_ascii_case(typed) || m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(typed);
+    let echo = if as_typed { String::new() } else { format!("played {played}\n") };
     text(format!("{echo}{}", s.play_move(m)?))
 }
 
@@ -187,17 +193,19 @@ fn moves(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError
         return text(format!("{}\n", s.cell_moves(rest.trim())?));
     }
     let g = &s.variant.rules.geometry;
-    let mut texts: Vec<String> = legal.iter().map(|m| m.text(g)).collect();
-    texts.sort();
-    if texts.is_empty() {
+    if legal.is_empty() {
         return text(format!("no moves ({})\n", render::status(&s.variant, &s.pos)));
     }
+    // Grouped by boardlab's text, shown in the variant's notation ([notation] moves).
+    let writer = crate::records::MoveWriter::new(&s.variant);
+    let mut texts: Vec<(String, String)> = legal.iter().map(|m| (m.text(g), writer.text(&s.pos, m))).collect();
+    texts.sort();
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-    for t in texts {
+    for (own, t) in texts {
         // Drops group by what is dropped (`@`, or `K@` per kind), the others by start cell.
-        let key = match t.split_once('@') {
+        let key = match own.split_once('@') {
             Some((k, _)) => format!("{k}@"),
-            None => t.split(['-', 'x']).next().unwrap_or("").to_string(),
+            None => own.split(['-', 'x']).next().unwrap_or("").to_string(),
         };
         match groups.last_mut() {
             Some((k, v)) if *k == key => v.push(t),
@@ -468,11 +476,22 @@ fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     }
     // Never overwrite what is not a game record (a variant file, say) unless told to.
     let path = std::path::Path::new(file);
-    if !force && path.exists() && Record::load(path).is_err() {
+    let format = Format::of(path);
+    let is_record = |p: &std::path::Path| match format {
+        Format::Record => Record::load(p).is_ok(),
+        // A PGN or PDN file is replaced whole: one that holds games is a record too.
+        _ => crate::files::read_to_string_limited(p, crate::record::MAX_RECORD_BYTES)
+            .is_ok_and(|t| crate::records::pgn::parse(&t).is_ok_and(|g| !g.is_empty())),
+    };
+    if !force && path.exists() && !is_record(path) {
         let msg = format!("{file} exists and is not a boardlab game record; `save {file} --force` overwrites it");
         return Err(CommandError::Rejected(msg));
     }
-    let write = Effect::Write { path: file.into(), contents: s.record().to_text() };
+    let contents = match format {
+        Format::Record => s.record().to_text(),
+        _ => s.export(format).map_err(CommandError::Rejected)?,
+    };
+    let write = Effect::Write { path: file.into(), contents };
     Ok(Reply::text(format!("saved {} moves to {file}\n", s.played.len())).with(write))
 }
 
@@ -480,7 +499,10 @@ fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     if rest.is_empty() {
         return Err(c.usage_error());
     }
-    let rec = Record::load(std::path::Path::new(rest))?;
+    let rec = match Format::of(std::path::Path::new(rest)) {
+        Format::Record => Record::load(std::path::Path::new(rest))?,
+        f => crate::records::convert::load_first(std::path::Path::new(rest), f).map_err(CommandError::Rejected)?,
+    };
     let mut loaded = Session::from_record(&rec, s.style)?;
     let note = s.keep_line(&format!("loaded {rest}"));
     s.put_line(loaded.take_line(String::new()));

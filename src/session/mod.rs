@@ -392,6 +392,18 @@ impl Session {
         }
     }
 
+    /// The game as PGN or PDN text ([`crate::records::convert`]).
+    ///
+    /// # Errors
+    /// A start position the format cannot write.
+    pub fn export(&self, format: crate::records::convert::Format) -> Result<String, String> {
+        let mut line = self.played.clone();
+        line.extend(self.undone.iter().rev());
+        let options: Vec<(String, String)> = self.variant.overrides.to_vec();
+        let header = crate::records::convert::Header::default();
+        crate::records::convert::game_text(&self.variant, format, (&self.start, &line), &options, &header)
+    }
+
     /// The machine players as an autosave keeps them; none when nothing is set away from the
     /// defaults.
     fn machine_record(&self) -> Option<Machine> {
@@ -553,13 +565,8 @@ impl Session {
         match cands.len() {
             1 => Ok(*cands[0]),
             0 if partial && g.parse_cell(&t).is_ok() => Err(CommandError::Rejected(self.cell_moves(&t)?)),
-            0 => Err(CommandError::Rejected(
-                self.variant
-                    .find_move(&mut self.pos, &t)
-                    .err()
-                    .map(|e| e.to_string())
-                    .unwrap_or_else(|| format!("`{}` is not a legal move", crate::files::quote(&t))),
-            )),
+            // Another notation the variant reads (numbered squares, a column's letter), or why not.
+            0 => self.variant.find_move(&mut self.pos, &t).map_err(|e| CommandError::Rejected(e.to_string())),
             _ => {
                 let mut names: Vec<String> = cands.iter().map(|m| m.text(g)).collect();
                 names.sort();
@@ -868,15 +875,17 @@ impl Session {
         let alternate = deciders.iter().enumerate().all(|(i, d)| *d == if i % 2 == 0 { deciders[0] } else { deciders[0].other() });
         let mut s = String::new();
         let first_ply = self.start.ply();
+        // In the variant's notation ([notation] moves): SAN, numbered squares or boardlab's.
+        let mut texts = crate::records::MoveWriter::new(&self.variant).line(&self.start, &self.played);
+        texts.extend(self.played[texts.len()..].iter().map(|m| m.text(g)));
         if alternate && deciders[0] == crate::Player::FIRST {
-            for (i, pair) in self.played.chunks(2).enumerate() {
-                let texts: Vec<String> = pair.iter().map(|m| m.text(g)).collect();
-                s.push_str(&format!("{:>3}. {}\n", i + 1, texts.join(" ")));
+            for (i, pair) in texts.chunks(2).enumerate() {
+                s.push_str(&format!("{:>3}. {}\n", i + 1, pair.join(" ")));
             }
         } else {
-            for (i, m) in self.played.iter().enumerate() {
+            for (i, t) in texts.iter().enumerate() {
                 let who = self.variant.rules.player_name(deciders[i]);
-                s.push_str(&format!("{:>3}. {who} {}\n", first_ply + i as u32 + 1, m.text(g)));
+                s.push_str(&format!("{:>3}. {who} {t}\n", first_ply + i as u32 + 1));
             }
         }
         if !self.undone.is_empty() {

@@ -834,7 +834,11 @@ impl Variant {
                 return self.find_move(pos, crate::san::strip_marks(text));
             }
             // Not boardlab's notation: perhaps SAN (`Nc3`, `exd5`, `e8=Q`).
-            Err(e) => return self.find_san(pos, text).unwrap_or(Err(e.into())),
+            // Or numbered squares (`11-15`), or a column's letter for its one drop (`d`).
+            Err(e) => {
+                let other = self.find_san(pos, text).or_else(|| self.find_numbered(pos, text)).or_else(|| self.find_column(pos, text));
+                return other.unwrap_or(Err(e.into()));
+            }
         };
         let mut legal = Vec::new();
         self.legal_moves(pos, &mut legal)?;
@@ -872,6 +876,64 @@ impl Variant {
             Err(crate::san::Unresolved::None) if san.piece.is_some() => Some(Err(NotationError::NoSanMove(quoted()).into())),
             Err(crate::san::Unresolved::None) => None,
         }
+    }
+
+    /// The legal move a numbered text names ([`crate::numbered`]), in a variant that numbers
+    /// its squares; `None` when the text is not numbers of this board.
+    fn find_numbered(&self, pos: &mut Position, text: &str) -> Option<Result<Move, PlayError>> {
+        let t = crate::numbered::Numbering::of(&self.rules)?.parse(text)?;
+        let mut legal = Vec::new();
+        if let Err(e) = self.legal_moves(pos, &mut legal) {
+            return Some(Err(e.into()));
+        }
+        let g = &self.rules.geometry;
+        let found: Vec<&Move> = legal.iter().filter(|m| t.names(m)).collect();
+        Some(match found[..] {
+            [m] => Ok(*m),
+            [] => {
+                // Why the same move in boardlab's notation is not legal.
+                let mv =
+                    MoveText::Path { from: t.cells[0], landings: t.cells[1..].to_vec(), capture: t.capture, then: None, promote: None };
+                match self.explain_move(pos, &mv, &legal) {
+                    Ok(why) => Err(PlayError::Illegal(why)),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            _ => {
+                let all = found.iter().map(|m| m.text(g)).collect();
+                Err(NotationError::Ambiguous(format!("{} ({})", text.trim(), crate::numbered::describe(&t, g)), all).into())
+            }
+        })
+    }
+
+    /// A column's letter as the one drop into that column, where every legal move is a drop
+    /// and no column has two (Connect Four): `None` when that is not so or the text is not a
+    /// file of the board.
+    fn find_column(&self, pos: &mut Position, text: &str) -> Option<Result<Move, PlayError>> {
+        let t = text.trim().to_ascii_lowercase();
+        let g = &self.rules.geometry;
+        let file_of = |c: u16| g.name(crate::Cell(c)).trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string();
+        if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_lowercase()) || !g.cells().any(|c| file_of(c.0) == t) {
+            return None;
+        }
+        let mut legal = Vec::new();
+        if let Err(e) = self.legal_moves(pos, &mut legal) {
+            return Some(Err(e.into()));
+        }
+        let mut files: Vec<String> = Vec::with_capacity(legal.len());
+        for m in &legal {
+            let (MoveKind::Drop { .. }, Some(to)) = (m.kind, m.to()) else { return None };
+            files.push(file_of(to));
+        }
+        let mut sorted = files.clone();
+        sorted.sort();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        Some(match files.iter().position(|f| *f == t) {
+            Some(i) => Ok(legal[i]),
+            None => Err(PlayError::Illegal(IllegalReason::Refused(format!("column {t} takes no piece now")))),
+        })
     }
 
     /// Parses and plays a move, or says why it is not legal (the position is then unchanged).

@@ -178,7 +178,7 @@ fn ctrl_c_interrupts_the_command_not_the_session() {
     let positions: Vec<&str> = out.lines().filter(|l| l.ends_with(" black 1") || l.contains(" black 1 ")).collect();
     assert_eq!(positions.len(), 2, "{out}");
     assert_eq!(positions[0], positions[1]);
-    assert!(out.contains("  1. c3-d4 f6-e5"), "{out}");
+    assert!(out.contains("  1. 11-15 22-18"), "{out}"); // c3-d4 f6-e5, numbered
     let _ = std::fs::remove_dir_all(&data);
 }
 
@@ -229,7 +229,7 @@ fn a_line_that_is_not_utf8_is_skipped() {
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(o.status.success(), "{err}");
     assert!(err.contains("line 2 of the input is not UTF-8 text; skipped"), "{err}");
-    assert!(out.contains("  1. c3-d4 f6-e5"), "{out}");
+    assert!(out.contains("  1. 11-15 22-18"), "{out}"); // c3-d4 f6-e5, numbered
     let _ = std::fs::remove_dir_all(&data);
 }
 

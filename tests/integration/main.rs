@@ -19,6 +19,7 @@ mod limits;
 mod nopanic;
 mod perft_files;
 mod properties;
+mod records;
 mod repl;
 mod san;
 mod scenarios;

@@ -283,7 +283,7 @@ fn docs_list_every_command() {
 #[test]
 fn the_remaining_commands() {
     let mut s = session("checkers");
-    assert!(ok(&mut s, "moves").contains("c3: c3-b4 c3-d4"));
+    assert!(ok(&mut s, "moves").contains("c3: 11-16 11-15")); // c3-b4 c3-d4, numbered
     // Perft 2 from the start is 49 (Bik, "Perft for Checkers").
     assert_eq!(ok(&mut s, "perft 2"), "49\n");
     assert!(ok(&mut s, "board off").contains("off"));

@@ -107,11 +107,18 @@ impl Merged {
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });
         }
-        // A base's Fairy-Stockfish name does not describe the derived game.
+        // A base's Fairy-Stockfish name and PDN game type do not describe the derived game;
+        // how its moves are written does, key by key.
         if let Some(n) = &mut self.notation {
             n.val.fairy_stockfish = None;
+            n.val.pdn = None;
         }
-        if let Some(n) = raw.notation {
+        if let Some(mut n) = raw.notation {
+            if let Some(base) = &self.notation {
+                n.moves = n.moves.or(base.val.moves);
+                n.square_one = n.square_one.or(base.val.square_one);
+                n.fen_checks = n.fen_checks.or_else(|| base.val.fen_checks.clone());
+            }
             self.notation = Some(Src { file, val: n });
         }
         for (k, o) in raw.options {

@@ -124,6 +124,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let display_attribute = setup::stage_display(&v, &attributes)?;
     let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
     let fen_checks = setup::stage_fen_checks(&v, &counter_names)?;
+    let (move_style, pdn) = setup::stage_move_style(&v, first);
     let move_limit = match v.opts.get("move_limit") {
         // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
         Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
@@ -178,6 +179,8 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         display_attribute,
         fairy_stockfish,
         fen_checks,
+        move_style,
+        pdn,
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
         setwise: None,

@@ -78,6 +78,23 @@ pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPl
     Ok(Setup { board, attrs })
 }
 
+/// `[notation] moves`, `square_one` and `pdn` (their values are checked as the TOML is read).
+pub(super) fn stage_move_style(v: &V, first: Player) -> (crate::rules::MoveStyle, Option<u8>) {
+    use crate::rules::MoveStyle;
+    use crate::rules::raw::{RawMoveStyle, RawSeat};
+    let Some(n) = &v.m.notation else { return (MoveStyle::Boardlab, None) };
+    let style = match n.val.moves {
+        None | Some(RawMoveStyle::Boardlab) => MoveStyle::Boardlab,
+        Some(RawMoveStyle::San) => MoveStyle::San,
+        Some(RawMoveStyle::Numbered) => {
+            // PDN's usual orientation: square 1 on the back rank of the player who moves second.
+            let square_one = if n.val.square_one == Some(RawSeat::First) { first } else { first.other() };
+            MoveStyle::Numbered { square_one }
+        }
+    };
+    (style, n.val.pdn)
+}
+
 /// The attribute `show` writes beside each piece, if one is declared.
 /// `[notation] fairy_stockfish`: a name as Fairy-Stockfish spells its variants (lower-case
 /// letters, digits, `-` and `_`, at most 40 characters).
