@@ -15,8 +15,8 @@
 
 pub mod api;
 pub mod games;
-pub mod panels;
 pub mod live;
+pub mod panels;
 pub mod reload;
 pub mod saved;
 mod state;
