@@ -104,10 +104,9 @@ impl Drop for KilledOnDrop {
     }
 }
 
-/// `stop` reaches a running `go infinite`: the engine answers `bestmove` while its input stays
-/// open (a hang fails after a minute rather than blocking the suite).
-#[test]
-fn stop_ends_an_infinite_search() {
+/// `boardlab uci` started with its input piped and its output lines sent to a channel (so a
+/// test waits for a line with a timeout rather than blocking); killed when the guard drops.
+fn listening_engine() -> (KilledOnDrop, std::process::ChildStdin, std::sync::mpsc::Receiver<String>) {
     let mut guard = KilledOnDrop(
         Command::new(env!("CARGO_BIN_EXE_boardlab"))
             .arg("uci")
@@ -117,10 +116,9 @@ fn stop_ends_an_infinite_search() {
             .spawn()
             .unwrap(),
     );
-    let child = &mut guard.0;
-    let mut stdin = child.stdin.take().unwrap();
+    let stdin = guard.0.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
+    let stdout = guard.0.stdout.take().unwrap();
     std::thread::spawn(move || {
         for l in BufReader::new(stdout).lines() {
             if tx.send(l.unwrap()).is_err() {
@@ -128,6 +126,15 @@ fn stop_ends_an_infinite_search() {
             }
         }
     });
+    (guard, stdin, rx)
+}
+
+/// `stop` reaches a running `go infinite`: the engine answers `bestmove` while its input stays
+/// open (a hang fails after a minute rather than blocking the suite).
+#[test]
+fn stop_ends_an_infinite_search() {
+    let (mut guard, mut stdin, rx) = listening_engine();
+    let child = &mut guard.0;
     writeln!(stdin, "position startpos\ngo infinite").unwrap();
     let wait = std::time::Duration::from_secs(60);
     let first = rx.recv_timeout(wait).expect("an info line while searching");
@@ -160,26 +167,8 @@ fn stop_ends_an_infinite_search() {
 /// the search"): `readyok` comes before `stop` is sent, and the search then answers `stop`.
 #[test]
 fn isready_is_answered_during_a_search() {
-    let mut guard = KilledOnDrop(
-        Command::new(env!("CARGO_BIN_EXE_boardlab"))
-            .arg("uci")
-            .current_dir(crate::root())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
+    let (mut guard, mut stdin, rx) = listening_engine();
     let child = &mut guard.0;
-    let mut stdin = child.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for l in BufReader::new(stdout).lines() {
-            if tx.send(l.unwrap()).is_err() {
-                return;
-            }
-        }
-    });
     writeln!(stdin, "position startpos\ngo infinite").unwrap();
     let wait = std::time::Duration::from_secs(60);
     let first = rx.recv_timeout(wait).expect("an info line while searching");

@@ -107,20 +107,7 @@ impl Merged {
         if let Some(h) = raw.hooks {
             self.hooks = Some(Src { file, val: h });
         }
-        // A base's Fairy-Stockfish name and PDN game type do not describe the derived game;
-        // how its moves are written does, key by key.
-        if let Some(n) = &mut self.notation {
-            n.val.fairy_stockfish = None;
-            n.val.pdn = None;
-        }
-        if let Some(mut n) = raw.notation {
-            if let Some(base) = &self.notation {
-                n.moves = n.moves.or(base.val.moves);
-                n.square_one = n.square_one.or(base.val.square_one);
-                n.fen_checks = n.fen_checks.or_else(|| base.val.fen_checks.clone());
-            }
-            self.notation = Some(Src { file, val: n });
-        }
+        self.overlay_notation(file, raw.notation);
         for (k, o) in raw.options {
             match self.options.get_mut(&k) {
                 Some(existing) if o.values.is_none() && o.min.is_none() && o.max.is_none() => {
@@ -135,6 +122,23 @@ impl Merged {
                     self.options.insert(k, MergedOption { decl: Src { file, val: o }, default: None, description: None });
                 }
             }
+        }
+    }
+
+    /// `[notation]`: `moves`, `square_one` and `fen_checks` are inherited key by key; a base's
+    /// `fairy_stockfish` name and `pdn` number never are (they name another game).
+    fn overlay_notation(&mut self, file: usize, raw: Option<RawNotation>) {
+        if let Some(n) = &mut self.notation {
+            n.val.fairy_stockfish = None;
+            n.val.pdn = None;
+        }
+        if let Some(mut n) = raw {
+            if let Some(base) = &self.notation {
+                n.moves = n.moves.or(base.val.moves);
+                n.square_one = n.square_one.or(base.val.square_one);
+                n.fen_checks = n.fen_checks.or_else(|| base.val.fen_checks.clone());
+            }
+            self.notation = Some(Src { file, val: n });
         }
     }
 }
