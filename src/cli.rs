@@ -470,7 +470,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match cli.command.unwrap_or(Command::Play { variant: "basileus".into(), sets: Sets::default(), resume: None }) {
         Command::List => list(out),
         Command::Uci => Ok(crate::protocol::uci::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
-        Command::Usi => Ok(crate::protocol::usi::run(Box::new(std::io::BufReader::new(std::io::stdin())), out, true)?),
+        Command::Usi => {
+            let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+            Ok(crate::protocol::uci::run_dialect(crate::protocol::coords::Dialect::Usi, input, out, true)?)
+        }
         Command::Moves(game) => moves(&game, out),
         Command::Fen(game) => {
             let (v, mut pos) = setup(&Game { moves: String::new(), ..game.clone() })?;

@@ -92,7 +92,7 @@ pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bo
     run_dialect(Dialect::Uci, input, out, owns_process)
 }
 
-/// [`run`] in a dialect: UCI's, or USI's ([`super::usi::run`]).
+/// [`run`] in a dialect: UCI's, or USI's (`boardlab usi`; its own parts in [`super::usi`]).
 ///
 /// # Errors
 /// Writing to `out` failed.

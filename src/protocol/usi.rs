@@ -1,29 +1,19 @@
 //! `boardlab usi`: the Universal Shogi Interface, for the shogi family (minishogi, dōbutsu, and
 //! any variant the resolver finds: `USI_Variant`), as Fairy-Stockfish speaks it in USI mode.
 //!
-//! It is UCI's loop ([`super::uci::run_dialect`]) in USI's dialect: `usi`/`usiok`,
+//! This file holds USI's own parts; the loop is UCI's (`uci::run_dialect` with
+//! [`Dialect::Usi`], which `boardlab usi` runs): `usi`/`usiok`,
 //! `usinewgame`, `position sfen …` ([`super::sfen`]), moves in USI coordinates
 //! ([`super::coords::Dialect::Usi`]: `7g7f`, `P*5e`, `2b3c+`), `go btime/wtime/binc/winc`
 //! where `b` is the first player (sente), `byoyomi`, `mate` in plies, and `bestmove resign` or
 //! `bestmove win` where UCI says `(none)`. The commands are documented in `docs/protocols.md`.
 
-use super::coords::Dialect;
 use crate::outcome::Winner;
 use crate::state::Position;
 use crate::variant::Variant;
-use std::io::{self, BufRead, Write};
 
 /// The variant played until `setoption name USI_Variant` says otherwise.
 pub const DEFAULT_VARIANT: &str = "minishogi";
-
-/// Runs the protocol until `quit` or the end of `input`, answering on `out` (see
-/// [`super::uci::run`] for `owns_process`).
-///
-/// # Errors
-/// Writing to `out` failed.
-pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
-    super::uci::run_dialect(Dialect::Usi, input, out, owns_process)
-}
 
 /// `bestmove`'s word when the player to move has no move: `win` when the game is over and won
 /// by that player (its opponent's last move lost it, or a rule such as the lion's try), else
@@ -39,12 +29,14 @@ pub fn no_move(v: &Variant, pos: &Position) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::coords;
+    use crate::protocol::coords::{self, Dialect};
 
     /// Runs a session: the lines in, what came out.
     fn session(script: &str) -> String {
         let mut out = Vec::new();
-        run(Box::new(io::Cursor::new(script.to_string().into_bytes())), &mut out, false).unwrap();
+        // The loop is UCI's, in USI's dialect (as `boardlab usi` runs it).
+        let input = Box::new(std::io::Cursor::new(script.to_string().into_bytes()));
+        crate::protocol::uci::run_dialect(Dialect::Usi, input, &mut out, false).unwrap();
         String::from_utf8(out).unwrap()
     }
 
