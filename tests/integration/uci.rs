@@ -129,36 +129,45 @@ fn listening_engine() -> (KilledOnDrop, std::process::ChildStdin, std::sync::mps
     (guard, stdin, rx)
 }
 
+/// How long a test waits for a line from the engine before it fails.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// [`listening_engine`] running `go infinite` from chess's start, its first `info` line read.
+fn searching_engine() -> (KilledOnDrop, std::process::ChildStdin, std::sync::mpsc::Receiver<String>) {
+    let (guard, mut stdin, rx) = listening_engine();
+    writeln!(stdin, "position startpos\ngo infinite").unwrap();
+    let first = rx.recv_timeout(WAIT).expect("an info line while searching");
+    assert!(first.starts_with("info depth"), "{first}");
+    (guard, stdin, rx)
+}
+
 /// `stop` reaches a running `go infinite`: the engine answers `bestmove` while its input stays
 /// open (a hang fails after a minute rather than blocking the suite).
 #[test]
 fn stop_ends_an_infinite_search() {
-    let (mut guard, mut stdin, rx) = listening_engine();
+    let (mut guard, mut stdin, rx) = searching_engine();
     let child = &mut guard.0;
-    writeln!(stdin, "position startpos\ngo infinite").unwrap();
-    let wait = std::time::Duration::from_secs(60);
-    let first = rx.recv_timeout(wait).expect("an info line while searching");
-    assert!(first.starts_with("info depth"), "{first}");
+
     writeln!(stdin, "stop").unwrap();
     let best = loop {
-        let l = rx.recv_timeout(wait).expect("bestmove after stop");
+        let l = rx.recv_timeout(WAIT).expect("bestmove after stop");
         if let Some(b) = l.strip_prefix("bestmove ") {
             break b.to_string();
         }
     };
     assert!(legal_after("chess", None, &[]).contains(&best), "{best}");
     writeln!(stdin, "isready").unwrap();
-    assert_eq!(rx.recv_timeout(wait).unwrap(), "readyok");
+    assert_eq!(rx.recv_timeout(WAIT).unwrap(), "readyok");
     // A `stop` read while the engine has not yet started its `go` still stops that search,
     // whatever `go` comes after it.
     writeln!(stdin, "go infinite\nstop\ngo depth 1\nisready").unwrap();
     let mut answers = 0;
     while answers < 2 {
-        let l = rx.recv_timeout(wait).expect("both searches answer");
+        let l = rx.recv_timeout(WAIT).expect("both searches answer");
         answers += usize::from(l.starts_with("bestmove "));
         assert_ne!(l, "readyok", "readyok before the second bestmove");
     }
-    assert_eq!(rx.recv_timeout(wait).unwrap(), "readyok");
+    assert_eq!(rx.recv_timeout(WAIT).unwrap(), "readyok");
     writeln!(stdin, "quit").unwrap();
     assert!(child.wait().unwrap().success());
 }
@@ -167,22 +176,19 @@ fn stop_ends_an_infinite_search() {
 /// the search"): `readyok` comes before `stop` is sent, and the search then answers `stop`.
 #[test]
 fn isready_is_answered_during_a_search() {
-    let (mut guard, mut stdin, rx) = listening_engine();
+    let (mut guard, mut stdin, rx) = searching_engine();
     let child = &mut guard.0;
-    writeln!(stdin, "position startpos\ngo infinite").unwrap();
-    let wait = std::time::Duration::from_secs(60);
-    let first = rx.recv_timeout(wait).expect("an info line while searching");
-    assert!(first.starts_with("info depth"), "{first}");
+
     writeln!(stdin, "isready").unwrap();
     loop {
-        let l = rx.recv_timeout(wait).expect("readyok while searching");
+        let l = rx.recv_timeout(WAIT).expect("readyok while searching");
         assert!(!l.starts_with("bestmove"), "bestmove before readyok");
         if l == "readyok" {
             break;
         }
     }
     writeln!(stdin, "stop").unwrap();
-    while !rx.recv_timeout(wait).expect("bestmove after stop").starts_with("bestmove ") {}
+    while !rx.recv_timeout(WAIT).expect("bestmove after stop").starts_with("bestmove ") {}
     writeln!(stdin, "quit").unwrap();
     assert!(child.wait().unwrap().success());
 }
