@@ -39,6 +39,7 @@
 // once per load, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+mod board_text;
 mod geometry;
 mod outcome;
 mod piece;
