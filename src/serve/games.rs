@@ -1,8 +1,8 @@
 //! The games the server holds, owned by one thread: a [`Session`] is not `Send` (its progress
 //! sink), and one owner also means requests on a game never interleave. Handlers send that
 //! thread a job and await its answer; a job that panics is answered with an error and the
-//! thread goes on with the next. Between jobs, the thread watches the games' variant files
-//! ([`super::reload`]).
+//! thread goes on with the next. Between jobs, the thread looks at the files each game watches
+//! ([`super::reload`]) and reloads the games whose files changed ([`poll`]).
 
 use super::hub::Hub;
 use super::reload::{POLL, Watch, load_error};

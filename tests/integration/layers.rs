@@ -196,7 +196,9 @@ impl Crate {
         if path[0] != "crate" && path[0] != "self" && path[0] != "super" && at.len() == start {
             return None; // not a path into the crate
         }
-        Some((at, rest.first().cloned().unwrap_or_default()))
+        // The name taken there, or the module itself (`use crate::rules;`).
+        let named = rest.first().or(path.last()).cloned().unwrap_or_default();
+        Some((at, named))
     }
 }
 
@@ -516,6 +518,10 @@ fn the_reader_finds_paths_in_use_trees_and_code() {
         vec!["crate", "k", "l"],
     ];
     assert_eq!(got, want.iter().map(|p| p.iter().map(|s| s.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>());
+    // Literals and lifetimes hide nothing and reveal nothing.
+    let toks =
+        tokens("fn g<'a>(x: &'a str) { let q = '\"'; let r = r#\"crate::r::s\"#; let b = b\"crate::t\"; let e = '\\''; crate::u::v(q); }");
+    assert_eq!(paths(&toks, |_| false), vec![vec!["crate".to_string(), "u".into(), "v".into()]]);
     let kept = without_tests(tokens("fn a() {}\n#[cfg(test)]\nmod tests { use crate::z; }\n#[cfg(test)]\nmod more;\nfn b() {}"));
     assert!(!kept.contains(&Tok::Id("z".into())) && !kept.contains(&Tok::Id("more".into())) && kept.contains(&Tok::Id("b".into())));
 }
