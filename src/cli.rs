@@ -445,7 +445,7 @@ fn setup(game: &Game) -> Result<(Variant, Position), CliError> {
 }
 
 /// Loads the variant and plays the game's moves; also returns the last move played.
-fn setup_last(game: &Game) -> Result<(Variant, Position, Option<crate::Move>), CliError> {
+fn setup_last(game: &Game) -> Result<(Variant, Position, Option<crate::notation::Move>), CliError> {
     crate::notation::check_length("--moves", &game.moves, crate::notation::MAX_MOVES_TEXT).map_err(CliError::usage)?;
     let v = load(&game.variant, &game.sets.pairs()?)?;
     let mut pos = match (&game.position, &game.fen) {

@@ -312,7 +312,7 @@ impl Walk<'_> {
                 self.result_words(ra.as_ref(), mover, "the mover"),
                 self.result_words(rb.as_ref(), mover, "the mover")
             ));
-            let say = |v: &Variant, r: &Option<crate::Outcome>| {
+            let say = |v: &Variant, r: &Option<crate::outcome::Outcome>| {
                 r.as_ref().map_or("the game goes on".into(), |o| o.describe(&v.rules.player_names))
             };
             details.push(format!("A: {}; B: {}", say(a, &ra), say(b, &rb)));
@@ -364,7 +364,7 @@ impl Walk<'_> {
     /// A result in words relative to `player`, called `who`: "ends the game, the mover winning
     /// (army destroyed)"; a position's own result is told relative to the player to move (who
     /// did not make the move that ended it).
-    fn result_words(&self, r: Option<&crate::Outcome>, player: Player, who: &str) -> String {
+    fn result_words(&self, r: Option<&crate::outcome::Outcome>, player: Player, who: &str) -> String {
         match r {
             None => "goes on".to_string(),
             Some(o) => match o.winner {

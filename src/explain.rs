@@ -113,7 +113,7 @@ pub struct Lists<'a> {
 
 /// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
 pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> IllegalReason {
-    let names = |p: crate::Player| rules.player_name(p).to_string();
+    let names = |p: crate::piece::Player| rules.player_name(p).to_string();
     if let Some(r) = pos.result() {
         return IllegalReason::GameOver(r.describe(&rules.player_names));
     }
@@ -147,7 +147,7 @@ pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> Ill
     {
         return IllegalReason::NotAChoice { text, tag: c.tag.replace('_', " "), choices: Moves::of(rules, l.legal.iter()) };
     }
-    let cell = rules.geometry.name(crate::Cell(from)).to_string();
+    let cell = rules.geometry.name(crate::geometry::Cell(from)).to_string();
     let code = pos.board()[from as usize];
     if code.is_empty() {
         return IllegalReason::NoPiece(cell);
@@ -184,7 +184,7 @@ fn taken_twice(rules: &Ruleset, pos: &Position, from: u16, path: &[u16]) -> Opti
     let mut taken: Vec<u16> = Vec::new();
     let mut at = from;
     for &land in path {
-        let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(at)), g.coords(crate::Cell(land)));
+        let ((f0, r0), (f1, r1)) = (g.coords(crate::geometry::Cell(at)), g.coords(crate::geometry::Cell(land)));
         let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
         if (df == 0 && dr == 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
             return None;
@@ -216,7 +216,7 @@ fn taken_twice(rules: &Ruleset, pos: &Position, from: u16, path: &[u16]) -> Opti
 fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Option<IllegalReason> {
     let g = &rules.geometry;
     let side = pos.side();
-    let name = |c: u16| g.name(crate::Cell(c)).to_string();
+    let name = |c: u16| g.name(crate::geometry::Cell(c)).to_string();
     let codes = &rules.drops[side];
     let drops = || codes.iter().map(|&c| format!("{}@", rules.symbol(c).to_ascii_uppercase())).collect::<Vec<_>>().join(", ");
     let player = rules.player_name(side).to_string();
@@ -244,7 +244,7 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
         return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });
     }
     if let Some(block) = d.file_block {
-        let file = g.coords(crate::Cell(to)).0;
+        let file = g.coords(crate::geometry::Cell(to)).0;
         let on_file = (0..g.ranks as i32).filter_map(|r| g.at(file as i32, r)).find(|c| pos.board()[c.0 as usize] == block);
         if let Some(c) = on_file {
             let own = rules.kind(block.kind()).name.clone();
@@ -261,7 +261,7 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
             landing = d.fall[landing as usize];
         }
         if landing != to {
-            let (f, r) = g.coords(crate::Cell(to));
+            let (f, r) = g.coords(crate::geometry::Cell(to));
             let line = match (dx, dy) {
                 (0, _) => format!("in column {}", crate::geometry::file_letter(f)),
                 (_, 0) => format!("in row {}", r + 1),
@@ -308,7 +308,7 @@ fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, le
     let (code, _) = seconds.first()?.placed()?;
     let first = MoveText::Path { from: *from, landings: landings.clone(), capture: mv.is_capture(), then: None, promote: None }.text(g);
     let placed = rules.kind(code.kind()).name.clone();
-    let choices = Moves(seconds.iter().map(|m| g.name(crate::Cell(m.placed().expect("second part").1)).to_string()).collect());
+    let choices = Moves(seconds.iter().map(|m| g.name(crate::geometry::Cell(m.placed().expect("second part").1)).to_string()).collect());
     let Some(at) = *then else {
         let examples = Moves(choices.0.iter().map(|c| format!("{first}/{c}")).collect());
         return Some(IllegalReason::SecondPartMissing { kind: kind.to_string(), first, placed, choices: examples });
@@ -317,9 +317,9 @@ fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, le
     let land = *landings.last()?;
     let busy = |c: u16| c == land || (c != *from && !pos.board()[c as usize].is_empty());
     let why = if busy(at) {
-        format!(": {} is occupied", g.name(crate::Cell(at)))
+        format!(": {} is occupied", g.name(crate::geometry::Cell(at)))
     } else {
-        let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(land)), g.coords(crate::Cell(at)));
+        let ((f0, r0), (f1, r1)) = (g.coords(crate::geometry::Cell(land)), g.coords(crate::geometry::Cell(at)));
         let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
         let n = df.abs().max(dr.abs());
         let aligned = df == 0 || dr == 0 || df.abs() == dr.abs();
@@ -328,9 +328,9 @@ fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, le
         } else {
             None
         };
-        blocker.map_or(String::new(), |b| format!(": {} is in the way", g.name(crate::Cell(b))))
+        blocker.map_or(String::new(), |b| format!(": {} is in the way", g.name(crate::geometry::Cell(b))))
     };
-    Some(IllegalReason::SecondPartUnreachable { first, placed, cell: g.name(crate::Cell(at)).to_string(), why, choices })
+    Some(IllegalReason::SecondPartUnreachable { first, placed, cell: g.name(crate::geometry::Cell(at)).to_string(), why, choices })
 }
 
 fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, legal: &[Move]) -> Option<IllegalReason> {
@@ -340,7 +340,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, lega
         && rules.captures.removal == crate::rules::Removal::EndOfChain
         && let Some(cell) = taken_twice(rules, pos, from, path)
     {
-        return Some(IllegalReason::TakenTwice(rules.geometry.name(crate::Cell(cell)).to_string()));
+        return Some(IllegalReason::TakenTwice(rules.geometry.name(crate::geometry::Cell(cell)).to_string()));
     }
     if mv.is_capture() {
         let longer: Vec<&Move> =
@@ -356,7 +356,11 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, lega
                 let can = pr.jumps.iter().any(|j| j.table.get(at).contains(&(over, land)) && victim(vc, j.victims));
                 if !vc.is_empty() && vc.owner() != code.owner() && !can {
                     let (kind, victim) = (rules.kind(code.kind()).name.clone(), rules.kind(vc.kind()).name.clone());
-                    return Some(IllegalReason::MayNotCapture { kind, victim, cell: rules.geometry.name(crate::Cell(over)).to_string() });
+                    return Some(IllegalReason::MayNotCapture {
+                        kind,
+                        victim,
+                        cell: rules.geometry.name(crate::geometry::Cell(over)).to_string(),
+                    });
                 }
             }
             at = land;
@@ -364,7 +368,7 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, lega
     }
     match path {
         [to] if !mv.is_capture() && !pos.board()[*to as usize].is_empty() => {
-            Some(IllegalReason::Occupied(rules.geometry.name(crate::Cell(*to)).to_string()))
+            Some(IllegalReason::Occupied(rules.geometry.name(crate::geometry::Cell(*to)).to_string()))
         }
         _ => None,
     }

@@ -10,7 +10,7 @@
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
 //!   each in one module;
-//! - [`notation`]: moves and boards as text, [`san`] (chess's algebraic moves, read against the legal moves and written), [`numbered`] (draughts' numbered squares), [`fen`] for chess-like variants; `state`: [`Position`], make/undo, hashing;
+//! - [`notation`]: moves and boards as text, [`san`] (chess's algebraic moves, read against the legal moves and written), [`numbered`] (draughts' numbered squares), [`fen`] for chess-like variants (below the rules: `board_text`, the board of setup rows and position lines); `state`: [`Position`], make/undo, hashing, the position line;
 //! - `movegen`: legal moves and capture chains; `explain`: why a move is illegal
 //!   ([`IllegalReason`]);
 //! - [`script`]: the Rhai host and the script API;
@@ -33,12 +33,14 @@
 //!   FIFOs and links kept), bounded reads, input quoted short.
 //!
 //! Text formats and tools with a vocabulary of their own are public modules; everything else is
-//! re-exported here, flat.
+//! re-exported here, flat, for the binary, the tests and the benches: crate code names an item
+//! from its defining module (the test `layers` holds the order and that rule).
 
 // Load errors carry the file's text for their diagnostic; they are cold-path values returned
 // once per load, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+mod board_text;
 mod geometry;
 mod outcome;
 mod piece;

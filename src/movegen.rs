@@ -575,7 +575,7 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
             // Not onto a file where one of the player's pieces of that kind stands.
             let g = &rules.geometry;
             let taken = |c: u16| {
-                let file = g.coords(crate::Cell(c)).0 as i32;
+                let file = g.coords(crate::geometry::Cell(c)).0 as i32;
                 (0..g.ranks as i32).filter_map(|r| g.at(file, r)).any(|x| board[x.0 as usize] == block)
             };
             for &c in &d.cells {
@@ -1491,7 +1491,7 @@ impl CastleRefusal {
     /// The refusal in words, read on `pos` (the position castling was asked in).
     pub fn words(self, rules: &Ruleset, pos: &Position, side: usize) -> String {
         let written = if side == EAST { "O-O" } else { "O-O-O" };
-        let name = |c: u16| rules.geometry.name(crate::Cell(c)).to_string();
+        let name = |c: u16| rules.geometry.name(crate::geometry::Cell(c)).to_string();
         let kind = |c: u16| rules.kind(pos.board()[c as usize].kind()).name.clone();
         match self {
             CastleRefusal::NoCastling => "this game has no castling".into(),
@@ -1523,12 +1523,12 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
         return Err(CastleRefusal::RightLost);
     }
     let king = c.king_on_rank(g, pos.board(), me, rook).ok_or(CastleRefusal::NoKing(rook))?;
-    let rank = g.coords(crate::Cell(king)).1 as i32;
+    let rank = g.coords(crate::geometry::Cell(king)).1 as i32;
     let at = |f: u8| g.at(f as i32, rank).map(|c| c.0);
     let (Some(king_to), Some(rook_to)) = (at(king_file), at(rook_file)) else {
         return Err(CastleRefusal::OffBoard);
     };
-    let file = |c: u16| g.coords(crate::Cell(c)).0;
+    let file = |c: u16| g.coords(crate::geometry::Cell(c)).0;
     let between = |a: u16, b: u16| {
         let (x, y) = (file(a).min(file(b)), file(a).max(file(b)));
         (x..=y).filter_map(at)
@@ -1687,7 +1687,7 @@ fn dedup_from(out: &mut MoveList, start: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::variant::Variant;
 
     fn texts(v: &Variant, pos: &mut Position) -> Vec<String> {
         let mut out = Vec::new();
@@ -1865,7 +1865,7 @@ mod tests {
                                 let mut t = Tally { maximum: false, best: 0, n: 0 };
                                 start_chain(&rules, pos.board_scratch(), side, from, code, &mut Scratch::new(), &mut t);
                                 let n = count_chains_from(&rules, pos.board_scratch(), side, from);
-                                let at = v.rules.geometry.name(crate::Cell(from));
+                                let at = v.rules.geometry.name(crate::geometry::Cell(from));
                                 assert_eq!(n, t.n, "{name} {chain:?} {removal:?}: {at} in {}", pos.to_text(&v.rules));
                                 pieces += (n > 0) as u32;
                                 several += (n > 1) as u32;
@@ -2125,10 +2125,10 @@ mod tests {
     fn royal_capture_can_wait_for_the_last_royal_piece() {
         // tests/extinction: `last = true`; black has kings on b4 and a1, then only on b4.
         let v = Variant::load("tests/extinction/variant.toml", &[]).unwrap();
-        let mut pos = crate::Position::from_text(&v.rules, "1k2/K3/4/k2K white").unwrap();
+        let mut pos = crate::state::Position::from_text(&v.rules, "1k2/K3/4/k2K white").unwrap();
         v.play(&mut pos, "a3xb4").unwrap();
         assert_eq!(pos.result(), None, "a king is left on a1");
-        let mut pos = crate::Position::from_text(&v.rules, "1k2/K3/4/3K white").unwrap();
+        let mut pos = crate::state::Position::from_text(&v.rules, "1k2/K3/4/3K white").unwrap();
         v.play(&mut pos, "a3xb4").unwrap();
         assert_eq!(pos.result().map(|r| r.describe(&v.rules.player_names)), Some("white wins: last king captured".into()));
     }

@@ -9,7 +9,7 @@
 //! holds 1–12) and international draughts (1–50, the second player's men on 1–20) both come out
 //! as their PDN standards.
 
-use crate::Cell;
+use crate::geometry::Cell;
 use crate::geometry::Geometry;
 use crate::notation::{Move, MoveKind};
 use crate::rules::{MoveStyle, Ruleset};
@@ -126,7 +126,7 @@ pub fn describe(t: &NumberedText, g: &Geometry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::variant::Variant;
 
     /// The PDN standards: English draughts' first player (PDN's Black) on 1–12 with 1 on the
     /// far right of its back rank as it sees the board from behind (g1 here); international

@@ -28,7 +28,7 @@ impl Outcome {
     }
 
     /// `white wins: basileus captured` with the variant's player names.
-    pub fn describe(&self, names: &crate::ByPlayer<String>) -> String {
+    pub fn describe(&self, names: &crate::piece::ByPlayer<String>) -> String {
         match self.winner {
             Winner::Player(p) => format!("{} wins: {}", names[p], self.reason),
             Winner::Draw => format!("draw: {}", self.reason),

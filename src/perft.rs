@@ -45,7 +45,7 @@ pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// general kernel ([`perft_general`]); the count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     match v.set_perft(pos, depth) {
-        Some(sets) => sets.perft(pos, depth, false),
+        Some(sets) => Ok(sets.perft(pos, depth, false)?),
         None => perft_general(v, pos, depth, false),
     }
 }
@@ -58,7 +58,7 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchE
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     match v.set_perft(pos, depth) {
-        Some(sets) => sets.perft(pos, depth, true),
+        Some(sets) => Ok(sets.perft(pos, depth, true)?),
         None => perft_general(v, pos, depth, true),
     }
 }
@@ -223,7 +223,7 @@ pub fn parse_file(text: &str) -> Result<Vec<PerftCheck>, FileError> {
             Some((b, c)) => (b, c.trim().to_string()),
             None => (line, String::new()),
         };
-        let fields = crate::notation::split_fields(body);
+        let fields = crate::board_text::split_fields(body);
         let bad = |what: &str| FileError { line: i + 1, what: what.to_string() };
         if fields.len() < 2 {
             return Err(bad("expected DEPTH COUNT [moves=…] [position=\"…\"] [set=…]"));

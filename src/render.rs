@@ -24,7 +24,7 @@ impl Style {
 /// The board with coordinates, the side to move or the result, and the state that matters.
 /// `last` marks the cells of the last move, in brackets (parentheses when plain), and the cells
 /// it captured on (an emptied one shows `x`).
-pub fn board(v: &Variant, pos: &Position, last: Option<&crate::Move>, style: Style) -> String {
+pub fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::Move>, style: Style) -> String {
     let r = &v.rules;
     let g = &r.geometry;
     let mut s = String::new();
@@ -83,7 +83,7 @@ fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool
     }
     let body = if code.is_empty() {
         style.paint("2", &label)
-    } else if code.owner() == crate::Player::FIRST {
+    } else if code.owner() == crate::piece::Player::FIRST {
         style.paint("1;37", &label)
     } else {
         style.paint("1;31", &label)
@@ -125,7 +125,7 @@ pub(crate) fn hand_slots(v: &Variant) -> Vec<(u8, ByPlayer<char>)> {
     let r = &v.rules;
     (0..r.kinds.len())
         .filter_map(|k| {
-            let code = crate::PieceCode::new(crate::KindId(k as u8), crate::Player::FIRST);
+            let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::piece::Player::FIRST);
             Some((r.pieces[code.index()].drop.as_ref()?.hand?, r.kinds[k].symbols))
         })
         .collect()
@@ -139,7 +139,7 @@ pub(crate) fn hands_line(v: &Variant, pos: &Position) -> Option<String> {
     if hands.is_empty() {
         return None;
     }
-    let held: Vec<String> = crate::Player::both()
+    let held: Vec<String> = crate::piece::Player::both()
         .iter()
         .map(|&p| {
             let mut h = String::new();
@@ -162,7 +162,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
     let g = &r.geometry;
     let mut s = String::new();
     if let Some(k) = r.crown {
-        let kings: Vec<String> = crate::Player::both()
+        let kings: Vec<String> = crate::piece::Player::both()
             .iter()
             .map(|&p| {
                 let at = g.cells().find(|c| {
@@ -189,7 +189,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
             continue;
         }
         let vals: Vec<String> =
-            crate::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counter(p, i as u8))).collect();
+            crate::piece::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), pos.counter(p, i as u8))).collect();
         let _ = writeln!(s, "{name}: {}", vals.join(", "));
     }
     s
@@ -199,7 +199,7 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
 fn zone_mark(v: &Variant, c: Cell) -> char {
     let g = &v.rules.geometry;
     for (name, mark) in &v.marks {
-        if let Some(m) = v.rules.zone_mask(name, crate::Player::FIRST)
+        if let Some(m) = v.rules.zone_mask(name, crate::piece::Player::FIRST)
             && g.zones_of(c.0).meets(m)
         {
             return *mark;
@@ -246,8 +246,8 @@ pub fn how_pieces_move(v: &Variant) -> String {
     let r = &v.rules;
     let mut out = format!("# {}: how the pieces move\n", r.title);
     for (k, kind) in r.kinds.iter().enumerate() {
-        let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::Player::FIRST);
-        let syms = format!("{}/{}", kind.symbols[crate::Player::FIRST], kind.symbols[crate::Player::FIRST.other()]);
+        let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::piece::Player::FIRST);
+        let syms = format!("{}/{}", kind.symbols[crate::piece::Player::FIRST], kind.symbols[crate::piece::Player::FIRST.other()]);
         let royal = if kind.royal { ", royal" } else { "" };
         let _ = writeln!(out, "#   {} ({syms}{royal}): {}", kind.name, if kind.description.is_empty() { "-" } else { &kind.description });
         let notes = &r.pieces[code.index()].notes;

@@ -9,7 +9,7 @@
 //! it against the legal moves: the kind of the piece moved, the landing, the disambiguation
 //! (the start cell's file, rank or both), the capture mark, the promotion's letter.
 
-use crate::Cell;
+use crate::geometry::Cell;
 use crate::geometry::Geometry;
 use crate::notation::{Move, MoveKind};
 use crate::piece::{KindId, Player};
@@ -193,7 +193,7 @@ pub fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, le
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
+    use crate::variant::Variant;
 
     #[test]
     fn reads_the_forms() {

@@ -10,8 +10,8 @@
 //! apply; a test holds the two equal in every shipped variant this applies to, from random
 //! positions); `perft --general` asks for the general kernel.
 
-use crate::SearchError;
 use crate::interrupt;
+use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::{EndKind, NoMoves};
 use crate::rules::setwise::{MAX_CODES, Setwise, Word};
@@ -47,7 +47,7 @@ impl SetWalk {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         match self {
             SetWalk::Steps(s) => s.perft(pos, depth, made),
             SetWalk::Lean(l) => l.perft(pos, depth, made),
@@ -189,7 +189,7 @@ impl SetPerft {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         // One word a set where the board fits, and no more sets than the codes need (a node
         // is copied at every move).
         match (self.cells >> 64 == 0, self.ncodes <= 8) {
@@ -200,7 +200,7 @@ impl SetPerft {
         }
     }
 
-    fn run<W: Word, const N: usize>(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+    fn run<W: Word, const N: usize>(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         let mut node = Node { sets: [W::ZERO; N], side: pos.side() };
         for (s, &c) in node.sets.iter_mut().zip(pos.cells_by_code()) {
             *s = W::of(c);
@@ -395,7 +395,7 @@ trait Tree {
 
 /// The number of move sequences `depth` long from `node` (`lists`: one a level); with `made`,
 /// every last move is made too.
-fn perft_tree<T: Tree>(t: &T, node: &T::Node, depth: u32, made: bool, lists: &mut [Vec<T::Move>]) -> Result<u64, SearchError> {
+fn perft_tree<T: Tree>(t: &T, node: &T::Node, depth: u32, made: bool, lists: &mut [Vec<T::Move>]) -> Result<u64, Interrupted> {
     if depth == 0 {
         return Ok(1);
     }
@@ -473,7 +473,8 @@ impl<W: Word, const N: usize> Walk<'_, '_, W, N> {
 #[cfg(test)]
 mod tests {
     use crate::perft::perft_general;
-    use crate::{Position, Variant};
+    use crate::state::Position;
+    use crate::variant::Variant;
 
     /// English draughts' file with `edits` (text replaced) applied, loaded from a folder of its
     /// own.

@@ -384,7 +384,12 @@ fn toml_value(v: &crate::rules::OptionValue) -> String {
 /// # Errors
 /// The variant is not a folder on disk, the name is not a plain word, the scenario exists, or
 /// the game cannot be replayed.
-pub fn record_scenario(v: &Variant, start: &Position, moves: &[crate::Move], name: &str) -> Result<Vec<(PathBuf, String)>, WorkflowError> {
+pub fn record_scenario(
+    v: &Variant,
+    start: &Position,
+    moves: &[crate::notation::Move],
+    name: &str,
+) -> Result<Vec<(PathBuf, String)>, WorkflowError> {
     let crate::variant::Origin::Disk(dir) = &v.origin else {
         return Err(WorkflowError::ShippedRecord(v.name().to_string()));
     };

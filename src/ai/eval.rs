@@ -217,7 +217,7 @@ pub struct Evaluator<'a> {
     dist: [Vec<u8>; 2],
     frontier: Vec<u16>,
     cells: Vec<u16>,
-    movers: Vec<crate::PieceCode>,
+    movers: Vec<crate::piece::PieceCode>,
     /// Territory: by code, its forms' quiet moves as shifts of cell sets, where they all have
     /// them (see [`crate::rules::Form::fills`]); empty without the territory term.
     fills: Vec<Option<Vec<crate::rules::movement::Fill>>>,
@@ -535,7 +535,7 @@ mod tests {
                     let known = evaluator.score_counted(pos, Some(n)).unwrap();
                     assert_eq!(known, evaluator.score(pos).unwrap());
                     listed += 1;
-                    captures += moves.iter().any(crate::Move::is_capture) as u32;
+                    captures += moves.iter().any(crate::notation::Move::is_capture) as u32;
                 }
             });
             // Where it should hold: permissive captures (Lielow's by landing, Bivouac's

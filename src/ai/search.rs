@@ -473,7 +473,7 @@ impl<'a> Searcher<'a> {
                 if c == 0 {
                     return 0;
                 }
-                let k = crate::PieceCode::from_index(c).kind();
+                let k = crate::piece::PieceCode::from_index(c).kind();
                 if r.kind(k).royal && r.royal_ends_game { ROYAL_VALUE } else { r.eval.value(k) }
             })
             .collect();

@@ -134,7 +134,7 @@ pub(super) fn read(rules: &Ruleset, field: &str) -> Result<(String, Option<Strin
 
 /// The board field of `text_board` (the position text's) with the promoted kinds marked, then
 /// the hand in brackets where the variant has hands.
-pub(super) fn write(rules: &Ruleset, pos: &crate::Position, text_board: &str) -> String {
+pub(super) fn write(rules: &Ruleset, pos: &crate::state::Position, text_board: &str) -> String {
     let marks = marks(rules);
     let symbol = |k: KindId, p: Player| rules.kinds[k.0 as usize].symbols[p];
     let mut board = String::new();

@@ -93,6 +93,18 @@ fn fields(text: &str) -> Result<Fields<'_>, String> {
     Ok(Fields { board: f[0], side, castling, ep, checks, clock, fullmove })
 }
 
+impl Position {
+    /// Reads a position line or a FEN (see [`Position::from_line`] and [`read`]): a FEN,
+    /// which cannot carry a result, is judged as it stands.
+    ///
+    /// # Errors
+    /// The field that is wrong, and why.
+    pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT).map_err(PositionError)?;
+        if looks_like_fen(text) { read(rules, text) } else { Position::from_line(rules, text) }
+    }
+}
+
 /// Reads a FEN.
 ///
 /// # Errors
@@ -119,20 +131,23 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     if f.clock > 0 && rules.clock.is_some() {
         line.push_str(&format!(" clock={}", f.clock));
     }
-    let mut pos = Position::from_text(rules, &line).map_err(|e| bad(e.0))?;
+    let mut pos = Position::from_line(rules, &line).map_err(|e| bad(e.0))?;
     if f.ep != "-" {
         let (at, piece) = en_passant(rules, &pos, f.side, f.ep).map_err(bad)?;
         let g = &rules.geometry;
-        line.push_str(&format!(" ep={}/{}", g.name(crate::Cell(at)), g.name(crate::Cell(piece))));
-        pos = Position::from_text(rules, &line).map_err(|e| bad(e.0))?;
+        line.push_str(&format!(" ep={}/{}", g.name(crate::geometry::Cell(at)), g.name(crate::geometry::Cell(piece))));
+        pos = Position::from_line(rules, &line).map_err(|e| bad(e.0))?;
     }
     if f.castling != "-" {
         read_castling(rules, &mut pos, f.castling).map_err(bad)?;
     }
     // A FEN cannot say that the game is over: a finished game reads back finished by judging
     // the position as it stands.
-    if pos.result().is_none() {
-        let r = crate::rules::ends::standing_result(rules, &pos);
+    if pos.result().is_none() && pos.continuation().is_none() {
+        let mover = pos.side().other();
+        let safe =
+            |c: u16| crate::movegen::first_capture_of(rules, &pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
+        let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.ply(), mover, safe);
         pos.set_result(r);
     }
     Ok(pos)
@@ -227,7 +242,7 @@ pub fn write(rules: &Ruleset, pos: &Position) -> Result<String, PositionError> {
             let letter = if c.outermost_rook(g, pos.board(), p, s, None) == rook {
                 if s == EAST { 'k' } else { 'q' }
             } else {
-                crate::geometry::file_letter(g.coords(crate::Cell(rook)).0)
+                crate::geometry::file_letter(g.coords(crate::geometry::Cell(rook)).0)
             };
             castling.push(if p == Player::FIRST { letter.to_ascii_uppercase() } else { letter });
         }
@@ -235,7 +250,7 @@ pub fn write(rules: &Ruleset, pos: &Position) -> Result<String, PositionError> {
     if castling.is_empty() {
         castling.push('-');
     }
-    let ep = pos.en_passant().map_or("-".to_string(), |(at, _)| g.name(crate::Cell(at)).to_string());
+    let ep = pos.en_passant().map_or("-".to_string(), |(at, _)| g.name(crate::geometry::Cell(at)).to_string());
     let fullmove = pos.ply() / 2 + 1;
     let checks = rules
         .fen_checks

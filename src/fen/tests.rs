@@ -1,7 +1,7 @@
 //! FEN reading and writing, checked against hand-written FENs.
 
 use super::*;
-use crate::Variant;
+use crate::variant::Variant;
 
 #[test]
 fn chess_fens_read_and_write_back() {
@@ -15,7 +15,7 @@ fn chess_fens_read_and_write_back() {
     let after_ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
     let p = read(&v.rules, after_ep).unwrap();
     assert_eq!(
-        p.en_passant().map(|(a, b)| (v.rules.geometry.name(crate::Cell(a)), v.rules.geometry.name(crate::Cell(b)))),
+        p.en_passant().map(|(a, b)| (v.rules.geometry.name(crate::geometry::Cell(a)), v.rules.geometry.name(crate::geometry::Cell(b)))),
         Some(("f6", "f5"))
     );
     assert_eq!(write(&v.rules, &p).unwrap(), after_ep);
@@ -200,7 +200,7 @@ fn an_en_passant_field_may_list_several_cells() {
     let v = Variant::load("pawnsideways", &[]).unwrap();
     let p = read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h5h6 0 2").unwrap();
     let g = &v.rules.geometry;
-    assert_eq!(p.en_passant().map(|(a, b)| (g.name(crate::Cell(a)), g.name(crate::Cell(b)))), Some(("h6", "h5")));
+    assert_eq!(p.en_passant().map(|(a, b)| (g.name(crate::geometry::Cell(a)), g.name(crate::geometry::Cell(b)))), Some(("h6", "h5")));
     assert_eq!(write(&v.rules, &p).unwrap(), "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6 0 2");
     // No cell of the list fits; a character that names no cell (and is no ASCII).
     let e = read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq g5g6 0 2").unwrap_err();

@@ -14,7 +14,7 @@
 //! The translation back ([`find`]) matches the text against the legal moves' forms, so both
 //! directions are one definition ([`text`]) and cannot drift apart.
 
-use crate::Cell;
+use crate::geometry::Cell;
 use crate::geometry::Geometry;
 use crate::notation::{Move, MoveKind};
 
@@ -115,7 +115,8 @@ pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<M
 mod tests {
     use super::*;
     use crate::ai;
-    use crate::{Position, Variant};
+    use crate::state::Position;
+    use crate::variant::Variant;
     use rand::RngExt;
 
     fn legal(v: &Variant, pos: &mut Position) -> Vec<Move> {

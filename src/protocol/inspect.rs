@@ -6,7 +6,8 @@
 //! that, in boardlab's notation, so a script can replay another engine's moves unchanged.
 
 use super::coords;
-use crate::{Position, Variant};
+use crate::state::Position;
+use crate::variant::Variant;
 
 /// Plays `moves` (UCI form, else boardlab's notation) from `pos`.
 ///

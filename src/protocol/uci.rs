@@ -512,7 +512,7 @@ fn option_words(words: &[&str]) -> Result<(String, String), String> {
 }
 
 /// `info depth … score … nodes … nps … time … pv …` for a search result.
-fn info_line(r: &search::SearchResult, g: &crate::Geometry, dialect: Dialect) -> String {
+fn info_line(r: &search::SearchResult, g: &crate::geometry::Geometry, dialect: Dialect) -> String {
     let score = match (r.score.win_in(), r.score.loss_in(), dialect) {
         // Decisions to the end → moves of the side to move (UCI's `mate`); USI counts plies.
         (Some(n), _, Dialect::Uci) => format!("mate {}", n.div_ceil(2)),

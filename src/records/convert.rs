@@ -11,12 +11,13 @@
 
 use super::MoveWriter;
 use super::pgn::{Game, SyntaxError, Token};
+use crate::notation::Move;
 use crate::outcome::{Outcome, Winner};
 use crate::piece::{PieceCode, Player};
 use crate::record::Record;
 use crate::rules::MoveStyle;
 use crate::state::Position;
-use crate::{Move, Variant};
+use crate::variant::Variant;
 use std::path::Path;
 
 /// The kinds of record file, told by their extension.

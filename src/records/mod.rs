@@ -6,11 +6,12 @@
 pub mod convert;
 pub mod pgn;
 
+use crate::notation::Move;
 use crate::numbered::Numbering;
 use crate::piece::KindId;
 use crate::rules::MoveStyle;
 use crate::state::Position;
-use crate::{Move, Variant};
+use crate::variant::Variant;
 
 /// Writes a variant's moves in its style ([`crate::rules::MoveStyle`]).
 pub struct MoveWriter<'a> {

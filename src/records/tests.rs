@@ -3,9 +3,10 @@
 
 use super::MoveWriter;
 use super::convert::{Format, Header, game_text, read};
+use crate::notation::Move;
 use crate::rules::MoveStyle;
 use crate::state::Position;
-use crate::{Move, Variant};
+use crate::variant::Variant;
 use rand::RngExt;
 
 /// Every legal move of every position of `games` seeded random games (at most `plies` each)
@@ -90,7 +91,7 @@ fn san_as_python_chess_writes_it() {
     }
     // A drop: the kind's letter, `@`, the cell (minishogi's pawn in hand).
     let s = Variant::load("minishogi", &[]).unwrap();
-    let drop = Move::drop(crate::PieceCode::EMPTY, b'P', true, s.rules.geometry.parse_cell("c3").unwrap().0);
+    let drop = Move::drop(crate::piece::PieceCode::EMPTY, b'P', true, s.rules.geometry.parse_cell("c3").unwrap().0);
     assert_eq!(crate::san::write(&drop, &s.rules, &s.start(), None, &[]).as_deref(), Some("P@c3"));
 }
 

@@ -114,7 +114,7 @@ impl Attacks {
                             if !cond.start_ok(g, from) {
                                 continue;
                             }
-                            let (f0, r0) = g.coords(crate::Cell(from));
+                            let (f0, r0) = g.coords(crate::geometry::Cell(from));
                             for &(dx, dy) in vecs {
                                 let (tf, tr) = (f0 as i32 + dx as i32 * *d as i32, r0 as i32 + dy as i32 * *d as i32);
                                 // A lame leap's leg: the cell one step short of the landing.
@@ -294,9 +294,9 @@ fn first_piece(g: &Geometry, board: &[PieceCode], v: u16, from: u16) -> (u16, u3
 
 #[cfg(test)]
 mod tests {
-    use crate::Variant;
     use crate::movegen;
     use crate::piece::Player;
+    use crate::variant::Variant;
 
     /// Over random games, for every piece on the board: the tables name an attacker exactly
     /// when generating the other side's captures (by the pieces the tables hold) finds one

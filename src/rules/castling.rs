@@ -88,7 +88,7 @@ impl CastleRights {
 impl Castling {
     /// The cell of `p`'s castling king on the rank of `rook`, if there is one.
     pub fn king_on_rank(&self, g: &Geometry, board: &[PieceCode], p: Player, rook: u16) -> Option<u16> {
-        let rank = g.coords(crate::Cell(rook)).1 as i32;
+        let rank = g.coords(crate::geometry::Cell(rook)).1 as i32;
         (0..g.files as i32).filter_map(|f| g.at(f, rank)).map(|c| c.0).find(|&c| board[c as usize] == PieceCode::new(self.king, p))
     }
 
@@ -99,7 +99,7 @@ impl Castling {
             return NONE;
         }
         let Some(king) = board.iter().position(|&x| x == PieceCode::new(self.king, p)) else { return NONE };
-        let (kf, rank) = g.coords(crate::Cell(king as u16));
+        let (kf, rank) = g.coords(crate::geometry::Cell(king as u16));
         let files: Vec<i32> = if side == EAST { ((kf as i32 + 1)..g.files as i32).rev().collect() } else { (0..kf as i32).collect() };
         files
             .into_iter()

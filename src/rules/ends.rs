@@ -3,7 +3,8 @@
 //! variant and a row of [`CONDITIONS`], then following the compiler through this file.
 
 use super::raw::RawEnd;
-use super::validate::{R, V, ZoneMap};
+use super::validate::context::{R, V};
+use super::validate::zones::ZoneMap;
 use super::{KindDef, KindSet};
 use crate::geometry::{CellTable, Geometry, NONE};
 use crate::outcome::Outcome;
@@ -368,25 +369,28 @@ impl EndKind {
 /// next move judges the clock), repetition (a text has no history), what a script's `outcome`
 /// hook would say, and having no legal move (judged whenever the moves are listed); nor a
 /// position whose turn goes on (a pending continuation: who moved last is not known, the player
-/// deciding may be the one who moved).
-pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> Option<Outcome> {
-    if pos.continuation().is_some() {
-        return None;
-    }
-    let board = pos.board();
-    let mover = pos.side().other();
+/// deciding may be the one who moved): the caller leaves those out.
+///
+/// `board`, `counts` and `ply` are the position's, `mover` the player not to decide, `safe` whether
+/// the opponent cannot take the piece on a cell.
+pub fn standing_result(
+    rules: &super::Ruleset,
+    board: &[PieceCode],
+    counts: ByPlayer<u32>,
+    ply: u32,
+    mover: Player,
+    safe: impl Fn(u16) -> bool,
+) -> Option<Outcome> {
     let has_royal = |b: &[PieceCode], p: Player| b.iter().any(|c| !c.is_empty() && rules.royal_codes[p] & (1u128 << c.index()) != 0);
     let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
-    let counts = pos.counts();
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
     let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0 });
-    let safe = |c: u16| crate::movegen::first_capture_of(rules, pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
-            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => {
-                pos.cells_of(mover).find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
-            }
+            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => (0..board.len() as u16)
+                .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
+                .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?,
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
@@ -399,7 +403,7 @@ pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> 
         };
         Some(e.outcome(winner))
     });
-    found.or_else(|| (rules.move_limit > 0 && pos.ply() >= rules.move_limit).then(|| Outcome::draw("move limit")))
+    found.or_else(|| (rules.move_limit > 0 && ply >= rules.move_limit).then(|| Outcome::draw("move limit")))
 }
 
 /// An end condition with the reason its results give.
@@ -453,7 +457,7 @@ fn royal_captured(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
             let codes = |p: Player| {
                 (0..c.kinds.len())
                     .filter(|&k| c.kinds[k].royal)
-                    .fold(0u128, |s, k| s | 1u128 << PieceCode::new(crate::KindId(k as u8), p).index())
+                    .fold(0u128, |s, k| s | 1u128 << PieceCode::new(crate::piece::KindId(k as u8), p).index())
             };
             Some(ByPlayer::new(codes(Player::FIRST), codes(Player::SECOND)))
         }
@@ -728,8 +732,8 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
 
 #[cfg(test)]
 mod tests {
-    use crate::Variant;
     use crate::rules::EndChecks;
+    use crate::variant::Variant;
 
     /// Make checks the end conditions after the moves that can meet one: no move in checkers
     /// (its only end is having no move), only a move that takes a king or takes one off the

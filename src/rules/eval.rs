@@ -29,7 +29,7 @@
 //! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
 
 use super::raw::RawEval;
-use super::validate::{R, V};
+use super::validate::context::{R, V};
 use super::{EndKind, KindSet, NoMoves, Ruleset};
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
@@ -617,8 +617,8 @@ fn empty_board_mobility(r: &Ruleset, code: usize) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use crate::Variant;
     use crate::piece::{KindId, PieceCode, Player};
+    use crate::variant::Variant;
 
     fn cell(v: &Variant, name: &str) -> usize {
         v.rules.geometry.parse_cell(name).unwrap().0 as usize

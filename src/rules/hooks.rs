@@ -4,7 +4,9 @@
 //! following the compiler (the script host calls hooks through `script::Script`).
 
 use super::raw::{RawHook, RawHookFilter, RawHooks};
-use super::validate::{R, V, ZoneMap, eval_when};
+use super::validate::context::{R, V};
+use super::validate::settings::eval_when;
+use super::validate::zones::ZoneMap;
 use super::{KindDef, KindSet};
 use crate::geometry::{Cell, CellTable, Geometry, ZoneSet};
 use crate::piece::{ByPlayer, Player};
@@ -165,7 +167,7 @@ fn filter(
     let known = super::names::Names::new("piece kind", kinds.iter().map(|d| d.name.as_str()));
     let mut kset = if fl.kinds.is_empty() { KindSet::ALL } else { KindSet::EMPTY };
     for k in &fl.kinds {
-        kset = kset.with(crate::KindId(v.lookup(f, span.clone(), &known, k, " in a hook filter", "here")? as u8));
+        kset = kset.with(crate::piece::KindId(v.lookup(f, span.clone(), &known, k, " in a hook filter", "here")? as u8));
     }
     let captures_only = match &fl.captures_only {
         None => false,

@@ -12,7 +12,6 @@ pub mod hooks;
 pub mod movement;
 pub(crate) mod names;
 pub mod options;
-pub mod push;
 pub mod raw;
 pub mod setwise;
 pub mod validate;
@@ -29,6 +28,58 @@ pub use validate::CROWN;
 use crate::geometry::{CellTable, Geometry, ZoneSet};
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, KindId, Player};
+use std::sync::Arc;
+
+/// Where a column attack sends the enemy piece (in the order from its owner's back edge).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnRetreat {
+    /// The first empty cell of the file behind it.
+    LowestEmptyBelow,
+    /// The file's first cell, if empty.
+    LowestOnly,
+    /// The first empty cell of the whole file, even in front of it.
+    LowestEmptyAny,
+}
+
+/// Who picks the victim and its cell when a contact attack leaves a choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chooser {
+    Attacker,
+    Owner,
+}
+
+/// A pushing piece's rules, compiled for one piece code (`push = { … }` on a kind; the push
+/// itself is made in `state::push`).
+#[derive(Clone, Debug)]
+pub struct Push {
+    /// Only moves that go forward (the owner's forward) push.
+    pub forward_only: bool,
+    /// The owner's forward rank step (+1 or -1).
+    pub forward: i8,
+    pub column: Option<ColumnRetreat>,
+    /// Per cell: the cells of its file, from the enemy's back edge forward.
+    pub file: CellTable<u16>,
+    /// Per cell: its `contact` neighbours.
+    pub contact: CellTable<u16>,
+    /// Per `retreat` direction (the enemy's), per cell: the next cell that way, or `NONE`.
+    pub retreat: Vec<Vec<u16>>,
+    /// How far an owner's last piece may retreat.
+    pub last_piece_retreat: u16,
+    /// A victim with no retreat cell on the board is not a victim (`edge = "immune"`).
+    pub edge_immune: bool,
+    /// Every victim that can retreat does (`victims = "all"`).
+    pub all_victims: bool,
+    pub chooser: Chooser,
+    /// An attack that moved nothing earns an extra move.
+    pub extra_move: bool,
+    /// A normal move made inside a continuation pushes.
+    pub in_continuation: bool,
+    /// Per cell: its name's place in byte order (victims are taken in this order).
+    pub order: Vec<u16>,
+    /// The tags of its continuations, made once: `extra_move`, `retreat`, and per cell
+    /// `retreat_from_CELL`.
+    pub tags: (Arc<str>, Arc<str>, Vec<Arc<str>>),
+}
 
 /// A set of piece kinds (at most 60).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -205,7 +256,7 @@ pub struct PieceRules {
     /// The enemy pieces it converts when it lands, if any.
     pub convert: Option<Convert>,
     /// The enemy pieces it pushes back after a move, if any.
-    pub push: Option<push::Push>,
+    pub push: Option<Push>,
     /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
     /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
     pub to_hand: Option<u8>,

@@ -8,7 +8,8 @@
 
 use super::error::did_you_mean;
 use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrBool, TextOrInt};
-use super::validate::{R, V, ZoneMap};
+use super::validate::context::{R, V};
+use super::validate::zones::ZoneMap;
 use super::{CodeSet, KindDef, enemy_codes};
 use crate::geometry::{CellTable, Geometry, NONE, ZoneSet, compass_vector};
 use crate::notation::{Move, compass_index};
@@ -607,7 +608,7 @@ impl Form {
             if !cond.start_ok(g, from) {
                 return None;
             }
-            let ((f0, r0), (f1, r1)) = (g.coords(crate::Cell(from)), g.coords(crate::Cell(to)));
+            let ((f0, r0), (f1, r1)) = (g.coords(crate::geometry::Cell(from)), g.coords(crate::geometry::Cell(to)));
             let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
             let hit = vecs.iter().any(|&(x, y)| (x as i32 * *d as i32, y as i32 * *d as i32) == (df, dr));
             return if hit { g.at(f1 as i32 - df.signum(), r1 as i32 - dr.signum()).map(|c| c.0).filter(|&c| c != from) } else { None };
@@ -663,7 +664,7 @@ impl Form {
                 }
             }
             Form::Leap { vecs, distance, cond, .. } => {
-                let (f0, r0) = g.coords(crate::Cell(from));
+                let (f0, r0) = g.coords(crate::geometry::Cell(from));
                 let ds: Vec<i32> = match distance {
                     Distance::Fixed(d) => vec![*d as i32],
                     Distance::Attribute(_) => (1..=g.files.max(g.ranks) as i32).collect(),
@@ -1156,7 +1157,7 @@ fn leap<O: MoveOut>(
     cond: &Cond,
     out: &mut O,
 ) {
-    let (f0, r0) = g.coords(crate::Cell(from));
+    let (f0, r0) = g.coords(crate::geometry::Cell(from));
     let mut off_done = false;
     for &(dx, dy) in vecs {
         let tf = f0 as i32 + dx as i32 * d;
@@ -1240,7 +1241,7 @@ impl LeapRays {
         }
         let (mut start, mut ends) = (vec![0u32], Vec::new());
         for from in 0..g.len() as u16 {
-            let (f0, r0) = g.coords(crate::Cell(from));
+            let (f0, r0) = g.coords(crate::geometry::Cell(from));
             for d in 1..=max {
                 for &(dx, dy) in vecs {
                     let (tf, tr) = (f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d);
@@ -1659,7 +1660,7 @@ mod tests {
     /// from every cell of the board, against the slide's own generator.
     #[test]
     fn a_slide_over_any_piece_is_its_step_table() {
-        let v = crate::Variant::load("bivouac", &[]).unwrap();
+        let v = crate::variant::Variant::load("bivouac", &[]).unwrap();
         let mut g = v.rules.geometry.clone();
         let run = v.rules.zone_mask("run", Player::FIRST).unwrap();
         let cond = Cond { from: run, path: run, ..Cond::default() };
@@ -1675,7 +1676,7 @@ mod tests {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 step.generate(&g, pos.view(), from, ZoneSet::EMPTY, &mut a);
                 slide.generate(&g, pos.view(), from, ZoneSet::EMPTY, &mut b);
-                assert_eq!(a, b, "from {} at {}", g.name(crate::Cell(from)), pos.to_text(&v.rules));
+                assert_eq!(a, b, "from {} at {}", g.name(crate::geometry::Cell(from)), pos.to_text(&v.rules));
                 compared += 1;
                 moves += a.len();
             }
@@ -1702,7 +1703,7 @@ mod tests {
         for (name, set) in
             [("lielow", &[][..]), ("lielow", &per), ("lielow-ludii", &[]), ("xiangqi", &[]), ("chess", &[]), ("shatranj", &[])]
         {
-            let v = crate::Variant::load(name, set).unwrap();
+            let v = crate::variant::Variant::load(name, set).unwrap();
             // Each leap with its table and without. A lame leap has no table: its leg is dropped
             // here, so that Xiangqi's elephant tests a table with a landing zone (`to = "own_side"`).
             let leaps: Vec<Vec<(Form, Form)>> = (v.rules.pieces.iter())

@@ -16,10 +16,26 @@
 //! tabled (by start cell and distance: Lielow's level-long leaps, a knight's) is kept the same
 //! way, one set per start cell and distance, with its moves off the board beside it.
 
-use super::{CodeSet, Distance, Form, Ruleset};
+use super::{BoardView, CodeSet, Distance, Form, Ruleset};
 use crate::geometry::CellTable;
-use crate::piece::{PieceCode, Player};
-use crate::state::Position;
+use crate::piece::{ByPlayer, PieceCode, Player};
+
+/// What the sets read of a position (the position, `state::Position`, answers: the rules
+/// read it through this, as generation reads a [`BoardView`], and do not depend on it).
+pub trait Occupancy {
+    /// The cells of each piece code, by [`PieceCode::index`] (empty where not kept).
+    fn cells_by_code(&self) -> &[u128];
+    /// Both players' occupied cells.
+    fn occupied_cells(&self) -> u128;
+    /// `p`'s occupied cells.
+    fn occupied(&self, p: Player) -> u128;
+    /// How many pieces each player has on the board.
+    fn counts(&self) -> ByPlayer<u32>;
+    /// A piece code per cell.
+    fn board(&self) -> &[PieceCode];
+    /// The board as generation reads it.
+    fn view(&self) -> BoardView<'_>;
+}
 
 /// The most piece codes (kinds × players, plus the empty code) the sets are kept for.
 pub const MAX_CODES: usize = 16;
@@ -228,7 +244,7 @@ impl Setwise {
     /// The cells of each code and the empty cells of `pos` (`None` if `pos` does not keep
     /// them for these rules' codes: it was set up under other rules and not rehashed).
     #[inline(always)]
-    pub fn sets<'a>(&self, pos: &'a Position) -> Option<Sets<'a>> {
+    pub fn sets<'a>(&self, pos: &'a impl Occupancy) -> Option<Sets<'a>> {
         let by_code = pos.cells_by_code();
         if by_code.len() != self.codes.len() {
             return None;
@@ -284,7 +300,7 @@ impl Setwise {
     /// (`None` where a piece is beyond the sets, or without `captures` where a step captures).
     /// Jumps are the caller's to count.
     #[inline]
-    pub fn count_steps(&self, pos: &Position, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
+    pub fn count_steps(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
         if self.narrow { self.steps_in::<u64>(pos, sets, side, captures) } else { self.steps_in::<u128>(pos, sets, side, captures) }
     }
 
@@ -292,12 +308,12 @@ impl Setwise {
     /// else the cells of those that can (`Err`): what a move count asks first, in one pass
     /// (`None` as for [`Setwise::jumpers`] and [`Setwise::count_steps`]).
     #[inline]
-    pub fn steps_or_jumpers(&self, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
+    pub fn steps_or_jumpers(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
         if self.narrow { self.steps_or_jumpers_in::<u64>(pos, sets, side) } else { self.steps_or_jumpers_in::<u128>(pos, sets, side) }
     }
 
     #[inline(always)]
-    fn steps_or_jumpers_in<W: Word + Into<u128>>(&self, pos: &Position, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
+    fn steps_or_jumpers_in<W: Word + Into<u128>>(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
         let j = self.jumpers_in::<W>(sets, side)?;
         if j != W::ZERO {
             return Some(Err(j.into()));
@@ -334,7 +350,7 @@ impl Setwise {
     /// `p`'s steps counted in words of `W` bits; a step onto a victim is counted with
     /// `captures`, and otherwise makes the answer `None`.
     #[inline(always)]
-    fn steps_in<W: Word>(&self, pos: &Position, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
+    fn steps_in<W: Word>(&self, pos: &impl Occupancy, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
         let mut t = Total(0);
         self.quiet_in::<W, Total>(pos, sets, p, captures, &mut t, |_, _| None)?;
         Some(t.0)
@@ -344,7 +360,13 @@ impl Setwise {
     /// steps (a step onto a victim counted), and by `others(code, from)` for each piece of
     /// every other code (`None` where `others` says so).
     #[inline]
-    pub fn count_quiet(&self, pos: &Position, sets: &Sets<'_>, p: Player, others: impl FnMut(usize, u16) -> Option<u64>) -> Option<u64> {
+    pub fn count_quiet(
+        &self,
+        pos: &impl Occupancy,
+        sets: &Sets<'_>,
+        p: Player,
+        others: impl FnMut(usize, u16) -> Option<u64>,
+    ) -> Option<u64> {
         let mut t = Total(0);
         self.quiet_into(pos, sets, p, &mut t, others)?;
         Some(t.0)
@@ -354,7 +376,7 @@ impl Setwise {
     /// cell (which the caller cleared, and sized to the board), the total returned.
     pub fn count_quiet_by_cell(
         &self,
-        pos: &Position,
+        pos: &impl Occupancy,
         sets: &Sets<'_>,
         p: Player,
         by_cell: &mut [u32],
@@ -369,7 +391,7 @@ impl Setwise {
     #[inline(always)]
     fn quiet_into<S: Sink>(
         &self,
-        pos: &Position,
+        pos: &impl Occupancy,
         sets: &Sets<'_>,
         p: Player,
         sink: &mut S,
@@ -387,7 +409,7 @@ impl Setwise {
     #[inline(always)]
     fn quiet_in<W: Word, S: Sink>(
         &self,
-        pos: &Position,
+        pos: &impl Occupancy,
         sets: &Sets<'_>,
         p: Player,
         captures: bool,
@@ -528,12 +550,12 @@ impl DropSets {
     /// The cells `side` may drop on in `pos` (`None` where the convertible pieces are not all
     /// of a kind and `pos` keeps no per-code sets).
     #[inline]
-    pub fn targets(&self, pos: &Position, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
+    pub fn targets(&self, pos: &impl Occupancy, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
         if pos.board().len() <= 64 { self.targets_in::<u64>(pos, side, convert) } else { self.targets_in::<u128>(pos, side, convert) }
     }
 
     #[inline(always)]
-    fn targets_in<W: Word>(&self, pos: &Position, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
+    fn targets_in<W: Word>(&self, pos: &impl Occupancy, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
         let own = W::of(pos.occupied(side));
         let theirs = W::of(pos.occupied(side.other()));
         let taken = own | theirs;
@@ -627,7 +649,7 @@ impl Sink for ByCell<'_> {
 /// (as [`landings`]) and its moves off the board (`None` where a capture is not to be
 /// counted).
 #[inline(always)]
-fn leap_landings<W: Word>(l: &LeapSets, pos: &Position, from: usize, empty: W, victims: W, captures: bool) -> Option<u64> {
+fn leap_landings<W: Word>(l: &LeapSets, pos: &impl Occupancy, from: usize, empty: W, victims: W, captures: bool) -> Option<u64> {
     let d = match l.distance {
         Distance::Fixed(d) => d as i32,
         Distance::Attribute(s) => {
@@ -754,9 +776,9 @@ word!(u128, 128);
 
 #[cfg(test)]
 mod tests {
-    use crate::Variant;
     use crate::movegen;
     use crate::state::Position;
+    use crate::variant::Variant;
 
     /// The pieces from which the piece-by-piece generator finds a capture chain.
     fn jumpers_by_list(v: &Variant, pos: &mut Position) -> u128 {

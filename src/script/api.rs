@@ -200,7 +200,7 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationEr
 ///
 /// # Errors
 /// What is wrong, in the rules' words.
-pub fn check_script_move(rules: &Ruleset, pos: &crate::Position, mv: &MoveText) -> Result<(), String> {
+pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &MoveText) -> Result<(), String> {
     let g = &rules.geometry;
     let side = pos.side();
     let name = |c: u16| g.name(Cell(c)).to_string();
@@ -263,7 +263,7 @@ pub struct HookMove {
 
 impl HookMove {
     /// `m` in `pos`, before it is made.
-    pub fn new(pos: &crate::Position, m: &Move) -> HookMove {
+    pub fn new(pos: &crate::state::Position, m: &Move) -> HookMove {
         let code = match m.dropped() {
             Some(c) => c,
             None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
@@ -404,9 +404,9 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let k = kind_of(c, kind)?;
         let p = player_of(c, player)?;
         let r = c.rules.clone().unwrap();
-        let code = PieceCode::new(crate::KindId(k), p);
+        let code = PieceCode::new(crate::piece::KindId(k), p);
         let mut vals = vec![0; r.nattr()];
-        for &(s, v) in &r.kind(crate::KindId(k)).attributes {
+        for &(s, v) in &r.kind(crate::piece::KindId(k)).attributes {
             vals[s as usize] = v;
         }
         c.pos.put(&r.zobrist, x, code, &vals);
@@ -432,7 +432,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("count", |c, player: &str| -> RR<i64> { Ok(c.pos.counts()[player_of(c, player)?] as i64) });
     reg!("count", |c, player: &str, kind: &str| -> RR<i64> {
         let p = player_of(c, player)?;
-        let code = PieceCode::new(crate::KindId(kind_of(c, kind)?), p);
+        let code = PieceCode::new(crate::piece::KindId(kind_of(c, kind)?), p);
         Ok(c.pos.board().iter().filter(|&&b| b == code).count() as i64)
     });
     reg!("counter", |c, player: &str, name: &str| -> RR<i64> {

@@ -434,7 +434,7 @@ mod tests {
     use super::*;
 
     fn found(script: &str) -> Vec<String> {
-        let v = crate::Variant::load("checkers", &[]).unwrap();
+        let v = crate::variant::Variant::load("checkers", &[]).unwrap();
         let file = SourceFile { name: "rules.rhai".into(), text: script.into() };
         lint(&file, &v.rules).into_iter().map(|f| format!("{}:{} {}", f.line, f.column, f.message)).collect()
     }

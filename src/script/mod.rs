@@ -165,7 +165,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed, wrote to the position, or returned something other than a number.
-    pub fn evaluate(&self, pos: &mut Position, player: crate::Player) -> Result<i64, ScriptError> {
+    pub fn evaluate(&self, pos: &mut Position, player: crate::piece::Player) -> Result<i64, ScriptError> {
         self.read_only(Hook::Evaluate, pos, "while evaluating a position", |c, pos| c.evaluate(pos, player))
     }
 }
@@ -241,7 +241,7 @@ impl ScriptError {
 impl Compiled {
     fn compile(file: SourceFile, rules: Arc<Ruleset>) -> Result<Compiled, LoadError> {
         let names = rules.geometry.cells().map(|c| rules.geometry.name(c).into()).collect();
-        let players = crate::Player::both().iter().map(|&p| rules.player_name(p).into()).collect();
+        let players = crate::piece::Player::both().iter().map(|&p| rules.player_name(p).into()).collect();
         let ctx = Rc::new(RefCell::new(Ctx { rules: Some(rules), names, players, ..Ctx::default() }));
         let mut engine = Engine::new();
         engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
@@ -386,7 +386,7 @@ impl Compiled {
         self.call(Hook::Outcome, pos, (), "while checking the result").map(|_| ())
     }
 
-    fn evaluate(&self, pos: &mut Position, player: crate::Player) -> Result<i64, ScriptError> {
+    fn evaluate(&self, pos: &mut Position, player: crate::piece::Player) -> Result<i64, ScriptError> {
         let doing = "while evaluating a position";
         let name = self.ctx.borrow().players[player.index()].clone();
         let r = self.call(Hook::Evaluate, pos, (name,), doing)?;

@@ -288,7 +288,7 @@ fn study(
     }
     // The speed is for the games played here; resumed games were timed elsewhere.
     let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
-    let names = [crate::Player::FIRST, crate::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
+    let names = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
     Ok(Played { title: describe(v), names, games, interrupted, resumed: resumed as u64, seconds })
 }
 

@@ -23,10 +23,12 @@ pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::movegen::Counted;
+use crate::movegen::MoveList;
+use crate::notation::Move;
 use crate::outcome::{Outcome, Winner};
 use crate::script::ScriptError;
+use crate::state::Position;
 use crate::variant::Variant;
-use crate::{Move, MoveList, Position};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -176,9 +178,11 @@ impl Config {
         let mut c = self.clone();
         let mut given = [false; 2];
         for (name, e) in std::mem::take(&mut c.named) {
-            let names = (rules.player_name(crate::Player::FIRST), rules.player_name(crate::Player::FIRST.other()));
-            let seat_word =
-                ["first", "second"].iter().position(|w| *w == name).map(|k| [crate::Player::FIRST, crate::Player::FIRST.other()][k]);
+            let names = (rules.player_name(crate::piece::Player::FIRST), rules.player_name(crate::piece::Player::FIRST.other()));
+            let seat_word = ["first", "second"]
+                .iter()
+                .position(|w| *w == name)
+                .map(|k| [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()][k]);
             let p = rules.parse_player(&name).or(seat_word).ok_or_else(|| {
                 SelfplayError::Seats(format!(
                     "`{}` is not a player of {}: its players are {} (first) and {} (second); --first and --second name the seats",
@@ -188,7 +192,7 @@ impl Config {
                     names.1
                 ))
             })?;
-            let seat = usize::from(p != crate::Player::FIRST);
+            let seat = usize::from(p != crate::piece::Player::FIRST);
             if std::mem::replace(&mut given[seat], true) {
                 let which = ["first", "second"][seat];
                 return Err(SelfplayError::Seats(format!("{} (the {which} seat) is given two engines", rules.player_name(p))));
@@ -467,7 +471,7 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         }
         branching.push(n as u32);
         let side = pos.side();
-        let first = side == crate::Player::FIRST;
+        let first = side == crate::piece::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: the first
         // player's is the same number or its negation.
         let e = evaluator.score_counted(pos, listed)?;
@@ -514,7 +518,7 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         Winner::Player(p) => v.rules.player_name(p).to_string(),
         Winner::Draw => "draw".into(),
     };
-    let players = [crate::Player::FIRST, crate::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
+    let players = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
     Ok(GameRecord {
         index,
         seed,

@@ -35,7 +35,7 @@ pub struct Study {
 impl Study {
     /// The study of the configurations `cfgs` played together on `v` (one for self-play, one a
     /// pair for an arena of `arena` engines).
-    pub fn of(v: &Variant, cfgs: &[Config], arena: Option<&[crate::Engine]>) -> Study {
+    pub fn of(v: &Variant, cfgs: &[Config], arena: Option<&[crate::ai::Engine]>) -> Study {
         let c = &cfgs[0];
         let (kind, engines) = match arena {
             Some(es) => ("arena", es.iter().map(ToString::to_string).collect()),

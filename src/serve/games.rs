@@ -1,16 +1,18 @@
 //! The games the server holds, owned by one thread: a [`Session`] is not `Send` (its progress
 //! sink), and one owner also means requests on a game never interleave. Handlers send that
 //! thread a job and await its answer; a job that panics is answered with an error and the
-//! thread goes on with the next. Between jobs, the thread watches the games' variant files
-//! ([`super::reload`]).
+//! thread goes on with the next. Between jobs, the thread looks at the files each game watches
+//! ([`super::reload`]) and reloads the games whose files changed ([`poll`]).
 
-use super::live::Hub;
-use super::reload::Watch;
-use super::saved::{Saves, Slot};
+use super::hub::Hub;
+use super::reload::{POLL, Watch, load_error};
+use super::slots::{Saves, Slot};
 use crate::session::Session;
-use serde_json::Value;
+use crate::variant::Variant;
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
@@ -130,7 +132,7 @@ impl Owner {
                 let mut games = Games { saves, ..Games::default() };
                 let mut polled = Instant::now();
                 loop {
-                    match rx.recv_timeout(super::reload::POLL) {
+                    match rx.recv_timeout(POLL) {
                         // A panicking job drops its answer channel (the request gets a 500);
                         // the games stay: the session's own guard keeps a failing command's game.
                         Ok(job) => {
@@ -139,8 +141,8 @@ impl Owner {
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
                         Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     }
-                    if polled.elapsed() >= super::reload::POLL {
-                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| super::reload::poll(&mut games)));
+                    if polled.elapsed() >= POLL {
+                        let _ = std::panic::catch_unwind(AssertUnwindSafe(|| poll(&mut games)));
                         games.map.retain(|_, g| !g.hub.abandoned());
                         polled = Instant::now();
                     }
@@ -162,5 +164,54 @@ impl Owner {
             }))
             .map_err(|_| Lost)?;
         rx.await.map_err(|_| Lost)
+    }
+}
+
+/// Looks at every game's files and reloads the games whose files changed.
+pub fn poll(games: &mut Games) {
+    let due: Vec<(u64, Vec<PathBuf>)> = games.map.iter_mut().filter_map(|(id, g)| g.watch.settled().map(|f| (*id, f))).collect();
+    for (id, files) in due {
+        let Some(game) = games.map.get_mut(&id) else { continue };
+        let notice = reload(game, &files);
+        let ok = notice["ok"] == json!(true);
+        if let Some(game) = games.map.get_mut(&id) {
+            game.hub.send("reload", &notice);
+        }
+        if ok {
+            // Saved and shown as any change is.
+            let _ = games.changed(id);
+        }
+    }
+}
+
+/// Reloads `game`'s rules after `files` changed; the notice for its streams (`"ok"`).
+fn reload(game: &mut Game, files: &[PathBuf]) -> Value {
+    let s = &mut game.session;
+    let changed: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    // Read first for the error's place: the session's `reload` renders it as text only.
+    if let Err(e) = Variant::load(&s.variant.spec, &s.variant.overrides) {
+        return json!({ "ok": false, "files": changed, "error": load_error(&e) });
+    }
+    let g = &s.variant.rules.geometry;
+    let line: Vec<String> = s.played.iter().chain(s.undone.iter().rev()).map(|m| m.text(g)).collect();
+    let start_ply = s.start.ply();
+    match s.execute("reload") {
+        Ok(reply) => {
+            game.watch.follow(&s.variant);
+            let kept = s.played.len() + s.undone.len();
+            let dropped = line.get(kept..).unwrap_or_default();
+            json!({
+                "ok": true,
+                "files": changed,
+                "note": reply.text,
+                "replayed": kept,
+                "parted_at_ply": (!dropped.is_empty()).then_some(start_ply as usize + kept),
+                "illegal": dropped.first(),
+                "dropped": dropped,
+            })
+        }
+        // The files changed again between the two reads, or a hook failed replaying: the game
+        // is as it was (the session's guard).
+        Err(e) => json!({ "ok": false, "files": changed, "error": { "message": e.to_string(), "rendered": e.to_string() } }),
     }
 }

@@ -14,11 +14,14 @@
 //! REPL session is, its record downloaded or opened ([`saved`]).
 
 pub mod api;
+pub mod app;
 pub mod games;
+pub mod hub;
 pub mod live;
 pub mod panels;
 pub mod reload;
 pub mod saved;
+pub mod slots;
 mod state;
 pub mod think;
 
@@ -104,9 +107,9 @@ pub fn router(default: &str, wide: bool) -> Router {
 /// [`router`] with all its [`Options`].
 pub fn router_with(options: Options) -> Router {
     let wide = options.wide;
-    let app = api::App {
-        games: games::Owner::start_with(options.autosaves.map(saved::Saves::start)),
-        searches: Arc::new(tokio::sync::Semaphore::new(api::MAX_SEARCHES)),
+    let app = app::App {
+        games: games::Owner::start_with(options.autosaves.map(slots::Saves::start)),
+        searches: Arc::new(tokio::sync::Semaphore::new(app::MAX_SEARCHES)),
         default: options.default,
     };
     Router::new()
@@ -204,7 +207,7 @@ impl From<std::io::Error> for ServeError {
 /// # Errors
 /// The variant does not load; the address cannot be bound.
 pub fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut dyn std::io::Write) -> Result<(), ServeError> {
-    crate::Variant::load(variant, &[]).map_err(|e| ServeError::Load(e.render(false)))?;
+    crate::variant::Variant::load(variant, &[]).map_err(|e| ServeError::Load(e.render(false)))?;
     if !host.is_loopback() {
         eprintln!(
             "WARNING: listening on {host}, not only on this machine: anyone who can reach it can play, create games and make this machine search. Use the default (127.0.0.1) unless you mean that."

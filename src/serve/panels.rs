@@ -4,7 +4,7 @@
 //! (the options the loader declares, [`ai::analysis`], the evaluation, [`crate::diagram`], the
 //! session's lines); each search is bounded here, since a request must end.
 
-use super::api::{Answer, ApiError, App, bad, check_variant_name, no_game, with_game};
+use super::app::{Answer, ApiError, App, bad, check_variant_name, no_game, with_game};
 use super::games::{Games, Lost};
 use crate::ai::{self, Budget, Engine, Evaluator, analysis};
 use crate::notation::Move;
@@ -78,7 +78,7 @@ fn option(d: &OptionDecl) -> Value {
 /// declares them; 422 with the loader's diagnostic when it does not load.
 pub async fn variant(State(app): State<App>, Path(name): Path<String>) -> Answer {
     check_variant_name(&name, &app.default)?;
-    let loaded = tokio::task::spawn_blocking(move || crate::Variant::load(&name, &[]).map_err(|e| e.render(false)))
+    let loaded = tokio::task::spawn_blocking(move || crate::variant::Variant::load(&name, &[]).map_err(|e| e.render(false)))
         .await
         .map_err(|_| ApiError::from(Lost))?;
     let v = loaded.map_err(refused)?;
@@ -87,7 +87,7 @@ pub async fn variant(State(app): State<App>, Path(name): Path<String>) -> Answer
         "name": v.name(),
         "title": r.title,
         "description": r.description,
-        "players": [r.player_name(crate::Player::FIRST), r.player_name(crate::Player::SECOND)],
+        "players": [r.player_name(crate::piece::Player::FIRST), r.player_name(crate::piece::Player::SECOND)],
         "options": r.options.decls.iter().map(option).collect::<Vec<_>>(),
     })))
 }
@@ -97,7 +97,7 @@ fn search_permit(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, ApiErro
     app.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
-            format!("{} machine searches are running: try again when one ends", super::api::MAX_SEARCHES),
+            format!("{} machine searches are running: try again when one ends", super::app::MAX_SEARCHES),
         )
     })
 }
@@ -111,7 +111,7 @@ pub struct AnalyseReq {
 
 /// An alpha-beta budget within the analysis's bounds: the budget searched, and whether it was
 /// cut down to them.
-fn capped(budget: Budget, lines: usize, v: &crate::Variant) -> (Budget, bool) {
+fn capped(budget: Budget, lines: usize, v: &crate::variant::Variant) -> (Budget, bool) {
     let share = MAX_TIME / lines as u32;
     match budget {
         Budget::Default if v.rules.eval.nodes > MAX_NODES => (Budget::Nodes(MAX_NODES), true),
@@ -207,8 +207,8 @@ fn judge(spec: Option<&str>) -> Result<Judge, ApiError> {
 
 /// The score of `pos` in units for the first player (+ good for them); a finished game is
 /// a proven result ([`ai::search::MATE`]) or 0.
-fn score_of(v: &crate::Variant, pos: &mut crate::Position, how: Judge, rng: &mut ai::Rng) -> Result<i32, String> {
-    let first = crate::Player::FIRST;
+fn score_of(v: &crate::variant::Variant, pos: &mut crate::state::Position, how: Judge, rng: &mut ai::Rng) -> Result<i32, String> {
+    let first = crate::piece::Player::FIRST;
     if let Some(o) = pos.result() {
         return Ok(match o.winner {
             Winner::Player(p) if p == first => ai::search::MATE,
@@ -225,7 +225,7 @@ fn score_of(v: &crate::Variant, pos: &mut crate::Position, how: Judge, rng: &mut
 
 /// The evaluations of the positions of the whole line (start, each move played, each move
 /// ahead), at most [`MAX_EVAL_PLIES`] of them and for at most [`MAX_EVAL_TIME`].
-fn evaluate_line(v: &crate::Variant, start: &crate::Position, moves: &[Move], how: Judge) -> Result<Value, String> {
+fn evaluate_line(v: &crate::variant::Variant, start: &crate::state::Position, moves: &[Move], how: Judge) -> Result<Value, String> {
     let began = Instant::now();
     let mut rng = ai::rng(0);
     let mut pos = start.clone();
@@ -243,7 +243,7 @@ fn evaluate_line(v: &crate::Variant, start: &crate::Position, moves: &[Move], ho
         }
     }
     let _ = v.take_output();
-    Ok(json!({ "points": points, "complete": complete, "for": v.rules.player_name(crate::Player::FIRST) }))
+    Ok(json!({ "points": points, "complete": complete, "for": v.rules.player_name(crate::piece::Player::FIRST) }))
 }
 
 /// `GET /api/games/ID/evals[?engine=static|ab:dN|ab:N]`: the evaluation after each ply of the

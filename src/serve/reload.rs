@@ -4,9 +4,9 @@
 //! through the session's `reload`, which replays the game and keeps its legal prefix. The
 //! game's streams are told (`reload`): which files changed, from which ply the game parted
 //! and which moves were dropped, or the load error with its file, line and column (the game
-//! then stays exactly as it was).
+//! then stays exactly as it was). The games' thread looks between jobs
+//! ([`super::games::Owner`]).
 
-use super::games::{Game, Games};
 use crate::rules::LoadError;
 use crate::variant::{Origin, Variant};
 use serde_json::{Value, json};
@@ -63,7 +63,7 @@ impl Watch {
     }
 
     /// Looks at the files: the ones changed once a change has settled (seen alike twice).
-    fn settled(&mut self) -> Option<Vec<PathBuf>> {
+    pub(super) fn settled(&mut self) -> Option<Vec<PathBuf>> {
         if self.files.is_empty() {
             return None;
         }
@@ -86,7 +86,7 @@ impl Watch {
 
     /// Watches the files of new rules, keeping what was seen of the files watched already (so
     /// a change made while they loaded is still seen).
-    fn follow(&mut self, v: &Variant) {
+    pub(super) fn follow(&mut self, v: &Variant) {
         let old = std::mem::take(&mut self.files);
         self.files = files_of(v)
             .into_iter()
@@ -95,23 +95,6 @@ impl Watch {
                 (p, s)
             })
             .collect();
-    }
-}
-
-/// Looks at every game's files and reloads the games whose files changed.
-pub fn poll(games: &mut Games) {
-    let due: Vec<(u64, Vec<PathBuf>)> = games.map.iter_mut().filter_map(|(id, g)| g.watch.settled().map(|f| (*id, f))).collect();
-    for (id, files) in due {
-        let Some(game) = games.map.get_mut(&id) else { continue };
-        let notice = reload(game, &files);
-        let ok = notice["ok"] == json!(true);
-        if let Some(game) = games.map.get_mut(&id) {
-            game.hub.send("reload", &notice);
-        }
-        if ok {
-            // Saved and shown as any change is.
-            let _ = games.changed(id);
-        }
     }
 }
 
@@ -133,36 +116,4 @@ pub fn load_error(e: &LoadError) -> Value {
         _ => (Value::Null, Value::Null, Value::Null),
     };
     json!({ "message": e.message, "rendered": e.render_plain(), "file": file, "line": line, "column": column })
-}
-
-/// Reloads `game`'s rules after `files` changed; the notice for its streams (`"ok"`).
-fn reload(game: &mut Game, files: &[PathBuf]) -> Value {
-    let s = &mut game.session;
-    let changed: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-    // Read first for the error's place: the session's `reload` renders it as text only.
-    if let Err(e) = Variant::load(&s.variant.spec, &s.variant.overrides) {
-        return json!({ "ok": false, "files": changed, "error": load_error(&e) });
-    }
-    let g = &s.variant.rules.geometry;
-    let line: Vec<String> = s.played.iter().chain(s.undone.iter().rev()).map(|m| m.text(g)).collect();
-    let start_ply = s.start.ply();
-    match s.execute("reload") {
-        Ok(reply) => {
-            game.watch.follow(&s.variant);
-            let kept = s.played.len() + s.undone.len();
-            let dropped = line.get(kept..).unwrap_or_default();
-            json!({
-                "ok": true,
-                "files": changed,
-                "note": reply.text,
-                "replayed": kept,
-                "parted_at_ply": (!dropped.is_empty()).then_some(start_ply as usize + kept),
-                "illegal": dropped.first(),
-                "dropped": dropped,
-            })
-        }
-        // The files changed again between the two reads, or a hook failed replaying: the game
-        // is as it was (the session's guard).
-        Err(e) => json!({ "ok": false, "files": changed, "error": { "message": e.to_string(), "rendered": e.to_string() } }),
-    }
 }

@@ -9,9 +9,9 @@
 //! session (a REPL, or this server) holds it. Files are written on a thread of their own, in
 //! order, so a move's answer never waits for the disk.
 
-use super::api::{ApiError, App, no_game};
-use super::games::{Games, state_of};
-use super::live::Hub;
+use super::app::{ApiError, App, check_variant_name, no_game};
+use super::games::{Games, Lost, MAX_GAMES, state_of};
+use super::slots::Slot;
 use crate::autosave::{self, Lock};
 use crate::record::Record;
 use crate::render::Style;
@@ -21,98 +21,12 @@ use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
 
 /// The largest request body of `POST /api/games` (a game record to open).
 pub const MAX_RECORD_BODY: usize = 1 << 20;
 
 /// The most moves a record opened from the page may have (replaying holds the games' thread).
 pub const MAX_RECORD_MOVES: usize = 20_000;
-
-/// A file to write, with the lock that keeps it ours until it is written.
-struct Job {
-    path: PathBuf,
-    text: String,
-    _lock: Arc<Lock>,
-    hub: Arc<Hub>,
-}
-
-/// Where the server's games are autosaved, and the thread that writes them.
-pub struct Saves {
-    pub dir: PathBuf,
-    writer: mpsc::Sender<Job>,
-}
-
-impl Saves {
-    /// Autosaves into `dir` (created when the first game is saved).
-    pub fn start(dir: PathBuf) -> Saves {
-        let (writer, jobs) = mpsc::channel::<Job>();
-        std::thread::Builder::new()
-            .name("boardlab-autosave".into())
-            .spawn(move || {
-                for job in jobs {
-                    if let Err(e) = crate::files::write(&job.path, &job.text) {
-                        let why = format!("could not autosave the game to {}: {e}", job.path.display());
-                        job.hub.send("autosave", &json!({ "error": why }));
-                    }
-                }
-            })
-            .expect("spawning the autosave thread");
-        Saves { dir, writer }
-    }
-}
-
-/// One game's autosave: its file (chosen when first saved, or the resumed one), its lock, and
-/// the game as last saved.
-pub struct Slot {
-    path: Option<PathBuf>,
-    lock: Option<Arc<Lock>>,
-    written: Record,
-}
-
-/// Numbers the server's autosave files, so two games saved in the same millisecond differ.
-static SAVED: AtomicU64 = AtomicU64::new(0);
-
-impl Slot {
-    /// A new game's: nothing saved until it changes.
-    pub fn new(s: &Session) -> Slot {
-        Slot { path: None, lock: None, written: s.autosave_record() }
-    }
-
-    /// A resumed game's: its own file, locked.
-    pub fn resumed(path: PathBuf, lock: Lock, s: &Session) -> Slot {
-        Slot { path: Some(path), lock: Some(Arc::new(lock)), written: s.autosave_record() }
-    }
-
-    /// The autosave's file name, once there is one.
-    pub fn name(&self) -> Option<String> {
-        Some(self.path.as_ref()?.file_name()?.to_string_lossy().to_string())
-    }
-
-    /// Saves the game if it changed since it was last saved; a failure is told to the streams.
-    pub fn save(&mut self, saves: &Saves, s: &Session, hub: &Arc<Hub>) {
-        let rec = s.autosave_record();
-        if rec == self.written {
-            return;
-        }
-        let path = self.path.clone().unwrap_or_else(|| {
-            let n = SAVED.fetch_add(1, Ordering::SeqCst);
-            saves.dir.join(autosave::file_name(&format!("web{n}-{}", s.variant.name())))
-        });
-        let lock = match &self.lock {
-            Some(l) => l.clone(),
-            None => match Lock::take(&path) {
-                Ok(l) => Arc::new(l),
-                Err(e) => return hub.send("autosave", &json!({ "error": format!("could not autosave the game: {e}") })),
-            },
-        };
-        let text = Record { saved: Some(autosave::now_millis()), ..rec.clone() }.to_text();
-        let _ = saves.writer.send(Job { path: path.clone(), text, _lock: lock.clone(), hub: hub.clone() });
-        (self.path, self.lock, self.written) = (Some(path), Some(lock), rec);
-    }
-}
 
 fn failed(status: StatusCode, msg: impl Into<String>) -> ApiError {
     ApiError::new(status, msg)
@@ -124,7 +38,7 @@ pub async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
     let dir = app.games.call(|g: &mut Games| g.saves.as_ref().map(|s| s.dir.clone())).await?;
     let Some(dir) = dir else { return Ok(Json(json!({ "saved": [], "folder": null }))) };
     let folder = dir.display().to_string();
-    let found = tokio::task::spawn_blocking(move || autosave::list_in(&dir)).await.map_err(|_| ApiError::from(super::games::Lost))?;
+    let found = tokio::task::spawn_blocking(move || autosave::list_in(&dir)).await.map_err(|_| ApiError::from(Lost))?;
     let saved: Vec<Value> = found
         .iter()
         .map(|f| {
@@ -171,7 +85,7 @@ pub async fn resume(app: &App, name: String) -> Result<Json<Value>, ApiError> {
 /// Adds a game and answers with its state.
 pub fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiError> {
     let id = g.add_saved(s, slot).ok_or_else(|| {
-        failed(StatusCode::SERVICE_UNAVAILABLE, format!("{} games are open, the most at once: delete one first", super::games::MAX_GAMES))
+        failed(StatusCode::SERVICE_UNAVAILABLE, format!("{} games are open, the most at once: delete one first", MAX_GAMES))
     })?;
     let game = g.game(id).ok_or_else(|| no_game(id))?;
     state_of(id, game).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e))
@@ -183,7 +97,7 @@ pub fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiErro
 pub async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiError> {
     let mut rec =
         Record::parse(&text).map_err(|e| failed(StatusCode::UNPROCESSABLE_ENTITY, crate::files::clip_long_words(&e.to_string())))?;
-    super::api::check_variant_name(&rec.variant, &app.default)?;
+    check_variant_name(&rec.variant, &app.default)?;
     if rec.moves.len() > MAX_RECORD_MOVES {
         return Err(failed(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -197,7 +111,7 @@ pub async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiErro
         .call(move |g: &mut Games| {
             let s = Session::from_record(&rec, Style::PLAIN).map_err(|e| failed(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
             // Saved at once, as a REPL that loads a record saves it.
-            let slot = Slot { path: None, lock: None, written: Record::default() };
+            let slot = Slot::opened();
             let answer = add(g, s, slot)?;
             let id = answer["id"].as_u64().unwrap_or_default();
             g.changed(id).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e))

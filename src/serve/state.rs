@@ -24,7 +24,7 @@ pub fn of(id: u64, s: &mut Session) -> Result<Value, String> {
         "id": id,
         "variant": v.name(),
         "title": r.title,
-        "players": [r.player_name(crate::Player::FIRST), r.player_name(crate::Player::SECOND)],
+        "players": [r.player_name(crate::piece::Player::FIRST), r.player_name(crate::piece::Player::SECOND)],
         "position": s.pos.to_text(r),
         "fen": crate::fen::write(r, &s.pos).ok(),
         "side": r.player_name(s.pos.side()),

@@ -4,9 +4,9 @@
 //! streams as it goes: each depth completed (`thinking`: depth, score, positions, line) and
 //! the search's own progress line (`progress`, at most four times a second).
 
-use super::api::{ApiError, App, MAX_SEARCHES, bad, no_game};
+use super::app::{ApiError, App, MAX_SEARCHES, bad, no_game};
 use super::games::{Games, Lost};
-use super::live::Teller;
+use super::hub::Teller;
 use crate::ai::{self, Engine, SearchResult};
 use crate::session::Session;
 use crate::variant::Variant;
@@ -51,7 +51,7 @@ fn found_json(v: &Variant, r: &SearchResult) -> Value {
 }
 
 /// Searches game `id`'s position with `engine`, within the server's limit of searches at
-/// once, stoppable through the game's [`super::live::Hub`].
+/// once, stoppable through the game's [`super::hub::Hub`].
 ///
 /// # Errors
 /// No such game; too many searches; the search failed (a script hook); it was cancelled
@@ -94,7 +94,7 @@ pub async fn think(app: &App, id: u64, engine: Engine) -> Result<Found, ApiError
 /// by `stop`), `random` through [`ai::think`]; the search's progress line is passed on too.
 fn search_with(
     v: &Variant,
-    mut pos: crate::Position,
+    mut pos: crate::state::Position,
     engine: Engine,
     rng: &mut ai::Rng,
     stop: Arc<AtomicBool>,
@@ -144,7 +144,7 @@ pub async fn engine(app: &App, id: u64, spec: Option<String>) -> Result<axum::Js
     }
     let f = think(app, id, engine).await?;
     let (played, before, rng) = (f.text.clone(), f.before, f.rng);
-    let mut answer = super::api::with_game(app, id, move |s| {
+    let mut answer = super::app::with_game(app, id, move |s| {
         if mark(s) != before {
             return Err(ApiError::new(StatusCode::CONFLICT, "the game changed while the machine was thinking: its move was not played"));
         }

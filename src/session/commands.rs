@@ -159,7 +159,7 @@ pub(super) fn typed(s: &mut Session, line: &str) -> Result<Reply, CommandError> 
     }
     let g = &s.variant.rules.geometry;
     // (A file's letters may name a column's drop, where pieces are dropped: Connect Four's `d`.)
-    let drops = [crate::Player::FIRST, crate::Player::SECOND].iter().any(|&p| !s.variant.rules.drops[p].is_empty());
+    let drops = [crate::piece::Player::FIRST, crate::piece::Player::SECOND].iter().any(|&p| !s.variant.rules.drops[p].is_empty());
     let column = drops && line.bytes().all(|b| b.is_ascii_lowercase()) && g.parse_cell(&format!("{line}1")).is_ok();
     let looks_like_move =
         line.contains(['-', 'x', '@']) || line == "pass" || column || g.parse_cell(line).is_ok() || crate::san::parse(line, g).is_some();
@@ -382,7 +382,7 @@ fn place(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
     }
     let shown: Vec<String> = slots.iter().map(|&(slot, _)| format!("{} {}", r.attributes[slot as usize], vals[slot as usize])).collect();
     let with = if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(", ")) };
-    let what = format!("put {}{with} on {}", r.symbol(code), r.geometry.name(crate::Cell(cell)));
+    let what = format!("put {}{with} on {}", r.symbol(code), r.geometry.name(crate::geometry::Cell(cell)));
     text(s.edit(&what, |p, r| p.put(&r.zobrist, cell, code, &vals))?)
 }
 
@@ -391,7 +391,7 @@ fn remove(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandErro
     if s.pos.board()[cell as usize].is_empty() {
         return Err(CommandError::Rejected(format!("{rest} is already empty")));
     }
-    let what = format!("emptied {}", s.variant.rules.geometry.name(crate::Cell(cell)));
+    let what = format!("emptied {}", s.variant.rules.geometry.name(crate::geometry::Cell(cell)));
     text(s.edit(&what, |p, r| p.clear_cell(&r.zobrist, cell))?)
 }
 

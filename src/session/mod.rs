@@ -408,7 +408,7 @@ impl Session {
     /// defaults.
     fn machine_record(&self) -> Option<Machine> {
         let r = &self.variant.rules;
-        let plays: std::collections::BTreeMap<String, String> = crate::Player::both()
+        let plays: std::collections::BTreeMap<String, String> = crate::piece::Player::both()
             .into_iter()
             .filter_map(|p| self.machine[p.index()].map(|e| (r.player_name(p).to_string(), e.to_string())))
             .collect();
@@ -433,7 +433,7 @@ impl Session {
     /// nothing when it plays none.
     pub fn machine_note(&self) -> String {
         let r = &self.variant.rules;
-        let sides: Vec<String> = crate::Player::both()
+        let sides: Vec<String> = crate::piece::Player::both()
             .into_iter()
             .filter_map(|p| self.machine[p.index()].map(|e| format!("{} ({e})", r.player_name(p))))
             .collect();
@@ -591,7 +591,9 @@ impl Session {
         }
         let name = g.name(c).to_string();
         Ok(match self.variant.explain_cell(&mut self.pos, c.0, &legal)? {
-            r @ (crate::IllegalReason::OnlyCaptures(_) | crate::IllegalReason::Refused(_) | crate::IllegalReason::Filtered) => {
+            r @ (crate::explain::IllegalReason::OnlyCaptures(_)
+            | crate::explain::IllegalReason::Refused(_)
+            | crate::explain::IllegalReason::Filtered) => {
                 format!("the piece on {name} has no legal move: {r}")
             }
             r => r.to_string(),
@@ -687,7 +689,7 @@ impl Session {
             s.push_str(&format!("  attributes: {}\n", attrs.join(", ")));
         }
         for (i, (name, _)) in r.counters.iter().enumerate() {
-            for p in crate::Player::both() {
+            for p in crate::piece::Player::both() {
                 let (was, now) = (before.counter(p, i as u8), self.pos.counter(p, i as u8));
                 if was != now {
                     s.push_str(&format!("  counter {name} of {}: {was} → {now}\n", r.player_name(p)));
@@ -878,7 +880,7 @@ impl Session {
         // In the variant's notation ([notation] moves): SAN, numbered squares or boardlab's.
         let mut texts = crate::records::MoveWriter::new(&self.variant).line(&self.start, &self.played);
         texts.extend(self.played[texts.len()..].iter().map(|m| m.text(g)));
-        if alternate && deciders[0] == crate::Player::FIRST {
+        if alternate && deciders[0] == crate::piece::Player::FIRST {
             for (i, pair) in texts.chunks(2).enumerate() {
                 s.push_str(&format!("{:>3}. {}\n", i + 1, pair.join(" ")));
             }
@@ -923,7 +925,7 @@ impl Session {
     /// The players' names as `white|black`.
     pub fn player_list(&self) -> String {
         let r = &self.variant.rules;
-        format!("{}|{}", r.player_name(crate::Player::FIRST), r.player_name(crate::Player::FIRST.other()))
+        format!("{}|{}", r.player_name(crate::piece::Player::FIRST), r.player_name(crate::piece::Player::FIRST.other()))
     }
 
     /// New rules for the same game: the start position is re-read under them. Returns a note

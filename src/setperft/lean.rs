@@ -12,7 +12,7 @@
 //! holds them equal from random positions under every option of the shipped games it applies
 //! to).
 
-use crate::SearchError;
+use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::{EndKind, NoMoves};
 use crate::rules::movement::{Distance, Form};
@@ -170,7 +170,7 @@ impl LeanPerft {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, SearchError> {
+    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         let mut node = Node { sets: [0; CODES], vals: [0; VALUES], top: [Top::UNKNOWN; 2], side: pos.side() };
         for (s, &c) in node.sets.iter_mut().zip(pos.cells_by_code()) {
             *s = c as u64;
@@ -344,8 +344,8 @@ fn cells(mut set: u64) -> impl Iterator<Item = u16> {
 
 #[cfg(test)]
 mod tests {
-    use crate::Variant;
     use crate::perft::perft_general;
+    use crate::variant::Variant;
 
     /// From random positions (crowns moving, kings taken and leaving the board, tall stacks),
     /// perft on the sets to depth 3, counted and with every leaf made, is the general kernel's:
@@ -388,7 +388,7 @@ mod tests {
     #[test]
     fn a_rival_leaving_the_board_passes_the_crown() {
         let v = Variant::load("lielow", &[]).unwrap();
-        let pos = crate::Position::from_text(&v.rules, "p[1,1]7/3p[0,3]4/8/8/3P[0,3]4/8/7P[0,3]/P[1,1]7 white 10").unwrap();
+        let pos = crate::state::Position::from_text(&v.rules, "p[1,1]7/3p[0,3]4/8/8/3P[0,3]4/8/7P[0,3]/P[1,1]7 white 10").unwrap();
         let sets = v.set_perft(&pos, 5).expect("the leaps walk applies");
         for depth in 1..=5 {
             let general = perft_general(&v, &mut pos.clone(), depth, false).unwrap();

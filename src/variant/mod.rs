@@ -106,7 +106,9 @@ impl Variant {
             (1..rules.pieces.len())
                 .filter(|&c| {
                     let p = &rules.pieces[c];
-                    let royal = (rules.royal_codes[crate::Player::FIRST] | rules.royal_codes[crate::Player::FIRST.other()]) >> c & 1 != 0;
+                    let royal =
+                        (rules.royal_codes[crate::piece::Player::FIRST] | rules.royal_codes[crate::piece::Player::FIRST.other()]) >> c & 1
+                            != 0;
                     p.convert.is_none()
                         && p.push.is_none()
                         && p.exit.is_none()
@@ -195,7 +197,7 @@ fn zone_marks(merged: &Merged, rules: &Ruleset) -> Vec<(String, char)> {
         if let Some(mk) = &z.val.get_ref().mark {
             let ch = mk.chars().next().unwrap_or('.');
             let size = rules
-                .zone_mask(name, crate::Player::FIRST)
+                .zone_mask(name, crate::piece::Player::FIRST)
                 .map_or(0, |m| rules.geometry.cells().filter(|c| rules.geometry.zones_of(c.0).meets(m)).count());
             marks.push((size, name.clone(), ch));
         }
@@ -210,7 +212,13 @@ impl Variant {
     /// Plays `games` games of at most `plies` plies from the start, each move picked from the
     /// legal list by a generator seeded with `seed`; `visit` sees every position with its list
     /// before the pick (it may probe the position, and must leave it as it found it).
-    pub(crate) fn random_positions(&self, seed: u64, games: usize, plies: usize, mut visit: impl FnMut(&mut Position, &[crate::Move])) {
+    pub(crate) fn random_positions(
+        &self,
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&mut Position, &[crate::notation::Move]),
+    ) {
         use rand::RngExt;
         let mut rng = crate::ai::rng(seed);
         let mut moves = Vec::new();
@@ -250,7 +258,7 @@ mod tests {
     }
 
     /// variants/chess after `moves` from its start.
-    fn chess_after(moves: &[&str]) -> (Variant, crate::Position) {
+    fn chess_after(moves: &[&str]) -> (Variant, crate::state::Position) {
         let v = Variant::load("variants/chess", &[]).unwrap();
         let mut pos = v.start();
         for t in moves {
@@ -285,7 +293,7 @@ mod tests {
         // The position text keeps it, and reads back the same position (hash included).
         let text = pos.to_text(&v.rules);
         assert!(text.contains(" ep=d6/d5"), "{text}");
-        let back = crate::Position::from_text(&v.rules, &text).unwrap();
+        let back = crate::state::Position::from_text(&v.rules, &text).unwrap();
         assert_eq!(back.hash(), pos.hash());
         // e5xd6 takes the pawn on d5; undo puts everything back.
         let before = pos.clone();
@@ -310,12 +318,12 @@ mod tests {
     fn promotion_is_a_choice() {
         let v = Variant::load("variants/chess", &[]).unwrap();
         // (Black keeps a pawn, so the knight's promotion leaves more than too little to mate.)
-        let mut pos = crate::Position::from_text(&v.rules, "1n6/P6p/8/8/8/8/8/k6K white").unwrap();
+        let mut pos = crate::state::Position::from_text(&v.rules, "1n6/P6p/8/8/8/8/8/k6K white").unwrap();
         let err = v.play(&mut pos.clone(), "a7-a8").unwrap_err().to_string();
         assert!(err.contains("a7-a8 promotes: write the kind chosen, a7-a8=Q, a7-a8=R, a7-a8=B, a7-a8=N"), "{err}");
         // White's king on a1 is in check from the rook on h1: promoting does not answer it, and
         // `why` names the check, not the promotion.
-        let mut pinned = crate::Position::from_text(&v.rules, "1n5k/P7/8/8/8/8/8/K6r white").unwrap();
+        let mut pinned = crate::state::Position::from_text(&v.rules, "1n5k/P7/8/8/8/8/8/K6r white").unwrap();
         let err = v.play(&mut pinned, "a7-a8=Q").unwrap_err().to_string();
         assert!(err.contains("it leaves your king on a1 in check by the rook on h1"), "{err}");
         v.play(&mut pos, "a7xb8=n").unwrap(); // case does not matter

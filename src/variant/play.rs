@@ -15,7 +15,7 @@ use crate::script::api::HookMove;
 use crate::state::Position;
 
 /// Reusable buffers of the check test: a board copy and a move list.
-type Scratch = (Vec<crate::PieceCode>, MoveList);
+type Scratch = (Vec<crate::piece::PieceCode>, MoveList);
 
 thread_local! {
     /// The check test's buffers, kept between move lists.
@@ -94,8 +94,8 @@ impl Variant {
                 || mv.from != NONE && {
                     let g = &self.rules.geometry;
                     mv.to().is_some_and(|t| {
-                        let r0 = g.coords(crate::Cell(mv.from)).1 as i32;
-                        let r1 = g.coords(crate::Cell(t)).1 as i32;
+                        let r0 = g.coords(crate::geometry::Cell(mv.from)).1 as i32;
+                        let r1 = g.coords(crate::geometry::Cell(t)).1 as i32;
                         (r1 - r0) * self.rules.forward[code.owner()] as i32 > 0
                     })
                 })
@@ -287,7 +287,7 @@ impl Variant {
             self.make(pos, m)?;
             let mates = self.checkmated(pos);
             pos.undo();
-            let kind = &self.rules.kind(m.dropped().map_or(crate::KindId(0), |c| c.kind())).name;
+            let kind = &self.rules.kind(m.dropped().map_or(crate::piece::KindId(0), |c| c.kind())).name;
             Ok(mates?.then(|| format!("a {kind} may not be dropped to give checkmate")))
         })
     }
@@ -558,9 +558,9 @@ impl Variant {
         let words = format!(
             "it leaves your {} on {} in check by the {} on {}",
             name(hit),
-            g.name(crate::Cell(hit)),
+            g.name(crate::geometry::Cell(hit)),
             name(by),
-            g.name(crate::Cell(by))
+            g.name(crate::geometry::Cell(by))
         );
         if after {
             pos.undo();
@@ -789,7 +789,7 @@ impl Variant {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
             (NoMoves::Win, _) => Outcome::win(pos.side(), reason),
             (NoMoves::Pass, Some((e, t, kinds))) => {
-                let mut counts = crate::ByPlayer::new(0u32, 0u32);
+                let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
                 for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
                     counts[code.owner()] += 1;
                 }
@@ -912,7 +912,7 @@ impl Variant {
     fn find_column(&self, pos: &mut Position, text: &str) -> Option<Result<Move, PlayError>> {
         let t = text.trim().to_ascii_lowercase();
         let g = &self.rules.geometry;
-        let file_of = |c: u16| g.name(crate::Cell(c)).trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string();
+        let file_of = |c: u16| g.name(crate::geometry::Cell(c)).trim_end_matches(|ch: char| ch.is_ascii_digit()).to_string();
         if t.is_empty() || t.len() > 3 || !t.bytes().all(|b| b.is_ascii_lowercase()) || !g.cells().any(|c| file_of(c.0) == t) {
             return None;
         }
@@ -1014,9 +1014,9 @@ impl Variant {
             (MoveText::Castle { east }, Some(_)) => Some(if *east { EAST } else { WEST }),
             (MoveText::Path { from, landings, capture: false, then: None, promote: None }, Some(c)) if landings.len() == 1 => {
                 let code = pos.board().get(*from as usize).copied().unwrap_or_default();
-                let (f0, r0) = g.coords(crate::Cell(*from));
-                let (f1, r1) = g.coords(crate::Cell(landings[0]));
-                let king = code == crate::PieceCode::new(c.king, pos.side());
+                let (f0, r0) = g.coords(crate::geometry::Cell(*from));
+                let (f1, r1) = g.coords(crate::geometry::Cell(landings[0]));
+                let king = code == crate::piece::PieceCode::new(c.king, pos.side());
                 let at = |s: usize| c.sides[s].is_some_and(|(kf, _)| kf == f1);
                 [EAST, WEST].into_iter().find(|&s| king && r0 == r1 && f0.abs_diff(f1) >= 2 && at(s) && (f1 > f0) == (s == EAST))
             }
@@ -1051,10 +1051,10 @@ impl Variant {
         reaches.then(|| {
             format!(
                 "{} is empty: the {} captures there en passant only on the move right after an enemy piece passed it ({})",
-                g.name(crate::Cell(to)),
+                g.name(crate::geometry::Cell(to)),
                 self.rules.kind(code.kind()).name,
                 match pos.en_passant() {
-                    Some((at, _)) => format!("the cell open now is {}", g.name(crate::Cell(at))),
+                    Some((at, _)) => format!("the cell open now is {}", g.name(crate::geometry::Cell(at))),
                     None => "no cell is open now".into(),
                 }
             )

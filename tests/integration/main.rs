@@ -15,6 +15,7 @@ mod fen_fs;
 mod files;
 mod fuzz;
 mod kernel;
+mod layers;
 mod limits;
 mod nopanic;
 mod perft_files;

@@ -6,79 +6,22 @@
 //! that wrote the offending value.
 
 mod board;
+pub(super) mod context;
 mod merge;
 mod pieces;
 mod push;
-mod settings;
+pub(super) mod settings;
 mod setup;
-mod zones;
+pub(super) mod zones;
 
+pub(super) use context::{R, V};
 pub use merge::{Merged, MergedOption, Src};
 pub use pieces::CROWN;
 pub use settings::eval_when;
-pub(super) use zones::ZoneMap;
 
-use super::error::{LoadError, SourceFile};
-use super::names::Names;
 use super::options::{OptionValue, Options};
 use super::{ends, hooks, movement, *};
 use crate::piece::PieceCode;
-use std::ops::Range;
-use toml::Spanned;
-
-/// The validator's state: the merged files and the options in force.
-pub(super) struct V<'a> {
-    pub(super) m: &'a Merged,
-    pub(super) opts: Options,
-}
-
-pub(super) type R<T> = Result<T, LoadError>;
-
-impl V<'_> {
-    pub(super) fn file(&self, i: usize) -> &SourceFile {
-        &self.m.files[i]
-    }
-
-    /// An error pointing at `span` of file `file`.
-    pub(super) fn err(&self, file: usize, span: Range<usize>, msg: impl Into<String>, label: impl Into<String>) -> LoadError {
-        LoadError::at(self.file(file), span, msg, label)
-    }
-
-    pub(super) fn main_file(&self) -> usize {
-        self.m.files.len() - 1
-    }
-
-    /// A player by its exact name; a miss is "`name` is not a player" at `span`.
-    pub(super) fn player(&self, file: usize, span: Range<usize>, players: &ByPlayer<String>, name: &str, label: &str) -> R<Player> {
-        Player::both()
-            .into_iter()
-            .find(|&p| players[p] == name)
-            .ok_or_else(|| self.err(file, span, format!("`{name}` is not a player"), label))
-    }
-
-    /// A 32-bit integer written in the file (attribute values, counters, effects: what a
-    /// position stores); anything outside that range is an error at the value, never cut.
-    pub(super) fn int32(&self, file: usize, x: &Spanned<i64>, what: &str) -> R<i32> {
-        i32::try_from(*x.get_ref()).map_err(|_| {
-            self.err(file, x.span(), format!("{what} {} is out of range", x.get_ref()), "out of range").with_help(format!(
-                "{what} is an integer from {} to {}",
-                i32::MIN,
-                i32::MAX
-            ))
-        })
-    }
-
-    /// Looks a name up; a miss is `unknown NOUN `name`CONTEXT` at `span`, with "did you mean".
-    pub(super) fn lookup(&self, file: usize, span: Range<usize>, names: &Names, name: &str, context: &str, label: &str) -> R<usize> {
-        names.index(name).ok_or_else(|| {
-            let e = self.err(file, span, format!("{}{context}", names.unknown(name)), label);
-            match names.hint(name) {
-                Some(h) => e.with_help(h),
-                None => e,
-            }
-        })
-    }
-}
 
 /// Builds the ruleset of a merged variant with the given option overrides (`name`, `value`).
 ///

@@ -4,8 +4,8 @@ use super::{R, V};
 use crate::geometry::{CellTable, Geometry};
 use crate::piece::Player;
 use crate::rules::movement::{PieceCtx, dirs_of};
-use crate::rules::push::{Chooser, ColumnRetreat, Push};
 use crate::rules::raw::{RawDirs, RawPush, Setting};
+use crate::rules::{Chooser, ColumnRetreat, Push};
 use toml::Spanned;
 
 pub(super) fn stage_push(v: &V, f: usize, x: &Spanned<RawPush>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<Push> {
@@ -52,7 +52,7 @@ pub(super) fn stage_push(v: &V, f: usize, x: &Spanned<RawPush>, p: Player, ctx: 
     // The file of each cell, from the enemy's back edge forward.
     let fwd = ctx.forward[enemy];
     let file = CellTable::build(g.len(), |c, out| {
-        let x = g.coords(crate::Cell(c)).0 as i32;
+        let x = g.coords(crate::geometry::Cell(c)).0 as i32;
         let mut ranks: Vec<i32> = (0..g.ranks as i32).collect();
         if fwd < 0 {
             ranks.reverse();
@@ -60,7 +60,7 @@ pub(super) fn stage_push(v: &V, f: usize, x: &Spanned<RawPush>, p: Player, ctx: 
         out.extend(ranks.into_iter().filter_map(|r| g.at(x, r)).map(|c| c.0));
     });
     let mut names: Vec<u16> = g.cells().map(|c| c.0).collect();
-    names.sort_by(|a, b| g.name(crate::Cell(*a)).cmp(g.name(crate::Cell(*b))));
+    names.sort_by(|a, b| g.name(crate::geometry::Cell(*a)).cmp(g.name(crate::geometry::Cell(*b))));
     let mut order = vec![0u16; g.len()];
     for (i, c) in names.into_iter().enumerate() {
         order[c as usize] = i as u16;

@@ -286,7 +286,7 @@ mod tests {
 
     #[test]
     fn when_conditions() {
-        let v = crate::Variant::load("bivouac", &[("slide".into(), "one_hop".into())]).unwrap();
+        let v = crate::variant::Variant::load("bivouac", &[("slide".into(), "one_hop".into())]).unwrap();
         let o = &v.rules.options;
         assert_eq!(eval_when(o, "slide == one_hop"), Ok(true));
         assert_eq!(eval_when(o, "slide != one_hop"), Ok(false));

@@ -53,7 +53,7 @@ pub(super) fn stage_setup(v: &V, g: &Geometry, kinds: &[KindDef], players: &ByPl
             None
         };
         let kind_attrs = |c: PieceCode| kinds[c.kind().0 as usize].attributes.clone();
-        let (b, a) = crate::notation::parse_board(g, rows.get_ref(), &lookup, &kind_attrs, nattr)
+        let (b, a) = crate::board_text::parse_board(g, rows.get_ref(), &lookup, &kind_attrs, nattr)
             .map_err(|e| v.err(f, rows.span(), format!("setup rows: {e}"), "in these rows"))?;
         board = b;
         attrs = a;

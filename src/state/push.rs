@@ -18,62 +18,12 @@
 //! 3. An attack that moved nothing, though it had a target (a failed column, or only blocked
 //!    victims), earns the mover an extra move with `blocked = "extra_move"`.
 
-use crate::geometry::{CellTable, NONE};
+use super::{Choices, Continuation, ContinuationKind, Position};
+use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind};
 use crate::piece::Player;
-use crate::rules::{MoveEffects, Ruleset};
-use crate::state::{Choices, Continuation, ContinuationKind, Position};
+use crate::rules::{Chooser, ColumnRetreat, MoveEffects, Push, Ruleset};
 use std::sync::Arc;
-
-/// Where a column attack sends the enemy piece (in the order from its owner's back edge).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColumnRetreat {
-    /// The first empty cell of the file behind it.
-    LowestEmptyBelow,
-    /// The file's first cell, if empty.
-    LowestOnly,
-    /// The first empty cell of the whole file, even in front of it.
-    LowestEmptyAny,
-}
-
-/// Who picks the victim and its cell when a contact attack leaves a choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chooser {
-    Attacker,
-    Owner,
-}
-
-/// A pushing piece's rules, compiled for one piece code.
-#[derive(Clone, Debug)]
-pub struct Push {
-    /// Only moves that go forward (the owner's forward) push.
-    pub forward_only: bool,
-    /// The owner's forward rank step (+1 or -1).
-    pub forward: i8,
-    pub column: Option<ColumnRetreat>,
-    /// Per cell: the cells of its file, from the enemy's back edge forward.
-    pub file: CellTable<u16>,
-    /// Per cell: its `contact` neighbours.
-    pub contact: CellTable<u16>,
-    /// Per `retreat` direction (the enemy's), per cell: the next cell that way, or `NONE`.
-    pub retreat: Vec<Vec<u16>>,
-    /// How far an owner's last piece may retreat.
-    pub last_piece_retreat: u16,
-    /// A victim with no retreat cell on the board is not a victim (`edge = "immune"`).
-    pub edge_immune: bool,
-    /// Every victim that can retreat does (`victims = "all"`).
-    pub all_victims: bool,
-    pub chooser: Chooser,
-    /// An attack that moved nothing earns an extra move.
-    pub extra_move: bool,
-    /// A normal move made inside a continuation pushes.
-    pub in_continuation: bool,
-    /// Per cell: its name's place in byte order (victims are taken in this order).
-    pub order: Vec<u16>,
-    /// The tags of its continuations, made once: `extra_move`, `retreat`, and per cell
-    /// `retreat_from_CELL`.
-    pub tags: (Arc<str>, Arc<str>, Vec<Arc<str>>),
-}
 
 impl Push {
     /// The tag of a continuation of this kind (shared: handing one out allocates nothing).
@@ -118,7 +68,7 @@ pub fn after_move(pos: &mut Position, rules: &Ruleset, mv: &Move, fx: &MoveEffec
     }
     if push.forward_only {
         let g = &rules.geometry;
-        let rank = |c: u16| g.coords(crate::Cell(c)).1 as i32;
+        let rank = |c: u16| g.coords(crate::geometry::Cell(c)).1 as i32;
         if mv.from == NONE || (rank(fx.to) - rank(mv.from)) * push.forward as i32 <= 0 {
             return;
         }
