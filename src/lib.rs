@@ -52,6 +52,7 @@ mod state;
 
 mod explain;
 mod movegen;
+mod plan;
 pub mod script;
 
 pub mod diagram;

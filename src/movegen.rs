@@ -9,6 +9,7 @@ use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
+use crate::plan::Plan;
 use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::MoveOut;
 use crate::rules::movement::victim;
@@ -927,9 +928,9 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
 /// chains are told apart by their path, and no other rule adds or removes moves (`None`
 /// otherwise, and where the side has no move: then the move list says). Chains are walked as
 /// [`normal_moves`] walks them, but only counted.
-pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
+pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
     let sw = rules.setwise.as_ref()?;
-    if !sw.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
+    if !plan.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
         return None;
     }
     let sets = sw.sets(pos)?;
@@ -1013,14 +1014,14 @@ impl Counted {
 /// steps, they are counted piece by piece on its table (a load and a count a piece: less than
 /// the sets' shifts on a board past 64 cells); otherwise on the sets first, each piece's share
 /// kept at its cell.
-pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
+pub fn count_to_pick(rules: &Ruleset, plan: &Plan, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
     if pol.maximum || pol.identity == Identity::CapturedSet || pos.result().is_some() || pos.continuation().is_some() {
         return false;
     }
-    if !sw.counts_moves || (rules.landing_captures && pol.compulsory) {
-        return sw.counts_forms && count_by_forms(rules, pos, c);
+    if !plan.counts_moves || (rules.landing_captures && pol.compulsory) {
+        return plan.counts_forms && count_by_forms(rules, pos, c);
     }
     (c.by_forms, c.captures_only) = (false, false);
     let side = pos.side();
