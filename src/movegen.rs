@@ -831,18 +831,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut first_capture = usize::MAX;
     let mut landing_capture = false;
     let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
-    // Where the cell sets say which pieces can jump, only their chains are looked for; and
-    // when a capture is compulsory, the other moves are not listed at all.
-    // And where they say which pieces can move at all, only those are visited.
-    let (jumpers, mut visit) = match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
-        Some((sw, sets)) => {
-            let j = sw.jumpers(&sets, side);
-            // (With a handful of pieces, visiting each costs less than finding which can move.)
-            let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
-            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
-        }
-        None => (None, None),
-    };
+    let (jumpers, mut visit) = pieces_to_visit(rules, pos, side);
     if let Some(j) = jumpers
         && j != 0
         && compulsory
@@ -899,8 +888,34 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             dedup_from(out, before);
         }
     }
+    close_list(rules, pos, out, start, first_capture, landing_capture);
+}
+
+/// Which pieces of `side` [`normal_moves`] looks at, where the cell sets say: those that can
+/// jump (only their chains are looked for; when a capture is compulsory, the other moves are
+/// not listed at all), and the cells to visit, those that can move at all. `(None, None)`:
+/// every piece, each tried for chains.
+#[inline(always)]
+fn pieces_to_visit(rules: &Ruleset, pos: &Position, side: Player) -> (Option<u128>, Option<u128>) {
+    match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
+        Some((sw, sets)) => {
+            let j = sw.jumpers(&sets, side);
+            // (With a handful of pieces, visiting each costs less than finding which can move.)
+            let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
+            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
+        }
+        None => (None, None),
+    }
+}
+
+/// The end of [`normal_moves`]: the drops (unless a capture is compulsory and there is one),
+/// then the capture policy on `out[start..]` (`first_capture`: where the first capture was
+/// listed, `usize::MAX` if none; `landing_capture`: a capture by landing is compulsory).
+#[inline(always)]
+fn close_list(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize, first_capture: usize, landing_capture: bool) {
+    let compulsory = rules.captures.compulsory;
     if !(compulsory && (first_capture != usize::MAX || landing_capture)) {
-        drops(rules, pos, side, out);
+        drops(rules, pos, pos.side(), out);
     }
     if first_capture == usize::MAX && !landing_capture {
         return; // no capture: no policy to apply

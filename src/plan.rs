@@ -373,3 +373,149 @@ impl Plan {
         }
     }
 }
+
+/// Every shortcut held equal to the reference mode ([`crate::Variant::reference_moves`]) on
+/// random positions of every shipped variant.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::movegen;
+    use crate::perft::perft_reference;
+    use crate::state::Position;
+
+    /// Every shipped variant, and a few options that turn other constructs on (Basileus's rule
+    /// of the two basileis is an `allow_move` hook; Bivouac's maximal captures).
+    fn cases() -> Vec<(String, Vec<(String, String)>)> {
+        let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
+        cases.push(("basileus".into(), vec![("king_adjacency".into(), "forbidden".into())]));
+        cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
+        cases
+    }
+
+    /// The moves' texts, sorted (a list compared as a set, its length kept).
+    fn texts(v: &Variant, moves: &[crate::Move]) -> Vec<String> {
+        let mut t: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        t.sort();
+        t
+    }
+
+    /// What the mobility counts, listed: every capture chain and every non-chaining move (a
+    /// two-part turn's first part once) whatever the policy, hooks aside.
+    fn listed_mobility(v: &Variant, pos: &mut Position, p: crate::Player) -> usize {
+        let (mut chains, mut quiet) = (Vec::new(), Vec::new());
+        movegen::captures(&v.rules, pos.board_scratch(), p, &mut chains);
+        movegen::quiet_first_parts(&v.rules, pos, p, &mut quiet);
+        chains.len() + quiet.len()
+    }
+
+    /// The shortcuts that answer for the whole list at `pos` (the legal list `moves`): the
+    /// list itself, its count on the sets, the count that picks a move without the list, the
+    /// mobility and the check test.
+    fn check_position(v: &Variant, pos: &mut Position, moves: &[crate::Move], at: &str, seen: &mut [u32; 4]) {
+        let mut reference = Vec::new();
+        v.reference_moves(pos, &mut reference).unwrap();
+        assert_eq!(texts(v, moves), texts(v, &reference), "the legal list at {at}");
+        if let Some(n) = v.count_moves(pos) {
+            assert_eq!(n, reference.len() as u64, "count_moves at {at}");
+            seen[0] += 1;
+        }
+        let mut c = movegen::Counted::default();
+        if v.count_to_pick(pos, &mut c) {
+            assert_eq!(c.n, reference.len() as u64, "count_to_pick at {at}");
+            let mut scratch = Vec::new();
+            for (i, m) in moves.iter().enumerate() {
+                assert_eq!(v.nth_move(pos, &c, i as u64, &mut scratch), *m, "nth_move {i} at {at}");
+            }
+            seen[1] += 1;
+        }
+        let side = pos.side();
+        for p in [side, side.other()] {
+            let n = movegen::mobility(&v.rules, pos, p, &mut Vec::new());
+            assert_eq!(n, listed_mobility(v, pos, p), "mobility of {p:?} at {at}");
+        }
+        let mut list = Vec::new();
+        if let Some(k) = v.legal_moves_and_mobility(pos, &mut list).unwrap() {
+            assert_eq!(k, listed_mobility(v, pos, side), "the mobility answered with the list at {at}");
+            seen[2] += 1;
+        }
+        if v.lists_every_kernel_move(pos, moves) {
+            assert_eq!(moves.len(), listed_mobility(v, pos, side), "a list of every kernel move at {at}");
+        }
+        if v.rules.royal_codes[side] != 0 {
+            assert_eq!(v.in_check(pos), v.reference_royal_attacked(pos, side), "in_check at {at}");
+        }
+        if pos.result().is_none() && pos.continuation().is_none() {
+            seen[3] += 1;
+        }
+    }
+
+    /// Every shortcut the plan turns on answers as the reference mode does, at every position
+    /// of random games in every shipped variant: the legal list (as a set), `count_moves`,
+    /// `count_to_pick` and `nth_move`, the mobility, the check test; and perft to depth 2 (the
+    /// set walks, and the last level counted on the sets) at every fifth.
+    #[test]
+    fn every_shortcut_is_the_reference() {
+        for (name, options) in cases() {
+            let v = Variant::load(&name, &options).unwrap();
+            let mut seen = [0u32; 4];
+            let mut ply = 0;
+            v.random_positions(49, 2, 40, |pos, moves| {
+                let at = format!("{name} {options:?} at {}", pos.to_text(&v.rules));
+                check_position(&v, pos, moves, &at, &mut seen);
+                ply += 1;
+                if ply % 5 == 0 {
+                    for depth in 1..=2 {
+                        let reference = perft_reference(&v, pos, depth).unwrap();
+                        assert_eq!(crate::perft::perft(&v, pos, depth).unwrap(), reference, "perft {depth} at {at}");
+                        assert_eq!(crate::perft::perft_made(&v, pos, depth).unwrap(), reference, "perft made {depth} at {at}");
+                        if let Some(sets) = v.set_perft(pos, depth) {
+                            assert_eq!(sets.perft(pos, depth, false).unwrap(), reference, "set walk {depth} at {at}");
+                        }
+                    }
+                }
+            });
+            assert!(seen[3] > 0, "{name}: no position to decide");
+        }
+    }
+
+    /// The plan of the shipped games takes the shortcuts it should: a test of the tests above
+    /// (a gate turned off everywhere would leave them nothing to compare).
+    #[test]
+    fn the_shortcuts_are_taken_where_they_apply() {
+        let plan = |name: &str, o: &[(&str, &str)]| {
+            let o: Vec<(String, String)> = o.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            let v = Variant::load(name, &o).unwrap();
+            (v.plan.clone(), v.set_perft(&v.start(), 3).is_some())
+        };
+        let (checkers, walk) = plan("checkers", &[]);
+        assert!(checkers.counts_moves && checkers.kernel_lists && walk);
+        assert_eq!(checkers.walk, Some(WalkKind::Steps));
+        let (lielow, walk) = plan("lielow", &[]);
+        assert!(lielow.counts_moves && walk);
+        assert_eq!(lielow.walk, Some(WalkKind::Lean));
+        // Chess: the check rule refuses moves and castling adds some, so nothing is counted on
+        // the sets; the check test plays a move on the board alone.
+        let (chess, walk) = plan("chess", &[]);
+        assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
+        // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
+        let (basileus, walk) = plan("basileus", &[("king_adjacency", "forbidden")]);
+        assert!(basileus.hooks.refuses_moves && !basileus.kernel_lists && !basileus.counts_moves && !walk);
+    }
+
+    /// A hook that adds or refuses moves turns the counting shortcuts off by its answer.
+    #[test]
+    fn a_hook_that_changes_the_list_turns_the_counts_off() {
+        for h in Hook::ALL {
+            let n = hook_needs(h);
+            let v = Variant::load("checkers", &[]).unwrap();
+            let mut hooks: [Option<HookFilter>; Hook::ALL.len()] = Default::default();
+            hooks[h as usize] = Some(HookFilter::always());
+            let p = Plan::of(&v.rules, &hooks);
+            assert_eq!(p.counts_moves, !n.changes_list(), "{}", h.name());
+            assert_eq!(p.kernel_lists, !n.changes_list(), "{}", h.name());
+            // Any hook that plays a part turns the set walk off; `evaluate` only reads.
+            assert_eq!(p.walk.is_some(), h == Hook::Evaluate, "{}", h.name());
+        }
+    }
+}

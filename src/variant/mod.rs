@@ -4,6 +4,7 @@
 
 mod locate;
 mod play;
+mod reference;
 
 pub use locate::{Origin, Place, SHIPPED, all_variants, read_merged, shipped_names};
 pub use play::{MoveListError, PlayError};

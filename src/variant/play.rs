@@ -632,7 +632,7 @@ impl Variant {
 
     /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
     /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
-    fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
+    pub(super) fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
         let start = out.len();
         let side = pos.side();
         movegen::captures(&self.rules, pos.board_scratch(), side, out);
