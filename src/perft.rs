@@ -344,10 +344,13 @@ mod tests {
             let v = Variant::load(name, &[]).unwrap();
             let pos = v.start();
             let one = perft(&v, &mut pos.clone(), depth).unwrap();
-            let (made, general) = (Mode { made: true, general: false }, Mode { made: false, general: true });
+            let made = Mode { made: true, ..Mode::default() };
+            let general = Mode { general: true, ..Mode::default() };
+            let reference = Mode { reference: true, ..Mode::default() };
             assert_eq!(perft_threads(&v, &pos, depth, Mode::default(), 2).unwrap(), one, "{name}");
             assert_eq!(perft_threads(&v, &pos, depth, made, 3).unwrap(), one, "{name}");
             assert_eq!(perft_threads(&v, &pos, depth, general, 2).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, depth.min(4), reference, 2).unwrap(), perft(&v, &mut pos.clone(), depth.min(4)).unwrap());
             assert_eq!(perft_threads(&v, &pos, 1, Mode::default(), 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
         }
     }
