@@ -940,8 +940,9 @@ fn close_list(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize,
 
 /// The number of legal moves of the side to move, counted without listing them where the cell
 /// sets can: every piece's forms are steps and short jumps (see [`crate::rules::setwise`]),
-/// chains are told apart by their path, and no other rule adds or removes moves (`None`
-/// otherwise, and where the side has no move: then the move list says). Chains are walked as
+/// chains are told apart by their path, and no hook or other rule adds or removes moves (the
+/// plan's [`Plan::counts_moves`]; `None` otherwise, and where the side has no move: then the
+/// move list says). Chains are walked as
 /// [`normal_moves`] walks them, but only counted.
 pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
     let sw = rules.setwise.as_ref()?;

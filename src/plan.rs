@@ -11,9 +11,7 @@
 //! and tests hold every shortcut equal to it.
 
 use crate::piece::{ByPlayer, PieceCode};
-use crate::rules::{
-    CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFilter, Identity, NoMoves, PieceRules, Promotion, Ruleset,
-};
+use crate::rules::{CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFilter, Identity, NoMoves, PieceRules, Promotion, Ruleset};
 
 /// What a construct may do to a game: the questions every construct answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -142,11 +140,9 @@ pub fn end_needs(e: &EndKind) -> Needs {
         EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
         EndKind::Repetition { .. } => Needs { history: true, ..Needs::NONE },
         // Having no move: a pass is a move of its own; a condition on an attack asks the query.
-        EndKind::NoMoves { result, if_attacked } => Needs {
-            adds_moves: matches!(result, NoMoves::Pass),
-            attacks: if_attacked.is_some(),
-            ..Needs::NONE
-        },
+        EndKind::NoMoves { result, if_attacked } => {
+            Needs { adds_moves: matches!(result, NoMoves::Pass), attacks: if_attacked.is_some(), ..Needs::NONE }
+        }
         EndKind::BothPass(..) => Needs { adds_moves: true, ..Needs::NONE },
     }
 }
@@ -177,17 +173,17 @@ pub fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     // Every field named: a new one does not compile until it answers.
     let PieceRules {
         quiet,
-        limits: _,     // a form's piece-count limit: counted where the forms are
+        limits: _, // a form's piece-count limit: counted where the forms are
         jumps,
-        any_jump: _,   // a table of `jumps`
+        any_jump: _, // a table of `jumps`
         promote,
-        flies: _,      // read by the walks that hold jumps as tables
+        flies: _, // read by the walks that hold jumps as tables
         effects,
         exit,
         drop,
         convert,
         push,
-        to_hand: _,    // the policy's `to_hand` answers
+        to_hand: _, // the policy's `to_hand` answers
         notes: _,
         thens,
         en_passant: _, // its capture is the form's, its victim a victim

@@ -13,8 +13,8 @@
 use crate::SearchError;
 use crate::interrupt;
 use crate::piece::{PieceCode, Player};
-use crate::rules::setwise::{MAX_CODES, Setwise, Word};
 use crate::plan::WalkKind;
+use crate::rules::setwise::{MAX_CODES, Setwise, Word};
 use crate::rules::{Chain, CodeSet, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 

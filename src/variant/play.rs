@@ -294,7 +294,8 @@ impl Variant {
     fn drop_gives_no_check(&self, pos: &mut Position, m: &Move) -> bool {
         let rules = &*self.rules;
         let (MoveKind::Drop { code, .. }, Some(to)) = (m.kind, m.to()) else { return false };
-        if rules.attack_reach.is_empty() || self.plan.board_only >> code.index() & 1 == 0 || rules.attacks.complex >> code.index() & 1 != 0 {
+        if rules.attack_reach.is_empty() || self.plan.board_only >> code.index() & 1 == 0 || rules.attacks.complex >> code.index() & 1 != 0
+        {
             return false;
         }
         let (me, board) = (pos.side(), pos.board());
@@ -632,7 +633,12 @@ impl Variant {
 
     /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
     /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
-    pub(super) fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
+    pub(super) fn filtered_moves(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        refused: &mut Vec<(Move, String)>,
+    ) -> Result<(), ScriptError> {
         let start = out.len();
         let side = pos.side();
         movegen::captures(&self.rules, pos.board_scratch(), side, out);

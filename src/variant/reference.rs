@@ -64,8 +64,7 @@ impl Variant {
     /// capture (`check = "illegal"`; not when it wins outright, nor while `me` decides again),
     /// or it is a drop that may not mate and mates.
     fn reference_refuses(&self, pos: &mut Position, m: &Move, me: Player, drop_mates: bool) -> Result<bool, ScriptError> {
-        let guarded = drop_mates
-            && m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
+        let guarded = drop_mates && m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
         if !self.rules.check_illegal && !guarded {
             return Ok(false);
         }
