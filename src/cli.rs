@@ -91,9 +91,14 @@ pub enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
         threads: u32,
         /// Walk the tree with the general kernel (positions made and undone) even where the
-        /// rules let perft work on the cell sets alone (the same count; docs/cli.md).
+        /// rules let perft work on the cell sets alone, the last level the length of each list
+        /// (the same count; docs/cli.md).
         #[arg(long)]
         general: bool,
+        /// List every move through the reference mode (the simplest code, no shortcut) and
+        /// make every leaf: slow, the count every shortcut is held to (docs/cli.md).
+        #[arg(long, conflicts_with_all = ["general", "made"])]
+        reference: bool,
     },
     /// Show the board, the side to move or the result, and the variant's state; or draw it as
     /// an SVG or PNG picture (docs/diagrams.md).
@@ -483,8 +488,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             crate::protocol::inspect::play_moves(&v, &mut pos, &moves).map_err(CliError::usage)?;
             Ok(out.write_all(crate::protocol::inspect::report(&v, &mut pos).map_err(CliError::usage)?.as_bytes())?)
         }
-        Command::Perft { game, depth, divide, made, threads, general } => {
-            perft(&game, depth, divide, (perft::Mode { made, general }, threads as usize), out)
+        Command::Perft { game, depth, divide, made, threads, general, reference } => {
+            perft(&game, depth, divide, (perft::Mode { made, general, reference }, threads as usize), out)
         }
         Command::Show(a) if a.svg.is_some() || a.png.is_some() => pictures(&a, out),
         Command::Show(a) => show(&a.game, out),
@@ -570,8 +575,8 @@ fn moves(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {
 
 fn perft(game: &Game, depth: u32, divide: bool, (mode, threads): (perft::Mode, usize), out: &mut dyn Write) -> Result<(), CliError> {
     let (v, mut pos) = setup(game)?;
-    if divide && (mode.made || mode.general || threads > 1) {
-        return Err(CliError::usage("--divide counts one root move at a time: leave out --made, --general and --threads"));
+    if divide && (mode.made || mode.general || mode.reference || threads > 1) {
+        return Err(CliError::usage("--divide counts one root move at a time: leave out --made, --general, --reference and --threads"));
     }
     // The progress line is cleared before anything is printed.
     let line = crate::progress::Spinner::start();

@@ -54,6 +54,7 @@ mod state;
 
 mod explain;
 mod movegen;
+mod plan;
 pub mod script;
 
 pub mod diagram;

@@ -9,6 +9,7 @@ use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
+use crate::plan::Plan;
 use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::MoveOut;
 use crate::rules::movement::victim;
@@ -830,18 +831,7 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut first_capture = usize::MAX;
     let mut landing_capture = false;
     let skip_quiet = |first: usize| compulsory && first != usize::MAX && !rules.landing_captures;
-    // Where the cell sets say which pieces can jump, only their chains are looked for; and
-    // when a capture is compulsory, the other moves are not listed at all.
-    // And where they say which pieces can move at all, only those are visited.
-    let (jumpers, mut visit) = match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
-        Some((sw, sets)) => {
-            let j = sw.jumpers(&sets, side);
-            // (With a handful of pieces, visiting each costs less than finding which can move.)
-            let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
-            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
-        }
-        None => (None, None),
-    };
+    let (jumpers, mut visit) = pieces_to_visit(rules, pos, side);
     if let Some(j) = jumpers
         && j != 0
         && compulsory
@@ -898,8 +888,34 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
             dedup_from(out, before);
         }
     }
+    close_list(rules, pos, out, start, first_capture, landing_capture);
+}
+
+/// Which pieces of `side` [`normal_moves`] looks at, where the cell sets say: those that can
+/// jump (only their chains are looked for; when a capture is compulsory, the other moves are
+/// not listed at all), and the cells to visit, those that can move at all. `(None, None)`:
+/// every piece, each tried for chains.
+#[inline(always)]
+fn pieces_to_visit(rules: &Ruleset, pos: &Position, side: Player) -> (Option<u128>, Option<u128>) {
+    match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
+        Some((sw, sets)) => {
+            let j = sw.jumpers(&sets, side);
+            // (With a handful of pieces, visiting each costs less than finding which can move.)
+            let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
+            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
+        }
+        None => (None, None),
+    }
+}
+
+/// The end of [`normal_moves`]: the drops (unless a capture is compulsory and there is one),
+/// then the capture policy on `out[start..]` (`first_capture`: where the first capture was
+/// listed, `usize::MAX` if none; `landing_capture`: a capture by landing is compulsory).
+#[inline(always)]
+fn close_list(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize, first_capture: usize, landing_capture: bool) {
+    let compulsory = rules.captures.compulsory;
     if !(compulsory && (first_capture != usize::MAX || landing_capture)) {
-        drops(rules, pos, side, out);
+        drops(rules, pos, pos.side(), out);
     }
     if first_capture == usize::MAX && !landing_capture {
         return; // no capture: no policy to apply
@@ -924,12 +940,13 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
 
 /// The number of legal moves of the side to move, counted without listing them where the cell
 /// sets can: every piece's forms are steps and short jumps (see [`crate::rules::setwise`]),
-/// chains are told apart by their path, and no other rule adds or removes moves (`None`
-/// otherwise, and where the side has no move: then the move list says). Chains are walked as
+/// chains are told apart by their path, and no hook or other rule adds or removes moves (the
+/// plan's [`Plan::counts_moves`]; `None` otherwise, and where the side has no move: then the
+/// move list says). Chains are walked as
 /// [`normal_moves`] walks them, but only counted.
-pub fn count_moves(rules: &Ruleset, pos: &mut Position) -> Option<u64> {
+pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
     let sw = rules.setwise.as_ref()?;
-    if !sw.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
+    if !plan.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
         return None;
     }
     let sets = sw.sets(pos)?;
@@ -1013,14 +1030,14 @@ impl Counted {
 /// steps, they are counted piece by piece on its table (a load and a count a piece: less than
 /// the sets' shifts on a board past 64 cells); otherwise on the sets first, each piece's share
 /// kept at its cell.
-pub fn count_to_pick(rules: &Ruleset, pos: &mut Position, c: &mut Counted) -> bool {
+pub fn count_to_pick(rules: &Ruleset, plan: &Plan, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
     if pol.maximum || pol.identity == Identity::CapturedSet || pos.result().is_some() || pos.continuation().is_some() {
         return false;
     }
-    if !sw.counts_moves || (rules.landing_captures && pol.compulsory) {
-        return sw.counts_forms && count_by_forms(rules, pos, c);
+    if !plan.counts_moves || (rules.landing_captures && pol.compulsory) {
+        return plan.counts_forms && count_by_forms(rules, pos, c);
     }
     (c.by_forms, c.captures_only) = (false, false);
     let side = pos.side();

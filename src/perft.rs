@@ -42,11 +42,15 @@ pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 ///
 /// Where the rules allow, the tree is walked on the cell sets alone (`setperft`: steps and
 /// short capture chains, a plain make, no hook, no end but having no move), else by the
-/// general kernel ([`perft_general`]); the count is the same.
+/// general kernel, its last level counted on the cell sets where the plan allows
+/// ([`crate::Variant::count_moves`]); the count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     match v.set_perft(pos, depth) {
         Some(sets) => Ok(sets.perft(pos, depth, false)?),
-        None => perft_general(v, pos, depth, false),
+        None => {
+            let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
+            perft_inner(v, pos, depth, &mut lists, Leaves::Counted)
+        }
     }
 }
 
@@ -64,13 +68,39 @@ pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, Se
 }
 
 /// [`perft`] (with `made`, [`perft_made`]) by the general kernel whatever the rules: every
-/// node a [`Position`], made and undone, its moves listed by the variant (`perft --general`).
+/// node a [`Position`], made and undone, its moves listed by the variant; without `made`, the
+/// last level is the length of its list, never a count on the cell sets (`perft --general`).
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_inner(v, pos, depth, &mut lists, !made)
+    perft_inner(v, pos, depth, &mut lists, if made { Leaves::Made } else { Leaves::Listed })
+}
+
+/// [`perft`] by the reference mode ([`Variant::reference_moves`]): every node's moves listed
+/// through the simplest code, with no shortcut of the plan (no count on the cell sets, no set
+/// walk), and every leaf made (`perft --reference`). Slow by design: what the shortcuts are
+/// held equal to.
+///
+/// # Errors
+/// A script hook failed, or Ctrl-C was pressed.
+pub fn perft_reference(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
+    if depth == 0 {
+        return Ok(1);
+    }
+    if depth >= 2 {
+        interrupt::check()?;
+    }
+    let mut list = Vec::new();
+    v.reference_moves(pos, &mut list)?;
+    let mut n = 0;
+    for m in &list {
+        v.make(pos, m)?;
+        n += perft_reference(v, pos, depth - 1)?;
+        pos.undo();
+    }
+    Ok(n)
 }
 
 /// Which perft: every leaf made or the last level counted, and on which kernel.
@@ -80,6 +110,19 @@ pub struct Mode {
     pub made: bool,
     /// The general kernel even where the sets would do ([`perft_general`]).
     pub general: bool,
+    /// The reference mode ([`perft_reference`]): no shortcut, every leaf made.
+    pub reference: bool,
+}
+
+/// How [`perft_inner`] reaches the leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaves {
+    /// Every leaf made and undone.
+    Made,
+    /// The last level counted: on the cell sets where the plan allows, else by listing.
+    Counted,
+    /// The last level's moves listed and their list's length taken.
+    Listed,
 }
 
 /// The most threads a perft may split its root moves over.
@@ -96,7 +139,8 @@ pub const MAX_THREADS: usize = 256;
 pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, threads: usize) -> Result<u64, SearchError> {
     let threads = threads.clamp(1, MAX_THREADS);
     let run = |pos: &mut Position, depth: u32| match mode {
-        Mode { made, general: true } => perft_general(v, pos, depth, made),
+        Mode { reference: true, .. } => perft_reference(v, pos, depth),
+        Mode { made, general: true, .. } => perft_general(v, pos, depth, made),
         Mode { made: true, .. } => perft_made(v, pos, depth),
         Mode { made: false, .. } => perft(v, pos, depth),
     };
@@ -105,7 +149,11 @@ pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, thread
         return run(&mut pos.clone(), depth);
     }
     let mut roots = Vec::new();
-    v.legal_moves(&mut pos.clone(), &mut roots)?;
+    if mode.reference {
+        v.reference_moves(&mut pos.clone(), &mut roots)?;
+    } else {
+        v.legal_moves(&mut pos.clone(), &mut roots)?;
+    }
     let next = AtomicUsize::new(0);
     let (done, leaves) = (AtomicUsize::new(0), AtomicU64::new(0));
     let results: Vec<Result<u64, SearchError>> = std::thread::scope(|s| {
@@ -145,14 +193,14 @@ pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, thread
     results.into_iter().sum()
 }
 
-fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList], bulk: bool) -> Result<u64, SearchError> {
+fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveList], leaves: Leaves) -> Result<u64, SearchError> {
     if depth == 0 {
         return Ok(1);
     }
     if depth >= 2 {
         interrupt::check()?;
     }
-    if bulk
+    if leaves == Leaves::Counted
         && depth == 1
         && let Some(n) = v.count_moves(pos)
     {
@@ -160,13 +208,13 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
     }
     let (list, rest) = lists.split_first_mut().expect("one list per level");
     v.legal_moves(pos, list)?;
-    if bulk && depth == 1 {
+    if leaves != Leaves::Made && depth == 1 {
         return Ok(list.len() as u64);
     }
     let mut n = 0;
     for m in list.iter() {
         v.make(pos, m)?;
-        n += perft_inner(v, pos, depth - 1, rest, bulk)?;
+        n += perft_inner(v, pos, depth - 1, rest, leaves)?;
         pos.undo();
     }
     Ok(n)
@@ -296,10 +344,13 @@ mod tests {
             let v = Variant::load(name, &[]).unwrap();
             let pos = v.start();
             let one = perft(&v, &mut pos.clone(), depth).unwrap();
-            let (made, general) = (Mode { made: true, general: false }, Mode { made: false, general: true });
+            let made = Mode { made: true, ..Mode::default() };
+            let general = Mode { general: true, ..Mode::default() };
+            let reference = Mode { reference: true, ..Mode::default() };
             assert_eq!(perft_threads(&v, &pos, depth, Mode::default(), 2).unwrap(), one, "{name}");
             assert_eq!(perft_threads(&v, &pos, depth, made, 3).unwrap(), one, "{name}");
             assert_eq!(perft_threads(&v, &pos, depth, general, 2).unwrap(), one, "{name}");
+            assert_eq!(perft_threads(&v, &pos, depth.min(4), reference, 2).unwrap(), perft(&v, &mut pos.clone(), depth.min(4)).unwrap());
             assert_eq!(perft_threads(&v, &pos, 1, Mode::default(), 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
         }
     }

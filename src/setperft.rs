@@ -13,9 +13,9 @@
 use crate::interrupt;
 use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
-use crate::rules::ends::{EndKind, NoMoves};
+use crate::plan::WalkKind;
 use crate::rules::setwise::{MAX_CODES, Setwise, Word};
-use crate::rules::{Chain, CodeSet, Identity, MakePath, PromoteAt, Removal, Ruleset};
+use crate::rules::{Chain, CodeSet, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 
 mod lean;
@@ -29,9 +29,13 @@ pub enum SetWalk {
 }
 
 impl SetWalk {
-    /// The walk the rules allow, if any (read once, when the variant is loaded).
-    pub fn of(rules: &Ruleset, no_hooks: bool) -> Option<SetWalk> {
-        SetPerft::of(rules, no_hooks).map(SetWalk::Steps).or_else(|| LeanPerft::of(rules, no_hooks).map(SetWalk::Lean))
+    /// The tables of the walk the plan chose ([`crate::plan::Plan::walk`]), where the pieces'
+    /// forms fit them (built once, when the variant is loaded).
+    pub fn of(rules: &Ruleset, walk: WalkKind) -> Option<SetWalk> {
+        match walk {
+            WalkKind::Steps => SetPerft::of(rules).map(SetWalk::Steps),
+            WalkKind::Lean => LeanPerft::of(rules).map(SetWalk::Lean),
+        }
     }
 
     /// Whether perft from `pos` to `depth` may take this walk.
@@ -109,33 +113,19 @@ pub struct SetPerft {
 }
 
 impl SetPerft {
-    /// Perft on the sets for `rules`, where they allow it and no script hook runs (`None`: the
-    /// general perft must count). Read once, when the variant is loaded.
-    pub fn of(rules: &Ruleset, no_hooks: bool) -> Option<SetPerft> {
+    /// Perft on the sets for `rules`, whose constructs the plan found fit for it
+    /// ([`WalkKind::Steps`]), where the pieces' forms fit the tables (`None`: the general perft must
+    /// count). Read once, when the variant is loaded.
+    pub fn of(rules: &Ruleset) -> Option<SetPerft> {
         let sw: &Setwise = rules.setwise.as_ref()?;
         let pol = &rules.captures;
-        // Only an end that comes of having no move (and leaves no pass to list): a position
-        // without moves counts none whether or not it was marked finished.
-        let ends = rules.ends.iter().all(|e| matches!(e.kind, EndKind::NoMoves { result, if_attacked: None } if result != NoMoves::Pass));
         let pieces = sw
             .codes
             .iter()
             .all(|c| c.jumps.is_some() && c.steps.as_ref().is_some_and(|s| s.take.is_empty() && s.masks.is_empty() && s.leaps.is_empty()));
         // Each piece's jumps take the same pieces (one victim set a piece).
         let victims = rules.pieces.iter().all(|p| p.jumps.windows(2).all(|w| w[0].victims == w[1].victims));
-        let eligible = no_hooks
-            && victims
-            && ends
-            && pieces
-            && sw.counts_moves
-            && sw.short_jumps
-            && !rules.landing_captures
-            && !rules.royal_ends_game
-            && rules.make_path == MakePath::Plain
-            && !pol.maximum
-            && pol.identity != Identity::CapturedSet
-            && sw.codes.len() <= MAX_CODES;
-        if !eligible {
+        if !(victims && pieces && sw.short_jumps && sw.codes.len() <= MAX_CODES) {
             return None;
         }
         let g = &rules.geometry;

@@ -114,16 +114,6 @@ pub struct Mask {
 pub struct Setwise {
     /// By [`PieceCode::index`].
     pub codes: Vec<CodeShifts>,
-    /// Whether a side's whole move list is what its pieces' forms make, so that counting them
-    /// counts the moves: no drops, castling, promotion choices, check or drop-mate rule, or
-    /// duplicate forms (the forms the shifts do not hold, two-part turns among them, are
-    /// counted form by form; hooks are the variant's to check).
-    pub counts_moves: bool,
-    /// Whether a side's moves are what its pieces' single forms make, each promotion choice a
-    /// move of its own: as `counts_moves`, but with promotion choices allowed, and no piece
-    /// jumps or has a two-part turn (then each piece's moves are counted form by form, a move
-    /// that promotes once per choice; see `movegen::count_to_pick`).
-    pub counts_forms: bool,
     /// Whether every piece's non-chaining moves are plain steps (or it has none): then a
     /// piece's count is one set of targets.
     pub plain: bool,
@@ -226,12 +216,8 @@ impl Setwise {
             })
             .collect();
         let no_drops = rules.drops.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
-        let listed = no_drops && !rules.dedup && !rules.check_illegal && !rules.drop_no_mate && rules.castling.is_none();
-        let single = rules.pieces.iter().all(|p| p.jumps.is_empty() && p.thens.iter().all(Option::is_none));
         Some(Setwise {
             codes,
-            counts_moves: listed && !rules.promotion_choices,
-            counts_forms: listed && single,
             plain: rules.pieces.iter().all(|p| p.steps.as_ref().is_some_and(|s| s.capture == 0) || p.quiet.is_empty()),
             short_jumps: rules.pieces.iter().all(|p| p.jumps.iter().all(|j| j.flying.is_none())),
             no_drops,

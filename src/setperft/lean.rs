@@ -1,4 +1,4 @@
-//! Perft on the cell sets for pieces that carry attribute values ([`MakePath::Lean`]): every
+//! Perft on the cell sets for pieces that carry attribute values ([`crate::rules::MakePath::Lean`]): every
 //! piece's moves are leaps read from their tables (a distance fixed or read from one of the
 //! piece's attributes, landing on an empty cell or on a victim, or leaving the board), a move
 //! applies the piece's attribute effects and updates the crown, and a game ends only when a
@@ -14,9 +14,9 @@
 
 use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
-use crate::rules::ends::{EndKind, NoMoves};
+use crate::rules::ends::EndKind;
 use crate::rules::movement::{Distance, Form};
-use crate::rules::{CodeSet, Crown, Effect, MakePath, Ruleset};
+use crate::rules::{CodeSet, Crown, Effect, Ruleset};
 use crate::state::{Position, Top, apply_effects, crown_move};
 
 /// The most piece codes a node holds (the empty code's set among them, unused).
@@ -81,29 +81,18 @@ pub struct LeanPerft {
 }
 
 impl LeanPerft {
-    /// Perft on the sets for `rules`, where they allow it and no script hook runs.
-    pub fn of(rules: &Ruleset, no_hooks: bool) -> Option<LeanPerft> {
+    /// Perft on the sets for `rules`, whose constructs the plan found fit for it
+    /// ([`crate::plan::WalkKind::Lean`]), where the board, the codes, the attributes and the
+    /// pieces' forms fit the tables.
+    pub fn of(rules: &Ruleset) -> Option<LeanPerft> {
         let sw = rules.setwise.as_ref()?;
-        let pol = &rules.captures;
         let (ncodes, nattr) = (sw.codes.len(), rules.nattr());
-        let ends = rules.ends.iter().all(|e| match e.kind {
-            EndKind::NoMoves { result, if_attacked: None } => result != NoMoves::Pass,
-            EndKind::RoyalCaptured { last: None } | EndKind::RoyalLeftBoard => true,
-            _ => false,
-        });
-        let eligible = no_hooks
-            && ends
-            && rules.make_path == MakePath::Lean
-            && sw.counts_moves
-            && sw.cells >> 64 == 0
+        let fits = sw.cells >> 64 == 0
             && ncodes <= CODES
             && nattr <= 16
             && rules.geometry.len() * nattr <= VALUES
-            && !rules.dedup
-            && !pol.compulsory
-            && !rules.repetition
             && rules.crown.is_none_or(|c| (c.by as usize) < nattr && (c.marker as usize) < nattr);
-        if !eligible {
+        if !fits {
             return None;
         }
         let g = &rules.geometry;

@@ -4,6 +4,7 @@
 
 mod locate;
 mod play;
+mod reference;
 
 pub use locate::{Origin, Place, SHIPPED, all_variants, read_merged, shipped_names};
 pub use play::{MoveListError, PlayError};
@@ -29,27 +30,9 @@ pub struct Variant {
     hooks: [Option<HookFilter>; Hook::ALL.len()],
     /// Zone display marks for empty cells, smallest zone first (it wins where zones overlap).
     pub marks: Vec<(String, char)>,
-    /// Whether the check test may play only the kernel's part of a move: no script can move
-    /// pieces, and no end condition can give a winner on the move (derived once at load).
-    kernel_check: bool,
-    /// Whether a legal list is every move the kernel's forms make whenever the capture policy
-    /// removed nothing: what [`Variant::lists_every_kernel_move`] asks of the rules and hooks,
-    /// derived once at load (the rest depends on the position).
-    pub(crate) lists_kernel_moves: bool,
-    /// Whether the kernel's moves, before castling, promotion choices and the check and
-    /// drop-mate tests, are every move its forms make (no hook, duplicate form, second part or
-    /// merged chain): what [`Variant::legal_moves_and_mobility`] asks of the rules and hooks.
-    pub(crate) kernel_moves_listed: bool,
-    /// The codes whose one-landing moves change no cell but their start and landing (and the
-    /// piece's kind only if it is not royal): the check test may then play such a move on the
-    /// board alone (see `Variant::check_after_with`). Derived once at load; empty unless
-    /// `kernel_check`.
-    pub(crate) board_only: crate::rules::CodeSet,
-    /// Each player's piece codes.
-    pub(crate) codes_of: crate::piece::ByPlayer<crate::rules::CodeSet>,
-    /// The codes of the kinds that may leave the board.
-    pub(crate) exit_codes: crate::rules::CodeSet,
-    /// Perft on the cell sets, where the rules and hooks allow it (read once at load).
+    /// Every shortcut the kernel may take, decided once at load from the rules and the hooks.
+    pub(crate) plan: crate::plan::Plan,
+    /// Perft on the cell sets, where the plan allows it and its tables fit (built once at load).
     set_perft: Option<crate::setperft::SetWalk>,
 }
 
@@ -94,42 +77,11 @@ impl Variant {
         };
         let hooks = active_hooks(&merged, &rules, script.as_ref())?;
         let marks = zone_marks(&merged, &rules);
-        let kernel_check = script.is_none() && !rules.ends.iter().any(|e| e.kind.may_decide_after_move());
-        let kernel_moves_listed = hooks[Hook::AllowMove as usize].is_none()
-            && hooks[Hook::GenerateMoves as usize].is_none()
-            && !rules.dedup
-            && rules.captures.identity != crate::rules::Identity::CapturedSet
-            && rules.pieces.iter().all(|p| p.thens.iter().all(Option::is_none));
-        let lists_kernel_moves =
-            kernel_moves_listed && !rules.check_illegal && !rules.drop_no_mate && !rules.promotion_choices && rules.castling.is_none();
-        let board_only = if kernel_check && !rules.push && rules.crown.is_none() {
-            (1..rules.pieces.len())
-                .filter(|&c| {
-                    let p = &rules.pieces[c];
-                    let royal =
-                        (rules.royal_codes[crate::piece::Player::FIRST] | rules.royal_codes[crate::piece::Player::FIRST.other()]) >> c & 1
-                            != 0;
-                    p.convert.is_none()
-                        && p.push.is_none()
-                        && p.exit.is_none()
-                        && p.thens.iter().all(Option::is_none)
-                        && !(royal && p.promote.is_some())
-                })
-                .fold(0, |s, c| s | 1 << c)
-        } else {
-            0
-        };
-        let mut codes_of = crate::piece::ByPlayer::new(0, 0);
-        for c in 1..rules.pieces.len() {
-            codes_of[crate::piece::PieceCode::from_index(c).owner()] |= 1 << c;
-        }
-        let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
-        let set_perft = crate::setperft::SetWalk::of(&rules, hooks.iter().all(Option::is_none));
+        let plan = crate::plan::Plan::of(&rules, &hooks);
+        let set_perft = plan.walk.and_then(|w| crate::setperft::SetWalk::of(&rules, w));
         Ok(Variant {
+            plan,
             set_perft,
-            board_only,
-            codes_of,
-            exit_codes,
             marks,
             file_origins,
             rules,
@@ -139,9 +91,6 @@ impl Variant {
             spec: spec.to_string(),
             overrides: overrides.to_vec(),
             hooks,
-            kernel_check,
-            lists_kernel_moves,
-            kernel_moves_listed,
         })
     }
 

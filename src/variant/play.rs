@@ -145,11 +145,11 @@ impl Variant {
             }
         }
         let start = out.len();
-        let mobility = if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
+        let mobility = if self.plan.kernel_lists {
             movegen::normal_moves(&self.rules, pos, out);
             let pol = &self.rules.captures;
             let kernel = &out[start..];
-            (self.kernel_moves_listed
+            (self.plan.kernel_moves_listed
                 && pos.continuation().is_none()
                 && match (pol.compulsory, pol.maximum) {
                     (false, false) => true,
@@ -189,21 +189,15 @@ impl Variant {
     /// perft's last level asks.
     #[inline]
     pub fn count_moves(&self, pos: &mut Position) -> Option<u64> {
-        if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
-            return None;
-        }
-        movegen::count_moves(&self.rules, pos)
+        movegen::count_moves(&self.rules, &self.plan, pos)
     }
 
     /// Counts the legal moves into `c` where [`Variant::nth_move`] can then find any of them
-    /// without the list (`false`: list them; see [`movegen::count_to_pick`]). No hook may add
-    /// or refuse moves.
+    /// without the list (`false`: list them; see [`movegen::count_to_pick`]), where the plan
+    /// allows ([`crate::plan::Plan::counts_moves`]: no hook or rule adds or refuses moves).
     #[inline]
     pub fn count_to_pick(&self, pos: &mut Position, c: &mut movegen::Counted) -> bool {
-        if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
-            return false;
-        }
-        movegen::count_to_pick(&self.rules, pos, c)
+        movegen::count_to_pick(&self.rules, &self.plan, pos, c)
     }
 
     /// The move at `index` (below `c.n`) of [`Variant::legal_moves`]' list, as
@@ -217,7 +211,7 @@ impl Variant {
     /// [`Variant::lists_every_kernel_move`] for a list known by its count
     /// ([`Variant::count_to_pick`]).
     pub fn counts_every_kernel_move(&self, c: &movegen::Counted) -> bool {
-        self.lists_kernel_moves && !c.only_captures(&self.rules)
+        self.plan.lists_kernel_moves && !c.only_captures(&self.rules)
     }
 
     /// Whether `moves`, the legal moves of `pos` as [`Variant::legal_moves`] lists them, are
@@ -229,7 +223,7 @@ impl Variant {
     /// policy removed nothing).
     pub fn lists_every_kernel_move(&self, pos: &Position, moves: &[Move]) -> bool {
         let pol = &self.rules.captures;
-        self.lists_kernel_moves
+        self.plan.lists_kernel_moves
             && pos.continuation().is_none()
             && pos.result().is_none()
             && moves.first().is_some_and(|m| *m != Move::PASS)
@@ -293,14 +287,15 @@ impl Variant {
     }
 
     /// Whether the drop `m` certainly does not check the opponent (so cannot mate), told on the
-    /// board alone: the piece changes no other cell ([`Variant::board_only`]), the opponent has
+    /// board alone: the piece changes no other cell ([`crate::plan::Plan::board_only`]), the opponent has
     /// one royal piece, every piece of the mover is one the attack tables hold, and with the
     /// piece put down none attacks the royal piece. A drop only fills a cell, so it opens no
     /// line; it may close one, or be a hurdle, which the query sees. `false`: play it to know.
     fn drop_gives_no_check(&self, pos: &mut Position, m: &Move) -> bool {
         let rules = &*self.rules;
         let (MoveKind::Drop { code, .. }, Some(to)) = (m.kind, m.to()) else { return false };
-        if rules.attack_reach.is_empty() || self.board_only >> code.index() & 1 == 0 || rules.attacks.complex >> code.index() & 1 != 0 {
+        if rules.attack_reach.is_empty() || self.plan.board_only >> code.index() & 1 == 0 || rules.attacks.complex >> code.index() & 1 != 0
+        {
             return false;
         }
         let (me, board) = (pos.side(), pos.board());
@@ -376,11 +371,11 @@ impl Variant {
         if royal.count_ones() != 1 {
             return None;
         }
-        let theirs = self.codes_of[me.other()];
+        let theirs = self.plan.codes_of[me.other()];
         let (complex, indirect) = (cells(rules.attacks.complex & theirs) != 0, cells(rules.attacks.indirect & theirs) != 0);
         Some(RoyalCells {
             king: royal.trailing_zeros() as u16,
-            exits: cells(self.exit_codes & self.codes_of[me]),
+            exits: cells(self.plan.exit_codes & self.plan.codes_of[me]),
             complex,
             indirect,
             sliders: cells(rules.attacks.sliders & theirs),
@@ -401,7 +396,7 @@ impl Variant {
             if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
                 (king, n) = (c, n + 1);
             }
-            if self.exit_codes >> code.index() & 1 != 0 {
+            if self.plan.exit_codes >> code.index() & 1 != 0 {
                 exits |= 1 << c;
             }
         }
@@ -456,7 +451,7 @@ impl Variant {
     }
 
     /// The check test of a plain move played on the board alone (`None` where the move is not
-    /// one): a one-landing move or drop of a [`Variant::board_only`] code that takes nothing or
+    /// one): a one-landing move or drop of a [`crate::plan::Plan::board_only`] code that takes nothing or
     /// only what stands on its landing changes no other cell, and the attack tables read
     /// nothing but the board, so the piece is lifted (unless dropped) and put down (as what it
     /// is promoted to, unless that is royal), the royal piece's cell looked at, and both cells
@@ -481,7 +476,7 @@ impl Variant {
         let board = pos.board_scratch();
         let (piece, there) = (board[m.from as usize], board[to as usize]);
         let landed = landed.unwrap_or(piece);
-        if (self.board_only >> piece.index()) & (self.board_only >> landed.index()) & 1 == 0 {
+        if (self.plan.board_only >> piece.index()) & (self.plan.board_only >> landed.index()) & 1 == 0 {
             return None;
         }
         board[to as usize] = landed;
@@ -497,7 +492,7 @@ impl Variant {
     fn drop_on_board(&self, pos: &mut Position, to: u16, code: PieceCode, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
         let rules = &*self.rules;
         let board = pos.board_scratch();
-        if self.board_only >> code.index() & 1 == 0 || !board[to as usize].is_empty() {
+        if self.plan.board_only >> code.index() & 1 == 0 || !board[to as usize].is_empty() {
             return None;
         }
         board[to as usize] = code;
@@ -515,7 +510,7 @@ impl Variant {
         scratch: &mut Scratch,
         hint: Option<RoyalHint>,
     ) -> Result<Option<(u16, u16)>, ScriptError> {
-        if self.kernel_check {
+        if self.plan.kernel_check {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs, and often not
             // even that.
@@ -626,7 +621,7 @@ impl Variant {
         let side = pos.side();
         pos.set_side(z, side.other());
         let mut moves = Vec::new();
-        let r = if self.hook(Hook::AllowMove).is_none() && self.hook(Hook::GenerateMoves).is_none() {
+        let r = if self.plan.kernel_lists {
             movegen::normal_moves(&self.rules, pos, &mut moves);
             Ok(())
         } else {
@@ -638,7 +633,12 @@ impl Variant {
 
     /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
     /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
-    fn filtered_moves(&self, pos: &mut Position, out: &mut MoveList, refused: &mut Vec<(Move, String)>) -> Result<(), ScriptError> {
+    pub(super) fn filtered_moves(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        refused: &mut Vec<(Move, String)>,
+    ) -> Result<(), ScriptError> {
         let start = out.len();
         let side = pos.side();
         movegen::captures(&self.rules, pos.board_scratch(), side, out);
@@ -985,7 +985,7 @@ impl Variant {
             if self.rules.promotion_choices {
                 movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
             }
-            if self.hook(Hook::AllowMove).is_some() || self.hook(Hook::GenerateMoves).is_some() {
+            if !self.plan.kernel_lists {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
@@ -1174,7 +1174,7 @@ mod tests {
     fn the_check_on_the_board_is_the_check_after_the_make() {
         for name in ["chess", "capablanca", "xiangqi", "minishogi", "grasshopper", "nightrider", "pawnsideways"] {
             let v = Variant::load(name, &[]).unwrap();
-            assert!(v.board_only != 0, "{name}");
+            assert!(v.plan.board_only != 0, "{name}");
             let (mut probed, mut checks, mut pseudo) = (0, 0, Vec::new());
             let (mut drops, mut promotions) = (0, 0);
             let mut scratch: Scratch = (Vec::new(), Vec::new());

@@ -42,6 +42,24 @@ fn perft_checkers_nine() {
 }
 
 #[test]
+fn perft_reference_counts_the_known_trees() {
+    // Independently known counts: chess perft 3 from the start is 8,902 and English draughts
+    // perft 6 is 36,768, through the reference mode (no shortcut, every leaf made) as through
+    // the general kernel (its last level the length of each list).
+    for (game, depth, count) in [("chess", "3", "8902"), ("checkers", "6", "36768")] {
+        for mode in ["--reference", "--general"] {
+            let o = boardlab(&["perft", game, depth, mode]);
+            assert!(o.status.success(), "{game} {mode}");
+            assert_eq!(stdout(&o).lines().last(), Some(count), "{game} {mode}");
+        }
+    }
+    // The reference makes every leaf already, and is not the general kernel's count.
+    for other in ["--made", "--general"] {
+        assert!(!boardlab(&["perft", "chess", "2", "--reference", other]).status.success(), "{other}");
+    }
+}
+
+#[test]
 fn perft_divide() {
     let o = boardlab(&["perft", "checkers", "2", "--divide"]);
     let out = stdout(&o);

@@ -1,0 +1,517 @@
+//! The plan: every shortcut the kernel may take, decided once at load, in one place, from what
+//! each construct of the rules declares.
+//!
+//! Each construct (a hook, an end condition, a movement form, a piece's effects, the capture
+//! policy, castling, the check rule, the crown) answers the same questions ([`Needs`]) by an
+//! exhaustive `match` or destructuring: a new enum variant or field does not compile until it
+//! says what it may do. [`Plan::of`] ORs the answers and derives every gate from them, so a
+//! new hook that adds or refuses moves turns the counting shortcuts off by itself (as Ludii's
+//! `gameFlags` and Fairy-Stockfish's `Variant::conclude` do). The kernel reads `plan.x`; the
+//! reference mode (`perft --reference`, [`crate::perft::perft_reference`]) takes none of them,
+//! and tests hold every shortcut equal to it.
+
+use crate::piece::{ByPlayer, PieceCode};
+use crate::rules::{CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFilter, Identity, NoMoves, PieceRules, Promotion, Ruleset};
+
+/// What a construct may do to a game: the questions every construct answers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// It may add moves to those the pieces' forms make (castling, a pass, a script's moves).
+    pub adds_moves: bool,
+    /// It lists a move once per kind chosen (a promotion with a choice of kinds).
+    pub choices: bool,
+    /// It may refuse moves the forms make (the check rule, a drop that may not mate, a hook,
+    /// a compulsory or maximal capture).
+    pub refuses_moves: bool,
+    /// Two forms may make the same move (then lists are deduplicated), or several chains are
+    /// one move (captured-set identity).
+    pub merges_moves: bool,
+    /// A turn may have a second part (`then`).
+    pub second_part: bool,
+    /// A piece may be placed from outside the board.
+    pub drops: bool,
+    /// Captures by chains of jumps.
+    pub chains: bool,
+    /// A form captures by landing (listed with the quiet moves).
+    pub captures_by_landing: bool,
+    /// A piece's normal move or drop may change cells other than its start, landing and
+    /// victims, or a royal piece's kind (a conversion, an exit, a second part, the crown, a
+    /// script). Castling is a move of its own kind, which the check test always plays.
+    pub moves_others: bool,
+    /// A move may push enemy pieces back.
+    pub pushes: bool,
+    /// It may end the game on a move with a winner.
+    pub ends_on_move: bool,
+    /// It may end the game on a move, drawn.
+    pub draws_on_move: bool,
+    /// It reads the game's history (a repetition).
+    pub history: bool,
+    /// It asks whether a cell is attacked.
+    pub attacks: bool,
+    /// It reads or writes attributes or counters.
+    pub attributes: bool,
+}
+
+impl std::ops::BitOr for Needs {
+    type Output = Needs;
+
+    fn bitor(self, o: Needs) -> Needs {
+        Needs {
+            adds_moves: self.adds_moves | o.adds_moves,
+            choices: self.choices | o.choices,
+            refuses_moves: self.refuses_moves | o.refuses_moves,
+            merges_moves: self.merges_moves | o.merges_moves,
+            second_part: self.second_part | o.second_part,
+            drops: self.drops | o.drops,
+            chains: self.chains | o.chains,
+            captures_by_landing: self.captures_by_landing | o.captures_by_landing,
+            moves_others: self.moves_others | o.moves_others,
+            pushes: self.pushes | o.pushes,
+            ends_on_move: self.ends_on_move | o.ends_on_move,
+            draws_on_move: self.draws_on_move | o.draws_on_move,
+            history: self.history | o.history,
+            attacks: self.attacks | o.attacks,
+            attributes: self.attributes | o.attributes,
+        }
+    }
+}
+
+impl std::ops::BitOrAssign for Needs {
+    fn bitor_assign(&mut self, o: Needs) {
+        *self = *self | o;
+    }
+}
+
+impl Needs {
+    /// Nothing: the construct changes no gate.
+    pub const NONE: Needs = Needs {
+        adds_moves: false,
+        choices: false,
+        refuses_moves: false,
+        merges_moves: false,
+        second_part: false,
+        drops: false,
+        chains: false,
+        captures_by_landing: false,
+        moves_others: false,
+        pushes: false,
+        ends_on_move: false,
+        draws_on_move: false,
+        history: false,
+        attacks: false,
+        attributes: false,
+    };
+
+    /// Whether the move list may differ from what the kernel's forms make.
+    pub fn changes_list(self) -> bool {
+        self.adds_moves || self.refuses_moves
+    }
+}
+
+/// What a hook may do while it runs.
+pub fn hook_needs(h: Hook) -> Needs {
+    match h {
+        // A script may move any piece, change attributes and counters, and end the game.
+        Hook::AfterMove => Needs { moves_others: true, ends_on_move: true, draws_on_move: true, attributes: true, ..Needs::NONE },
+        Hook::AllowMove => Needs { refuses_moves: true, ..Needs::NONE },
+        Hook::GenerateMoves => Needs { adds_moves: true, ..Needs::NONE },
+        Hook::Outcome => Needs { ends_on_move: true, draws_on_move: true, ..Needs::NONE },
+        // Read-only: a term of the evaluation.
+        Hook::Evaluate => Needs::NONE,
+    }
+}
+
+/// What an end condition may do.
+pub fn end_needs(e: &EndKind) -> Needs {
+    let on_move = Needs { ends_on_move: true, ..Needs::NONE };
+    match e {
+        EndKind::RoyalCaptured { .. }
+        | EndKind::RoyalLeftBoard
+        | EndKind::ZoneFilled(_)
+        | EndKind::Beside { .. }
+        | EndKind::PiecesAtMost { .. }
+        | EndKind::InARow { .. } => on_move,
+        // `safe`: reached only where the piece cannot be taken at once.
+        EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },
+        EndKind::BoardFull { result, .. } => match result {
+            crate::rules::ends::FullResult::Draw => Needs { draws_on_move: true, ..Needs::NONE },
+            crate::rules::ends::FullResult::Win | crate::rules::ends::FullResult::Loss => on_move,
+        },
+        EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
+        EndKind::Repetition { .. } => Needs { history: true, ..Needs::NONE },
+        // Having no move: a pass is a move of its own; a condition on an attack asks the query.
+        EndKind::NoMoves { result, if_attacked } => {
+            Needs { adds_moves: matches!(result, NoMoves::Pass), attacks: if_attacked.is_some(), ..Needs::NONE }
+        }
+        EndKind::BothPass(..) => Needs { adds_moves: true, ..Needs::NONE },
+    }
+}
+
+/// What a movement form may do.
+pub fn form_needs(f: &Form) -> Needs {
+    match f {
+        Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => {
+            Needs { captures_by_landing: *capture != 0, ..Needs::NONE }
+        }
+        Form::Walk { .. } => Needs::NONE,
+    }
+}
+
+/// What a promotion may do (`royal`: the piece's kind is royal).
+fn promotion_needs(p: &Promotion, royal: bool) -> Needs {
+    // A royal piece that changes kind may stop (or start) being royal.
+    Needs { choices: !p.choices.is_empty(), moves_others: royal, ..Needs::NONE }
+}
+
+/// What a drop may do.
+fn drop_needs(d: &DropRule) -> Needs {
+    Needs { drops: true, refuses_moves: d.no_mate, attacks: d.no_mate, ..Needs::NONE }
+}
+
+/// What one piece code's rules may do (`royal`: its kind is royal).
+pub fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
+    // Every field named: a new one does not compile until it answers.
+    let PieceRules {
+        quiet,
+        limits: _, // a form's piece-count limit: counted where the forms are
+        jumps,
+        any_jump: _, // a table of `jumps`
+        promote,
+        flies: _, // read by the walks that hold jumps as tables
+        effects,
+        exit,
+        drop,
+        convert,
+        push,
+        to_hand: _, // the policy's `to_hand` answers
+        notes: _,
+        thens,
+        en_passant: _, // its capture is the form's, its victim a victim
+        steps: _,      // a table of `quiet`
+        unconditional: _,
+    } = p;
+    let mut n = quiet.iter().fold(Needs::NONE, |n, f| n | form_needs(f));
+    n.chains = !jumps.is_empty();
+    if let Some(pr) = promote {
+        n |= promotion_needs(pr, royal);
+    }
+    if let Some(d) = drop {
+        n |= drop_needs(d);
+    }
+    n.attributes |= !effects.is_empty();
+    n.moves_others |= exit.is_some() || convert.is_some() || push.is_some();
+    n.pushes |= push.is_some();
+    if thens.iter().any(Option::is_some) {
+        n |= Needs { second_part: true, moves_others: true, ..Needs::NONE };
+    }
+    n
+}
+
+/// What the capture policy may do.
+pub fn policy_needs(p: &CapturePolicy) -> Needs {
+    let CapturePolicy { compulsory, chain: _, removal: _, maximum, identity, to_hand } = p;
+    Needs {
+        refuses_moves: *compulsory || *maximum,
+        merges_moves: match identity {
+            Identity::Path => false,
+            Identity::CapturedSet => true,
+        },
+        attributes: *to_hand,
+        ..Needs::NONE
+    }
+}
+
+/// What the rules beside the pieces, the ends and the policy may do: castling, the check rule,
+/// the crown, forms that repeat a move.
+fn rule_needs(rules: &Ruleset) -> Needs {
+    let mut n = Needs::NONE;
+    if rules.castling.is_some() {
+        n |= Needs { adds_moves: true, attacks: true, ..Needs::NONE };
+    }
+    if rules.check_illegal {
+        n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };
+    }
+    if rules.crown.is_some() {
+        n |= Needs { moves_others: true, attributes: true, ..Needs::NONE };
+    }
+    n.merges_moves |= rules.dedup;
+    n
+}
+
+/// Which walk on the cell sets perft may take ([`crate::setperft`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkKind {
+    /// Steps and short capture chains, a plain make.
+    Steps,
+    /// Leaps of pieces that carry attribute values.
+    Lean,
+}
+
+/// Every shortcut the kernel may take for one loaded variant (rules and hooks), decided once.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// What the active hooks may do, ORed.
+    pub hooks: Needs,
+    /// What the end conditions may do, ORed.
+    pub ends: Needs,
+    /// What the pieces, the rules beside them and the policy may do, ORed (not the hooks or
+    /// the ends).
+    pub rules: Needs,
+    /// No active hook adds or refuses moves: the normal moves are the kernel's
+    /// ([`crate::movegen::normal_moves`]), with no script asked.
+    pub kernel_lists: bool,
+    /// The check test may play only the kernel's part of a move: nothing but the kernel moves
+    /// pieces, and no rule can end the game on the move with a winner.
+    pub kernel_check: bool,
+    /// The kernel's moves, before castling, promotion choices and the check and drop-mate
+    /// tests, are every move its forms make (no hook, duplicate form, second part or merged
+    /// chain): what [`crate::Variant::legal_moves_and_mobility`] asks.
+    pub kernel_moves_listed: bool,
+    /// A legal list is every move the kernel's forms make whenever the capture policy removed
+    /// nothing (the rest depends on the position).
+    pub lists_kernel_moves: bool,
+    /// A side's whole move list is what its pieces' forms make, so that counting them on the
+    /// cell sets counts the moves ([`crate::movegen::count_moves`]).
+    pub counts_moves: bool,
+    /// As `counts_moves` with promotion choices allowed, where no piece jumps or has a second
+    /// part: each piece's moves counted form by form (see `movegen::count_to_pick`).
+    pub counts_forms: bool,
+    /// The codes whose one-landing moves change no cell but their start and landing (and the
+    /// piece's kind only if it is not royal): the check test may play such a move on the board
+    /// alone. Empty unless `kernel_check`.
+    pub board_only: CodeSet,
+    /// Each player's piece codes.
+    pub codes_of: ByPlayer<CodeSet>,
+    /// The codes of the kinds that may leave the board.
+    pub exit_codes: CodeSet,
+    /// The walk on the cell sets perft may take, if the constructs allow one (its tables may
+    /// still not fit: see [`crate::setperft::SetWalk::of`]).
+    pub walk: Option<WalkKind>,
+}
+
+impl Plan {
+    /// The plan of `rules` under the hooks that run (`hooks[h]` is `Some` where `h` runs).
+    pub fn of(rules: &Ruleset, hooks: &[Option<HookFilter>]) -> Plan {
+        let hook_n = Hook::ALL.iter().filter(|h| hooks[**h as usize].is_some()).fold(Needs::NONE, |n, h| n | hook_needs(*h));
+        let ends = rules.ends.iter().fold(Needs::NONE, |n, e| n | end_needs(&e.kind));
+        let royal = |c: usize| (rules.royal_codes[crate::piece::Player::FIRST] | rules.royal_codes[crate::piece::Player::FIRST.other()]) >> c & 1 != 0;
+        let by_code: Vec<Needs> = (0..rules.pieces.len()).map(|c| piece_needs(&rules.pieces[c], royal(c))).collect();
+        let pieces = by_code.iter().fold(Needs::NONE, |n, p| n | *p);
+        let policy = policy_needs(&rules.captures);
+        let beside = rule_needs(rules);
+        let all = pieces | beside | policy;
+        let kernel_lists = !hook_n.changes_list();
+        let kernel_check = !hook_n.moves_others && !hook_n.ends_on_move && !ends.ends_on_move;
+        let kernel_moves_listed = kernel_lists && !all.merges_moves && !pieces.second_part;
+        let shaped = pieces | beside; // what changes the list beside the policy
+        let lists_kernel_moves = kernel_moves_listed && !shaped.changes_list() && !shaped.choices;
+        // The cell sets count what the forms make: no drop, duplicate form or rule that adds
+        // or refuses moves (hooks included).
+        let countable = kernel_lists && rules.setwise.is_some() && !shaped.drops && !shaped.merges_moves && !shaped.changes_list();
+        let counts_moves = countable && !shaped.choices;
+        let counts_forms = countable && !pieces.chains && !pieces.second_part;
+        let board_only = if kernel_check && !shaped.pushes && !beside.moves_others {
+            (1..rules.pieces.len()).filter(|&c| !by_code[c].moves_others).fold(0, |s, c| s | 1 << c)
+        } else {
+            0
+        };
+        let mut codes_of = ByPlayer::new(0, 0);
+        for c in 1..rules.pieces.len() {
+            codes_of[PieceCode::from_index(c).owner()] |= 1 << c;
+        }
+        let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
+        let plan = Plan {
+            hooks: hook_n,
+            ends,
+            rules: all,
+            kernel_lists,
+            kernel_check,
+            kernel_moves_listed,
+            lists_kernel_moves,
+            counts_moves,
+            counts_forms,
+            board_only,
+            codes_of,
+            exit_codes,
+            walk: None,
+        };
+        Plan { walk: plan.walk_of(rules), ..plan }
+    }
+
+    /// The walk on the sets the constructs allow: no hook that plays a part, a move list that
+    /// is what the forms make, and no end but having no move (or, for the lean walk, a royal
+    /// piece taken or gone).
+    fn walk_of(&self, rules: &Ruleset) -> Option<WalkKind> {
+        let h = self.hooks;
+        let quiet_hooks = !h.changes_list() && !h.moves_others && !h.ends_on_move && !h.draws_on_move && !h.attributes;
+        if !quiet_hooks || !self.counts_moves {
+            return None;
+        }
+        let pol = &rules.captures;
+        let steps = self.ends == Needs::NONE
+            && !self.rules.captures_by_landing
+            && !self.rules.merges_moves
+            && !pol.maximum
+            && rules.make_path == crate::rules::MakePath::Plain;
+        // Only an end that comes of having no move, or of a royal piece taken or gone.
+        let royal_ends = rules.ends.iter().all(|e| end_needs(&e.kind) == Needs::NONE || e.kind.reads_royal_effects_only());
+        let lean = royal_ends
+            && !self.rules.merges_moves
+            && !pol.compulsory
+            && !self.ends.history
+            && rules.make_path == crate::rules::MakePath::Lean;
+        if steps {
+            Some(WalkKind::Steps)
+        } else if lean {
+            Some(WalkKind::Lean)
+        } else {
+            None
+        }
+    }
+}
+
+/// Every shortcut held equal to the reference mode ([`crate::Variant::reference_moves`]) on
+/// random positions of every shipped variant.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::movegen;
+    use crate::perft::perft_reference;
+    use crate::state::Position;
+
+    /// Every shipped variant, and a few options that turn other constructs on (Basileus's rule
+    /// of the two basileis is an `allow_move` hook; Bivouac's maximal captures).
+    fn cases() -> Vec<(String, Vec<(String, String)>)> {
+        let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
+        cases.push(("basileus".into(), vec![("king_adjacency".into(), "forbidden".into())]));
+        cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
+        cases
+    }
+
+    /// The moves' texts, sorted (a list compared as a set, its length kept).
+    fn texts(v: &Variant, moves: &[crate::Move]) -> Vec<String> {
+        let mut t: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        t.sort();
+        t
+    }
+
+    /// What the mobility counts, listed: every capture chain and every non-chaining move (a
+    /// two-part turn's first part once) whatever the policy, hooks aside.
+    fn listed_mobility(v: &Variant, pos: &mut Position, p: crate::Player) -> usize {
+        let (mut chains, mut quiet) = (Vec::new(), Vec::new());
+        movegen::captures(&v.rules, pos.board_scratch(), p, &mut chains);
+        movegen::quiet_first_parts(&v.rules, pos, p, &mut quiet);
+        chains.len() + quiet.len()
+    }
+
+    /// The shortcuts that answer for the whole list at `pos` (the legal list `moves`): the
+    /// list itself, its count on the sets, the count that picks a move without the list, the
+    /// mobility and the check test.
+    fn check_position(v: &Variant, pos: &mut Position, moves: &[crate::Move], at: &str, seen: &mut [u32; 4]) {
+        let mut reference = Vec::new();
+        v.reference_moves(pos, &mut reference).unwrap();
+        assert_eq!(texts(v, moves), texts(v, &reference), "the legal list at {at}");
+        if let Some(n) = v.count_moves(pos) {
+            assert_eq!(n, reference.len() as u64, "count_moves at {at}");
+            seen[0] += 1;
+        }
+        let mut c = movegen::Counted::default();
+        if v.count_to_pick(pos, &mut c) {
+            assert_eq!(c.n, reference.len() as u64, "count_to_pick at {at}");
+            let mut scratch = Vec::new();
+            for (i, m) in moves.iter().enumerate() {
+                assert_eq!(v.nth_move(pos, &c, i as u64, &mut scratch), *m, "nth_move {i} at {at}");
+            }
+            seen[1] += 1;
+        }
+        let side = pos.side();
+        for p in [side, side.other()] {
+            let n = movegen::mobility(&v.rules, pos, p, &mut Vec::new());
+            assert_eq!(n, listed_mobility(v, pos, p), "mobility of {p:?} at {at}");
+        }
+        let mut list = Vec::new();
+        if let Some(k) = v.legal_moves_and_mobility(pos, &mut list).unwrap() {
+            assert_eq!(k, listed_mobility(v, pos, side), "the mobility answered with the list at {at}");
+            seen[2] += 1;
+        }
+        if v.lists_every_kernel_move(pos, moves) {
+            assert_eq!(moves.len(), listed_mobility(v, pos, side), "a list of every kernel move at {at}");
+        }
+        if v.rules.royal_codes[side] != 0 {
+            assert_eq!(v.in_check(pos), v.reference_royal_attacked(pos, side), "in_check at {at}");
+        }
+        if pos.result().is_none() && pos.continuation().is_none() {
+            seen[3] += 1;
+        }
+    }
+
+    /// Every shortcut the plan turns on answers as the reference mode does, at every position
+    /// of random games in every shipped variant: the legal list (as a set), `count_moves`,
+    /// `count_to_pick` and `nth_move`, the mobility, the check test; and perft to depth 2 (the
+    /// set walks, and the last level counted on the sets) at every fifth.
+    #[test]
+    fn every_shortcut_is_the_reference() {
+        for (name, options) in cases() {
+            let v = Variant::load(&name, &options).unwrap();
+            let mut seen = [0u32; 4];
+            let mut ply = 0;
+            v.random_positions(49, 2, 40, |pos, moves| {
+                let at = format!("{name} {options:?} at {}", pos.to_text(&v.rules));
+                check_position(&v, pos, moves, &at, &mut seen);
+                ply += 1;
+                if ply % 5 == 0 {
+                    for depth in 1..=2 {
+                        let reference = perft_reference(&v, pos, depth).unwrap();
+                        assert_eq!(crate::perft::perft(&v, pos, depth).unwrap(), reference, "perft {depth} at {at}");
+                        assert_eq!(crate::perft::perft_made(&v, pos, depth).unwrap(), reference, "perft made {depth} at {at}");
+                        if let Some(sets) = v.set_perft(pos, depth) {
+                            assert_eq!(sets.perft(pos, depth, false).unwrap(), reference, "set walk {depth} at {at}");
+                        }
+                    }
+                }
+            });
+            assert!(seen[3] > 0, "{name}: no position to decide");
+        }
+    }
+
+    /// The plan of the shipped games takes the shortcuts it should: a test of the tests above
+    /// (a gate turned off everywhere would leave them nothing to compare).
+    #[test]
+    fn the_shortcuts_are_taken_where_they_apply() {
+        let plan = |name: &str, o: &[(&str, &str)]| {
+            let o: Vec<(String, String)> = o.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            let v = Variant::load(name, &o).unwrap();
+            (v.plan.clone(), v.set_perft(&v.start(), 3).is_some())
+        };
+        let (checkers, walk) = plan("checkers", &[]);
+        assert!(checkers.counts_moves && checkers.kernel_lists && walk);
+        assert_eq!(checkers.walk, Some(WalkKind::Steps));
+        let (lielow, walk) = plan("lielow", &[]);
+        assert!(lielow.counts_moves && walk);
+        assert_eq!(lielow.walk, Some(WalkKind::Lean));
+        // Chess: the check rule refuses moves and castling adds some, so nothing is counted on
+        // the sets; the check test plays a move on the board alone.
+        let (chess, walk) = plan("chess", &[]);
+        assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
+        // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
+        let (basileus, walk) = plan("basileus", &[("king_adjacency", "forbidden")]);
+        assert!(basileus.hooks.refuses_moves && !basileus.kernel_lists && !basileus.counts_moves && !walk);
+    }
+
+    /// A hook that adds or refuses moves turns the counting shortcuts off by its answer.
+    #[test]
+    fn a_hook_that_changes_the_list_turns_the_counts_off() {
+        for h in Hook::ALL {
+            let n = hook_needs(h);
+            let v = Variant::load("checkers", &[]).unwrap();
+            let mut hooks: [Option<HookFilter>; Hook::ALL.len()] = Default::default();
+            hooks[h as usize] = Some(HookFilter::always());
+            let p = Plan::of(&v.rules, &hooks);
+            assert_eq!(p.counts_moves, !n.changes_list(), "{}", h.name());
+            assert_eq!(p.kernel_lists, !n.changes_list(), "{}", h.name());
+            // Any hook that plays a part turns the set walk off; `evaluate` only reads.
+            assert_eq!(p.walk.is_some(), h == Hook::Evaluate, "{}", h.name());
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The reference mode: every legal move listed through the simplest code, with no shortcut of
+//! the [`crate::plan::Plan`]: each piece's moves generated one by one (with the hooks, as when
+//! a hook runs), the capture policy applied to the whole list, and each rule that refuses a
+//! move (check, a drop that may not mate) asked by playing the move in full and listing the
+//! opponent's captures. No count on the cell sets, no board-only check test, no set walk.
+//!
+//! Slow by design: tests hold every shortcut equal to it on random positions of every shipped
+//! variant, and `perft --reference` ([`crate::perft::perft_reference`]) exposes it.
+
+use super::Variant;
+use crate::movegen::{self, MoveList};
+use crate::notation::Move;
+use crate::piece::Player;
+use crate::rules::NoMoves;
+use crate::script::ScriptError;
+use crate::state::Position;
+
+impl Variant {
+    /// The legal moves of `pos` by the reference path: the same set as
+    /// [`Variant::legal_moves`] (the order may differ).
+    ///
+    /// # Errors
+    /// A script hook failed.
+    pub fn reference_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
+        self.reference_list(pos, out, true)
+    }
+
+    /// [`Variant::reference_moves`]; `drop_mates`: test the drops that may not mate (a nested
+    /// list, made to see whether a drop mates, does not test its own, as the kernel's does not).
+    fn reference_list(&self, pos: &mut Position, out: &mut MoveList, drop_mates: bool) -> Result<(), ScriptError> {
+        out.clear();
+        if pos.result().is_some() {
+            return Ok(());
+        }
+        if let Some(c) = pos.continuation() {
+            out.extend_from_slice(&c.moves);
+            if !c.normal {
+                return Ok(());
+            }
+        }
+        let start = out.len();
+        self.filtered_moves(pos, out, &mut Vec::new())?;
+        movegen::castlings(&self.rules, pos, out);
+        movegen::expand_promotions(&self.rules, pos, out, start);
+        let me = pos.side();
+        let mut kept = Vec::with_capacity(out.len());
+        for &m in &out[start..] {
+            if !self.reference_refuses(pos, &m, me, drop_mates)? {
+                kept.push(m);
+            }
+        }
+        out.truncate(start);
+        out.extend(kept);
+        if pos.continuation().is_some() && start > 0 {
+            movegen::dedup(out);
+        }
+        if out.is_empty() && self.reference_passes(pos)? {
+            out.push(Move::PASS);
+        }
+        Ok(())
+    }
+
+    /// Whether a rule refuses `m`, played by `me`: it leaves one of `me`'s royal pieces open to
+    /// capture (`check = "illegal"`; not when it wins outright, nor while `me` decides again),
+    /// or it is a drop that may not mate and mates.
+    fn reference_refuses(&self, pos: &mut Position, m: &Move, me: Player, drop_mates: bool) -> Result<bool, ScriptError> {
+        let guarded = drop_mates && m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
+        if !self.rules.check_illegal && !guarded {
+            return Ok(false);
+        }
+        self.make(pos, m)?;
+        let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
+        let mut refused = self.rules.check_illegal && !won && pos.side() != me && self.reference_royal_attacked(pos, me);
+        if !refused && guarded && self.reference_royal_attacked(pos, me.other()) {
+            let mut replies = Vec::new();
+            let r = self.reference_list(pos, &mut replies, false);
+            refused = r.is_ok() && replies.is_empty();
+            if let Err(e) = r {
+                pos.undo();
+                return Err(e);
+            }
+        }
+        pos.undo();
+        Ok(refused)
+    }
+
+    /// Whether `me`'s opponent, were it to move now, has a move (the kernel's, hooks aside)
+    /// that captures one of `me`'s royal pieces: every capture listed, none counted on sets.
+    pub(crate) fn reference_royal_attacked(&self, pos: &mut Position, me: Player) -> bool {
+        let royal = self.rules.royal_codes[me];
+        self.reference_captures_any(pos, me.other(), |code| royal >> code.index() & 1 != 0)
+    }
+
+    /// Whether `by`, were it to move now, has a move (hooks aside) that captures a piece for
+    /// whose code `hit` holds.
+    fn reference_captures_any(&self, pos: &mut Position, by: Player, hit: impl Fn(crate::piece::PieceCode) -> bool) -> bool {
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, pos.board_scratch(), by, &mut moves);
+        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+        let board = pos.board();
+        moves.iter().any(|m| m.victims().any(|c| hit(board[c as usize])))
+    }
+
+    /// Whether the player to decide, having no move, passes: the first `no_moves` rule whose
+    /// condition holds says pass, and (under the `passes` rule) the other player has a move.
+    fn reference_passes(&self, pos: &mut Position) -> Result<bool, ScriptError> {
+        let me = pos.side();
+        let rule = self.rules.no_moves_rules().find(|&(_, _, kinds)| {
+            kinds.is_none_or(|k| self.reference_captures_any(pos, me.other(), |code| code.is_of(me) && k.contains(code.kind())))
+        });
+        if !matches!(rule, Some((_, NoMoves::Pass, _))) {
+            return Ok(false);
+        }
+        if self.rules.both_pass_rule().is_none() || pos.continuation().is_some() {
+            return Ok(true);
+        }
+        let z = &self.rules.zobrist;
+        pos.set_side(z, me.other());
+        let mut moves = Vec::new();
+        let r = self.filtered_moves(pos, &mut moves, &mut Vec::new());
+        pos.set_side(z, me);
+        r.map(|()| !moves.is_empty())
+    }
+}
