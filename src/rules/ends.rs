@@ -241,15 +241,17 @@ impl EndKind {
             EndKind::ZoneReached { cells, kinds, win, .. } => {
                 let code = *m.board.get(m.effects.to as usize)?;
                 let owner = code.owner();
-                (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize]).then_some(Some(winner(*win, owner)))
+                (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize])
+                    .then_some(Some(winner(*win, owner)))
             }
-            EndKind::Beside { kinds, of, after_capture, win, neighbours } => beside(m, *kinds, *of, *after_capture, neighbours).map(|o| Some(winner(*win, o))),
-            EndKind::PiecesAtMost { count, win, reply: false } => [m.mover.other(), m.mover]
-                .into_iter()
-                .find(|&p| (m.counts[p] as i64) <= *count)
-                .map(|p| Some(winner(*win, p))),
+            EndKind::Beside { kinds, of, after_capture, win, neighbours } => {
+                stands_beside(m, *kinds, *of, *after_capture, neighbours).map(|o| Some(winner(*win, o)))
+            }
+            EndKind::PiecesAtMost { count, win, reply: false } => {
+                [m.mover.other(), m.mover].into_iter().find(|&p| (m.counts[p] as i64) <= *count).map(|p| Some(winner(*win, p)))
+            }
             EndKind::PiecesAtMost { count, reply: true, .. } => pieces_at_most_replied(m, *count),
-            EndKind::InARow { length, kinds, axes, win } => in_a_row(m, *length, *kinds, axes).map(|o| Some(winner(*win, o))),
+            EndKind::InARow { length, kinds, axes, win } => completes_row(m, *length, *kinds, axes).map(|o| Some(winner(*win, o))),
             EndKind::BoardFull { cells, result } => {
                 let full = match cells {
                     None => (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize == m.board.len(),
@@ -295,7 +297,7 @@ fn winner(win: bool, p: Player) -> Player {
 
 /// `beside`: the owner of the moved piece, if it is of `kinds` and now stands beside an enemy
 /// piece of `of` (after a capture only, with `after_capture`).
-fn beside(m: &AfterMove, kinds: KindSet, of: KindSet, after_capture: bool, neighbours: &CellTable<u16>) -> Option<Player> {
+fn stands_beside(m: &AfterMove, kinds: KindSet, of: KindSet, after_capture: bool, neighbours: &CellTable<u16>) -> Option<Player> {
     if after_capture && m.effects.captured == 0 {
         return None;
     }
@@ -329,7 +331,7 @@ fn pieces_at_most_replied(m: &AfterMove, count: i64) -> Option<Option<Player>> {
 
 /// `in_a_row`: the owner of the moved piece, if it is of `kinds` and now ends a line of
 /// `length` of its owner's pieces of `kinds` along one of `axes`.
-fn in_a_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u16)>]) -> Option<Player> {
+fn completes_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u16)>]) -> Option<Player> {
     let to = m.effects.to;
     let code = *m.board.get(to as usize)?;
     if code.is_empty() || !kinds.contains(code.kind()) {

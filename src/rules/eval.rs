@@ -307,8 +307,7 @@ fn exit_distances(r: &Ruleset) -> Vec<Option<Vec<u16>>> {
 /// their way out; a royal piece whose loss ends the game nothing).
 fn piece_values(r: &Ruleset, overrides: &[Option<i32>], race: bool, exit_dist: &[Option<Vec<u16>>]) -> Vec<i32> {
     let royal_is_result = r.royal_ends_game || r.ends.iter().any(|e| matches!(e.kind, EndKind::RoyalLeftBoard));
-    let max_exit =
-        |k: usize| codes_of(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
+    let max_exit = |k: usize| codes_of(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
     let mobility: Vec<f64> = (0..r.kinds.len()).map(|k| empty_board_mobility(r, codes_of(k)[0].index())).collect();
     let reference = mobility
         .iter()

@@ -422,7 +422,7 @@ impl<'a> Desk<'a> {
 }
 
 /// What a game gathers as it is played, for its record.
-struct Played {
+struct GameSoFar {
     index: u64,
     seed: u64,
     /// The engines' names as records write them (first, second).
@@ -438,9 +438,9 @@ struct Played {
     line: u64,
 }
 
-impl Played {
-    fn new(cfg: &Config, index: u64, seed: u64, names: (String, String), start: u64) -> Played {
-        Played {
+impl GameSoFar {
+    fn new(cfg: &Config, index: u64, seed: u64, names: (String, String), start: u64) -> GameSoFar {
+        GameSoFar {
             index,
             seed,
             names,
@@ -525,7 +525,7 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
     let g = &v.rules.geometry;
     branching.clear();
     eval.clear();
-    let mut game = Played::new(cfg, index, seed, names, pos.hash());
+    let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash());
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     // An external engine that failed loses the game, with its reason.
