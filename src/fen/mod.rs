@@ -99,7 +99,7 @@ fn fields(text: &str) -> Result<Fields<'_>, String> {
 /// The field that is wrong, and why.
 pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let bad = |m: String| PositionError(format!("FEN: {m}"));
-    crate::notation::check_length("the FEN", text, crate::notation::MAX_POSITION_TEXT).map_err(bad)?;
+    crate::notation::check_length("the FEN", text, crate::notation::MAX_POSITION_TEXT).map_err(|e| bad(e.to_string()))?;
     if !rules.attributes.is_empty() {
         return Err(bad("this variant's pieces carry attributes, which a FEN cannot write; use its position text".into()));
     }

@@ -592,6 +592,17 @@ fn drawn(v: &Variant, pos: &mut Position, counted: Option<&Counted>, index: usiz
     }
 }
 
+/// Why a report's numbers may not be judged ([`Report::judged`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unjudged {
+    #[error("fewer than {MIN_JUDGED} distinct games")]
+    FewGames,
+    #[error("only {distinct} of the {n} games differ")]
+    Repeats { distinct: u64, n: u64 },
+    #[error("the move limit decided too many games")]
+    MoveLimit,
+}
+
 /// The options self-play sets unless given: `move_limit = 1000`.
 pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
     let mut s = sets.to_vec();
@@ -841,15 +852,15 @@ impl Report {
     /// Whether the report's numbers may be judged (marked significant or not), or why not: at
     /// least [`MIN_JUDGED`] distinct games, most games distinct, and the move limit did not
     /// decide them.
-    pub fn judged(&self) -> Result<(), String> {
+    pub fn judged(&self) -> Result<(), Unjudged> {
         if self.distinct < MIN_JUDGED {
-            return Err(format!("fewer than {MIN_JUDGED} distinct games"));
+            return Err(Unjudged::FewGames);
         }
         if self.repeats() {
-            return Err(format!("only {} of the {} games differ", self.distinct, self.n));
+            return Err(Unjudged::Repeats { distinct: self.distinct, n: self.n });
         }
         if self.dominated_by_limit() {
-            return Err("the move limit decided too many games".into());
+            return Err(Unjudged::MoveLimit);
         }
         Ok(())
     }
@@ -1200,7 +1211,7 @@ mod tests {
     #[test]
     fn no_games_and_one_game_are_not_judged() {
         let r = Report::new("x".into(), vec![], None);
-        assert_eq!(r.judged(), Err("fewer than 2 distinct games".into()));
+        assert_eq!(r.judged().unwrap_err().to_string(), "fewer than 2 distinct games");
         assert!(!r.text().contains("significant") && !r.text().contains("-50.0"), "{}", r.text());
         let r = Report::new("x".into(), vec![game(0, "white", 2, vec![1, 1])], None);
         assert!(r.text().contains("(not judged: fewer than 2 distinct games)"), "{}", r.text());

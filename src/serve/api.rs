@@ -67,7 +67,7 @@ pub(super) async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -
         .call(move |g: &mut Games| {
             let s = g.get(id).ok_or_else(|| no_game(id))?;
             f(s)?;
-            g.changed(id).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            g.changed(id).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
         })
         .await?
 }
@@ -173,7 +173,7 @@ pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let game = g.game(id).ok_or_else(|| no_game(id))?;
-            super::games::state_of(id, game).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            super::games::state_of(id, game).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
         })
         .await?
 }
