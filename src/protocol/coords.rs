@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(find("E1H1", &l, g).unwrap().text(g), "O-O", "king takes rook");
         assert_eq!(find("b7b8Q", &l, g).unwrap().text(g), "b7-b8=Q");
         assert!(find("b7b8", &l, g).is_err(), "a promotion names its piece");
-        assert!(find("e2e4", &l, g).unwrap_err().contains("e2e4"));
+        assert!(find("e2e4", &l, g).unwrap_err().to_string().contains("e2e4"));
         assert!(find("", &l, g).is_err());
     }
 

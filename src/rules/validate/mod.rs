@@ -165,10 +165,13 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     Ok(rules)
 }
 
+/// The attribute names, the piece kinds, and the counters with their start values.
+type Vocabulary = (Vec<String>, Vec<KindDef>, Vec<(String, i32)>);
+
 /// The names the later stages refer to: the attributes, the piece kinds, and the counters
 /// (those `[counters]` declares, and a counter `<kind>_in_hand` for each kind dropped from a
 /// hand, empty at the start unless `[counters]` declares it with the starting count).
-fn stage_names(v: &V, players: &ByPlayer<String>) -> R<(Vec<String>, Vec<KindDef>, Vec<(String, i32)>)> {
+fn stage_names(v: &V, players: &ByPlayer<String>) -> R<Vocabulary> {
     let attributes = pieces::stage_attributes(v)?;
     let kinds = pieces::stage_kinds(v, players, &attributes)?;
     let mut counters =
