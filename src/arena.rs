@@ -322,7 +322,23 @@ impl Table {
     /// The table as text.
     pub fn text(&self) -> String {
         let mut s = String::new();
-        let pct = |x: f64| format!("{:.1}%", x * 100.0);
+        self.preamble(&mut s);
+        let names: Vec<String> = self.pairs.iter().map(Pair::name).collect();
+        let w = names.iter().map(String::as_str).chain([PAIRS_HEAD, ENGINES_HEAD]).map(|n| n.chars().count()).max().unwrap_or(0);
+        self.pair_rows(&mut s, &names, w);
+        self.warnings(&mut s, &names);
+        let _ = writeln!(s, "why games ended");
+        for (p, name) in self.pairs.iter().zip(&names) {
+            let reasons: Vec<String> = p.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+            let _ = writeln!(s, "  {name:<w$}  {}", reasons.join(", "));
+        }
+        self.engine_rows(&mut s, w);
+        s
+    }
+
+    /// The title line, and what changes how the table reads: random openings, an interrupted
+    /// or resumed run.
+    fn preamble(&self, s: &mut String) {
         let played: usize = self.pairs.iter().map(|p| p.games.len()).sum();
         let _ = writeln!(
             s,
@@ -345,36 +361,26 @@ impl Table {
         if self.resumed > 0 {
             let _ = writeln!(s, "{} of the {played} games read back from the earlier run (--resume-from)", self.resumed);
         }
-        let names: Vec<String> = self.pairs.iter().map(Pair::name).collect();
-        let (pairs_head, engines_head) = ("pair (A – B)", "engine (all its games)");
-        let w = names.iter().map(String::as_str).chain([pairs_head, engines_head]).map(|n| n.chars().count()).max().unwrap_or(0);
-        let row = |name: &str, t: &Tally| {
-            let sc = t.score();
-            let interval = format!("[{} – {}]", pct(sc.lo), pct(sc.hi));
-            format!(
-                "{name:<w$} {:>6} {:>5} {:>5} {:>5} {:>5} {:>7} {interval:<17}",
-                t.games(),
-                t.wins,
-                t.draws,
-                t.losses,
-                t.limit,
-                pct(sc.p)
-            )
-        };
-        let head = |first: &str, score: &str| {
-            format!("{first:<w$} {:>6} {:>5} {:>5} {:>5} {:>5} {score:<25}", "games", "win", "draw", "loss", "limit")
-        };
-        let _ = writeln!(s, "{}  Elo A − B [95%]", head(pairs_head, "A's score [95%]"));
+    }
+
+    /// A row per pair (`names`, in a column `w` wide), with the Elo difference it implies.
+    fn pair_rows(&self, s: &mut String, names: &[String], w: usize) {
+        let _ = writeln!(s, "{}  Elo A − B [95%]", head(PAIRS_HEAD, "A's score [95%]", w));
         let mut infinite = false;
-        for (p, name) in self.pairs.iter().zip(&names) {
+        for (p, name) in self.pairs.iter().zip(names) {
             let (e, lo, hi) = p.tally.score().elo();
             infinite |= [e, lo, hi].iter().any(|x| x.is_infinite());
-            let _ = writeln!(s, "{}  {:>5} [{}, {}]", row(name, &p.tally), elo_text(e), elo_text(lo), elo_text(hi));
+            let _ = writeln!(s, "{}  {:>5} [{}, {}]", row(name, &p.tally, w), elo_text(e), elo_text(lo), elo_text(hi));
         }
         if infinite {
             let _ = writeln!(s, "(±inf: a score, or an end of its interval, of 0% or 100% implies no finite Elo difference)");
         }
-        for (p, name) in self.pairs.iter().zip(&names) {
+    }
+
+    /// What makes a pair's score say less than it seems: repeated games, games ended by the
+    /// move limit.
+    fn warnings(&self, s: &mut String, names: &[String]) {
+        for (p, name) in self.pairs.iter().zip(names) {
             let n = p.games.len() as u64;
             if (p.distinct as f64) < selfplay::DISTINCT_WARNING * n as f64 {
                 let _ = writeln!(
@@ -392,14 +398,13 @@ impl Table {
                 );
             }
         }
-        let _ = writeln!(s, "why games ended");
-        for (p, name) in self.pairs.iter().zip(&names) {
-            let reasons: Vec<String> = p.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-            let _ = writeln!(s, "  {name:<w$}  {}", reasons.join(", "));
-        }
-        let _ = writeln!(s, "{}", head(engines_head, "score [95%]").trim_end());
+    }
+
+    /// A row per engine over all its games, then each engine's time per move.
+    fn engine_rows(&self, s: &mut String, w: usize) {
+        let _ = writeln!(s, "{}", head(ENGINES_HEAD, "score [95%]", w).trim_end());
         for &e in &self.engines {
-            let _ = writeln!(s, "{}", row(&e.to_string(), &self.tally(e)).trim_end());
+            let _ = writeln!(s, "{}", row(&e.to_string(), &self.tally(e), w).trim_end());
         }
         let _ = writeln!(s, "time per move (wall time; median: the median of each game's median move)");
         let _ = writeln!(s, "{:<w$} {:>8} {:>10} {:>10}", "engine", "moves", "median", "worst");
@@ -413,8 +418,29 @@ impl Table {
                 }
             }
         }
-        s
     }
+}
+
+/// The first column's heads of the pairs' table and of the engines'.
+const PAIRS_HEAD: &str = "pair (A – B)";
+const ENGINES_HEAD: &str = "engine (all its games)";
+
+/// A share as a percentage with one decimal.
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// A table's head, its first column `w` wide.
+fn head(first: &str, score: &str, w: usize) -> String {
+    format!("{first:<w$} {:>6} {:>5} {:>5} {:>5} {:>5} {score:<25}", "games", "win", "draw", "loss", "limit")
+}
+
+/// A table's row: games, wins, draws, losses, games ended by the limit, the score and its
+/// interval, the name's column `w` wide.
+fn row(name: &str, t: &Tally, w: usize) -> String {
+    let sc = t.score();
+    let interval = format!("[{} – {}]", pct(sc.lo), pct(sc.hi));
+    format!("{name:<w$} {:>6} {:>5} {:>5} {:>5} {:>5} {:>7} {interval:<17}", t.games(), t.wins, t.draws, t.losses, t.limit, pct(sc.p))
 }
 
 /// Seconds as text to three significant figures, in the unit that suits them: `1.25 s`,

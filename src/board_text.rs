@@ -115,18 +115,24 @@ fn read_board(
 ///
 /// # Errors
 /// Not an integer, or one outside the 32-bit range (saying so, with the range).
-pub fn parse_i32(text: &str) -> Result<i32, String> {
+pub fn parse_i32(text: &str) -> Result<i32, ValueError> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     match text.parse::<i32>() {
         Ok(v) => Ok(v),
-        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
-            "`{text}` is out of range; values are integers from {} to {}",
-            i32::MIN,
-            i32::MAX,
-            text = crate::files::quote(text)
-        )),
-        Err(_) => Err(format!("`{text}` is not an integer", text = crate::files::quote(text))),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(ValueError::OutOfRange(crate::files::quote(text)))
+        }
+        Err(_) => Err(ValueError::NotAnInteger(crate::files::quote(text))),
     }
+}
+
+/// Why a text is not a position's 32-bit value ([`parse_i32`]); the text quoted, shortened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ValueError {
+    #[error("`{0}` is out of range; values are integers from {min} to {max}", min = i32::MIN, max = i32::MAX)]
+    OutOfRange(String),
+    #[error("`{0}` is not an integer")]
+    NotAnInteger(String),
 }
 
 /// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers (`0`

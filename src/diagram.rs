@@ -341,11 +341,32 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
     let _ = writeln!(s, "<desc>{}</desc>", esc(&pos.to_text(r)));
     let _ = writeln!(s, "<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>", num(width), num(height));
 
-    // Squares: cells in their zone's shade or the board's tones, unused squares light.
+    s.push_str(&square_cells(g, &squares, &shade, checkered, &frame));
+    s.push_str(&outline(&squares, &frame));
+    let path = last.map_or(vec![], last_path);
+    s.push_str(&last_move(g, last, &path, &frame));
+
+    s.push_str(&pieces(v, pos, &frame, colours));
+    if let Some(m) = last {
+        s.push_str(&arrow(g, m, &path, &frame));
+        s.push_str(&captures(g, pos, m, &frame));
+    }
+    s.push_str(&coordinates(&frame, board_h));
+    if !caption.rows.is_empty() {
+        s.push_str(&caption.draw(MARGIN, caption_top));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The squares: cells in their zone's shade (`shade`, a layer per cell) or the board's tones,
+/// unused squares light.
+fn square_cells(g: &Geometry, squares: &[Square], shade: &[Option<usize>], checkered: bool, frame: &Frame) -> String {
+    let mut s = String::new();
     let _ = writeln!(s, "<g id=\"squares\" stroke=\"{GRID}\" stroke-width=\"0.8\">");
-    for rk in 0..ranks {
-        for f in 0..files {
-            let fill = match squares[(f + rk * files) as usize] {
+    for rk in 0..frame.ranks {
+        for f in 0..frame.files {
+            let fill = match squares[(f + rk * frame.files) as usize] {
                 Square::Gap => continue,
                 Square::Unused => UNUSED,
                 Square::Cell(c) => match shade[c.0 as usize] {
@@ -363,17 +384,23 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
         }
     }
     let _ = writeln!(s, "</g>");
-    s.push_str(&outline(&squares, &frame));
+    s
+}
 
-    // The last move's squares, under the pieces.
-    let path: Vec<u16> = match last {
-        // A drop has no start: only its landing is marked.
-        Some(m) if m.kind != MoveKind::Pass && (m.from != NONE || m.dropped().is_some()) => {
-            (m.from != NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).collect()
-        }
-        _ => vec![],
-    };
-    // A two-part turn's placed piece (Amazons' arrow) is marked too, but not on the arrow's path.
+/// The cells move `m` went through: its start and landings (a drop has no start: only its
+/// landing; a pass none).
+fn last_path(m: &Move) -> Vec<u16> {
+    if m.kind != MoveKind::Pass && (m.from != NONE || m.dropped().is_some()) {
+        (m.from != NONE).then_some(m.from).into_iter().chain(m.landings().iter().copied()).collect()
+    } else {
+        vec![]
+    }
+}
+
+/// The last move's squares (`path`), under the pieces. A two-part turn's placed piece
+/// (Amazons' arrow) is marked too, but not on the arrow's path.
+fn last_move(g: &Geometry, last: Option<&Move>, path: &[u16], frame: &Frame) -> String {
+    let mut s = String::new();
     let marked: Vec<u16> = path.iter().copied().chain(last.and_then(|m| m.placed()).map(|(_, at)| at)).collect();
     if !marked.is_empty() {
         let _ = writeln!(s, "<g id=\"last-move\" fill=\"{HIGHLIGHT}\" fill-opacity=\"0.55\">");
@@ -387,17 +414,6 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
         }
         let _ = writeln!(s, "</g>");
     }
-
-    s.push_str(&pieces(v, pos, &frame, colours));
-    if let Some(m) = last {
-        s.push_str(&arrow(g, m, &path, &frame));
-        s.push_str(&captures(g, pos, m, &frame));
-    }
-    s.push_str(&coordinates(&frame, board_h));
-    if !caption.rows.is_empty() {
-        s.push_str(&caption.draw(MARGIN, caption_top));
-    }
-    s.push_str("</svg>\n");
     s
 }
 

@@ -158,6 +158,30 @@ struct Found {
     common: Vec<(Move, Move)>,
 }
 
+/// One position's visit: where the walk reached it (for its example), the kinds of
+/// difference it was counted under, and whether it differs at all.
+struct Visit<'x> {
+    line: &'x [String],
+    from: &'x Option<String>,
+    here: Vec<String>,
+    differs: bool,
+}
+
+/// A position's legal moves under one rule set, and their texts.
+struct Listed {
+    moves: Vec<Move>,
+    texts: Vec<String>,
+}
+
+impl Listed {
+    fn of(v: &Variant, pos: &mut Position) -> Result<Listed, DiffError> {
+        let mut moves = Vec::new();
+        v.legal_moves(pos, &mut moves)?;
+        let texts = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+        Ok(Listed { moves, texts })
+    }
+}
+
 impl Walk<'_> {
     /// B's start, checked to be A's start read by B's rules, once the two are known to share
     /// what the walk reads by index ([`same_game`]).
@@ -173,18 +197,26 @@ impl Walk<'_> {
         self.a.rules.player_name(p).to_string()
     }
 
-    /// Counts a position under a kind of difference (once per position: `here` holds the
-    /// kinds this position was already counted under).
-    fn record(&mut self, here: &mut Vec<String>, headline: String, example: impl FnOnce() -> Example) {
-        if here.contains(&headline) {
+    /// Counts the visited position (`pos`, A's) under a kind of difference, once per position;
+    /// a new kind keeps it as its example, with `details`.
+    fn record(&mut self, visit: &mut Visit, headline: String, details: Vec<String>, pos: &Position) {
+        visit.differs = true;
+        if visit.here.contains(&headline) {
             return;
         }
-        here.push(headline.clone());
+        visit.here.push(headline.clone());
         match self.groups.get_mut(&headline) {
             Some(g) => g.count += 1,
             None => {
+                // The board is drawn only for a group's first example.
+                let example = Example {
+                    line: visit.line.to_vec(),
+                    from: visit.from.clone(),
+                    board: crate::render::board(self.a, pos, None, crate::render::Style::PLAIN),
+                    details,
+                };
                 self.order.push(headline.clone());
-                self.groups.insert(headline.clone(), Group { headline, count: 1, example: example() });
+                self.groups.insert(headline.clone(), Group { headline, count: 1, example });
             }
         }
     }
@@ -205,81 +237,89 @@ impl Walk<'_> {
         if !self.seen.insert(pa.hash()) {
             return Ok(None);
         }
-        let (a, b) = (self.a, self.b);
-        let g = &a.rules.geometry;
-        // The board is drawn only for a group's first example.
-        let example = |details: Vec<String>, pos: &Position| Example {
-            line: line.to_vec(),
-            from: from.clone(),
-            board: crate::render::board(a, pos, None, crate::render::Style::PLAIN),
-            details,
-        };
-        let mut here = Vec::new();
-        let mut differs = false;
+        let mut visit = Visit { line, from, here: Vec::new(), differs: false };
         // The result of the position itself.
-        let (ra, rb) = (a.outcome(pa)?, b.outcome(pb)?);
+        let (ra, rb) = (self.a.outcome(pa)?, self.b.outcome(pb)?);
         if ra != rb {
-            differs = true;
-            let side = pa.side();
-            let headline = format!(
-                "the position's result: A {}, B {}",
-                self.result_words(ra.as_ref(), side, "the player to move"),
-                self.result_words(rb.as_ref(), side, "the player to move")
-            );
-            let details = vec![format!(
-                "A: {}; B: {}",
-                ra.as_ref().map_or("the game goes on".into(), |o| o.describe(&a.rules.player_names)),
-                rb.as_ref().map_or("the game goes on".into(), |o| o.describe(&b.rules.player_names))
-            )];
-            self.record(&mut here, headline, || example(details, pa));
+            self.results_differ(&mut visit, pa, ra.as_ref(), rb.as_ref());
         }
-        let (mut ma, mut mb) = (Vec::new(), Vec::new());
-        a.legal_moves(pa, &mut ma)?;
-        b.legal_moves(pb, &mut mb)?;
-        let text_a: Vec<String> = ma.iter().map(|m| m.text(g)).collect();
-        let text_b: Vec<String> = mb.iter().map(|m| m.text(&b.rules.geometry)).collect();
-        for (mine, theirs, moves, who, other) in [(&text_a, &text_b, &ma, "A", "B"), (&text_b, &text_a, &mb, "B", "A")] {
-            let only: Vec<usize> = (0..mine.len()).filter(|&i| !theirs.contains(&mine[i])).collect();
-            // One group per kind of move: the piece, capture or not, the decision pending.
+        let (la, lb) = (Listed::of(self.a, pa)?, Listed::of(self.b, pb)?);
+        self.moves_in_one(&mut visit, pa, &la, &lb);
+        let common = if ra.is_some() || rb.is_some() { vec![] } else { self.play_common(Some(&mut visit), pa, pb, &la, &lb)? };
+        self.differing += usize::from(visit.differs);
+        Ok(Some(Found { common }))
+    }
+
+    /// Records that the position's result is `ra` in A and `rb` in B.
+    fn results_differ(
+        &mut self,
+        visit: &mut Visit,
+        pa: &Position,
+        ra: Option<&crate::outcome::Outcome>,
+        rb: Option<&crate::outcome::Outcome>,
+    ) {
+        let side = pa.side();
+        let headline = format!(
+            "the position's result: A {}, B {}",
+            self.result_words(ra, side, "the player to move"),
+            self.result_words(rb, side, "the player to move")
+        );
+        let details = vec![format!(
+            "A: {}; B: {}",
+            ra.map_or("the game goes on".into(), |o| o.describe(&self.a.rules.player_names)),
+            rb.map_or("the game goes on".into(), |o| o.describe(&self.b.rules.player_names))
+        )];
+        self.record(visit, headline, details, pa);
+    }
+
+    /// Records the moves legal in one rule set and not the other: one group per kind of move
+    /// (the piece, capture or not, the decision pending).
+    fn moves_in_one(&mut self, visit: &mut Visit, pa: &Position, la: &Listed, lb: &Listed) {
+        for (mine, theirs, who, other) in [(la, lb, "A", "B"), (lb, la, "B", "A")] {
+            let only = (0..mine.texts.len()).filter(|&i| !theirs.texts.contains(&mine.texts[i]));
             let mut kinds: BTreeMap<String, Vec<String>> = BTreeMap::new();
-            for &i in &only {
-                kinds.entry(self.move_words(pa, &moves[i])).or_default().push(mine[i].clone());
+            for i in only {
+                kinds.entry(self.move_words(pa, &mine.moves[i])).or_default().push(mine.texts[i].clone());
             }
             for (words, texts) in kinds {
-                differs = true;
                 let headline = format!("{words}: legal in {who}, not in {other}");
                 let details = vec![format!("only in {who}: {}", texts.join(", "))];
-                self.record(&mut here, headline, || example(details, pa));
+                self.record(visit, headline, details, pa);
             }
         }
-        if ra.is_some() || rb.is_some() {
-            self.differing += usize::from(differs);
-            return Ok(Some(Found { common: vec![] }));
-        }
-        // Each common move, played under both.
+    }
+
+    /// Plays each move both accept under both: returns those whose results agree (the walk
+    /// goes on along them) and records how the others differ (when visiting a new position).
+    fn play_common(
+        &mut self,
+        mut visit: Option<&mut Visit>,
+        pa: &mut Position,
+        pb: &mut Position,
+        la: &Listed,
+        lb: &Listed,
+    ) -> Result<Vec<(Move, Move)>, DiffError> {
         let mut common = Vec::new();
-        for (i, m) in ma.iter().enumerate() {
-            let Some(j) = text_b.iter().position(|t| *t == text_a[i]) else { continue };
-            let n = mb[j];
+        for (i, m) in la.moves.iter().enumerate() {
+            let Some(j) = lb.texts.iter().position(|t| *t == la.texts[i]) else { continue };
+            let n = lb.moves[j];
             let mover = pa.side();
-            a.make(pa, m)?;
-            b.make(pb, &n)?;
+            self.a.make(pa, m)?;
+            self.b.make(pb, &n)?;
             let parts = self.after(pa, pb, m, mover)?;
             pa.undo();
             pb.undo();
-            match parts {
-                None => common.push((*m, n)),
-                Some((words, details)) => {
-                    differs = true;
+            match (parts, visit.as_deref_mut()) {
+                (None, _) => common.push((*m, n)),
+                (Some((words, mut details)), Some(visit)) => {
                     let headline = format!("after {}: {words}", self.move_words(pa, m));
-                    let mut details = details;
-                    details.insert(0, format!("the move: {}", text_a[i]));
-                    self.record(&mut here, headline, || example(details, pa));
+                    details.insert(0, format!("the move: {}", la.texts[i]));
+                    self.record(visit, headline, details, pa);
                 }
+                (Some(_), None) => {}
             }
         }
-        self.differing += usize::from(differs);
-        Ok(Some(Found { common }))
+        Ok(common)
     }
 
     /// How the positions after one move differ (position-independent words, and the details),
@@ -463,26 +503,9 @@ impl Walk<'_> {
     }
 
     /// The moves both accept whose positions agree, without recording anything.
-    fn common_moves(&self, pa: &mut Position, pb: &mut Position) -> Result<Vec<(Move, Move)>, DiffError> {
-        let (mut ma, mut mb) = (Vec::new(), Vec::new());
-        self.a.legal_moves(pa, &mut ma)?;
-        self.b.legal_moves(pb, &mut mb)?;
-        let g = &self.a.rules.geometry;
-        let mut out = Vec::new();
-        for m in &ma {
-            let t = m.text(g);
-            let Some(n) = mb.iter().find(|n| n.text(&self.b.rules.geometry) == t) else { continue };
-            let mover = pa.side();
-            self.a.make(pa, m)?;
-            self.b.make(pb, n)?;
-            let same = self.after(pa, pb, m, mover)?.is_none();
-            pa.undo();
-            pb.undo();
-            if same {
-                out.push((*m, *n));
-            }
-        }
-        Ok(out)
+    fn common_moves(&mut self, pa: &mut Position, pb: &mut Position) -> Result<Vec<(Move, Move)>, DiffError> {
+        let (la, lb) = (Listed::of(self.a, pa)?, Listed::of(self.b, pb)?);
+        self.play_common(None, pa, pb, &la, &lb)
     }
 }
 

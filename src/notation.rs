@@ -352,11 +352,21 @@ pub const MAX_MOVES_TEXT: usize = 1 << 20;
 ///
 /// # Errors
 /// The text is too long.
-pub fn check_length(what: &str, text: &str, limit: usize) -> Result<(), String> {
+pub fn check_length(what: &str, text: &str, limit: usize) -> Result<(), TooLong> {
     if text.len() > limit {
-        return Err(format!("{what} is {} bytes long; the limit is {limit} bytes", text.len()));
+        return Err(TooLong { what: what.to_string(), len: text.len(), limit });
     }
     Ok(())
+}
+
+/// A text longer than boardlab reads ([`check_length`]): what it is, its size and the limit,
+/// in bytes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} is {len} bytes long; the limit is {limit} bytes")]
+pub struct TooLong {
+    pub what: String,
+    pub len: usize,
+    pub limit: usize,
 }
 
 /// Why a text is not a move of a board.

@@ -294,7 +294,9 @@ impl Plan {
     pub fn of(rules: &Ruleset, hooks: &[Option<HookFilter>]) -> Plan {
         let hook_n = Hook::ALL.iter().filter(|h| hooks[**h as usize].is_some()).fold(Needs::NONE, |n, h| n | hook_needs(*h));
         let ends = rules.ends.iter().fold(Needs::NONE, |n, e| n | end_needs(&e.kind));
-        let royal = |c: usize| (rules.royal_codes[crate::piece::Player::FIRST] | rules.royal_codes[crate::piece::Player::FIRST.other()]) >> c & 1 != 0;
+        let royal = |c: usize| {
+            (rules.royal_codes[crate::piece::Player::FIRST] | rules.royal_codes[crate::piece::Player::FIRST.other()]) >> c & 1 != 0
+        };
         let by_code: Vec<Needs> = (0..rules.pieces.len()).map(|c| piece_needs(&rules.pieces[c], royal(c))).collect();
         let pieces = by_code.iter().fold(Needs::NONE, |n, p| n | *p);
         let policy = policy_needs(&rules.captures);

@@ -70,7 +70,7 @@ pub fn choose(v: &Variant, pos: &Position, e: External) -> Result<Option<Move>, 
     Ok(Some(m))
 }
 
-fn fail(e: External, why: &str) -> SearchError {
+fn fail(e: External, why: &EngineFailure) -> SearchError {
     SearchError::External(format!("{} {why}", e.spec()))
 }
 
@@ -104,12 +104,17 @@ impl Drop for Player {
     }
 }
 
+/// Why an external engine loses the game, in words (after its name: "… did not start").
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EngineFailure(String);
+
 impl Player {
     /// Starts the engine and handshakes.
     ///
     /// # Errors
     /// The program did not start, or did not answer as the protocol says.
-    pub fn start(spec: External) -> Result<Player, String> {
+    pub fn start(spec: External) -> Result<Player, EngineFailure> {
         let s = spec.spec();
         let mut child = Command::new(&s.command[0])
             .args(&s.command[1..])
@@ -117,7 +122,7 @@ impl Player {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("did not start: {e}"))?;
+            .map_err(|e| EngineFailure(format!("did not start: {e}")))?;
         let (stdin, stdout) = (child.stdin.take().expect("piped"), child.stdout.take().expect("piped"));
         let (tx, lines) = channel();
         // The reader ends when the engine's output closes (it exits or is killed).
@@ -144,24 +149,24 @@ impl Player {
         Ok(p)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
         writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush()).map_err(|_| self.crashed())
     }
 
     /// Why the engine stopped answering: its exit, if it has exited.
-    fn crashed(&mut self) -> String {
+    fn crashed(&mut self) -> EngineFailure {
         // Its output closed: give it a moment to be reaped.
         for _ in 0..50 {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return format!("crashed ({status})");
+                return EngineFailure(format!("crashed ({status})"));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        "closed its output".into()
+        EngineFailure("closed its output".into())
     }
 
     /// Reads lines until one that starts with `word` (returned), passing the others to `seen`.
-    fn wait_for(&mut self, word: &str, mut seen: impl FnMut(&str)) -> Result<String, String> {
+    fn wait_for(&mut self, word: &str, mut seen: impl FnMut(&str)) -> Result<String, EngineFailure> {
         let t = silence(self.spec);
         let end = Instant::now() + t * MAX_SILENCES;
         loop {
@@ -170,16 +175,18 @@ impl Player {
                 Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
                 Ok(line) => seen(&line),
                 Err(RecvTimeoutError::Timeout) if left <= t => {
-                    return Err(format!("gave no `{word}` in {} s", (t * MAX_SILENCES).as_secs_f32()));
+                    return Err(EngineFailure(format!("gave no `{word}` in {} s", (t * MAX_SILENCES).as_secs_f32())));
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(format!("was silent for {} s waiting for `{word}`", t.as_secs_f32())),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineFailure(format!("was silent for {} s waiting for `{word}`", t.as_secs_f32())));
+                }
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
         }
     }
 
     /// Names the variant when it is not the one named last (then a new game begins).
-    fn set_variant(&mut self, v: &Variant) -> Result<(), String> {
+    fn set_variant(&mut self, v: &Variant) -> Result<(), EngineFailure> {
         if self.variant.as_deref() == Some(v.name()) {
             return Ok(());
         }
@@ -188,7 +195,7 @@ impl Player {
         match &self.variants {
             Some(known) if known.contains(&name) => self.send(&format!("setoption name {option} value {name}"))?,
             None if name == default => {}
-            _ => return Err(format!("does not play `{}` (not a value of its {option})", crate::files::quote(&name))),
+            _ => return Err(EngineFailure(format!("does not play `{}` (not a value of its {option})", crate::files::quote(&name)))),
         }
         self.variant = Some(v.name().to_string());
         self.game = None;
@@ -199,7 +206,7 @@ impl Player {
     ///
     /// # Errors
     /// The reason the engine loses.
-    pub fn play(&mut self, v: &Variant, pos: &Position, legal: &[Move]) -> Result<Move, String> {
+    pub fn play(&mut self, v: &Variant, pos: &Position, legal: &[Move]) -> Result<Move, EngineFailure> {
         self.set_variant(v)?;
         let position = self.position(v, pos)?;
         self.send(&position)?;
@@ -213,11 +220,12 @@ impl Player {
         let line = self.wait_for("bestmove", |_| {})?;
         let text = line.split_whitespace().nth(1).unwrap_or("");
         match text {
-            "" => Err("wrote `bestmove` with no move".into()),
-            "resign" => Err("resigned".into()),
-            "win" => Err("claimed a win boardlab does not see (`bestmove win`)".into()),
-            "(none)" => Err("found no move where boardlab has legal ones".into()),
-            t => coords::find_in(self.dialect, t, legal, &v.rules.geometry).map_err(|e| format!("played an illegal move: {e}")),
+            "" => Err(EngineFailure("wrote `bestmove` with no move".into())),
+            "resign" => Err(EngineFailure("resigned".into())),
+            "win" => Err(EngineFailure("claimed a win boardlab does not see (`bestmove win`)".into())),
+            "(none)" => Err(EngineFailure("found no move where boardlab has legal ones".into())),
+            t => coords::find_in(self.dialect, t, legal, &v.rules.geometry)
+                .map_err(|e| EngineFailure(format!("played an illegal move: {e}"))),
         }
     }
 
@@ -226,7 +234,7 @@ impl Player {
     /// position that does not continue the last one sent begins a new game (`ucinewgame`);
     /// one whose moves boardlab cannot find (no move leads to the next position of its
     /// history) is sent alone.
-    fn position(&mut self, v: &Variant, pos: &Position) -> Result<String, String> {
+    fn position(&mut self, v: &Variant, pos: &Position) -> Result<String, EngineFailure> {
         let history = pos.history();
         let continues = self.game.as_ref().is_some_and(|g| history.starts_with(&g.history));
         if !continues {
@@ -255,11 +263,11 @@ impl Player {
     }
 
     /// `pos` as a FEN, or an SFEN for USI.
-    fn fen(&self, v: &Variant, pos: &Position) -> Result<String, String> {
-        let fen = crate::fen::write(&v.rules, pos).map_err(|e| format!("cannot be sent this position: {e}"))?;
+    fn fen(&self, v: &Variant, pos: &Position) -> Result<String, EngineFailure> {
+        let fen = crate::fen::write(&v.rules, pos).map_err(|e| EngineFailure(format!("cannot be sent this position: {e}")))?;
         match self.dialect {
             Dialect::Uci => Ok(fen),
-            Dialect::Usi => crate::protocol::sfen::from_fen(&fen),
+            Dialect::Usi => crate::protocol::sfen::from_fen(&fen).map_err(|e| EngineFailure(e.to_string())),
         }
     }
 }

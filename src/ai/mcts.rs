@@ -125,73 +125,109 @@ pub fn mcts_stoppable(
         }
         path.clear();
         path.push(0);
-        let mut made = 0u32;
-        let mut at = 0usize;
-        // Selection: descend through fully expanded, unproven nodes by UCB1.
-        while nodes[at].untried.is_empty() && nodes[at].terminal.is_none() && nodes[at].proof == Proof::Unknown {
-            let ln = (nodes[at].visits.max(1) as f64).ln();
-            let Some(&next) = nodes[at]
-                .children
-                .iter()
-                .filter(|&&c| nodes[c].proof != Proof::Loss)
-                .max_by(|&&a, &&b| ucb(&nodes[a], ln).total_cmp(&ucb(&nodes[b], ln)))
-            else {
-                break;
-            };
-            v.make(pos, &nodes[next].mv)?;
+        let mut made = select(v, pos, &nodes, &mut path)?;
+        if let Some(child) = expand(v, pos, &mut nodes, *path.last().expect("the root"), rng)? {
             made += 1;
-            at = next;
-            path.push(at);
+            path.push(child);
         }
-        // Expansion: one untried move; its moves are listed now, to see whether the game ends.
-        if !nodes[at].untried.is_empty() && nodes[at].proof == Proof::Unknown {
-            let i = rng.random_range(0..nodes[at].untried.len());
-            let mv = nodes[at].untried.swap_remove(i);
-            let mover = pos.side();
-            v.make(pos, &mv)?;
-            made += 1;
-            let mut untried = Vec::new();
-            v.legal_moves(pos, &mut untried)?;
-            let terminal = finished(v, pos, &untried, mover)?;
-            let proof = match terminal {
-                Some(t) if t >= 1.0 => Proof::Win,
-                Some(t) if t <= 0.0 => Proof::Loss,
-                _ => Proof::Unknown,
-            };
-            let decider = pos.side();
-            nodes.push(Node { mv, mover, decider, children: vec![], untried, visits: 0, score: 0.0, proof, terminal });
-            let child = nodes.len() - 1;
-            nodes[at].children.push(child);
-            at = child;
-            path.push(at);
-        }
-        // The value for the first player: proven, finished, or a short playout.
-        let leaf = &nodes[at];
-        let first = match (leaf.proof, leaf.terminal) {
-            (Proof::Win, _) => for_first(1.0, leaf.mover),
-            (Proof::Loss, _) => for_first(0.0, leaf.mover),
-            (_, Some(t)) => for_first(t, leaf.mover),
-            _ => {
-                let (value, plies) = playout(v, pos, cap, rng, &mut scratch, &mut eval)?;
-                for _ in 0..plies {
-                    pos.undo();
-                }
-                value
-            }
-        };
+        let first = leaf_value(v, pos, &nodes[*path.last().expect("the root")], cap, rng, &mut scratch, &mut eval)?;
         for _ in 0..made {
             pos.undo();
         }
-        // Backpropagation, proving nodes on the way up.
-        for (k, &n) in path.iter().enumerate().rev() {
-            let node = &mut nodes[n];
-            node.visits += 1;
-            node.score += for_first(first, node.mover);
-            if k + 1 < path.len() {
-                prove(&mut nodes, n);
+        backpropagate(&mut nodes, &path, first);
+    }
+    Ok(best_move(&nodes))
+}
+
+/// Selection: descends from the root through fully expanded, unproven nodes by UCB1, making
+/// their moves on `pos` and adding them to `path`; returns how many moves it made.
+fn select(v: &Variant, pos: &mut Position, nodes: &[Node], path: &mut Vec<usize>) -> Result<u32, SearchError> {
+    let mut made = 0u32;
+    let mut at = 0usize;
+    while nodes[at].untried.is_empty() && nodes[at].terminal.is_none() && nodes[at].proof == Proof::Unknown {
+        let ln = (nodes[at].visits.max(1) as f64).ln();
+        let Some(&next) = nodes[at]
+            .children
+            .iter()
+            .filter(|&&c| nodes[c].proof != Proof::Loss)
+            .max_by(|&&a, &&b| ucb(&nodes[a], ln).total_cmp(&ucb(&nodes[b], ln)))
+        else {
+            break;
+        };
+        v.make(pos, &nodes[next].mv)?;
+        made += 1;
+        at = next;
+        path.push(at);
+    }
+    Ok(made)
+}
+
+/// Expansion: makes one untried move of node `at`, chosen at random, and adds its node (its
+/// moves listed now, to see whether the game ends there); `None` if there is none to try.
+fn expand(v: &Variant, pos: &mut Position, nodes: &mut Vec<Node>, at: usize, rng: &mut Rng) -> Result<Option<usize>, SearchError> {
+    if nodes[at].untried.is_empty() || nodes[at].proof != Proof::Unknown {
+        return Ok(None);
+    }
+    let i = rng.random_range(0..nodes[at].untried.len());
+    let mv = nodes[at].untried.swap_remove(i);
+    let mover = pos.side();
+    v.make(pos, &mv)?;
+    let mut untried = Vec::new();
+    v.legal_moves(pos, &mut untried)?;
+    let terminal = finished(v, pos, &untried, mover)?;
+    let proof = match terminal {
+        Some(t) if t >= 1.0 => Proof::Win,
+        Some(t) if t <= 0.0 => Proof::Loss,
+        _ => Proof::Unknown,
+    };
+    let decider = pos.side();
+    nodes.push(Node { mv, mover, decider, children: vec![], untried, visits: 0, score: 0.0, proof, terminal });
+    let child = nodes.len() - 1;
+    nodes[at].children.push(child);
+    Ok(Some(child))
+}
+
+/// The value of `leaf` (whose position `pos` is) for the first player: proven, finished, or a
+/// short playout (undone before returning).
+fn leaf_value(
+    v: &Variant,
+    pos: &mut Position,
+    leaf: &Node,
+    cap: u32,
+    rng: &mut Rng,
+    scratch: &mut MoveList,
+    eval: &mut Evaluator,
+) -> Result<f64, SearchError> {
+    Ok(match (leaf.proof, leaf.terminal) {
+        (Proof::Win, _) => for_first(1.0, leaf.mover),
+        (Proof::Loss, _) => for_first(0.0, leaf.mover),
+        (_, Some(t)) => for_first(t, leaf.mover),
+        _ => {
+            let (value, plies) = playout(v, pos, cap, rng, scratch, eval)?;
+            for _ in 0..plies {
+                pos.undo();
             }
+            value
+        }
+    })
+}
+
+/// Backpropagation: adds the playout's value (`first`, for the first player) to every node on
+/// `path`, proving nodes on the way up.
+fn backpropagate(nodes: &mut [Node], path: &[usize], first: f64) {
+    for (k, &n) in path.iter().enumerate().rev() {
+        let node = &mut nodes[n];
+        node.visits += 1;
+        node.score += for_first(first, node.mover);
+        if k + 1 < path.len() {
+            prove(nodes, n);
         }
     }
+}
+
+/// The root's move to play: a proven win, else the most visited move that is not a proven loss
+/// (or the most visited at all, or an untried one if none was tried).
+fn best_move(nodes: &[Node]) -> Option<Move> {
     let root = &nodes[0];
     let pick = root
         .children
@@ -200,7 +236,7 @@ pub fn mcts_stoppable(
         .find(|&c| nodes[c].proof == Proof::Win)
         .or_else(|| root.children.iter().copied().filter(|&c| nodes[c].proof != Proof::Loss).max_by_key(|&c| nodes[c].visits))
         .or_else(|| root.children.iter().copied().max_by_key(|&c| nodes[c].visits));
-    Ok(pick.map(|c| nodes[c].mv).or_else(|| root.untried.first().copied()))
+    pick.map(|c| nodes[c].mv).or_else(|| root.untried.first().copied())
 }
 
 /// A value for `p` as a value for the first player.

@@ -188,17 +188,7 @@ fn run<'a>(
     mut control: Control<'a>,
 ) -> Result<SearchResult, SearchError> {
     let start = Instant::now();
-    let asked = budget;
-    let budget = budget.resolve(v);
-    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Entry>());
-    let mut s = Searcher::new(v, pos, budget, start, table_cap);
-    s.stop = control.stop.take();
-    s.poll = control.poll.take();
-    if crate::progress::active() {
-        let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
-        s.watch =
-            Some(Watch { label: format!("{}{line}", super::Engine::AlphaBeta(asked)), last: start, depth: 0, at: 0, of: 0, mv: None });
-    }
+    let mut s = searcher(v, pos, budget, start, except, &mut control);
     let mut root: MoveList = Vec::new();
     v.legal_moves(pos, &mut root)?;
     let all = root.len();
@@ -226,7 +216,7 @@ fn run<'a>(
         root.swap(i, rng.random_range(0..=i));
     }
     s.order(pos, &mut root, 0, 0);
-    let max_depth = match budget {
+    let max_depth = match budget.resolve(v) {
         Budget::Depth(d) => d.min(MAX_DEPTH),
         _ => MAX_DEPTH,
     }
@@ -264,6 +254,22 @@ fn run<'a>(
         }
     }
     Ok(done(score, Some(best), completed, s.nodes, pv))
+}
+
+/// The searcher for `pos` within `asked` (resolved for `v`), taking `control`'s stop flag,
+/// poll and table size; with a progress line when someone listens (naming the analysis line
+/// past the moves in `except`).
+fn searcher<'a>(v: &'a Variant, pos: &Position, asked: Budget, start: Instant, except: &[Move], control: &mut Control<'a>) -> Searcher<'a> {
+    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Entry>());
+    let mut s = Searcher::new(v, pos, asked.resolve(v), start, table_cap);
+    s.stop = control.stop.take();
+    s.poll = control.poll.take();
+    if crate::progress::active() {
+        let line = if except.is_empty() { String::new() } else { format!(", line {}", except.len() + 1) };
+        s.watch =
+            Some(Watch { label: format!("{}{line}", super::Engine::AlphaBeta(asked)), last: start, depth: 0, at: 0, of: 0, mv: None });
+    }
+    s
 }
 
 /// Why the search stopped early.

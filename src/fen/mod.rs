@@ -100,7 +100,8 @@ impl Position {
     /// # Errors
     /// The field that is wrong, and why.
     pub fn from_text(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
-        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT).map_err(PositionError)?;
+        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT)
+            .map_err(|e| PositionError(e.to_string()))?;
         if looks_like_fen(text) { read(rules, text) } else { Position::from_line(rules, text) }
     }
 }
@@ -111,7 +112,7 @@ impl Position {
 /// The field that is wrong, and why.
 pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let bad = |m: String| PositionError(format!("FEN: {m}"));
-    crate::notation::check_length("the FEN", text, crate::notation::MAX_POSITION_TEXT).map_err(bad)?;
+    crate::notation::check_length("the FEN", text, crate::notation::MAX_POSITION_TEXT).map_err(|e| bad(e.to_string()))?;
     if !rules.attributes.is_empty() {
         return Err(bad("this variant's pieces carry attributes, which a FEN cannot write; use its position text".into()));
     }

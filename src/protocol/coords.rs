@@ -88,7 +88,7 @@ pub fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
 ///
 /// # Errors
 /// No legal move is written so: the text quoted, and why.
-pub fn find(uci: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
+pub fn find(uci: &str, legal: &[Move], g: &Geometry) -> Result<Move, MoveTextError> {
     find_in(Dialect::Uci, uci, legal, g)
 }
 
@@ -96,10 +96,10 @@ pub fn find(uci: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
 ///
 /// # Errors
 /// As [`find`].
-pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<Move, String> {
+pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<Move, MoveTextError> {
     let t = text.trim();
     if t.is_empty() {
-        return Err("empty move".into());
+        return Err(MoveTextError::Empty);
     }
     let name = |c: u16| d.cell(c, g);
     let castles_onto_rook = |m: &Move| matches!(m.kind, MoveKind::Castle { rook_from, .. } if format!("{}{}", name(m.from), name(rook_from)).eq_ignore_ascii_case(t));
@@ -108,7 +108,16 @@ pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<M
         .find(|m| text_in(d, m, g).eq_ignore_ascii_case(t))
         .or_else(|| legal.iter().find(|m| castles_onto_rook(m)))
         .copied()
-        .ok_or_else(|| format!("`{}` is not a legal move here", crate::files::quote(t)))
+        .ok_or_else(|| MoveTextError::NotLegal(crate::files::quote(t)))
+}
+
+/// Why a protocol's move text names no legal move ([`find`]); the text quoted, shortened.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    #[error("empty move")]
+    Empty,
+    #[error("`{0}` is not a legal move here")]
+    NotLegal(String),
 }
 
 #[cfg(test)]
@@ -149,7 +158,7 @@ mod tests {
         assert_eq!(find("E1H1", &l, g).unwrap().text(g), "O-O", "king takes rook");
         assert_eq!(find("b7b8Q", &l, g).unwrap().text(g), "b7-b8=Q");
         assert!(find("b7b8", &l, g).is_err(), "a promotion names its piece");
-        assert!(find("e2e4", &l, g).unwrap_err().contains("e2e4"));
+        assert!(find("e2e4", &l, g).unwrap_err().to_string().contains("e2e4"));
         assert!(find("", &l, g).is_err());
     }
 

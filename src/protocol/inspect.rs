@@ -6,23 +6,37 @@
 //! that, in boardlab's notation, so a script can replay another engine's moves unchanged.
 
 use super::coords;
-use crate::state::Position;
-use crate::variant::Variant;
+use crate::script::ScriptError;
+use crate::state::{Position, PositionError};
+use crate::variant::{PlayError, Variant};
+
+/// Why `boardlab fen` cannot report a position.
+#[derive(Debug, thiserror::Error)]
+pub enum InspectError {
+    /// A move given is not legal: its number from 1, its text (quoted, shortened) and why.
+    #[error("move {n} `{text}`: {why}")]
+    Move { n: usize, text: String, why: PlayError },
+    /// The variant has no FEN (its pieces carry attributes).
+    #[error(transparent)]
+    Fen(#[from] PositionError),
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+}
 
 /// Plays `moves` (UCI form, else boardlab's notation) from `pos`.
 ///
 /// # Errors
 /// The first move that is not legal, numbered from 1, and why; `pos` is then where that move
 /// was tried.
-pub fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(), String> {
+pub fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(), InspectError> {
     let mut legal = Vec::new();
     for (i, t) in moves.iter().enumerate() {
-        v.legal_moves(pos, &mut legal).map_err(|e| e.to_string())?;
+        v.legal_moves(pos, &mut legal)?;
         let m = match coords::find(t, &legal, &v.rules.geometry) {
             Ok(m) => m,
-            Err(_) => v.find_move(pos, t).map_err(|e| format!("move {} `{}`: {e}", i + 1, crate::files::quote(t)))?,
+            Err(_) => v.find_move(pos, t).map_err(|why| InspectError::Move { n: i + 1, text: crate::files::quote(t), why })?,
         };
-        v.make(pos, &m).map_err(|e| e.to_string())?;
+        v.make(pos, &m)?;
     }
     Ok(())
 }
@@ -33,15 +47,15 @@ pub fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(
 ///
 /// # Errors
 /// The variant has no FEN (its pieces carry attributes), or a script hook failed.
-pub fn report(v: &Variant, pos: &mut Position) -> Result<String, String> {
-    let fen = crate::fen::write(&v.rules, pos).map_err(|e| e.to_string())?;
+pub fn report(v: &Variant, pos: &mut Position) -> Result<String, InspectError> {
+    let fen = crate::fen::write(&v.rules, pos)?;
     let mut legal = Vec::new();
-    v.legal_moves(pos, &mut legal).map_err(|e| e.to_string())?;
+    v.legal_moves(pos, &mut legal)?;
     let mut texts: Vec<String> = legal.iter().map(|m| coords::text(m, &v.rules.geometry)).collect();
     texts.sort();
     let mut out = format!("{fen}\n{}\n", texts.join(" "));
     // A declared result, or what having no move means (checkmate, stalemate).
-    if let Some(r) = v.outcome(pos).map_err(|e| e.to_string())? {
+    if let Some(r) = v.outcome(pos)? {
         out.push_str(&format!("result: {}\n", r.describe(&v.rules.player_names)));
     }
     Ok(out)
@@ -62,7 +76,7 @@ mod tests {
         // Black's 29 replies after 1.e4 e5 2.Nf3 (python-chess counts 29 too).
         assert_eq!(lines[1].split(' ').count(), 29, "{}", lines[1]);
         assert!(lines[1].split(' ').any(|m| m == "b8c6") && lines.len() == 2);
-        let e = play_moves(&v, &mut pos, &["a1a5".into()]).unwrap_err();
+        let e = play_moves(&v, &mut pos, &["a1a5".into()]).unwrap_err().to_string();
         assert!(e.starts_with("move 1 `a1a5`"), "{e}");
     }
 

@@ -10,22 +10,27 @@
 /// The most pieces of one kind a hand may be said to hold (`99P`): more cannot be a game's.
 const MAX_HAND_COUNT: usize = 99;
 
+/// Why a text is not an SFEN (or a FEN that translates to one), in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SfenError(String);
+
 /// The FEN of an SFEN (`board side hand [move]`).
 ///
 /// # Errors
 /// Not four fields or three, a side other than `b` or `w`, or a hand that does not read.
-pub fn to_fen(sfen: &str) -> Result<String, String> {
+pub fn to_fen(sfen: &str) -> Result<String, SfenError> {
     let f: Vec<&str> = sfen.split_whitespace().collect();
     let [board, side, hand, ..] = f[..] else {
-        return Err("an SFEN is BOARD SIDE HAND [MOVE]".into());
+        return Err(SfenError("an SFEN is BOARD SIDE HAND [MOVE]".into()));
     };
     if f.len() > 4 {
-        return Err("an SFEN is BOARD SIDE HAND [MOVE]".into());
+        return Err(SfenError("an SFEN is BOARD SIDE HAND [MOVE]".into()));
     }
     let side = match side {
         "b" => "w",
         "w" => "b",
-        s => return Err(format!("the side to move is b or w, not `{}`", crate::files::quote(s))),
+        s => return Err(SfenError(format!("the side to move is b or w, not `{}`", crate::files::quote(s)))),
     };
     let mut pieces = String::new();
     if hand != "-" {
@@ -36,17 +41,17 @@ pub fn to_fen(sfen: &str) -> Result<String, String> {
                 continue;
             }
             if !c.is_ascii_alphabetic() {
-                return Err(format!("hand `{}`: expected counts and letters (2Pp) or -", crate::files::quote(hand)));
+                return Err(SfenError(format!("hand `{}`: expected counts and letters (2Pp) or -", crate::files::quote(hand))));
             }
             let n: usize = if count.is_empty() { 1 } else { count.parse().unwrap_or(usize::MAX) };
             if n == 0 || n > MAX_HAND_COUNT {
-                return Err(format!("hand `{}`: a count from 1 to {MAX_HAND_COUNT}", crate::files::quote(hand)));
+                return Err(SfenError(format!("hand `{}`: a count from 1 to {MAX_HAND_COUNT}", crate::files::quote(hand))));
             }
             pieces.extend(std::iter::repeat_n(c, n));
             count.clear();
         }
         if !count.is_empty() {
-            return Err(format!("hand `{}` ends with a count", crate::files::quote(hand)));
+            return Err(SfenError(format!("hand `{}` ends with a count", crate::files::quote(hand))));
         }
     }
     Ok(format!("{board}[{pieces}] {side} - - 0 1"))
@@ -57,10 +62,10 @@ pub fn to_fen(sfen: &str) -> Result<String, String> {
 ///
 /// # Errors
 /// No side to move.
-pub fn from_fen(fen: &str) -> Result<String, String> {
+pub fn from_fen(fen: &str) -> Result<String, SfenError> {
     let mut f = fen.split_whitespace();
     let (Some(placement), Some(side)) = (f.next(), f.next()) else {
-        return Err("a FEN with no side to move".into());
+        return Err(SfenError("a FEN with no side to move".into()));
     };
     let (board, hand) = match placement.split_once('[') {
         Some((b, h)) => (b, h.trim_end_matches(']')),
@@ -69,7 +74,7 @@ pub fn from_fen(fen: &str) -> Result<String, String> {
     let side = match side {
         "w" => "b",
         "b" => "w",
-        s => return Err(format!("the side to move is w or b, not `{}`", crate::files::quote(s))),
+        s => return Err(SfenError(format!("the side to move is w or b, not `{}`", crate::files::quote(s)))),
     };
     // Counted in the order first seen (the first player's pieces are listed first).
     let mut counts: Vec<(char, usize)> = Vec::new();

@@ -87,7 +87,7 @@ pub fn game_text(
     (start, moves): (&Position, &[Move]),
     options: &[(String, String)],
     header: &Header,
-) -> Result<String, String> {
+) -> Result<String, RecordError> {
     let style = match (format, v.rules.move_style) {
         (Format::Pdn, s) => s,
         _ => MoveStyle::San,
@@ -167,7 +167,7 @@ fn numbers(v: &Variant, start: &Position, moves: &[Move]) -> (Vec<Option<String>
 ///
 /// # Errors
 /// The variant does not number its squares, or has other kinds of piece.
-pub fn pdn_fen(v: &Variant, pos: &Position) -> Result<String, String> {
+pub fn pdn_fen(v: &Variant, pos: &Position) -> Result<String, RecordError> {
     let (numbering, man) = pdn_parts(v)?;
     let w = white(v, Format::Pdn);
     let letter = |p: Player| if p == w { 'W' } else { 'B' };
@@ -185,7 +185,7 @@ pub fn pdn_fen(v: &Variant, pos: &Position) -> Result<String, String> {
 }
 
 /// The numbering and the men's kind of a variant PDN's FEN can write.
-fn pdn_parts(v: &Variant) -> Result<(crate::numbered::Numbering, crate::piece::KindId), String> {
+fn pdn_parts(v: &Variant) -> Result<(crate::numbered::Numbering, crate::piece::KindId), RecordError> {
     let numbering = crate::numbered::Numbering::of(&v.rules).ok_or("PDN's FEN needs numbered squares ([notation] moves = \"numbered\")")?;
     let man = crate::san::pawn_kind(&v.rules, &v.start()).filter(|_| v.rules.kinds.len() == 2);
     Ok((numbering, man.ok_or("PDN's FEN writes men and kings only: this variant has other pieces")?))
@@ -195,7 +195,7 @@ fn pdn_parts(v: &Variant) -> Result<(crate::numbered::Numbering, crate::piece::K
 ///
 /// # Errors
 /// Not a PDN FEN of this board.
-pub fn read_pdn_fen(v: &Variant, text: &str) -> Result<Position, String> {
+pub fn read_pdn_fen(v: &Variant, text: &str) -> Result<Position, RecordError> {
     let (numbering, man) = pdn_parts(v)?;
     let king = crate::piece::KindId(1 - man.0);
     let w = white(v, Format::Pdn);
@@ -292,7 +292,7 @@ pub fn record_of(game: &Game, format: Format) -> Result<Record, ReadError> {
         None => v.start(),
         Some(f) => {
             let read = match format {
-                Format::Pdn => read_pdn_fen(&v, f),
+                Format::Pdn => read_pdn_fen(&v, f).map_err(|e| e.to_string()),
                 _ => crate::fen::read(&v.rules, f).map_err(|e| e.to_string()),
             };
             read.or_else(|e| Position::from_text(&v.rules, f).map_err(|_| e)).map_err(|e| ReadError::Game(format!("FEN: {e}")))?
@@ -338,7 +338,7 @@ pub fn read(text: &str, format: Format) -> Result<Vec<Record>, ReadError> {
 ///
 /// # Errors
 /// A game of no variant given, a move that does not replay, or a start the format cannot write.
-pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRecord], format: Format) -> Result<String, String> {
+pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRecord], format: Format) -> Result<String, RecordError> {
     games.sort_by_key(|g| g.index);
     let mut out = String::new();
     for g in games.iter() {
@@ -367,22 +367,40 @@ pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRe
 ///
 /// # Errors
 /// The file cannot be read, or [`read`]'s errors, with the file's name.
-pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, String> {
+pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, RecordError> {
     let text =
         crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
-    read(&text, format).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(read(&text, format).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
 /// The first game of a PGN or PDN file (the REPL's `load`).
 ///
 /// # Errors
 /// As for [`load`].
-pub fn load_first(path: &Path, format: Format) -> Result<Record, String> {
+pub fn load_first(path: &Path, format: Format) -> Result<Record, RecordError> {
     let text =
         crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     let games = super::pgn::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let first = games.first().ok_or_else(|| format!("{}: {}", path.display(), ReadError::Empty))?;
-    record_of(first, format).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(record_of(first, format).map_err(|e| format!("{}: {e}", path.display()))?)
+}
+
+/// Why a game cannot be written as PGN or PDN, a PDN FEN read, or a file of games loaded, in
+/// words (with the file's name where there is one).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RecordError(String);
+
+impl From<String> for RecordError {
+    fn from(why: String) -> RecordError {
+        RecordError(why)
+    }
+}
+
+impl From<&str> for RecordError {
+    fn from(why: &str) -> RecordError {
+        RecordError(why.to_string())
+    }
 }
 
 #[cfg(test)]

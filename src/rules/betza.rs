@@ -94,11 +94,51 @@ fn tokens(dirs: &str) -> Vec<String> {
     out
 }
 
+/// What cannot be read in a Betza string, in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BetzaError(String);
+
+impl From<String> for BetzaError {
+    fn from(why: String) -> BetzaError {
+        BetzaError(why)
+    }
+}
+
+impl From<&str> for BetzaError {
+    fn from(why: &str) -> BetzaError {
+        BetzaError(why.to_string())
+    }
+}
+
+/// One term of a Betza string: its prefix, its atom letter, the atoms the letter stands for,
+/// and whether it rides (and how far).
+struct Term {
+    prefix: String,
+    letter: char,
+    atoms: Vec<char>,
+    rider: bool,
+    range: Option<i64>,
+}
+
+/// What a term's prefix asks of its atoms.
+#[derive(Default)]
+struct Mods {
+    /// `none` (`m`), `only` (`c`), `both` (`mc`), or as the kernel's default.
+    capture: Option<&'static str>,
+    dirs: String,
+    lame: bool,
+    screen: bool,
+    initial: bool,
+    en_passant: bool,
+    hop: bool,
+}
+
 /// The forms a Betza string describes, each spanning the string in the file (for errors).
 ///
 /// # Errors
 /// What cannot be read, in words.
-pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
+pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, BetzaError> {
     let span = text.span();
     let s: Vec<char> = text.get_ref().chars().collect();
     // A piece that captures en passant (`e`) opens the cells its lame double steps pass.
@@ -106,118 +146,16 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
-        let start = i;
-        while i < s.len() && s[i].is_ascii_lowercase() {
-            i += 1;
-        }
-        let prefix: String = s[start..i].iter().collect();
-        let Some(&letter) = s.get(i) else {
-            return Err(format!("`{prefix}` at the end modifies no atom"));
-        };
-        i += 1;
-        // Shorthands expand to their atoms, riders or not.
-        let parts: Vec<(char, bool)> = match letter {
-            'K' => vec![('W', false), ('F', false)],
-            'Q' => vec![('W', true), ('F', true)],
-            'R' => vec![('W', true)],
-            'B' => vec![('F', true)],
-            c if atom(c).is_some() => vec![(c, false)],
-            c => return Err(format!("`{c}` is not an atom this reader knows (W F D N A H C Z G, K Q R B)")),
-        };
-        let mut rider = parts.iter().any(|p| p.1);
-        let mut range = None;
-        if parts.len() == 1 && !parts[0].1 && s.get(i) == Some(&letter) {
-            rider = true;
-            i += 1;
-        }
-        let digits_start = i;
-        while i < s.len() && s[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i > digits_start {
-            let n: i64 = s[digits_start..i].iter().collect::<String>().parse().map_err(|_| "a range is a number".to_string())?;
-            if !(1..=99).contains(&n) {
-                return Err(format!("a range is 1 to 99, not {n}"));
-            }
-            rider = true;
-            range = Some(n);
-        }
-        let (mut capture, mut dirs, mut lame, mut screen) = (None, String::new(), false, false);
-        let (mut initial, mut en_passant, mut hop) = (false, false, false);
-        for c in prefix.chars() {
-            match c {
-                'm' => capture = Some(if capture == Some("only") { "both" } else { "none" }),
-                'c' => capture = Some(if capture == Some("none") { "both" } else { "only" }),
-                'f' | 'b' | 'l' | 'r' | 'v' | 's' => dirs.push(c),
-                'n' => lame = true,
-                'p' => screen = true,
-                'g' => hop = true,
-                'i' => initial = true,
-                'e' => en_passant = true,
-                other => {
-                    return Err(format!("the modifier `{other}` is not read here: write that form in TOML (see docs/variant-format.md)"));
-                }
-            }
-        }
-        if screen && capture != Some("only") {
-            return Err("`p` is read only as `cp` on a rider, a capture over exactly one screen (mRcpR: xiangqi's cannon)".into());
-        }
-        if screen && !rider {
-            return Err("`cp` goes with a rider (cpR)".into());
-        }
-        if hop && (!rider || screen) {
-            return Err("`g` goes with a rider (gQ: the grasshopper), and not with `p`".into());
-        }
-        if en_passant && (rider || capture != Some("only")) {
-            return Err("`e` is read as `ce` on a single leap, a capture that may also take en passant (fceF: a chess pawn's)".into());
-        }
-        if lame && rider {
-            return Err("`n` (lame) goes with a single leap, not a rider".into());
-        }
-        let toks = tokens(&dirs);
-        for (a, _) in parts {
+        let term = read_term(&s, &mut i)?;
+        let mods = modifiers(&term)?;
+        let toks = tokens(&mods.dirs);
+        for &a in &term.atoms {
             let base = atom(a).expect("an atom");
             let vecs: Vec<(i8, i8)> = images(base).into_iter().filter(|&v| toks.is_empty() || toks.iter().any(|t| keeps(t, v))).collect();
             if vecs.is_empty() {
-                return Err(format!("`{prefix}{letter}` leaves no direction"));
+                return Err(format!("`{}{}` leaves no direction", term.prefix, term.letter).into());
             }
-            let list = RawDirs::List(vecs.iter().map(|&(x, y)| RawDir::Vector([x as i64, y as i64])).collect());
-            let mut f = RawForm { relative: Some(true), ..RawForm::default() };
-            if initial {
-                f.initial = Some(at(&span, true));
-            }
-            f.capture = Some(at(
-                &span,
-                Setting::Value(match capture {
-                    Some("none") => TextOrBool::Bool(false),
-                    Some("only") => TextOrBool::Text("only".into()),
-                    _ => TextOrBool::Bool(true),
-                }),
-            ));
-            if rider {
-                f.slide = Some(at(&span, list));
-                f.max_distance = range.map(|n| at(&span, n));
-                if screen {
-                    f.screen = Some(at(&span, Setting::Value(true)));
-                }
-                if hop {
-                    f.hop = Some(at(&span, Setting::Value(true)));
-                }
-            } else if en_passant {
-                // A one-cell move as a step: a step is the form that captures en passant.
-                f.step = Some(at(&span, list));
-                f.en_passant = Some(at(&span, true));
-            } else {
-                f.leap = Some(at(&span, list));
-                f.distance = Some(at(&span, Setting::Value(TextOrInt::Int(1))));
-                if lame {
-                    f.lame = Some(at(&span, Setting::Value(true)));
-                    if opens_en_passant && capture == Some("none") {
-                        f.en_passant = Some(at(&span, true));
-                    }
-                }
-            }
-            out.push(at(&span, f));
+            out.push(at(&span, raw_form(&span, &term, &mods, &vecs, opens_en_passant)));
         }
     }
     if out.is_empty() {
@@ -226,12 +164,130 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, String> {
     Ok(out)
 }
 
+/// Reads the term starting at `s[*i]` (prefix, letter, doubling or range) and moves past it.
+fn read_term(s: &[char], i: &mut usize) -> Result<Term, BetzaError> {
+    let start = *i;
+    while *i < s.len() && s[*i].is_ascii_lowercase() {
+        *i += 1;
+    }
+    let prefix: String = s[start..*i].iter().collect();
+    let Some(&letter) = s.get(*i) else {
+        return Err(format!("`{prefix}` at the end modifies no atom").into());
+    };
+    *i += 1;
+    // Shorthands expand to their atoms, riders or not.
+    let (atoms, mut rider) = match letter {
+        'K' => (vec!['W', 'F'], false),
+        'Q' => (vec!['W', 'F'], true),
+        'R' => (vec!['W'], true),
+        'B' => (vec!['F'], true),
+        c if atom(c).is_some() => (vec![c], false),
+        c => return Err(format!("`{c}` is not an atom this reader knows (W F D N A H C Z G, K Q R B)").into()),
+    };
+    let mut range = None;
+    if atoms.len() == 1 && !rider && s.get(*i) == Some(&letter) {
+        rider = true;
+        *i += 1;
+    }
+    let digits_start = *i;
+    while *i < s.len() && s[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    if *i > digits_start {
+        let n: i64 = s[digits_start..*i].iter().collect::<String>().parse().map_err(|_| "a range is a number")?;
+        if !(1..=99).contains(&n) {
+            return Err(format!("a range is 1 to 99, not {n}").into());
+        }
+        rider = true;
+        range = Some(n);
+    }
+    Ok(Term { prefix, letter, atoms, rider, range })
+}
+
+/// What the term's prefix asks, refused where this reader does not give it a meaning.
+fn modifiers(term: &Term) -> Result<Mods, BetzaError> {
+    let mut m = Mods::default();
+    for c in term.prefix.chars() {
+        match c {
+            'm' => m.capture = Some(if m.capture == Some("only") { "both" } else { "none" }),
+            'c' => m.capture = Some(if m.capture == Some("none") { "both" } else { "only" }),
+            'f' | 'b' | 'l' | 'r' | 'v' | 's' => m.dirs.push(c),
+            'n' => m.lame = true,
+            'p' => m.screen = true,
+            'g' => m.hop = true,
+            'i' => m.initial = true,
+            'e' => m.en_passant = true,
+            other => {
+                return Err(format!("the modifier `{other}` is not read here: write that form in TOML (see docs/variant-format.md)").into());
+            }
+        }
+    }
+    let rider = term.rider;
+    if m.screen && m.capture != Some("only") {
+        return Err("`p` is read only as `cp` on a rider, a capture over exactly one screen (mRcpR: xiangqi's cannon)".into());
+    }
+    if m.screen && !rider {
+        return Err("`cp` goes with a rider (cpR)".into());
+    }
+    if m.hop && (!rider || m.screen) {
+        return Err("`g` goes with a rider (gQ: the grasshopper), and not with `p`".into());
+    }
+    if m.en_passant && (rider || m.capture != Some("only")) {
+        return Err("`e` is read as `ce` on a single leap, a capture that may also take en passant (fceF: a chess pawn's)".into());
+    }
+    if m.lame && rider {
+        return Err("`n` (lame) goes with a single leap, not a rider".into());
+    }
+    Ok(m)
+}
+
+/// The TOML form of one atom of a term, along the vectors its directions keep.
+fn raw_form(span: &std::ops::Range<usize>, term: &Term, m: &Mods, vecs: &[(i8, i8)], opens_en_passant: bool) -> RawForm {
+    let list = RawDirs::List(vecs.iter().map(|&(x, y)| RawDir::Vector([x as i64, y as i64])).collect());
+    let mut f = RawForm { relative: Some(true), ..RawForm::default() };
+    if m.initial {
+        f.initial = Some(at(span, true));
+    }
+    f.capture = Some(at(
+        span,
+        Setting::Value(match m.capture {
+            Some("none") => TextOrBool::Bool(false),
+            Some("only") => TextOrBool::Text("only".into()),
+            _ => TextOrBool::Bool(true),
+        }),
+    ));
+    if term.rider {
+        f.slide = Some(at(span, list));
+        f.max_distance = term.range.map(|n| at(span, n));
+        if m.screen {
+            f.screen = Some(at(span, Setting::Value(true)));
+        }
+        if m.hop {
+            f.hop = Some(at(span, Setting::Value(true)));
+        }
+    } else if m.en_passant {
+        // A one-cell move as a step: a step is the form that captures en passant.
+        f.step = Some(at(span, list));
+        f.en_passant = Some(at(span, true));
+    } else {
+        f.leap = Some(at(span, list));
+        f.distance = Some(at(span, Setting::Value(TextOrInt::Int(1))));
+        if m.lame {
+            f.lame = Some(at(span, Setting::Value(true)));
+            if opens_en_passant && m.capture == Some("none") {
+                f.en_passant = Some(at(span, true));
+            }
+        }
+    }
+    f
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn read(t: &str) -> Result<Vec<RawForm>, String> {
-        forms(&Spanned::new(0..t.len(), t.to_string())).map(|v| v.into_iter().map(Spanned::into_inner).collect())
+        forms(&Spanned::new(0..t.len(), t.to_string())).map(|v| v.into_iter().map(Spanned::into_inner).collect()).map_err(|e| e.to_string())
     }
 
     fn vectors(f: &RawForm) -> Vec<(i64, i64)> {

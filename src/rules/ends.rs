@@ -242,66 +242,17 @@ impl EndKind {
             EndKind::ZoneReached { cells, kinds, win, .. } => {
                 let code = *m.board.get(m.effects.to as usize)?;
                 let owner = code.owner();
-                (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize]).then_some(Some(if *win {
-                    owner
-                } else {
-                    owner.other()
-                }))
+                (!code.is_empty() && kinds.contains(code.kind()) && cells[owner][m.effects.to as usize])
+                    .then_some(Some(winner(*win, owner)))
             }
             EndKind::Beside { kinds, of, after_capture, win, neighbours } => {
-                if *after_capture && m.effects.captured == 0 {
-                    return None;
-                }
-                let code = *m.board.get(m.effects.to as usize)?;
-                if code.is_empty() || !kinds.contains(code.kind()) {
-                    return None;
-                }
-                let owner = code.owner();
-                let enemy = |n: &u16| {
-                    let c = m.board[*n as usize];
-                    !c.is_empty() && c.owner() != owner && of.contains(c.kind())
-                };
-                neighbours.get(m.effects.to).iter().any(enemy).then_some(Some(if *win { owner } else { owner.other() }))
+                stands_beside(m, *kinds, *of, *after_capture, neighbours).map(|o| Some(winner(*win, o)))
             }
-            EndKind::PiecesAtMost { count, win, reply: false } => [m.mover.other(), m.mover]
-                .into_iter()
-                .find(|&p| (m.counts[p] as i64) <= *count)
-                .map(|p| Some(if *win { p } else { p.other() })),
-            EndKind::PiecesAtMost { count, reply: true, .. } => {
-                let (mover, next) = (m.mover, m.mover.other());
-                let at = |p: Player| (m.counts[p] as i64) <= *count;
-                if at(next) && !at(mover) && (m.counts[mover] as i64) > *count + 1 {
-                    // No single capture can answer: the player to move is beaten now.
-                    Some(Some(mover))
-                } else if at(mover) && !at(next) {
-                    // Brought to the count and not answered (or brought there by its own move).
-                    Some(Some(next))
-                } else {
-                    None
-                }
+            EndKind::PiecesAtMost { count, win, reply: false } => {
+                [m.mover.other(), m.mover].into_iter().find(|&p| (m.counts[p] as i64) <= *count).map(|p| Some(winner(*win, p)))
             }
-            EndKind::InARow { length, kinds, axes, win } => {
-                let to = m.effects.to;
-                let code = *m.board.get(to as usize)?;
-                if code.is_empty() || !kinds.contains(code.kind()) {
-                    return None;
-                }
-                let same = |c: u16| c != NONE && m.board[c as usize].is_of(code.owner()) && kinds.contains(m.board[c as usize].kind());
-                let line = |axis: &Vec<(u16, u16)>| {
-                    let mut n = 1;
-                    let (mut a, mut b) = axis[to as usize];
-                    while same(a) {
-                        n += 1;
-                        a = axis[a as usize].0;
-                    }
-                    while same(b) {
-                        n += 1;
-                        b = axis[b as usize].1;
-                    }
-                    n >= *length
-                };
-                axes.iter().any(line).then_some(Some(if *win { code.owner() } else { code.owner().other() }))
-            }
+            EndKind::PiecesAtMost { count, reply: true, .. } => pieces_at_most_replied(m, *count),
+            EndKind::InARow { length, kinds, axes, win } => completes_row(m, *length, *kinds, axes).map(|o| Some(winner(*win, o))),
             EndKind::BoardFull { cells, result } => {
                 let full = match cells {
                     None => (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize == m.board.len(),
@@ -314,21 +265,7 @@ impl EndKind {
                 })
             }
             EndKind::QuietMoves { plies, .. } => (m.clock >= *plies).then_some(None),
-            EndKind::Material { sets } => {
-                if m.effects.captured == 0 && m.effects.code == m.effects.new_code {
-                    return None; // only a capture or a promotion changes the material
-                }
-                let total = (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize;
-                if sets.iter().all(|s| s.iter().map(|&n| n as usize).sum::<usize>() != total) {
-                    return None; // no set has this many pieces
-                }
-                let mut have = vec![0u8; sets[0].len()];
-                for c in m.board.iter().filter(|c| !c.is_empty()) {
-                    let n = &mut have[c.kind().0 as usize];
-                    *n = n.saturating_add(1);
-                }
-                sets.contains(&have).then_some(None)
-            }
+            EndKind::Material { sets } => material_met(m, sets).then_some(None),
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } => None,
         }
     }
@@ -352,6 +289,88 @@ impl EndKind {
             _ => None,
         }
     }
+}
+
+/// Who wins when a condition is met by `p`'s piece: `p` where it is a win, else the opponent.
+fn winner(win: bool, p: Player) -> Player {
+    if win { p } else { p.other() }
+}
+
+/// `beside`: the owner of the moved piece, if it is of `kinds` and now stands beside an enemy
+/// piece of `of` (after a capture only, with `after_capture`).
+fn stands_beside(m: &AfterMove, kinds: KindSet, of: KindSet, after_capture: bool, neighbours: &CellTable<u16>) -> Option<Player> {
+    if after_capture && m.effects.captured == 0 {
+        return None;
+    }
+    let code = *m.board.get(m.effects.to as usize)?;
+    if code.is_empty() || !kinds.contains(code.kind()) {
+        return None;
+    }
+    let owner = code.owner();
+    let enemy = |n: &u16| {
+        let c = m.board[*n as usize];
+        !c.is_empty() && c.owner() != owner && of.contains(c.kind())
+    };
+    neighbours.get(m.effects.to).iter().any(enemy).then_some(owner)
+}
+
+/// `pieces_at_most` with a reply: the winner once a player brought to `count` pieces was not
+/// answered, or cannot be.
+fn pieces_at_most_replied(m: &AfterMove, count: i64) -> Option<Option<Player>> {
+    let (mover, next) = (m.mover, m.mover.other());
+    let at = |p: Player| (m.counts[p] as i64) <= count;
+    if at(next) && !at(mover) && (m.counts[mover] as i64) > count + 1 {
+        // No single capture can answer: the player to move is beaten now.
+        Some(Some(mover))
+    } else if at(mover) && !at(next) {
+        // Brought to the count and not answered (or brought there by its own move).
+        Some(Some(next))
+    } else {
+        None
+    }
+}
+
+/// `in_a_row`: the owner of the moved piece, if it is of `kinds` and now ends a line of
+/// `length` of its owner's pieces of `kinds` along one of `axes`.
+fn completes_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u16)>]) -> Option<Player> {
+    let to = m.effects.to;
+    let code = *m.board.get(to as usize)?;
+    if code.is_empty() || !kinds.contains(code.kind()) {
+        return None;
+    }
+    let same = |c: u16| c != NONE && m.board[c as usize].is_of(code.owner()) && kinds.contains(m.board[c as usize].kind());
+    let line = |axis: &Vec<(u16, u16)>| {
+        let mut n = 1;
+        let (mut a, mut b) = axis[to as usize];
+        while same(a) {
+            n += 1;
+            a = axis[a as usize].0;
+        }
+        while same(b) {
+            n += 1;
+            b = axis[b as usize].1;
+        }
+        n >= length
+    };
+    axes.iter().any(line).then_some(code.owner())
+}
+
+/// `material`: whether the pieces on the board, by kind, are one of `sets` (checked only after
+/// a capture or a promotion, the moves that change the material).
+fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
+    if m.effects.captured == 0 && m.effects.code == m.effects.new_code {
+        return false;
+    }
+    let total = (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize;
+    if sets.iter().all(|s| s.iter().map(|&n| n as usize).sum::<usize>() != total) {
+        return false; // no set has this many pieces
+    }
+    let mut have = vec![0u8; sets[0].len()];
+    for c in m.board.iter().filter(|c| !c.is_empty()) {
+        let n = &mut have[c.kind().0 as usize];
+        *n = n.saturating_add(1);
+    }
+    sets.contains(&have)
 }
 
 /// The result a position read from a FEN (which cannot say the game is over) meets as it

@@ -253,27 +253,69 @@ fn units(points: f64, weight: f64) -> i32 {
 /// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
 pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let (overrides, weights) = read_overrides(v, r)?;
-    let g = &r.geometry;
-    let n = g.len();
-    let ncodes = PieceCode::count(r.kinds.len());
-    let codes = |k: usize| Player::both().map(|p| PieceCode::new(KindId(k as u8), p));
+    let n = r.geometry.len();
     let race = r.ends.iter().any(|e| matches!(e.kind, EndKind::PiecesAtMost { win: true, .. }));
+    let exit_dist = exit_distances(r);
+    let values = piece_values(r, &overrides, race, &exit_dist);
+    let sign = if race { -1.0 } else { 1.0 };
+    let material = material_table(r, &values, sign, weights[Term::Material.index()]);
+    let wp = weights[Term::Progress.index()];
+    let progress = progress_table(r, &values, &exit_dist, wp);
+    let exits = if race { Vec::new() } else { exit_counters(r, &values, weights[Term::Exits.index()]) };
+    let hands = (0..r.kinds.len())
+        .filter_map(|k| {
+            let slot = r.pieces[codes_of(k)[0].index()].drop.as_ref()?.hand?;
+            Some((slot, units(sign * values[k] as f64, weights[Term::Material.index()])))
+        })
+        .collect();
+    let classes = classes_of(&material, &progress, n);
+    Ok(EvalModel {
+        values,
+        race,
+        weights,
+        material,
+        progress,
+        goals: fill_goals(r, wp),
+        fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
+        mobility: mobility_units(r, &weights),
+        territory: territory_units(r, &weights),
+        exits,
+        tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
+        lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
+        hands,
+        script: units(1.0, weights[Term::Script.index()]),
+        cells: n,
+        classes,
+        nodes: read_nodes(v)?,
+    })
+}
+
+/// The codes of kind `k` for each player.
+fn codes_of(k: usize) -> [PieceCode; 2] {
+    Player::both().map(|p| PieceCode::new(KindId(k as u8), p))
+}
+
+/// Exits: the distance of each code to the cells where it leaves the game (none for code 0).
+fn exit_distances(r: &Ruleset) -> Vec<Option<Vec<u16>>> {
+    let g = &r.geometry;
+    (0..PieceCode::count(r.kinds.len()))
+        .map(|c| r.pieces[c].exit.as_ref().filter(|_| c > 0).map(|x| distances(r, c, zone_cells(g, x.zone))))
+        .collect()
+}
+
+/// Each kind's value in points: overridden, or derived from mobility (a race's pieces are worth
+/// their way out; a royal piece whose loss ends the game nothing).
+fn piece_values(r: &Ruleset, overrides: &[Option<i32>], race: bool, exit_dist: &[Option<Vec<u16>>]) -> Vec<i32> {
     let royal_is_result = r.royal_ends_game || r.ends.iter().any(|e| matches!(e.kind, EndKind::RoyalLeftBoard));
-
-    // Exits: the distance of each code to the cells where it leaves the game.
-    let exit_dist: Vec<Option<Vec<u16>>> =
-        (0..ncodes).map(|c| r.pieces[c].exit.as_ref().filter(|_| c > 0).map(|x| distances(r, c, zone_cells(g, x.zone)))).collect();
-    let max_exit = |k: usize| codes(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
-
-    // Values: overridden, or derived from mobility (a race's pieces are worth their way out).
-    let mobility: Vec<f64> = (0..r.kinds.len()).map(|k| empty_board_mobility(r, codes(k)[0].index())).collect();
+    let max_exit = |k: usize| codes_of(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
+    let mobility: Vec<f64> = (0..r.kinds.len()).map(|k| empty_board_mobility(r, codes_of(k)[0].index())).collect();
     let reference = mobility
         .iter()
         .enumerate()
         .filter(|&(k, &m)| m > 0.0 && !(r.kinds[k].royal && royal_is_result))
         .map(|(_, &m)| m)
         .fold(f64::INFINITY, f64::min);
-    let values: Vec<i32> = (0..r.kinds.len())
+    (0..r.kinds.len())
         .map(|k| {
             if let Some(v) = overrides[k] {
                 return v;
@@ -289,36 +331,46 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
             }
             ((100.0 * (mobility[k] / reference).sqrt() / 5.0).round() * 5.0) as i32
         })
-        .collect();
-    let sign = if race { -1.0 } else { 1.0 };
+        .collect()
+}
+
+/// Material in units per code and cell, `sign` reversing it in a race.
+fn material_table(r: &Ruleset, values: &[i32], sign: f64, weight: f64) -> Vec<i32> {
+    let n = r.geometry.len();
     // A piece that can be turned over (`convert`) is only as much its owner's as its cell is
     // safe: on a cell no line can bracket (a corner) it is there for good and counts whole; the
     // more lines through its cell, the less (Othello: a corner 1, an edge 7/9, inside 1/9).
     let exposure = conversion_exposure(r);
     let top = exposure.iter().copied().max().unwrap_or(0) as f64;
     let convertible = r.pieces.iter().filter_map(|p| p.convert.as_ref()).fold(KindSet::EMPTY, |a, c| a.union(c.kinds));
-    let mut material = vec![0; ncodes * n];
+    let mut material = vec![0; PieceCode::count(r.kinds.len()) * n];
     for (k, &value) in values.iter().enumerate() {
-        for c in codes(k) {
+        for c in codes_of(k) {
             for cell in 0..n {
                 let share = if convertible.contains(KindId(k as u8)) && top > 0.0 {
                     (1.0 + 2.0 * (top - exposure[cell] as f64)) / (1.0 + 2.0 * top)
                 } else {
                     1.0
                 };
-                material[c.index() * n + cell] = units(sign * value as f64 * share, weights[Term::Material.index()]);
+                material[c.index() * n + cell] = units(sign * value as f64 * share, weight);
             }
         }
     }
+    material
+}
 
-    // Progress towards exits and promotions, per code and cell.
-    let wp = weights[Term::Progress.index()];
+/// Progress towards exits, winning zones and promotions, in units per code and cell.
+fn progress_table(r: &Ruleset, values: &[i32], exit_dist: &[Option<Vec<u16>>], wp: f64) -> Vec<i32> {
+    let g = &r.geometry;
+    let n = g.len();
+    let ncodes = PieceCode::count(r.kinds.len());
     let mut progress = vec![0; ncodes * n];
     for c in 1..ncodes {
+        let row = &mut progress[c * n..(c + 1) * n];
         if let Some(d) = &exit_dist[c] {
             let top = max_finite(d) as f64;
             for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
-                progress[c * n + cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
+                row[cell] += units(STEP_POINTS as f64 * (top - dc as f64), wp);
             }
         }
         // A zone whose reaching wins: only the first arrival matters, so progress grows with the
@@ -334,24 +386,28 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
                 let top = max_finite(&d) as f64;
                 for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE) {
                     let s = top - dc as f64;
-                    progress[c * n + cell] += units(STEP_POINTS as f64 * s * s / 2.0, wp);
+                    row[cell] += units(STEP_POINTS as f64 * s * s / 2.0, wp);
                 }
             }
         }
         if let Some(p) = &r.pieces[c].promote {
-            let from = PieceCode::from_index(c).kind();
-            let gain = (values[p.to.0 as usize] - values[from.0 as usize]) as f64;
+            let gain = (values[p.to.0 as usize] - values[code.kind().0 as usize]) as f64;
             if gain > 0.0 {
                 let d = distances(r, c, zone_cells(g, p.zone));
                 let top = max_finite(&d) as f64;
                 for (cell, &dc) in d.iter().enumerate().filter(|(_, dc)| **dc != NONE && **dc > 0) {
-                    progress[c * n + cell] += units(gain * (top - dc as f64 + 1.0) / (top + 1.0), wp);
+                    row[cell] += units(gain * (top - dc as f64 + 1.0) / (top + 1.0), wp);
                 }
             }
         }
     }
+    progress
+}
 
-    // Goals to fill.
+/// The zones each player must fill (`zone_filled`), with each code's progress towards them.
+fn fill_goals(r: &Ruleset, wp: f64) -> Vec<Goal> {
+    let n = r.geometry.len();
+    let ncodes = PieceCode::count(r.kinds.len());
     let mut goals = Vec::new();
     for e in &r.ends {
         let EndKind::ZoneFilled(cells) = &e.kind else { continue };
@@ -366,64 +422,45 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         }
         goals.push(goal);
     }
+    goals
+}
 
-    // Having no move loses; or it passes in a game that ends when neither player can move
-    // (Othello), where running short of moves is the way to lose turns and the game.
+/// Units per legal move: where having no move loses; or passes in a game that ends when neither
+/// player can move (Othello), where running short of moves is the way to lose turns and the game.
+fn mobility_units(r: &Ruleset, weights: &[f64; Term::COUNT]) -> i32 {
     let no_moves_loses = match r.no_moves_rule().map(|(_, n)| n) {
         None | Some(NoMoves::Loss) => true,
         Some(NoMoves::Pass) => r.both_pass_rule().is_some(),
         Some(NoMoves::Draw | NoMoves::Win) => false,
     };
-    let mobility = if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 };
-    // A blocking game: nothing is ever captured, pieces move, and having no move loses. What
-    // decides it is room: the cells each side would get to first (Amazons' territory).
+    if no_moves_loses { units(MOBILITY_POINTS as f64, weights[Term::Mobility.index()]) } else { 0 }
+}
+
+/// Units per cell of territory in a blocking game: nothing is ever captured, pieces move, and
+/// having no move loses. What decides it is room: the cells each side would get to first
+/// (Amazons' territory).
+fn territory_units(r: &Ruleset, weights: &[f64; Term::COUNT]) -> i32 {
     let blocking = matches!(r.no_moves_rule().map(|(_, n)| n), None | Some(NoMoves::Loss))
         && r.pieces.iter().all(|p| p.jumps.is_empty() && p.quiet.iter().all(|f| !f.captures()))
         && r.pieces.iter().any(|p| !p.quiet.is_empty());
-    let territory = if blocking { units(TERRITORY_POINTS as f64, weights[Term::Territory.index()]) } else { 0 };
+    if blocking { units(TERRITORY_POINTS as f64, weights[Term::Territory.index()]) } else { 0 }
+}
 
-    // Exit counters, where the race does not already count the pieces left on the board.
+/// Exit counters (slot, units per exit): each exit is worth the most valuable kind leaving by it.
+fn exit_counters(r: &Ruleset, values: &[i32], weight: f64) -> Vec<(u8, i32)> {
     let mut exits: Vec<(u8, i32)> = Vec::new();
-    if !race {
-        for c in 1..ncodes {
-            if let Some(x) = &r.pieces[c].exit
-                && let Some(slot) = x.counter
-            {
-                let u = units(values[PieceCode::from_index(c).kind().0 as usize] as f64, weights[Term::Exits.index()]);
-                match exits.iter_mut().find(|(s, _)| *s == slot) {
-                    Some(e) => e.1 = e.1.max(u),
-                    None => exits.push((slot, u)),
-                }
+    for c in 1..PieceCode::count(r.kinds.len()) {
+        if let Some(x) = &r.pieces[c].exit
+            && let Some(slot) = x.counter
+        {
+            let u = units(values[PieceCode::from_index(c).kind().0 as usize] as f64, weight);
+            match exits.iter_mut().find(|(s, _)| *s == slot) {
+                Some(e) => e.1 = e.1.max(u),
+                None => exits.push((slot, u)),
             }
         }
     }
-
-    let hands = (0..r.kinds.len())
-        .filter_map(|k| {
-            let slot = r.pieces[codes(k)[0].index()].drop.as_ref()?.hand?;
-            Some((slot, units(sign * values[k] as f64, weights[Term::Material.index()])))
-        })
-        .collect();
-    let classes = classes_of(&material, &progress, n);
-    Ok(EvalModel {
-        values,
-        race,
-        weights,
-        material,
-        progress,
-        goals,
-        fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
-        mobility,
-        territory,
-        exits,
-        tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
-        lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
-        hands,
-        script: units(1.0, weights[Term::Script.index()]),
-        cells: n,
-        classes,
-        nodes: read_nodes(v)?,
-    })
+    exits
 }
 
 /// `[ai] nodes`, checked.

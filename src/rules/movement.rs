@@ -99,6 +99,12 @@ impl Cond {
             && (self.path.is_empty() || zt.meets(self.path))
     }
 
+    /// Whether a move may pass over `cell`: the form has no `path` zone, or `cell` is in it.
+    #[inline(always)]
+    pub fn path_ok(&self, g: &Geometry, cell: u16) -> bool {
+        self.path.is_empty() || g.zones_of(cell).meets(self.path)
+    }
+
     /// Whether the start and landing (or jumped cell and landing) share a `same_zone` zone.
     #[inline(always)]
     pub fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
@@ -1014,70 +1020,21 @@ fn slide<O: MoveOut>(
     (cond, zoned): (&Cond, bool),
     out: &mut O,
 ) {
+    match hurdle {
+        Hurdle::Hop => return hop(g, board, from, v, max, capture, cond, out),
+        Hurdle::Screen => return screened(g, board, from, v, max, capture, cond, out),
+        Hurdle::None => {}
+    }
     let mut cur = from;
     let mut passed = 0u8;
     let mut dist = 0u8;
-    if hurdle == Hurdle::Hop {
-        // Over empty cells to the first piece, then onto the cell just beyond it.
-        loop {
-            cur = g.step(v, cur);
-            dist += 1;
-            if cur == NONE || dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
-                return;
-            }
-            if !board[cur as usize].is_empty() {
-                break;
-            }
-        }
-        cur = g.step(v, cur);
-        dist += 1;
-        if cur == NONE || dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) || !cond.land_ok(g, from, cur) {
-            return;
-        }
-        let tc = board[cur as usize];
-        if tc.is_empty() {
-            if !cond.capture_only {
-                out.push(Move::quiet(from, cur));
-            }
-        } else if victim(tc, capture) {
-            out.push(Move::replace(from, cur));
-        }
-        return;
-    }
-    if hurdle == Hurdle::Screen {
-        // Quiet moves up to the first piece; past it, a capture of the next piece only.
-        let mut screened = false;
-        loop {
-            cur = g.step(v, cur);
-            if cur == NONE {
-                return;
-            }
-            dist += 1;
-            if dist > max || (!cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
-                return;
-            }
-            let tc = board[cur as usize];
-            if tc.is_empty() {
-                if !screened && !cond.capture_only && cond.land_ok(g, from, cur) {
-                    out.push(Move::quiet(from, cur));
-                }
-            } else if !screened {
-                screened = true;
-            } else {
-                if victim(tc, capture) && cond.land_ok(g, from, cur) {
-                    out.push(Move::replace(from, cur));
-                }
-                return;
-            }
-        }
-    }
     loop {
         cur = g.step(v, cur);
         if cur == NONE {
             break;
         }
         dist += 1;
-        if dist > max || (zoned && !cond.path.is_empty() && !g.zones_of(cur).meets(cond.path)) {
+        if dist > max || (zoned && !cond.path_ok(g, cur)) {
             break;
         }
         let tc = board[cur as usize];
@@ -1097,6 +1054,71 @@ fn slide<O: MoveOut>(
             passed = passed.saturating_add(1);
         } else {
             break;
+        }
+    }
+}
+
+/// A hop along direction `v` (the grasshopper): over empty cells to the first piece, then onto
+/// the cell just beyond it, empty or holding a victim.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn hop<O: MoveOut>(g: &Geometry, board: &[PieceCode], from: u16, v: u16, max: u8, capture: CodeSet, cond: &Cond, out: &mut O) {
+    let mut cur = from;
+    let mut dist = 0u8;
+    loop {
+        cur = g.step(v, cur);
+        dist += 1;
+        if cur == NONE || dist > max || !cond.path_ok(g, cur) {
+            return;
+        }
+        if !board[cur as usize].is_empty() {
+            break;
+        }
+    }
+    cur = g.step(v, cur);
+    dist += 1;
+    if cur == NONE || dist > max || !cond.path_ok(g, cur) || !cond.land_ok(g, from, cur) {
+        return;
+    }
+    let tc = board[cur as usize];
+    if tc.is_empty() {
+        if !cond.capture_only {
+            out.push(Move::quiet(from, cur));
+        }
+    } else if victim(tc, capture) {
+        out.push(Move::replace(from, cur));
+    }
+}
+
+/// A slide along direction `v` with a screen (xiangqi's cannon): quiet moves up to the first
+/// piece; past it, a capture of the next piece only.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn screened<O: MoveOut>(g: &Geometry, board: &[PieceCode], from: u16, v: u16, max: u8, capture: CodeSet, cond: &Cond, out: &mut O) {
+    let mut cur = from;
+    let mut dist = 0u8;
+    let mut screen = false;
+    loop {
+        cur = g.step(v, cur);
+        if cur == NONE {
+            return;
+        }
+        dist += 1;
+        if dist > max || !cond.path_ok(g, cur) {
+            return;
+        }
+        let tc = board[cur as usize];
+        if tc.is_empty() {
+            if !screen && !cond.capture_only && cond.land_ok(g, from, cur) {
+                out.push(Move::quiet(from, cur));
+            }
+        } else if !screen {
+            screen = true;
+        } else {
+            if victim(tc, capture) && cond.land_ok(g, from, cur) {
+                out.push(Move::replace(from, cur));
+            }
+            return;
         }
     }
 }
@@ -1387,7 +1409,36 @@ pub fn forms_may_overlap(g: &Geometry, forms: &[Form]) -> bool {
 
 /// A movement form in words: `slide orthogonal, from run, within run, passing over any pieces`.
 fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
-    let dirs = |d: &Spanned<RawDirs>| match d.get_ref() {
+    let raw = kind.raw(fm).expect("the form names its kind");
+    let mut s = match kind {
+        FormKind::Walk => format!("walk {} steps {}", fm.steps.as_ref().map_or(2, |s| *s.get_ref()), dirs_words(raw)),
+        FormKind::Step | FormKind::Slide | FormKind::Leap | FormKind::Jump => format!("{} {}", kind.key(), dirs_words(raw)),
+    };
+    let mut parts = zone_words(v, f, fm, kind)?;
+    way_words(v, f, fm, &mut parts)?;
+    capture_words(v, f, fm, kind, &mut parts)?;
+    if let Some(o) = &fm.off_board
+        && v.setting(f, o)? != "no"
+    {
+        parts.push("may leave the board".into());
+    }
+    if let Some(m) = &fm.max_distance {
+        parts.push(format!("at most {} cells", m.get_ref()));
+    }
+    if let Some(n) = &fm.own_pieces_at_most {
+        let n: i64 = v.setting(f, n)?;
+        parts.push(format!("only while its side has at most {n} piece{} on the board", plural(n)));
+    }
+    if !parts.is_empty() {
+        s.push_str(", ");
+        s.push_str(&parts.join(", "));
+    }
+    Ok(s)
+}
+
+/// A form's directions as written: a name, or names and vectors separated by spaces.
+fn dirs_words(d: &Spanned<RawDirs>) -> String {
+    match d.get_ref() {
         RawDirs::One(s) => s.clone(),
         RawDirs::List(l) => l
             .iter()
@@ -1397,13 +1448,17 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
             })
             .collect::<Vec<_>>()
             .join(" "),
-    };
-    let raw = kind.raw(fm).expect("the form names its kind");
-    let mut s = match kind {
-        FormKind::Walk => format!("walk {} steps {}", fm.steps.as_ref().map_or(2, |s| *s.get_ref()), dirs(raw)),
-        FormKind::Step | FormKind::Slide | FormKind::Leap | FormKind::Jump => format!("{} {}", kind.key(), dirs(raw)),
-    };
-    let mut parts = zone_words(v, f, fm, kind)?;
+    }
+}
+
+/// "s" unless `n` is 1.
+fn plural(n: i64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// How a form makes its way, in words: its distance, what it passes over or hops, where it
+/// stops, whether it starts only from its start cells or can be blocked short of its landing.
+fn way_words(v: &V, f: usize, fm: &RawForm, parts: &mut Vec<String>) -> R<()> {
     if let Some(d) = &fm.distance {
         match v.setting(f, d)? {
             TextOrInt::Int(i) => parts.push(format!("exactly {i} cells")),
@@ -1413,7 +1468,7 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
     if let Some(po) = &fm.pass_over {
         match v.setting(f, po)? {
             TextOrInt::Text(t) if t == "any" => parts.push("passing over any pieces".into()),
-            TextOrInt::Int(n) if n > 0 => parts.push(format!("passing over up to {n} piece{}", if n == 1 { "" } else { "s" })),
+            TextOrInt::Int(n) if n > 0 => parts.push(format!("passing over up to {n} piece{}", plural(n))),
             _ => {}
         }
     }
@@ -1440,6 +1495,11 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
     {
         parts.push("blocked by a piece one step short of its landing".into());
     }
+    Ok(())
+}
+
+/// What a form captures, in words: which victims, by landing or only so, en passant, flying.
+fn capture_words(v: &V, f: usize, fm: &RawForm, kind: FormKind, parts: &mut Vec<String>) -> R<()> {
     if let Some(vs) = &fm.victims {
         let names: Vec<&str> = vs.iter().map(|x| x.get_ref().as_str()).collect();
         parts.push(format!("capturing only {}", names.join(" or ")));
@@ -1465,23 +1525,7 @@ fn describe(v: &V, f: usize, fm: &RawForm, kind: FormKind) -> R<String> {
             parts.push("landing where the capture can go on, when some landing lets it".into());
         }
     }
-    if let Some(o) = &fm.off_board
-        && v.setting(f, o)? != "no"
-    {
-        parts.push("may leave the board".into());
-    }
-    if let Some(m) = &fm.max_distance {
-        parts.push(format!("at most {} cells", m.get_ref()));
-    }
-    if let Some(n) = &fm.own_pieces_at_most {
-        let n: i64 = v.setting(f, n)?;
-        parts.push(format!("only while its side has at most {n} piece{} on the board", if n == 1 { "" } else { "s" }));
-    }
-    if !parts.is_empty() {
-        s.push_str(", ");
-        s.push_str(&parts.join(", "));
-    }
-    Ok(s)
+    Ok(())
 }
 
 /// The zone conditions of a form in words.

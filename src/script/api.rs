@@ -200,7 +200,7 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationEr
 ///
 /// # Errors
 /// What is wrong, in the rules' words.
-pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &MoveText) -> Result<(), String> {
+pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &MoveText) -> Result<(), ScriptMoveError> {
     let g = &rules.geometry;
     let side = pos.side();
     let name = |c: u16| g.name(Cell(c)).to_string();
@@ -209,41 +209,63 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &Mov
         format!("{}'s {}", rules.player_name(code.owner()), rules.kind(code.kind()).name)
     };
     if let MoveText::Drop { .. } | MoveText::Castle { .. } = mv {
-        return Err("a script cannot add a drop or castling (they come from [pieces.NAME] drop and [castling])".into());
+        return Err(ScriptMoveError("a script cannot add a drop or castling (they come from [pieces.NAME] drop and [castling])".into()));
     }
     let Some(from) = mv.from() else { return Ok(()) };
     let mover = rules.player_name(side);
     let code = pos.board()[from as usize];
     if code.is_empty() {
-        return Err(format!("{} is empty: a move starts on a piece of {mover}, the side to move", name(from)));
+        return Err(ScriptMoveError(format!("{} is empty: a move starts on a piece of {mover}, the side to move", name(from))));
     }
     if code.owner() != side {
-        return Err(format!("{} holds {}: a move starts on a piece of {mover}, the side to move", name(from), holds(from)));
+        return Err(ScriptMoveError(format!(
+            "{} holds {}: a move starts on a piece of {mover}, the side to move",
+            name(from),
+            holds(from)
+        )));
     }
     let landings = mv.landings();
     if !mv.is_capture() {
         return match landings {
-            [to] if *to == from => Err(format!("{} is where the move starts: a move leaves its cell", name(*to))),
-            [to] if !pos.board()[*to as usize].is_empty() => {
-                Err(format!("{} holds {}: a landing written with `-` is an empty cell (`x` captures)", name(*to), holds(*to)))
-            }
+            [to] if *to == from => Err(ScriptMoveError(format!("{} is where the move starts: a move leaves its cell", name(*to)))),
+            [to] if !pos.board()[*to as usize].is_empty() => Err(ScriptMoveError(format!(
+                "{} holds {}: a landing written with `-` is an empty cell (`x` captures)",
+                name(*to),
+                holds(*to)
+            ))),
             _ => Ok(()),
         };
     }
     for (i, &to) in landings.iter().enumerate() {
         let v = pos.board()[to as usize];
         if landings[..i].contains(&to) {
-            return Err(format!("{} is taken twice: each landing written with `x` takes the piece standing there", name(to)));
+            return Err(ScriptMoveError(format!(
+                "{} is taken twice: each landing written with `x` takes the piece standing there",
+                name(to)
+            )));
         }
         if v.is_empty() {
-            return Err(format!("{} is empty: each landing written with `x` takes the enemy piece standing there", name(to)));
+            return Err(ScriptMoveError(format!(
+                "{} is empty: each landing written with `x` takes the enemy piece standing there",
+                name(to)
+            )));
         }
         if v.owner() == side {
-            return Err(format!("{} holds {}, not an enemy piece: a capture takes the opponent's pieces", name(to), holds(to)));
+            return Err(ScriptMoveError(format!(
+                "{} holds {}, not an enemy piece: a capture takes the opponent's pieces",
+                name(to),
+                holds(to)
+            )));
         }
     }
     Ok(())
 }
+
+/// Why a move a hook adds is not one the kernel can play ([`check_script_move`]), in the rules'
+/// words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ScriptMoveError(String);
 
 /// The move a hook receives (`m`): a typed value whose properties (`m.to`, `m.player`, …) are
 /// made only when the script reads them, so a call that reads little costs little.

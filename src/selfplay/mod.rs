@@ -425,6 +425,95 @@ impl<'a> Desk<'a> {
     }
 }
 
+/// What a game gathers as it is played, for its record.
+struct GameSoFar {
+    index: u64,
+    seed: u64,
+    /// The engines' names as records write them (first, second).
+    names: (String, String),
+    plies: u32,
+    /// The moves as text: every move, or the opening's with `record_moves` off.
+    texts: Vec<String>,
+    /// Seconds per decision, by player (first, second).
+    times: [Vec<f64>; 2],
+    turns: u32,
+    last_side: Option<crate::piece::Player>,
+    near_forced: Option<u32>,
+    line: u64,
+}
+
+impl GameSoFar {
+    fn new(cfg: &Config, index: u64, seed: u64, names: (String, String), start: u64) -> GameSoFar {
+        GameSoFar {
+            index,
+            seed,
+            names,
+            plies: 0,
+            texts: Vec::with_capacity(if cfg.record_moves { 0 } else { OPENING_PLIES }),
+            times: [vec![], vec![]],
+            turns: 0,
+            last_side: None,
+            near_forced: cfg.looks().then_some(0u32),
+            line: line_step(0, start),
+        }
+    }
+
+    /// Counts a turn where the player to decide changes.
+    fn decides(&mut self, side: crate::piece::Player) {
+        if self.last_side != Some(side) {
+            self.turns += 1;
+            self.last_side = Some(side);
+        }
+    }
+
+    /// Notes move `m`, chosen by the first player or not, in `secs` (`None`: not timed), before
+    /// it is made.
+    fn chose(&mut self, cfg: &Config, m: &Move, g: &crate::geometry::Geometry, first: bool, secs: Option<f64>) {
+        if let Some(s) = secs
+            && self.plies >= cfg.random_plies
+        {
+            self.times[usize::from(!first)].push(s);
+        }
+        if cfg.record_moves || self.texts.len() < OPENING_PLIES {
+            self.texts.push(m.text(g));
+        }
+        self.plies += 1;
+    }
+
+    /// The finished game's record, its result `out`.
+    fn record(self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32]) -> GameRecord {
+        // The winner by the variant's own name for it; `players` says which seat that is.
+        let result = match out.winner {
+            Winner::Player(p) => v.rules.player_name(p).to_string(),
+            Winner::Draw => "draw".into(),
+        };
+        let players = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
+        let [first_time, second_time] = self.times;
+        GameRecord {
+            index: self.index,
+            seed: self.seed,
+            variant: v.name().to_string(),
+            options: v.overrides.iter().cloned().collect(),
+            study: None,
+            players,
+            result,
+            reason: out.reason.to_string(),
+            plies: self.plies,
+            moves: self.texts,
+            branching: branching.to_vec(),
+            line: format!("{:016x}", self.line),
+            first: self.names.0,
+            second: self.names.1,
+            first_time: cfg.time_moves.then(|| MoveTimes::of(first_time)),
+            second_time: cfg.time_moves.then(|| MoveTimes::of(second_time)),
+            eval: Some(eval.to_vec()),
+            turns: Some(self.turns),
+            near_forced: self.near_forced,
+            random_plies: cfg.random_plies.min(self.plies),
+        }
+    }
+}
+
 /// Plays game `index` of a study on `desk`.
 ///
 /// # Errors
@@ -438,16 +527,9 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
     let v: &Variant = v;
     pos.clone_from(start);
     let g = &v.rules.geometry;
-    let mut texts = Vec::with_capacity(if cfg.record_moves { 0 } else { OPENING_PLIES });
     branching.clear();
     eval.clear();
-    let mut plies = 0u32;
-    // Seconds per decision, by player (first, second).
-    let mut times: [Vec<f64>; 2] = [vec![], vec![]];
-    let mut turns = 0u32;
-    let mut last_side = None;
-    let mut near_forced = cfg.looks().then_some(0u32);
-    let mut line = line_step(0, pos.hash());
+    let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash());
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     // An external engine that failed loses the game, with its reason.
@@ -476,16 +558,13 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
         // player's is the same number or its negation.
         let e = evaluator.score_counted(pos, listed)?;
         eval.push(if first { e } else { -e });
-        if last_side != Some(side) {
-            turns += 1;
-            last_side = Some(side);
-        }
-        if let Some(n) = &mut near_forced {
+        game.decides(side);
+        if let Some(n) = &mut game.near_forced {
             *n += u32::from(quality::near_forced(v, evaluator, pos, moves)?);
         }
         let t = cfg.time_moves.then(Instant::now);
         let m = match if first { first_engine } else { second_engine } {
-            _ if plies < cfg.random_plies => {
+            _ if game.plies < cfg.random_plies => {
                 drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut opening, 0..n), moves)
             }
             Engine::Random => drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut rng, 0..n), moves),
@@ -497,50 +576,15 @@ pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRe
                 m => m?.expect("a move exists"),
             },
         };
-        if let Some(t) = t
-            && plies >= cfg.random_plies
-        {
-            times[usize::from(!first)].push(t.elapsed().as_secs_f64());
-        }
-        if cfg.record_moves || texts.len() < OPENING_PLIES {
-            texts.push(m.text(g));
-        }
-        plies += 1;
+        game.chose(cfg, &m, g, first, t.map(|t| t.elapsed().as_secs_f64()));
         v.make(pos, &m)?;
-        line = line_step(line, pos.hash());
+        game.line = line_step(game.line, pos.hash());
     }
     let out = match forfeit {
         Some(o) => o,
         None => v.outcome(pos)?.expect("a finished game has a result"),
     };
-    // The winner by the variant's own name for it; `players` says which seat that is.
-    let result = match out.winner {
-        Winner::Player(p) => v.rules.player_name(p).to_string(),
-        Winner::Draw => "draw".into(),
-    };
-    let players = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
-    Ok(GameRecord {
-        index,
-        seed,
-        variant: v.name().to_string(),
-        options: v.overrides.iter().cloned().collect(),
-        study: None,
-        players,
-        result,
-        reason: out.reason.to_string(),
-        plies,
-        moves: texts,
-        branching: branching.clone(),
-        line: format!("{line:016x}"),
-        first: names.0,
-        second: names.1,
-        first_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[0]))),
-        second_time: cfg.time_moves.then(|| MoveTimes::of(std::mem::take(&mut times[1]))),
-        eval: Some(eval.clone()),
-        turns: Some(turns),
-        near_forced,
-        random_plies: cfg.random_plies.min(plies),
-    })
+    Ok(game.record(cfg, v, out, branching, eval))
 }
 
 /// The legal move at `index`: from `moves`, the legal list, or where the moves were only
@@ -550,6 +594,17 @@ fn drawn(v: &Variant, pos: &mut Position, counted: Option<&Counted>, index: usiz
         Some(c) => v.nth_move(pos, c, index as u64, moves),
         None => moves[index],
     }
+}
+
+/// Why a report's numbers may not be judged ([`Report::judged`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unjudged {
+    #[error("fewer than {MIN_JUDGED} distinct games")]
+    FewGames,
+    #[error("only {distinct} of the {n} games differ")]
+    Repeats { distinct: u64, n: u64 },
+    #[error("the move limit decided too many games")]
+    MoveLimit,
 }
 
 /// The options self-play sets unless given: `move_limit = 1000`.
@@ -801,15 +856,15 @@ impl Report {
     /// Whether the report's numbers may be judged (marked significant or not), or why not: at
     /// least [`MIN_JUDGED`] distinct games, most games distinct, and the move limit did not
     /// decide them.
-    pub fn judged(&self) -> Result<(), String> {
+    pub fn judged(&self) -> Result<(), Unjudged> {
         if self.distinct < MIN_JUDGED {
-            return Err(format!("fewer than {MIN_JUDGED} distinct games"));
+            return Err(Unjudged::FewGames);
         }
         if self.repeats() {
-            return Err(format!("only {} of the {} games differ", self.distinct, self.n));
+            return Err(Unjudged::Repeats { distinct: self.distinct, n: self.n });
         }
         if self.dominated_by_limit() {
-            return Err("the move limit decided too many games".into());
+            return Err(Unjudged::MoveLimit);
         }
         Ok(())
     }
@@ -1160,7 +1215,7 @@ mod tests {
     #[test]
     fn no_games_and_one_game_are_not_judged() {
         let r = Report::new("x".into(), vec![], None);
-        assert_eq!(r.judged(), Err("fewer than 2 distinct games".into()));
+        assert_eq!(r.judged().unwrap_err().to_string(), "fewer than 2 distinct games");
         assert!(!r.text().contains("significant") && !r.text().contains("-50.0"), "{}", r.text());
         let r = Report::new("x".into(), vec![game(0, "white", 2, vec![1, 1])], None);
         assert!(r.text().contains("(not judged: fewer than 2 distinct games)"), "{}", r.text());

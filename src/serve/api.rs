@@ -96,7 +96,7 @@ pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let game = g.game(id).ok_or_else(|| no_game(id))?;
-            super::games::state_of(id, game).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            super::games::state_of(id, game).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
         })
         .await?
 }

@@ -62,7 +62,7 @@ pub(super) async fn with_game(app: &App, id: u64, f: impl FnOnce(&mut Session) -
         .call(move |g: &mut Games| {
             let s = g.get(id).ok_or_else(|| no_game(id))?;
             f(s)?;
-            g.changed(id).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))
+            g.changed(id).map(Json).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
         })
         .await?
 }

@@ -81,9 +81,9 @@ impl Games {
     ///
     /// # Errors
     /// The state cannot be built (a script hook failed listing the moves).
-    pub fn changed(&mut self, id: u64) -> Result<Value, String> {
+    pub fn changed(&mut self, id: u64) -> Result<Value, StateError> {
         let saves = self.saves.as_ref();
-        let game = self.map.get_mut(&id).ok_or_else(|| format!("no game {id}"))?;
+        let game = self.map.get_mut(&id).ok_or(StateError::NoGame(id))?;
         if let Some(saves) = saves {
             game.save.save(saves, &game.session, &game.hub);
         }
@@ -98,11 +98,21 @@ impl Games {
 ///
 /// # Errors
 /// As [`super::state::of`].
-pub fn state_of(id: u64, game: &mut Game) -> Result<Value, String> {
+pub fn state_of(id: u64, game: &mut Game) -> Result<Value, StateError> {
     let mut st = super::state::of(id, &mut game.session)?;
     st["autosave"] = game.save.name().map_or(Value::Null, Value::from);
     st["searching"] = Value::from(game.hub.running());
     Ok(st)
+}
+
+/// Why a game's state could not be given.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("no game {0}")]
+    NoGame(u64),
+    /// A script hook failed listing the moves.
+    #[error(transparent)]
+    Script(#[from] crate::script::ScriptError),
 }
 
 type Job = Box<dyn FnOnce(&mut Games) + Send>;

@@ -20,7 +20,7 @@ pub async fn events(State(app): State<App>, Path(id): Path<u64>) -> Result<axum:
             let hub = game.hub.clone();
             // Subscribed before the state is read, on the games' thread: no change falls between.
             let listener = hub.listen();
-            let st = super::games::state_of(id, game).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+            let st = super::games::state_of(id, game).map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
             Ok::<_, ApiError>((listener, st))
         })
         .await??;

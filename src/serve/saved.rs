@@ -88,7 +88,7 @@ pub fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiErro
         failed(StatusCode::SERVICE_UNAVAILABLE, format!("{} games are open, the most at once: delete one first", MAX_GAMES))
     })?;
     let game = g.game(id).ok_or_else(|| no_game(id))?;
-    state_of(id, game).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e))
+    state_of(id, game).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
 
 /// `POST /api/games {"record": TEXT}`: a game record (what `save` writes) opened as a new game.
@@ -114,7 +114,7 @@ pub async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiErro
             let slot = Slot::opened();
             let answer = add(g, s, slot)?;
             let id = answer["id"].as_u64().unwrap_or_default();
-            g.changed(id).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e))
+            g.changed(id).map(Json).map_err(|e| failed(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
         })
         .await?
 }

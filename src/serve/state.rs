@@ -12,12 +12,12 @@ use serde_json::{Value, json};
 ///
 /// # Errors
 /// A script hook failed while listing the legal moves (its message).
-pub fn of(id: u64, s: &mut Session) -> Result<Value, String> {
+pub fn of(id: u64, s: &mut Session) -> Result<Value, crate::script::ScriptError> {
     let v = s.variant.clone();
     let r = &v.rules;
     let g = &r.geometry;
     let mut legal = Vec::new();
-    v.legal_moves(&mut s.pos, &mut legal).map_err(|e| e.to_string())?;
+    v.legal_moves(&mut s.pos, &mut legal)?;
     let _ = v.take_output();
     let start_ply = s.start.ply();
     Ok(json!({

@@ -489,7 +489,7 @@ fn save(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     }
     let contents = match format {
         Format::Record => s.record().to_text(),
-        _ => s.export(format).map_err(CommandError::Rejected)?,
+        _ => s.export(format).map_err(|e| CommandError::Rejected(e.to_string()))?,
     };
     let write = Effect::Write { path: file.into(), contents };
     Ok(Reply::text(format!("saved {} moves to {file}\n", s.played.len())).with(write))
@@ -501,7 +501,7 @@ fn load(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError>
     }
     let rec = match Format::of(std::path::Path::new(rest)) {
         Format::Record => Record::load(std::path::Path::new(rest))?,
-        f => crate::records::convert::load_first(std::path::Path::new(rest), f).map_err(CommandError::Rejected)?,
+        f => crate::records::convert::load_first(std::path::Path::new(rest), f).map_err(|e| CommandError::Rejected(e.to_string()))?,
     };
     let mut loaded = Session::from_record(&rec, s.style)?;
     let note = s.keep_line(&format!("loaded {rest}"));

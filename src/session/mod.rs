@@ -396,7 +396,7 @@ impl Session {
     ///
     /// # Errors
     /// A start position the format cannot write.
-    pub fn export(&self, format: crate::records::convert::Format) -> Result<String, String> {
+    pub fn export(&self, format: crate::records::convert::Format) -> Result<String, crate::records::convert::RecordError> {
         let mut line = self.played.clone();
         line.extend(self.undone.iter().rev());
         let options: Vec<(String, String)> = self.variant.overrides.to_vec();

@@ -63,7 +63,8 @@ impl Position {
     /// # Errors
     /// The field that is wrong, and why.
     pub fn from_line(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
-        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT).map_err(PositionError)?;
+        crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT)
+            .map_err(|e| PositionError(e.to_string()))?;
         let bad = |m: String| PositionError(m);
         let fields = crate::board_text::split_fields(text);
         if fields.len() < 2 {
@@ -182,7 +183,7 @@ impl Position {
             let slot =
                 rules.counter_slot(bits[0]).ok_or_else(|| PositionError(format!("`{}` is not a counter", crate::files::quote(bits[0]))))?;
             for (i, b) in bits[1..].iter().enumerate() {
-                self.counters[slot as usize].0[i] = crate::board_text::parse_i32(b).map_err(PositionError)?;
+                self.counters[slot as usize].0[i] = crate::board_text::parse_i32(b).map_err(|e| PositionError(e.to_string()))?;
             }
         }
         Ok(())

@@ -13,6 +13,7 @@ mod engines;
 mod errors;
 mod fen_fs;
 mod files;
+mod fn_length;
 mod fuzz;
 mod kernel;
 mod layers;

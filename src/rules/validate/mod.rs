@@ -19,7 +19,7 @@ pub use merge::{Merged, MergedOption, Src};
 pub use pieces::CROWN;
 pub use settings::eval_when;
 
-use super::options::{OptionValue, Options};
+use super::options::Options;
 use super::{ends, hooks, movement, *};
 use crate::piece::PieceCode;
 
@@ -33,18 +33,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let mut geometry = board::stage_geometry(&v)?;
     let (player_names, first, forward) = board::stage_players(&v)?;
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
-    let attributes = pieces::stage_attributes(&v)?;
-    let kinds = pieces::stage_kinds(&v, &player_names, &attributes)?;
-    let mut counters =
-        m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
-    // A kind dropped from a hand has a counter `<kind>_in_hand` (empty at the start unless
-    // [counters] declares it with the starting count).
-    for k in pieces::hand_kinds(&v)? {
-        let name = pieces::hand_counter(&k);
-        if !counters.iter().any(|(n, _)| *n == name) {
-            counters.push((name, 0));
-        }
-    }
+    let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     // The start position comes before the pieces' forms: `initial` forms start on its cells.
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
@@ -68,12 +57,6 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
     let fen_checks = setup::stage_fen_checks(&v, &counter_names)?;
     let (move_style, pdn) = setup::stage_move_style(&v, first);
-    let move_limit = match v.opts.get("move_limit") {
-        // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
-        Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
-        _ => 0,
-    };
-    let zobrist = Zobrist::new(geometry.len(), PieceCode::count(kinds.len()));
     let mut rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
@@ -90,17 +73,9 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         push: pieces.iter().any(|p| p.push.is_some()),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
-        end_checks: {
-            let after: Vec<_> = ends.iter().filter(|e| e.kind.phase() == ends::Phase::AfterMove).collect();
-            if after.is_empty() {
-                super::EndChecks::Never
-            } else if after.iter().all(|e| e.kind.reads_royal_effects_only()) {
-                super::EndChecks::RoyalMoves
-            } else {
-                super::EndChecks::Every
-            }
-        },
+        end_checks: end_checks(&ends),
         make_path: super::MakePath::General,
+        zobrist: Zobrist::new(geometry.len(), PieceCode::count(kinds.len())),
         geometry,
         player_names,
         first,
@@ -115,8 +90,7 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
         setup,
         options: v.opts.clone(),
         hooks,
-        move_limit,
-        zobrist,
+        move_limit: settings::move_limit(&v.opts),
         dedup,
         crown,
         display_attribute,
@@ -132,6 +106,39 @@ pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     rules.setwise = super::setwise::Setwise::of(&rules);
     rules.make_path = rules.make_path_of();
     Ok(rules)
+}
+
+/// The attribute names, the piece kinds, and the counters with their start values.
+type Vocabulary = (Vec<String>, Vec<KindDef>, Vec<(String, i32)>);
+
+/// The names the later stages refer to: the attributes, the piece kinds, and the counters
+/// (those `[counters]` declares, and a counter `<kind>_in_hand` for each kind dropped from a
+/// hand, empty at the start unless `[counters]` declares it with the starting count).
+fn stage_names(v: &V, players: &ByPlayer<String>) -> R<Vocabulary> {
+    let attributes = pieces::stage_attributes(v)?;
+    let kinds = pieces::stage_kinds(v, players, &attributes)?;
+    let mut counters =
+        v.m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
+    for k in pieces::hand_kinds(v)? {
+        let name = pieces::hand_counter(&k);
+        if !counters.iter().any(|(n, _)| *n == name) {
+            counters.push((name, 0));
+        }
+    }
+    Ok((attributes, kinds, counters))
+}
+
+/// After which moves make checks the end conditions: never, where none is checked after a
+/// move; after royal moves, where each of those asks only about royal pieces; else always.
+fn end_checks(ends: &[EndRule]) -> super::EndChecks {
+    let after: Vec<_> = ends.iter().filter(|e| e.kind.phase() == ends::Phase::AfterMove).collect();
+    if after.is_empty() {
+        super::EndChecks::Never
+    } else if after.iter().all(|e| e.kind.reads_royal_effects_only()) {
+        super::EndChecks::RoyalMoves
+    } else {
+        super::EndChecks::Every
+    }
 }
 
 /// The codes of `p`'s royal kinds, a bit per code.

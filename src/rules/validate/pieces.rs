@@ -7,7 +7,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, Cond, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawForm, RawPiece, RawSymbols};
+use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -255,6 +255,53 @@ fn initial_zone(v: &V, f: usize, span: Range<usize>, ctx: &PieceCtx, g: &mut Geo
 fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, kind: &str) -> R<PieceRules> {
     let f = raw.file;
     let mut rules = PieceRules::default();
+    stage_forms(v, raw, p, ctx, g, kind, &mut rules)?;
+    rules.any_jump = CellTable::build(g.len(), |c, out| {
+        for j in &rules.jumps {
+            out.extend(j.table.get(c).iter().map(|&(o, l)| (o, l, j.victims)));
+        }
+    });
+    if let Some(pr) = &raw.val.promote {
+        rules.promote = Some(stage_promotion(v, f, pr, p, ctx)?);
+    }
+    if let Some(x) = &raw.val.exit {
+        rules.exit = Some(stage_exit(v, f, x, p, ctx)?);
+    }
+    for e in &raw.val.effects {
+        rules.effects.push(effect(v, f, e, ctx.attributes)?);
+    }
+    if let Some(c) = &raw.val.convert {
+        rules.convert = Some(stage_convert(v, f, c, p, ctx, g)?);
+    }
+    if let Some(x) = &raw.val.push {
+        rules.push = Some(super::push::stage_push(v, f, x, p, ctx, g)?);
+    }
+    if let Some(d) = &raw.val.drop {
+        rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
+        if let Some(m) = &d.get_ref().must_convert
+            && *m.get_ref()
+        {
+            if rules.convert.is_none() {
+                let e = v.err(f, m.span(), "`must_convert` needs the kind to convert something", "here");
+                return Err(e.with_help("give the kind `convert = { bracket = \"all\" }` (or `adjacent = …`)"));
+            }
+            if let Some(d) = &mut rules.drop {
+                d.must_convert = true;
+            }
+        }
+        if let Some(d) = &mut rules.drop {
+            d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
+        }
+    }
+    rules.unconditional = rules.limits.iter().all(|&l| l == u16::MAX) && rules.thens.iter().all(Option::is_none);
+    rules.steps = steps(&rules, g.len());
+    Ok(rules)
+}
+
+/// The piece's movement forms (`moves`, or `betza`), compiled into `rules`: its quiet forms
+/// with their limits and second parts, its capture chains, and each form in words.
+fn stage_forms(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Geometry, kind: &str, rules: &mut PieceRules) -> R<()> {
+    let f = raw.file;
     let betza = match &raw.val.betza {
         None => None,
         Some(b) => {
@@ -304,94 +351,66 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
             }
         }
     }
-    rules.any_jump = CellTable::build(g.len(), |c, out| {
-        for j in &rules.jumps {
-            out.extend(j.table.get(c).iter().map(|&(o, l)| (o, l, j.victims)));
-        }
-    });
-    if let Some(pr) = &raw.val.promote {
-        let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
-        let names = pr.to.get_ref().names();
-        let span = pr.to.span();
-        let Some(first) = names.first() else {
-            return Err(v
-                .err(f, span, "a promotion needs a kind to promote to", "here")
-                .with_help("to = \"queen\" or to = [\"queen\", \"rook\"]"));
-        };
-        let to = v.lookup(f, span.clone(), &known, first, "", "promotes to this")?;
-        let mut choices = Vec::new();
-        if names.len() > 1 {
-            for n in &names {
-                let k = v.lookup(f, span.clone(), &known, n, "", "promotes to this")?;
-                let letter = ctx.kinds[k].symbols[Player::FIRST].to_ascii_uppercase() as u8;
-                if choices.iter().any(|&(_, l)| l == letter) {
-                    let e = v.err(f, span.clone(), "each promotion choice is written by its letter", "two kinds share a letter");
-                    return Err(e.with_help("give the kinds distinct symbols, or list each kind once"));
-                }
-                choices.push((PieceCode::new(KindId(k as u8), p), letter));
+    Ok(())
+}
+
+/// A piece's promotion: the zone, the kind (or kinds to choose from, each written by its
+/// letter) and when it happens.
+fn stage_promotion(v: &V, f: usize, pr: &RawPromote, p: Player, ctx: &PieceCtx) -> R<Promotion> {
+    let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+    let names = pr.to.get_ref().names();
+    let span = pr.to.span();
+    let Some(first) = names.first() else {
+        return Err(v
+            .err(f, span, "a promotion needs a kind to promote to", "here")
+            .with_help("to = \"queen\" or to = [\"queen\", \"rook\"]"));
+    };
+    let to = v.lookup(f, span.clone(), &known, first, "", "promotes to this")?;
+    let mut choices = Vec::new();
+    if names.len() > 1 {
+        for n in &names {
+            let k = v.lookup(f, span.clone(), &known, n, "", "promotes to this")?;
+            let letter = ctx.kinds[k].symbols[Player::FIRST].to_ascii_uppercase() as u8;
+            if choices.iter().any(|&(_, l)| l == letter) {
+                let e = v.err(f, span.clone(), "each promotion choice is written by its letter", "two kinds share a letter");
+                return Err(e.with_help("give the kinds distinct symbols, or list each kind once"));
             }
-        }
-        let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
-        let at = match &pr.at {
-            Some(s) => match v.word(f, s, &["any_landing", "end_of_move", "from_or_to"])?.as_str() {
-                "end_of_move" => PromoteAt::EndOfMove,
-                "from_or_to" => PromoteAt::FromOrTo,
-                _ => PromoteAt::AnyLanding,
-            },
-            None => PromoteAt::AnyLanding,
-        };
-        if let (PromoteAt::EndOfMove | PromoteAt::FromOrTo, Some(e)) = (at, &pr.ends_chain) {
-            // Promotion at the end of the move never happens inside a chain.
-            return Err(v
-                .err(
-                    f,
-                    e.span(),
-                    "`ends_chain` says what promotion inside a chain does",
-                    "but this piece is promoted only at the end of a move",
-                )
-                .with_help("remove `ends_chain`, or write at = \"any_landing\""));
-        }
-        let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
-        rules.promote = Some(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at });
-    }
-    if let Some(x) = &raw.val.exit {
-        let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
-        let known = Names::new("counter", ctx.counters.iter().copied());
-        let counter = match &x.counter {
-            None => None,
-            Some(c) => Some(v.lookup(f, c.span(), &known, c.get_ref(), "", "declare it under [counters]")? as u8),
-        };
-        rules.exit = Some(Exit { zone, counter });
-    }
-    for e in &raw.val.effects {
-        rules.effects.push(effect(v, f, e, ctx.attributes)?);
-    }
-    if let Some(c) = &raw.val.convert {
-        rules.convert = Some(stage_convert(v, f, c, p, ctx, g)?);
-    }
-    if let Some(x) = &raw.val.push {
-        rules.push = Some(super::push::stage_push(v, f, x, p, ctx, g)?);
-    }
-    if let Some(d) = &raw.val.drop {
-        rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
-        if let Some(m) = &d.get_ref().must_convert
-            && *m.get_ref()
-        {
-            if rules.convert.is_none() {
-                let e = v.err(f, m.span(), "`must_convert` needs the kind to convert something", "here");
-                return Err(e.with_help("give the kind `convert = { bracket = \"all\" }` (or `adjacent = …`)"));
-            }
-            if let Some(d) = &mut rules.drop {
-                d.must_convert = true;
-            }
-        }
-        if let Some(d) = &mut rules.drop {
-            d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
+            choices.push((PieceCode::new(KindId(k as u8), p), letter));
         }
     }
-    rules.unconditional = rules.limits.iter().all(|&l| l == u16::MAX) && rules.thens.iter().all(Option::is_none);
-    rules.steps = steps(&rules, g.len());
-    Ok(rules)
+    let zone = v.zone_named(f, pr.zone.get_ref(), pr.zone.span(), ctx.zones, p)?;
+    let at = match &pr.at {
+        Some(s) => match v.word(f, s, &["any_landing", "end_of_move", "from_or_to"])?.as_str() {
+            "end_of_move" => PromoteAt::EndOfMove,
+            "from_or_to" => PromoteAt::FromOrTo,
+            _ => PromoteAt::AnyLanding,
+        },
+        None => PromoteAt::AnyLanding,
+    };
+    if let (PromoteAt::EndOfMove | PromoteAt::FromOrTo, Some(e)) = (at, &pr.ends_chain) {
+        // Promotion at the end of the move never happens inside a chain.
+        return Err(v
+            .err(
+                f,
+                e.span(),
+                "`ends_chain` says what promotion inside a chain does",
+                "but this piece is promoted only at the end of a move",
+            )
+            .with_help("remove `ends_chain`, or write at = \"any_landing\""));
+    }
+    let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
+    Ok(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at })
+}
+
+/// Where a piece leaves the game, and the counter its leaving raises.
+fn stage_exit(v: &V, f: usize, x: &RawExit, p: Player, ctx: &PieceCtx) -> R<Exit> {
+    let zone = v.zone_named(f, x.zone.get_ref(), x.zone.span(), ctx.zones, p)?;
+    let known = Names::new("counter", ctx.counters.iter().copied());
+    let counter = match &x.counter {
+        None => None,
+        Some(c) => Some(v.lookup(f, c.span(), &known, c.get_ref(), "", "declare it under [counters]")? as u8),
+    };
+    Ok(Exit { zone, counter })
 }
 
 /// The targets of the piece's quiet forms per cell, in form order, where they are all steps

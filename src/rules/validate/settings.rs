@@ -280,6 +280,15 @@ pub fn eval_when(opts: &Options, text: &str) -> Result<bool, WhenError> {
     Ok(all)
 }
 
+/// The `move_limit` option in force (0: none).
+pub(super) fn move_limit(opts: &Options) -> u32 {
+    match opts.get("move_limit") {
+        // Within 0..=MOVE_LIMIT_MAX: the option's declaration is checked (`int_option`).
+        Some(OptionValue::Int(i)) => u32::try_from(*i).unwrap_or(u32::MAX),
+        _ => 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
