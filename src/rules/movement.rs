@@ -1107,10 +1107,16 @@ fn slide<O: MoveOut>(
 #[inline(always)]
 pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
     let blockers = CellSet::from_bits(ray & occupied);
-    match if up { blockers.first() } else { blockers.last() } {
-        None => (ray, NONE),
-        Some(first) if up => (ray & ((1u128 << first) - 1), first),
-        Some(first) => (ray & !((2u128 << first).wrapping_sub(1)), first),
+    // (Tested for empty first, once: the compiler then drops `first`'s and `last`'s own tests,
+    // which in this hot loop cost about 0.5% of a chess search's instructions.)
+    if blockers.is_empty() {
+        (ray, NONE)
+    } else if up {
+        let first = blockers.first().unwrap_or(NONE);
+        (ray & ((1u128 << first) - 1), first)
+    } else {
+        let last = blockers.last().unwrap_or(NONE);
+        (ray & !((2u128 << last).wrapping_sub(1)), last)
     }
 }
 
