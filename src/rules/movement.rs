@@ -1108,7 +1108,7 @@ fn slide<O: MoveOut>(
 pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
     let blockers = CellSet::from_bits(ray & occupied);
     // (Tested for empty first, once: the compiler then drops `first`'s and `last`'s own tests,
-    // which in this hot loop cost about 0.5% of a chess search's instructions.)
+    // which in this hot loop cost about 0.8% of a chess search's instructions.)
     if blockers.is_empty() {
         (ray, NONE)
     } else if up {
