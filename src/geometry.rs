@@ -5,6 +5,7 @@
 //! direction vector a ruleset uses is interned once, and its neighbour table (`vector × cell →
 //! cell`) is computed at load, so move generation never computes coordinates.
 
+use crate::cellset::CellSet;
 use std::fmt;
 
 /// A cell index into the board's dense numbering.
@@ -229,7 +230,7 @@ impl Geometry {
         }
         self.vectors.push(v);
         let i = self.vectors.len() - 1;
-        if n <= 128 {
+        if CellSet::fits(n) {
             let nbr = &self.nbr[i * n..];
             let up = (0..n).filter(|&c| nbr[c] != NONE).map(|c| nbr[c] as usize > c).collect::<Vec<_>>();
             self.ray_up.push(if up.iter().all(|&u| u) {
@@ -240,12 +241,12 @@ impl Geometry {
                 None
             });
             for c in 0..n {
-                let (mut ray, mut at) = (0u128, nbr[c]);
-                while at != NONE && ray >> at & 1 == 0 {
-                    ray |= 1u128 << at;
+                let (mut ray, mut at) = (CellSet::EMPTY, nbr[c]);
+                while at != NONE && !ray.contains(at) {
+                    ray.insert(at);
                     at = nbr[at as usize];
                 }
-                self.rays.push(ray);
+                self.rays.push(ray.bits());
             }
         }
         u16::try_from(i).expect("fewer than 65,536 distinct vectors")
@@ -363,6 +364,22 @@ mod tests {
         assert_eq!(g.step(ne, c3), NONE);
     }
 
+    /// A cell table answers each cell's items, and a cell it was not built for is a panic, not
+    /// a read outside the table (no `unsafe` in `get`).
+    #[test]
+    fn cell_tables_read_only_their_own_items() {
+        let t = CellTable::build(3, |c, out| out.extend(std::iter::repeat_n(c, c as usize)));
+        assert_eq!((t.get(0), t.get(1), t.get(2)), (&[][..], &[1][..], &[2, 2][..]));
+        for bad in [3, u16::MAX] {
+            assert!(std::panic::catch_unwind(|| t.get(bad).len()).is_err(), "cell {bad}");
+        }
+        let empty = CellTable::<u16>::default();
+        assert!(std::panic::catch_unwind(|| empty.get(0).len()).is_err());
+        let shrinking =
+            std::panic::catch_unwind(|| CellTable::build(2, |c, out: &mut Vec<u16>| if c == 0 { out.push(9) } else { out.clear() }));
+        assert!(shrinking.is_err(), "a builder that takes items out is refused");
+    }
+
     #[test]
     fn zones() {
         let mut g = Geometry::new(2, 2, |_, _| true);
@@ -374,6 +391,11 @@ mod tests {
 }
 
 /// A per-cell list of items, flattened: the movement tables computed at load.
+///
+/// Built only by [`CellTable::build`] and never changed after: its offsets hold one start per
+/// cell plus the end, non-decreasing and within the items. [`CellTable::get`] reads them with
+/// checked indexing (no `unsafe`: measured at no cost in perft and search), so no call, from
+/// any caller, can read outside the table.
 #[derive(Clone, Debug, Default)]
 pub struct CellTable<T> {
     offsets: Vec<u32>,
@@ -381,30 +403,32 @@ pub struct CellTable<T> {
 }
 
 impl<T: Copy> CellTable<T> {
-    /// Builds the table from a function giving each cell's items.
+    /// Builds the table from a function appending each cell's items to the list it is given.
+    ///
+    /// # Panics
+    /// If `f` takes items out of the list (a cell's items are what it appends).
     pub fn build(cells: usize, mut f: impl FnMut(u16, &mut Vec<T>)) -> CellTable<T> {
         let mut offsets = Vec::with_capacity(cells + 1);
         let mut items = Vec::new();
         offsets.push(0);
         for c in 0..cells {
+            let before = items.len();
             f(c as u16, &mut items);
-            offsets.push(items.len() as u32);
+            assert!(items.len() >= before, "a cell table's builder only appends");
+            offsets.push(u32::try_from(items.len()).expect("fewer than 2^32 items in a cell table"));
         }
         CellTable { offsets, items }
     }
 
-    /// The items of a cell.
+    /// The items of cell `c`.
+    ///
+    /// # Panics
+    /// If `c` is not a cell of the board the table was built for.
     #[inline(always)]
     pub fn get(&self, c: u16) -> &[T] {
-        debug_assert!((c as usize) + 1 < self.offsets.len());
-        // SAFETY: `offsets` has one entry per cell plus one, each within `items` and
-        // non-decreasing (built that way in `build`); callers pass cells of the same board
-        // (the hot path of move generation, where bounds checks cost about 10%).
-        unsafe {
-            let a = *self.offsets.get_unchecked(c as usize) as usize;
-            let b = *self.offsets.get_unchecked(c as usize + 1) as usize;
-            self.items.get_unchecked(a..b)
-        }
+        let c = c as usize;
+        let (a, b) = (self.offsets[c] as usize, self.offsets[c + 1] as usize);
+        &self.items[a..b]
     }
 
     pub fn is_empty(&self) -> bool {

@@ -6,7 +6,7 @@
 //! make/undo, notation, perft, machine players, self-play, and a REPL.
 //!
 //! The modules, in the order data flows through them (each depends only on those above it):
-//! - vocabulary: `geometry` (cells, directions, zones), `piece` (players, kinds, [`ByPlayer`]),
+//! - vocabulary: `geometry` (cells, directions, zones), `cellset` (sets of cells), `piece` (players, kinds, [`ByPlayer`]),
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
 //!   each in one module;
@@ -41,6 +41,7 @@
 #![allow(clippy::result_large_err)]
 
 mod board_text;
+mod cellset;
 mod geometry;
 mod outcome;
 mod piece;
@@ -83,6 +84,7 @@ mod setperft;
 pub mod workflow;
 
 pub use ai::{Engine, EngineError, Rng, SearchError};
+pub use cellset::CellSet;
 pub use explain::IllegalReason;
 pub use geometry::{Cell, CellError, Geometry, ZoneSet};
 pub use movegen::MoveList;

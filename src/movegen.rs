@@ -5,6 +5,7 @@
 //! beyond the caller's reusable move list (except a two-part turn's second part, which works on
 //! a copy of the board).
 
+use crate::cellset::CellSet;
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
@@ -554,11 +555,9 @@ pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) 
         if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
             continue; // none of the kind in hand
         }
-        if let Some(mut cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) {
+        if let Some(cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) {
             // In board order, as the cell by cell tests below.
-            while cells != 0 {
-                let c = cells.trailing_zeros() as u16;
-                cells &= cells - 1;
+            for c in CellSet::from_bits(cells) {
                 out.push(Move::drop(code, d.letter, d.written, c));
             }
             continue;
@@ -738,8 +737,8 @@ fn play_first_part(pos: &Position, code: PieceCode, m: Move, board: &mut [PieceC
     }
     board[m.from as usize] = PieceCode::EMPTY;
     board[to as usize] = code;
-    let lifted = m.victims().chain([m.from]).fold(0u128, |s, c| s | 1u128.wrapping_shl(c as u32));
-    Some((to, (pos.view().occupied & !lifted) | 1u128.wrapping_shl(to as u32)))
+    let lifted: CellSet = m.victims().chain([m.from]).collect();
+    Some((to, (CellSet::from_bits(pos.view().occupied) - lifted).with(to).bits()))
 }
 
 /// Puts back on `board` the cells [`play_first_part`] changed for `m` (landing `to`).
@@ -848,12 +847,10 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let mut next = 0;
     loop {
         let from = match &mut visit {
-            Some(0) => break,
-            Some(bits) => {
-                let from = bits.trailing_zeros() as u16;
-                *bits &= *bits - 1;
-                from
-            }
+            Some(bits) => match bits.pop_first() {
+                Some(from) => from,
+                None => break,
+            },
             None => match pos.next_cell_of(side, next) {
                 Some(from) => from,
                 None => break,
@@ -896,13 +893,13 @@ pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
 /// not listed at all), and the cells to visit, those that can move at all. `(None, None)`:
 /// every piece, each tried for chains.
 #[inline(always)]
-fn pieces_to_visit(rules: &Ruleset, pos: &Position, side: Player) -> (Option<u128>, Option<u128>) {
+fn pieces_to_visit(rules: &Ruleset, pos: &Position, side: Player) -> (Option<u128>, Option<CellSet>) {
     match rules.setwise.as_ref().and_then(|sw| Some((sw, sw.sets(pos)?))) {
         Some((sw, sets)) => {
             let j = sw.jumpers(&sets, side);
             // (With a handful of pieces, visiting each costs less than finding which can move.)
             let few = sw.pieces_move && pos.counts()[side] <= FEW_PIECES;
-            (j, j.map(|j| j | if few { pos.occupied(side) } else { sw.movers(&sets, side) }))
+            (j, j.map(|j| CellSet::from_bits(j | if few { pos.occupied(side) } else { sw.movers(&sets, side) })))
         }
         None => (None, None),
     }
@@ -1050,18 +1047,16 @@ pub fn count_to_pick(rules: &Ruleset, plan: &Plan, pos: &mut Position, c: &mut C
     let only_chains = c.only_captures(rules);
     let plain = sw.plain;
     if !plain && !only_chains {
-        c.by_cell.resize(128, 0); // the sets hold at most 128 cells
+        c.by_cell.resize(CellSet::CAPACITY, 0); // one count per cell a set holds
         let count = |code, from| count_forms(rules, pos, PieceCode::from_index(code), from);
         if sw.count_quiet_by_cell(pos, &sets, side, &mut c.by_cell, count).is_none() {
             c.by_cell.fill(0);
             return false;
         }
     }
-    let mut cells = if only_chains { jumpers } else { pos.occupied(side) };
+    let cells = if only_chains { jumpers } else { pos.occupied(side) };
     let mut s = Scratch::new();
-    while cells != 0 {
-        let from = cells.trailing_zeros() as u16;
-        cells &= cells - 1;
+    for from in CellSet::from_bits(cells) {
         let quiet = match (only_chains, plain) {
             (true, _) => 0,
             (false, true) => {
@@ -1089,10 +1084,7 @@ fn count_by_forms(rules: &Ruleset, pos: &Position, c: &mut Counted) -> bool {
     c.shares.clear();
     let compulsory = rules.captures.compulsory;
     let board = pos.board();
-    let mut cells = pos.occupied(pos.side());
-    while cells != 0 {
-        let from = cells.trailing_zeros() as u16;
-        cells &= cells - 1;
+    for from in CellSet::from_bits(pos.occupied(pos.side())) {
         let Some((quiet, captures)) = split_piece(rules, pos, board[from as usize], from) else { return false };
         if compulsory && captures > 0 && !c.captures_only {
             // The first capture: the list holds only captures, this piece's and the later ones'.
@@ -1292,10 +1284,7 @@ fn split_steps(steps: &StepTargets, pos: &Position, from: u16) -> (u64, u64) {
     let (set, occupied) = (sets[from as usize], pos.occupied_cells());
     let mut captures = 0;
     if steps.capture != 0 {
-        let mut held = set & occupied;
-        while held != 0 {
-            let c = held.trailing_zeros();
-            held &= held - 1;
+        for c in CellSet::from_bits(set & occupied) {
             captures += victim(board[c as usize], steps.capture) as u64;
         }
     }
@@ -1382,24 +1371,20 @@ pub fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut Mo
 /// The number of capture chains of `side`'s pieces on `jumpers` (each can make a first jump):
 /// all of them, or with `maximum` those taking the most pieces.
 #[inline]
-fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: u128, maximum: bool) -> u64 {
+fn tally_chains(rules: &Ruleset, pos: &mut Position, side: Player, jumpers: u128, maximum: bool) -> u64 {
     if jumpers == 0 {
         return 0; // mostly: no chain to set up for
     }
     if !maximum && rules.setwise.as_ref().is_some_and(|sw| sw.short_jumps) {
         let mut n = 0;
-        while jumpers != 0 {
-            let from = jumpers.trailing_zeros() as u16;
-            jumpers &= jumpers - 1;
+        for from in CellSet::from_bits(jumpers) {
             n += count_chains_from(rules, pos.board_scratch(), side, from);
         }
         return n;
     }
     let mut t = Tally { maximum, best: 0, n: 0 };
     let mut s = Scratch::new();
-    while jumpers != 0 {
-        let from = jumpers.trailing_zeros() as u16;
-        jumpers &= jumpers - 1;
+    for from in CellSet::from_bits(jumpers) {
         let code = pos.board()[from as usize];
         start_chain(rules, pos.board_scratch(), side, from, code, &mut s, &mut t);
     }
@@ -1455,10 +1440,8 @@ fn count_chain(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: Pie
 }
 
 /// The capture chains of the pieces on `jumpers` (each can make a first jump), in cell order.
-fn capture_chains(rules: &Ruleset, pos: &mut Position, side: Player, mut jumpers: u128, s: &mut Scratch, out: &mut MoveList) {
-    while jumpers != 0 {
-        let from = jumpers.trailing_zeros() as u16;
-        jumpers &= jumpers - 1;
+fn capture_chains(rules: &Ruleset, pos: &mut Position, side: Player, jumpers: u128, s: &mut Scratch, out: &mut MoveList) {
+    for from in CellSet::from_bits(jumpers) {
         let before = out.len();
         let code = pos.board()[from as usize];
         start_chain(rules, pos.board_scratch(), side, from, code, s, out);
@@ -1674,21 +1657,22 @@ pub fn merge_same_captures(out: &mut MoveList, start: usize) {
 /// with many overlapping slides (Bivouac's runs) costs a pass, not a square.
 fn dedup_from(out: &mut MoveList, start: usize) {
     let (mut run, mut fresh) = (NONE, false);
-    let (mut quiet, mut replace, mut runs) = (0u128, 0u128, 0u128);
+    let (mut quiet, mut replace, mut runs) = (CellSet::EMPTY, CellSet::EMPTY, CellSet::EMPTY);
     let mut w = start;
     for r in start..out.len() {
         let m = out[r];
         let (to, v) = (m.path[0], m.victims[0]);
-        let simple = m.kind == MoveKind::Normal && m.len == 1 && to < 128 && m.from < 128 && (v == NONE || v == to);
+        let simple =
+            m.kind == MoveKind::Normal && m.len == 1 && CellSet::can_hold(to) && CellSet::can_hold(m.from) && (v == NONE || v == to);
         if simple && m.from != run {
-            (run, quiet, replace) = (m.from, 0, 0);
-            fresh = runs >> m.from & 1 == 0;
-            runs |= 1 << m.from;
+            (run, quiet, replace) = (m.from, CellSet::EMPTY, CellSet::EMPTY);
+            fresh = !runs.contains(m.from);
+            runs.insert(m.from);
         }
         let twin = if simple && fresh {
             let set = if v == NONE { &mut quiet } else { &mut replace };
-            let had = *set >> to & 1 != 0;
-            *set |= 1 << to;
+            let had = set.contains(to);
+            set.insert(to);
             had
         } else {
             out[start..w].contains(&m)

@@ -3,6 +3,7 @@
 //! evaluation is the sum over terms of own minus opponent's, from the point of view of the
 //! player to decide, clamped to ±[`EVAL_MAX`] so that a proven result always outranks it.
 
+use crate::cellset::CellSet;
 use crate::movegen::{self, MoveList};
 use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::setwise::Word;
@@ -33,7 +34,7 @@ impl Evaluator<'_> {
                 }
             }
         }
-        if !(n <= 128 && (self.distances_by_fills(pos, p) || self.distances_on_sets(pos, p))) {
+        if !(CellSet::fits(n) && (self.distances_by_fills(pos, p) || self.distances_on_sets(pos, p))) {
             self.distances_by_lists(pos, p);
         }
     }
@@ -48,8 +49,8 @@ impl Evaluator<'_> {
             return false;
         }
         let n = pos.board().len();
-        let empty = !pos.occupied_cells() & if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
-        let mut reached = self.frontier.iter().fold(0u128, |s, &c| s | 1u128 << c);
+        let empty = CellSet::from_bits(pos.occupied_cells()).complement_in(CellSet::board(n)).bits();
+        let mut reached = self.frontier.iter().copied().collect::<CellSet>().bits();
         let mut frontier = reached;
         let dist = &mut self.dist[p.index()];
         let mut d = 0u8;
@@ -102,11 +103,8 @@ impl Evaluator<'_> {
         let r = &self.v.rules;
         let (g, view) = (&r.geometry, pos.view());
         let forms = || self.movers.iter().flat_map(|&code| &r.pieces[code.index()].quiet);
-        let (mut reached, mut frontier) = (0u128, 0u128);
-        for &c in &self.frontier {
-            reached |= 1u128 << c;
-        }
-        frontier |= reached;
+        let mut reached = self.frontier.iter().copied().collect::<CellSet>().bits();
+        let mut frontier = reached;
         // Each cell of the frontier reaches by every mover's forms (as the list search does).
         let reach = |from: u16| forms().try_fold(0u128, |s, f| Some(s | f.reach_set(g, view, from)?));
         if self.frontier.first().is_some_and(|&c| reach(c).is_none()) {
@@ -117,9 +115,7 @@ impl Evaluator<'_> {
         while frontier != 0 && d < u8::MAX - 1 {
             d += 1;
             let mut next = 0u128;
-            while frontier != 0 {
-                let from = frontier.trailing_zeros() as u16;
-                frontier &= frontier - 1;
+            for from in CellSet::from_bits(frontier) {
                 let Some(cells) = reach(from) else {
                     // (Not reached: a form has sets for every cell or for none.) As the caller left it.
                     dist.fill(u8::MAX);
@@ -140,11 +136,8 @@ impl Evaluator<'_> {
 fn settle(next: u128, reached: &mut u128, dist: &mut [u8], d: u8) -> u128 {
     let frontier = next & !*reached;
     *reached |= frontier;
-    let mut cells = frontier;
-    while cells != 0 {
-        let c = cells.trailing_zeros() as usize;
-        cells &= cells - 1;
-        dist[c] = d;
+    for c in CellSet::from_bits(frontier) {
+        dist[c as usize] = d;
     }
     frontier
 }

@@ -31,6 +31,7 @@
 use super::raw::RawEval;
 use super::validate::context::{R, V};
 use super::{EndKind, KindSet, NoMoves, Ruleset};
+use crate::cellset::CellSet;
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::movement::Form;
@@ -212,7 +213,7 @@ pub const MAX_CLASSES: usize = 12;
 
 /// [`EvalModel::classes`] of the tables (`cells` per code).
 fn classes_of(material: &[i32], progress: &[i32], cells: usize) -> Vec<Vec<(i32, i32, u128)>> {
-    if cells == 0 || cells > 128 {
+    if cells == 0 || !CellSet::fits(cells) {
         return Vec::new();
     }
     let per_code = material.chunks(cells).zip(progress.chunks(cells)).map(|(mat, prog)| {
@@ -526,8 +527,8 @@ fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
                 }
             }
         }
-        let masks = if r.geometry.len() <= 128 {
-            windows.chunks_exact(length).map(|w| w.iter().fold(0u128, |m, &c| m | 1u128 << c)).collect()
+        let masks = if CellSet::fits(r.geometry.len()) {
+            windows.chunks_exact(length).map(|w| w.iter().copied().collect::<CellSet>().bits()).collect()
         } else {
             Vec::new()
         };

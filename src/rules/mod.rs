@@ -25,6 +25,7 @@ pub use movement::{BoardView, Cond, Distance, Flying, Form, FormKind, Jump, OffB
 pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
 pub use validate::CROWN;
 
+use crate::cellset::CellSet;
 use crate::geometry::{CellTable, Geometry, ZoneSet};
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, KindId, Player};
@@ -107,6 +108,13 @@ impl KindSet {
 /// A set of board codes (kind × owner) as a bit set: movement forms store their victims as the
 /// codes of the enemy pieces they may capture, so a test is one shift.
 pub type CodeSet = u128;
+
+/// The code indices ([`PieceCode::index`]) in `set`, lowest first (the same walk as a
+/// [`CellSet`]'s, over the same word).
+#[inline(always)]
+pub fn codes_in(set: CodeSet) -> impl Iterator<Item = usize> {
+    CellSet::from_bits(set).iter().map(usize::from)
+}
 
 /// The codes of `player`'s enemies whose kind is in `kinds`.
 pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
@@ -589,10 +597,10 @@ impl Ruleset {
 
     /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.
     pub fn attack_reach_of(g: &Geometry, pieces: &[PieceRules]) -> Vec<u128> {
-        if g.len() > 128 {
+        if !CellSet::fits(g.len()) {
             return Vec::new();
         }
-        let all = if g.len() == 128 { u128::MAX } else { (1u128 << g.len()) - 1 };
+        let all = CellSet::board(g.len()).bits();
         pieces
             .iter()
             .map(|p| {

@@ -17,6 +17,7 @@
 //! way, one set per start cell and distance, with its moves off the board beside it.
 
 use super::{BoardView, CodeSet, Distance, Form, Ruleset};
+use crate::cellset::CellSet;
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
 
@@ -159,7 +160,7 @@ impl Setwise {
     pub fn of(rules: &Ruleset) -> Option<Setwise> {
         let cells = rules.geometry.len();
         let ncodes = PieceCode::count(rules.kinds.len());
-        if cells > 128 || ncodes > MAX_CODES {
+        if !CellSet::fits(cells) || ncodes > MAX_CODES {
             return None;
         }
         // Victim sets may name codes past the variant's (every enemy code): only its own are kept.
@@ -221,7 +222,7 @@ impl Setwise {
             plain: rules.pieces.iter().all(|p| p.steps.as_ref().is_some_and(|s| s.capture == 0) || p.quiet.is_empty()),
             short_jumps: rules.pieces.iter().all(|p| p.jumps.iter().all(|j| j.flying.is_none())),
             no_drops,
-            cells: if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 },
+            cells: CellSet::board(cells).bits(),
             narrow: cells <= 64,
             pieces_move: rules.pieces.iter().skip(1).all(|p| !p.quiet.is_empty()),
         })
@@ -410,10 +411,7 @@ impl Setwise {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
                 let Some(Steps { quiet, take, masks, leaps }) = self.codes[c].steps.as_ref() else {
-                    let mut bits = sets.by_code[c];
-                    while bits != 0 {
-                        let from = bits.trailing_zeros() as u16;
-                        bits &= bits - 1;
+                    for from in CellSet::from_bits(sets.by_code[c]) {
                         sink.at(from, others(c, from)?);
                     }
                     c += 2;
@@ -433,20 +431,14 @@ impl Setwise {
                 }
                 for m in masks.iter().filter(|m| m.limit == u16::MAX || own as u64 <= m.limit as u64) {
                     let victims = cells_of::<W>(sets, m.take);
-                    let mut bits = sets.by_code[c];
-                    while bits != 0 {
-                        let from = bits.trailing_zeros() as u16;
-                        bits &= bits - 1;
+                    for from in CellSet::from_bits(sets.by_code[c]) {
                         sink.at(from, landings(W::of(m.cells[from as usize]), empty, victims, m.quiet, captures)?);
                     }
                 }
                 for l in leaps.iter().filter(|l| l.limit == u16::MAX || own as u64 <= l.limit as u64) {
                     let victims = cells_of::<W>(sets, l.take);
-                    let mut bits = sets.by_code[c];
-                    while bits != 0 {
-                        let from = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        sink.at(from as u16, leap_landings(l, pos, from, empty, victims, captures)?);
+                    for from in CellSet::from_bits(sets.by_code[c]) {
+                        sink.at(from, leap_landings(l, pos, from as usize, empty, victims, captures)?);
                     }
                 }
             }
@@ -508,10 +500,10 @@ impl DropSets {
     /// cells, past [`MAX_GROUPS`] offsets a direction, or with a file restriction, which the
     /// sets do not hold).
     pub fn of(d: &super::DropRule, convert: Option<&super::Convert>, cells: usize, kinds: usize) -> Option<DropSets> {
-        if cells > 128 || d.file_block.is_some() {
+        if !CellSet::fits(cells) || d.file_block.is_some() {
             return None;
         }
-        let mask = d.cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
+        let mask = d.cells.iter().copied().collect::<CellSet>().bits();
         let fall = next_groups(&d.fall)?;
         let floor = if d.fall.is_empty() { mask } else { mask & !fall.iter().fold(0, |m, g| m | g.from) };
         let (mut bracket, mut adjacent, mut every_kind) = (Vec::new(), Vec::new(), true);
@@ -617,11 +609,10 @@ struct ByCell<'a> {
 impl Sink for ByCell<'_> {
     #[inline(always)]
     fn set<W: Word>(&mut self, from: W) {
-        let mut bits = from.wide();
-        self.n += bits.count_ones() as u64;
-        while bits != 0 {
-            self.by_cell[bits.trailing_zeros() as usize] += 1;
-            bits &= bits - 1;
+        let cells = CellSet::from_bits(from.wide());
+        self.n += cells.count() as u64;
+        for c in cells {
+            self.by_cell[c as usize] += 1;
         }
     }
     #[inline(always)]
@@ -686,13 +677,7 @@ impl<W: Word> VictimCells<W> {
 /// The cells of the pieces in `set`.
 #[inline(always)]
 fn cells_of<W: Word>(sets: &Sets<'_>, set: CodeSet) -> W {
-    let mut bits = set;
-    let mut out = W::ZERO;
-    while bits != 0 {
-        out = out | W::of(sets.by_code[bits.trailing_zeros() as usize]);
-        bits &= bits - 1;
-    }
-    out
+    super::codes_in(set).fold(W::ZERO, |out, c| out | W::of(sets.by_code[c]))
 }
 
 /// A cell set of one machine word (boards of at most 64 cells) or two: the same code, with

@@ -10,6 +10,7 @@
 //! date: move generation and the crown visit a player's pieces through them, not by scanning
 //! the board.
 
+use crate::cellset::{CellSet, Cells};
 use crate::geometry::NONE;
 use crate::notation::{Move, MoveKind};
 use crate::outcome::Outcome;
@@ -43,7 +44,7 @@ fn unpack(w: [u64; 4]) -> [u128; 2] {
 
 /// An iterator over one player's occupied cells ([`Position::cells_of`]).
 pub struct CellsOf<'a> {
-    bits: u128,
+    bits: Cells,
     /// The board, on boards too large for the bit set (else empty).
     board: &'a [PieceCode],
     next: usize,
@@ -56,12 +57,7 @@ impl Iterator for CellsOf<'_> {
     #[inline]
     fn next(&mut self) -> Option<u16> {
         if self.board.is_empty() {
-            if self.bits == 0 {
-                return None;
-            }
-            let c = self.bits.trailing_zeros() as u16;
-            self.bits &= self.bits - 1;
-            return Some(c);
+            return self.bits.next();
         }
         while self.next < self.board.len() {
             let c = self.next;
@@ -528,19 +524,23 @@ impl Position {
     /// the board as they go, which [`cells_of`](Self::cells_of) would keep borrowed).
     #[inline]
     pub fn next_cell_of(&self, p: Player, start: usize) -> Option<u16> {
-        if self.board.len() > 128 {
+        if !CellSet::fits(self.board.len()) {
             return (start..self.board.len()).find(|&c| self.board[c].is_of(p)).map(|c| c as u16);
         }
-        let bits = if start >= 128 { 0 } else { self.occupied[p] >> start };
-        (bits != 0).then(|| (start + bits.trailing_zeros() as usize) as u16)
+        (CellSet::from_bits(self.occupied[p]) - CellSet::board(start)).first()
     }
 
     /// The cells holding `p`'s pieces, in cell order: read from a bit set on boards of at most
     /// 128 cells, by scanning the board on larger ones.
     #[inline]
     pub fn cells_of(&self, p: Player) -> CellsOf<'_> {
-        let wide = self.board.len() > 128;
-        CellsOf { bits: if wide { 0 } else { self.occupied[p] }, board: if wide { &self.board } else { &[] }, next: 0, p }
+        let wide = !CellSet::fits(self.board.len());
+        CellsOf {
+            bits: CellSet::from_bits(if wide { 0 } else { self.occupied[p] }).iter(),
+            board: if wide { &self.board } else { &[] },
+            next: 0,
+            p,
+        }
     }
 
     /// The position keys since the start (or set-up) position, the current one last.
@@ -1335,8 +1335,8 @@ mod tests {
         }
         // Each code's cells, where they are kept.
         for (i, &set) in pos.cells_by_code().iter().enumerate().skip(1) {
-            let want: u128 = (0..pos.board().len()).filter(|&c| pos.board()[c].index() == i).fold(0, |s, c| s | 1u128 << c);
-            assert_eq!(set, want, "the cells of code {i}");
+            let want: CellSet = (0..pos.board().len() as u16).filter(|&c| pos.board()[c as usize].index() == i).collect();
+            assert_eq!(CellSet::from_bits(set), want, "the cells of code {i}");
         }
     }
 

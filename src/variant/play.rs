@@ -2,6 +2,7 @@
 //! the move a text names, and why a move is illegal.
 
 use super::Variant;
+use crate::cellset::CellSet;
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
@@ -299,20 +300,14 @@ impl Variant {
             return false;
         }
         let (me, board) = (pos.side(), pos.board());
-        let mut mine = pos.occupied(me);
-        while mine != 0 {
-            let c = mine.trailing_zeros() as usize;
-            mine &= mine - 1;
-            if rules.attacks.complex >> board[c].index() & 1 != 0 {
+        for c in CellSet::from_bits(pos.occupied(me)) {
+            if rules.attacks.complex >> board[c as usize].index() & 1 != 0 {
                 return false;
             }
         }
         let royal = rules.royal_codes[me.other()];
-        let mut theirs = pos.occupied(me.other());
         let mut king = None;
-        while theirs != 0 {
-            let c = theirs.trailing_zeros() as u16;
-            theirs &= theirs - 1;
+        for c in CellSet::from_bits(pos.occupied(me.other())) {
             if royal >> board[c as usize].index() & 1 != 0 {
                 if king.is_some() {
                     return false;
@@ -359,22 +354,15 @@ impl Variant {
     /// sets of the codes asked about are joined.
     fn royal_cells_by_sets(&self, pos: &Position, me: Player) -> Option<RoyalCells> {
         let (rules, by_code) = (&*self.rules, pos.cells_by_code());
-        let cells = |mut codes: CodeSet| {
-            let mut cells = 0u128;
-            while codes != 0 {
-                cells |= by_code[codes.trailing_zeros() as usize];
-                codes &= codes - 1;
-            }
-            cells
-        };
-        let royal = cells(rules.royal_codes[me]);
-        if royal.count_ones() != 1 {
+        let cells = |codes: CodeSet| crate::rules::codes_in(codes).fold(0u128, |cells, c| cells | by_code[c]);
+        let royal = CellSet::from_bits(cells(rules.royal_codes[me]));
+        if royal.count() != 1 {
             return None;
         }
         let theirs = self.plan.codes_of[me.other()];
         let (complex, indirect) = (cells(rules.attacks.complex & theirs) != 0, cells(rules.attacks.indirect & theirs) != 0);
         Some(RoyalCells {
-            king: royal.trailing_zeros() as u16,
+            king: royal.first()?,
             exits: cells(self.plan.exit_codes & self.plan.codes_of[me]),
             complex,
             indirect,
@@ -388,10 +376,8 @@ impl Variant {
         let rules = &*self.rules;
         let (mut king, mut n, mut complex, mut indirect) = (NONE, 0, false, false);
         let board = pos.board();
-        let (mut own, mut exits) = (pos.occupied(me), 0u128);
-        while own != 0 {
-            let c = own.trailing_zeros() as u16;
-            own &= own - 1;
+        let mut exits = 0u128;
+        for c in CellSet::from_bits(pos.occupied(me)) {
             let code = board[c as usize];
             if rules.royal_codes[me] & (1u128 << code.index()) != 0 {
                 (king, n) = (c, n + 1);
@@ -403,11 +389,9 @@ impl Variant {
         if n != 1 {
             return None;
         }
-        let (mut theirs, mut sliders) = (pos.occupied(me.other()), 0u128);
-        while theirs != 0 {
-            let c = theirs.trailing_zeros();
+        let mut sliders = 0u128;
+        for c in CellSet::from_bits(pos.occupied(me.other())) {
             let code = 1u128 << board[c as usize].index();
-            theirs &= theirs - 1;
             complex |= rules.attacks.complex & code != 0;
             indirect |= rules.attacks.indirect & code != 0;
             if rules.attacks.sliders & code != 0 {
@@ -436,10 +420,7 @@ impl Variant {
                 // A long chain's landings are stored apart: such a move is tested.
                 let n = m.len as usize;
                 let taken_on_landing = |n: usize| m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1]);
-                // (The set's word is picked first: a shift of the whole 128-bit set costs more.)
-                let word = if m.from < 64 { free as u64 } else { (free >> 64) as u64 };
-                m.from < 128
-                    && word >> (m.from & 63) & 1 != 0
+                CellSet::from_bits(free).contains(m.from)
                     && if n == 1 {
                         m.victims[0] == NONE || m.victims[0] == m.path[0]
                     } else {

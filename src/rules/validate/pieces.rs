@@ -2,6 +2,7 @@
 //! promotion, leaving the game and attribute effects; and the capture policy.
 
 use super::{R, V};
+use crate::cellset::CellSet;
 use crate::geometry::{Cell, CellTable, Geometry, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
@@ -440,14 +441,14 @@ fn steps(rules: &PieceRules, cells: usize) -> Option<StepTargets> {
 /// A table of step targets as one cell set per cell (`None` past 128 cells, or where a cell's
 /// targets repeat: a set would count them once, the list twice).
 fn step_sets(table: &CellTable<u16>, cells: usize) -> Option<Vec<u128>> {
-    if cells > 128 {
+    if !CellSet::fits(cells) {
         return None;
     }
     (0..cells as u16)
         .map(|c| {
             let targets = table.get(c);
-            let set = targets.iter().fold(0u128, |s, &t| s | 1u128 << t);
-            (set.count_ones() as usize == targets.len()).then_some(set)
+            let set: CellSet = targets.iter().copied().collect();
+            (set.count() as usize == targets.len()).then_some(set.bits())
         })
         .collect()
 }
