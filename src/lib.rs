@@ -51,6 +51,7 @@ pub mod san;
 mod state;
 
 mod explain;
+mod attack;
 mod movegen;
 pub mod script;
 

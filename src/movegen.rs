@@ -41,44 +41,17 @@ fn captures_into<S: ChainEnds>(rules: &Ruleset, board: &mut [PieceCode], side: P
     }
 }
 
-/// The first move of `by` (were it to move in `pos`; the kernel's moves, hooks aside) that
-/// captures a piece on a cell for which `hit` holds, piece by piece, stopping at the first:
-/// the check test. Only forms that can capture are generated; `board` and `moves` are scratch.
-pub fn first_capture_of(
+/// The first capture of the pieces of `by` on `cells`, piece by piece (the kernel's forms and
+/// chains, hooks aside; were `by` to move on `view`), that takes a piece on a cell for which
+/// `hit` holds: the attack query's way for the pieces its tables do not hold
+/// ([`crate::attack`]). `own` is how many pieces `by` has (for forms limited by that count);
+/// only forms that can capture are generated; `board` and `moves` are scratch.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn first_capture_among(
     rules: &Ruleset,
-    pos: &Position,
+    view: BoardView,
     by: Player,
-    board: &mut Vec<PieceCode>,
-    moves: &mut MoveList,
-    hit: impl Fn(u16) -> bool,
-) -> Option<Move> {
-    first_capture_near(rules, pos, by, board, moves, u128::MAX, hit)
-}
-
-/// [`first_capture_of`] when every cell `hit` holds for is in `targets` (a cell mask): pieces
-/// whose [`Ruleset::attack_reach`] misses them all are not tried.
-pub fn first_capture_near(
-    rules: &Ruleset,
-    pos: &Position,
-    by: Player,
-    board: &mut Vec<PieceCode>,
-    moves: &mut MoveList,
-    targets: u128,
-    hit: impl Fn(u16) -> bool,
-) -> Option<Move> {
-    let prune = !rules.attack_reach.is_empty();
-    let cells = (0..pos.board().len() as u16).filter(|&from| {
-        let code = pos.board()[from as usize];
-        !code.is_empty() && code.owner() == by && !(prune && rules.reach_of(code, from) & targets == 0)
-    });
-    first_capture_among(rules, pos, by, board, moves, cells, hit)
-}
-
-/// [`first_capture_of`] trying only the pieces of `by` on `cells`.
-pub fn first_capture_among(
-    rules: &Ruleset,
-    pos: &Position,
-    by: Player,
+    own: u32,
     board: &mut Vec<PieceCode>,
     moves: &mut MoveList,
     cells: impl Iterator<Item = u16>,
@@ -86,16 +59,14 @@ pub fn first_capture_among(
 ) -> Option<Move> {
     // Jump chains need a board to empty cells on; copied only when a jumping piece comes up.
     board.clear();
-    let view = pos.view();
-    let own = pos.counts()[by];
     let mut s = Scratch::new();
     for from in cells {
-        let code = pos.board()[from as usize];
+        let code = view.board[from as usize];
         moves.clear();
         let pr = &rules.pieces[code.index()];
         if !pr.jumps.is_empty() {
             if board.is_empty() {
-                board.extend_from_slice(pos.board());
+                board.extend_from_slice(view.board);
             }
             captures_from(rules, board, by, from, code, &mut s, moves);
         }
@@ -1538,40 +1509,26 @@ pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<M
     {
         return Err(CastleRefusal::Blocked(block));
     }
-    if let Some(by) = attacker_of(rules, pos, me.other(), king) {
+    let view = pos.view();
+    if let Some(by) = crate::attack::attacker(rules, view, me.other(), king) {
         return Err(CastleRefusal::InCheck(by));
     }
-    // Each cell the king crosses, and the one it lands on, must not be attacked: the king is
-    // put there on the board (the rook still home) and the opponent's captures are tried.
-    let z = &rules.zobrist;
+    // Each cell the king crosses, and the one it lands on, must not be attacked: asked of a
+    // board where the king stands there instead (lifted from its cell, the rook still home).
+    let bit = |c: u16| if c < 128 { 1u128 << c } else { 0 };
+    let mut board = pos.board().to_vec();
+    let piece = std::mem::replace(&mut board[king as usize], PieceCode::EMPTY);
+    let mut last = king;
     for cell in between(king, king_to).filter(|&x| x != king) {
-        pos.begin();
-        pos.relocate(z, king, cell);
-        let hit = attacker_of(rules, pos, me.other(), cell);
-        pos.undo();
-        if let Some(by) = hit {
+        board[last as usize] = if last == king { PieceCode::EMPTY } else { pos.board()[last as usize] };
+        board[cell as usize] = piece;
+        last = cell;
+        let moved = BoardView { board: &board, occupied: view.occupied & !bit(king) | bit(cell), ..view };
+        if let Some(by) = crate::attack::attacker(rules, moved, me.other(), cell) {
             return Err(CastleRefusal::Crosses(cell, by));
         }
     }
     Ok(Move::castle(king, king_to, rook, rook_to))
-}
-
-/// The cell of a piece of `by` that could capture the piece on `cell` now: the reverse attack
-/// tables where they cover all of `by`'s pieces on the board, else `by`'s captures tried.
-fn attacker_of(rules: &Ruleset, pos: &Position, by: Player, cell: u16) -> Option<u16> {
-    let board = pos.board();
-    if !rules.attack_reach.is_empty() {
-        if let Some(src) = rules.attacks.attacker(&rules.geometry, board, cell, board[cell as usize]) {
-            return Some(src);
-        }
-        let complex = board.iter().any(|c| !c.is_empty() && c.owner() == by && rules.attacks.complex >> c.index() & 1 != 0);
-        if !complex {
-            return None;
-        }
-    }
-    let near = if rules.attack_reach.is_empty() { u128::MAX } else { 1u128 << cell };
-    let (mut scratch_board, mut moves) = (Vec::new(), Vec::new());
-    first_capture_near(rules, pos, by, &mut scratch_board, &mut moves, near, |x| x == cell).map(|m| m.from)
 }
 
 /// Keeps the moves of `out[start..]` for which `keep` holds, in order.

@@ -381,7 +381,7 @@ pub fn standing_result(rules: &super::Ruleset, pos: &crate::state::Position) -> 
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
     let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0 });
-    let safe = |c: u16| crate::movegen::first_capture_of(rules, pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
+    let safe = |c: u16| crate::attack::attacker(rules, pos.view(), mover.other(), c).is_none();
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
             EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => {
