@@ -106,8 +106,19 @@ mod tests {
     }
 
     /// The variants whose check, castling or end conditions ask the query.
-    const ASKED: [&str; 11] =
-        ["chess", "capablanca", "xiangqi", "shatranj", "minishogi", "dobutsu", "grasshopper", "nightrider", "pawnsideways", "basileus", "antichess"];
+    const ASKED: [&str; 11] = [
+        "chess",
+        "capablanca",
+        "xiangqi",
+        "shatranj",
+        "minishogi",
+        "dobutsu",
+        "grasshopper",
+        "nightrider",
+        "pawnsideways",
+        "basileus",
+        "antichess",
+    ];
 
     /// Over random games, for every piece on the board and both sides: the query names an
     /// attacker (one of `by`'s pieces) exactly when some pseudo-legal move of `by` takes it.
@@ -178,7 +189,8 @@ mod tests {
     /// The cells from `king` to `to` (not `king`), in file order away from the king.
     fn crossed(v: &Variant, king: u16, to: u16) -> Vec<u16> {
         let g = &v.rules.geometry;
-        let (f0, f1, rank) = (g.coords(crate::Cell(king)).0 as i32, g.coords(crate::Cell(to)).0 as i32, g.coords(crate::Cell(king)).1 as i32);
+        let (f0, f1, rank) =
+            (g.coords(crate::Cell(king)).0 as i32, g.coords(crate::Cell(to)).0 as i32, g.coords(crate::Cell(king)).1 as i32);
         let step = (f1 - f0).signum();
         (1..=(f1 - f0).abs()).map(|i| g.at(f0 + i * step, rank).unwrap().0).collect()
     }

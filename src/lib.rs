@@ -50,8 +50,8 @@ pub mod numbered;
 pub mod san;
 mod state;
 
-mod explain;
 mod attack;
+mod explain;
 mod movegen;
 pub mod script;
 

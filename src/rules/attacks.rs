@@ -187,7 +187,8 @@ impl Attacks {
     /// the attack query generates every capture (the cell masks need at most 128 cells).
     pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
         let n = g.len();
-        let mut b = Builder { points: vec![Vec::new(); n], lines: Vec::new(), hops: Vec::new(), screens: Vec::new(), complex: 0, indirect: 0 };
+        let mut b =
+            Builder { points: vec![Vec::new(); n], lines: Vec::new(), hops: Vec::new(), screens: Vec::new(), complex: 0, indirect: 0 };
         if n > 128 {
             b.complex = CodeSet::MAX;
             return b.finish(g);

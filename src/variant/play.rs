@@ -2,13 +2,13 @@
 //! the move a text names, and why a move is illegal.
 
 use super::Variant;
+use crate::attack::{self, Known};
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{INLINE_PATH, Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
-use crate::attack::{self, Known};
 use crate::rules::attacks::Among;
 use crate::rules::{AfterMove, CodeSet, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
 use crate::script::ScriptError;
@@ -249,14 +249,13 @@ impl Variant {
         let hint = self.royal_hint(pos, me);
         let free = hint.and_then(|h| h.free);
         // The moves safe on sight are kept without a test.
-        let kept = keep_unrefused(out, start, refused, |m, words| {
+        keep_unrefused(out, start, refused, |m, words| {
             if free.is_some_and(|f| Self::safe_among(m, f)) {
                 return Ok(None);
             }
             let attack = self.check_after_with(pos, m, me, hint)?;
             Ok(attack.map(|a| if words { self.check_words(pos, *m, a) } else { String::new() }))
-        });
-        kept
+        })
     }
 
     /// `no_mate` drops: removes from `out[start..]` each drop of such a kind after which the
