@@ -68,12 +68,8 @@ pub fn attacker_known(rules: &Ruleset, view: BoardView, by: Player, at: u16, kno
         let code = view.board[*c as usize];
         code.is_of(by) && (en_passant || t.complex >> code.index() & 1 != 0) && reach(code, *c)
     };
-    if !(0..g as u16).any(|c| tried(&c)) {
-        return None;
-    }
-    let own = view.board.iter().filter(|c| c.is_of(by)).count() as u32;
     let (mut board, mut moves) = SCRATCH.take();
-    let found = movegen::first_capture_among(rules, view, by, own, &mut board, &mut moves, (0..g as u16).filter(tried), |c| c == at);
+    let found = movegen::first_capture_among(rules, view, by, &mut board, &mut moves, (0..g as u16).filter(tried), |c| c == at);
     SCRATCH.set((board, moves));
     found.map(|m| m.from)
 }

@@ -44,14 +44,12 @@ fn captures_into<S: ChainEnds>(rules: &Ruleset, board: &mut [PieceCode], side: P
 /// The first capture of the pieces of `by` on `cells`, piece by piece (the kernel's forms and
 /// chains, hooks aside; were `by` to move on `view`), that takes a piece on a cell for which
 /// `hit` holds: the attack query's way for the pieces its tables do not hold
-/// ([`crate::attack`]). `own` is how many pieces `by` has (for forms limited by that count);
-/// only forms that can capture are generated; `board` and `moves` are scratch.
-#[allow(clippy::too_many_arguments)]
+/// ([`crate::attack`]). Only forms that can capture are generated; `board` and `moves` are
+/// scratch.
 pub(crate) fn first_capture_among(
     rules: &Ruleset,
     view: BoardView,
     by: Player,
-    own: u32,
     board: &mut Vec<PieceCode>,
     moves: &mut MoveList,
     cells: impl Iterator<Item = u16>,
@@ -60,6 +58,8 @@ pub(crate) fn first_capture_among(
     // Jump chains need a board to empty cells on; copied only when a jumping piece comes up.
     board.clear();
     let mut s = Scratch::new();
+    // How many pieces `by` has, for forms limited by that count: counted when one comes up.
+    let mut own = None;
     for from in cells {
         let code = view.board[from as usize];
         moves.clear();
@@ -71,7 +71,9 @@ pub(crate) fn first_capture_among(
             captures_from(rules, board, by, from, code, &mut s, moves);
         }
         for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-            if form.captures() && (limit == u16::MAX || own as u64 <= limit as u64) {
+            if form.captures()
+                && (limit == u16::MAX || *own.get_or_insert_with(|| view.board.iter().filter(|c| c.is_of(by)).count()) <= limit as usize)
+            {
                 form.generate(&rules.geometry, view, from, ZoneSet::EMPTY, moves);
             }
         }
