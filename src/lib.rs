@@ -53,6 +53,7 @@ pub mod numbered;
 pub mod san;
 mod state;
 
+mod attack;
 mod explain;
 mod movegen;
 mod plan;

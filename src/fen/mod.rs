@@ -146,8 +146,7 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     // the position as it stands.
     if pos.result().is_none() && pos.continuation().is_none() {
         let mover = pos.side().other();
-        let safe =
-            |c: u16| crate::movegen::first_capture_of(rules, &pos, mover.other(), &mut Vec::new(), &mut Vec::new(), |x| x == c).is_none();
+        let safe = |c: u16| crate::attack::attacker(rules, pos.view(), mover.other(), c).is_none();
         let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.ply(), mover, safe);
         pos.set_result(r);
     }

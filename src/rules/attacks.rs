@@ -1,5 +1,6 @@
 //! Attacks run backwards: which piece could capture on a given cell, found by looking out from
-//! that cell instead of generating the opponent's moves (the check test).
+//! that cell instead of generating the opponent's moves: the tables of the attack query
+//! ([`crate::attack`], which check, castling and the end conditions ask).
 //!
 //! At load, every capturing step and fixed-distance leap becomes an entry of the target cell
 //! (source cell, piece code, what it may capture there), its zone conditions already applied;
@@ -13,8 +14,9 @@
 //! that fills or empties a cell off the lines the pin test watches, which [`Attacks::indirect`]
 //! tells the legality test. Forms these tables cannot hold (capture chains, leaps whose
 //! distance is an attribute, slides with path zones, that pass over pieces or stop at the first
-//! empty cell, forms limited by a piece count) mark their piece code as `complex`: the
-//! check test tries those pieces by generating their captures.
+//! empty cell, forms limited by a piece count, any form on a board of more than 128 cells)
+//! mark their piece code as `complex`: the query tries those pieces by generating their
+//! captures. Which codes are complex is decided here, once, at load.
 
 use super::movement::{Cond, Distance, Form, Hurdle, victim};
 use super::{CodeSet, PieceRules};
@@ -78,85 +80,90 @@ impl Among {
     pub const ANY: Among = Among { pieces: u128::MAX, sliders: u128::MAX };
 }
 
-impl Attacks {
-    /// The tables for `pieces` (indexed by code) on `g` (reverse vectors are interned into it).
-    pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
-        let n = g.len();
-        let mut points: Vec<Vec<(u16, PieceCode, CodeSet, u16)>> = vec![Vec::new(); n];
-        let (mut lines, mut hops, mut screens): (Lines, Lines, Lines) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut complex, mut indirect): (CodeSet, CodeSet) = (0, 0);
-        for (ci, p) in pieces.iter().enumerate().skip(1) {
-            let code = PieceCode::from_index(ci);
-            if !p.jumps.is_empty() {
-                complex |= 1 << ci;
+/// The tables being built: one entry list per target cell, and the line tables.
+struct Builder {
+    points: Vec<Vec<(u16, PieceCode, CodeSet, u16)>>,
+    lines: Lines,
+    hops: Lines,
+    screens: Lines,
+    complex: CodeSet,
+    indirect: CodeSet,
+}
+
+impl Builder {
+    /// Enters the capturing form `form` of the piece `code` (see the module's comment); a form
+    /// the tables cannot hold marks the code complex.
+    fn add(&mut self, g: &mut Geometry, code: PieceCode, form: &Form) {
+        let bit: CodeSet = 1 << code.index();
+        match form {
+            Form::Step { targets, capture, .. } => {
+                for from in 0..g.len() as u16 {
+                    for &to in targets.get(from) {
+                        self.points[to as usize].push((from, code, *capture, NONE));
+                    }
+                }
             }
-            for (form, &limit) in p.quiet.iter().zip(&p.limits) {
-                if !form.captures() {
-                    continue;
+            Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, .. } if cond.same_zone.is_empty() => {
+                if *lame {
+                    self.indirect |= bit;
                 }
-                if limit != u16::MAX {
-                    complex |= 1 << ci;
-                    continue;
+                self.add_leap(g, code, vecs, *d, *capture, cond, *lame);
+            }
+            Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
+                if cond.path.is_empty() && cond.same_zone.is_empty() && (*hurdle == Hurdle::None || *pass_over == 0) =>
+            {
+                let table = match hurdle {
+                    Hurdle::None => &mut self.lines,
+                    Hurdle::Hop => &mut self.hops,
+                    Hurdle::Screen => &mut self.screens,
+                };
+                if *hurdle != Hurdle::None {
+                    self.indirect |= bit;
                 }
-                match form {
-                    Form::Step { targets, capture, .. } => {
-                        for from in 0..n as u16 {
-                            for &to in targets.get(from) {
-                                points[to as usize].push((from, code, *capture, NONE));
-                            }
-                        }
+                for &v in vecs {
+                    let (dx, dy) = g.vector(v);
+                    let back = g.intern_vector((-dx, -dy));
+                    let line = Line { code, max: *max, capture: *capture, cond: cond.clone() };
+                    match table.iter_mut().find(|(b, _)| *b == back) {
+                        Some((_, ls)) => ls.push(line),
+                        None => table.push((back, vec![line])),
                     }
-                    Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, .. } if cond.same_zone.is_empty() => {
-                        if *lame {
-                            indirect |= 1 << ci;
-                        }
-                        for from in 0..n as u16 {
-                            if !cond.start_ok(g, from) {
-                                continue;
-                            }
-                            let (f0, r0) = g.coords(crate::geometry::Cell(from));
-                            for &(dx, dy) in vecs {
-                                let (tf, tr) = (f0 as i32 + dx as i32 * *d as i32, r0 as i32 + dy as i32 * *d as i32);
-                                // A lame leap's leg: the cell one step short of the landing.
-                                let leg = if *lame {
-                                    match g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum()) {
-                                        Some(c) => c.0,
-                                        None => continue,
-                                    }
-                                } else {
-                                    NONE
-                                };
-                                if let Some(to) = g.at(tf, tr).filter(|t| cond.land_ok(g, from, t.0)) {
-                                    points[to.0 as usize].push((from, code, *capture, leg));
-                                }
-                            }
-                        }
+                }
+            }
+            _ => self.complex |= bit,
+        }
+    }
+
+    /// Enters a fixed leap of `d` steps along each of `vecs` (a lame one names its leg).
+    #[allow(clippy::too_many_arguments)]
+    fn add_leap(&mut self, g: &Geometry, code: PieceCode, vecs: &[(i8, i8)], d: u8, capture: CodeSet, cond: &Cond, lame: bool) {
+        for from in 0..g.len() as u16 {
+            if !cond.start_ok(g, from) {
+                continue;
+            }
+            let (f0, r0) = g.coords(crate::geometry::Cell(from));
+            for &(dx, dy) in vecs {
+                let (tf, tr) = (f0 as i32 + dx as i32 * d as i32, r0 as i32 + dy as i32 * d as i32);
+                // A lame leap's leg: the cell one step short of the landing.
+                let leg = if lame {
+                    match g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum()) {
+                        Some(c) => c.0,
+                        None => continue,
                     }
-                    Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
-                        if cond.path.is_empty() && cond.same_zone.is_empty() && (*hurdle == Hurdle::None || *pass_over == 0) =>
-                    {
-                        let table = match hurdle {
-                            Hurdle::None => &mut lines,
-                            Hurdle::Hop => &mut hops,
-                            Hurdle::Screen => &mut screens,
-                        };
-                        if *hurdle != Hurdle::None {
-                            indirect |= 1 << ci;
-                        }
-                        for &v in vecs {
-                            let (dx, dy) = g.vector(v);
-                            let back = g.intern_vector((-dx, -dy));
-                            let line = Line { code, max: *max, capture: *capture, cond: cond.clone() };
-                            match table.iter_mut().find(|(b, _)| *b == back) {
-                                Some((_, ls)) => ls.push(line),
-                                None => table.push((back, vec![line])),
-                            }
-                        }
-                    }
-                    _ => complex |= 1 << ci,
+                } else {
+                    NONE
+                };
+                if let Some(to) = g.at(tf, tr).filter(|t| cond.land_ok(g, from, t.0)) {
+                    self.points[to.0 as usize].push((from, code, capture, leg));
                 }
             }
         }
+    }
+
+    /// The finished tables, with the cell masks that let a query skip what cannot hit.
+    fn finish(self, g: &Geometry) -> Attacks {
+        let n = g.len();
+        let Builder { points, lines, hops, screens, complex, indirect } = self;
         let points = [0, 1, 2].map(|owner| {
             let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
             CellTable::build(n, |c, out: &mut Vec<(u16, PieceCode, CodeSet, u16)>| {
@@ -171,6 +178,38 @@ impl Attacks {
         let line_cells =
             (0..n as u16).map(|c| lines.iter().fold(0u128, |s, (back, _)| s | g.ray(*back, c).map_or(u128::MAX, |(ray, _)| ray))).collect();
         Attacks { points, lines, hops, screens, indirect, complex, sliders, point_sources, line_cells }
+    }
+}
+
+impl Attacks {
+    /// The tables for `pieces` (indexed by code) on `g` (reverse vectors are interned into it).
+    /// On a board of more than 128 cells they hold nothing: every code is complex there, so
+    /// the attack query generates every capture (the cell masks need at most 128 cells).
+    pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
+        let n = g.len();
+        let mut b =
+            Builder { points: vec![Vec::new(); n], lines: Vec::new(), hops: Vec::new(), screens: Vec::new(), complex: 0, indirect: 0 };
+        if n > 128 {
+            b.complex = CodeSet::MAX;
+            return b.finish(g);
+        }
+        for (ci, p) in pieces.iter().enumerate().skip(1) {
+            let code = PieceCode::from_index(ci);
+            if !p.jumps.is_empty() {
+                b.complex |= 1 << ci;
+            }
+            for (form, &limit) in p.quiet.iter().zip(&p.limits) {
+                if !form.captures() {
+                    continue;
+                }
+                if limit != u16::MAX {
+                    b.complex |= 1 << ci;
+                    continue;
+                }
+                b.add(g, code, form);
+            }
+        }
+        b.finish(g)
     }
 
     /// The cells of pieces that shield the piece `victim_code` on `at` from a slider: along a
@@ -196,15 +235,13 @@ impl Attacks {
         pins
     }
 
-    /// A cell from which a piece (of a code the tables hold) could capture the piece `victim` on
-    /// `at`, if there is one: a step or leap landing there, or a slider with nothing between.
-    pub fn attacker(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode) -> Option<u16> {
-        self.attacker_among(g, board, at, victim_code, Among::ANY)
-    }
-
-    /// [`Attacks::attacker`], where the attacking side's pieces stand on cells of `among`: the
-    /// entries whose sources hold none are not read, and a direction whose ray meets no slider
-    /// is not walked.
+    /// A cell from which a piece of a code the tables hold could capture the piece `victim_code`
+    /// on `at` of `board`, if there is one: a step or leap landing there, or a slider with
+    /// nothing between (or its hurdle). The attacking side's pieces stand on cells of `among`:
+    /// the entries whose sources hold none are not read, and a direction whose ray meets no
+    /// slider is not walked. The table half of the attack query ([`crate::attack`]), which
+    /// alone is the whole answer where the attacking side has no piece of a
+    /// [`Attacks::complex`] code.
     #[inline]
     pub fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, among: Among) -> Option<u16> {
         let class = owner_class(victim_code);
@@ -290,63 +327,4 @@ fn first_piece(g: &Geometry, board: &[PieceCode], v: u16, from: u16) -> (u16, u3
         dist += 1;
     }
     (c, dist)
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::movegen;
-    use crate::piece::Player;
-    use crate::variant::Variant;
-
-    /// Over random games, for every piece on the board: the tables name an attacker exactly
-    /// when generating the other side's captures (by the pieces the tables hold) finds one
-    /// onto it. Covers hops (grasshopper), screens and lame leaps (xiangqi), plain steps,
-    /// leaps and slides.
-    #[test]
-    fn the_tables_agree_with_generated_captures() {
-        use rand::RngExt;
-        for name in ["chess", "grasshopper", "xiangqi", "capablanca", "shatranj", "minishogi", "nightrider"] {
-            let v = Variant::load(name, &[]).unwrap();
-            let r = &*v.rules;
-            let mut rng = crate::ai::rng(11);
-            let (mut checked, mut attacked) = (0, 0);
-            for _ in 0..12 {
-                let mut pos = v.start();
-                for _ in 0..80 {
-                    for at in 0..pos.board().len() as u16 {
-                        let code = pos.board()[at as usize];
-                        // (The tables leave out en passant: no royal piece is taken that way.)
-                        if code.is_empty() || pos.en_passant().is_some_and(|(_, p)| p == at) {
-                            continue;
-                        }
-                        let by: Player = code.owner().other();
-                        let table = r.attacks.attacker(&r.geometry, pos.board(), at, code);
-                        let simple = (0..pos.board().len() as u16).filter(|&c| {
-                            let a = pos.board()[c as usize];
-                            !a.is_empty() && a.owner() == by && r.attacks.complex >> a.index() & 1 == 0
-                        });
-                        let generated = movegen::first_capture_among(r, &pos, by, &mut Vec::new(), &mut Vec::new(), simple, |c| c == at);
-                        assert_eq!(table.is_some(), generated.is_some(), "{name}: {} attacked on {at}", pos.to_text(r));
-                        if let Some(src) = table {
-                            let a = pos.board()[src as usize];
-                            assert!(!a.is_empty() && a.owner() == by, "{name}: the attacker is the other side's");
-                            attacked += 1;
-                        }
-                        checked += 1;
-                    }
-                    let mut moves = Vec::new();
-                    v.legal_moves(&mut pos, &mut moves).unwrap();
-                    if moves.is_empty() || pos.result().is_some() {
-                        break;
-                    }
-                    let m = moves[rng.random_range(0..moves.len())];
-                    v.make(&mut pos, &m).unwrap();
-                    if pos.result().is_some() {
-                        break;
-                    }
-                }
-            }
-            assert!(attacked > 100 && attacked < checked, "{name}: {attacked} of {checked}");
-        }
-    }
 }

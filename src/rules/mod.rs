@@ -493,8 +493,9 @@ pub struct Ruleset {
     pub royal_codes: ByPlayer<CodeSet>,
     /// Per piece code and cell, the cells a piece of that code there could capture on, on an
     /// empty board (a superset: blockers and zone conditions ignored; every cell where that
-    /// cannot be said, as for a flying jump). Empty on boards of more than 128 cells. The check
-    /// test skips the pieces that cannot reach the royal cells.
+    /// cannot be said, as for a jump, which a chain continues, or en passant). Empty on boards
+    /// of more than 128 cells. The attack query ([`crate::attack`]) generates the captures only
+    /// of the pieces that can reach its cell.
     /// Indexed by `code × cells + cell` (one flat table: the test reads it once per piece).
     pub attack_reach: Vec<u128>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once
@@ -606,7 +607,8 @@ impl Ruleset {
             .map(|p| {
                 (0..g.len() as u16)
                     .map(|from| {
-                        if p.jumps.iter().any(|j| j.flying.is_some()) || !p.en_passant.is_empty() {
+                        // (A capture chain goes on past its first jump's victim.)
+                        if !p.jumps.is_empty() || !p.en_passant.is_empty() {
                             return all;
                         }
                         let mut m = 0u128;

@@ -36,6 +36,7 @@ pub const SIGNATURES: &[&str] = &[
     "owner(cell) -> player or \"\"",
     "kind(cell) -> kind or \"\"",
     "is_royal(cell) -> bool",
+    "attacked(cell, player) -> bool",
     "attr(cell, attribute) -> int",
     "set_attr(cell, attribute, value)",
     "remove(cell)",
@@ -403,6 +404,11 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("is_royal", |c, cell: &str| -> RR<bool> {
         let code = c.pos.board()[cell_of(c, cell)? as usize];
         Ok(!code.is_empty() && rules(c).kind(code.kind()).royal)
+    });
+    reg!("attacked", |c, cell: &str, player: &str| -> RR<bool> {
+        let x = cell_of(c, cell)?;
+        let p = player_of(c, player)?;
+        Ok(crate::attack::attacker(rules(c), c.pos.view(), p, x).is_some())
     });
     reg!("attr", |c, cell: &str, name: &str| -> RR<i64> {
         let x = cell_of(c, cell)?;

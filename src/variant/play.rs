@@ -2,6 +2,7 @@
 //! the move a text names, and why a move is illegal.
 
 use super::Variant;
+use crate::attack::{self, Known};
 use crate::cellset::CellSet;
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
@@ -14,14 +15,6 @@ use crate::rules::{AfterMove, CodeSet, EndChecks, EndRule, Hook, HookFilter, Ide
 use crate::script::ScriptError;
 use crate::script::api::HookMove;
 use crate::state::Position;
-
-/// Reusable buffers of the check test: a board copy and a move list.
-type Scratch = (Vec<crate::piece::PieceCode>, MoveList);
-
-thread_local! {
-    /// The check test's buffers, kept between move lists.
-    static CHECK_SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new((Vec::new(), Vec::new())) };
-}
 
 /// What [`Variant::royal_hint`] reads of the pieces before it asks the attack tables.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -248,21 +241,16 @@ impl Variant {
         refused: Option<&mut Vec<(Move, String)>>,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
-        // This thread's buffers, taken for the call (a nested call gets fresh ones) and put
-        // back, so the test allocates nothing once they have grown.
-        let mut scratch = CHECK_SCRATCH.take();
         let hint = self.royal_hint(pos, me);
         let free = hint.and_then(|h| h.free);
         // The moves safe on sight are kept without a test.
-        let kept = keep_unrefused(out, start, refused, |m, words| {
+        keep_unrefused(out, start, refused, |m, words| {
             if free.is_some_and(|f| Self::safe_among(m, f)) {
                 return Ok(None);
             }
-            let attack = self.check_after_with(pos, m, me, &mut scratch, hint)?;
+            let attack = self.check_after_with(pos, m, me, hint)?;
             Ok(attack.map(|a| if words { self.check_words(pos, *m, a) } else { String::new() }))
-        });
-        CHECK_SCRATCH.set(scratch);
-        kept
+        })
     }
 
     /// `no_mate` drops: removes from `out[start..]` each drop of such a kind after which the
@@ -319,15 +307,16 @@ impl Variant {
         let board = pos.board_scratch();
         let there = board[to as usize];
         board[to as usize] = code;
-        let attacked = rules.attacks.attacker(&rules.geometry, board, king, board[king as usize]).is_some();
+        // (The attack query's table half is its whole answer: the mover has no complex piece.)
+        let attacked = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], Among::ANY).is_some();
         board[to as usize] = there;
         !attacked
     }
 
     /// Whether `m` by `me` leaves a royal piece of `me` attacked: the royal piece's cell and its
     /// attacker's, after the move.
-    fn check_after(&self, pos: &mut Position, m: &Move, me: Player, scratch: &mut Scratch) -> Result<Option<(u16, u16)>, ScriptError> {
-        self.check_after_with(pos, m, me, scratch, None)
+    fn check_after(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
+        self.check_after_with(pos, m, me, None)
     }
 
     /// Where `me`'s one royal piece stands, and whether the opponent has pieces the reverse
@@ -341,9 +330,10 @@ impl Variant {
         // The tables are kept for boards of at most 128 cells, whose pieces the occupied sets hold.
         let RoyalCells { king, exits, complex, indirect, sliders } =
             if pos.cells_by_code().is_empty() { self.royal_cells_by_scan(pos, me)? } else { self.royal_cells_by_sets(pos, me)? };
-        let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
         let among = Among { pieces: pos.occupied(me.other()), sliders };
-        let in_check = complex || rules.attacks.attacker_among(g, board, king, victim, among).is_some();
+        // (Where the opponent has a complex piece, the king counts as attacked: no move is safe on sight.)
+        let in_check = complex || attack::attacker_known(rules, pos.view(), me.other(), king, Known { among, complex }).is_some();
+        let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
         let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim, sliders) };
         let quiet = !(in_check || complex || indirect || rules.crown.is_some());
         let free = quiet.then(|| pos.occupied(me) & !(1 << king) & !pinned & !exits);
@@ -463,6 +453,7 @@ impl Variant {
         board[to as usize] = landed;
         board[m.from as usize] = PieceCode::EMPTY;
         let king = if m.from == h.king { to } else { h.king };
+        // (The attack query's table half is its whole answer: the opponent has no complex piece.)
         let attack = rules.attacks.attacker_among(&rules.geometry, board, king, board[king as usize], h.among).map(|src| (king, src));
         board[m.from as usize] = piece;
         board[to as usize] = there;
@@ -477,6 +468,7 @@ impl Variant {
             return None;
         }
         board[to as usize] = code;
+        // (As in `check_on_board`, the table half is the whole answer.)
         let attack = rules.attacks.attacker_among(&rules.geometry, board, h.king, board[h.king as usize], h.among).map(|src| (h.king, src));
         board[to as usize] = PieceCode::EMPTY;
         Some(attack)
@@ -488,7 +480,6 @@ impl Variant {
         pos: &mut Position,
         m: &Move,
         me: Player,
-        scratch: &mut Scratch,
         hint: Option<RoyalHint>,
     ) -> Result<Option<(u16, u16)>, ScriptError> {
         if self.plan.kernel_check {
@@ -511,16 +502,16 @@ impl Variant {
                 // The royal piece is where it was, or where the move took it.
                 let king = if m.from == h.king { m.to().unwrap_or(NONE) } else { h.king };
                 let royal = |c: u16| c != NONE && self.rules.royal_codes[me] & (1u128 << pos.board()[c as usize].index()) != 0;
-                if royal(king) { self.attacked_royal(pos, me, king, h.complex, scratch) } else { self.royal_attacker(pos, me, scratch) }
+                if royal(king) { self.attacked_royal(pos, me, king, h.complex) } else { self.royal_attacker(pos, me) }
             } else {
-                self.royal_attacker(pos, me, scratch)
+                self.royal_attacker(pos, me)
             };
             pos.undo();
             return Ok(attack);
         }
         self.make(pos, m)?;
         let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
-        let attack = if won || pos.side() == me { None } else { self.royal_attacker(pos, me, scratch) };
+        let attack = if won || pos.side() == me { None } else { self.royal_attacker(pos, me) };
         pos.undo();
         Ok(attack)
     }
@@ -547,52 +538,28 @@ impl Variant {
     /// Whether the opponent of the player to decide could capture one of that player's royal
     /// pieces now (check).
     pub fn in_check(&self, pos: &Position) -> bool {
-        let mut scratch = CHECK_SCRATCH.take();
-        let attacked = self.royal_attacker(pos, pos.side(), &mut scratch).is_some();
-        CHECK_SCRATCH.set(scratch);
-        attacked
+        self.royal_attacker(pos, pos.side()).is_some()
+    }
+
+    /// The royal piece of `me` on `king` (its only one), and its attacker, if the opponent could
+    /// capture it; `complex`: whether the opponent may have a piece the reverse tables do not hold.
+    fn attacked_royal(&self, pos: &Position, me: Player, king: u16, complex: bool) -> Option<(u16, u16)> {
+        let known = Known { among: Among::ANY, complex };
+        attack::attacker_known(&self.rules, pos.view(), me.other(), king, known).map(|src| (king, src))
     }
 
     /// Whether the opponent of `me`, moving now in `pos`, could capture a royal piece of `me`:
-    /// that piece's cell and its attacker's.
-    /// The royal piece of `me` on `king` (its only one), and its attacker, if the opponent could
-    /// capture it: the reverse tables, then (`complex`) the pieces they do not cover.
-    fn attacked_royal(&self, pos: &Position, me: Player, king: u16, complex: bool, (board, moves): &mut Scratch) -> Option<(u16, u16)> {
-        let rules = &*self.rules;
-        if let Some(src) = rules.attacks.attacker(&rules.geometry, pos.board(), king, pos.board()[king as usize]) {
-            return Some((king, src));
-        }
-        if !complex {
-            return None;
-        }
-        let cells = (0..pos.board().len() as u16).filter(|&c| {
-            let code = pos.board()[c as usize];
-            !code.is_empty()
-                && code.owner() != me
-                && rules.attacks.complex & (1u128 << code.index()) != 0
-                && rules.reach_of(code, c) >> king & 1 != 0
-        });
-        let m = movegen::first_capture_among(rules, pos, me.other(), board, moves, cells, |c| c == king)?;
-        Some((king, m.from))
-    }
-
-    fn royal_attacker(&self, pos: &Position, me: Player, scratch: &mut Scratch) -> Option<(u16, u16)> {
+    /// that piece's cell and its attacker's (the first royal piece attacked, in cell order).
+    fn royal_attacker(&self, pos: &Position, me: Player) -> Option<(u16, u16)> {
         if let Some(h) = self.royal_hint(pos, me) {
-            return self.attacked_royal(pos, me, h.king, h.complex, scratch);
+            return self.attacked_royal(pos, me, h.king, h.complex);
         }
-        // No royal piece, several, or a board too big for the tables: every piece in reach of
-        // a royal cell is tried.
+        // No royal piece, several, or a board too big for the tables: each royal piece is asked about.
         let royal_codes = self.rules.royal_codes[me];
-        let royal = |c: u16| royal_codes & (1u128 << pos.board()[c as usize].index()) != 0;
-        let mut targets = if self.rules.attack_reach.is_empty() { u128::MAX } else { 0 };
-        if targets == 0 {
-            for c in (0..pos.board().len() as u16).filter(|&c| royal(c)) {
-                targets |= 1u128 << c;
-            }
-        }
-        let (board, moves) = scratch;
-        let m = movegen::first_capture_near(&self.rules, pos, me.other(), board, moves, targets, royal)?;
-        Some((m.victims().find(|&c| royal(c))?, m.from))
+        let view = pos.view();
+        (0..pos.board().len() as u16)
+            .filter(|&c| royal_codes >> pos.board()[c as usize].index() & 1 != 0)
+            .find_map(|c| attack::attacker(&self.rules, view, me.other(), c).map(|src| (c, src)))
     }
 
     /// Whether the player not to decide would have a move here (the `passes` rule: when neither
@@ -694,7 +661,7 @@ impl Variant {
             let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
                 let winner = e.kind.after_move(&m)?;
                 // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
-                if e.kind.needs_safety() && fx.to != NONE && self.can_capture(pos, decider.other(), |c| c == fx.to) {
+                if e.kind.needs_safety() && fx.to != NONE && attack::attacker(rules, pos.view(), decider.other(), fx.to).is_some() {
                     return None;
                 }
                 Some((e, e.outcome(winner)))
@@ -790,17 +757,11 @@ impl Variant {
     /// Whether the opponent of the player to decide, were it to move now, has a move that
     /// captures one of that player's pieces of `kinds` (the kernel's moves, hooks aside).
     pub fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
-        let me = pos.side();
-        self.can_capture(pos, me.other(), |c| {
+        let (me, view) = (pos.side(), pos.view());
+        (0..pos.board().len() as u16).any(|c| {
             let code = pos.board()[c as usize];
-            code.is_of(me) && kinds.contains(code.kind())
+            code.is_of(me) && kinds.contains(code.kind()) && attack::attacker(&self.rules, view, me.other(), c).is_some()
         })
-    }
-
-    /// Whether `by`, were it to move in `pos`, has a move (the kernel's, hooks aside) that
-    /// captures a piece on a cell for which `hit` holds.
-    fn can_capture(&self, pos: &Position, by: Player, hit: impl Fn(u16) -> bool) -> bool {
-        movegen::first_capture_of(&self.rules, pos, by, &mut Vec::new(), &mut Vec::new(), hit).is_some()
     }
 
     /// Finds the legal move a text names, or says why there is none.
@@ -1008,7 +969,7 @@ impl Variant {
             Err(why) => Ok(Some(why.words(&self.rules, pos, side))),
             Ok(m) => {
                 let me = pos.side();
-                let attack = self.check_after(pos, &m, me, &mut (Vec::new(), Vec::new()))?;
+                let attack = self.check_after(pos, &m, me)?;
                 Ok(attack.map(|a| self.check_words(pos, m, a)))
             }
         }
@@ -1158,7 +1119,6 @@ mod tests {
             assert!(v.plan.board_only != 0, "{name}");
             let (mut probed, mut checks, mut pseudo) = (0, 0, Vec::new());
             let (mut drops, mut promotions) = (0, 0);
-            let mut scratch: Scratch = (Vec::new(), Vec::new());
             v.random_positions(13, 8, 120, |pos, _| {
                 let me = pos.side();
                 let Some(h) = v.royal_hint(pos, me).filter(|h| !h.complex) else { return };
@@ -1171,7 +1131,7 @@ mod tests {
                     let before = pos.clone();
                     let Some(on_board) = v.check_on_board(pos, m, &h) else { continue };
                     assert_eq!(*pos, before, "{name}: the board is put back");
-                    let made = v.check_after_with(pos, m, me, &mut scratch, None).unwrap();
+                    let made = v.check_after_with(pos, m, me, None).unwrap();
                     assert_eq!(on_board, made, "{name}: {} in {}", m.text(&v.rules.geometry), pos.to_text(&v.rules));
                     probed += 1;
                     checks += on_board.is_some() as u32;

@@ -38,7 +38,11 @@ const LAYERS: &[&[&str]] = &[
     &["plan"],
     // Legal moves; positions and moves in other notations (numbered squares, SAN, FEN, the
     // engine protocols' coordinates and SFEN).
-    &["movegen", "numbered", "san", "fen", "protocol::coords", "protocol::sfen"],
+    &["movegen", "numbered", "san", "protocol::coords", "protocol::sfen"],
+    // The attack query (tables, then generated captures for the pieces they do not hold); what
+    // asks it: castling, the FEN's standing result.
+    &["attack"],
+    &["movegen::castling", "fen"],
     &["explain"],
     &["script"],
     &["setperft"],

@@ -93,6 +93,24 @@ fn script_api_signatures() {
     insta::assert_snapshot!(registered.join("\n"));
 }
 
+/// `attacked(cell, player)`: whether `player` could capture the piece on the cell now (never
+/// an empty cell or the player's own piece). The script returns a bit per attacked cell.
+#[test]
+fn scripts_ask_which_pieces_are_attacked() {
+    let v = boardlab::Variant::load("tests/scripted/attacked/variant.toml", &[]).unwrap();
+    let script = v.script.as_ref().unwrap();
+    // White: rook d2, knight c3, king e1; black: queen d5, pawn e4, king e8. The knight takes
+    // the queen or the pawn, the rook the queen (up the d-file); of White's pieces only the rook
+    // can be taken (by the queen, down the file): c3 and e1 are off the queen's lines, and the
+    // pawn takes only towards d3 and f3, which are empty.
+    let mut pos = boardlab::Position::from_text(&v.rules, "4k3/8/8/3q4/4p3/2N5/3R4/4K3 white 0").unwrap();
+    let cell = |file: u32, rank: u32| 1i64 << (rank * 8 + file);
+    let white = script.evaluate(&mut pos, boardlab::Player::FIRST).unwrap();
+    assert_eq!(white, cell(3, 4) | cell(4, 3), "d5 and e4");
+    let black = script.evaluate(&mut pos, boardlab::Player::SECOND).unwrap();
+    assert_eq!(black, cell(3, 1), "d2");
+}
+
 #[test]
 fn repetition_and_pass_rules() {
     let v = boardlab::Variant::load("tests/extends/repetition/variant.toml", &[]).unwrap();

@@ -5,13 +5,14 @@
 //! beyond the caller's reusable move list (except a two-part turn's second part, which works on
 //! a copy of the board).
 
+mod castling;
+
 use crate::cellset::CellSet;
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::notation::{INLINE_PATH, Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::plan::Plan;
-use crate::rules::castling::{EAST, WEST};
 use crate::rules::movement::MoveOut;
 use crate::rules::movement::victim;
 use crate::rules::setwise::Sets;
@@ -19,6 +20,9 @@ use crate::rules::{
     BoardView, Chain, CodeSet, Flying, Form, Identity, PieceRules, PromoteAt, Promotion, Removal, Ruleset, StepTargets, Then,
 };
 use crate::state::Position;
+#[cfg(test)]
+pub(crate) use castling::CastleRefusal;
+pub use castling::{castle_move, castlings};
 
 /// A reusable list of moves.
 pub type MoveList = Vec<Move>;
@@ -43,43 +47,14 @@ fn captures_into<S: ChainEnds>(rules: &Ruleset, board: &mut [PieceCode], side: P
     }
 }
 
-/// The first move of `by` (were it to move in `pos`; the kernel's moves, hooks aside) that
-/// captures a piece on a cell for which `hit` holds, piece by piece, stopping at the first:
-/// the check test. Only forms that can capture are generated; `board` and `moves` are scratch.
-pub fn first_capture_of(
+/// The first capture of the pieces of `by` on `cells`, piece by piece (the kernel's forms and
+/// chains, hooks aside; were `by` to move on `view`), that takes a piece on a cell for which
+/// `hit` holds: the attack query's way for the pieces its tables do not hold
+/// ([`crate::attack`]). Only forms that can capture are generated; `board` and `moves` are
+/// scratch.
+pub(crate) fn first_capture_among(
     rules: &Ruleset,
-    pos: &Position,
-    by: Player,
-    board: &mut Vec<PieceCode>,
-    moves: &mut MoveList,
-    hit: impl Fn(u16) -> bool,
-) -> Option<Move> {
-    first_capture_near(rules, pos, by, board, moves, u128::MAX, hit)
-}
-
-/// [`first_capture_of`] when every cell `hit` holds for is in `targets` (a cell mask): pieces
-/// whose [`Ruleset::attack_reach`] misses them all are not tried.
-pub fn first_capture_near(
-    rules: &Ruleset,
-    pos: &Position,
-    by: Player,
-    board: &mut Vec<PieceCode>,
-    moves: &mut MoveList,
-    targets: u128,
-    hit: impl Fn(u16) -> bool,
-) -> Option<Move> {
-    let prune = !rules.attack_reach.is_empty();
-    let cells = (0..pos.board().len() as u16).filter(|&from| {
-        let code = pos.board()[from as usize];
-        !code.is_empty() && code.owner() == by && !(prune && rules.reach_of(code, from) & targets == 0)
-    });
-    first_capture_among(rules, pos, by, board, moves, cells, hit)
-}
-
-/// [`first_capture_of`] trying only the pieces of `by` on `cells`.
-pub fn first_capture_among(
-    rules: &Ruleset,
-    pos: &Position,
+    view: BoardView,
     by: Player,
     board: &mut Vec<PieceCode>,
     moves: &mut MoveList,
@@ -88,21 +63,23 @@ pub fn first_capture_among(
 ) -> Option<Move> {
     // Jump chains need a board to empty cells on; copied only when a jumping piece comes up.
     board.clear();
-    let view = pos.view();
-    let own = pos.counts()[by];
     let mut s = Scratch::new();
+    // How many pieces `by` has, for forms limited by that count: counted when one comes up.
+    let mut own = None;
     for from in cells {
-        let code = pos.board()[from as usize];
+        let code = view.board[from as usize];
         moves.clear();
         let pr = &rules.pieces[code.index()];
         if !pr.jumps.is_empty() {
             if board.is_empty() {
-                board.extend_from_slice(pos.board());
+                board.extend_from_slice(view.board);
             }
             captures_from(rules, board, by, from, code, &mut s, moves);
         }
         for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-            if form.captures() && (limit == u16::MAX || own as u64 <= limit as u64) {
+            if form.captures()
+                && (limit == u16::MAX || *own.get_or_insert_with(|| view.board.iter().filter(|c| c.is_of(by)).count()) <= limit as usize)
+            {
                 form.generate(&rules.geometry, view, from, ZoneSet::EMPTY, moves);
             }
         }
@@ -1449,129 +1426,6 @@ fn capture_chains(rules: &Ruleset, pos: &mut Position, side: Player, jumpers: u1
             dedup_from(out, before);
         }
     }
-}
-
-/// Appends the castling moves of the side to move (`[castling]`): only where some right
-/// remains, so a game without castling pays one test.
-pub fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
-    if rules.castling.is_none() || !pos.castle_rights().any() || pos.continuation().is_some() {
-        return;
-    }
-    if rules.captures.compulsory && out.iter().any(Move::is_capture) {
-        return;
-    }
-    for side in [EAST, WEST] {
-        if let Ok(m) = castle_move(rules, pos, side) {
-            out.push(m);
-        }
-    }
-}
-
-/// Why the side to move may not castle on one side now: the cells that say so, put into words
-/// only when someone asks ([`CastleRefusal::words`]), so generation formats nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CastleRefusal {
-    NoCastling,
-    /// This side (`O-O` or `O-O-O`) is not declared.
-    NoSide,
-    /// The king or that rook has moved.
-    RightLost,
-    /// No king stands on the rank of the rook on this cell.
-    NoKing(u16),
-    OffBoard,
-    /// A piece on this cell stands between.
-    Blocked(u16),
-    /// The king is in check by the piece on this cell.
-    InCheck(u16),
-    /// The king would cross the first cell, attacked by the piece on the second.
-    Crosses(u16, u16),
-}
-
-impl CastleRefusal {
-    /// The refusal in words, read on `pos` (the position castling was asked in).
-    pub fn words(self, rules: &Ruleset, pos: &Position, side: usize) -> String {
-        let written = if side == EAST { "O-O" } else { "O-O-O" };
-        let name = |c: u16| rules.geometry.name(crate::geometry::Cell(c)).to_string();
-        let kind = |c: u16| rules.kind(pos.board()[c as usize].kind()).name.clone();
-        match self {
-            CastleRefusal::NoCastling => "this game has no castling".into(),
-            CastleRefusal::NoSide => format!("this game does not castle {written}"),
-            CastleRefusal::RightLost => {
-                format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(pos.side()))
-            }
-            CastleRefusal::NoKing(rook) => format!("no king stands on the rank of the rook on {}", name(rook)),
-            CastleRefusal::OffBoard => format!("castling {written} lands off the board on this rank"),
-            CastleRefusal::Blocked(c) => format!("the {} on {} stands in the way", kind(c), name(c)),
-            CastleRefusal::InCheck(by) => format!("your king is in check by the {} on {}", kind(by), name(by)),
-            CastleRefusal::Crosses(cell, by) => {
-                format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(by), name(by))
-            }
-        }
-    }
-}
-
-/// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
-/// none: the right is gone, a cell between is taken, the king is in check or would cross an
-/// attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
-pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
-    let c = rules.castling.as_ref().ok_or(CastleRefusal::NoCastling)?;
-    let g = &rules.geometry;
-    let me = pos.side();
-    let (king_file, rook_file) = c.sides[side].ok_or(CastleRefusal::NoSide)?;
-    let rook = pos.castle_rights().rook(me, side);
-    if rook == NONE {
-        return Err(CastleRefusal::RightLost);
-    }
-    let king = c.king_on_rank(g, pos.board(), me, rook).ok_or(CastleRefusal::NoKing(rook))?;
-    let rank = g.coords(crate::geometry::Cell(king)).1 as i32;
-    let at = |f: u8| g.at(f as i32, rank).map(|c| c.0);
-    let (Some(king_to), Some(rook_to)) = (at(king_file), at(rook_file)) else {
-        return Err(CastleRefusal::OffBoard);
-    };
-    let file = |c: u16| g.coords(crate::geometry::Cell(c)).0;
-    let between = |a: u16, b: u16| {
-        let (x, y) = (file(a).min(file(b)), file(a).max(file(b)));
-        (x..=y).filter_map(at)
-    };
-    if let Some(block) =
-        between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty())
-    {
-        return Err(CastleRefusal::Blocked(block));
-    }
-    if let Some(by) = attacker_of(rules, pos, me.other(), king) {
-        return Err(CastleRefusal::InCheck(by));
-    }
-    // Each cell the king crosses, and the one it lands on, must not be attacked: the king is
-    // put there on the board (the rook still home) and the opponent's captures are tried.
-    let z = &rules.zobrist;
-    for cell in between(king, king_to).filter(|&x| x != king) {
-        pos.begin();
-        pos.relocate(z, king, cell);
-        let hit = attacker_of(rules, pos, me.other(), cell);
-        pos.undo();
-        if let Some(by) = hit {
-            return Err(CastleRefusal::Crosses(cell, by));
-        }
-    }
-    Ok(Move::castle(king, king_to, rook, rook_to))
-}
-
-/// The cell of a piece of `by` that could capture the piece on `cell` now: the reverse attack
-/// tables where they cover all of `by`'s pieces on the board, else `by`'s captures tried.
-fn attacker_of(rules: &Ruleset, pos: &Position, by: Player, cell: u16) -> Option<u16> {
-    let board = pos.board();
-    if !rules.attack_reach.is_empty() {
-        if let Some(src) = rules.attacks.attacker(&rules.geometry, board, cell, board[cell as usize]) {
-            return Some(src);
-        }
-        let complex = board.iter().any(|c| !c.is_empty() && c.owner() == by && rules.attacks.complex >> c.index() & 1 != 0);
-        if !complex {
-            return None;
-        }
-    }
-    let near = if rules.attack_reach.is_empty() { u128::MAX } else { 1u128 << cell };
-    let (mut scratch_board, mut moves) = (Vec::new(), Vec::new());
-    first_capture_near(rules, pos, by, &mut scratch_board, &mut moves, near, |x| x == cell).map(|m| m.from)
 }
 
 /// Keeps the moves of `out[start..]` for which `keep` holds, in order.
