@@ -5,7 +5,7 @@ use super::Variant;
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
-use crate::notation::{INLINE_PATH, Move, MoveKind, MoveText, NotationError};
+use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
 use crate::rules::attacks::Among;
@@ -438,17 +438,14 @@ impl Variant {
         match m.kind {
             MoveKind::Drop { .. } => true,
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } => {
-                // A long chain's landings are stored apart: such a move is tested.
-                let n = m.len as usize;
-                let taken_on_landing = |n: usize| m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1]);
                 // (The set's word is picked first: a shift of the whole 128-bit set costs more.)
                 let word = if m.from < 64 { free as u64 } else { (free >> 64) as u64 };
                 m.from < 128
                     && word >> (m.from & 63) & 1 != 0
-                    && if n == 1 {
-                        m.victims[0] == NONE || m.victims[0] == m.path[0]
-                    } else {
-                        (2..=INLINE_PATH).contains(&n) && taken_on_landing(n)
+                    && match m.single() {
+                        Some((to, v)) => v == NONE || v == to,
+                        // A chain: its landings are in the table.
+                        None => m.to().is_some_and(|to| m.victim_slots().iter().all(|&v| v == NONE || v == to)),
                     }
             }
             _ => false,
@@ -464,17 +461,14 @@ impl Variant {
     #[inline]
     fn check_on_board(&self, pos: &mut Position, m: &Move, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
         // One landing, held in the move itself.
-        if m.len != 1 {
-            return None;
-        }
-        let to = m.path[0];
+        let (to, victim) = m.single()?;
         let landed = match m.kind {
             MoveKind::Normal => None,
             MoveKind::Promote { code, .. } if self.rules.royal_codes.0.iter().all(|r| r >> code.index() & 1 == 0) => Some(code),
             MoveKind::Drop { code, .. } => return self.drop_on_board(pos, to, code, h),
             _ => return None,
         };
-        if m.from as usize >= pos.board().len() || (m.victims[0] != NONE && m.victims[0] != to) {
+        if m.from as usize >= pos.board().len() || (victim != NONE && victim != to) {
             return None;
         }
         let rules = &*self.rules;
