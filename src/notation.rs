@@ -206,7 +206,11 @@ impl Move {
     /// The number of pieces captured.
     #[inline]
     pub fn captures(&self) -> usize {
-        if self.len <= 1 { usize::from(self.len == 1 && self.slot[0] != NONE) } else { self.victim_slots().iter().filter(|&&v| v != NONE).count() }
+        if self.len <= 1 {
+            usize::from(self.len == 1 && self.slot[0] != NONE)
+        } else {
+            self.victim_slots().iter().filter(|&&v| v != NONE).count()
+        }
     }
 
     /// The one landing's captured cell ([`NONE`]: nothing), where the move has one landing
@@ -546,8 +550,8 @@ impl MoveText {
 /// record), so an index into a list could be read after the list changed or died. The table
 /// grows only with the chains the rules can produce, not with the moves made: a study of
 /// millions of games adds a chain the first time any game lists it (international draughts'
-/// random self-play lists about 26,000 distinct chains in its first 1,000 games and about
-/// 40,000 in 4,000: about 2 MB).
+/// random self-play stored 1,899 distinct chains in its first 1,000 games, 4,514 in 4,000 and
+/// 11,188 in 20,000: the growth slows as the games repeat chains, about 120 bytes each).
 ///
 /// Reads take no lock: an entry is written once and never moves (segments of doubling size,
 /// each allocated once). Each thread looks chains up in its own map first, so threads listing
@@ -877,7 +881,8 @@ mod tests {
         assert_eq!([chains::place(191), chains::place(192)], [(1, 127), (2, 0)]);
         assert_eq!(chains::place(u32::MAX - 64), (25, (64 << 25) - 1));
         // Enough chains to fill the first segments: each reads back as written.
-        let made: Vec<(Vec<u16>, Move)> = (0..300u16).map(|i| (vec![i, i + 1, 1000 + i], Move::along(9, &[i, i + 1, 1000 + i], &[NONE, i, NONE]))).collect();
+        let made: Vec<(Vec<u16>, Move)> =
+            (0..300u16).map(|i| (vec![i, i + 1, 1000 + i], Move::along(9, &[i, i + 1, 1000 + i], &[NONE, i, NONE]))).collect();
         for (landings, m) in &made {
             assert_eq!(m.landings(), &landings[..]);
             assert_eq!(m.victims().collect::<Vec<_>>(), [landings[0]]);

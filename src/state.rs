@@ -698,28 +698,21 @@ impl Position {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
-        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
-        if self.cont.is_some() {
-            self.set_continuation(z, None);
-        }
+        // Rules with none of the constructs below, in a position with no continuation or open
+        // en passant cell, skip them all on this one test.
+        let general = rules.make_path == MakePath::General || self.cont.is_some() || self.en_passant.is_some();
+        let (prior, opened) = if general { self.before_move(rules, mv) } else { (None, None) };
         let mut fx = MoveEffects::default();
-        if let Some((at, _)) = self.en_passant.take() {
-            self.hash ^= Zobrist::en_passant(at);
-        }
-        // (Only rules with en passant slides take the general path.)
-        let opened = if rules.make_path == MakePath::General { self.en_passant_opened(rules, mv) } else { None };
-        if let Some(c) = &rules.castling
-            && self.castle.any()
-        {
-            self.castle_rights_after(c, mv);
-        }
         match mv.kind {
             MoveKind::Drop { code, .. } => self.drop_piece(rules, mv, code, &mut fx),
             MoveKind::Castle { rook_from, rook_to } => self.castle_pieces(rules, mv, rook_from, rook_to, &mut fx),
             MoveKind::Pass => {}
-            MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => self.move_piece(rules, mv, &mut fx),
+            MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => {
+                self.move_piece(rules, mv, &mut fx)
+            }
         }
-        if fx.to != NONE
+        if general
+            && fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
         {
             fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
@@ -741,8 +734,29 @@ impl Position {
         fx
     }
 
-    /// The castling rights after `mv`: the mover's piece and what it captures lose theirs.
+    /// What a move does before its piece moves, where the rules or the position may need it:
+    /// the push's view of the continuation, the continuation and the open en passant cell
+    /// closed, the castling rights updated. Returns the push's prior and the en passant cell
+    /// this move opens.
     #[inline(never)]
+    fn before_move(&mut self, rules: &Ruleset, mv: &Move) -> (Option<Prior>, Option<(u16, u16)>) {
+        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
+        if self.cont.is_some() {
+            self.set_continuation(&rules.zobrist, None);
+        }
+        if let Some((at, _)) = self.en_passant.take() {
+            self.hash ^= Zobrist::en_passant(at);
+        }
+        let opened = self.en_passant_opened(rules, mv);
+        if let Some(c) = &rules.castling
+            && self.castle.any()
+        {
+            self.castle_rights_after(c, mv);
+        }
+        (prior, opened)
+    }
+
+    /// The castling rights after `mv`: the mover's piece and what it captures lose theirs.
     fn castle_rights_after(&mut self, c: &crate::rules::Castling, mv: &Move) {
         let code = if mv.from as usize >= self.board.len() { PieceCode::EMPTY } else { self.board[mv.from as usize] };
         let after = self.castle.after_move(c, mv.from, code, |r| mv.victims().any(|v| v == r));
@@ -775,6 +789,17 @@ impl Position {
         fx.code = code;
         self.take_victims(rules, mv, fx);
         let new_code = promoted(rules, mv, code);
+        (fx.new_code, fx.to) = (new_code, to);
+        if n == 0 && rules.make_path != MakePath::General {
+            // Nothing but the piece to move (checkers, Breakthrough).
+            if to == from || self.board[to as usize].is_empty() {
+                self.shift_piece(z, from, to, code, new_code);
+            } else {
+                self.set_piece(z, from, PieceCode::EMPTY);
+                self.set_piece(z, to, new_code);
+            }
+            return;
+        }
         let pr = &rules.pieces[code.index()];
         let (f0, t0) = (from as usize * n, to as usize * n);
         let mut vals = [0i32; 16];
@@ -793,7 +818,6 @@ impl Position {
             self.clear_cell(z, from);
             self.put(z, to, new_code, &vals[..n]);
         }
-        (fx.new_code, fx.to) = (new_code, to);
         if let Some(x) = &pr.exit
             && rules.geometry.zones_of(to).meets(x.zone)
         {

@@ -327,6 +327,10 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Castle { rook_from, .. } => 3000 + rook_from as u64,
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len() as u64) << 16);
+    if let Some((to, v)) = m.single() {
+        // (Most moves: read from the move alone.)
+        return (mix(h ^ (to as u64) << 20 ^ v as u64) as u32) | 1;
+    }
     for (&l, &v) in m.landings().iter().zip(m.victim_slots()) {
         h = mix(h ^ (l as u64) << 20 ^ v as u64);
     }
