@@ -628,8 +628,7 @@ mod tests {
     fn roles_of_cells() {
         let g = crate::geometry::Geometry::new(8, 8, |_, _| true);
         let c = |n: &str| g.parse_cell(n).unwrap().0;
-        let mut mv = Move::quiet(c("c3"), c("e5"));
-        mv.victims[0] = c("d4");
+        let mv = Move::capture_at(c("c3"), c("e5"), c("d4"));
         assert_eq!(role(&mv, c("c3")), "on the start cell");
         assert_eq!(role(&mv, c("e5")), "on the landing cell");
         assert_eq!(role(&mv, c("d4")), "on a captured cell");

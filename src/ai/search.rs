@@ -332,14 +332,13 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Promote { code, .. } => 2000 + code.index() as u64,
         MoveKind::Castle { rook_from, .. } => 3000 + rook_from as u64,
     };
-    let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len as u64) << 16);
-    // (A chain longer than the inline path keeps its table index in the first two entries,
-    // and nothing in the others.)
-    if m.len as usize > crate::notation::INLINE_PATH {
-        return (mix(h ^ (m.path[0] as u64) << 20 ^ (m.path[1] as u64) << 40) as u32) | 1;
+    let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len() as u64) << 16);
+    if let Some((to, v)) = m.single() {
+        // (Most moves: read from the move alone.)
+        return (mix(h ^ (to as u64) << 20 ^ v as u64) as u32) | 1;
     }
-    for i in 0..m.len as usize {
-        h = mix(h ^ (m.path[i] as u64) << 20 ^ m.victims[i] as u64);
+    for (&l, &v) in m.landings().iter().zip(m.victim_slots()) {
+        h = mix(h ^ (l as u64) << 20 ^ v as u64);
     }
     (h as u32) | 1
 }
@@ -635,7 +634,8 @@ impl<'a> Searcher<'a> {
             };
             keys.push((-s, i as u32));
         }
-        keys.sort_by_key(|&(s, i)| (s, i));
+        // (The pairs are distinct: an unstable sort gives the stable order.)
+        keys.sort_unstable_by_key(|&(s, i)| (s, i));
         self.sorted.clear();
         self.sorted.extend(keys.iter().map(|&(_, i)| moves[i as usize]));
         std::mem::swap(moves, &mut self.sorted);

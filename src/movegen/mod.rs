@@ -9,7 +9,7 @@ mod castling;
 
 use crate::cellset::CellSet;
 use crate::geometry::{Geometry, NONE, ZoneSet};
-use crate::notation::{INLINE_PATH, Move, MoveKind};
+use crate::notation::{Move, MoveKind};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::plan::Plan;
@@ -107,18 +107,22 @@ pub fn captures_landing_anywhere(rules: &Ruleset, board: &mut [PieceCode], side:
     captures(&relaxed, board, side, out);
 }
 
-/// A capture chain being built: the first [`INLINE_PATH`] jumps in a move, the rest (landing,
-/// jumped cell) in a list that only chains that long use.
+/// How many jumps a chain being built holds in arrays; a longer one keeps the rest in a list.
+const INLINE_PATH: usize = 16;
+
+/// A capture chain being built: its start, its length, the first [`INLINE_PATH`] jumps
+/// (landing, jumped cell) in arrays, the rest in a list that only chains that long use.
 struct Scratch {
-    m: Move,
+    from: u16,
+    len: u16,
+    path: [u16; INLINE_PATH],
+    victims: [u16; INLINE_PATH],
     deep: Vec<(u16, u16)>,
 }
 
 impl Scratch {
     fn new() -> Scratch {
-        let mut m = Move::quiet(0, NONE);
-        m.len = 0;
-        Scratch { m, deep: Vec::new() }
+        Scratch { from: 0, len: 0, path: [NONE; INLINE_PATH], victims: [NONE; INLINE_PATH], deep: Vec::new() }
     }
 }
 
@@ -146,7 +150,7 @@ struct Tally {
 impl ChainEnds for Tally {
     #[inline(always)]
     fn end(&mut self, s: &Scratch) {
-        let len = s.m.len;
+        let len = s.len;
         if self.maximum && len != self.best {
             if len < self.best {
                 return;
@@ -184,7 +188,7 @@ fn start_chain<S: ChainEnds>(
     out: &mut S,
 ) {
     board[from as usize] = PieceCode::EMPTY; // the start cell counts as empty during a chain
-    s.m.from = from;
+    s.from = from;
     chain(rules, board, side, code, from, s, out);
     board[from as usize] = code;
 }
@@ -255,25 +259,25 @@ fn landings<'a>(g: &'a Geometry, board: &'a [PieceCode], fl: &'a Flying, at: u16
 #[inline(always)]
 fn jumped(s: &Scratch, depth: usize, over: u16) -> bool {
     if depth <= INLINE_PATH {
-        s.m.victims[..depth].contains(&over)
+        s.victims[..depth].contains(&over)
     } else {
-        s.m.victims.contains(&over) || s.deep[..depth - INLINE_PATH].iter().any(|&(_, o)| o == over)
+        s.victims.contains(&over) || s.deep[..depth - INLINE_PATH].iter().any(|&(_, o)| o == over)
     }
 }
 
-/// The chain so far as a move (a chain longer than a move holds goes to the shared table).
+/// The chain so far as a move.
 #[inline(always)]
 fn built(s: &Scratch) -> Move {
-    if s.m.len as usize <= INLINE_PATH { s.m } else { long_chain(s) }
+    let n = s.len as usize;
+    if n <= INLINE_PATH { Move::along(s.from, &s.path[..n], &s.victims[..n]) } else { long_chain(s) }
 }
 
 #[cold]
 fn long_chain(s: &Scratch) -> Move {
-    let m = &s.m;
-    let rest = &s.deep[..m.len as usize - INLINE_PATH];
-    let landings: Vec<u16> = m.path.iter().copied().chain(rest.iter().map(|&(l, _)| l)).collect();
-    let victims: Vec<u16> = m.victims.iter().copied().chain(rest.iter().map(|&(_, v)| v)).collect();
-    Move::along(m.from, &landings, &victims)
+    let rest = &s.deep[..s.len as usize - INLINE_PATH];
+    let landings: Vec<u16> = s.path.iter().copied().chain(rest.iter().map(|&(l, _)| l)).collect();
+    let victims: Vec<u16> = s.victims.iter().copied().chain(rest.iter().map(|&(_, v)| v)).collect();
+    Move::along(s.from, &landings, &victims)
 }
 
 /// Extends the chain in `s` from `at` by every jump the piece can make; a chain's length is
@@ -289,7 +293,7 @@ fn chain<S: ChainEnds>(
     out: &mut S,
 ) -> bool {
     let pr = &rules.pieces[code.index()];
-    let depth = s.m.len as usize;
+    let depth = s.len as usize;
     let twice = rules.captures.removal == Removal::EndOfChain;
     let mut found = false;
     for j in &pr.jumps {
@@ -325,7 +329,7 @@ fn fly<S: ChainEnds>(
     if !fl.cond.start_ok(g, at) {
         return false;
     }
-    let depth = s.m.len as usize;
+    let depth = s.len as usize;
     let mut found = false;
     for &v in &fl.vecs {
         let Some(over) = flying_victim(rules, board, victims, fl, at, v, s, depth) else { continue };
@@ -360,23 +364,23 @@ fn fly<S: ChainEnds>(
 /// Writes the chain's next jump (over `over`, landing on `land`) at its end.
 #[inline(always)]
 fn record(s: &mut Scratch, land: u16, over: u16) {
-    let depth = s.m.len as usize;
+    let depth = s.len as usize;
     if depth < INLINE_PATH {
-        s.m.path[depth] = land;
-        s.m.victims[depth] = over;
+        s.path[depth] = land;
+        s.victims[depth] = over;
     } else {
         s.deep.truncate(depth - INLINE_PATH);
         s.deep.push((land, over));
     }
-    s.m.len = depth as u16 + 1;
+    s.len = depth as u16 + 1;
 }
 
 /// Takes the chain's last jump back off (deeper jumps only wrote past it).
 #[inline(always)]
 fn unrecord(s: &mut Scratch, depth: usize) {
-    s.m.len = depth as u16;
+    s.len = depth as u16;
     if depth < INLINE_PATH {
-        s.m.victims[depth] = NONE;
+        s.victims[depth] = NONE;
     }
 }
 
@@ -405,7 +409,7 @@ fn after_landing(rules: &Ruleset, code: PieceCode, side: Player, vc: PieceCode, 
 /// Whether the chain could go on after jumping `over` and landing on `land`.
 #[allow(clippy::too_many_arguments)]
 fn continues(rules: &Ruleset, board: &mut [PieceCode], side: Player, code: PieceCode, over: u16, land: u16, s: &mut Scratch) -> bool {
-    let depth = s.m.len as usize;
+    let depth = s.len as usize;
     let (stop, next_code) = after_landing(rules, code, side, board[over as usize], land);
     if stop {
         return false;
@@ -435,7 +439,7 @@ fn link<S: ChainEnds>(
     out: &mut S,
 ) {
     let pol = &rules.captures;
-    let depth = s.m.len as usize;
+    let depth = s.len as usize;
     record(s, land, over);
     let (stop, next_code) = after_landing(rules, code, side, board[over as usize], land);
     if stop {
@@ -452,7 +456,7 @@ fn link<S: ChainEnds>(
         board[over as usize] = saved;
         if !more && pol.chain == Chain::MustContinue {
             // Deeper jumps only wrote past this one: the chain up to here is intact.
-            s.m.len = depth as u16 + 1;
+            s.len = depth as u16 + 1;
             out.end(s);
         }
     }
@@ -1515,7 +1519,7 @@ fn dedup_from(out: &mut MoveList, start: usize) {
     let mut w = start;
     for r in start..out.len() {
         let m = out[r];
-        let (to, v) = (m.path[0], m.victims[0]);
+        let (to, v) = m.single().unwrap_or((NONE, NONE));
         let simple =
             m.kind == MoveKind::Normal && m.len == 1 && CellSet::can_hold(to) && CellSet::can_hold(m.from) && (v == NONE || v == to);
         if simple && m.from != run {

@@ -270,6 +270,10 @@ pub struct ScriptMoveError(String);
 
 /// The move a hook receives (`m`): a typed value whose properties (`m.to`, `m.player`, …) are
 /// made only when the script reads them, so a call that reads little costs little.
+/// How many captured pieces a hook's move remembers (what it captures is also read from the
+/// board before the move; a longer chain's first 16).
+const HOOK_CAPTURED: usize = 16;
+
 #[derive(Clone)]
 pub struct HookMove {
     m: Move,
@@ -278,7 +282,7 @@ pub struct HookMove {
     /// Who decides the move.
     player: Player,
     /// The pieces it captures, read before the move, and how many.
-    captured: [PieceCode; crate::notation::INLINE_PATH],
+    captured: [PieceCode; HOOK_CAPTURED],
     ncaptured: u8,
     /// The tag of the continuation it is made in.
     continuation: Option<ImmutableString>,
@@ -292,7 +296,7 @@ impl HookMove {
             None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
             None => PieceCode::EMPTY,
         };
-        let mut captured = [PieceCode::EMPTY; crate::notation::INLINE_PATH];
+        let mut captured = [PieceCode::EMPTY; HOOK_CAPTURED];
         let mut n = 0;
         for v in m.victims() {
             let c = pos.board().get(v as usize).copied().unwrap_or_default();

@@ -719,65 +719,34 @@ impl Position {
 
     /// Plays the kernel's part of a move: pieces, captures, promotion, attribute effects, ply and
     /// side to move. Hooks and end conditions are the caller's ([`crate::variant::Variant::make`]).
+    ///
+    /// One path for every move: each construct's step sits behind a cheap test of what the rules
+    /// or the position hold (a continuation, an open en passant cell, castling rights, a piece's
+    /// exit zone or conversion, a clock, attributes), so a game without the construct pays a
+    /// branch for it. Undo needs nothing from here: the frame [`Position::begin`] pushes and the
+    /// write logs restore everything.
     pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
-        if rules.make_path != MakePath::General
-            && mv.kind == MoveKind::Normal
-            && mv.len > 0
-            && self.cont.is_none()
-            && self.en_passant.is_none()
-        {
-            return if rules.make_path == MakePath::Plain { self.make_plain(rules, mv) } else { self.make_lean(rules, mv) };
-        }
-        self.make_general(rules, mv)
-    }
-
-    /// [`Position::make_kernel`]'s general path, out of line so that the short paths do not
-    /// set up for it.
-    #[inline(never)]
-    fn make_general(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
-        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
-        if self.cont.is_some() {
-            self.set_continuation(z, None);
-        }
+        // Rules with none of the constructs below, in a position with no continuation or open
+        // en passant cell, skip them all on this one test.
+        let general = rules.make_path == MakePath::General || self.cont.is_some() || self.en_passant.is_some();
+        let (prior, opened) = if general { self.before_move(rules, mv) } else { (None, None) };
         let mut fx = MoveEffects::default();
-        if let Some((at, _)) = self.en_passant.take() {
-            self.hash ^= Zobrist::en_passant(at);
-        }
-        let opened = self.en_passant_opened(rules, mv);
-        if let Some(c) = &rules.castling
-            && self.castle.any()
-        {
-            let code = if mv.from as usize >= self.board.len() { PieceCode::EMPTY } else { self.board[mv.from as usize] };
-            let after = self.castle.after_move(c, mv.from, code, |r| mv.victims().any(|v| v == r));
-            self.hash ^= castle_key(self.castle) ^ castle_key(after);
-            self.castle = after;
-        }
-        if let MoveKind::Drop { code, .. } = mv.kind {
-            if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
-                let p = code.owner();
-                self.set_counter(p, slot, self.counter(p, slot).saturating_sub(1));
-            }
-            self.place(rules, mv.path[0], code, &mut fx);
-        } else if let MoveKind::Castle { rook_from, rook_to } = mv.kind {
-            self.castle_pieces(rules, mv, rook_from, rook_to, &mut fx);
-        } else if mv.kind != MoveKind::Pass {
-            let (code, mut vals) = self.lift(rules, mv, &mut fx);
-            self.take_victims(rules, mv, &mut fx);
-            if let Some(to) = mv.to() {
-                self.land(rules, mv, to, code, &mut vals, &mut fx);
-            }
-            if let Some((code, at)) = mv.placed() {
-                // The turn's second part: a piece placed from the landing (Amazons' arrow).
-                self.put(&rules.zobrist, at, code, &initial_attrs(rules, code)[..self.nattr]);
+        match mv.kind {
+            MoveKind::Drop { code, .. } => self.drop_piece(rules, mv, code, &mut fx),
+            MoveKind::Castle { rook_from, rook_to } => self.castle_pieces(rules, mv, rook_from, rook_to, &mut fx),
+            MoveKind::Pass => {}
+            MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => {
+                self.move_piece(rules, mv, &mut fx)
             }
         }
-        if fx.to != NONE
+        if general
+            && fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
         {
-            fx.converted = self.convert(&rules.zobrist, cv, fx.to, fx.new_code.owner());
+            fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
         }
         self.after_crown(rules, &fx);
         if let Some((at, piece)) = opened {
@@ -796,83 +765,134 @@ impl Position {
         fx
     }
 
-    /// [`Position::make_kernel`] of a normal move under [`MakePath::Plain`] rules: what the
-    /// general path does for such a move (it would find nothing else to do), in order.
-    #[inline]
-    fn make_plain(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
-        self.begin();
-        let z = &rules.zobrist;
-        let mut fx = MoveEffects::default();
-        let from = mv.from;
-        let code = self.board[from as usize];
-        fx.code = code;
-        self.take_victims(rules, mv, &mut fx);
-        let to = mv.to().expect("a normal move lands");
-        let new_code = promoted(rules, mv, code);
-        if to == from || self.board[to as usize].is_empty() {
-            self.shift_piece(z, from, to, code, new_code);
-        } else {
-            // Not met by any move the generator makes: the landing holds a piece not taken.
-            self.set_piece(z, from, PieceCode::EMPTY);
-            self.set_piece(z, to, new_code);
+    /// What a move does before its piece moves, where the rules or the position may need it:
+    /// the push's view of the continuation, the continuation and the open en passant cell
+    /// closed, the castling rights updated. Returns the push's prior and the en passant cell
+    /// this move opens.
+    #[inline(never)]
+    fn before_move(&mut self, rules: &Ruleset, mv: &Move) -> (Option<Prior>, Option<(u16, u16)>) {
+        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
+        if self.cont.is_some() {
+            self.set_continuation(&rules.zobrist, None);
         }
-        (fx.new_code, fx.to) = (new_code, to);
-        self.ply += 1;
-        self.set_side(z, self.side.other());
-        fx
+        if let Some((at, _)) = self.en_passant.take() {
+            self.hash ^= Zobrist::en_passant(at);
+        }
+        let opened = self.en_passant_opened(rules, mv);
+        if let Some(c) = &rules.castling
+            && self.castle.any()
+        {
+            self.castle_rights_after(c, mv);
+        }
+        (prior, opened)
     }
 
-    /// [`Position::make_kernel`] of a normal move under [`MakePath::Lean`] rules: the plain
-    /// path with the piece's attribute values, their effects and the crown, in the general
-    /// path's order.
-    #[inline]
-    fn make_lean(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
-        self.begin();
+    /// The castling rights after `mv`: the mover's piece and what it captures lose theirs.
+    fn castle_rights_after(&mut self, c: &crate::rules::Castling, mv: &Move) {
+        let code = if mv.from as usize >= self.board.len() { PieceCode::EMPTY } else { self.board[mv.from as usize] };
+        let after = self.castle.after_move(c, mv.from, code, |r| mv.victims().any(|v| v == r));
+        self.hash ^= castle_key(self.castle) ^ castle_key(after);
+        self.castle = after;
+    }
+
+    /// A drop: the hand's counter, then the piece with its kind's initial values.
+    fn drop_piece(&mut self, rules: &Ruleset, mv: &Move, code: PieceCode, fx: &mut MoveEffects) {
+        if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
+            let p = code.owner();
+            self.set_counter(p, slot, self.counter(p, slot).saturating_sub(1));
+        }
+        self.place(rules, mv.landings()[0], code, fx);
+    }
+
+    /// A piece's move: what it captures taken, the piece moved to its landing with its
+    /// attribute values (after their effects), promoted, leaving the game where its exit zone
+    /// is, and the piece a two-part turn places. A move without a landing lifts the piece.
+    #[inline(always)]
+    fn move_piece(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
+        let Some(to) = mv.to() else {
+            self.lift(rules, mv, fx);
+            self.take_victims(rules, mv, fx);
+            return;
+        };
         let z = &rules.zobrist;
-        let mut fx = MoveEffects::default();
         let (from, n) = (mv.from, self.nattr);
         let code = self.board[from as usize];
         fx.code = code;
-        self.take_victims(rules, mv, &mut fx);
-        let to = mv.to().expect("a normal move lands");
+        self.take_victims(rules, mv, fx);
         let new_code = promoted(rules, mv, code);
+        (fx.new_code, fx.to) = (new_code, to);
+        if n == 0 && rules.make_path != MakePath::General {
+            // Nothing but the piece to move (checkers, Breakthrough).
+            if to == from || self.board[to as usize].is_empty() {
+                self.shift_piece(z, from, to, code, new_code);
+            } else {
+                self.set_piece(z, from, PieceCode::EMPTY);
+                self.set_piece(z, to, new_code);
+            }
+            return;
+        }
+        let pr = &rules.pieces[code.index()];
         let (f0, t0) = (from as usize * n, to as usize * n);
         let mut vals = [0i32; 16];
         vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
         let by = self.crown_by as usize;
         let before = if by < n { vals[by] } else { 0 };
-        apply_effects(&rules.pieces[code.index()].effects, n, &mut vals, fx.captured);
+        apply_effects(&pr.effects, n, &mut vals, fx.captured);
         if by < n {
             // Before the cells are written: the landing's `put` below forgets it.
             self.top[code.owner()].moved(before, vals[by], to);
         }
         if to == from || (self.board[to as usize].is_empty() && self.attrs[t0..t0 + n].iter().all(|&a| a == 0)) {
-            // What clearing `from` and putting the piece on `to` write, each value once.
-            self.shift_piece(z, from, to, code, new_code);
-            for s in 0..n {
-                let a = std::mem::take(&mut self.attrs[f0 + s]);
-                if a != 0 {
-                    self.hash ^= Zobrist::attribute(from, s as u8, a);
-                    self.attr_log.push(((f0 + s) as u32, a));
-                }
-            }
-            for (s, &b) in vals[..n].iter().enumerate() {
-                if b != 0 {
-                    self.hash ^= Zobrist::attribute(to, s as u8, b);
-                    self.attr_log.push(((t0 + s) as u32, 0));
-                    self.attrs[t0 + s] = b;
-                }
-            }
+            self.shift_with_values(z, (from, to), (code, new_code), &vals[..n]);
         } else {
             // Not met by any move the generator makes: the landing holds a piece not taken.
             self.clear_cell(z, from);
             self.put(z, to, new_code, &vals[..n]);
         }
-        (fx.new_code, fx.to) = (new_code, to);
-        self.after_crown(rules, &fx);
-        self.ply += 1;
-        self.set_side(&rules.zobrist, self.side.other());
-        fx
+        if let Some(x) = &pr.exit
+            && rules.geometry.zones_of(to).meets(x.zone)
+        {
+            self.exit(z, to, code.owner(), x.counter, fx);
+        }
+        if let Some((code, at)) = mv.placed() {
+            // The turn's second part: a piece placed from the landing (Amazons' arrow).
+            self.put(z, at, code, &initial_attrs(rules, code)[..self.nattr]);
+        }
+    }
+
+    /// Moves the piece `code` from `from` to the empty `to` (whose values are all 0, or which
+    /// is `from`) as `new_code` with the values `vals`: what clearing `from` and putting the
+    /// piece on `to` write, each value once.
+    #[inline(always)]
+    fn shift_with_values(&mut self, z: &Zobrist, (from, to): (u16, u16), (code, new_code): (PieceCode, PieceCode), vals: &[i32]) {
+        let n = vals.len();
+        let (f0, t0) = (from as usize * n, to as usize * n);
+        self.shift_piece(z, from, to, code, new_code);
+        for s in 0..n {
+            let a = std::mem::take(&mut self.attrs[f0 + s]);
+            if a != 0 {
+                self.hash ^= Zobrist::attribute(from, s as u8, a);
+                self.attr_log.push(((f0 + s) as u32, a));
+            }
+        }
+        for (s, &b) in vals.iter().enumerate() {
+            if b != 0 {
+                self.hash ^= Zobrist::attribute(to, s as u8, b);
+                self.attr_log.push(((t0 + s) as u32, 0));
+                self.attrs[t0 + s] = b;
+            }
+        }
+    }
+
+    /// The piece on `to` leaves the game (its exit zone), counted on `counter` if any.
+    #[cold]
+    fn exit(&mut self, z: &Zobrist, to: u16, owner: Player, counter: Option<u8>, fx: &mut MoveEffects) {
+        fx.to = NONE;
+        self.clear_cell(z, to);
+        if let Some(slot) = counter {
+            let v = self.counter(owner, slot);
+            self.set_counter(owner, slot, v.saturating_add(1));
+        }
     }
 
     /// The crown's update after a move: the mover's, and the opponent's where both are updated
@@ -914,7 +934,7 @@ impl Position {
         let (ka, ra) = (attrs_of(self, mv.from), attrs_of(self, rook_from));
         self.clear_cell(z, mv.from);
         self.clear_cell(z, rook_from);
-        let to = mv.path[0];
+        let to = mv.landings()[0];
         self.put(z, to, king, &ka);
         self.put(z, rook_to, rook, &ra);
         (fx.code, fx.new_code, fx.to) = (king, king, to);
@@ -1019,32 +1039,6 @@ impl Position {
                     self.set_counter(captor, slot, self.counter(captor, slot).saturating_add(1));
                 }
                 self.clear_cell(&rules.zobrist, v);
-            }
-        }
-    }
-
-    /// Puts the moving piece on its landing: promotion, attribute effects, and leaving the game
-    /// where its exit zone is.
-    #[inline]
-    fn land(&mut self, rules: &Ruleset, mv: &Move, to: u16, code: PieceCode, vals: &mut [i32; 16], fx: &mut MoveEffects) {
-        let z = &rules.zobrist;
-        let pr = &rules.pieces[code.index()];
-        let new_code = promoted(rules, mv, code);
-        let n = self.nattr;
-        apply_effects(&pr.effects, n, vals, fx.captured);
-        self.put(z, to, new_code, &vals[..n]);
-        fx.new_code = new_code;
-        fx.to = to;
-        if let Some(x) = &pr.exit
-            && rules.geometry.zones_of(to).meets(x.zone)
-        {
-            fx.to = NONE;
-            // The piece leaves the game here.
-            self.clear_cell(z, to);
-            if let Some(slot) = x.counter {
-                let owner = code.owner();
-                let v = self.counter(owner, slot);
-                self.set_counter(owner, slot, v.saturating_add(1));
             }
         }
     }

@@ -111,9 +111,9 @@ fn attack(pos: &mut Position, rules: &Ruleset, push: &Push, from: u16, to: u16, 
     let z = &rules.zobrist;
     match push.chooser {
         // The victims' owner picks; the attacker gets no extra move.
-        Chooser::Owner if choices.len() == 1 => pos.relocate(z, choices[0].from, choices[0].path[0]),
+        Chooser::Owner if choices.len() == 1 => pos.relocate(z, choices[0].from, choices[0].landings()[0]),
         Chooser::Owner => continuation(pos, rules, push, enemy, turn, ContinuationKind::Retreat, choices, false),
-        Chooser::Attacker if choices.len() == 1 && blocked == 0 => pos.relocate(z, choices[0].from, choices[0].path[0]),
+        Chooser::Attacker if choices.len() == 1 && blocked == 0 => pos.relocate(z, choices[0].from, choices[0].landings()[0]),
         // The retreats, and with a blocked victim every normal move (the extra move) too.
         Chooser::Attacker => {
             let normal = blocked > 0 && push.extra_move;

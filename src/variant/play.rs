@@ -7,7 +7,7 @@ use crate::cellset::CellSet;
 use crate::explain::{IllegalReason, Lists, explain};
 use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
-use crate::notation::{INLINE_PATH, Move, MoveKind, MoveText, NotationError};
+use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
 use crate::rules::attacks::Among;
@@ -407,14 +407,11 @@ impl Variant {
         match m.kind {
             MoveKind::Drop { .. } => true,
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } => {
-                // A long chain's landings are stored apart: such a move is tested.
-                let n = m.len as usize;
-                let taken_on_landing = |n: usize| m.victims[..n].iter().all(|&v| v == NONE || v == m.path[n - 1]);
                 CellSet::from_bits(free).contains(m.from)
-                    && if n == 1 {
-                        m.victims[0] == NONE || m.victims[0] == m.path[0]
-                    } else {
-                        (2..=INLINE_PATH).contains(&n) && taken_on_landing(n)
+                    && match m.single() {
+                        Some((to, v)) => v == NONE || v == to,
+                        // A chain: its landings are in the table.
+                        None => m.to().is_some_and(|to| m.victim_slots().iter().all(|&v| v == NONE || v == to)),
                     }
             }
             _ => false,
@@ -430,17 +427,14 @@ impl Variant {
     #[inline]
     fn check_on_board(&self, pos: &mut Position, m: &Move, h: &RoyalHint) -> Option<Option<(u16, u16)>> {
         // One landing, held in the move itself.
-        if m.len != 1 {
-            return None;
-        }
-        let to = m.path[0];
+        let (to, victim) = m.single()?;
         let landed = match m.kind {
             MoveKind::Normal => None,
             MoveKind::Promote { code, .. } if self.rules.royal_codes.0.iter().all(|r| r >> code.index() & 1 == 0) => Some(code),
             MoveKind::Drop { code, .. } => return self.drop_on_board(pos, to, code, h),
             _ => return None,
         };
-        if m.from as usize >= pos.board().len() || (m.victims[0] != NONE && m.victims[0] != to) {
+        if m.from as usize >= pos.board().len() || (victim != NONE && victim != to) {
             return None;
         }
         let rules = &*self.rules;
