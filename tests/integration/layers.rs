@@ -63,7 +63,7 @@ const BACK_EDGES: &[(&str, &str, &str)] = &[(
     "src/rules/movement.rs",
     "src/notation.rs",
     "a movement form generates its moves (`Move`) beside its compiled tables; that generation \
-         leaves rules/ for movegen/ when src/movegen.rs splits by concern (issue 49 item 5)",
+         leaves rules/ for movegen/ when src/movegen/mod.rs splits further by concern (issue 49 item 5)",
 )];
 
 /// The most edges against the layers that may stay.
