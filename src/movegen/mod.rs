@@ -1,5 +1,5 @@
-//! Legal moves: the compiled movement forms, capture chains and the capture policy; and, for a
-//! move that is not legal, the reason why in terms of the rules.
+//! Legal moves: the compiled movement forms, capture chains and the capture policy (why a move
+//! is not legal is `explain`'s).
 //!
 //! Generation reads only the [`Ruleset`]'s tables and the board: no strings, no allocation
 //! beyond the caller's reusable move list (except a two-part turn's second part, which works on
