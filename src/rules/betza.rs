@@ -5,9 +5,10 @@
 //! (2,2), (0,3), (1,3), (2,3), (3,3) and their images), the shorthands `K` (= WF), `Q` (= RB),
 //! `R` (= WW) and `B` (= FF); an atom written twice is a rider (`NN`, the nightrider), an atom
 //! followed by a number a rider of that range (`W3`). Prefixes apply to the next atom: `m`
-//! moves only, `c` captures only; `f b l r v s` keep the directions forward, backward, left,
-//! right, vertical (more forward than sideways) or sideways (as the player sees forward);
-//! doubled (`ff`) the narrow ones; `fl`, `fr`, `bl`, `br` one quadrant; `n` makes a leap lame
+//! moves only, `c` captures only; `f b l r v s h` keep directions as Fairy-Stockfish reads
+//! them (as the player sees forward): a letter alone counts doubled, so `fN` is the two narrow
+//! forward knight moves, `fsN` the two wide ones, `fhN` all four forward, `vN` and `sN` the
+//! four narrow and the four wide; `rf` one image (see `SLOTS`); `n` makes a leap lame
 //! (blocked one step short of its landing: `nN` is xiangqi's horse); `cp` on a rider captures by
 //! hopping over exactly one screen (`mRcpR` is xiangqi's cannon); `g` on a rider hops over the
 //! first piece in the line to the cell just beyond it (`gQ`, the grasshopper); `i` allows the
@@ -54,42 +55,56 @@ fn images((a, b): (i8, i8)) -> Vec<(i8, i8)> {
     v
 }
 
-/// Whether `(dx, dy)` (dy forward) is kept by a direction prefix token.
-fn keeps(token: &str, (dx, dy): (i8, i8)) -> bool {
-    let (ax, ay) = (dx.abs(), dy.abs());
-    match token {
-        "f" => dy > 0,
-        "b" => dy < 0,
-        "l" => dx < 0,
-        "r" => dx > 0,
-        "v" => ay > ax,
-        "s" => ax > ay,
-        "ff" => dy > 0 && ay > ax,
-        "bb" => dy < 0 && ay > ax,
-        "ll" => dx < 0 && ax > ay,
-        "rr" => dx > 0 && ax > ay,
-        "fl" | "lf" => dy > 0 && dx < 0,
-        "fr" | "rf" => dy > 0 && dx > 0,
-        "bl" | "lb" => dy < 0 && dx < 0,
-        "br" | "rb" => dy < 0 && dx > 0,
-        _ => false,
-    }
+/// The eight images of an atom, named by where each lies as the player sees the board, with
+/// the direction tokens that keep each (Fairy-Stockfish's reading). For an atom of a long leg
+/// `r` and a short leg `f` (the knight: 2 and 1), in order: forward narrow right `(f, r)`,
+/// backward narrow left `(-f, -r)`, right wide backward `(r, -f)`, left wide forward `(-r, f)`,
+/// right wide forward `(r, f)`, left wide backward `(-r, -f)`, backward narrow right `(f, -r)`,
+/// forward narrow left `(-f, r)`. A doubled letter keeps a side's narrow (`ff`, `bb`) or wide
+/// (`rr`, `ll`) pair; `vv` and `ss` the four narrow or wide images; a pair of a vertical and a
+/// horizontal letter one image, the first letter naming the long leg's side (`rf`: the narrow
+/// forward right, `fr`: the wide right forward); `fs`, `bs`, `rv`, `lv` two; `fh`, `bh`, `rh`,
+/// `lh` a half of four; `hr` and `hl` the four images turning one way.
+const SLOTS: [&[&str]; 8] = [
+    &["ff", "vv", "rf", "rv", "fh", "rh", "hr"],
+    &["bb", "vv", "lb", "lv", "bh", "lh", "hr"],
+    &["rr", "ss", "br", "bs", "bh", "rh", "hr"],
+    &["ll", "ss", "fl", "fs", "fh", "lh", "hr"],
+    &["rr", "ss", "fr", "fs", "fh", "rh", "hl"],
+    &["ll", "ss", "bl", "bs", "bh", "lh", "hl"],
+    &["bb", "vv", "rb", "rv", "bh", "rh", "hl"],
+    &["ff", "vv", "lf", "lv", "fh", "lh", "hl"],
+];
+
+/// Whether the image `v` (dy forward, dx to the player's right) of the atom `base` is kept by
+/// one of the direction tokens `toks` (see [`SLOTS`]).
+fn keeps(toks: &[String], base: (i8, i8), v: (i8, i8)) -> bool {
+    let (r, f) = (base.0.abs().max(base.1.abs()), base.0.abs().min(base.1.abs()));
+    let images = [(f, r), (-f, -r), (r, -f), (-r, f), (r, f), (-r, -f), (f, -r), (-f, r)];
+    images.iter().zip(SLOTS).any(|(&image, keep)| image == v && toks.iter().any(|t| keep.contains(&t.as_str())))
 }
 
-/// Splits direction prefixes into tokens: doubled letters and f/b with l/r pair up.
-fn tokens(dirs: &str) -> Vec<String> {
+/// Splits direction prefixes into tokens as Fairy-Stockfish does: a letter and the next pair up
+/// when they are the same or one is vertical (`f b v h`) and the other horizontal (`r l s h`);
+/// a letter alone counts doubled (`f` is `ff`). On a lone orthogonal atom (`W`, `D`, `H`, `R`)
+/// a pair of two different letters keeps each letter's images (`fsW`: forward and sideways).
+fn tokens(dirs: &str, orthogonal: bool) -> Vec<String> {
+    const VERTICAL: &str = "fbvh";
+    const HORIZONTAL: &str = "rlsh";
     let cs: Vec<char> = dirs.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < cs.len() {
-        let pair = cs.get(i + 1).is_some_and(|&n| n == cs[i] || (matches!(cs[i], 'f' | 'b') && matches!(n, 'l' | 'r')));
-        if pair {
-            out.push(cs[i..i + 2].iter().collect());
-            i += 2;
-        } else {
-            out.push(cs[i].to_string());
-            i += 1;
+        let c = cs[i];
+        let pairs = cs
+            .get(i + 1)
+            .filter(|&&n| n == c || (VERTICAL.contains(c) && HORIZONTAL.contains(n)) || (HORIZONTAL.contains(c) && VERTICAL.contains(n)));
+        match pairs {
+            Some(&n) if orthogonal && n != c => out.extend([format!("{c}{c}"), format!("{n}{n}")]),
+            Some(&n) => out.push(format!("{c}{n}")),
+            None => out.push(format!("{c}{c}")),
         }
+        i += if pairs.is_some() { 2 } else { 1 };
     }
     out
 }
@@ -148,10 +163,10 @@ pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, BetzaError
     while i < s.len() {
         let term = read_term(&s, &mut i)?;
         let mods = modifiers(&term)?;
-        let toks = tokens(&mods.dirs);
         for &a in &term.atoms {
             let base = atom(a).expect("an atom");
-            let vecs: Vec<(i8, i8)> = images(base).into_iter().filter(|&v| toks.is_empty() || toks.iter().any(|t| keeps(t, v))).collect();
+            let toks = tokens(&mods.dirs, term.atoms.len() == 1 && base.0 == 0);
+            let vecs: Vec<(i8, i8)> = images(base).into_iter().filter(|&v| toks.is_empty() || keeps(&toks, base, v)).collect();
             if vecs.is_empty() {
                 return Err(format!("`{}{}` leaves no direction", term.prefix, term.letter).into());
             }
@@ -211,7 +226,7 @@ fn modifiers(term: &Term) -> Result<Mods, BetzaError> {
         match c {
             'm' => m.capture = Some(if m.capture == Some("only") { "both" } else { "none" }),
             'c' => m.capture = Some(if m.capture == Some("none") { "both" } else { "only" }),
-            'f' | 'b' | 'l' | 'r' | 'v' | 's' => m.dirs.push(c),
+            'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push(c),
             'n' => m.lame = true,
             'p' => m.screen = true,
             'g' => m.hop = true,
@@ -325,10 +340,63 @@ mod tests {
         assert!(matches!(p[0].capture.as_ref().unwrap().get_ref(), Setting::Value(TextOrBool::Bool(false))));
         assert_eq!(vectors(&p[1]), vec![(-1, 1), (1, 1)]);
         assert!(matches!(p[1].capture.as_ref().unwrap().get_ref(), Setting::Value(TextOrBool::Text(t)) if t == "only"));
-        // Narrow and quadrant directions of the knight.
-        assert_eq!(vectors(&read("ffN").unwrap()[0]), vec![(-1, 2), (1, 2)]);
-        assert_eq!(vectors(&read("flN").unwrap()[0]), vec![(-2, 1), (-1, 2)]);
-        assert_eq!(vectors(&read("sW").unwrap()[0]), vec![(-1, 0), (1, 0)]);
+        // Directions as Fairy-Stockfish reads them (each expected list is what its move
+        // generator, pyffish 0.0.90, lists for the piece alone on d4: white's moves, and black's
+        // turned round, the same).
+        for (betza, want) in [
+            ("fN", vec![(-1, 2), (1, 2)]),
+            ("ffN", vec![(-1, 2), (1, 2)]),
+            ("bN", vec![(-1, -2), (1, -2)]),
+            ("lN", vec![(-2, -1), (-2, 1)]),
+            ("rN", vec![(2, -1), (2, 1)]),
+            ("vN", vec![(-1, -2), (-1, 2), (1, -2), (1, 2)]),
+            ("sN", vec![(-2, -1), (-2, 1), (2, -1), (2, 1)]),
+            ("fsN", vec![(-2, 1), (2, 1)]),
+            ("bsN", vec![(-2, -1), (2, -1)]),
+            ("fhN", vec![(-2, 1), (-1, 2), (1, 2), (2, 1)]),
+            ("bhN", vec![(-2, -1), (-1, -2), (1, -2), (2, -1)]),
+            ("lhN", vec![(-2, -1), (-2, 1), (-1, -2), (-1, 2)]),
+            ("rhN", vec![(1, -2), (1, 2), (2, -1), (2, 1)]),
+            ("hrN", vec![(-2, 1), (-1, -2), (1, 2), (2, -1)]),
+            ("hlN", vec![(-2, -1), (-1, 2), (1, -2), (2, 1)]),
+            ("frN", vec![(2, 1)]),
+            ("rfN", vec![(1, 2)]),
+            ("flN", vec![(-2, 1)]),
+            ("lfN", vec![(-1, 2)]),
+            ("brN", vec![(2, -1)]),
+            ("rbN", vec![(1, -2)]),
+            ("blN", vec![(-2, -1)]),
+            ("lbN", vec![(-1, -2)]),
+            ("rvN", vec![(1, -2), (1, 2)]),
+            ("lvN", vec![(-1, -2), (-1, 2)]),
+            ("fW", vec![(0, 1)]),
+            ("sW", vec![(-1, 0), (1, 0)]),
+            ("fsW", vec![(-1, 0), (0, 1), (1, 0)]),
+            ("vW", vec![(0, -1), (0, 1)]),
+            ("fF", vec![(-1, 1), (1, 1)]),
+            ("lF", vec![(-1, -1), (-1, 1)]),
+            ("fsF", vec![(-1, 1), (1, 1)]),
+            ("fC", vec![(-1, 3), (1, 3)]),
+            ("sC", vec![(-3, -1), (-3, 1), (3, -1), (3, 1)]),
+            ("fsZ", vec![(-3, 2), (3, 2)]),
+            ("sD", vec![(-2, 0), (2, 0)]),
+            ("fA", vec![(-2, 2), (2, 2)]),
+        ] {
+            let mut got: Vec<(i64, i64)> = read(betza).unwrap().iter().flat_map(vectors).collect();
+            got.sort();
+            assert_eq!(got, want, "{betza}");
+        }
+        // The king's two atoms are read apart (no splitting of `fs` on the orthogonal one).
+        for (betza, want) in [
+            ("fK", vec![(-1, 1), (0, 1), (1, 1)]),
+            ("fsK", vec![(-1, 0), (-1, 1), (1, 0), (1, 1)]),
+            ("frK", vec![(1, 0), (1, 1)]),
+            ("sK", vec![(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]),
+        ] {
+            let mut got: Vec<(i64, i64)> = read(betza).unwrap().iter().flat_map(vectors).collect();
+            got.sort();
+            assert_eq!(got, want, "{betza}");
+        }
         // Xiangqi's horse and cannon.
         assert!(read("nN").unwrap()[0].lame.is_some());
         let cannon = read("mRcpR").unwrap();
@@ -359,5 +427,24 @@ mod tests {
         assert!(read("pR").unwrap_err().contains("cp"));
         assert!(read("nNN").unwrap_err().contains("lame"));
         assert!(read("fm").unwrap_err().contains("modifies no atom"));
+    }
+
+    /// Left and right are the player's own: a knight that leaps only narrow forward right
+    /// (`rfN`) goes from d4 to e6 for white and, turned round, to c2 for black (as
+    /// Fairy-Stockfish's move generator lists them).
+    #[test]
+    fn directions_turn_round_for_the_second_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rf.toml");
+        let toml = "name = \"rf\"\nextends = \"chess\"\n[pieces.knight]\nsymbol = \"N\"\nbetza = \"rfN\"\n";
+        std::fs::write(&path, toml).unwrap();
+        let v = crate::variant::Variant::load(path.to_str().unwrap(), &[]).unwrap();
+        for (fen, want) in [("k7/8/8/8/3N4/8/8/R6K w - - 0 1", "d4-e6"), ("K7/8/8/8/3n4/8/8/r6k b - - 0 1", "d4-c2")] {
+            let mut pos = crate::fen::read(&v.rules, fen).unwrap();
+            let mut moves = Vec::new();
+            v.legal_moves(&mut pos, &mut moves).unwrap();
+            let from_d4: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).filter(|t| t.starts_with("d4")).collect();
+            assert_eq!(from_d4, vec![want.to_string()], "{fen}");
+        }
     }
 }

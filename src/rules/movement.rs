@@ -1106,7 +1106,9 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
                         "here",
                     ));
                 }
-                let dy = if relative { dy * fwd as i64 } else { dy };
+                // Turned round (both coordinates) for a player whose forward is south, so that
+                // left and right are the player's own, as in Fairy-Stockfish's Betza.
+                let (dx, dy) = if relative { (dx * fwd as i64, dy * fwd as i64) } else { (dx, dy) };
                 out.push((dx as i8, dy as i8));
             }
         }
