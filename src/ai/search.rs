@@ -343,6 +343,36 @@ fn move_key(m: &Move) -> u32 {
     (h as u32) | 1
 }
 
+/// A move's place in the search order: its rank (the negated ordering score, then its index
+/// in the list: distinct, so ties go to the earlier move) and its fingerprint ([`move_key`]).
+#[derive(Clone, Copy)]
+struct Ranked {
+    rank: (i32, u32),
+    key: u32,
+}
+
+/// How many moves [`pick`] selects one by one before it sorts the rest.
+const SELECTED: usize = 3;
+
+/// The best ranked move of `ranked[at..]`, moved to `at`: the moves come out in the order a
+/// sort of the whole list would give, but most nodes cut off after one or two moves, so the
+/// first few are selected one at a time and the rest are sorted only when reached.
+#[inline]
+fn pick(ranked: &mut [Ranked], at: usize) -> Ranked {
+    if at < SELECTED {
+        let mut best = at;
+        for j in at + 1..ranked.len() {
+            if ranked[j].rank < ranked[best].rank {
+                best = j;
+            }
+        }
+        ranked.swap(at, best);
+    } else if at == SELECTED {
+        ranked[at..].sort_unstable_by_key(|r| r.rank);
+    }
+    ranked[at]
+}
+
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
@@ -402,9 +432,10 @@ struct Searcher<'a> {
     /// Cutoffs by (from, to), for ordering quiet moves.
     history: Vec<u32>,
     cells: usize,
-    /// Per ply: the move list, the ordering scores, the principal variation from there.
+    /// Per ply: the move list, its moves ranked for the search order, the principal variation
+    /// from there.
     lists: Vec<MoveList>,
-    keys: Vec<Vec<(i32, u32)>>,
+    keys: Vec<Vec<Ranked>>,
     pv: Vec<Vec<Move>>,
     sorted: MoveList,
     nodes: u64,
@@ -612,16 +643,21 @@ impl<'a> Searcher<'a> {
         from * (self.cells + 1) + to
     }
 
-    /// Sorts `moves` best first: the table's move, captures by the value taken (cheaper
-    /// capturers first), killer moves, then quiet moves by history. Ties keep their order.
-    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
-        let mut keys = std::mem::take(&mut self.keys[ply]);
-        keys.clear();
+    /// Ranks `moves` for [`pick`]: the table's move, captures by the value taken (cheaper
+    /// capturers first), killer moves, then quiet moves by history; ties in list order. With
+    /// `captures_only`, only the captures are ranked (a quiescence search that stands pat
+    /// searches no other move), in the same order among themselves.
+    fn rank(&self, pos: &Position, moves: &[Move], tt_mv: u32, ply: usize, captures_only: bool, ranked: &mut Vec<Ranked>) {
+        ranked.clear();
         for (i, m) in moves.iter().enumerate() {
+            let capture = m.is_capture();
+            if captures_only && !capture {
+                continue;
+            }
             let k = move_key(m);
             let s = if k == tt_mv {
                 1 << 30
-            } else if m.is_capture() {
+            } else if capture {
                 let taken: i32 = m.victims().map(|c| self.values[pos.piece(c).index()]).sum();
                 let by = if (m.from as usize) < self.cells { self.values[pos.piece(m.from).index()] } else { 0 };
                 (1 << 26) + taken * 64 - by.min(ROYAL_VALUE)
@@ -632,14 +668,20 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history[self.history_index(m)].min((1 << 24) as u32) as i32
             };
-            keys.push((-s, i as u32));
+            ranked.push(Ranked { rank: (-s, i as u32), key: k });
         }
-        // (The pairs are distinct: an unstable sort gives the stable order.)
-        keys.sort_unstable_by_key(|&(s, i)| (s, i));
+    }
+
+    /// Sorts `moves` best first, in the order [`pick`] gives them.
+    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
+        // (The ranks are distinct: an unstable sort gives the stable order.)
+        ranked.sort_unstable_by_key(|r| r.rank);
         self.sorted.clear();
-        self.sorted.extend(keys.iter().map(|&(_, i)| moves[i as usize]));
+        self.sorted.extend(ranked.iter().map(|r| moves[r.rank.1 as usize]));
         std::mem::swap(moves, &mut self.sorted);
-        self.keys[ply] = keys;
+        self.keys[ply] = ranked;
     }
 
     /// Keeps `m` followed by the line below it as the line from `ply`.
@@ -734,7 +776,7 @@ impl<'a> Searcher<'a> {
         pos: &mut Position,
         moves: &mut MoveList,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         key: u64,
@@ -744,11 +786,31 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return Ok(self.no_moves_score(pos, ply));
         }
-        self.order(pos, moves, tt_mv, ply);
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
+        let r = self.search_moves(pos, moves, &mut ranked, depth, (alpha, beta), ply);
+        self.keys[ply] = ranked;
+        let (best, best_key) = r?;
+        self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha, beta));
+        Ok(best)
+    }
+
+    /// [`Searcher::node_moves`]' loop over `moves` in the order `ranked` gives: the best score
+    /// and its move's fingerprint.
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        ranked: &mut [Ranked],
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> Result<(i32, u32), Stop> {
         let side = pos.side();
-        let alpha0 = alpha;
         let (mut best, mut best_key) = (-INF, 0);
-        for (i, &m) in moves.iter().enumerate() {
+        for i in 0..ranked.len() {
+            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let m = moves[at as usize];
             self.v.make(pos, &m)?;
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
@@ -756,7 +818,7 @@ impl<'a> Searcher<'a> {
             let s = r?;
             if s > best {
                 best = s;
-                best_key = move_key(&m);
+                best_key = key;
                 if s > alpha {
                     alpha = s;
                     self.update_pv(ply, m);
@@ -775,8 +837,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha0, beta));
-        Ok(best)
+        Ok((best, best_key))
     }
 
     /// The quiescence search: the evaluation, unless a capture (or a decision the player cannot
@@ -818,34 +879,60 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
-        self.v.legal_moves(pos, moves)?;
+        // (The evaluation's mobility term takes the count of the list where it is one.)
+        let own = self.v.legal_moves_and_mobility(pos, moves)?;
         if moves.is_empty() {
             return Ok(self.no_moves_score(pos, ply));
         }
         let forced = pos.continuation().is_some_and(|c| !c.normal) || (self.compulsory && moves.iter().all(Move::is_capture));
         if q >= QMAX || ply + 2 >= MAX_PLY || (!forced && !self.captures) {
-            return Ok(self.eval.score(pos)?);
+            return Ok(self.eval.score_counted(pos, own)?);
         }
         let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_key = 0;
-        let mut stand = -INF;
+        let mut stand = None;
         if !forced {
-            stand = self.eval.score(pos)?;
-            if stand >= beta {
-                return Ok(stand);
+            let s = self.eval.score_counted(pos, own)?;
+            if s >= beta {
+                return Ok(s);
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(s);
+            stand = Some(s);
             if !moves.iter().any(Move::is_capture) {
-                return Ok(stand);
+                return Ok(s);
             }
         }
-        self.order(pos, moves, tt_mv, ply);
-        let side = pos.side();
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        // (Standing pat, only captures are searched.)
+        self.rank(pos, moves, tt_mv, ply, !forced, &mut ranked);
         let only = if q >= QRECAPTURE && !forced { last } else { NONE };
-        for &m in moves.iter() {
-            if !forced && (!m.is_capture() || self.futile(pos, &m, stand, alpha)) {
+        let r = self.quiesce_loop(pos, moves, &mut ranked, (alpha, beta), (ply, q), (stand, only));
+        self.keys[ply] = ranked;
+        let (best, best_key) = r?;
+        // Only a result some move gave is stored (a stand-pat keeps no move to try first).
+        if best_key != 0 {
+            self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
+        }
+        Ok(best)
+    }
+
+    /// [`Searcher::quiesce_moves`]' loop over `moves` in the order `ranked` gives, from the
+    /// stand-pat score `stand` (`None` where the move is forced), only captures on `only` where
+    /// that is a cell: the best score and its move's fingerprint (0 when no move beat `stand`).
+    fn quiesce_loop(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        ranked: &mut [Ranked],
+        (mut alpha, beta): (i32, i32),
+        (ply, q): (usize, usize),
+        (stand, only): (Option<i32>, u16),
+    ) -> Result<(i32, u32), Stop> {
+        let side = pos.side();
+        let (mut best, mut best_key) = (stand.unwrap_or(-INF), 0);
+        for i in 0..ranked.len() {
+            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let m = moves[at as usize];
+            if stand.is_some_and(|stand| self.futile(pos, &m, stand, alpha)) {
                 continue;
             }
             if only != NONE && !m.victims().any(|c| c == only) {
@@ -862,7 +949,7 @@ impl<'a> Searcher<'a> {
             let s = r?;
             if s > best {
                 best = s;
-                best_key = move_key(&m);
+                best_key = key;
                 if s > alpha {
                     alpha = s;
                     self.update_pv(ply, m);
@@ -872,11 +959,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // Only a result some move gave is stored (a stand-pat keeps no move to try first).
-        if best_key != 0 {
-            self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
-        }
-        Ok(best)
+        Ok((best, best_key))
     }
 
     /// Delta pruning: whether the capture `m` cannot lift the stand-pat score `stand` to
