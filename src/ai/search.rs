@@ -51,7 +51,7 @@ const MAX_PLY: usize = 128;
 const TABLE_ENTRIES: usize = 1 << 20;
 
 /// The largest table's size in MiB (UCI's default `Hash`).
-pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Entry>()) >> 20;
+pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Slot>()) >> 20;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
 /// The ordering value of a royal piece whose capture ends the game (above every other piece's).
@@ -260,7 +260,7 @@ fn run<'a>(
 /// poll and table size; with a progress line when someone listens (naming the analysis line
 /// past the moves in `except`).
 fn searcher<'a>(v: &'a Variant, pos: &Position, asked: Budget, start: Instant, except: &[Move], control: &mut Control<'a>) -> Searcher<'a> {
-    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Entry>());
+    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Slot>());
     let mut s = Searcher::new(v, pos, asked.resolve(v), start, table_cap);
     s.stop = control.stop.take();
     s.poll = control.poll.take();
@@ -377,6 +377,14 @@ const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 
+/// `keys` sorted, once each.
+fn sorted(keys: &[u64]) -> Vec<u64> {
+    let mut v = keys.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 /// What a search's best score says of the position's value, given the window it searched.
 fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
     if best >= beta {
@@ -388,39 +396,72 @@ fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
     }
 }
 
-#[derive(Clone, Copy, Default)]
+/// A stored result, unpacked.
+#[derive(Clone, Copy)]
 struct Entry {
-    key: u64,
     mv: u32,
     score: i32,
-    depth: i16,
+    depth: i32,
     bound: u8,
+}
+
+/// A table slot: the key, then the entry packed in a word (so a slot is 16 bytes, four to a
+/// cache line, and a probe reads one line): the move's fingerprint in bits 0-31, the score in
+/// 32-53 (22 bits, two's complement: scores are within ±[`MATE`]), the depth in 54-61 (0 to
+/// [`MAX_DEPTH`]) and the bound in 62-63. A slot whose move is 0 is empty. (An array of
+/// words, so that a new table is allocated zeroed rather than written.)
+type Slot = [u64; 2];
+
+const SCORE_BITS: u32 = 22;
+const _: () = assert!(INF < 1 << (SCORE_BITS - 1) && MAX_DEPTH < 256);
+
+fn pack(e: Entry) -> u64 {
+    debug_assert!(e.score.abs() <= INF && (0..256).contains(&e.depth) && e.bound < 4);
+    let score = (e.score as u32 as u64) & ((1 << SCORE_BITS) - 1);
+    e.mv as u64 | score << 32 | (e.depth as u64) << 54 | (e.bound as u64) << 62
+}
+
+fn packed_depth(data: u64) -> i32 {
+    (data >> 54) as i32 & 0xFF
+}
+
+fn unpack(data: u64) -> Entry {
+    // (The score's sign bit shifted to the top of an i64, then back down.)
+    let score = ((data << (32 - SCORE_BITS)) as i64 >> (64 - SCORE_BITS)) as i32;
+    Entry { mv: data as u32, score, depth: packed_depth(data), bound: (data >> 62) as u8 }
 }
 
 /// The transposition table: one entry per slot, replaced unless it holds a deeper result for
 /// another position.
 struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
 impl Table {
     fn new(size: usize) -> Table {
         let size = size.next_power_of_two();
-        Table { entries: vec![Entry::default(); size], mask: size - 1 }
+        Table { slots: vec![[0; 2]; size], mask: size - 1 }
+    }
+
+    /// Reads `key`'s slot and drops what it read: called as soon as a child position's key is
+    /// known, so that the slot is on its way to the cache while the child's first steps run.
+    #[inline(always)]
+    fn touch(&self, key: u64) {
+        std::hint::black_box(self.slots[key as usize & self.mask][0]);
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.mv != 0).then_some(e)
+        let [k, data] = self.slots[key as usize & self.mask];
+        (k == key && data as u32 != 0).then(|| unpack(data))
     }
 
     fn store(&mut self, key: u64, mv: u32, score: i32, depth: i32, bound: u8) {
-        let e = &mut self.entries[key as usize & self.mask];
-        if e.key != key && e.mv != 0 && e.depth as i32 > depth {
+        let [k, data] = &mut self.slots[key as usize & self.mask];
+        if *k != key && *data as u32 != 0 && packed_depth(*data) > depth {
             return;
         }
-        *e = Entry { key, mv: mv.max(1), score, depth: depth as i16, bound };
+        (*k, *data) = (key, pack(Entry { mv: mv.max(1), score, depth, bound }));
     }
 }
 
@@ -457,8 +498,9 @@ struct Searcher<'a> {
     compulsory: bool,
     repetition: bool,
     /// Without a repetition rule: the positions of the game before the root (the root included)
-    /// and where the search's own line starts in the position's history.
-    seen: std::collections::HashSet<u64>,
+    /// (sorted: a binary search costs less than hashing the key) and where the search's own
+    /// line starts in the position's history.
+    seen: Vec<u64>,
     root_len: usize,
     root_side: Player,
     /// The best root move of an unfinished iteration (score, index), and its line.
@@ -553,7 +595,7 @@ impl<'a> Searcher<'a> {
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.captures.compulsory,
             repetition: r.repetition,
-            seen: if r.repetition { Default::default() } else { pos.history().iter().copied().collect() },
+            seen: if r.repetition { Vec::new() } else { sorted(pos.history()) },
             root_len: pos.history().len(),
             root_side: pos.side(),
             partial: None,
@@ -634,7 +676,7 @@ impl<'a> Searcher<'a> {
         }
         let (h, line) = (pos.hash(), pos.history());
         // The position itself is the last entry; the root (not a return) is in `seen`.
-        line.len() > self.root_len && (self.seen.contains(&h) || line[self.root_len..line.len() - 1].contains(&h))
+        line.len() > self.root_len && (self.seen.binary_search(&h).is_ok() || line[self.root_len..line.len() - 1].contains(&h))
     }
 
     fn history_index(&self, m: &Move) -> usize {
@@ -760,7 +802,7 @@ impl<'a> Searcher<'a> {
         if let Some(e) = self.tt.probe(key) {
             tt_mv = e.mv;
             let s = from_tt(e.score, ply);
-            if e.depth as i32 >= depth && (e.bound == EXACT || (e.bound == LOWER && s >= beta) || (e.bound == UPPER && s <= alpha)) {
+            if e.depth >= depth && (e.bound == EXACT || (e.bound == LOWER && s >= beta) || (e.bound == UPPER && s <= alpha)) {
                 return Ok(s);
             }
         }
@@ -812,6 +854,7 @@ impl<'a> Searcher<'a> {
             let Ranked { rank: (_, at), key } = pick(ranked, i);
             let m = moves[at as usize];
             self.v.make(pos, &m)?;
+            self.tt.touch(self.key(pos));
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
             pos.undo();
@@ -939,6 +982,7 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             self.v.make(pos, &m)?;
+            self.tt.touch(self.key(pos));
             let to = m.to().unwrap_or(NONE);
             let r = if pos.side() == side {
                 self.quiesce(pos, alpha, beta, ply + 1, q + 1, to)
@@ -1000,6 +1044,41 @@ mod tests {
         assert_eq!(Score(1250).to_string(), "+1.25");
         assert_eq!(Score(-500).to_string(), "-0.50");
         assert_eq!(Score(0).win_in(), None);
+    }
+
+    #[test]
+    fn a_packed_entry_reads_back() {
+        for score in [0, 1, -1, 999, -1000, EVAL_MAX, -EVAL_MAX, MATE_BOUND, -MATE_BOUND, MATE, -MATE, INF, -INF] {
+            for (mv, depth, bound) in [(1, 0, EXACT), (u32::MAX, MAX_DEPTH as i32, LOWER), (0x8000_0001, 7, UPPER)] {
+                let e = unpack(pack(Entry { mv, score, depth, bound }));
+                assert_eq!((e.mv, e.score, e.depth, e.bound), (mv, score, depth, bound));
+            }
+        }
+        // A slot keeps the deeper result of another position, and takes any result of its own.
+        let mut t = Table::new(4);
+        t.store(1, 7, -5, 3, LOWER);
+        t.store(5, 9, 8, 2, EXACT);
+        assert!(t.probe(5).is_none());
+        let e = t.probe(1).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (7, -5, 3, LOWER));
+        t.store(1, 0, 4, 1, UPPER);
+        let e = t.probe(1).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (1, 4, 1, UPPER));
+    }
+
+    #[test]
+    fn moves_are_picked_in_the_sorted_order() {
+        // Scores with many ties (ties go to the earlier move), in lists of every length around
+        // the point where picking turns to sorting.
+        let mut r = rng(7);
+        for n in 0..12 {
+            let mut ranked: Vec<Ranked> =
+                (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32 }).collect();
+            let mut sorted = ranked.clone();
+            sorted.sort_by_key(|x| x.rank);
+            let picked: Vec<(i32, u32, u32)> = (0..n).map(|i| pick(&mut ranked, i)).map(|x| (x.rank.0, x.rank.1, x.key)).collect();
+            assert_eq!(picked, sorted.iter().map(|x| (x.rank.0, x.rank.1, x.key)).collect::<Vec<_>>(), "{n} moves");
+        }
     }
 
     #[test]
