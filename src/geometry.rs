@@ -19,9 +19,9 @@ pub const NONE: u16 = u16::MAX;
 pub const COMPASS: [(&str, (i8, i8)); 8] =
     [("n", (0, 1)), ("ne", (1, 1)), ("e", (1, 0)), ("se", (1, -1)), ("s", (0, -1)), ("sw", (-1, -1)), ("w", (-1, 0)), ("nw", (-1, 1))];
 
-/// The compass name of a unit vector, if it is one.
-pub fn compass_name(v: (i8, i8)) -> Option<&'static str> {
-    COMPASS.iter().find(|(_, d)| *d == v).map(|(n, _)| *n)
+/// The compass index of a unit vector (its place in [`COMPASS`]), or 255.
+pub fn compass_index(v: (i8, i8)) -> u8 {
+    COMPASS.iter().position(|(_, d)| *d == v).map_or(255, |i| i as u8)
 }
 
 /// The vector of a compass name.

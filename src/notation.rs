@@ -12,7 +12,7 @@
 //! `cont=PLAYER:TURN:TAG:NORMAL:MOVE,MOVE…`, `ep=CELL/CELL` (the cell open to an en passant
 //! capture, the piece that passed it), `result="white wins: reason"`.
 
-use crate::geometry::{CellError, Geometry, NONE, compass_name};
+use crate::geometry::{CellError, Geometry, NONE};
 use crate::piece::PieceCode;
 use std::fmt::Write;
 
@@ -652,11 +652,6 @@ mod chains {
 /// [`Move`]; the table's size grows with this number, not with the moves made).
 pub fn stored_chains() -> usize {
     chains::stored()
-}
-
-/// The compass index of a unit vector, or 255.
-pub fn compass_index(v: (i8, i8)) -> u8 {
-    compass_name(v).and_then(|n| crate::geometry::COMPASS.iter().position(|(c, _)| *c == n)).map_or(255, |i| i as u8)
 }
 
 #[cfg(test)]

@@ -282,13 +282,56 @@ impl EndKind {
     /// after `mover`'s move, if it is met.
     pub fn after_record(&self, repetitions: usize, mover: Player) -> Option<Option<Player>> {
         match self {
-            EndKind::Repetition { count, result } if repetitions >= *count as usize => Some(match result {
+            EndKind::Repetition { count, result } => (repetitions >= *count as usize).then_some(match result {
                 RepetitionResult::Loss => Some(mover.other()),
                 RepetitionResult::Draw => None,
             }),
-            _ => None,
+            // Every other condition by name (no `_` arm): a new one of phase `AfterRecord`
+            // must be decided here.
+            EndKind::RoyalCaptured { .. }
+            | EndKind::RoyalLeftBoard
+            | EndKind::ZoneFilled(_)
+            | EndKind::ZoneReached { .. }
+            | EndKind::Beside { .. }
+            | EndKind::PiecesAtMost { .. }
+            | EndKind::InARow { .. }
+            | EndKind::BoardFull { .. }
+            | EndKind::QuietMoves { .. }
+            | EndKind::Material { .. }
+            | EndKind::NoMoves { .. }
+            | EndKind::BothPass(..) => None,
         }
     }
+
+    /// What the condition decides when the player to decide has no legal move (the conditions
+    /// of phase [`Phase::NoMoves`]); `None` for the others. Every condition is named (no `_`
+    /// arm), so a new condition of that phase cannot compile without saying what it decides.
+    pub fn on_no_moves(&self) -> Option<NoMovesEnd> {
+        match self {
+            EndKind::NoMoves { result, if_attacked } => Some(NoMovesEnd::Rule(*result, *if_attacked)),
+            EndKind::BothPass(tally, kinds) => Some(NoMovesEnd::BothPass(*tally, *kinds)),
+            EndKind::RoyalCaptured { .. }
+            | EndKind::RoyalLeftBoard
+            | EndKind::ZoneFilled(_)
+            | EndKind::ZoneReached { .. }
+            | EndKind::Beside { .. }
+            | EndKind::PiecesAtMost { .. }
+            | EndKind::InARow { .. }
+            | EndKind::BoardFull { .. }
+            | EndKind::QuietMoves { .. }
+            | EndKind::Material { .. }
+            | EndKind::Repetition { .. } => None,
+        }
+    }
+}
+
+/// What a condition of phase [`Phase::NoMoves`] decides ([`EndKind::on_no_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NoMovesEnd {
+    /// `no_moves`: its result, and the kinds that must be attacked for it to apply.
+    Rule(NoMoves, Option<KindSet>),
+    /// `passes`: the count that decides when both players pass in a row, over these kinds.
+    BothPass(Tally, KindSet),
 }
 
 /// Who wins when a condition is met by `p`'s piece: `p` where it is a win, else the opponent.
@@ -767,5 +810,26 @@ mod tests {
         ] {
             assert_eq!(Variant::load(name, &[]).unwrap().rules.end_checks, want, "{name}");
         }
+    }
+
+    /// Every condition of every shipped variant is decided in its phase: one of phase
+    /// `NoMoves` says what it decides when no move is left, no other does; one of phase
+    /// `AfterRecord` decides on a position repeated often enough, no other does.
+    #[test]
+    fn every_condition_is_decided_in_its_phase() {
+        use super::Phase;
+        use crate::piece::Player;
+        let (mut no_moves, mut records) = (0, 0);
+        for name in crate::variant::shipped_names() {
+            let v = Variant::load(&name, &[]).unwrap();
+            for e in &v.rules.ends {
+                let phase = e.kind.phase();
+                assert_eq!(e.kind.on_no_moves().is_some(), phase == Phase::NoMoves, "{name}: {}", e.reason);
+                assert_eq!(e.kind.after_record(1000, Player::FIRST).is_some(), phase == Phase::AfterRecord, "{name}: {}", e.reason);
+                no_moves += (phase == Phase::NoMoves) as usize;
+                records += (phase == Phase::AfterRecord) as usize;
+            }
+        }
+        assert!(no_moves > 10 && records > 0, "{no_moves} no-moves and {records} repetition conditions");
     }
 }

@@ -17,7 +17,7 @@ pub mod setwise;
 pub mod validate;
 
 pub use castling::{CastleRights, Castling};
-pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, Phase, RepetitionResult, Tally};
+pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, NoMovesEnd, Phase, RepetitionResult, Tally};
 pub use error::{LoadError, SourceFile};
 pub use eval::{EvalModel, Term};
 pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
@@ -697,9 +697,9 @@ impl Ruleset {
     /// The `passes` rule: the game ends when neither player can move, scored by a [`Tally`] of
     /// the pieces of the kinds it counts.
     pub fn both_pass_rule(&self) -> Option<(&EndRule, Tally, KindSet)> {
-        self.ends.iter().find_map(|e| match e.kind {
-            EndKind::BothPass(t, k) => Some((e, t, k)),
-            _ => None,
+        self.ends.iter().find_map(|e| match e.kind.on_no_moves()? {
+            NoMovesEnd::BothPass(t, k) => Some((e, t, k)),
+            NoMovesEnd::Rule(..) => None,
         })
     }
 
@@ -711,9 +711,9 @@ impl Ruleset {
 
     /// Every `no_moves` rule in order, with its condition (`if_attacked` kinds).
     pub fn no_moves_rules(&self) -> impl Iterator<Item = (&EndRule, NoMoves, Option<KindSet>)> {
-        self.ends.iter().filter_map(|e| match e.kind {
-            EndKind::NoMoves { result, if_attacked } => Some((e, result, if_attacked)),
-            _ => None,
+        self.ends.iter().filter_map(|e| match e.kind.on_no_moves()? {
+            NoMovesEnd::Rule(result, if_attacked) => Some((e, result, if_attacked)),
+            NoMovesEnd::BothPass(..) => None,
         })
     }
 }

@@ -59,12 +59,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// The edges that run against the layers and stay, each with why (at most 12):
 /// (from, to, reason), paths from the crate's root.
-const BACK_EDGES: &[(&str, &str, &str)] = &[(
-    "src/rules/movement.rs",
-    "src/notation.rs",
-    "a movement form generates its moves (`Move`) beside its compiled tables; that generation \
-         leaves rules/ for movegen/ when src/movegen/mod.rs splits further by concern (issue 49 item 5)",
-)];
+const BACK_EDGES: &[(&str, &str, &str)] = &[];
 
 /// The most edges against the layers that may stay.
 const MAX_BACK_EDGES: usize = 12;

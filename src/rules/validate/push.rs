@@ -1,4 +1,4 @@
-//! `push = { … }` on a piece kind, compiled for one owner (see `rules::push`).
+//! `push = { … }` on a piece kind, compiled for one owner (run after a move by `state::push`).
 
 use super::{R, V};
 use crate::geometry::{CellTable, Geometry};

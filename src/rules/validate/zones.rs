@@ -81,9 +81,18 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
             let f = z.file;
             let mut masks = ByPlayer::new(ZoneSet::EMPTY, ZoneSet::EMPTY);
             if raw.by_player.is_empty() {
-                let cells = zone_cells(v, f, g, raw, &done, Player::FIRST)?;
-                let id = g.add_zone(name, &cells).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
-                masks = ByPlayer::new(ZoneSet::one(id), ZoneSet::one(id));
+                // A shared zone is shared only if its cells are: a union of a zone that differs
+                // per player differs per player too, each player's from that player's cells.
+                let cells = ByPlayer::new(zone_cells(v, f, g, raw, &done, Player::FIRST)?, zone_cells(v, f, g, raw, &done, Player::SECOND)?);
+                if cells[Player::FIRST] == cells[Player::SECOND] {
+                    let id = g.add_zone(name, &cells[Player::FIRST]).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
+                    masks = ByPlayer::new(ZoneSet::one(id), ZoneSet::one(id));
+                } else {
+                    for p in [Player::FIRST, Player::SECOND] {
+                        let id = g.add_zone(&format!("{name}@{}", players[p]), &cells[p]).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
+                        masks[p] = ZoneSet::one(id);
+                    }
+                }
             } else {
                 for (pname, pz) in &raw.by_player {
                     let p = v.player(f, z.val.span(), players, pname, "in this zone")?;
@@ -125,5 +134,42 @@ impl V<'_> {
         let known = Names::new("zone", zones.keys().map(String::as_str));
         self.lookup(f, span, &known, name, "", "not a zone of this variant")?;
         Ok(zones[name][p])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::piece::Player;
+
+    /// A shared zone made as a union of a zone that differs per player holds, for each player,
+    /// that player's cells: white's far rank is the 8th, black's the 1st.
+    #[test]
+    fn a_union_of_a_per_player_zone_is_per_player() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("union.toml");
+        std::fs::write(
+            &path,
+            r#"
+name = "union"
+extends = "chess"
+[zones.far_rank]
+by_player = { white = { ranks = [8] }, black = { ranks = [1] } }
+[zones.corner]
+cells = ["a4"]
+[zones.goal]
+union = ["far_rank", "corner"]
+"#,
+        )
+        .unwrap();
+        let v = crate::variant::Variant::load(path.to_str().unwrap(), &[]).unwrap();
+        let g = &v.rules.geometry;
+        let cells = |p: Player| -> Vec<String> {
+            let m = v.rules.zone_mask("goal", p).unwrap();
+            g.cells().filter(|c| g.zones_of(c.0).meets(m)).map(|c| g.name(c).to_string()).collect()
+        };
+        let (white, black) = (cells(Player::FIRST), cells(Player::SECOND));
+        assert_eq!(white.len(), 9, "{white:?}");
+        assert!(white.contains(&"e8".to_string()) && white.contains(&"a4".to_string()) && !white.contains(&"e1".to_string()), "{white:?}");
+        assert!(black.contains(&"e1".to_string()) && black.contains(&"a4".to_string()) && !black.contains(&"e8".to_string()), "{black:?}");
     }
 }

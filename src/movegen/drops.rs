@@ -1,0 +1,84 @@
+//! Drops: pieces placed from a hand onto the board.
+
+use super::MoveList;
+use crate::cellset::CellSet;
+use crate::geometry::NONE;
+use crate::notation::Move;
+use crate::piece::Player;
+use crate::rules::Ruleset;
+use crate::state::Position;
+
+/// The number of `side`'s drops ([`drops`]): on the cell sets where each droppable kind's
+/// are kept, else listed into `scratch`.
+pub(super) fn count_drops(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
+    let mut n = 0;
+    for &code in &rules.drops[side] {
+        let pr = &rules.pieces[code.index()];
+        let Some(d) = &pr.drop else { continue };
+        let Some(cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) else {
+            scratch.clear();
+            drops(rules, pos, side, scratch);
+            return scratch.len();
+        };
+        if d.hand.is_none_or(|slot| pos.counter(side, slot) > 0) {
+            n += cells.count_ones() as usize;
+        }
+    }
+    n
+}
+
+/// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,
+/// only where the next cell along the fall is not an empty cell).
+#[inline]
+pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    let board = pos.board();
+    for &code in &rules.drops[side] {
+        let pr = &rules.pieces[code.index()];
+        let Some(d) = &pr.drop else { continue };
+        if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
+            continue; // none of the kind in hand
+        }
+        if let Some(cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) {
+            // In board order, as the cell by cell tests below.
+            for c in CellSet::from_bits(cells) {
+                out.push(Move::drop(code, d.letter, d.written, c));
+            }
+            continue;
+        }
+        if d.must_convert {
+            // Othello: a drop must convert; only cells that do (gravity applies first).
+            let Some(cv) = &pr.convert else { continue };
+            for &c in &d.cells {
+                let below = d.fall.get(c as usize).copied().unwrap_or(NONE);
+                if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) && cv.converts_any(board, c, side) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        } else if let Some(block) = d.file_block {
+            // Not onto a file where one of the player's pieces of that kind stands.
+            let g = &rules.geometry;
+            let taken = |c: u16| {
+                let file = g.coords(crate::geometry::Cell(c)).0 as i32;
+                (0..g.ranks as i32).filter_map(|r| g.at(file, r)).any(|x| board[x.0 as usize] == block)
+            };
+            for &c in &d.cells {
+                if board[c as usize].is_empty() && !taken(c) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        } else if d.fall.is_empty() {
+            for &c in &d.cells {
+                if board[c as usize].is_empty() {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        } else {
+            for &c in &d.cells {
+                let below = d.fall[c as usize];
+                if board[c as usize].is_empty() && (below == NONE || !board[below as usize].is_empty()) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
+        }
+    }
+}
