@@ -922,6 +922,15 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
+        // A position whose moves are all steps to empty cells (no capture) is evaluated as the
+        // list would lead to, from the moves' count (the mobility term's own count where the
+        // list is every kernel move).
+        if let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos) {
+            return Ok(match n {
+                0 => self.no_moves_score(pos, ply),
+                n => self.eval.score_counted(pos, self.v.plan.kernel_moves_listed.then_some(n as usize))?,
+            });
+        }
         // (The evaluation's mobility term takes the count of the list where it is one.)
         let own = self.v.legal_moves_and_mobility(pos, moves)?;
         if moves.is_empty() {
