@@ -1081,8 +1081,7 @@ mod tests {
         // the point where picking turns to sorting.
         let mut r = rng(7);
         for n in 0..12 {
-            let mut ranked: Vec<Ranked> =
-                (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32 }).collect();
+            let mut ranked: Vec<Ranked> = (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32 }).collect();
             let mut sorted = ranked.clone();
             sorted.sort_by_key(|x| x.rank);
             let picked: Vec<(i32, u32, u32)> = (0..n).map(|i| pick(&mut ranked, i)).map(|x| (x.rank.0, x.rank.1, x.key)).collect();

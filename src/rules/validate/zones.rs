@@ -83,13 +83,16 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
             if raw.by_player.is_empty() {
                 // A shared zone is shared only if its cells are: a union of a zone that differs
                 // per player differs per player too, each player's from that player's cells.
-                let cells = ByPlayer::new(zone_cells(v, f, g, raw, &done, Player::FIRST)?, zone_cells(v, f, g, raw, &done, Player::SECOND)?);
+                let cells =
+                    ByPlayer::new(zone_cells(v, f, g, raw, &done, Player::FIRST)?, zone_cells(v, f, g, raw, &done, Player::SECOND)?);
                 if cells[Player::FIRST] == cells[Player::SECOND] {
                     let id = g.add_zone(name, &cells[Player::FIRST]).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
                     masks = ByPlayer::new(ZoneSet::one(id), ZoneSet::one(id));
                 } else {
                     for p in [Player::FIRST, Player::SECOND] {
-                        let id = g.add_zone(&format!("{name}@{}", players[p]), &cells[p]).map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
+                        let id = g
+                            .add_zone(&format!("{name}@{}", players[p]), &cells[p])
+                            .map_err(|e| v.err(f, z.val.span(), e.to_string(), "here"))?;
                         masks[p] = ZoneSet::one(id);
                     }
                 }
