@@ -418,6 +418,10 @@ mod tests {
             assert_eq!(n, reference.len() as u64, "count_moves at {at}");
             seen[0] += 1;
         }
+        if let Some(n) = movegen::count_quiet_steps(&v.rules, &v.plan, pos) {
+            assert_eq!(n, reference.len() as u64, "count_quiet_steps at {at}");
+            assert!(!reference.iter().any(crate::Move::is_capture), "count_quiet_steps with a capture at {at}");
+        }
         let mut c = movegen::Counted::default();
         if v.count_to_pick(pos, &mut c) {
             assert_eq!(c.n, reference.len() as u64, "count_to_pick at {at}");

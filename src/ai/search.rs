@@ -51,7 +51,7 @@ const MAX_PLY: usize = 128;
 const TABLE_ENTRIES: usize = 1 << 20;
 
 /// The largest table's size in MiB (UCI's default `Hash`).
-pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Entry>()) >> 20;
+pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Slot>()) >> 20;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
 /// The ordering value of a royal piece whose capture ends the game (above every other piece's).
@@ -260,7 +260,7 @@ fn run<'a>(
 /// poll and table size; with a progress line when someone listens (naming the analysis line
 /// past the moves in `except`).
 fn searcher<'a>(v: &'a Variant, pos: &Position, asked: Budget, start: Instant, except: &[Move], control: &mut Control<'a>) -> Searcher<'a> {
-    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Entry>());
+    let table_cap = control.table_bytes.map_or(usize::MAX, |b| b / std::mem::size_of::<Slot>());
     let mut s = Searcher::new(v, pos, asked.resolve(v), start, table_cap);
     s.stop = control.stop.take();
     s.poll = control.poll.take();
@@ -343,9 +343,47 @@ fn move_key(m: &Move) -> u32 {
     (h as u32) | 1
 }
 
+/// A move's place in the search order: its rank (the negated ordering score, then its index
+/// in the list: distinct, so ties go to the earlier move) and its fingerprint ([`move_key`]).
+#[derive(Clone, Copy)]
+struct Ranked {
+    rank: (i32, u32),
+    key: u32,
+}
+
+/// How many moves [`pick`] selects one by one before it sorts the rest.
+const SELECTED: usize = 3;
+
+/// The best ranked move of `ranked[at..]`, moved to `at`: the moves come out in the order a
+/// sort of the whole list would give, but most nodes cut off after one or two moves, so the
+/// first few are selected one at a time and the rest are sorted only when reached.
+#[inline]
+fn pick(ranked: &mut [Ranked], at: usize) -> Ranked {
+    if at < SELECTED {
+        let mut best = at;
+        for j in at + 1..ranked.len() {
+            if ranked[j].rank < ranked[best].rank {
+                best = j;
+            }
+        }
+        ranked.swap(at, best);
+    } else if at == SELECTED {
+        ranked[at..].sort_unstable_by_key(|r| r.rank);
+    }
+    ranked[at]
+}
+
 const EXACT: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
+
+/// `keys` sorted, once each.
+fn sorted(keys: &[u64]) -> Vec<u64> {
+    let mut v = keys.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
 
 /// What a search's best score says of the position's value, given the window it searched.
 fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
@@ -358,39 +396,72 @@ fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
     }
 }
 
-#[derive(Clone, Copy, Default)]
+/// A stored result, unpacked.
+#[derive(Clone, Copy)]
 struct Entry {
-    key: u64,
     mv: u32,
     score: i32,
-    depth: i16,
+    depth: i32,
     bound: u8,
+}
+
+/// A table slot: the key, then the entry packed in a word (so a slot is 16 bytes, four to a
+/// cache line, and a probe reads one line): the move's fingerprint in bits 0-31, the score in
+/// 32-53 (22 bits, two's complement: scores are within ±[`MATE`]), the depth in 54-61 (0 to
+/// [`MAX_DEPTH`]) and the bound in 62-63. A slot whose move is 0 is empty. (An array of
+/// words, so that a new table is allocated zeroed rather than written.)
+type Slot = [u64; 2];
+
+const SCORE_BITS: u32 = 22;
+const _: () = assert!(INF < 1 << (SCORE_BITS - 1) && MAX_DEPTH < 256);
+
+fn pack(e: Entry) -> u64 {
+    debug_assert!(e.score.abs() <= INF && (0..256).contains(&e.depth) && e.bound < 4);
+    let score = (e.score as u32 as u64) & ((1 << SCORE_BITS) - 1);
+    e.mv as u64 | score << 32 | (e.depth as u64) << 54 | (e.bound as u64) << 62
+}
+
+fn packed_depth(data: u64) -> i32 {
+    (data >> 54) as i32 & 0xFF
+}
+
+fn unpack(data: u64) -> Entry {
+    // (The score's sign bit shifted to the top of an i64, then back down.)
+    let score = ((data << (32 - SCORE_BITS)) as i64 >> (64 - SCORE_BITS)) as i32;
+    Entry { mv: data as u32, score, depth: packed_depth(data), bound: (data >> 62) as u8 }
 }
 
 /// The transposition table: one entry per slot, replaced unless it holds a deeper result for
 /// another position.
 struct Table {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
 }
 
 impl Table {
     fn new(size: usize) -> Table {
         let size = size.next_power_of_two();
-        Table { entries: vec![Entry::default(); size], mask: size - 1 }
+        Table { slots: vec![[0; 2]; size], mask: size - 1 }
+    }
+
+    /// Reads `key`'s slot and drops what it read: called as soon as a child position's key is
+    /// known, so that the slot is on its way to the cache while the child's first steps run.
+    #[inline(always)]
+    fn touch(&self, key: u64) {
+        std::hint::black_box(self.slots[key as usize & self.mask][0]);
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.mv != 0).then_some(e)
+        let [k, data] = self.slots[key as usize & self.mask];
+        (k == key && data as u32 != 0).then(|| unpack(data))
     }
 
     fn store(&mut self, key: u64, mv: u32, score: i32, depth: i32, bound: u8) {
-        let e = &mut self.entries[key as usize & self.mask];
-        if e.key != key && e.mv != 0 && e.depth as i32 > depth {
+        let [k, data] = &mut self.slots[key as usize & self.mask];
+        if *k != key && *data as u32 != 0 && packed_depth(*data) > depth {
             return;
         }
-        *e = Entry { key, mv: mv.max(1), score, depth: depth as i16, bound };
+        (*k, *data) = (key, pack(Entry { mv: mv.max(1), score, depth, bound }));
     }
 }
 
@@ -402,9 +473,10 @@ struct Searcher<'a> {
     /// Cutoffs by (from, to), for ordering quiet moves.
     history: Vec<u32>,
     cells: usize,
-    /// Per ply: the move list, the ordering scores, the principal variation from there.
+    /// Per ply: the move list, its moves ranked for the search order, the principal variation
+    /// from there.
     lists: Vec<MoveList>,
-    keys: Vec<Vec<(i32, u32)>>,
+    keys: Vec<Vec<Ranked>>,
     pv: Vec<Vec<Move>>,
     sorted: MoveList,
     nodes: u64,
@@ -426,8 +498,9 @@ struct Searcher<'a> {
     compulsory: bool,
     repetition: bool,
     /// Without a repetition rule: the positions of the game before the root (the root included)
-    /// and where the search's own line starts in the position's history.
-    seen: std::collections::HashSet<u64>,
+    /// (sorted: a binary search costs less than hashing the key) and where the search's own
+    /// line starts in the position's history.
+    seen: Vec<u64>,
     root_len: usize,
     root_side: Player,
     /// The best root move of an unfinished iteration (score, index), and its line.
@@ -522,7 +595,7 @@ impl<'a> Searcher<'a> {
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.captures.compulsory,
             repetition: r.repetition,
-            seen: if r.repetition { Default::default() } else { pos.history().iter().copied().collect() },
+            seen: if r.repetition { Vec::new() } else { sorted(pos.history()) },
             root_len: pos.history().len(),
             root_side: pos.side(),
             partial: None,
@@ -603,7 +676,7 @@ impl<'a> Searcher<'a> {
         }
         let (h, line) = (pos.hash(), pos.history());
         // The position itself is the last entry; the root (not a return) is in `seen`.
-        line.len() > self.root_len && (self.seen.contains(&h) || line[self.root_len..line.len() - 1].contains(&h))
+        line.len() > self.root_len && (self.seen.binary_search(&h).is_ok() || line[self.root_len..line.len() - 1].contains(&h))
     }
 
     fn history_index(&self, m: &Move) -> usize {
@@ -612,16 +685,21 @@ impl<'a> Searcher<'a> {
         from * (self.cells + 1) + to
     }
 
-    /// Sorts `moves` best first: the table's move, captures by the value taken (cheaper
-    /// capturers first), killer moves, then quiet moves by history. Ties keep their order.
-    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
-        let mut keys = std::mem::take(&mut self.keys[ply]);
-        keys.clear();
+    /// Ranks `moves` for [`pick`]: the table's move, captures by the value taken (cheaper
+    /// capturers first), killer moves, then quiet moves by history; ties in list order. With
+    /// `captures_only`, only the captures are ranked (a quiescence search that stands pat
+    /// searches no other move), in the same order among themselves.
+    fn rank(&self, pos: &Position, moves: &[Move], tt_mv: u32, ply: usize, captures_only: bool, ranked: &mut Vec<Ranked>) {
+        ranked.clear();
         for (i, m) in moves.iter().enumerate() {
+            let capture = m.is_capture();
+            if captures_only && !capture {
+                continue;
+            }
             let k = move_key(m);
             let s = if k == tt_mv {
                 1 << 30
-            } else if m.is_capture() {
+            } else if capture {
                 let taken: i32 = m.victims().map(|c| self.values[pos.piece(c).index()]).sum();
                 let by = if (m.from as usize) < self.cells { self.values[pos.piece(m.from).index()] } else { 0 };
                 (1 << 26) + taken * 64 - by.min(ROYAL_VALUE)
@@ -632,14 +710,20 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history[self.history_index(m)].min((1 << 24) as u32) as i32
             };
-            keys.push((-s, i as u32));
+            ranked.push(Ranked { rank: (-s, i as u32), key: k });
         }
-        // (The pairs are distinct: an unstable sort gives the stable order.)
-        keys.sort_unstable_by_key(|&(s, i)| (s, i));
+    }
+
+    /// Sorts `moves` best first, in the order [`pick`] gives them.
+    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
+        // (The ranks are distinct: an unstable sort gives the stable order.)
+        ranked.sort_unstable_by_key(|r| r.rank);
         self.sorted.clear();
-        self.sorted.extend(keys.iter().map(|&(_, i)| moves[i as usize]));
+        self.sorted.extend(ranked.iter().map(|r| moves[r.rank.1 as usize]));
         std::mem::swap(moves, &mut self.sorted);
-        self.keys[ply] = keys;
+        self.keys[ply] = ranked;
     }
 
     /// Keeps `m` followed by the line below it as the line from `ply`.
@@ -718,7 +802,7 @@ impl<'a> Searcher<'a> {
         if let Some(e) = self.tt.probe(key) {
             tt_mv = e.mv;
             let s = from_tt(e.score, ply);
-            if e.depth as i32 >= depth && (e.bound == EXACT || (e.bound == LOWER && s >= beta) || (e.bound == UPPER && s <= alpha)) {
+            if e.depth >= depth && (e.bound == EXACT || (e.bound == LOWER && s >= beta) || (e.bound == UPPER && s <= alpha)) {
                 return Ok(s);
             }
         }
@@ -734,7 +818,7 @@ impl<'a> Searcher<'a> {
         pos: &mut Position,
         moves: &mut MoveList,
         depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: usize,
         key: u64,
@@ -744,19 +828,40 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() {
             return Ok(self.no_moves_score(pos, ply));
         }
-        self.order(pos, moves, tt_mv, ply);
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
+        let r = self.search_moves(pos, moves, &mut ranked, depth, (alpha, beta), ply);
+        self.keys[ply] = ranked;
+        let (best, best_key) = r?;
+        self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha, beta));
+        Ok(best)
+    }
+
+    /// [`Searcher::node_moves`]' loop over `moves` in the order `ranked` gives: the best score
+    /// and its move's fingerprint.
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        ranked: &mut [Ranked],
+        depth: i32,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> Result<(i32, u32), Stop> {
         let side = pos.side();
-        let alpha0 = alpha;
         let (mut best, mut best_key) = (-INF, 0);
-        for (i, &m) in moves.iter().enumerate() {
+        for i in 0..ranked.len() {
+            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let m = moves[at as usize];
             self.v.make(pos, &m)?;
+            self.tt.touch(self.key(pos));
             let same = pos.side() == side;
             let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
             pos.undo();
             let s = r?;
             if s > best {
                 best = s;
-                best_key = move_key(&m);
+                best_key = key;
                 if s > alpha {
                     alpha = s;
                     self.update_pv(ply, m);
@@ -775,8 +880,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha0, beta));
-        Ok(best)
+        Ok((best, best_key))
     }
 
     /// The quiescence search: the evaluation, unless a capture (or a decision the player cannot
@@ -818,40 +922,76 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
-        self.v.legal_moves(pos, moves)?;
+        // A position whose moves are all steps to empty cells (no capture) is evaluated as the
+        // list would lead to, from the moves' count (the mobility term's own count where the
+        // list is every kernel move).
+        if let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos) {
+            return Ok(match n {
+                0 => self.no_moves_score(pos, ply),
+                n => self.eval.score_counted(pos, self.v.plan.kernel_moves_listed.then_some(n as usize))?,
+            });
+        }
+        // (The evaluation's mobility term takes the count of the list where it is one.)
+        let own = self.v.legal_moves_and_mobility(pos, moves)?;
         if moves.is_empty() {
             return Ok(self.no_moves_score(pos, ply));
         }
         let forced = pos.continuation().is_some_and(|c| !c.normal) || (self.compulsory && moves.iter().all(Move::is_capture));
         if q >= QMAX || ply + 2 >= MAX_PLY || (!forced && !self.captures) {
-            return Ok(self.eval.score(pos)?);
+            return Ok(self.eval.score_counted(pos, own)?);
         }
         let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_key = 0;
-        let mut stand = -INF;
+        let mut stand = None;
         if !forced {
-            stand = self.eval.score(pos)?;
-            if stand >= beta {
-                return Ok(stand);
+            let s = self.eval.score_counted(pos, own)?;
+            if s >= beta {
+                return Ok(s);
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(s);
+            stand = Some(s);
             if !moves.iter().any(Move::is_capture) {
-                return Ok(stand);
+                return Ok(s);
             }
         }
-        self.order(pos, moves, tt_mv, ply);
-        let side = pos.side();
+        let mut ranked = std::mem::take(&mut self.keys[ply]);
+        // (Standing pat, only captures are searched.)
+        self.rank(pos, moves, tt_mv, ply, !forced, &mut ranked);
         let only = if q >= QRECAPTURE && !forced { last } else { NONE };
-        for &m in moves.iter() {
-            if !forced && (!m.is_capture() || self.futile(pos, &m, stand, alpha)) {
+        let r = self.quiesce_loop(pos, moves, &mut ranked, (alpha, beta), (ply, q), (stand, only));
+        self.keys[ply] = ranked;
+        let (best, best_key) = r?;
+        // Only a result some move gave is stored (a stand-pat keeps no move to try first).
+        if best_key != 0 {
+            self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
+        }
+        Ok(best)
+    }
+
+    /// [`Searcher::quiesce_moves`]' loop over `moves` in the order `ranked` gives, from the
+    /// stand-pat score `stand` (`None` where the move is forced), only captures on `only` where
+    /// that is a cell: the best score and its move's fingerprint (0 when no move beat `stand`).
+    fn quiesce_loop(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        ranked: &mut [Ranked],
+        (mut alpha, beta): (i32, i32),
+        (ply, q): (usize, usize),
+        (stand, only): (Option<i32>, u16),
+    ) -> Result<(i32, u32), Stop> {
+        let side = pos.side();
+        let (mut best, mut best_key) = (stand.unwrap_or(-INF), 0);
+        for i in 0..ranked.len() {
+            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let m = moves[at as usize];
+            if stand.is_some_and(|stand| self.futile(pos, &m, stand, alpha)) {
                 continue;
             }
             if only != NONE && !m.victims().any(|c| c == only) {
                 continue;
             }
             self.v.make(pos, &m)?;
+            self.tt.touch(self.key(pos));
             let to = m.to().unwrap_or(NONE);
             let r = if pos.side() == side {
                 self.quiesce(pos, alpha, beta, ply + 1, q + 1, to)
@@ -862,7 +1002,7 @@ impl<'a> Searcher<'a> {
             let s = r?;
             if s > best {
                 best = s;
-                best_key = move_key(&m);
+                best_key = key;
                 if s > alpha {
                     alpha = s;
                     self.update_pv(ply, m);
@@ -872,11 +1012,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        // Only a result some move gave is stored (a stand-pat keeps no move to try first).
-        if best_key != 0 {
-            self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
-        }
-        Ok(best)
+        Ok((best, best_key))
     }
 
     /// Delta pruning: whether the capture `m` cannot lift the stand-pat score `stand` to
@@ -917,6 +1053,40 @@ mod tests {
         assert_eq!(Score(1250).to_string(), "+1.25");
         assert_eq!(Score(-500).to_string(), "-0.50");
         assert_eq!(Score(0).win_in(), None);
+    }
+
+    #[test]
+    fn a_packed_entry_reads_back() {
+        for score in [0, 1, -1, 999, -1000, EVAL_MAX, -EVAL_MAX, MATE_BOUND, -MATE_BOUND, MATE, -MATE, INF, -INF] {
+            for (mv, depth, bound) in [(1, 0, EXACT), (u32::MAX, MAX_DEPTH as i32, LOWER), (0x8000_0001, 7, UPPER)] {
+                let e = unpack(pack(Entry { mv, score, depth, bound }));
+                assert_eq!((e.mv, e.score, e.depth, e.bound), (mv, score, depth, bound));
+            }
+        }
+        // A slot keeps the deeper result of another position, and takes any result of its own.
+        let mut t = Table::new(4);
+        t.store(1, 7, -5, 3, LOWER);
+        t.store(5, 9, 8, 2, EXACT);
+        assert!(t.probe(5).is_none());
+        let e = t.probe(1).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (7, -5, 3, LOWER));
+        t.store(1, 0, 4, 1, UPPER);
+        let e = t.probe(1).unwrap();
+        assert_eq!((e.mv, e.score, e.depth, e.bound), (1, 4, 1, UPPER));
+    }
+
+    #[test]
+    fn moves_are_picked_in_the_sorted_order() {
+        // Scores with many ties (ties go to the earlier move), in lists of every length around
+        // the point where picking turns to sorting.
+        let mut r = rng(7);
+        for n in 0..12 {
+            let mut ranked: Vec<Ranked> = (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32 }).collect();
+            let mut sorted = ranked.clone();
+            sorted.sort_by_key(|x| x.rank);
+            let picked: Vec<(i32, u32, u32)> = (0..n).map(|i| pick(&mut ranked, i)).map(|x| (x.rank.0, x.rank.1, x.key)).collect();
+            assert_eq!(picked, sorted.iter().map(|x| (x.rank.0, x.rank.1, x.key)).collect::<Vec<_>>(), "{n} moves");
+        }
     }
 
     #[test]

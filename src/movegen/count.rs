@@ -13,7 +13,7 @@ use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::plan::Plan;
 use crate::rules::movement::victim;
-use crate::rules::setwise::Sets;
+use crate::rules::setwise::{Sets, Setwise};
 use crate::rules::{BoardView, Form, Identity, Ruleset, StepTargets, Then};
 use crate::state::Position;
 
@@ -46,11 +46,7 @@ pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, sc
 /// move list says). Chains are walked as
 /// [`normal_moves`] walks them, but only counted.
 pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
-    let sw = rules.setwise.as_ref()?;
-    if !plan.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
-        return None;
-    }
-    let sets = sw.sets(pos)?;
+    let (sw, sets) = counting_sets(rules, plan, pos)?;
     let side = pos.side();
     let stepped = sw.steps_or_jumpers(pos, &sets, side);
     let n = if let Some(Ok(steps)) = stepped {
@@ -86,6 +82,27 @@ pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u
         }
     };
     (n > 0).then_some(n)
+}
+
+/// The cell sets that count the legal moves of `pos` (see [`count_moves`]), where the plan
+/// lets them and the game goes on with a turn of its own (not a continuation).
+#[inline]
+fn counting_sets<'r, 'p>(rules: &'r Ruleset, plan: &Plan, pos: &'p Position) -> Option<(&'r Setwise, Sets<'p>)> {
+    let sw = rules.setwise.as_ref()?;
+    if !plan.counts_moves || pos.result().is_some() || pos.continuation().is_some() {
+        return None;
+    }
+    Some((sw, sw.sets(pos)?))
+}
+
+/// The number of legal moves of the side to move where every one is a step to an empty cell
+/// (no piece can capture), counted on the cell sets as [`count_moves`] counts them first (0:
+/// no move); `None` otherwise. What a quiescence search asks of a quiet position: the list
+/// would only be counted.
+#[inline]
+pub fn count_quiet_steps(rules: &Ruleset, plan: &Plan, pos: &Position) -> Option<u64> {
+    let (sw, sets) = counting_sets(rules, plan, pos)?;
+    sw.steps_or_jumpers(pos, &sets, pos.side())?.ok()
 }
 
 /// A legal list known by its length, without the list: what [`count_to_pick`] fills and

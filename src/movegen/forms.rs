@@ -80,14 +80,11 @@ impl Form {
     /// landings to tell twice-reached cells apart.
     #[inline]
     pub fn count_listless(&self, g: &Geometry, b: BoardView, from: u16) -> Option<usize> {
-        match self {
-            Form::Walk { .. } => return None,
-            Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } if cond.is_plain() => {
-                if let Some((quiet, captures)) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
-                    return Some(quiet + captures);
-                }
-            }
-            _ => {}
+        if matches!(self, Form::Walk { .. }) {
+            return None;
+        }
+        if let Some((quiet, captures)) = self.count_on_rays(g, b, from) {
+            return Some(quiet + captures);
         }
         let mut n = Count(0);
         self.generate_into(g, b, from, &mut n);
@@ -109,18 +106,30 @@ impl Form {
     /// (`None`: a walk): a plain slide's on its rays, other forms' through [`Split`].
     #[inline]
     pub fn count_split(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
-        match self {
-            Form::Walk { .. } => return None,
-            Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } if cond.is_plain() => {
-                if let Some(n) = count_slides(g, b, from, vecs, *max, *capture, cond.capture_only) {
-                    return Some(n);
-                }
-            }
-            _ => {}
+        if matches!(self, Form::Walk { .. }) {
+            return None;
+        }
+        if let Some(n) = self.count_on_rays(g, b, from) {
+            return Some(n);
         }
         let mut n = Split::default();
         self.generate_into(g, b, from, &mut n);
         Some((n.quiet, n.captures))
+    }
+
+    /// A slide's moves counted on its rays, apart (those that do not capture, those that do):
+    /// a slide that stops at the first piece, capturing it if it may, with no zone condition
+    /// but on its start (`None`: another form, or a vector without rays).
+    #[inline(always)]
+    fn count_on_rays(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
+        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } = self else { return None };
+        if !cond.only_start() {
+            return None;
+        }
+        if !cond.is_plain() && !cond.start_ok(g, from) {
+            return Some((0, 0));
+        }
+        count_slides(g, b, from, vecs, *max, *capture, cond.capture_only)
     }
 
     /// [`Form::generate`] for every form but a walk.

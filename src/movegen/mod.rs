@@ -28,7 +28,7 @@ pub use castling::{castle_move, castlings};
 pub(crate) use chains::first_capture_among;
 use chains::{Scratch, capture_chains, captures_from, start_chain};
 pub use chains::{captures, captures_landing_anywhere};
-pub use count::{Counted, count_moves, count_to_pick, mobility, nth_move};
+pub use count::{Counted, count_moves, count_quiet_steps, count_to_pick, mobility, nth_move};
 pub use drops::drops;
 use finish::dedup_from;
 pub use finish::{dedup, expand_promotions, finish, merge_same_captures, same_capture};

@@ -83,6 +83,14 @@ impl Cond {
         (self.from | self.from_not | self.to | self.to_not | self.from_or_to | self.path | self.same_zone).is_empty()
     }
 
+    /// Whether no zone restricts the form but on its start (a pawn's double step from its
+    /// start rank): from a start [`Cond::start_ok`] allows, every cell on the way and every
+    /// landing is allowed.
+    #[inline(always)]
+    pub fn only_start(&self) -> bool {
+        (self.to | self.to_not | self.from_or_to | self.path | self.same_zone).is_empty()
+    }
+
     #[inline(always)]
     pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
         let z = g.zones_of(from);
