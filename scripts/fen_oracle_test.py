@@ -125,7 +125,8 @@ class Pair:
         in the shogi family (where Fairy-Stockfish writes a promotion as `+`), boardlab's
         promotion letter becomes `+` (or nothing when the piece keeps its kind, as `d3b1b`
         declining, needs `board`: the cells' letters), and a move whose promotion is forced,
-        which boardlab writes without a letter, gets the `+` Fairy-Stockfish gives it."""
+        which boardlab writes without a letter, gets the `+` Fairy-Stockfish gives it (or, in
+        any variant, the one letter Fairy-Stockfish writes for it)."""
         if any(x.endswith("+") for x in fs_legal) and "@" not in m and m != "0000":
             core = m.rstrip("abcdefghijklmnopqrstuvwxyz") if m[-1].isalpha() and m[-2].isdigit() else m
             if core != m and board is not None:
@@ -136,6 +137,12 @@ class Pair:
         if self.translated and m == "0000":
             # Fairy-Stockfish writes a forced pass as a move from a cell to itself (`c2c2`).
             return next((x for x in sorted(fs_legal) if "@" not in x and len(x) % 2 == 0 and x[: len(x) // 2] == x[len(x) // 2 :]), m)
+        if m not in fs_legal and "@" not in m and m != "0000":
+            # A forced promotion boardlab writes without a letter (no choice), Fairy-Stockfish
+            # with the kind's (shatranj's pawn to a ferz: `e2f1` and `e2f1q`).
+            forced = [x for x in fs_legal if x.startswith(m) and len(x) == len(m) + 1 and x[-1].isalpha()]
+            if len(forced) == 1:
+                return forced[0]
         if not self.translated or "@" not in m:
             return m
         letter, cell = m.split("@")
