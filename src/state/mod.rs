@@ -34,14 +34,6 @@ fn bit(cell: u16) -> u128 {
     1u128 << (cell & 127)
 }
 
-fn pack(o: [u128; 2]) -> [u64; 4] {
-    [o[0] as u64, (o[0] >> 64) as u64, o[1] as u64, (o[1] >> 64) as u64]
-}
-
-fn unpack(w: [u64; 4]) -> [u128; 2] {
-    [w[0] as u128 | (w[1] as u128) << 64, w[2] as u128 | (w[3] as u128) << 64]
-}
-
 /// An iterator over one player's occupied cells ([`Position::cells_of`]).
 pub struct CellsOf<'a> {
     bits: Cells,
@@ -190,9 +182,6 @@ pub(crate) fn crown_move(top: Top, cells: impl Iterator<Item = u16>, crowned: im
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     hash: u64,
-    counts: [u32; 2],
-    /// `occupied` as four words (a `u128` would align the frame to 16 bytes and grow it).
-    occupied: [u64; 4],
     ply: u32,
     history_len: u32,
     cell_log_len: u32,
@@ -702,8 +691,6 @@ impl Position {
         }
         self.frames.push(Frame {
             hash: self.hash,
-            counts: self.counts.0,
-            occupied: pack(self.occupied.0),
             ply: self.ply,
             history_len: self.history.len() as u32,
             cell_log_len: self.cell_log.len() as u32,
@@ -732,7 +719,9 @@ impl Position {
         // Rules with none of the constructs below, in a position with no continuation or open
         // en passant cell, skip them all on this one test.
         let general = rules.make_path == MakePath::General || self.cont.is_some() || self.en_passant.is_some();
-        let (prior, opened) = if general { self.before_move(rules, mv) } else { (None, None) };
+        // The push's view of the continuation, read before `before_move` closes it.
+        let prior = if general && rules.push { self.prior(mv) } else { None };
+        let opened = if general { self.before_move(rules, mv) } else { None };
         let mut fx = MoveEffects::default();
         match mv.kind {
             MoveKind::Drop { code, .. } => self.drop_piece(rules, mv, code, &mut fx),
@@ -765,13 +754,17 @@ impl Position {
         fx
     }
 
-    /// What a move does before its piece moves, where the rules or the position may need it:
-    /// the push's view of the continuation, the continuation and the open en passant cell
-    /// closed, the castling rights updated. Returns the push's prior and the en passant cell
-    /// this move opens.
+    /// The continuation a push reads: its kind, and whether it lists `mv`.
     #[inline(never)]
-    fn before_move(&mut self, rules: &Ruleset, mv: &Move) -> (Option<Prior>, Option<(u16, u16)>) {
-        let prior = if rules.push { self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) }) } else { None };
+    fn prior(&self, mv: &Move) -> Option<Prior> {
+        self.cont.as_ref().map(|c| Prior { kind: c.kind, listed: c.moves.contains(mv) })
+    }
+
+    /// What a move does before its piece moves, where the rules or the position may need it:
+    /// the continuation and the open en passant cell closed, the castling rights updated.
+    /// Returns the en passant cell this move opens.
+    #[inline(never)]
+    fn before_move(&mut self, rules: &Ruleset, mv: &Move) -> Option<(u16, u16)> {
         if self.cont.is_some() {
             self.set_continuation(&rules.zobrist, None);
         }
@@ -784,7 +777,7 @@ impl Position {
         {
             self.castle_rights_after(c, mv);
         }
-        (prior, opened)
+        opened
     }
 
     /// The castling rights after `mv`: the mover's piece and what it captures lose theirs.
@@ -1089,20 +1082,25 @@ impl Position {
     pub fn undo(&mut self) {
         // Read in place and dropped at the end (popping it first copied the whole frame).
         let f = self.frames.last().expect("undo without a move");
-        // The cells back in reverse order, each code's set with them; the counts and the
-        // players' sets come back whole from the frame.
+        // The cells back in reverse order, the counts and the players' and each code's sets
+        // with them (a frame holding the counts and sets whole was larger than the two or
+        // three cells a move writes).
         while self.cell_log.len() > f.cell_log_len as usize {
             let (cell, old) = self.cell_log.pop().expect("longer than the mark");
             let now = std::mem::replace(&mut self.board[cell as usize], old);
-            if !now.is_empty()
-                && let Some(s) = self.by_code.get_mut(now.index())
-            {
-                *s &= !bit(cell);
+            if !now.is_empty() {
+                self.counts[now.owner()] -= 1;
+                self.occupied[now.owner()] &= !bit(cell);
+                if let Some(s) = self.by_code.get_mut(now.index()) {
+                    *s &= !bit(cell);
+                }
             }
-            if !old.is_empty()
-                && let Some(s) = self.by_code.get_mut(old.index())
-            {
-                *s |= bit(cell);
+            if !old.is_empty() {
+                self.counts[old.owner()] += 1;
+                self.occupied[old.owner()] |= bit(cell);
+                if let Some(s) = self.by_code.get_mut(old.index()) {
+                    *s |= bit(cell);
+                }
             }
         }
         while self.attr_log.len() > f.attr_log_len as usize {
@@ -1115,8 +1113,6 @@ impl Position {
             self.counters.copy_from_slice(&self.saved_counters[at..]);
             self.saved_counters.truncate(at);
         }
-        self.counts = ByPlayer(f.counts);
-        self.occupied = ByPlayer(unpack(f.occupied));
         self.side = f.side;
         self.ply = f.ply;
         if f.extra {
