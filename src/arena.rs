@@ -16,14 +16,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The most engines one arena takes (66 pairs).
-pub const MAX_ENGINES: usize = 12;
+pub(crate) const MAX_ENGINES: usize = 12;
 
 /// The most games one pair plays.
-pub const MAX_GAMES: u64 = 100_000;
+pub(crate) const MAX_GAMES: u64 = 100_000;
 
 /// Why an arena could not be set up or played.
 #[derive(Debug, thiserror::Error)]
-pub enum ArenaError {
+pub(crate) enum ArenaError {
     #[error("an arena needs at least two engines, got {0}")]
     TooFew(usize),
     #[error("an arena takes at most {MAX_ENGINES} engines, got {0}")]
@@ -41,27 +41,27 @@ pub enum ArenaError {
 impl ArenaError {
     /// Whether what was asked is wrong (the engines, the count, a variant that does not load)
     /// rather than the playing.
-    pub fn is_usage(&self) -> bool {
+    pub(crate) fn is_usage(&self) -> bool {
         !matches!(self, ArenaError::Study(e) if !matches!(e, SelfplayError::Load(_)))
     }
 }
 
 /// What to play.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// At least two, each once, in the order given (a pair's first engine is the earlier one).
-    pub engines: Vec<Engine>,
+    pub(crate) engines: Vec<Engine>,
     /// Games per pair.
-    pub games: u64,
-    pub seed: u64,
-    pub threads: usize,
+    pub(crate) games: u64,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
     /// Keep each game's move texts (for JSON lines).
-    pub record_moves: bool,
+    pub(crate) record_moves: bool,
     /// Random opening decisions, the same for both games of a pair of games with colours swapped
     /// (`--random-plies`; [`selfplay::Config::random_plies`]).
-    pub random_plies: u32,
+    pub(crate) random_plies: u32,
     /// Time each move (the records' `first_time` and `second_time`; off with `--no-times`).
-    pub times: bool,
+    pub(crate) times: bool,
 }
 
 impl Config {
@@ -70,7 +70,7 @@ impl Config {
     /// # Errors
     /// Fewer than two or more than [`MAX_ENGINES`] engines, an engine that does not parse or is
     /// given twice (`ab:d4` and `ab d4` are the same), or a count outside 1 to [`MAX_GAMES`].
-    pub fn new(engines: &[String], games: u64, seed: u64, threads: usize, record_moves: bool) -> Result<Config, ArenaError> {
+    pub(crate) fn new(engines: &[String], games: u64, seed: u64, threads: usize, record_moves: bool) -> Result<Config, ArenaError> {
         if engines.len() < 2 {
             return Err(ArenaError::TooFew(engines.len()));
         }
@@ -92,7 +92,7 @@ impl Config {
     }
 
     /// Every pair of engines, each in the order given: (A, B).
-    pub fn pairs(&self) -> Vec<(Engine, Engine)> {
+    pub(crate) fn pairs(&self) -> Vec<(Engine, Engine)> {
         let e = &self.engines;
         (0..e.len()).flat_map(|i| (i + 1..e.len()).map(move |j| (e[i], e[j]))).collect()
     }
@@ -122,7 +122,7 @@ impl Config {
 /// # Errors
 /// The variant does not load, a script hook failed, `sink` failed, or a resumed game belongs to
 /// another study.
-pub fn run(
+pub(crate) fn run(
     spec: &str,
     sets: &[(String, String)],
     cfg: &Config,
@@ -148,12 +148,12 @@ pub fn run(
 
 /// The Elo difference a score `s` (a share of the points, 0 to 1) implies:
 /// 400·log10(s / (1 − s)); −∞ at 0 and +∞ at 1.
-pub fn elo(s: f64) -> f64 {
+pub(crate) fn elo(s: f64) -> f64 {
     400.0 * (s / (1.0 - s)).log10()
 }
 
 /// An Elo difference as text: `+338`, `-74`, `+inf`, `-inf`.
-pub fn elo_text(x: f64) -> String {
+pub(crate) fn elo_text(x: f64) -> String {
     match x {
         x if x == f64::INFINITY => "+inf".into(),
         x if x == f64::NEG_INFINITY => "-inf".into(),
@@ -164,15 +164,15 @@ pub fn elo_text(x: f64) -> String {
 /// A score (a share of the points) with its 95 % interval: Wilson's, taking the score as a share
 /// as self-play does (conservative, since a draw's half point varies less than a win or a loss).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Score {
-    pub p: f64,
-    pub lo: f64,
-    pub hi: f64,
+pub(crate) struct Score {
+    pub(crate) p: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
 }
 
 impl Score {
     /// `points` of `games`.
-    pub fn new(points: f64, games: u64) -> Score {
+    pub(crate) fn new(points: f64, games: u64) -> Score {
         if games == 0 {
             return Score { p: 0.0, lo: 0.0, hi: 0.0 };
         }
@@ -182,7 +182,7 @@ impl Score {
     }
 
     /// The Elo difference and its interval (from the score interval's ends).
-    pub fn elo(&self) -> (f64, f64, f64) {
+    pub(crate) fn elo(&self) -> (f64, f64, f64) {
         (elo(self.p), elo(self.lo), elo(self.hi))
     }
 }
@@ -190,13 +190,13 @@ impl Score {
 /// One engine's results in some games: wins, draws and losses by a rule of the game, and the
 /// games the move limit ended (counted apart; each scores as its result, a draw).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Tally {
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub limit: u64,
+pub(crate) struct Tally {
+    pub(crate) wins: u64,
+    pub(crate) draws: u64,
+    pub(crate) losses: u64,
+    pub(crate) limit: u64,
     /// Points in half points (a win 2, a draw 1).
-    pub halves: u64,
+    pub(crate) halves: u64,
 }
 
 impl Tally {
@@ -216,26 +216,26 @@ impl Tally {
         }
     }
 
-    pub fn games(&self) -> u64 {
+    pub(crate) fn games(&self) -> u64 {
         self.wins + self.draws + self.losses + self.limit
     }
 
-    pub fn score(&self) -> Score {
+    pub(crate) fn score(&self) -> Score {
         Score::new(self.halves as f64 / 2.0, self.games())
     }
 }
 
 /// The games of one pair, and A's results against B.
 #[derive(Clone, Debug)]
-pub struct Pair {
-    pub a: Engine,
-    pub b: Engine,
-    pub games: Vec<GameRecord>,
+pub(crate) struct Pair {
+    pub(crate) a: Engine,
+    pub(crate) b: Engine,
+    pub(crate) games: Vec<GameRecord>,
     /// The games that differ ([`GameRecord::identity`]): the tally counts each once.
-    pub distinct: u64,
-    pub tally: Tally,
+    pub(crate) distinct: u64,
+    pub(crate) tally: Tally,
     /// Why the games ended (the reason alone, whoever won), most frequent first.
-    pub reasons: Vec<(String, u64)>,
+    pub(crate) reasons: Vec<(String, u64)>,
 }
 
 impl Pair {
@@ -254,43 +254,43 @@ impl Pair {
     }
 
     /// `A – B`.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         format!("{} – {}", self.a, self.b)
     }
 }
 
 /// One engine's seconds per move over the games that timed it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Speed {
-    pub moves: u64,
+pub(crate) struct Speed {
+    pub(crate) moves: u64,
     /// The median of each game's median move: the median over all moves would need every
     /// move's time, which the game records do not keep (they keep each game's moves, total,
     /// median and slowest move, so that merged and resumed files can be reported).
-    pub median: f64,
+    pub(crate) median: f64,
     /// The slowest move.
-    pub worst: f64,
+    pub(crate) worst: f64,
 }
 
 /// An arena's results.
 #[derive(Clone, Debug)]
-pub struct Table {
-    pub title: String,
-    pub engines: Vec<Engine>,
+pub(crate) struct Table {
+    pub(crate) title: String,
+    pub(crate) engines: Vec<Engine>,
     /// Games asked for per pair.
-    pub games: u64,
-    pub seed: u64,
+    pub(crate) games: u64,
+    pub(crate) seed: u64,
     /// Random opening decisions per game (`--random-plies`).
-    pub random_plies: u32,
-    pub pairs: Vec<Pair>,
+    pub(crate) random_plies: u32,
+    pub(crate) pairs: Vec<Pair>,
     /// Ctrl-C stopped the arena: the table covers the games finished.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
     /// Games read back from an earlier run rather than played here.
-    pub resumed: u64,
+    pub(crate) resumed: u64,
 }
 
 impl Table {
     /// Each engine's results over all its games.
-    pub fn tally(&self, e: Engine) -> Tally {
+    pub(crate) fn tally(&self, e: Engine) -> Tally {
         let me = e.to_string();
         let mut t = Tally::default();
         for p in self.pairs.iter().filter(|p| p.a == e || p.b == e) {
@@ -302,7 +302,7 @@ impl Table {
     }
 
     /// Each engine's seconds per move (None when no game timed it: files written without times).
-    pub fn speed(&self, e: Engine) -> Option<Speed> {
+    pub(crate) fn speed(&self, e: Engine) -> Option<Speed> {
         let me = e.to_string();
         let mut medians = Vec::new();
         let mut s = Speed::default();
@@ -320,7 +320,7 @@ impl Table {
     }
 
     /// The table as text.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut s = String::new();
         self.preamble(&mut s);
         let names: Vec<String> = self.pairs.iter().map(Pair::name).collect();
@@ -445,7 +445,7 @@ fn row(name: &str, t: &Tally, w: usize) -> String {
 
 /// Seconds as text to three significant figures, in the unit that suits them: `1.25 s`,
 /// `12.5 ms`, `641 µs`, `0.64 µs` (a random player's pick).
-pub fn duration(secs: f64) -> String {
+pub(crate) fn duration(secs: f64) -> String {
     match secs {
         s if s >= 1.0 => format!("{} s", sig3(s)),
         s if s >= 1e-3 => format!("{} ms", sig3(s * 1e3)),

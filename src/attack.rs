@@ -24,17 +24,17 @@ thread_local! {
 
 /// What a caller already knows of the attacking side's pieces, to spare the query work.
 #[derive(Clone, Copy, Debug)]
-pub struct Known {
+pub(crate) struct Known {
     /// Supersets of the cells of its pieces and of its plain sliders (see [`Among`]).
-    pub among: Among,
+    pub(crate) among: Among,
     /// Whether it may have a piece of a complex code on the board (`false`: certainly none,
     /// the tables are the whole answer).
-    pub complex: bool,
+    pub(crate) complex: bool,
 }
 
 impl Known {
     /// Nothing known.
-    pub const NOTHING: Known = Known { among: Among::ANY, complex: true };
+    pub(crate) const NOTHING: Known = Known { among: Among::ANY, complex: true };
 }
 
 /// The cell of a piece of `by` that could capture the piece on `at` in `view` (were `by` to
@@ -42,12 +42,12 @@ impl Known {
 /// take enemy pieces only). Which attacker is named, where several are, is fixed: the tables'
 /// first (steps and leaps, then slides along each direction, hops, screens), then the first
 /// complex piece in cell order.
-pub fn attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16) -> Option<u16> {
+pub(crate) fn attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16) -> Option<u16> {
     attacker_known(rules, view, by, at, Known::NOTHING)
 }
 
 /// [`attacker`], with what the caller knows of `by`'s pieces.
-pub fn attacker_known(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: Known) -> Option<u16> {
+pub(crate) fn attacker_known(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: Known) -> Option<u16> {
     let victim = view.board[at as usize];
     if victim.is_empty() || victim.owner() == by {
         return None;

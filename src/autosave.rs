@@ -18,39 +18,39 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// How many autosaves pruning keeps whatever their state (the newest).
-pub const KEPT: usize = 20;
+pub(crate) const KEPT: usize = 20;
 
 /// The folder of the sessions' autosaves.
-pub fn dir() -> Option<PathBuf> {
+pub(crate) fn dir() -> Option<PathBuf> {
     crate::record::data_dir().map(|d| d.join("autosaves"))
 }
 
 /// The current time in milliseconds since the Unix epoch (what a record's `saved` holds).
-pub fn now_millis() -> u64 {
+pub(crate) fn now_millis() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A new session's own autosave file (not created yet), named by time, process and variant,
 /// so two REPLs never write over each other's game.
-pub fn new_path(variant: &str) -> Option<PathBuf> {
+pub(crate) fn new_path(variant: &str) -> Option<PathBuf> {
     dir().map(|d| d.join(file_name(variant)))
 }
 
 /// A new autosave's file name: the time, the process and the variant (`tag`, up to 40
 /// characters of it).
-pub fn file_name(tag: &str) -> String {
+pub(crate) fn file_name(tag: &str) -> String {
     let name: String = tag.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();
     format!("{:015}-{}-{name}.toml", now_millis(), std::process::id())
 }
 
 /// An autosave file as found in the folder.
-pub struct Found {
-    pub path: PathBuf,
+pub(crate) struct Found {
+    pub(crate) path: PathBuf,
     /// Its record, or why it cannot be read.
-    pub record: Result<Record, RecordError>,
+    pub(crate) record: Result<Record, RecordError>,
     /// When it was saved (milliseconds since the epoch): the record's `saved`, else the file's
     /// modification time.
-    pub saved: u64,
+    pub(crate) saved: u64,
 }
 
 impl Found {
@@ -65,7 +65,7 @@ impl Found {
     }
 
     /// Whether a running session holds this game.
-    pub fn live(&self) -> bool {
+    pub(crate) fn live(&self) -> bool {
         is_live(&self.path)
     }
 
@@ -77,12 +77,12 @@ impl Found {
 }
 
 /// The autosaved sessions, newest first (by the time inside the record; see the module).
-pub fn list() -> Vec<Found> {
+pub(crate) fn list() -> Vec<Found> {
     dir().map_or_else(Vec::new, |d| list_in(&d))
 }
 
 /// The autosaves in `dir`, newest first (as [`list`]; `boardlab serve` is told its folder).
-pub fn list_in(dir: &Path) -> Vec<Found> {
+pub(crate) fn list_in(dir: &Path) -> Vec<Found> {
     let mut v: Vec<Found> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).map(Found::read).collect()
@@ -95,7 +95,7 @@ pub fn list_in(dir: &Path) -> Vec<Found> {
 /// Removes the autosaves of finished or empty games beyond the newest [`KEPT`] (leaving room
 /// for one more), never a game in progress nor one a running session holds. Returns how many
 /// went.
-pub fn prune() -> usize {
+pub(crate) fn prune() -> usize {
     let mut removed = 0;
     for f in list().into_iter().skip(KEPT.saturating_sub(1)) {
         if f.expendable() && !f.live() && std::fs::remove_file(&f.path).is_ok() {
@@ -121,7 +121,7 @@ fn is_live(autosave: &Path) -> bool {
 /// A session's hold on its autosave: an exclusive lock on the file beside it, released (and
 /// the lock file removed) when dropped, or by the kernel when the process ends.
 #[derive(Debug)]
-pub struct Lock {
+pub(crate) struct Lock {
     file: File,
     path: PathBuf,
 }
@@ -141,7 +141,7 @@ impl Lock {
     ///
     /// # Errors
     /// Another session holds it, or the lock file cannot be made.
-    pub fn take(autosave: &Path) -> Result<Lock, LockError> {
+    pub(crate) fn take(autosave: &Path) -> Result<Lock, LockError> {
         let path = lock_path(autosave);
         let io = |source| LockError::Io { path: path.clone(), source };
         if let Some(d) = path.parent() {

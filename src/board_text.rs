@@ -15,7 +15,7 @@ use std::fmt::Write;
 /// A board text that does not fit the board: which rank, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct BoardTextError(pub String);
+pub(crate) struct BoardTextError(pub(crate) String);
 
 /// Parses board text (see the module docs) into board codes and attribute values.
 ///
@@ -23,7 +23,7 @@ pub struct BoardTextError(pub String);
 ///
 /// # Errors
 /// A message naming the rank and what is wrong.
-pub fn parse_board(
+pub(crate) fn parse_board(
     g: &Geometry,
     text: &str,
     lookup: &dyn Fn(char) -> Option<PieceCode>,
@@ -115,7 +115,7 @@ fn read_board(
 ///
 /// # Errors
 /// Not an integer, or one outside the 32-bit range (saying so, with the range).
-pub fn parse_i32(text: &str) -> Result<i32, ValueError> {
+pub(crate) fn parse_i32(text: &str) -> Result<i32, ValueError> {
     let digits = text.strip_prefix('-').unwrap_or(text);
     match text.parse::<i32>() {
         Ok(v) => Ok(v),
@@ -128,7 +128,7 @@ pub fn parse_i32(text: &str) -> Result<i32, ValueError> {
 
 /// Why a text is not a position's 32-bit value ([`parse_i32`]); the text quoted, shortened.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ValueError {
+pub(crate) enum ValueError {
     #[error("`{0}` is out of range; values are integers from {min} to {max}", min = i32::MIN, max = i32::MAX)]
     OutOfRange(String),
     #[error("`{0}` is not an integer")]
@@ -137,7 +137,7 @@ pub enum ValueError {
 
 /// Writes board text: ranks from the top, `/` between them, runs of empty cells as numbers (`0`
 /// for a rank with no cells, so that the text reads back).
-pub fn board_text(
+pub(crate) fn board_text(
     g: &Geometry,
     board: &[PieceCode],
     attrs: &[i32],
@@ -180,7 +180,7 @@ pub fn board_text(
 }
 
 /// Splits a position line into whitespace-separated fields, keeping `"…"` together.
-pub fn split_fields(text: &str) -> Vec<String> {
+pub(crate) fn split_fields(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut quoted = false;

@@ -22,45 +22,45 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Sub, SubAssign};
 /// A set of cells of a board of at most [`CellSet::CAPACITY`] cells.
 #[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
 #[repr(transparent)]
-pub struct CellSet(u128);
+pub(crate) struct CellSet(u128);
 
 impl CellSet {
     /// The most cells a set holds: a board of more cells has no sets ([`CellSet::fits`]).
-    pub const CAPACITY: usize = 128;
+    pub(crate) const CAPACITY: usize = 128;
     /// No cell.
-    pub const EMPTY: CellSet = CellSet(0);
+    pub(crate) const EMPTY: CellSet = CellSet(0);
     /// Every cell a set can hold (the board and past it: intersect before iterating).
-    pub const ALL: CellSet = CellSet(u128::MAX);
+    pub(crate) const ALL: CellSet = CellSet(u128::MAX);
 
     /// Whether a board of `cells` cells fits in a set: the one test that turns every set
     /// shortcut on or off (see the module's documentation).
     #[inline(always)]
-    pub const fn fits(cells: usize) -> bool {
+    pub(crate) const fn fits(cells: usize) -> bool {
         cells <= Self::CAPACITY
     }
 
     /// Whether a set can hold `cell` (its index is below [`CellSet::CAPACITY`]).
     #[inline(always)]
-    pub const fn can_hold(cell: u16) -> bool {
+    pub(crate) const fn can_hold(cell: u16) -> bool {
         (cell as usize) < Self::CAPACITY
     }
 
     /// The set whose bit `c` says whether cell `c` is in it.
     #[inline(always)]
-    pub const fn from_bits(bits: u128) -> CellSet {
+    pub(crate) const fn from_bits(bits: u128) -> CellSet {
         CellSet(bits)
     }
 
     /// The set as bits (bit `c` for cell `c`).
     #[inline(always)]
-    pub const fn bits(self) -> u128 {
+    pub(crate) const fn bits(self) -> u128 {
         self.0
     }
 
     /// The set of one cell; empty for a cell past [`CellSet::CAPACITY`] (which no set holds,
     /// so [`CellSet::contains`] stays false for it).
     #[inline(always)]
-    pub const fn one(cell: u16) -> CellSet {
+    pub(crate) const fn one(cell: u16) -> CellSet {
         CellSet(match 1u128.checked_shl(cell as u32) {
             Some(b) => b,
             None => 0,
@@ -69,37 +69,37 @@ impl CellSet {
 
     /// Every cell of a board of `cells` cells (all a set holds, [`CellSet::ALL`], past that).
     #[inline(always)]
-    pub const fn board(cells: usize) -> CellSet {
+    pub(crate) const fn board(cells: usize) -> CellSet {
         if cells >= Self::CAPACITY { Self::ALL } else { CellSet((1u128 << cells) - 1) }
     }
 
     /// Whether the set holds no cell.
     #[inline(always)]
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// How many cells the set holds.
     #[inline(always)]
-    pub const fn count(self) -> u32 {
+    pub(crate) const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
     /// The lowest cell, if any.
     #[inline(always)]
-    pub const fn first(self) -> Option<u16> {
+    pub(crate) const fn first(self) -> Option<u16> {
         if self.0 == 0 { None } else { Some(self.0.trailing_zeros() as u16) }
     }
 
     /// The highest cell, if any.
     #[inline(always)]
-    pub const fn last(self) -> Option<u16> {
+    pub(crate) const fn last(self) -> Option<u16> {
         if self.0 == 0 { None } else { Some(127 - self.0.leading_zeros() as u16) }
     }
 
     /// Takes the lowest cell out of the set and returns it, if any.
     #[inline(always)]
-    pub fn pop_first(&mut self) -> Option<u16> {
+    pub(crate) fn pop_first(&mut self) -> Option<u16> {
         let c = self.first()?;
         self.0 &= self.0 - 1;
         Some(c)
@@ -107,7 +107,7 @@ impl CellSet {
 
     /// Whether `cell` is in the set (never for a cell past [`CellSet::CAPACITY`]).
     #[inline(always)]
-    pub const fn contains(self, cell: u16) -> bool {
+    pub(crate) const fn contains(self, cell: u16) -> bool {
         // The half is picked first: a shift of the whole 128-bit word costs more.
         let half = if cell < 64 { self.0 as u64 } else { (self.0 >> 64) as u64 };
         Self::can_hold(cell) && half >> (cell & 63) & 1 != 0
@@ -115,39 +115,41 @@ impl CellSet {
 
     /// Adds `cell` (a cell past [`CellSet::CAPACITY`] is not held, as [`CellSet::one`]).
     #[inline(always)]
-    pub fn insert(&mut self, cell: u16) {
+    pub(crate) fn insert(&mut self, cell: u16) {
         *self |= CellSet::one(cell);
     }
 
     /// Takes `cell` out, if it is in the set.
+    #[cfg(test)]
     #[inline(always)]
-    pub fn remove(&mut self, cell: u16) {
+    pub(crate) fn remove(&mut self, cell: u16) {
         *self -= CellSet::one(cell);
     }
 
     /// The set with `cell` added.
     #[inline(always)]
     #[must_use]
-    pub const fn with(self, cell: u16) -> CellSet {
+    pub(crate) const fn with(self, cell: u16) -> CellSet {
         CellSet(self.0 | CellSet::one(cell).0)
     }
 
     /// The cells of `board` (a board's [`CellSet::board`], or any set) not in this one.
     #[inline(always)]
     #[must_use]
-    pub const fn complement_in(self, board: CellSet) -> CellSet {
+    pub(crate) const fn complement_in(self, board: CellSet) -> CellSet {
         CellSet(board.0 & !self.0)
     }
 
     /// Whether the sets share a cell.
+    #[cfg(test)]
     #[inline(always)]
-    pub const fn meets(self, other: CellSet) -> bool {
+    pub(crate) const fn meets(self, other: CellSet) -> bool {
         self.0 & other.0 != 0
     }
 
     /// The cells in ascending order.
     #[inline(always)]
-    pub const fn iter(self) -> Cells {
+    pub(crate) const fn iter(self) -> Cells {
         Cells(self.0)
     }
 }
@@ -223,7 +225,7 @@ impl fmt::Debug for CellSet {
 
 /// The cells of a [`CellSet`], lowest first.
 #[derive(Clone, Debug)]
-pub struct Cells(u128);
+pub(crate) struct Cells(u128);
 
 impl Iterator for Cells {
     type Item = u16;

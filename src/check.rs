@@ -14,23 +14,23 @@ use crate::script::lint::{Finding, lint};
 use crate::variant::Variant;
 
 /// The most option settings `check` loads one by one; beyond it, one option varies at a time.
-pub const MAX_COMBINATIONS: usize = 64;
+pub(crate) const MAX_COMBINATIONS: usize = 64;
 
 /// One option setting as `(name, value)` pairs: every option's value, in declaration order.
-pub type Setting = Vec<(String, String)>;
+pub(crate) type Setting = Vec<(String, String)>;
 
 /// A setting under which the variant does not load or cannot list its first moves.
 #[derive(Clone, Debug)]
-pub struct Broken {
+pub(crate) struct Broken {
     /// The options that differ from their defaults (empty: the defaults themselves).
-    pub changed: Vec<(String, String)>,
+    pub(crate) changed: Vec<(String, String)>,
     /// The diagnostic or the error, rendered.
-    pub error: String,
+    pub(crate) error: String,
 }
 
 impl Broken {
     /// `with captures=compulsory_maximal, army_min=0` (or `with the default options`).
-    pub fn heading(&self) -> String {
+    pub(crate) fn heading(&self) -> String {
         if self.changed.is_empty() {
             "with the default options".into()
         } else {
@@ -42,21 +42,21 @@ impl Broken {
 
 /// What sweeping the option settings found.
 #[derive(Clone, Debug, Default)]
-pub struct Sweep {
+pub(crate) struct Sweep {
     /// The settings tried (the one already loaded included).
-    pub settings: usize,
+    pub(crate) settings: usize,
     /// Whether every combination was tried (or one option at a time).
-    pub all_combinations: bool,
+    pub(crate) all_combinations: bool,
     /// The settings whose start position's moves were listed (fewer than `settings` when the
     /// listing ran out of [`MOVES_BUDGET`]: a runaway hook takes long to stop each time).
-    pub moves_listed: usize,
-    pub broken: Vec<Broken>,
+    pub(crate) moves_listed: usize,
+    pub(crate) broken: Vec<Broken>,
 }
 
 impl Sweep {
     /// The broken settings grouped by their error (in the order first met): the headings of the
     /// settings that share it, and the error once.
-    pub fn grouped(&self) -> Vec<(Vec<String>, &str)> {
+    pub(crate) fn grouped(&self) -> Vec<(Vec<String>, &str)> {
         let mut out: Vec<(Vec<String>, &str)> = Vec::new();
         for b in &self.broken {
             match out.iter_mut().find(|(_, e)| *e == b.error) {
@@ -69,10 +69,10 @@ impl Sweep {
 }
 
 /// How long `check` spends listing start positions' moves, over all settings.
-pub const MOVES_BUDGET: std::time::Duration = std::time::Duration::from_millis(1000);
+pub(crate) const MOVES_BUDGET: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// What reading the variant's script found ([`crate::script::lint`]): nothing without one.
-pub fn script(v: &Variant) -> Vec<Finding> {
+pub(crate) fn script(v: &Variant) -> Vec<Finding> {
     v.script.as_ref().map_or_else(Vec::new, |s| lint(&s.file, &v.rules))
 }
 
@@ -95,7 +95,7 @@ fn values(ty: &OptionType, default: &OptionValue) -> Vec<OptionValue> {
 /// The option settings to try for a variant loaded with `opts` (the values in force there are
 /// kept for the options in `fixed`), the loaded one first; and whether they are every
 /// combination.
-pub fn settings(opts: &Options, fixed: &[String], declared_move_limit: bool) -> (Vec<Setting>, bool) {
+pub(crate) fn settings(opts: &Options, fixed: &[String], declared_move_limit: bool) -> (Vec<Setting>, bool) {
     let current: Setting = opts.decls.iter().map(|d| (d.name.clone(), opts.get(&d.name).unwrap_or(&d.default).to_string())).collect();
     // Per option: the values to try (one, for an option that stays put).
     let choices: Vec<Vec<String>> = opts
@@ -148,7 +148,7 @@ pub fn settings(opts: &Options, fixed: &[String], declared_move_limit: bool) -> 
 
 /// Loads `v` (already loaded with its overrides) under every other option setting and lists
 /// the start position's moves under each (a hook can fail there too).
-pub fn sweep(v: &Variant, color: bool) -> Sweep {
+pub(crate) fn sweep(v: &Variant, color: bool) -> Sweep {
     let fixed: Vec<String> = v.overrides.iter().map(|(n, _)| n.clone()).collect();
     let declared_move_limit = v.merged.options.contains_key("move_limit");
     let (all, every) = settings(&v.rules.options, &fixed, declared_move_limit);

@@ -17,34 +17,34 @@ use std::io::Write;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
 }
 
 /// The variant and the position every game command works on.
 #[derive(Args, Debug, Clone)]
-pub struct Game {
+pub(crate) struct Game {
     /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
-    pub variant: String,
+    pub(crate) variant: String,
     /// Moves to play from the start (or from --position), separated by spaces or commas.
     #[arg(long, default_value = "")]
-    pub moves: String,
+    pub(crate) moves: String,
     #[command(flatten)]
-    pub sets: Sets,
+    pub(crate) sets: Sets,
     /// Start from this position text (or a FEN) instead of the initial position.
     #[arg(long)]
-    pub position: Option<String>,
+    pub(crate) position: Option<String>,
     /// Start from this FEN (chess-like variants: docs/variant-format.md, FEN).
     #[arg(long, conflicts_with = "position")]
-    pub fen: Option<String>,
+    pub(crate) fen: Option<String>,
 }
 
 /// `--set NAME=VALUE`, repeatable: option overrides.
 #[derive(Args, Debug, Clone, Default)]
-pub struct Sets {
+pub(crate) struct Sets {
     /// Override an option: NAME=VALUE (repeatable; `diff` and `selfplay --compare` set it for
     /// both rule sets).
     #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
+    pub(crate) set: Vec<String>,
 }
 
 impl Sets {
@@ -52,13 +52,13 @@ impl Sets {
     ///
     /// # Errors
     /// An item without `=`.
-    pub fn pairs(&self) -> Result<Vec<(String, String)>, CliError> {
+    pub(crate) fn pairs(&self) -> Result<Vec<(String, String)>, CliError> {
         parse_sets(&self.set)
     }
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// List the shipped variants.
     List,
     /// Speak UCI on standard input and output: a chess GUI or a client such as python-chess
@@ -252,123 +252,123 @@ pub enum Command {
 
 /// `show`: the game, and the pictures to write instead of printing the board.
 #[derive(Args, Debug)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     #[command(flatten)]
-    pub game: Game,
+    pub(crate) game: Game,
     /// Write the board as an SVG picture to FILE (`-`: standard output), atomically.
     #[arg(long, value_name = "FILE")]
-    pub svg: Option<std::path::PathBuf>,
+    pub(crate) svg: Option<std::path::PathBuf>,
     /// Write the board as a PNG picture to FILE (`-`: standard output), atomically.
     #[arg(long, value_name = "FILE")]
-    pub png: Option<std::path::PathBuf>,
+    pub(crate) png: Option<std::path::PathBuf>,
     /// Draw the board from the second player's side (pictures only).
     #[arg(long)]
-    pub flip: bool,
+    pub(crate) flip: bool,
     /// Draw only the board and its coordinates, without the caption (pictures only).
     #[arg(long)]
-    pub no_caption: bool,
+    pub(crate) no_caption: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct SelfplayArgs {
+pub(crate) struct SelfplayArgs {
     /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
-    pub variant: String,
+    pub(crate) variant: String,
     #[command(flatten)]
-    pub sets: Sets,
+    pub(crate) sets: Sets,
     #[arg(long, default_value_t = 1000)]
-    pub games: u64,
+    pub(crate) games: u64,
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The engine of the first seat (the player who moves first, whatever the variant calls
     /// it): random, mcts:ITER, ab, ab:dDEPTH, ab:NODES (docs/ai.md). Default: random.
     #[arg(long, value_name = "ENGINE")]
-    pub first: Option<String>,
+    pub(crate) first: Option<String>,
     /// The engine of the second seat, as for --first.
     #[arg(long, value_name = "ENGINE")]
-    pub second: Option<String>,
+    pub(crate) second: Option<String>,
     /// The engine of the player the variant calls white (the second seat in Othello).
     #[arg(long, value_name = "ENGINE")]
-    pub white: Option<String>,
+    pub(crate) white: Option<String>,
     /// The engine of the player the variant calls black (the first seat in Othello).
     #[arg(long, value_name = "ENGINE")]
-    pub black: Option<String>,
+    pub(crate) black: Option<String>,
     /// The engine of a player by the variant's name for it: `--player red=ab:d2` (repeatable).
     #[arg(long, value_name = "NAME=ENGINE")]
-    pub player: Vec<String>,
+    pub(crate) player: Vec<String>,
     /// Threads (default: all cores).
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Also play VARIANT_B on the same seeds and compare.
     #[arg(long)]
-    pub compare: Option<String>,
+    pub(crate) compare: Option<String>,
     /// Options for VARIANT_B only.
     #[arg(long = "set-b", value_name = "NAME=VALUE")]
-    pub set_b: Vec<String>,
+    pub(crate) set_b: Vec<String>,
     /// Write one JSON object per game to FILE, each as soon as its game ends.
     #[arg(long)]
-    pub jsonl: Option<std::path::PathBuf>,
+    pub(crate) jsonl: Option<std::path::PathBuf>,
     /// Write every game to FILE as PGN (SAN moves; the chess family), when the study ends.
     #[arg(long, value_name = "FILE")]
-    pub pgn: Option<std::path::PathBuf>,
+    pub(crate) pgn: Option<std::path::PathBuf>,
     /// Write every game to FILE as PDN (numbered squares; draughts), when the study ends.
     #[arg(long, value_name = "FILE")]
-    pub pdn: Option<std::path::PathBuf>,
+    pub(crate) pdn: Option<std::path::PathBuf>,
     /// Continue a study that was stopped: the games already in FILE (a `--jsonl` file of the
     /// same study) are not played again; new games are appended to it (or go to --jsonl).
     #[arg(long, value_name = "FILE")]
-    pub resume_from: Option<std::path::PathBuf>,
+    pub(crate) resume_from: Option<std::path::PathBuf>,
     /// Play only the games whose index is I mod N.
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Write a one-page SVG picture (result bars, length histogram, a typical game's
     /// evaluation, the quality metrics).
     #[arg(long)]
-    pub svg: Option<std::path::PathBuf>,
+    pub(crate) svg: Option<std::path::PathBuf>,
     /// Write the same picture as PNG.
     #[arg(long)]
-    pub png: Option<std::path::PathBuf>,
+    pub(crate) png: Option<std::path::PathBuf>,
     /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
-    pub openings: u8,
+    pub(crate) openings: u8,
     /// Open each game with N uniformly random decisions (0 to 20): varied games between
     /// deterministic engines (fixed depths), which would otherwise replay the same few games.
     #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub random_plies: u32,
+    pub(crate) random_plies: u32,
 }
 
 #[derive(Args, Debug)]
-pub struct ArenaArgs {
+pub(crate) struct ArenaArgs {
     /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
-    pub variant: String,
+    pub(crate) variant: String,
     /// The engines, at least two, each once: random, mcts:ITER, ab, ab:dDEPTH, ab:NODES, ab:TIME
     /// (docs/ai.md).
     #[arg(required = true, value_name = "ENGINE")]
-    pub engines: Vec<String>,
+    pub(crate) engines: Vec<String>,
     #[command(flatten)]
-    pub sets: Sets,
+    pub(crate) sets: Sets,
     /// Games each pair plays (1 to 100000; colours alternate).
     #[arg(long)]
-    pub games: u64,
+    pub(crate) games: u64,
     /// Open each game with N uniformly random decisions (0 to 20), the same N in both games of
     /// a colour-swapped pair: varied games between deterministic engines (fixed depths).
     #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub random_plies: u32,
+    pub(crate) random_plies: u32,
     #[arg(long)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Threads (default: all cores).
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Write one JSON object per game to FILE, each as soon as its game ends.
     #[arg(long)]
-    pub jsonl: Option<std::path::PathBuf>,
+    pub(crate) jsonl: Option<std::path::PathBuf>,
     /// Continue an arena that was stopped: the games already in FILE (a `--jsonl` file of the
     /// same arena) are not played again; new games are appended to it (or go to --jsonl).
     #[arg(long, value_name = "FILE")]
-    pub resume_from: Option<std::path::PathBuf>,
+    pub(crate) resume_from: Option<std::path::PathBuf>,
     /// Leave the times per move out of the games' records (two runs then write the same
     /// bytes); the table's time per move says "not timed".
     #[arg(long)]
-    pub no_times: bool,
+    pub(crate) no_times: bool,
 }
 
 /// An error for `main` to print once, with its exit code.
@@ -410,7 +410,7 @@ impl CliError {
 }
 
 /// Whether standard output wants colour.
-pub fn color_wanted() -> bool {
+pub(crate) fn color_wanted() -> bool {
     use std::io::IsTerminal;
     std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
 }
@@ -419,7 +419,7 @@ pub fn color_wanted() -> bool {
 ///
 /// # Errors
 /// An item without `=`.
-pub fn parse_sets(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
+pub(crate) fn parse_sets(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
     items
         .iter()
         .map(|s| {
@@ -431,7 +431,7 @@ pub fn parse_sets(items: &[String]) -> Result<Vec<(String, String)>, CliError> {
 }
 
 /// Splits a `--moves` list.
-pub fn split_moves(text: &str) -> Vec<String> {
+pub(crate) fn split_moves(text: &str) -> Vec<String> {
     text.split([' ', ',', '\n', '\t']).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 

@@ -297,11 +297,11 @@ impl Frame {
 }
 
 /// The side of a cell's square in [`svg`]'s units: a cell is hit within half of it of its centre.
-pub const CELL_SIDE: f64 = CELL;
+pub(crate) const CELL_SIDE: f64 = CELL;
 
 /// Where [`svg`] with these options draws the centre of each cell, in the picture's units, in
 /// cell order: a page showing the picture finds which cell a click is on (`boardlab serve`).
-pub fn cell_centres(v: &Variant, opts: Options) -> Vec<(f64, f64)> {
+pub(crate) fn cell_centres(v: &Variant, opts: Options) -> Vec<(f64, f64)> {
     let g = &v.rules.geometry;
     let frame = Frame::of(g, opts);
     g.cells().map(|c| frame.cell_centre(g, c.0)).collect()

@@ -52,36 +52,36 @@ pub enum DiffError {
 
 /// One example of a kind of difference.
 #[derive(Clone, Debug)]
-pub struct Example {
+pub(crate) struct Example {
     /// The moves from the start (or a scenario's position) to the position.
-    pub line: Vec<String>,
+    pub(crate) line: Vec<String>,
     /// Where the line starts, when not the initial position (a scenario's name).
-    pub from: Option<String>,
+    pub(crate) from: Option<String>,
     /// The position where the rule sets part, as A draws it.
-    pub board: String,
+    pub(crate) board: String,
     /// What differs there, with the actual moves, pieces and values.
-    pub details: Vec<String>,
+    pub(crate) details: Vec<String>,
 }
 
 /// A kind of difference: its words, how many positions show it, and the first of them.
 #[derive(Clone, Debug)]
-pub struct Group {
-    pub headline: String,
-    pub count: usize,
-    pub example: Example,
+pub(crate) struct Group {
+    pub(crate) headline: String,
+    pub(crate) count: usize,
+    pub(crate) example: Example,
 }
 
 /// What `diff` found.
 #[derive(Clone, Debug)]
 pub struct Report {
     /// The rule sets as named, with their options (`basileus (capture_choice=maximum)`).
-    pub a: String,
-    pub b: String,
-    pub positions: usize,
-    pub differing: usize,
-    pub groups: Vec<Group>,
+    pub(crate) a: String,
+    pub(crate) b: String,
+    pub(crate) positions: usize,
+    pub(crate) differing: usize,
+    pub(crate) groups: Vec<Group>,
     /// The walk stopped at [`Config::max_positions`].
-    pub truncated: bool,
+    pub(crate) truncated: bool,
 }
 
 /// Compares `a` and `b` (see the module's description).
@@ -569,7 +569,7 @@ fn role(m: &Move, c: u16) -> &'static str {
 impl Report {
     /// The report: a summary line, then each group (the first `shown`, or all) with its count
     /// and first example.
-    pub fn text(&self, shown: Option<usize>) -> String {
+    pub(crate) fn text(&self, shown: Option<usize>) -> String {
         let mut out = String::new();
         let limit = if self.truncated { format!(" (stopped at the limit of {} positions)", self.positions) } else { String::new() };
         if self.groups.is_empty() {

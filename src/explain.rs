@@ -11,7 +11,7 @@ use std::fmt;
 
 /// A list of move texts, sorted, at most six with "… N more".
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Moves(pub Vec<String>);
+pub struct Moves(pub(crate) Vec<String>);
 
 impl Moves {
     fn of<'a>(rules: &Ruleset, ms: impl Iterator<Item = &'a Move>) -> Moves {
@@ -102,17 +102,17 @@ fn a(word: &str) -> &'static str {
 
 /// What explaining a move needs besides the position: the legal moves, the moves before the
 /// capture policy and hook filters were applied, and the moves a hook refused with its reason.
-pub struct Lists<'a> {
-    pub legal: &'a [Move],
-    pub pseudo: &'a MoveList,
-    pub refused: &'a [(Move, String)],
+pub(crate) struct Lists<'a> {
+    pub(crate) legal: &'a [Move],
+    pub(crate) pseudo: &'a MoveList,
+    pub(crate) refused: &'a [(Move, String)],
     /// The captures as they would be if flying jumps could land anywhere beyond their piece
     /// (empty unless a flying jump lands only where the chain goes on).
-    pub relaxed: &'a [Move],
+    pub(crate) relaxed: &'a [Move],
 }
 
 /// Explains, in terms of the rules, why the move `mv` names is not legal in `pos`.
-pub fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> IllegalReason {
+pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists) -> IllegalReason {
     let names = |p: crate::piece::Player| rules.player_name(p).to_string();
     if let Some(r) = pos.result() {
         return IllegalReason::GameOver(r.describe(&rules.player_names));

@@ -24,10 +24,10 @@ use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The path that means standard output wherever boardlab takes a file to write.
-pub const STDOUT: &str = "-";
+pub(crate) const STDOUT: &str = "-";
 
 /// Whether `path` is [`STDOUT`] (`-`).
-pub fn is_stdout(path: &Path) -> bool {
+pub(crate) fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == STDOUT
 }
 
@@ -110,7 +110,7 @@ fn mode(_: &fs::Metadata) -> u32 {
 /// # Errors
 /// A directory; the folder, file, device or socket cannot be created, opened or written (the
 /// caller names the path: the error does not).
-pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
+pub(crate) fn write(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<()> {
     let bytes = contents.as_ref();
     match target(path)? {
         Target::Stdout => {
@@ -164,8 +164,9 @@ fn write_atomic(path: &Path, mode: Option<u32>, bytes: &[u8]) -> io::Result<()> 
 }
 
 /// Whether a stream starts afresh or goes on at the end of what is there.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StreamMode {
+pub(crate) enum StreamMode {
     /// A regular file is emptied first (created if missing, its folder too).
     Create,
     /// A regular file is appended to (created if missing, its folder too).
@@ -174,23 +175,18 @@ pub enum StreamMode {
 
 /// An output written piece by piece (one JSON line per game): standard output, an open file,
 /// or a socket.
-pub enum Stream {
+#[cfg(test)]
+pub(crate) enum Stream {
     Stdout(io::Stdout),
     /// A regular file, a device or a FIFO, open for writing.
     File(File),
     Other(Box<dyn Write + Send>),
 }
 
-impl Stream {
-    /// The open file, when the stream is one (to cut it back with `set_len`, say).
-    pub fn file(&self) -> Option<&File> {
-        match self {
-            Stream::File(f) => Some(f),
-            _ => None,
-        }
-    }
-}
+#[cfg(test)]
+impl Stream {}
 
+#[cfg(test)]
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
@@ -216,7 +212,8 @@ impl Write for Stream {
 ///
 /// # Errors
 /// A directory, or the file cannot be created or opened.
-pub fn open_stream(path: &Path, mode: StreamMode) -> io::Result<Stream> {
+#[cfg(test)]
+pub(crate) fn open_stream(path: &Path, mode: StreamMode) -> io::Result<Stream> {
     Ok(match target(path)? {
         Target::Stdout => Stream::Stdout(io::stdout()),
         Target::File(p, _) => {
@@ -236,7 +233,7 @@ pub fn open_stream(path: &Path, mode: StreamMode) -> io::Result<Stream> {
 }
 
 /// A size for a person: `16 MiB`, `64 KiB`, `100 bytes`.
-pub fn size_text(bytes: u64) -> String {
+pub(crate) fn size_text(bytes: u64) -> String {
     match bytes {
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
@@ -255,7 +252,7 @@ fn too_large(max_bytes: u64) -> io::Error {
 /// # Errors
 /// A directory, a file larger than `max_bytes` (the limit in the message), or a read error
 /// (the caller names the path).
-pub fn read_limited(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_limited(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     let meta = fs::metadata(path)?;
     if meta.is_dir() {
         return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a directory, not a file"));
@@ -275,7 +272,7 @@ pub fn read_limited(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
 ///
 /// # Errors
 /// As [`read_limited`], and text that is not UTF-8.
-pub fn read_to_string_limited(path: &Path, max_bytes: u64) -> io::Result<String> {
+pub(crate) fn read_to_string_limited(path: &Path, max_bytes: u64) -> io::Result<String> {
     String::from_utf8(read_limited(path, max_bytes)?)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to())))
 }
@@ -287,7 +284,7 @@ pub fn read_to_string_limited(path: &Path, max_bytes: u64) -> io::Result<String>
 /// A line longer than `max_bytes` (kind `InvalidData`, the limit in the message): what was
 /// read of it is in `buf`, and the rest of it is left unread (it may never end: `/dev/zero`);
 /// or a read error.
-pub fn read_line_limited(r: &mut impl BufRead, buf: &mut Vec<u8>, max_bytes: usize) -> io::Result<usize> {
+pub(crate) fn read_line_limited(r: &mut impl BufRead, buf: &mut Vec<u8>, max_bytes: usize) -> io::Result<usize> {
     buf.clear();
     loop {
         let available = match r.fill_buf() {
@@ -321,12 +318,12 @@ pub fn read_line_limited(r: &mut impl BufRead, buf: &mut Vec<u8>, max_bytes: usi
 }
 
 /// How many characters of input an error message quotes.
-pub const QUOTED_CHARS: usize = 80;
+pub(crate) const QUOTED_CHARS: usize = 80;
 
 /// `text` as an error message quotes it: whole when it is at most [`QUOTED_CHARS`]
 /// characters, else its start, an ellipsis and its whole length; control characters and a
 /// byte-order mark are shown escaped (`\u{feff}`) rather than invisible.
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     let shown = |c: char| if c.is_control() || c == '\u{feff}' { c.escape_default().to_string() } else { c.to_string() };
     let n = text.chars().count();
     if n <= QUOTED_CHARS {

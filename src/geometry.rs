@@ -13,50 +13,50 @@ use std::fmt;
 pub struct Cell(pub u16);
 
 /// "No cell": off the board or a hole.
-pub const NONE: u16 = u16::MAX;
+pub(crate) const NONE: u16 = u16::MAX;
 
 /// The eight compass directions, as (file delta, rank delta), in the order of their names.
-pub const COMPASS: [(&str, (i8, i8)); 8] =
+pub(crate) const COMPASS: [(&str, (i8, i8)); 8] =
     [("n", (0, 1)), ("ne", (1, 1)), ("e", (1, 0)), ("se", (1, -1)), ("s", (0, -1)), ("sw", (-1, -1)), ("w", (-1, 0)), ("nw", (-1, 1))];
 
 /// The compass index of a unit vector (its place in [`COMPASS`]), or 255.
-pub fn compass_index(v: (i8, i8)) -> u8 {
+pub(crate) fn compass_index(v: (i8, i8)) -> u8 {
     COMPASS.iter().position(|(_, d)| *d == v).map_or(255, |i| i as u8)
 }
 
 /// The vector of a compass name.
-pub fn compass_vector(name: &str) -> Option<(i8, i8)> {
+pub(crate) fn compass_vector(name: &str) -> Option<(i8, i8)> {
     COMPASS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d)
 }
 
 /// The letters of a file index (0 → `a`).
-pub fn file_letter(file: u8) -> char {
+pub(crate) fn file_letter(file: u8) -> char {
     (b'a' + file) as char
 }
 
 /// A set of zones (at most 64), as the zones a cell belongs to or the zones a condition names.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ZoneSet(u64);
+pub(crate) struct ZoneSet(u64);
 
 impl ZoneSet {
     /// No zone (a condition that does not constrain).
-    pub const EMPTY: ZoneSet = ZoneSet(0);
+    pub(crate) const EMPTY: ZoneSet = ZoneSet(0);
     /// Every zone.
-    pub const ALL: ZoneSet = ZoneSet(u64::MAX);
+    pub(crate) const ALL: ZoneSet = ZoneSet(u64::MAX);
 
     /// The set of one zone, by id.
-    pub const fn one(id: u8) -> ZoneSet {
+    pub(crate) const fn one(id: u8) -> ZoneSet {
         ZoneSet(1 << id)
     }
 
     #[inline(always)]
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// Whether the sets share a zone.
     #[inline(always)]
-    pub fn meets(self, other: ZoneSet) -> bool {
+    pub(crate) fn meets(self, other: ZoneSet) -> bool {
         self.0 & other.0 != 0
     }
 }
@@ -87,8 +87,8 @@ impl std::ops::BitAnd for ZoneSet {
 /// Board geometry: which grid points exist, their names, and neighbour tables.
 #[derive(Clone, Debug)]
 pub struct Geometry {
-    pub files: u8,
-    pub ranks: u8,
+    pub(crate) files: u8,
+    pub(crate) ranks: u8,
     /// `file + rank * files` → cell, or [`NONE`].
     grid: Vec<u16>,
     /// cell → (file, rank), both from 0.
@@ -112,7 +112,7 @@ pub struct Geometry {
 
 impl Geometry {
     /// A geometry with the given existing grid points (`exists(file, rank)`).
-    pub fn new(files: u8, ranks: u8, exists: impl Fn(u8, u8) -> bool) -> Geometry {
+    pub(crate) fn new(files: u8, ranks: u8, exists: impl Fn(u8, u8) -> bool) -> Geometry {
         let mut grid = vec![NONE; files as usize * ranks as usize];
         let mut coords = Vec::new();
         let mut names = Vec::new();
@@ -143,11 +143,11 @@ impl Geometry {
 
     /// The number of existing cells.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.coords.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.coords.is_empty()
     }
 
@@ -158,7 +158,7 @@ impl Geometry {
 
     /// The cell at a grid point, if it exists (coordinates may be out of range).
     #[inline]
-    pub fn at(&self, file: i32, rank: i32) -> Option<Cell> {
+    pub(crate) fn at(&self, file: i32, rank: i32) -> Option<Cell> {
         if file < 0 || rank < 0 || file >= self.files as i32 || rank >= self.ranks as i32 {
             return None;
         }
@@ -168,26 +168,26 @@ impl Geometry {
 
     /// The cell `(dx, dy)` from `c` in files and ranks, or [`NONE`] where there is none.
     #[inline]
-    pub fn offset(&self, c: Cell, (dx, dy): (i8, i8)) -> u16 {
+    pub(crate) fn offset(&self, c: Cell, (dx, dy): (i8, i8)) -> u16 {
         let (x, y) = self.coords(c);
         self.at(x as i32 + dx as i32, y as i32 + dy as i32).map_or(NONE, |n| n.0)
     }
 
     /// Per cell, the cells one of `dirs` away, in the order of `dirs` (those off the board left
     /// out): what "adjacent" means for a hook filter, a push's contact or an end condition.
-    pub fn neighbour_table(&self, dirs: &[(i8, i8)]) -> CellTable<u16> {
+    pub(crate) fn neighbour_table(&self, dirs: &[(i8, i8)]) -> CellTable<u16> {
         CellTable::build(self.len(), |c, out| out.extend(dirs.iter().map(|&d| self.offset(Cell(c), d)).filter(|&n| n != NONE)))
     }
 
     /// Whether a grid point lies inside the rectangle (whether or not it is a cell).
     #[inline]
-    pub fn in_rect(&self, file: i32, rank: i32) -> bool {
+    pub(crate) fn in_rect(&self, file: i32, rank: i32) -> bool {
         file >= 0 && rank >= 0 && file < self.files as i32 && rank < self.ranks as i32
     }
 
     /// (file, rank) of a cell, both counted from 0.
     #[inline]
-    pub fn coords(&self, c: Cell) -> (u8, u8) {
+    pub(crate) fn coords(&self, c: Cell) -> (u8, u8) {
         self.coords[c.0 as usize]
     }
 
@@ -196,7 +196,7 @@ impl Geometry {
     }
 
     /// Whether a cell is dark: (file + rank) even with `a` = 1 and rank 1 = 1, so `a1` is dark.
-    pub fn is_dark(&self, c: Cell) -> bool {
+    pub(crate) fn is_dark(&self, c: Cell) -> bool {
         let (f, r) = self.coords(c);
         (f as u32 + r as u32).is_multiple_of(2)
     }
@@ -211,13 +211,13 @@ impl Geometry {
     }
 
     /// The (file, rank) offsets of an interned vector.
-    pub fn vector(&self, v: u16) -> (i8, i8) {
+    pub(crate) fn vector(&self, v: u16) -> (i8, i8) {
         self.vectors[v as usize]
     }
 
     /// Interns a direction vector, building its neighbour table, and returns its index. Every
     /// vector a variant can write fits: at most 30 cells each way makes 61 × 61 - 1 of them.
-    pub fn intern_vector(&mut self, v: (i8, i8)) -> u16 {
+    pub(crate) fn intern_vector(&mut self, v: (i8, i8)) -> u16 {
         if let Some(i) = self.vectors.iter().position(|&w| w == v) {
             return i as u16;
         }
@@ -256,14 +256,14 @@ impl Geometry {
     /// higher cell indices: `None` past 128 cells or where the vector's steps do not all run
     /// the same way.
     #[inline(always)]
-    pub fn ray(&self, v: u16, c: u16) -> Option<(u128, bool)> {
+    pub(crate) fn ray(&self, v: u16, c: u16) -> Option<(u128, bool)> {
         let up = (*self.ray_up.get(v as usize)?)?;
         Some((self.rays[v as usize * self.coords.len() + c as usize], up))
     }
 
     /// The neighbour of `c` along interned vector `v`, or [`NONE`].
     #[inline(always)]
-    pub fn step(&self, v: u16, c: u16) -> u16 {
+    pub(crate) fn step(&self, v: u16, c: u16) -> u16 {
         // SAFETY-free fast path: tables are sized vectors × cells at intern time.
         self.nbr[v as usize * self.coords.len() + c as usize]
     }
@@ -273,11 +273,11 @@ impl Geometry {
     /// # Errors
     /// More than 64 zones.
     /// The id of the zone named `name`, if there is one.
-    pub fn zone_id(&self, name: &str) -> Option<u8> {
+    pub(crate) fn zone_id(&self, name: &str) -> Option<u8> {
         self.zone_names.iter().position(|n| n == name).map(|i| i as u8)
     }
 
-    pub fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, TooManyZones> {
+    pub(crate) fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, TooManyZones> {
         let id = self.zone_names.len();
         if id >= 64 {
             return Err(TooManyZones);
@@ -291,7 +291,7 @@ impl Geometry {
 
     /// The zone bit set of a cell.
     #[inline(always)]
-    pub fn zones_of(&self, c: u16) -> ZoneSet {
+    pub(crate) fn zones_of(&self, c: u16) -> ZoneSet {
         self.zone_bits[c as usize]
     }
 }
@@ -312,13 +312,13 @@ pub enum CellError {
 /// A board has more than 64 zones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a board may have at most 64 zones")]
-pub struct TooManyZones;
+pub(crate) struct TooManyZones;
 
 /// Parses `a1`-style text into (file, rank) from 0, without checking a board.
 ///
 /// # Errors
 /// The text is not a letter followed by a number from 1.
-pub fn parse_coords(text: &str) -> Result<(i32, i32), CellError> {
+pub(crate) fn parse_coords(text: &str) -> Result<(i32, i32), CellError> {
     let t = text.trim();
     let mut chars = t.chars();
     let Some(letter) = chars.next() else {
@@ -397,7 +397,7 @@ mod tests {
 /// checked indexing (no `unsafe`: measured at no cost in perft and search), so no call, from
 /// any caller, can read outside the table.
 #[derive(Clone, Debug, Default)]
-pub struct CellTable<T> {
+pub(crate) struct CellTable<T> {
     offsets: Vec<u32>,
     items: Vec<T>,
 }
@@ -407,7 +407,7 @@ impl<T: Copy> CellTable<T> {
     ///
     /// # Panics
     /// If `f` takes items out of the list (a cell's items are what it appends).
-    pub fn build(cells: usize, mut f: impl FnMut(u16, &mut Vec<T>)) -> CellTable<T> {
+    pub(crate) fn build(cells: usize, mut f: impl FnMut(u16, &mut Vec<T>)) -> CellTable<T> {
         let mut offsets = Vec::with_capacity(cells + 1);
         let mut items = Vec::new();
         offsets.push(0);
@@ -425,13 +425,9 @@ impl<T: Copy> CellTable<T> {
     /// # Panics
     /// If `c` is not a cell of the board the table was built for.
     #[inline(always)]
-    pub fn get(&self, c: u16) -> &[T] {
+    pub(crate) fn get(&self, c: u16) -> &[T] {
         let c = c as usize;
         let (a, b) = (self.offsets[c] as usize, self.offsets[c + 1] as usize);
         &self.items[a..b]
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
     }
 }

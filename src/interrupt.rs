@@ -19,7 +19,7 @@ static FLAG: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::n
 pub struct Interrupted;
 
 /// Whether an interruption was asked for and not yet cleared.
-pub fn requested() -> bool {
+pub(crate) fn requested() -> bool {
     FLAG.load(Ordering::Relaxed)
 }
 
@@ -27,17 +27,17 @@ pub fn requested() -> bool {
 ///
 /// # Errors
 /// Ctrl-C was pressed since the flag was last cleared.
-pub fn check() -> Result<(), Interrupted> {
+pub(crate) fn check() -> Result<(), Interrupted> {
     if requested() { Err(Interrupted) } else { Ok(()) }
 }
 
 /// Asks the running command to stop (what Ctrl-C does).
-pub fn request() {
+pub(crate) fn request() {
     FLAG.store(true, Ordering::Relaxed);
 }
 
 /// Forgets an interruption: the shell calls it before each command.
-pub fn clear() {
+pub(crate) fn clear() {
     FLAG.store(false, Ordering::Relaxed);
 }
 
@@ -46,7 +46,7 @@ pub fn clear() {
 ///
 /// # Errors
 /// The handler could not be installed.
-pub fn install() -> std::io::Result<()> {
+pub(crate) fn install() -> std::io::Result<()> {
     use signal_hook::consts::SIGINT;
     // Registered first, so it sees the flag as it was before this signal set it.
     signal_hook::flag::register_conditional_shutdown(SIGINT, 130, FLAG.clone())?;

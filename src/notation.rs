@@ -18,7 +18,7 @@ use std::fmt::Write;
 
 /// What a move does besides landing.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveKind {
+pub(crate) enum MoveKind {
     /// Steps, slides, leaps and captures: the piece lands on the last landing.
     Normal,
     /// Leaves the board; `dir` is a vector in the geometry's compass order, or 255 for none.
@@ -65,8 +65,8 @@ pub enum MoveKind {
 /// there why a table of distinct chains and not an arena per move list).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
-    pub kind: MoveKind,
-    pub from: u16,
+    pub(crate) kind: MoveKind,
+    pub(crate) from: u16,
     /// The number of landings.
     pub(crate) len: u16,
     /// The last landing ([`NONE`] without one).
@@ -83,42 +83,42 @@ impl Move {
     pub const PASS: Move = Move { kind: MoveKind::Pass, from: NONE, len: 0, last: NONE, slot: [NONE, 0] };
 
     /// A step or slide to an empty cell.
-    pub fn quiet(from: u16, to: u16) -> Move {
+    pub(crate) fn quiet(from: u16, to: u16) -> Move {
         Move { kind: MoveKind::Normal, from, len: 1, last: to, slot: [NONE, 0] }
     }
 
     /// A capture by landing on `to`.
-    pub fn replace(from: u16, to: u16) -> Move {
+    pub(crate) fn replace(from: u16, to: u16) -> Move {
         Move::capture_at(from, to, to)
     }
 
     /// A capture that lands on `to` and takes the piece on `victim` (en passant).
-    pub fn capture_at(from: u16, to: u16, victim: u16) -> Move {
+    pub(crate) fn capture_at(from: u16, to: u16, victim: u16) -> Move {
         Move { kind: MoveKind::Normal, from, len: 1, last: to, slot: [victim, 0] }
     }
 
     /// A piece of `code`, whose letter is `letter`, dropped on `to` (written `@to`, or `L@to`
     /// when `written`).
-    pub fn drop(code: PieceCode, letter: u8, written: bool, to: u16) -> Move {
+    pub(crate) fn drop(code: PieceCode, letter: u8, written: bool, to: u16) -> Move {
         let mut m = Move::quiet(NONE, to);
         m.kind = MoveKind::Drop { code, letter, written };
         m
     }
 
     /// `self`, after which a piece of `code` is placed on `at`.
-    pub fn then_place(mut self, code: PieceCode, at: u16) -> Move {
+    pub(crate) fn then_place(mut self, code: PieceCode, at: u16) -> Move {
         self.kind = MoveKind::Then { code, at };
         self
     }
 
     /// `self`, promoting its piece to `code` (written `=` and `letter` after the move).
-    pub fn promote_to(mut self, code: PieceCode, letter: u8) -> Move {
+    pub(crate) fn promote_to(mut self, code: PieceCode, letter: u8) -> Move {
         self.kind = MoveKind::Promote { code, letter };
         self
     }
 
     /// Castling: the king from `king` to `king_to`, the rook from `rook_from` to `rook_to`.
-    pub fn castle(king: u16, king_to: u16, rook_from: u16, rook_to: u16) -> Move {
+    pub(crate) fn castle(king: u16, king_to: u16, rook_from: u16, rook_to: u16) -> Move {
         let mut m = Move::quiet(king, king_to);
         m.kind = MoveKind::Castle { rook_from, rook_to };
         m
@@ -126,7 +126,7 @@ impl Move {
 
     /// Whether a castling goes towards the east (`O-O`): its rook stands on a higher file of
     /// the king's rank, so at a higher cell index.
-    pub fn castles_east(&self) -> Option<bool> {
+    pub(crate) fn castles_east(&self) -> Option<bool> {
         match self.kind {
             MoveKind::Castle { rook_from, .. } => Some(rook_from > self.from),
             _ => None,
@@ -135,7 +135,7 @@ impl Move {
 
     /// The kind a promotion with a choice makes the piece.
     #[inline]
-    pub fn promoted(&self) -> Option<PieceCode> {
+    pub(crate) fn promoted(&self) -> Option<PieceCode> {
         match self.kind {
             MoveKind::Promote { code, .. } => Some(code),
             _ => None,
@@ -144,7 +144,7 @@ impl Move {
 
     /// The piece a two-part turn places after the move, and where.
     #[inline]
-    pub fn placed(&self) -> Option<(PieceCode, u16)> {
+    pub(crate) fn placed(&self) -> Option<(PieceCode, u16)> {
         match self.kind {
             MoveKind::Then { code, at } => Some((code, at)),
             _ => None,
@@ -153,14 +153,14 @@ impl Move {
 
     /// The code of the piece a drop places.
     #[inline]
-    pub fn dropped(&self) -> Option<PieceCode> {
+    pub(crate) fn dropped(&self) -> Option<PieceCode> {
         match self.kind {
             MoveKind::Drop { code, .. } => Some(code),
             _ => None,
         }
     }
 
-    pub fn off(from: u16, dir: u8) -> Move {
+    pub(crate) fn off(from: u16, dir: u8) -> Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, last: NONE, slot: [NONE, 0] }
     }
 
@@ -169,7 +169,7 @@ impl Move {
     /// # Panics
     /// When the two lists differ in length or hold more than 65,535 landings (callers bound
     /// them by the board's cells).
-    pub fn along(from: u16, landings: &[u16], victims: &[u16]) -> Move {
+    pub(crate) fn along(from: u16, landings: &[u16], victims: &[u16]) -> Move {
         assert_eq!(landings.len(), victims.len(), "one victim entry per landing");
         let len = u16::try_from(landings.len()).expect("at most one landing per cell");
         match landings {
@@ -196,7 +196,7 @@ impl Move {
     }
 
     #[inline]
-    pub fn is_capture(&self) -> bool {
+    pub(crate) fn is_capture(&self) -> bool {
         // (Most moves have one landing: its slot is read alone.)
         if self.len <= 1 { self.len == 1 && self.slot[0] != NONE } else { self.victim_slots().iter().any(|&v| v != NONE) }
     }
@@ -214,13 +214,13 @@ impl Move {
     /// The one landing's captured cell ([`NONE`]: nothing), where the move has one landing
     /// (read without the chain table).
     #[inline]
-    pub fn single(&self) -> Option<(u16, u16)> {
+    pub(crate) fn single(&self) -> Option<(u16, u16)> {
         (self.len == 1).then_some((self.last, self.slot[0]))
     }
 
     /// The landing cell, if the piece stays on the board.
     #[inline]
-    pub fn to(&self) -> Option<u16> {
+    pub(crate) fn to(&self) -> Option<u16> {
         if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass) || self.len == 0 { None } else { Some(self.last) }
     }
 
@@ -236,17 +236,17 @@ impl Move {
 
     /// The number of landings.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len as usize
     }
 
     /// Whether the move has no landing (a pass, or leaving the board).
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    pub fn victims(&self) -> impl Iterator<Item = u16> + '_ {
+    pub(crate) fn victims(&self) -> impl Iterator<Item = u16> + '_ {
         self.victim_slots().iter().copied().filter(|&v| v != NONE)
     }
 
@@ -325,17 +325,17 @@ pub enum MoveText {
 
 /// The longest position text or FEN boardlab reads (64 KiB: a 26×26 board whose every piece
 /// carries attributes fits many times over).
-pub const MAX_POSITION_TEXT: usize = 64 << 10;
+pub(crate) const MAX_POSITION_TEXT: usize = 64 << 10;
 
 /// The longest list of moves boardlab reads from one text (`--moves`; 1 MiB).
-pub const MAX_MOVES_TEXT: usize = 1 << 20;
+pub(crate) const MAX_MOVES_TEXT: usize = 1 << 20;
 
 /// Refuses a text longer than `limit` bytes, before anything reads it: `what` is longer than
 /// the limit, with both sizes.
 ///
 /// # Errors
 /// The text is too long.
-pub fn check_length(what: &str, text: &str, limit: usize) -> Result<(), TooLong> {
+pub(crate) fn check_length(what: &str, text: &str, limit: usize) -> Result<(), TooLong> {
     if text.len() > limit {
         return Err(TooLong { what: what.to_string(), len: text.len(), limit });
     }
@@ -346,10 +346,10 @@ pub fn check_length(what: &str, text: &str, limit: usize) -> Result<(), TooLong>
 /// in bytes.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{what} is {len} bytes long; the limit is {limit} bytes")]
-pub struct TooLong {
-    pub what: String,
-    pub len: usize,
-    pub limit: usize,
+pub(crate) struct TooLong {
+    pub(crate) what: String,
+    pub(crate) len: usize,
+    pub(crate) limit: usize,
 }
 
 /// Why a text is not a move of a board.
@@ -466,7 +466,7 @@ impl MoveText {
     }
 
     /// The start cell, if the move has one.
-    pub fn from(&self) -> Option<u16> {
+    pub(crate) fn from(&self) -> Option<u16> {
         match self {
             MoveText::Pass | MoveText::Drop { .. } | MoveText::Castle { .. } => None,
             MoveText::Off { from, .. } | MoveText::Path { from, .. } => Some(*from),
@@ -474,7 +474,7 @@ impl MoveText {
     }
 
     /// The landings (none for a pass or leaving the board).
-    pub fn landings(&self) -> &[u16] {
+    pub(crate) fn landings(&self) -> &[u16] {
         match self {
             MoveText::Path { landings, .. } => landings,
             MoveText::Drop { to, .. } => std::slice::from_ref(to),
@@ -483,7 +483,7 @@ impl MoveText {
     }
 
     /// Whether the text is written as a capture.
-    pub fn is_capture(&self) -> bool {
+    pub(crate) fn is_capture(&self) -> bool {
         matches!(self, MoveText::Path { capture: true, .. })
     }
 
@@ -493,7 +493,7 @@ impl MoveText {
     /// A drop and castling are not among them (their pieces come from the rules): callers
     /// refuse [`MoveText::Drop`] and [`MoveText::Castle`] first; here they give a drop of no
     /// piece and a pass.
-    pub fn capturing_at_landings(&self) -> Move {
+    pub(crate) fn capturing_at_landings(&self) -> Move {
         match self {
             MoveText::Pass | MoveText::Castle { .. } => Move::PASS,
             MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
@@ -510,7 +510,7 @@ impl MoveText {
     }
 
     /// The text as the canonical move text writes it (lower case, `x` or `-` as typed).
-    pub fn text(&self, g: &Geometry) -> String {
+    pub(crate) fn text(&self, g: &Geometry) -> String {
         match self {
             MoveText::Pass => "pass".into(),
             MoveText::Castle { east } => (if *east { "O-O" } else { "O-O-O" }).into(),
@@ -641,17 +641,6 @@ mod chains {
         let (k, at) = place(i);
         STORED[k].get().and_then(|s| s[at].get()).expect("a move names a stored chain")
     }
-
-    /// How many distinct chains the table holds.
-    pub fn stored() -> usize {
-        INDEX.lock().unwrap_or_else(|e| e.into_inner()).len()
-    }
-}
-
-/// How many distinct capture chains of two landings or more the process has stored (see
-/// [`Move`]; the table's size grows with this number, not with the moves made).
-pub fn stored_chains() -> usize {
-    chains::stored()
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::rules::{MoveStyle, Ruleset};
 
 /// The numbers of a board's cells.
 #[derive(Clone, Debug)]
-pub struct Numbering {
+pub(crate) struct Numbering {
     /// cell → its number (from 1).
     number: Vec<u16>,
     /// number − 1 → cell.
@@ -25,14 +25,14 @@ pub struct Numbering {
 
 /// A numbered move as typed: its squares (as cells) and whether it is written as a capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NumberedText {
-    pub cells: Vec<u16>,
-    pub capture: bool,
+pub(crate) struct NumberedText {
+    pub(crate) cells: Vec<u16>,
+    pub(crate) capture: bool,
 }
 
 impl Numbering {
     /// The numbering of a variant that writes its moves numbered, else `None`.
-    pub fn of(rules: &Ruleset) -> Option<Numbering> {
+    pub(crate) fn of(rules: &Ruleset) -> Option<Numbering> {
         match rules.move_style {
             MoveStyle::Numbered { square_one } => Some(Numbering::new(&rules.geometry, rules.forward[square_one])),
             _ => None,
@@ -41,7 +41,7 @@ impl Numbering {
 
     /// The numbering of `g` when square 1's player moves `forward` (+1: towards higher ranks,
     /// so its back rank is rank 1 and the player opposite sees file `a` on its right).
-    pub fn new(g: &Geometry, forward: i8) -> Numbering {
+    pub(crate) fn new(g: &Geometry, forward: i8) -> Numbering {
         let (files, ranks) = (g.files as i32, g.ranks as i32);
         let mut cell = Vec::with_capacity(g.len());
         for r in 0..ranks {
@@ -61,18 +61,18 @@ impl Numbering {
     }
 
     /// The number of a cell.
-    pub fn number(&self, cell: u16) -> u16 {
+    pub(crate) fn number(&self, cell: u16) -> u16 {
         self.number[cell as usize]
     }
 
     /// The cell of a number, if the board has it.
-    pub fn cell(&self, number: u16) -> Option<u16> {
+    pub(crate) fn cell(&self, number: u16) -> Option<u16> {
         self.cell.get(usize::from(number).checked_sub(1)?).copied()
     }
 
     /// A move's numbered text (`11-15`, `22x15x6`: every landing of a chain); `None` for a move
     /// numbers do not write (a drop, a pass, leaving the board, a second part).
-    pub fn write(&self, m: &Move) -> Option<String> {
+    pub(crate) fn write(&self, m: &Move) -> Option<String> {
         if m.kind != MoveKind::Normal || m.is_empty() {
             return None;
         }
@@ -87,7 +87,7 @@ impl Numbering {
 
     /// Reads a numbered text: numbers joined by `-` (one step) or by `x` or `:` (a capture:
     /// its start and end, or every landing). `None` when the text is not numbers of this board.
-    pub fn parse(&self, text: &str) -> Option<NumberedText> {
+    pub(crate) fn parse(&self, text: &str) -> Option<NumberedText> {
         let t = text.trim();
         let capture = t.contains(['x', 'X', ':']);
         if capture && t.contains('-') {
@@ -108,7 +108,7 @@ impl Numbering {
 impl NumberedText {
     /// Whether a legal move is written so: the same start, and either every landing or (two
     /// squares) the same end; a capture written with `x`.
-    pub fn names(&self, m: &Move) -> bool {
+    pub(crate) fn names(&self, m: &Move) -> bool {
         let (from, rest) = (self.cells[0], &self.cells[1..]);
         m.kind == MoveKind::Normal
             && m.from == from
@@ -118,7 +118,7 @@ impl NumberedText {
 }
 
 /// The cell names of a numbered text, for messages (`11-15` is c3-d4).
-pub fn describe(t: &NumberedText, g: &Geometry) -> String {
+pub(crate) fn describe(t: &NumberedText, g: &Geometry) -> String {
     let sep = if t.capture { "x" } else { "-" };
     t.cells.iter().map(|&c| g.name(Cell(c)).to_string()).collect::<Vec<_>>().join(sep)
 }

@@ -19,11 +19,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    pub fn win(p: Player, reason: impl Into<Arc<str>>) -> Outcome {
+    pub(crate) fn win(p: Player, reason: impl Into<Arc<str>>) -> Outcome {
         Outcome { winner: Winner::Player(p), reason: reason.into() }
     }
 
-    pub fn draw(reason: impl Into<Arc<str>>) -> Outcome {
+    pub(crate) fn draw(reason: impl Into<Arc<str>>) -> Outcome {
         Outcome { winner: Winner::Draw, reason: reason.into() }
     }
 

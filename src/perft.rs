@@ -15,18 +15,18 @@ use crate::variant::{MoveListError, Variant};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest perft boardlab runs (deeper would only overflow the stack, never finish).
-pub const MAX_DEPTH: u32 = 64;
+pub(crate) const MAX_DEPTH: u32 = 64;
 
 /// A perft depth beyond [`MAX_DEPTH`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("perft depth {0} is too deep; the limit is {MAX_DEPTH}")]
-pub struct TooDeep(pub u32);
+pub(crate) struct TooDeep(pub(crate) u32);
 
 /// Checks a perft depth a person asked for.
 ///
 /// # Errors
 /// The depth is over [`MAX_DEPTH`].
-pub fn check_depth(depth: u32) -> Result<u32, TooDeep> {
+pub(crate) fn check_depth(depth: u32) -> Result<u32, TooDeep> {
     if depth > MAX_DEPTH { Err(TooDeep(depth)) } else { Ok(depth) }
 }
 
@@ -85,7 +85,7 @@ pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) ->
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
-pub fn perft_reference(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
+pub(crate) fn perft_reference(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
     if depth == 0 {
         return Ok(1);
     }
@@ -105,13 +105,13 @@ pub fn perft_reference(v: &Variant, pos: &mut Position, depth: u32) -> Result<u6
 
 /// Which perft: every leaf made or the last level counted, and on which kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Mode {
+pub(crate) struct Mode {
     /// Every leaf made ([`perft_made`]).
-    pub made: bool,
+    pub(crate) made: bool,
     /// The general kernel even where the sets would do ([`perft_general`]).
-    pub general: bool,
+    pub(crate) general: bool,
     /// The reference mode ([`perft_reference`]): no shortcut, every leaf made.
-    pub reference: bool,
+    pub(crate) reference: bool,
 }
 
 /// How [`perft_inner`] reaches the leaves.
@@ -126,7 +126,7 @@ enum Leaves {
 }
 
 /// The most threads a perft may split its root moves over.
-pub const MAX_THREADS: usize = 256;
+pub(crate) const MAX_THREADS: usize = 256;
 
 /// [`perft`] (or as `mode` says, [`perft_made`] or [`perft_general`]) with the root moves shared out over `threads`
 /// threads, each taking the next unplayed root move (so a big subtree does not leave the others
@@ -136,7 +136,7 @@ pub const MAX_THREADS: usize = 256;
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed (every thread stops).
-pub fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, threads: usize) -> Result<u64, SearchError> {
+pub(crate) fn perft_threads(v: &Variant, pos: &Position, depth: u32, mode: Mode, threads: usize) -> Result<u64, SearchError> {
     let threads = threads.clamp(1, MAX_THREADS);
     let run = |pos: &mut Position, depth: u32| match mode {
         Mode { reference: true, .. } => perft_reference(v, pos, depth),
@@ -224,7 +224,7 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
-pub fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String, u64)>, SearchError> {
+pub(crate) fn divide(v: &Variant, pos: &mut Position, depth: u32) -> Result<Vec<(String, u64)>, SearchError> {
     let mut moves = Vec::new();
     v.legal_moves(pos, &mut moves)?;
     let mut out = Vec::new();
@@ -251,7 +251,7 @@ pub struct PerftCheck {
     pub depth: u32,
     pub count: u64,
     pub moves: Vec<String>,
-    pub position: Option<String>,
+    pub(crate) position: Option<String>,
     pub options: Vec<(String, String)>,
     pub comment: String,
 }
@@ -330,8 +330,8 @@ pub enum CheckError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {what}")]
 pub struct FileError {
-    pub line: usize,
-    pub what: String,
+    pub(crate) line: usize,
+    pub(crate) what: String,
 }
 
 #[cfg(test)]

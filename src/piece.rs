@@ -7,7 +7,7 @@ use std::ops::{Index, IndexMut};
 
 /// One of the two players; `Player(0)` moves first in every shipped game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Player(pub u8);
+pub struct Player(pub(crate) u8);
 
 impl Player {
     pub const FIRST: Player = Player(0);
@@ -15,34 +15,34 @@ impl Player {
 
     /// The other player.
     #[inline]
-    pub fn other(self) -> Player {
+    pub(crate) fn other(self) -> Player {
         Player(self.0 ^ 1)
     }
 
     /// Both players, first one first.
-    pub fn both() -> [Player; 2] {
+    pub(crate) fn both() -> [Player; 2] {
         [Player(0), Player(1)]
     }
 
     #[inline]
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
 }
 
 /// A piece kind, an index into the ruleset's kinds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KindId(pub u8);
+pub(crate) struct KindId(pub(crate) u8);
 
 /// Per-player data, indexed by [`Player`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ByPlayer<T>(pub [T; 2]);
+pub struct ByPlayer<T>(pub(crate) [T; 2]);
 
 impl<T> ByPlayer<T> {
-    pub fn new(first: T, second: T) -> Self {
+    pub(crate) fn new(first: T, second: T) -> Self {
         ByPlayer([first, second])
     }
-    pub fn map<U>(&self, mut f: impl FnMut(&T) -> U) -> ByPlayer<U> {
+    pub(crate) fn map<U>(&self, mut f: impl FnMut(&T) -> U) -> ByPlayer<U> {
         ByPlayer([f(&self.0[0]), f(&self.0[1])])
     }
 }
@@ -70,11 +70,11 @@ pub struct PieceCode(u8);
 
 impl PieceCode {
     /// An empty cell.
-    pub const EMPTY: PieceCode = PieceCode(0);
+    pub(crate) const EMPTY: PieceCode = PieceCode(0);
 
     /// The code of a piece of `kind` owned by `player`.
     #[inline(always)]
-    pub const fn new(kind: KindId, player: Player) -> PieceCode {
+    pub(crate) const fn new(kind: KindId, player: Player) -> PieceCode {
         PieceCode(1 + kind.0 * 2 + player.0)
     }
 
@@ -85,38 +85,38 @@ impl PieceCode {
 
     /// The owner of a piece (not of an empty cell).
     #[inline(always)]
-    pub fn owner(self) -> Player {
+    pub(crate) fn owner(self) -> Player {
         debug_assert!(!self.is_empty());
         Player((self.0 - 1) & 1)
     }
 
     /// The kind of a piece (not of an empty cell).
     #[inline(always)]
-    pub fn kind(self) -> KindId {
+    pub(crate) fn kind(self) -> KindId {
         debug_assert!(!self.is_empty());
         KindId((self.0 - 1) >> 1)
     }
 
     /// The index of per-code tables (0 = empty).
     #[inline(always)]
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The code whose [`index`](Self::index) is `i` (for walking per-code tables).
     #[inline]
-    pub fn from_index(i: usize) -> PieceCode {
+    pub(crate) fn from_index(i: usize) -> PieceCode {
         PieceCode(i as u8)
     }
 
     /// Whether the cell holds a piece of `p`'s.
     #[inline(always)]
-    pub fn is_of(self, p: Player) -> bool {
+    pub(crate) fn is_of(self, p: Player) -> bool {
         !self.is_empty() && self.owner() == p
     }
 
     /// How many codes (the empty one included) `kinds` kinds have.
-    pub fn count(kinds: usize) -> usize {
+    pub(crate) fn count(kinds: usize) -> usize {
         1 + kinds * 2
     }
 }

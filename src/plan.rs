@@ -15,41 +15,41 @@ use crate::rules::{CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFi
 
 /// What a construct may do to a game: the questions every construct answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Needs {
+pub(crate) struct Needs {
     /// It may add moves to those the pieces' forms make (castling, a pass, a script's moves).
-    pub adds_moves: bool,
+    pub(crate) adds_moves: bool,
     /// It lists a move once per kind chosen (a promotion with a choice of kinds).
-    pub choices: bool,
+    pub(crate) choices: bool,
     /// It may refuse moves the forms make (the check rule, a drop that may not mate, a hook,
     /// a compulsory or maximal capture).
-    pub refuses_moves: bool,
+    pub(crate) refuses_moves: bool,
     /// Two forms may make the same move (then lists are deduplicated), or several chains are
     /// one move (captured-set identity).
-    pub merges_moves: bool,
+    pub(crate) merges_moves: bool,
     /// A turn may have a second part (`then`).
-    pub second_part: bool,
+    pub(crate) second_part: bool,
     /// A piece may be placed from outside the board.
-    pub drops: bool,
+    pub(crate) drops: bool,
     /// Captures by chains of jumps.
-    pub chains: bool,
+    pub(crate) chains: bool,
     /// A form captures by landing (listed with the quiet moves).
-    pub captures_by_landing: bool,
+    pub(crate) captures_by_landing: bool,
     /// A piece's normal move or drop may change cells other than its start, landing and
     /// victims, or a royal piece's kind (a conversion, an exit, a second part, the crown, a
     /// script). Castling is a move of its own kind, which the check test always plays.
-    pub moves_others: bool,
+    pub(crate) moves_others: bool,
     /// A move may push enemy pieces back.
-    pub pushes: bool,
+    pub(crate) pushes: bool,
     /// It may end the game on a move with a winner.
-    pub ends_on_move: bool,
+    pub(crate) ends_on_move: bool,
     /// It may end the game on a move, drawn.
-    pub draws_on_move: bool,
+    pub(crate) draws_on_move: bool,
     /// It reads the game's history (a repetition).
-    pub history: bool,
+    pub(crate) history: bool,
     /// It asks whether a cell is attacked.
-    pub attacks: bool,
+    pub(crate) attacks: bool,
     /// It reads or writes attributes or counters.
-    pub attributes: bool,
+    pub(crate) attributes: bool,
 }
 
 impl std::ops::BitOr for Needs {
@@ -84,7 +84,7 @@ impl std::ops::BitOrAssign for Needs {
 
 impl Needs {
     /// Nothing: the construct changes no gate.
-    pub const NONE: Needs = Needs {
+    pub(crate) const NONE: Needs = Needs {
         adds_moves: false,
         choices: false,
         refuses_moves: false,
@@ -103,13 +103,13 @@ impl Needs {
     };
 
     /// Whether the move list may differ from what the kernel's forms make.
-    pub fn changes_list(self) -> bool {
+    pub(crate) fn changes_list(self) -> bool {
         self.adds_moves || self.refuses_moves
     }
 }
 
 /// What a hook may do while it runs.
-pub fn hook_needs(h: Hook) -> Needs {
+pub(crate) fn hook_needs(h: Hook) -> Needs {
     match h {
         // A script may move any piece, change attributes and counters, and end the game.
         Hook::AfterMove => Needs { moves_others: true, ends_on_move: true, draws_on_move: true, attributes: true, ..Needs::NONE },
@@ -122,7 +122,7 @@ pub fn hook_needs(h: Hook) -> Needs {
 }
 
 /// What an end condition may do.
-pub fn end_needs(e: &EndKind) -> Needs {
+pub(crate) fn end_needs(e: &EndKind) -> Needs {
     let on_move = Needs { ends_on_move: true, ..Needs::NONE };
     match e {
         EndKind::RoyalCaptured { .. }
@@ -148,7 +148,7 @@ pub fn end_needs(e: &EndKind) -> Needs {
 }
 
 /// What a movement form may do.
-pub fn form_needs(f: &Form) -> Needs {
+pub(crate) fn form_needs(f: &Form) -> Needs {
     match f {
         Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => {
             Needs { captures_by_landing: *capture != 0, ..Needs::NONE }
@@ -169,7 +169,7 @@ fn drop_needs(d: &DropRule) -> Needs {
 }
 
 /// What one piece code's rules may do (`royal`: its kind is royal).
-pub fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
+pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     // Every field named: a new one does not compile until it answers.
     let PieceRules {
         quiet,
@@ -208,7 +208,7 @@ pub fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
 }
 
 /// What the capture policy may do.
-pub fn policy_needs(p: &CapturePolicy) -> Needs {
+pub(crate) fn policy_needs(p: &CapturePolicy) -> Needs {
     let CapturePolicy { compulsory, chain: _, removal: _, maximum, identity, to_hand } = p;
     Needs {
         refuses_moves: *compulsory || *maximum,
@@ -240,7 +240,7 @@ fn rule_needs(rules: &Ruleset) -> Needs {
 
 /// Which walk on the cell sets perft may take ([`crate::setperft`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WalkKind {
+pub(crate) enum WalkKind {
     /// Steps and short capture chains, a plain make.
     Steps,
     /// Leaps of pieces that carry attribute values.
@@ -249,49 +249,49 @@ pub enum WalkKind {
 
 /// Every shortcut the kernel may take for one loaded variant (rules and hooks), decided once.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     /// What the active hooks may do, ORed.
-    pub hooks: Needs,
+    pub(crate) hooks: Needs,
     /// What the end conditions may do, ORed.
-    pub ends: Needs,
+    pub(crate) ends: Needs,
     /// What the pieces, the rules beside them and the policy may do, ORed (not the hooks or
     /// the ends).
-    pub rules: Needs,
+    pub(crate) rules: Needs,
     /// No active hook adds or refuses moves: the normal moves are the kernel's
     /// ([`crate::movegen::normal_moves`]), with no script asked.
-    pub kernel_lists: bool,
+    pub(crate) kernel_lists: bool,
     /// The check test may play only the kernel's part of a move: nothing but the kernel moves
     /// pieces, and no rule can end the game on the move with a winner.
-    pub kernel_check: bool,
+    pub(crate) kernel_check: bool,
     /// The kernel's moves, before castling, promotion choices and the check and drop-mate
     /// tests, are every move its forms make (no hook, duplicate form, second part or merged
     /// chain): what [`crate::Variant::legal_moves_and_mobility`] asks.
-    pub kernel_moves_listed: bool,
+    pub(crate) kernel_moves_listed: bool,
     /// A legal list is every move the kernel's forms make whenever the capture policy removed
     /// nothing (the rest depends on the position).
-    pub lists_kernel_moves: bool,
+    pub(crate) lists_kernel_moves: bool,
     /// A side's whole move list is what its pieces' forms make, so that counting them on the
     /// cell sets counts the moves ([`crate::movegen::count_moves`]).
-    pub counts_moves: bool,
+    pub(crate) counts_moves: bool,
     /// As `counts_moves` with promotion choices allowed, where no piece jumps or has a second
     /// part: each piece's moves counted form by form (see `movegen::count_to_pick`).
-    pub counts_forms: bool,
+    pub(crate) counts_forms: bool,
     /// The codes whose one-landing moves change no cell but their start and landing (and the
     /// piece's kind only if it is not royal): the check test may play such a move on the board
     /// alone. Empty unless `kernel_check`.
-    pub board_only: CodeSet,
+    pub(crate) board_only: CodeSet,
     /// Each player's piece codes.
-    pub codes_of: ByPlayer<CodeSet>,
+    pub(crate) codes_of: ByPlayer<CodeSet>,
     /// The codes of the kinds that may leave the board.
-    pub exit_codes: CodeSet,
+    pub(crate) exit_codes: CodeSet,
     /// The walk on the cell sets perft may take, if the constructs allow one (its tables may
     /// still not fit: see [`crate::setperft::SetWalk::of`]).
-    pub walk: Option<WalkKind>,
+    pub(crate) walk: Option<WalkKind>,
 }
 
 impl Plan {
     /// The plan of `rules` under the hooks that run (`hooks[h]` is `Some` where `h` runs).
-    pub fn of(rules: &Ruleset, hooks: &[Option<HookFilter>]) -> Plan {
+    pub(crate) fn of(rules: &Ruleset, hooks: &[Option<HookFilter>]) -> Plan {
         let hook_n = Hook::ALL.iter().filter(|h| hooks[**h as usize].is_some()).fold(Needs::NONE, |n, h| n | hook_needs(*h));
         let ends = rules.ends.iter().fold(Needs::NONE, |n, e| n | end_needs(&e.kind));
         let royal = |c: usize| {

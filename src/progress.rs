@@ -12,19 +12,19 @@ use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 /// Where progress goes: one line of text at a time, each replacing the last.
-pub type Sink = Box<dyn FnMut(&str)>;
+pub(crate) type Sink = Box<dyn FnMut(&str)>;
 
 thread_local! {
     static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
 }
 
 /// Whether a sink listens on this thread (work may skip building its messages otherwise).
-pub fn active() -> bool {
+pub(crate) fn active() -> bool {
     SINK.with(|s| s.try_borrow().is_ok_and(|s| s.is_some()))
 }
 
 /// Tells the listening sink, if any, how far the work is.
-pub fn report(msg: &str) {
+pub(crate) fn report(msg: &str) {
     SINK.with(|s| {
         // A sink that reports from inside itself is not called again (no re-entry).
         if let Ok(mut s) = s.try_borrow_mut()
@@ -36,7 +36,7 @@ pub fn report(msg: &str) {
 }
 
 /// [`report`] with a message built only when a sink listens.
-pub fn report_with(msg: impl FnOnce() -> String) {
+pub(crate) fn report_with(msg: impl FnOnce() -> String) {
     if active() {
         report(&msg());
     }
@@ -45,19 +45,19 @@ pub fn report_with(msg: impl FnOnce() -> String) {
 /// The sink lent to this thread until the guard is dropped (or [`Lent::give_back`] is called),
 /// when the one before it listens again.
 #[must_use = "the sink listens only while the guard lives"]
-pub struct Lent {
+pub(crate) struct Lent {
     before: Option<Option<Sink>>,
 }
 
 /// Lends `sink` (`None`: nobody listens) to the work done on this thread while the guard lives.
-pub fn install(sink: Option<Sink>) -> Lent {
+pub(crate) fn install(sink: Option<Sink>) -> Lent {
     let before = SINK.with(|s| s.replace(sink));
     Lent { before: Some(before) }
 }
 
 impl Lent {
     /// Ends the loan and hands the lent sink back (the one before listens again).
-    pub fn give_back(mut self) -> Option<Sink> {
+    pub(crate) fn give_back(mut self) -> Option<Sink> {
         self.restore()
     }
 
@@ -76,22 +76,22 @@ impl Drop for Lent {
 /// The listening sink, taken from this thread until the guard is dropped: work below reports
 /// to nobody, and the holder reports alone through [`Detached::report`] (the REPL's `selfplay`
 /// counts games; the searches of each game would otherwise draw over the count).
-pub struct Detached {
+pub(crate) struct Detached {
     sink: Option<Sink>,
 }
 
 /// Takes the listening sink off this thread (see [`Detached`]).
-pub fn detach() -> Detached {
+pub(crate) fn detach() -> Detached {
     Detached { sink: SINK.with(|s| s.borrow_mut().take()) }
 }
 
 impl Detached {
     /// Whether the taken sink listens.
-    pub fn active(&self) -> bool {
+    pub(crate) fn active(&self) -> bool {
         self.sink.is_some()
     }
 
-    pub fn report(&mut self, msg: &str) {
+    pub(crate) fn report(&mut self, msg: &str) {
         if let Some(sink) = &mut self.sink {
             sink(msg);
         }
@@ -111,14 +111,14 @@ impl Drop for Detached {
 
 /// A progress line on standard error for the command line: an indicatif spinner showing the
 /// latest message (hidden when standard error is not a terminal), cleared when dropped.
-pub struct Spinner {
+pub(crate) struct Spinner {
     bar: indicatif::ProgressBar,
     _lent: Lent,
 }
 
 impl Spinner {
     /// Starts listening on this thread; the line disappears when the spinner is dropped.
-    pub fn start() -> Spinner {
+    pub(crate) fn start() -> Spinner {
         let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
         bar.set_style(
             indicatif::ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
@@ -141,14 +141,14 @@ impl Drop for Spinner {
 }
 
 /// A count and its rate since `start`: `1,234,567 positions, 850,000/s`.
-pub fn rate(count: u64, what: &str, start: Instant) -> String {
+pub(crate) fn rate(count: u64, what: &str, start: Instant) -> String {
     let secs = start.elapsed().max(Duration::from_millis(1)).as_secs_f64();
     let per_s = (count as f64 / secs) as u64;
     format!("{} {what}, {}/s", thousands(count), thousands(per_s))
 }
 
 /// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

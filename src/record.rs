@@ -38,7 +38,7 @@ pub struct Record {
     /// The variant's folder, absolute, when it lives on disk: a record is found again from any
     /// folder (`--resume` elsewhere), the name being the fallback.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
+    pub(crate) path: Option<String>,
     /// The start position text, when not the initial position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
@@ -47,40 +47,40 @@ pub struct Record {
     /// How many of `moves` lead to the current position, when the game was stepped back (the
     /// rest are the plies ahead, for `forward`/`redo`); absent: all of them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<usize>,
+    pub(crate) cursor: Option<usize>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, String>,
     /// In an earlier game line: the edit that replaced it (`put W on c3`, `a new game`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edit: Option<String>,
+    pub(crate) edit: Option<String>,
     /// How the game ended (`white wins: …`), when it is over: for a reader and for pruning
     /// autosaves; reading a record replays its moves, which decide the result again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<String>,
+    pub(crate) result: Option<String>,
     /// When an autosave was written, in milliseconds since the Unix epoch: `--resume` takes
     /// the latest by this, not by file name or date (a copied file keeps it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub saved: Option<u64>,
+    pub(crate) saved: Option<u64>,
     /// The autosave's machine players, so a resumed game goes on against them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine: Option<Machine>,
+    pub(crate) machine: Option<Machine>,
     /// The autosave's earlier game lines, oldest first: what `undo` returns to past the start
     /// of this line. `save` writes none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub earlier: Vec<Record>,
+    pub(crate) earlier: Vec<Record>,
 }
 
 /// The REPL's machine players, as an autosave keeps them.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
-pub struct Machine {
+pub(crate) struct Machine {
     /// The engine of each side the machine plays, by the player's name (`black = "ab:d4"`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub plays: BTreeMap<String, String>,
+    pub(crate) plays: BTreeMap<String, String>,
     /// The most machine moves one command makes (`play SIDE ENGINE LIMIT`).
-    pub limit: u32,
+    pub(crate) limit: u32,
     /// The seed of the machine's generator (it restarts from the seed).
-    pub seed: u64,
+    pub(crate) seed: u64,
 }
 
 /// Why a game record could not be read.
@@ -101,11 +101,11 @@ pub enum RecordError {
 }
 
 /// The largest game record boardlab reads (16 MiB: millions of moves).
-pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_RECORD_BYTES: u64 = 16 << 20;
 
 impl Record {
     /// The record as TOML text (what `save` and the autosave write).
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         format!("# boardlab game record\n{}", toml::to_string(self).unwrap_or_default())
     }
 
@@ -135,7 +135,7 @@ impl Record {
 
 /// Where boardlab keeps the user's REPL history and autosave: `$BOARDLAB_DATA_DIR`, else
 /// `$XDG_DATA_HOME/boardlab`, else `~/.local/share/boardlab`.
-pub fn data_dir() -> Option<PathBuf> {
+pub(crate) fn data_dir() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("BOARDLAB_DATA_DIR") {
         return Some(PathBuf::from(d));
     }

@@ -10,7 +10,7 @@ use std::fmt::Write;
 /// Colours for a terminal, or none.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Style {
-    pub color: bool,
+    pub(crate) color: bool,
 }
 
 impl Style {
@@ -24,7 +24,7 @@ impl Style {
 /// The board with coordinates, the side to move or the result, and the state that matters.
 /// `last` marks the cells of the last move, in brackets (parentheses when plain), and the cells
 /// it captured on (an emptied one shows `x`).
-pub fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::Move>, style: Style) -> String {
+pub(crate) fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::Move>, style: Style) -> String {
     let r = &v.rules;
     let g = &r.geometry;
     let mut s = String::new();
@@ -209,7 +209,7 @@ fn zone_mark(v: &Variant, c: Cell) -> char {
 }
 
 /// "white to move", "black to decide: retreat (continuation)", or the result.
-pub fn status(v: &Variant, pos: &Position) -> String {
+pub(crate) fn status(v: &Variant, pos: &Position) -> String {
     let r = &v.rules;
     if let Some(res) = pos.result() {
         return res.describe(&r.player_names);
@@ -228,12 +228,12 @@ pub fn status(v: &Variant, pos: &Position) -> String {
 }
 
 /// The legend of zone marks, if the variant shows any.
-pub fn legend(v: &Variant) -> String {
+pub(crate) fn legend(v: &Variant) -> String {
     v.marks.iter().map(|(z, m)| format!("{m} = {}", z.replace('_', " "))).collect::<Vec<_>>().join(", ")
 }
 
 /// The variant after `extends`, as TOML, each section headed by where it came from.
-pub fn resolved(v: &Variant) -> String {
+pub(crate) fn resolved(v: &Variant) -> String {
     let mut out = how_pieces_move(v);
     out.push('\n');
     out.push_str(&resolved_toml(v));
@@ -242,7 +242,7 @@ pub fn resolved(v: &Variant) -> String {
 
 /// The pieces in plain words: each kind, its symbols, what its description says, and how its
 /// movement forms read (the same words `why` uses), as TOML comments.
-pub fn how_pieces_move(v: &Variant) -> String {
+pub(crate) fn how_pieces_move(v: &Variant) -> String {
     let r = &v.rules;
     let mut out = format!("# {}: how the pieces move\n", r.title);
     for (k, kind) in r.kinds.iter().enumerate() {

@@ -149,12 +149,8 @@ impl ReplError {
     }
 }
 
-/// The one function that writes a whole file: [`crate::files::write`] (kept under this name for
-/// the callers that know it).
-pub use crate::files::write as write_atomic;
-
 /// The longest line of piped input the shell reads (a move, a command, a position text).
-pub const MAX_LINE: usize = 64 << 10;
+pub(crate) const MAX_LINE: usize = 64 << 10;
 
 /// The most answers (in bytes) held back while piped lines wait: past it, the game is saved
 /// and they are shown.
@@ -364,7 +360,7 @@ fn refresh(words: &RefCell<Words>, s: &mut Session) {
 
 /// Which game the REPL opens: a new one, or an autosaved session's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resume {
+pub(crate) enum Resume {
     No,
     /// The N-th most recent autosave (1 = the latest).
     Nth(usize),
@@ -374,7 +370,7 @@ pub enum Resume {
 
 impl Resume {
     /// `--resume` (the latest), `--resume N` or `--resume list`.
-    pub fn parse(arg: Option<&str>) -> Option<Resume> {
+    pub(crate) fn parse(arg: Option<&str>) -> Option<Resume> {
         match arg {
             None => Some(Resume::No),
             Some("" | "latest") => Some(Resume::Nth(1)),
@@ -385,7 +381,7 @@ impl Resume {
 }
 
 /// The autosaved sessions, newest first, numbered for `--resume N`.
-pub fn list_autosaves() -> String {
+pub(crate) fn list_autosaves() -> String {
     let mut s = String::new();
     for (i, f) in autosave::list().iter().enumerate() {
         let mut what = match &f.record {
@@ -431,7 +427,7 @@ fn open(variant: &str, sets: &[(String, String)], resume: Resume, style: Style) 
 ///
 /// # Errors
 /// The variant does not load, a command failed in non-interactive use, or the terminal failed.
-pub fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(), ReplError> {
+pub(crate) fn run(variant: &str, sets: &[(String, String)], resume: Resume) -> Result<(), ReplError> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if resume == Resume::List {

@@ -18,23 +18,23 @@ use crate::state::Position;
 
 /// A SAN text read against a board, not yet matched against the legal moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct San {
+pub(crate) struct San {
     /// The letter written before the move (upper case), `None` for the pawn-like kind.
-    pub piece: Option<char>,
+    pub(crate) piece: Option<char>,
     /// What is written between the letter and the landing (`b` in `Nbd2`, `1` in `R1e2`).
-    pub from: String,
-    pub capture: bool,
-    pub to: u16,
-    pub promote: Option<char>,
+    pub(crate) from: String,
+    pub(crate) capture: bool,
+    pub(crate) to: u16,
+    pub(crate) promote: Option<char>,
 }
 
 /// `text` without SAN's closing marks (`+`, `#`, `!`, `?`) and surrounding blanks.
-pub fn strip_marks(text: &str) -> &str {
+pub(crate) fn strip_marks(text: &str) -> &str {
     text.trim().trim_end_matches(['+', '#', '!', '?'])
 }
 
 /// Reads a SAN text; `None` when it is not SAN on this board.
-pub fn parse(text: &str, g: &Geometry) -> Option<San> {
+pub(crate) fn parse(text: &str, g: &Geometry) -> Option<San> {
     let t = strip_marks(text);
     let (piece, rest) = match t.chars().next()? {
         c if c.is_ascii_uppercase() => (Some(c), &t[1..]),
@@ -62,7 +62,7 @@ pub fn parse(text: &str, g: &Geometry) -> Option<San> {
 
 /// The kind a SAN move with no letter moves: the one with strictly the most pieces of the
 /// first player in the start position.
-pub fn pawn_kind(rules: &Ruleset, start: &Position) -> Option<KindId> {
+pub(crate) fn pawn_kind(rules: &Ruleset, start: &Position) -> Option<KindId> {
     let mut count = vec![0usize; rules.kinds.len()];
     for &c in start.board() {
         if !c.is_empty() && c.owner() == Player::FIRST {
@@ -92,7 +92,7 @@ fn fits(from: &str, name: &str) -> bool {
 
 /// Why a SAN text names no single legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unresolved {
+pub(crate) enum Unresolved {
     /// No legal move is written so.
     None,
     /// More than one: their canonical texts.
@@ -103,7 +103,7 @@ pub enum Unresolved {
 ///
 /// # Errors
 /// No legal move, or several, are written so.
-pub fn resolve(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Result<Move, Unresolved> {
+pub(crate) fn resolve(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Result<Move, Unresolved> {
     let found = matching(san, rules, pos, pawn, legal);
     match found[..] {
         [m] => Ok(*m),
@@ -142,7 +142,7 @@ fn matching<'a>(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>
 /// both are written when the text would otherwise fit several of `legal` (every legal move of
 /// `pos`), so the text reads back through [`resolve`] to `m`. `None` for a move SAN cannot
 /// write (a capture chain, leaving the board, a two-part turn, a piece with no letter).
-pub fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Option<String> {
+pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<KindId>, legal: &[Move]) -> Option<String> {
     let g = &rules.geometry;
     let name = |c: u16| g.name(Cell(c));
     let promote = match m.kind {

@@ -26,19 +26,19 @@ use std::path::Path;
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    pub description: String,
+    pub(crate) description: String,
     #[serde(default)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     #[serde(default)]
-    pub set: BTreeMap<String, toml::Value>,
+    pub(crate) set: BTreeMap<String, toml::Value>,
     #[serde(default)]
-    pub position: Option<String>,
+    pub(crate) position: Option<String>,
     #[serde(default)]
-    pub moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
     #[serde(default)]
-    pub why: Vec<String>,
+    pub(crate) why: Vec<String>,
     #[serde(default)]
-    pub trace: bool,
+    pub(crate) trace: bool,
 }
 
 fn value_text(v: &toml::Value) -> String {
@@ -87,7 +87,7 @@ pub enum ScenarioError {
 }
 
 /// The largest scenario, snapshot or perft file boardlab reads (1 MiB, as a variant's files).
-pub const MAX_TEXT_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_TEXT_FILE_BYTES: u64 = 1 << 20;
 
 /// Runs a scenario file and returns its snapshot text.
 ///

@@ -19,11 +19,11 @@ use crate::rules::{Chain, CodeSet, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 
 mod lean;
-pub use lean::LeanPerft;
+pub(crate) use lean::LeanPerft;
 
 /// Which walk on the cell sets a variant's perft takes: steps and short capture chains, or
 /// leaps of pieces that carry attribute values ([`lean`]).
-pub enum SetWalk {
+pub(crate) enum SetWalk {
     Steps(SetPerft),
     Lean(LeanPerft),
 }
@@ -31,7 +31,7 @@ pub enum SetWalk {
 impl SetWalk {
     /// The tables of the walk the plan chose ([`crate::plan::Plan::walk`]), where the pieces'
     /// forms fit them (built once, when the variant is loaded).
-    pub fn of(rules: &Ruleset, walk: WalkKind) -> Option<SetWalk> {
+    pub(crate) fn of(rules: &Ruleset, walk: WalkKind) -> Option<SetWalk> {
         match walk {
             WalkKind::Steps => SetPerft::of(rules).map(SetWalk::Steps),
             WalkKind::Lean => LeanPerft::of(rules).map(SetWalk::Lean),
@@ -39,7 +39,7 @@ impl SetWalk {
     }
 
     /// Whether perft from `pos` to `depth` may take this walk.
-    pub fn applies(&self, pos: &Position, depth: u32) -> bool {
+    pub(crate) fn applies(&self, pos: &Position, depth: u32) -> bool {
         match self {
             SetWalk::Steps(s) => s.applies(pos, depth),
             SetWalk::Lean(l) => l.applies(pos, depth),
@@ -51,7 +51,7 @@ impl SetWalk {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
+    pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         match self {
             SetWalk::Steps(s) => s.perft(pos, depth, made),
             SetWalk::Lean(l) => l.perft(pos, depth, made),
@@ -98,7 +98,7 @@ struct CodeMoves {
 }
 
 /// The rules read once, at load, for perft on the sets (see the module's text).
-pub struct SetPerft {
+pub(crate) struct SetPerft {
     ncodes: usize,
     cells: u128,
     codes: Vec<CodeMoves>,
@@ -116,7 +116,7 @@ impl SetPerft {
     /// Perft on the sets for `rules`, whose constructs the plan found fit for it
     /// ([`WalkKind::Steps`]), where the pieces' forms fit the tables (`None`: the general perft must
     /// count). Read once, when the variant is loaded.
-    pub fn of(rules: &Ruleset) -> Option<SetPerft> {
+    pub(crate) fn of(rules: &Ruleset) -> Option<SetPerft> {
         let sw: &Setwise = rules.setwise.as_ref()?;
         let pol = &rules.captures;
         let pieces = sw
@@ -167,7 +167,7 @@ impl SetPerft {
 
     /// Whether perft from `pos` to `depth` may walk the sets: the game is not over, no turn is
     /// part-played, the position keeps its cell sets, and no move limit falls within the depth.
-    pub fn applies(&self, pos: &Position, depth: u32) -> bool {
+    pub(crate) fn applies(&self, pos: &Position, depth: u32) -> bool {
         pos.result().is_none()
             && pos.continuation().is_none()
             && pos.cells_by_code().len() == self.ncodes
@@ -179,7 +179,7 @@ impl SetPerft {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
+    pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         // One word a set where the board fits, and no more sets than the codes need (a node
         // is copied at every move).
         match (self.cells >> 64 == 0, self.ncodes <= 8) {

@@ -51,7 +51,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> WorkflowError + '_ {
 }
 
 /// The contents of an insta snapshot file (what follows its header).
-pub fn snapshot_contents(text: &str) -> String {
+pub(crate) fn snapshot_contents(text: &str) -> String {
     let t = text.replace("\r\n", "\n");
     let body = match t.strip_prefix("---\n").and_then(|rest| rest.split_once("\n---\n")) {
         Some((_, body)) => body.to_string(),
@@ -61,7 +61,7 @@ pub fn snapshot_contents(text: &str) -> String {
 }
 
 /// An insta snapshot file for `contents`, as `cargo test` writes it.
-pub fn snapshot_file(input: &Path, contents: &str) -> String {
+pub(crate) fn snapshot_file(input: &Path, contents: &str) -> String {
     format!("---\nsource: tests/integration/scenarios.rs\ninput_file: {}\n---\n{}\n", input.display(), contents.trim_end())
 }
 
@@ -103,7 +103,7 @@ fn as_path_spec(dir: &Path) -> String {
 pub struct TestReport {
     pub passed: usize,
     pub failed: usize,
-    pub accepted: usize,
+    pub(crate) accepted: usize,
     pub text: String,
 }
 
@@ -384,7 +384,7 @@ fn toml_value(v: &crate::rules::OptionValue) -> String {
 /// # Errors
 /// The variant is not a folder on disk, the name is not a plain word, the scenario exists, or
 /// the game cannot be replayed.
-pub fn record_scenario(
+pub(crate) fn record_scenario(
     v: &Variant,
     start: &Position,
     moves: &[crate::notation::Move],

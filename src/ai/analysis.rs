@@ -11,15 +11,14 @@
 
 use super::eval::{Evaluator, pieces};
 use super::{Budget, Engine, Rng, SearchError, SearchResult, search};
-pub use crate::progress::thousands;
+pub(crate) use crate::progress::thousands;
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
 use std::fmt::Write;
-use std::time::Duration;
 
 /// The most lines an analysis shows.
-pub const MAX_LINES: usize = 20;
+pub(crate) const MAX_LINES: usize = 20;
 
 /// The moves of a principal variation an analysis shows.
 const PV_SHOWN: usize = 10;
@@ -27,24 +26,20 @@ const PV_SHOWN: usize = 10;
 /// The best moves of a position, best first (each from its own search).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
-    pub budget: Budget,
+    pub(crate) budget: Budget,
     pub lines: Vec<SearchResult>,
 }
 
 impl Analysis {
     /// Positions searched over all lines.
-    pub fn nodes(&self) -> u64 {
+    pub(crate) fn nodes(&self) -> u64 {
         self.lines.iter().map(|l| l.nodes).sum()
-    }
-
-    pub fn elapsed(&self) -> Duration {
-        self.lines.iter().map(|l| l.elapsed).sum()
     }
 
     /// The head line, without its newline: the budget, who decides, the positions searched
     /// and how to read the lines. No time: with a depth or node budget the whole text is the
     /// same on every run (the REPL adds the time after the head).
-    pub fn head(&self, v: &Variant, pos: &Position) -> String {
+    pub(crate) fn head(&self, v: &Variant, pos: &Position) -> String {
         if self.lines.is_empty() {
             return format!("no move to analyse ({})", crate::render::status(v, pos));
         }
@@ -58,7 +53,7 @@ impl Analysis {
 
     /// One line per move with its score (for the player to decide), the depth searched and the
     /// line the search expects; then a note when a later line scores above the first.
-    pub fn body(&self, v: &Variant) -> String {
+    pub(crate) fn body(&self, v: &Variant) -> String {
         let g = &v.rules.geometry;
         let mut s = String::new();
         let width = self.lines.iter().filter_map(|l| l.best).map(|m| m.text(g).len()).max().unwrap_or(0);
@@ -116,7 +111,7 @@ pub fn analyse(v: &Variant, pos: &Position, budget: Budget, lines: usize, rng: &
 ///
 /// # Errors
 /// The script's `evaluate` hook failed.
-pub fn eval_text(v: &Variant, pos: &Position) -> Result<String, ScriptError> {
+pub(crate) fn eval_text(v: &Variant, pos: &Position) -> Result<String, ScriptError> {
     let mut work = pos.clone();
     let e = Evaluator::new(v).breakdown(&mut work)?;
     let r = &v.rules;
@@ -161,7 +156,7 @@ fn verdict(units: i32) -> &'static str {
 }
 
 /// After a machine move: what the search found (`+0.30, depth 7, 50,012 positions`).
-pub fn summary(r: &SearchResult) -> String {
+pub(crate) fn summary(r: &SearchResult) -> String {
     format!("{}, depth {}, {} positions", r.score, r.depth, thousands(r.nodes))
 }
 

@@ -7,16 +7,14 @@
 
 use std::time::Duration;
 
-pub use crate::rules::eval::DEFAULT_NODES;
-
 /// The budget of a bare `ab` (and of `analyse` with no budget): the variant's own.
 pub const DEFAULT_BUDGET: Budget = Budget::Default;
 
 /// The iterations of a bare `mcts`.
-pub const DEFAULT_ITERATIONS: u32 = 1000;
+pub(crate) const DEFAULT_ITERATIONS: u32 = 1000;
 
 /// The deepest an alpha-beta search goes (`ab:dN` accepts at most this).
-pub const MAX_DEPTH: u32 = 64;
+pub(crate) const MAX_DEPTH: u32 = 64;
 
 /// How much an alpha-beta search may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +43,7 @@ pub enum Engine {
 
 /// Which engine protocol an external engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Protocol {
+pub(crate) enum Protocol {
     Uci,
     Usi,
 }
@@ -53,17 +51,17 @@ pub enum Protocol {
 /// What an external engine is asked to do for each move (`@depth=N`, `@movetime=MS`,
 /// `@nodes=N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Limit {
+pub(crate) enum Limit {
     Depth(u32),
     Movetime(u64),
     Nodes(u64),
 }
 
 /// The limit of an external engine given none: a second a move.
-pub const DEFAULT_LIMIT: Limit = Limit::Movetime(1000);
+pub(crate) const DEFAULT_LIMIT: Limit = Limit::Movetime(1000);
 
 /// The most words (program and arguments) of an external engine's command.
-pub const MAX_COMMAND_WORDS: usize = 32;
+pub(crate) const MAX_COMMAND_WORDS: usize = 32;
 
 /// An external engine as written: `uci:COMMAND[@KEY=VALUE…]`. COMMAND is the program and its
 /// arguments separated by spaces (`uci:boardlab uci`; a program whose path holds a space is
@@ -71,12 +69,12 @@ pub const MAX_COMMAND_WORDS: usize = 32;
 /// `nodes`; a second a move when none is given) and `timeout` (milliseconds: how long the
 /// engine may stay silent before it loses, see [`super::external`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ExternalSpec {
-    pub protocol: Protocol,
+pub(crate) struct ExternalSpec {
+    pub(crate) protocol: Protocol,
     /// The program, then its arguments; never empty.
-    pub command: Vec<String>,
-    pub limit: Option<Limit>,
-    pub timeout: Option<Duration>,
+    pub(crate) command: Vec<String>,
+    pub(crate) limit: Option<Limit>,
+    pub(crate) timeout: Option<Duration>,
 }
 
 /// An [`ExternalSpec`] held for the whole run, so that [`Engine`] stays `Copy` (engines are
@@ -88,7 +86,7 @@ pub struct External(&'static ExternalSpec);
 
 impl External {
     /// The stored spec equal to `spec`, stored now if it is new.
-    pub fn intern(spec: ExternalSpec) -> External {
+    pub(crate) fn intern(spec: ExternalSpec) -> External {
         static STORE: std::sync::Mutex<Vec<&'static ExternalSpec>> = std::sync::Mutex::new(Vec::new());
         let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(s) = store.iter().find(|s| ***s == spec) {
@@ -99,12 +97,12 @@ impl External {
         External(s)
     }
 
-    pub fn spec(self) -> &'static ExternalSpec {
+    pub(crate) fn spec(self) -> &'static ExternalSpec {
         self.0
     }
 
     /// The limit asked for, or [`DEFAULT_LIMIT`].
-    pub fn limit(self) -> Limit {
+    pub(crate) fn limit(self) -> Limit {
         self.0.limit.unwrap_or(DEFAULT_LIMIT)
     }
 }
@@ -167,7 +165,7 @@ impl std::fmt::Display for ExternalSpec {
 
 impl Budget {
     /// The budget itself, with [`Budget::Default`] read as the variant's node count.
-    pub fn resolve(self, v: &crate::variant::Variant) -> Budget {
+    pub(crate) fn resolve(self, v: &crate::variant::Variant) -> Budget {
         match self {
             Budget::Default => Budget::Nodes(v.rules.eval.nodes),
             b => b,
@@ -183,7 +181,7 @@ impl Engine {
     ///
     /// # Errors
     /// Anything else, with what is accepted.
-    pub fn parse(text: &str) -> Result<Engine, EngineError> {
+    pub(crate) fn parse(text: &str) -> Result<Engine, EngineError> {
         let t = text.trim();
         let (name, arg) = match t.split_once([':', ' ']) {
             Some((n, a)) => (n, Some(a.trim())),

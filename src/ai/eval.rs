@@ -179,21 +179,21 @@ fn sum_of_largest(values: impl Iterator<Item = i32>, need: usize, scratch: &mut 
 }
 
 /// The largest evaluation (in units, 1000 per ordinary piece); proven results score beyond it.
-pub const EVAL_MAX: i32 = 500_000;
+pub(crate) const EVAL_MAX: i32 = 500_000;
 
 /// The evaluation of a position, term by term, for each player (units; 1000 = a piece of
 /// value 100).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Eval {
+pub(crate) struct Eval {
     /// Each term with its score for each player (terms a variant does not measure are absent).
-    pub terms: Vec<(Term, ByPlayer<i32>)>,
+    pub(crate) terms: Vec<(Term, ByPlayer<i32>)>,
     /// Who decides in the position evaluated.
-    pub side: Player,
+    pub(crate) side: Player,
 }
 
 impl Eval {
     /// The evaluation for `p`: the sum of its terms minus the opponent's, clamped.
-    pub fn total(&self, p: Player) -> i32 {
+    pub(crate) fn total(&self, p: Player) -> i32 {
         let s: i64 = self.terms.iter().map(|(_, v)| v[p] as i64 - v[p.other()] as i64).sum();
         s.clamp(-(EVAL_MAX as i64), EVAL_MAX as i64) as i32
     }
@@ -372,7 +372,7 @@ impl<'a> Evaluator<'a> {
     ///
     /// # Errors
     /// The script's `evaluate` hook failed.
-    pub fn score_counted(&mut self, pos: &mut Position, own_moves: Option<usize>) -> Result<i32, ScriptError> {
+    pub(crate) fn score_counted(&mut self, pos: &mut Position, own_moves: Option<usize>) -> Result<i32, ScriptError> {
         self.own_moves = own_moves;
         let mut t = [ByPlayer::new(0, 0); Term::COUNT];
         let r = self.terms(pos, &mut t);
@@ -387,7 +387,7 @@ impl<'a> Evaluator<'a> {
     ///
     /// # Errors
     /// The script's `evaluate` hook failed.
-    pub fn breakdown(&mut self, pos: &mut Position) -> Result<Eval, ScriptError> {
+    pub(crate) fn breakdown(&mut self, pos: &mut Position) -> Result<Eval, ScriptError> {
         let mut t = [ByPlayer::new(0, 0); Term::COUNT];
         self.terms(pos, &mut t)?;
         let m = self.m;
@@ -484,7 +484,7 @@ impl<'a> Evaluator<'a> {
 }
 
 /// Formats units as pieces (`+1.25`).
-pub fn pieces(units: i32) -> String {
+pub(crate) fn pieces(units: i32) -> String {
     format!("{:+.2}", units as f64 / (100 * UNITS_PER_POINT) as f64)
 }
 

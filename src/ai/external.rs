@@ -31,10 +31,10 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// The shortest timeout boardlab derives (a program's start, a loaded machine).
-pub const FLOOR: Duration = Duration::from_secs(10);
+pub(crate) const FLOOR: Duration = Duration::from_secs(10);
 
 /// An answer may take at most this many timeouts in all, however many lines come.
-pub const MAX_SILENCES: u32 = 20;
+pub(crate) const MAX_SILENCES: u32 = 20;
 
 /// The longest line read from an engine.
 const MAX_LINE: usize = 1 << 16;
@@ -51,7 +51,7 @@ thread_local! {
 /// # Errors
 /// [`SearchError::External`]: the engine failed (the reason says how); a script hook failed
 /// while the moves were listed.
-pub fn choose(v: &Variant, pos: &Position, e: External) -> Result<Option<Move>, SearchError> {
+pub(crate) fn choose(v: &Variant, pos: &Position, e: External) -> Result<Option<Move>, SearchError> {
     let mut work = pos.clone();
     let mut legal = Vec::new();
     v.legal_moves(&mut work, &mut legal)?;
@@ -75,7 +75,7 @@ fn fail(e: External, why: &EngineFailure) -> SearchError {
 }
 
 /// How long `e` may stay silent (see the module documentation).
-pub fn silence(e: External) -> Duration {
+pub(crate) fn silence(e: External) -> Duration {
     e.spec().timeout.unwrap_or(match e.limit() {
         Limit::Movetime(ms) => FLOOR.max(Duration::from_millis(ms.saturating_mul(3))),
         Limit::Depth(_) | Limit::Nodes(_) => FLOOR,
@@ -83,7 +83,7 @@ pub fn silence(e: External) -> Duration {
 }
 
 /// A running engine and what it was last told.
-pub struct Player {
+pub(crate) struct Player {
     spec: External,
     child: Child,
     stdin: ChildStdin,
@@ -107,14 +107,14 @@ impl Drop for Player {
 /// Why an external engine loses the game, in words (after its name: "… did not start").
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct EngineFailure(String);
+pub(crate) struct EngineFailure(String);
 
 impl Player {
     /// Starts the engine and handshakes.
     ///
     /// # Errors
     /// The program did not start, or did not answer as the protocol says.
-    pub fn start(spec: External) -> Result<Player, EngineFailure> {
+    pub(crate) fn start(spec: External) -> Result<Player, EngineFailure> {
         let s = spec.spec();
         let mut child = Command::new(&s.command[0])
             .args(&s.command[1..])
@@ -206,7 +206,7 @@ impl Player {
     ///
     /// # Errors
     /// The reason the engine loses.
-    pub fn play(&mut self, v: &Variant, pos: &Position, legal: &[Move]) -> Result<Move, EngineFailure> {
+    pub(crate) fn play(&mut self, v: &Variant, pos: &Position, legal: &[Move]) -> Result<Move, EngineFailure> {
         self.set_variant(v)?;
         let position = self.position(v, pos)?;
         self.send(&position)?;

@@ -22,7 +22,7 @@ use crate::variant::Variant;
 use rand::RngExt;
 
 /// The default playout length, in decisions, before the evaluation scores it.
-pub const PLAYOUT_CAP: u32 = 6;
+pub(crate) const PLAYOUT_CAP: u32 = 6;
 
 /// Evaluation units at which a playout counts as about 73 % won (one ordinary piece).
 const SQUASH: f64 = (100 * UNITS_PER_POINT) as f64;
@@ -70,7 +70,7 @@ fn finished(v: &Variant, pos: &mut Position, moves: &[Move], p: Player) -> Resul
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed; `pos` is restored only on success, so callers
 /// search a copy (as [`crate::ai::choose`] does).
-pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
+pub(crate) fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
     mcts_stoppable(v, pos, iterations, cap, rng, None)
 }
 
@@ -79,7 +79,7 @@ pub fn mcts(v: &Variant, pos: &mut Position, iterations: u32, cap: u32, rng: &mu
 ///
 /// # Errors
 /// As [`mcts`].
-pub fn mcts_stoppable(
+pub(crate) fn mcts_stoppable(
     v: &Variant,
     pos: &mut Position,
     iterations: u32,

@@ -16,17 +16,19 @@
 //! [`SearchError::Interrupted`]; [`choose`] and [`think`] search a copy of the position.
 
 pub mod analysis;
-pub mod engine;
-pub mod eval;
-pub mod external;
-pub mod mcts;
+pub(crate) mod engine;
+pub(crate) mod eval;
+pub(crate) mod external;
+pub(crate) mod mcts;
 pub mod search;
 #[cfg(test)]
 mod tests;
 
-pub use engine::{Budget, DEFAULT_BUDGET, DEFAULT_NODES, Engine, EngineError, External};
-pub use eval::{Eval, Evaluator};
-pub use search::{Score, SearchResult};
+pub use engine::Engine;
+pub(crate) use engine::EngineError;
+pub use engine::{Budget, DEFAULT_BUDGET};
+pub use eval::Evaluator;
+pub(crate) use search::{Score, SearchResult};
 
 use crate::interrupt::Interrupted;
 use crate::notation::Move;
@@ -36,7 +38,7 @@ use crate::variant::Variant;
 use rand::{RngExt, SeedableRng};
 
 /// The generator every machine player uses (named so results are reproducible across versions).
-pub type Rng = rand_pcg::Pcg64Mcg;
+pub(crate) type Rng = rand_pcg::Pcg64Mcg;
 
 /// A seeded generator.
 pub fn rng(seed: u64) -> Rng {
@@ -61,14 +63,14 @@ pub enum SearchError {
 pub struct Thought {
     /// `None` when the game is over.
     pub best: Option<Move>,
-    pub search: Option<SearchResult>,
+    pub(crate) search: Option<SearchResult>,
 }
 
 /// Chooses a move for the player to decide in `pos` (None when the game is over).
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
-pub fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
+pub(crate) fn choose(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Result<Option<Move>, SearchError> {
     think(v, pos, engine, rng).map(|t| t.best)
 }
 

@@ -51,7 +51,7 @@ const MAX_PLY: usize = 128;
 const TABLE_ENTRIES: usize = 1 << 20;
 
 /// The largest table's size in MiB (UCI's default `Hash`).
-pub const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Slot>()) >> 20;
+pub(crate) const TABLE_MIB: usize = (TABLE_ENTRIES * std::mem::size_of::<Slot>()) >> 20;
 /// How many decisions the quiescence search may add.
 const QMAX: usize = 12;
 /// The ordering value of a royal piece whose capture ends the game (above every other piece's).
@@ -76,16 +76,16 @@ const _: () = assert!(EVAL_MAX < MATE_BOUND && (MAX_DEPTH as usize) + QMAX + 2 <
 /// A search score from the point of view of the player who decides at the root: units of the
 /// evaluation (1000 = a piece of value 100), or a proven result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Score(pub i32);
+pub struct Score(pub(crate) i32);
 
 impl Score {
     /// The number of decisions (by either player) to a proven win.
-    pub fn win_in(self) -> Option<u32> {
+    pub(crate) fn win_in(self) -> Option<u32> {
         (self.0 >= MATE_BOUND).then(|| (MATE - self.0) as u32)
     }
 
     /// The number of decisions (by either player) to a proven loss.
-    pub fn loss_in(self) -> Option<u32> {
+    pub(crate) fn loss_in(self) -> Option<u32> {
         (self.0 <= -MATE_BOUND).then(|| (MATE + self.0) as u32)
     }
 }
@@ -113,8 +113,8 @@ pub struct SearchResult {
     /// Positions searched.
     pub nodes: u64,
     /// The principal variation: the best line found, starting with `best`.
-    pub pv: Vec<Move>,
-    pub elapsed: Duration,
+    pub(crate) pv: Vec<Move>,
+    pub(crate) elapsed: Duration,
 }
 
 /// Searches `pos` within `budget` and returns the best move found with its score and line.
@@ -130,7 +130,13 @@ pub fn search(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng) ->
 ///
 /// # Errors
 /// As [`search`].
-pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut Rng, except: &[Move]) -> Result<SearchResult, SearchError> {
+pub(crate) fn search_except(
+    v: &Variant,
+    pos: &mut Position,
+    budget: Budget,
+    rng: &mut Rng,
+    except: &[Move],
+) -> Result<SearchResult, SearchError> {
     search_limited(v, pos, budget, MAX_DEPTH, rng, except)
 }
 
@@ -140,7 +146,7 @@ pub fn search_except(v: &Variant, pos: &mut Position, budget: Budget, rng: &mut 
 ///
 /// # Errors
 /// As [`search`].
-pub fn search_limited(
+pub(crate) fn search_limited(
     v: &Variant,
     pos: &mut Position,
     budget: Budget,
@@ -157,18 +163,18 @@ pub fn search_limited(
 /// 1024 positions (a protocol answers `isready` from it while the search runs); `table_bytes`
 /// caps the transposition table's size (UCI's `Hash`).
 #[derive(Default)]
-pub struct Control<'c> {
-    pub stop: Option<Arc<AtomicBool>>,
-    pub on_iteration: Option<&'c mut dyn FnMut(&SearchResult)>,
-    pub poll: Option<&'c mut dyn FnMut()>,
-    pub table_bytes: Option<usize>,
+pub(crate) struct Control<'c> {
+    pub(crate) stop: Option<Arc<AtomicBool>>,
+    pub(crate) on_iteration: Option<&'c mut dyn FnMut(&SearchResult)>,
+    pub(crate) poll: Option<&'c mut dyn FnMut()>,
+    pub(crate) table_bytes: Option<usize>,
 }
 
 /// [`search`] followed and stoppable through `control`.
 ///
 /// # Errors
 /// As [`search`].
-pub fn search_controlled<'a>(
+pub(crate) fn search_controlled<'a>(
     v: &'a Variant,
     pos: &mut Position,
     budget: Budget,

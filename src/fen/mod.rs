@@ -35,7 +35,7 @@ const MAX_IN_HAND: i32 = 1000;
 
 /// Whether `text` reads as a FEN rather than a position text: its third field (after the
 /// board and the side) is a castling field, not a ply or a `key=value`.
-pub fn looks_like_fen(text: &str) -> bool {
+pub(crate) fn looks_like_fen(text: &str) -> bool {
     let f: Vec<&str> = text.split_whitespace().collect();
     f.len() >= 2
         && matches!(f[1], "w" | "b")

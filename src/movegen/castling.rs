@@ -13,7 +13,7 @@ use crate::state::Position;
 
 /// Appends the castling moves of the side to move (`[castling]`): only where some right
 /// remains, so a game without castling pays one test.
-pub fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
+pub(crate) fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     if rules.castling.is_none() || !pos.castle_rights().any() || pos.continuation().is_some() {
         return;
     }
@@ -30,7 +30,7 @@ pub fn castlings(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
 /// Why the side to move may not castle on one side now: the cells that say so, put into words
 /// only when someone asks ([`CastleRefusal::words`]), so generation formats nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CastleRefusal {
+pub(crate) enum CastleRefusal {
     NoCastling,
     /// This side (`O-O` or `O-O-O`) is not declared.
     NoSide,
@@ -49,7 +49,7 @@ pub enum CastleRefusal {
 
 impl CastleRefusal {
     /// The refusal in words, read on `pos` (the position castling was asked in).
-    pub fn words(self, rules: &Ruleset, pos: &Position, side: usize) -> String {
+    pub(crate) fn words(self, rules: &Ruleset, pos: &Position, side: usize) -> String {
         let written = if side == EAST { "O-O" } else { "O-O-O" };
         let name = |c: u16| rules.geometry.name(crate::geometry::Cell(c)).to_string();
         let kind = |c: u16| rules.kind(pos.board()[c as usize].kind()).name.clone();
@@ -73,7 +73,7 @@ impl CastleRefusal {
 /// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
 /// none: the right is gone, a cell between is taken, the king is in check or would cross an
 /// attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
-pub fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
+pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
     let c = rules.castling.as_ref().ok_or(CastleRefusal::NoCastling)?;
     let g = &rules.geometry;
     let me = pos.side();

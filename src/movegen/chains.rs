@@ -13,7 +13,7 @@ use crate::rules::{BoardView, Chain, CodeSet, Flying, PieceRules, PromoteAt, Rem
 use crate::state::Position;
 
 /// Appends the capture moves of `side` (whole chains, under the chain policy).
-pub fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
+pub(crate) fn captures(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
     captures_into(rules, board, side, out);
 }
 
@@ -78,7 +78,7 @@ pub(crate) fn first_capture_among(
 /// Appends the capture moves of `side` as they would be if every flying jump could land on
 /// any empty cell beyond its piece (for explaining a landing that `land = "continuing"`
 /// forbids). Empty when no flying jump has that rule. A cold path: it copies the rules.
-pub fn captures_landing_anywhere(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
+pub(crate) fn captures_landing_anywhere(rules: &Ruleset, board: &mut [PieceCode], side: Player, out: &mut MoveList) {
     let continuing = |r: &Ruleset| r.pieces.iter().any(|p| p.jumps.iter().any(|j| j.flying.as_ref().is_some_and(|f| f.continuing)));
     if !continuing(rules) {
         return;

@@ -19,7 +19,7 @@ use crate::state::Position;
 
 /// How many moves `quiet_first_parts` (tests only) would list, counted form by form without listing
 /// them where a form allows (`scratch` is overwritten).
-pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
+pub(crate) fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
     let own = pos.counts()[side];
     let board = pos.view();
     let mut n = 0;
@@ -45,7 +45,7 @@ pub fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, sc
 /// plan's [`Plan::counts_moves`]; `None` otherwise, and where the side has no move: then the
 /// move list says). Chains are walked as
 /// [`normal_moves`] walks them, but only counted.
-pub fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
+pub(crate) fn count_moves(rules: &Ruleset, plan: &Plan, pos: &mut Position) -> Option<u64> {
     let (sw, sets) = counting_sets(rules, plan, pos)?;
     let side = pos.side();
     let stepped = sw.steps_or_jumpers(pos, &sets, side);
@@ -100,7 +100,7 @@ fn counting_sets<'r, 'p>(rules: &'r Ruleset, plan: &Plan, pos: &'p Position) -> 
 /// no move); `None` otherwise. What a quiescence search asks of a quiet position: the list
 /// would only be counted.
 #[inline]
-pub fn count_quiet_steps(rules: &Ruleset, plan: &Plan, pos: &Position) -> Option<u64> {
+pub(crate) fn count_quiet_steps(rules: &Ruleset, plan: &Plan, pos: &Position) -> Option<u64> {
     let (sw, sets) = counting_sets(rules, plan, pos)?;
     sw.steps_or_jumpers(pos, &sets, pos.side())?.ok()
 }
@@ -108,9 +108,9 @@ pub fn count_quiet_steps(rules: &Ruleset, plan: &Plan, pos: &Position) -> Option
 /// A legal list known by its length, without the list: what [`count_to_pick`] fills and
 /// [`nth_move`] reads. Reused from one position to the next.
 #[derive(Clone, Debug, Default)]
-pub struct Counted {
+pub(crate) struct Counted {
     /// The number of legal moves.
-    pub n: u64,
+    pub(crate) n: u64,
     /// The pieces that can jump.
     jumpers: u128,
     /// Each piece with a move and how many it has, in the list's order.
@@ -127,13 +127,13 @@ pub struct Counted {
 
 impl Counted {
     /// Whether some piece of the side to move can jump (the list holds its capture chains).
-    pub fn chains(&self) -> bool {
+    pub(crate) fn chains(&self) -> bool {
         self.jumpers != 0
     }
 
     /// Whether the list holds only captures (chains, or counted form by form captures by
     /// landing): a capture is compulsory and there is one.
-    pub fn only_captures(&self, rules: &Ruleset) -> bool {
+    pub(crate) fn only_captures(&self, rules: &Ruleset) -> bool {
         rules.captures.compulsory && (self.chains() || self.captures_only)
     }
 }
@@ -148,7 +148,7 @@ impl Counted {
 /// steps, they are counted piece by piece on its table (a load and a count a piece: less than
 /// the sets' shifts on a board past 64 cells); otherwise on the sets first, each piece's share
 /// kept at its cell.
-pub fn count_to_pick(rules: &Ruleset, plan: &Plan, pos: &mut Position, c: &mut Counted) -> bool {
+pub(crate) fn count_to_pick(rules: &Ruleset, plan: &Plan, pos: &mut Position, c: &mut Counted) -> bool {
     let Some(sw) = rules.setwise.as_ref() else { return false };
     let pol = &rules.captures;
     if pol.maximum || pol.identity == Identity::CapturedSet || pos.result().is_some() || pos.continuation().is_some() {
@@ -283,7 +283,7 @@ pub(super) fn piece_chains(rules: &Ruleset, pos: &mut Position, c: &Counted, fro
 /// # Panics
 /// `index` is not below `c.n`, or `c` was counted for another position (callers draw the
 /// index from `0..c.n` for the position they counted).
-pub fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
+pub(crate) fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: u64, scratch: &mut MoveList) -> Move {
     let mut left = index;
     let mut at = None;
     for &(from, n) in &c.shares {
@@ -482,7 +482,7 @@ pub(super) fn count_quiet(
 /// capture policy (the kernel's moves, hooks aside: what the evaluation's mobility counts, the
 /// moves [`captures`] and [`count_quiet_first_parts`] find). Counted on the cell sets where
 /// they allow, else chains are walked without being built; `scratch` is overwritten.
-pub fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
+pub(crate) fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
     if let Some(sw) = rules.setwise.as_ref().filter(|sw| sw.no_drops)
         && let Some(sets) = sw.sets(pos)
         && let Some(steps) = sw.count_steps(pos, &sets, p, true)

@@ -30,7 +30,7 @@ pub(super) fn count_drops(rules: &Ruleset, pos: &Position, side: Player, scratch
 /// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,
 /// only where the next cell along the fall is not an empty cell).
 #[inline]
-pub fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     let board = pos.board();
     for &code in &rules.drops[side] {
         let pr = &rules.pieces[code.index()];

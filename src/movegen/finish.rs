@@ -12,7 +12,7 @@ use crate::state::Position;
 
 /// Replaces each move of `out[start..]` that promotes a piece with a choice of kinds by one
 /// move per choice (`e7-e8=Q`, `e7-e8=R`, …), in the order the variant lists them.
-pub fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize) {
+pub(crate) fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize) {
     let mut i = start;
     while i < out.len() {
         // (The move is read in place: most do not promote.)
@@ -63,7 +63,7 @@ impl MoveOut for PromotionSplit<'_> {
 }
 
 /// Removes moves with the same text, keeping the first.
-pub fn dedup(moves: &mut MoveList) {
+pub(crate) fn dedup(moves: &mut MoveList) {
     let mut i = 0;
     while i < moves.len() {
         if moves[..i].contains(&moves[i]) {
@@ -87,7 +87,7 @@ pub(super) fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move)
 }
 
 /// Applies the capture policy (compulsory, maximum) and deduplication to `out[start..]`.
-pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
+pub(crate) fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
     let pol = &rules.captures;
     // (Without `maximum`, only whether there is a capture matters.)
     let best = match (pol.compulsory, pol.maximum) {
@@ -112,7 +112,7 @@ pub fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
 
 /// Whether two moves are the same capture under `identity = "captured_set"`: the same start,
 /// the same end and the same set of captured pieces (in any order, along any path).
-pub fn same_capture(a: &Move, b: &Move) -> bool {
+pub(crate) fn same_capture(a: &Move, b: &Move) -> bool {
     if a.from != b.from || a.to() != b.to() || a.kind != b.kind || a.captures() != b.captures() {
         return false;
     }
@@ -130,7 +130,7 @@ pub fn same_capture(a: &Move, b: &Move) -> bool {
 ///
 /// Only chains of two captures or more can have a twin, and such lists are short: a pairwise
 /// comparison costs nothing next to building the chains.
-pub fn merge_same_captures(out: &mut MoveList, start: usize) {
+pub(crate) fn merge_same_captures(out: &mut MoveList, start: usize) {
     let mut w = start;
     for r in start..out.len() {
         let m = out[r];

@@ -13,7 +13,7 @@ impl Form {
     /// `b` (what a search over the pieces' movement needs, without building moves: steps and
     /// plain slides directly, other forms through `moves`, which is overwritten).
     #[inline]
-    pub fn reach_on(&self, g: &Geometry, b: BoardView, from: u16, moves: &mut Vec<Move>, out: &mut Vec<u16>) {
+    pub(crate) fn reach_on(&self, g: &Geometry, b: BoardView, from: u16, moves: &mut Vec<Move>, out: &mut Vec<u16>) {
         match self {
             Form::Step { targets, .. } => out.extend(targets.get(from).iter().copied().filter(|&to| b.board[to as usize].is_empty())),
             Form::Slide { vecs, pass_over: 0, stop_first: false, max, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
@@ -45,7 +45,7 @@ impl Form {
     }
 
     /// The captures among the moves [`Form::generate`] would append (a walk captures nothing).
-    pub fn generate_captures(&self, g: &Geometry, b: BoardView, from: u16, out: &mut Vec<Move>) {
+    pub(crate) fn generate_captures(&self, g: &Geometry, b: BoardView, from: u16, out: &mut Vec<Move>) {
         if self.captures() {
             self.generate_into(g, b, from, &mut CapturesOnly(out));
         }
@@ -53,7 +53,7 @@ impl Form {
 
     /// Appends the moves of the piece on `from` by this form. `avoid`: zones a walk does not
     /// pass through (where its piece would leave the game).
-    pub fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, out: &mut Vec<Move>) {
+    pub(crate) fn generate(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, out: &mut Vec<Move>) {
         match self {
             Form::Walk { vecs, steps, cond } => {
                 if cond.start_ok(g, from) {
@@ -68,7 +68,7 @@ impl Form {
     /// How many moves [`Form::generate`] would append, without listing them where the form
     /// allows (a walk, which compares its ends, is listed in `scratch`): what the evaluation's
     /// mobility asks.
-    pub fn count(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, scratch: &mut Vec<Move>) -> usize {
+    pub(crate) fn count(&self, g: &Geometry, b: BoardView, from: u16, avoid: ZoneSet, scratch: &mut Vec<Move>) -> usize {
         self.count_listless(g, b, from).unwrap_or_else(|| {
             scratch.clear();
             self.generate(g, b, from, avoid, scratch);
@@ -79,7 +79,7 @@ impl Form {
     /// [`Form::count`] where no list is needed: every form but a walk (`None`), which lists its
     /// landings to tell twice-reached cells apart.
     #[inline]
-    pub fn count_listless(&self, g: &Geometry, b: BoardView, from: u16) -> Option<usize> {
+    pub(crate) fn count_listless(&self, g: &Geometry, b: BoardView, from: u16) -> Option<usize> {
         if matches!(self, Form::Walk { .. }) {
             return None;
         }
@@ -94,7 +94,7 @@ impl Form {
     /// [`Form::generate`] into any output (`false`: a walk, which only a list holds, was not
     /// generated).
     #[inline]
-    pub fn generate_out<O: MoveOut>(&self, g: &Geometry, b: BoardView, from: u16, out: &mut O) -> bool {
+    pub(crate) fn generate_out<O: MoveOut>(&self, g: &Geometry, b: BoardView, from: u16, out: &mut O) -> bool {
         if matches!(self, Form::Walk { .. }) {
             return false;
         }
@@ -105,7 +105,7 @@ impl Form {
     /// How many of the moves [`Form::generate`] would append do not capture, and how many do
     /// (`None`: a walk): a plain slide's on its rays, other forms' through [`Split`].
     #[inline]
-    pub fn count_split(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
+    pub(crate) fn count_split(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
         if matches!(self, Form::Walk { .. }) {
             return None;
         }
@@ -181,7 +181,7 @@ impl Form {
 }
 
 /// Where a form's moves go: a list, or only their number.
-pub trait MoveOut {
+pub(crate) trait MoveOut {
     fn push(&mut self, m: Move);
 
     /// The moves of a leap to its `ends` from the load-time table ([`leap_ends`]); a [`Count`]
@@ -215,7 +215,7 @@ impl MoveOut for CapturesOnly<'_> {
 }
 
 /// A count of moves (the moves themselves are dropped).
-pub struct Count(pub usize);
+pub(crate) struct Count(pub(crate) usize);
 
 impl MoveOut for Count {
     #[inline(always)]
@@ -247,9 +247,9 @@ impl MoveOut for Count {
 
 /// Moves counted apart (the moves themselves dropped): those that capture and the others.
 #[derive(Default)]
-pub struct Split {
-    pub quiet: usize,
-    pub captures: usize,
+pub(crate) struct Split {
+    pub(crate) quiet: usize,
+    pub(crate) captures: usize,
 }
 
 impl MoveOut for Split {

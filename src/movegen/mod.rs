@@ -23,19 +23,19 @@ use crate::rules::{Identity, Ruleset};
 use crate::state::Position;
 #[cfg(test)]
 pub(crate) use castling::CastleRefusal;
-pub use castling::{castle_move, castlings};
+pub(crate) use castling::{castle_move, castlings};
 
 pub(crate) use chains::first_capture_among;
 use chains::{Scratch, capture_chains, captures_from, start_chain};
-pub use chains::{captures, captures_landing_anywhere};
-pub use count::{Counted, count_moves, count_quiet_steps, count_to_pick, mobility, nth_move};
-pub use drops::drops;
+pub(crate) use chains::{captures, captures_landing_anywhere};
+pub(crate) use count::{Counted, count_moves, count_quiet_steps, count_to_pick, mobility, nth_move};
+pub(crate) use drops::drops;
 use finish::dedup_from;
-pub use finish::{dedup, expand_promotions, finish, merge_same_captures, same_capture};
+pub(crate) use finish::{dedup, expand_promotions, finish, merge_same_captures, same_capture};
 #[cfg(test)]
-pub use quiet::quiet_first_parts;
+pub(crate) use quiet::quiet_first_parts;
 use quiet::{captures_from_forms, quiet_from};
-pub use quiet::{has_quiet_move, quiet_moves};
+pub(crate) use quiet::{has_quiet_move, quiet_moves};
 
 /// A reusable list of moves.
 pub type MoveList = Vec<Move>;
@@ -45,7 +45,7 @@ pub type MoveList = Vec<Move>;
 const FEW_PIECES: u32 = 8;
 
 /// The normal moves of the side to move under the capture policy, with no hooks: the fast path.
-pub fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
+pub(crate) fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let side = pos.side();
     let start = out.len();
     let compulsory = rules.captures.compulsory;

@@ -14,7 +14,7 @@ use crate::state::Position;
 
 /// Appends the non-chaining moves (steps, slides, leaps, replacement captures, leaving the
 /// board, drops) of `side`.
-pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+pub(crate) fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     quiet_moves_of(rules, pos, side, out, true);
 }
 
@@ -22,7 +22,7 @@ pub fn quiet_moves(rules: &Ruleset, pos: &Position, side: Player, out: &mut Move
 /// has (what the evaluation's mobility counts: Amazons' queen moves, not the ~2000 turns). The
 /// evaluation counts them with [`count_quiet_first_parts`]; tests compare the two.
 #[cfg(test)]
-pub fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+pub(crate) fn quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
     quiet_moves_of(rules, pos, side, out, false);
 }
 
@@ -95,7 +95,7 @@ pub(super) fn captures_from_forms(rules: &Ruleset, pos: &Position, from: u16, co
 /// Whether `side` has a non-capturing move (a two-part turn only where it has a second part),
 /// stopping at the first: how a search of a game without captures tells a finished position
 /// from one to evaluate without listing every move. `scratch` is overwritten.
-pub fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> bool {
+pub(crate) fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> bool {
     let own = pos.counts()[side];
     let board = pos.view();
     for from in pos.cells_of(side) {

@@ -29,7 +29,7 @@ pub enum Dialect {
 
 impl Dialect {
     /// A cell's name in this dialect.
-    pub fn cell(self, c: u16, g: &Geometry) -> String {
+    pub(crate) fn cell(self, c: u16, g: &Geometry) -> String {
         match self {
             Dialect::Uci => g.name(Cell(c)).to_string(),
             Dialect::Usi => {
@@ -50,7 +50,7 @@ pub fn text(m: &Move, g: &Geometry) -> String {
 
 /// The form of a move in a dialect: [`text`] for UCI; for USI the same shape with USI's cell
 /// names, `P*5e` for a drop and a `+` after a promotion.
-pub fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
+pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
     let name = |c: u16| d.cell(c, g);
     match m.kind {
         MoveKind::Pass => "0000".into(),

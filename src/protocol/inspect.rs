@@ -12,7 +12,7 @@ use crate::variant::{PlayError, Variant};
 
 /// Why `boardlab fen` cannot report a position.
 #[derive(Debug, thiserror::Error)]
-pub enum InspectError {
+pub(crate) enum InspectError {
     /// A move given is not legal: its number from 1, its text (quoted, shortened) and why.
     #[error("move {n} `{text}`: {why}")]
     Move { n: usize, text: String, why: PlayError },
@@ -28,7 +28,7 @@ pub enum InspectError {
 /// # Errors
 /// The first move that is not legal, numbered from 1, and why; `pos` is then where that move
 /// was tried.
-pub fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(), InspectError> {
+pub(crate) fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(), InspectError> {
     let mut legal = Vec::new();
     for (i, t) in moves.iter().enumerate() {
         v.legal_moves(pos, &mut legal)?;
@@ -47,7 +47,7 @@ pub fn play_moves(v: &Variant, pos: &mut Position, moves: &[String]) -> Result<(
 ///
 /// # Errors
 /// The variant has no FEN (its pieces carry attributes), or a script hook failed.
-pub fn report(v: &Variant, pos: &mut Position) -> Result<String, InspectError> {
+pub(crate) fn report(v: &Variant, pos: &mut Position) -> Result<String, InspectError> {
     let fen = crate::fen::write(&v.rules, pos)?;
     let mut legal = Vec::new();
     v.legal_moves(pos, &mut legal)?;

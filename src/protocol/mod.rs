@@ -13,7 +13,7 @@
 //! The protocol documentation for users is `docs/protocols.md`.
 
 pub mod coords;
-pub mod inspect;
-pub mod sfen;
-pub mod uci;
-pub mod usi;
+pub(crate) mod inspect;
+pub(crate) mod sfen;
+pub(crate) mod uci;
+pub(crate) mod usi;

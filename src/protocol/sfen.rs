@@ -13,13 +13,13 @@ const MAX_HAND_COUNT: usize = 99;
 /// Why a text is not an SFEN (or a FEN that translates to one), in words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct SfenError(String);
+pub(crate) struct SfenError(String);
 
 /// The FEN of an SFEN (`board side hand [move]`).
 ///
 /// # Errors
 /// Not four fields or three, a side other than `b` or `w`, or a hand that does not read.
-pub fn to_fen(sfen: &str) -> Result<String, SfenError> {
+pub(crate) fn to_fen(sfen: &str) -> Result<String, SfenError> {
     let f: Vec<&str> = sfen.split_whitespace().collect();
     let [board, side, hand, ..] = f[..] else {
         return Err(SfenError("an SFEN is BOARD SIDE HAND [MOVE]".into()));
@@ -62,7 +62,7 @@ pub fn to_fen(sfen: &str) -> Result<String, SfenError> {
 ///
 /// # Errors
 /// No side to move.
-pub fn from_fen(fen: &str) -> Result<String, SfenError> {
+pub(crate) fn from_fen(fen: &str) -> Result<String, SfenError> {
     let mut f = fen.split_whitespace();
     let (Some(placement), Some(side)) = (f.next(), f.next()) else {
         return Err(SfenError("a FEN with no side to move".into()));

@@ -29,19 +29,19 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The longest line read: a `position` with a long game's moves fits many times over.
-pub const MAX_LINE: usize = MAX_MOVES_TEXT;
+pub(crate) const MAX_LINE: usize = MAX_MOVES_TEXT;
 
 /// The variant played until `setoption name UCI_Variant` says otherwise.
-pub const DEFAULT_VARIANT: &str = "chess";
+pub(crate) const DEFAULT_VARIANT: &str = "chess";
 
 /// The deepest `go perft` accepted (the count of a deeper tree would not finish anyway).
-pub const MAX_PERFT: u32 = 12;
+pub(crate) const MAX_PERFT: u32 = 12;
 
 /// Moves a clock is shared out over when `movestogo` is not given.
 const MOVES_TO_GO: u64 = 30;
 
 /// The largest `Hash` accepted, in MiB (the search's table never grows past its own size).
-pub const MAX_HASH_MIB: u64 = 4096;
+pub(crate) const MAX_HASH_MIB: u64 = 4096;
 
 /// `isready` while a search runs: the reader counts it (`pending`) rather than passing it on,
 /// and the search answers it; both sides hold the lock for the check and the count, so none is
@@ -88,7 +88,7 @@ enum Input {
 ///
 /// # Errors
 /// Writing to `out` failed.
-pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
+pub(crate) fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
     run_dialect(Dialect::Uci, input, out, owns_process)
 }
 
@@ -96,7 +96,7 @@ pub fn run(input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bo
 ///
 /// # Errors
 /// Writing to `out` failed.
-pub fn run_dialect(dialect: Dialect, input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
+pub(crate) fn run_dialect(dialect: Dialect, input: Box<dyn BufRead + Send>, out: &mut dyn Write, owns_process: bool) -> io::Result<()> {
     let ready = SharedReady::default();
     let lines = spawn_reader(input, owns_process, ready.clone());
     let first = if dialect == Dialect::Usi { usi::DEFAULT_VARIANT } else { DEFAULT_VARIANT };

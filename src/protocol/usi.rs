@@ -13,12 +13,12 @@ use crate::state::Position;
 use crate::variant::Variant;
 
 /// The variant played until `setoption name USI_Variant` says otherwise.
-pub const DEFAULT_VARIANT: &str = "minishogi";
+pub(crate) const DEFAULT_VARIANT: &str = "minishogi";
 
 /// `bestmove`'s word when the player to move has no move: `win` when the game is over and won
 /// by that player (its opponent's last move lost it, or a rule such as the lion's try), else
 /// `resign`.
-pub fn no_move(v: &Variant, pos: &Position) -> &'static str {
+pub(crate) fn no_move(v: &Variant, pos: &Position) -> &'static str {
     let over = pos.result().cloned().or_else(|| v.outcome(&mut pos.clone()).ok().flatten());
     match over {
         Some(o) if o.winner == Winner::Player(pos.side()) => "win",

@@ -22,7 +22,7 @@ use std::path::Path;
 
 /// The kinds of record file, told by their extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     /// boardlab's own TOML record (any extension but these two).
     Record,
     /// `.pgn`
@@ -33,7 +33,7 @@ pub enum Format {
 
 impl Format {
     /// The format a file's extension names (in any letter case).
-    pub fn of(path: &Path) -> Format {
+    pub(crate) fn of(path: &Path) -> Format {
         match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("pgn") => Format::Pgn,
             Some("pdn") => Format::Pdn,
@@ -44,11 +44,11 @@ impl Format {
 
 /// The tags a caller knows and the game does not.
 #[derive(Clone, Debug)]
-pub struct Header {
-    pub event: String,
-    pub round: String,
+pub(crate) struct Header {
+    pub(crate) event: String,
+    pub(crate) round: String,
     /// The players' names (or engines), the first seat's first.
-    pub players: [String; 2],
+    pub(crate) players: [String; 2],
 }
 
 impl Default for Header {
@@ -81,7 +81,7 @@ fn result_text(v: &Variant, format: Format, result: Option<&Outcome>) -> String 
 ///
 /// # Errors
 /// A start position the format cannot write (a PDN FEN of pieces other than men and kings).
-pub fn game_text(
+pub(crate) fn game_text(
     v: &Variant,
     format: Format,
     (start, moves): (&Position, &[Move]),
@@ -167,7 +167,7 @@ fn numbers(v: &Variant, start: &Position, moves: &[Move]) -> (Vec<Option<String>
 ///
 /// # Errors
 /// The variant does not number its squares, or has other kinds of piece.
-pub fn pdn_fen(v: &Variant, pos: &Position) -> Result<String, RecordError> {
+pub(crate) fn pdn_fen(v: &Variant, pos: &Position) -> Result<String, RecordError> {
     let (numbering, man) = pdn_parts(v)?;
     let w = white(v, Format::Pdn);
     let letter = |p: Player| if p == w { 'W' } else { 'B' };
@@ -195,7 +195,7 @@ fn pdn_parts(v: &Variant) -> Result<(crate::numbered::Numbering, crate::piece::K
 ///
 /// # Errors
 /// Not a PDN FEN of this board.
-pub fn read_pdn_fen(v: &Variant, text: &str) -> Result<Position, RecordError> {
+pub(crate) fn read_pdn_fen(v: &Variant, text: &str) -> Result<Position, RecordError> {
     let (numbering, man) = pdn_parts(v)?;
     let king = crate::piece::KindId(1 - man.0);
     let w = white(v, Format::Pdn);
@@ -231,7 +231,7 @@ pub fn read_pdn_fen(v: &Variant, text: &str) -> Result<Position, RecordError> {
 
 /// Why a PGN or PDN game could not be read as a record.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
+pub(crate) enum ReadError {
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// The file holds no game.
@@ -277,7 +277,7 @@ fn variant_of(game: &Game, options: &[(String, String)]) -> Result<Variant, Read
 ///
 /// # Errors
 /// The variant, start or a move, with the move's line and column.
-pub fn record_of(game: &Game, format: Format) -> Result<Record, ReadError> {
+pub(crate) fn record_of(game: &Game, format: Format) -> Result<Record, ReadError> {
     let options: Vec<(String, String)> = match game.tag("BoardlabOptions") {
         Some(t) => t
             .split(',')
@@ -325,7 +325,7 @@ pub fn record_of(game: &Game, format: Format) -> Result<Record, ReadError> {
 ///
 /// # Errors
 /// The text is not PGN/PDN, holds no game, or a game does not replay.
-pub fn read(text: &str, format: Format) -> Result<Vec<Record>, ReadError> {
+pub(crate) fn read(text: &str, format: Format) -> Result<Vec<Record>, ReadError> {
     let games = super::pgn::parse(text)?;
     if games.is_empty() {
         return Err(ReadError::Empty);
@@ -338,7 +338,11 @@ pub fn read(text: &str, format: Format) -> Result<Vec<Record>, ReadError> {
 ///
 /// # Errors
 /// A game of no variant given, a move that does not replay, or a start the format cannot write.
-pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRecord], format: Format) -> Result<String, RecordError> {
+pub(crate) fn selfplay_text(
+    variants: &[&Variant],
+    games: &mut [crate::selfplay::GameRecord],
+    format: Format,
+) -> Result<String, RecordError> {
     games.sort_by_key(|g| g.index);
     let mut out = String::new();
     for g in games.iter() {
@@ -367,7 +371,7 @@ pub fn selfplay_text(variants: &[&Variant], games: &mut [crate::selfplay::GameRe
 ///
 /// # Errors
 /// The file cannot be read, or [`read`]'s errors, with the file's name.
-pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, RecordError> {
+pub(crate) fn load(path: &Path, format: Format) -> Result<Vec<Record>, RecordError> {
     let text =
         crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(read(&text, format).map_err(|e| format!("{}: {e}", path.display()))?)
@@ -377,7 +381,7 @@ pub fn load(path: &Path, format: Format) -> Result<Vec<Record>, RecordError> {
 ///
 /// # Errors
 /// As for [`load`].
-pub fn load_first(path: &Path, format: Format) -> Result<Record, RecordError> {
+pub(crate) fn load_first(path: &Path, format: Format) -> Result<Record, RecordError> {
     let text =
         crate::files::read_to_string_limited(path, crate::record::MAX_RECORD_BYTES).map_err(|e| format!("{}: {e}", path.display()))?;
     let games = super::pgn::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -389,7 +393,7 @@ pub fn load_first(path: &Path, format: Format) -> Result<Record, RecordError> {
 /// words (with the file's name where there is one).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct RecordError(String);
+pub(crate) struct RecordError(String);
 
 impl From<String> for RecordError {
     fn from(why: String) -> RecordError {

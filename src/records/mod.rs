@@ -3,8 +3,8 @@
 //! and PDN for draughts ([`pgn`]: both are tag pairs then movetext), converted to and from
 //! boardlab's own record ([`convert`]).
 
-pub mod convert;
-pub mod pgn;
+pub(crate) mod convert;
+pub(crate) mod pgn;
 
 use crate::notation::Move;
 use crate::numbered::Numbering;
@@ -14,7 +14,7 @@ use crate::state::Position;
 use crate::variant::Variant;
 
 /// Writes a variant's moves in its style ([`crate::rules::MoveStyle`]).
-pub struct MoveWriter<'a> {
+pub(crate) struct MoveWriter<'a> {
     v: &'a Variant,
     style: MoveStyle,
     /// The kind SAN writes without a letter.
@@ -24,12 +24,12 @@ pub struct MoveWriter<'a> {
 
 impl<'a> MoveWriter<'a> {
     /// A writer in the variant's own style.
-    pub fn new(v: &'a Variant) -> MoveWriter<'a> {
+    pub(crate) fn new(v: &'a Variant) -> MoveWriter<'a> {
         MoveWriter::with_style(v, v.rules.move_style)
     }
 
     /// A writer in `style` (PGN writes SAN, whatever the variant shows).
-    pub fn with_style(v: &'a Variant, style: MoveStyle) -> MoveWriter<'a> {
+    pub(crate) fn with_style(v: &'a Variant, style: MoveStyle) -> MoveWriter<'a> {
         let pawn = crate::san::pawn_kind(&v.rules, &v.start());
         let numbering = match style {
             MoveStyle::Numbered { square_one } => Some(Numbering::new(&v.rules.geometry, v.rules.forward[square_one])),
@@ -41,7 +41,7 @@ impl<'a> MoveWriter<'a> {
     /// The text of `m`, a legal move of `pos` (left as it was). SAN marks a move that gives
     /// check `+`, and one that leaves the opponent in check with no move `#`. A move the style
     /// cannot write is written in boardlab's notation.
-    pub fn text(&self, pos: &Position, m: &Move) -> String {
+    pub(crate) fn text(&self, pos: &Position, m: &Move) -> String {
         let own = || m.text(&self.v.rules.geometry);
         match self.style {
             MoveStyle::Boardlab => own(),
@@ -65,7 +65,7 @@ impl<'a> MoveWriter<'a> {
     }
 
     /// The texts of a line of moves played from `start`; stops at a move that cannot be made.
-    pub fn line(&self, start: &Position, moves: &[Move]) -> Vec<String> {
+    pub(crate) fn line(&self, start: &Position, moves: &[Move]) -> Vec<String> {
         let mut pos = start.clone();
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {

@@ -8,50 +8,50 @@
 
 /// One game of a PGN or PDN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Game {
+pub(crate) struct Game {
     /// The tag pairs, in the order written.
-    pub tags: Vec<(String, String)>,
+    pub(crate) tags: Vec<(String, String)>,
     /// The main line's moves as written, with their line and column (from 1).
-    pub moves: Vec<Token>,
+    pub(crate) moves: Vec<Token>,
     /// `1-0`, `0-1`, `1/2-1/2`, `*` (PDN also `2-0`, `1-1`, `0-2`, `0-0`); `*` when none was written.
-    pub result: String,
+    pub(crate) result: String,
     /// A comment written after the last move, for a reader (why the game ended).
-    pub comment: Option<String>,
+    pub(crate) comment: Option<String>,
 }
 
 /// A move as written, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Token {
-    pub text: String,
-    pub line: usize,
-    pub column: usize,
+pub(crate) struct Token {
+    pub(crate) text: String,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
 }
 
 /// A text that is not PGN/PDN: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
-pub struct SyntaxError {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
+pub(crate) struct SyntaxError {
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) message: String,
 }
 
 /// The results PGN and PDN write after the moves.
 const RESULTS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "0-0"];
 
 /// The most games one file may hold (a million).
-pub const MAX_GAMES: usize = 1_000_000;
+pub(crate) const MAX_GAMES: usize = 1_000_000;
 
 impl Game {
     /// A tag's value.
-    pub fn tag(&self, name: &str) -> Option<&str> {
+    pub(crate) fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
     /// The game as text: the tags, a blank line, the moves numbered (`numbers[i]`: the move
     /// number written before move `i`, with `...` when it is the second player's), wrapped
     /// before 80 columns, the comment, the result, a blank line.
-    pub fn to_text(&self, numbers: &[Option<String>]) -> String {
+    pub(crate) fn to_text(&self, numbers: &[Option<String>]) -> String {
         let mut s = String::new();
         for (n, v) in &self.tags {
             s.push_str(&format!("[{n} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
@@ -204,7 +204,7 @@ impl Lexer<'_> {
 ///
 /// # Errors
 /// The first thing that is not PGN/PDN, with its line and column; more than [`MAX_GAMES`].
-pub fn parse(text: &str) -> Result<Vec<Game>, SyntaxError> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Game>, SyntaxError> {
     let mut lx = Lexer { chars: text.chars().peekable(), line: 1, column: 1, line_start: true };
     let mut games = Vec::new();
     let mut game = Game::default();

@@ -37,7 +37,7 @@ type Lines = Vec<(u16, Vec<Line>)>;
 
 /// The compiled reverse attack tables of a ruleset.
 #[derive(Clone, Debug)]
-pub struct Attacks {
+pub(crate) struct Attacks {
     /// Per owner of the victim (the first player, the second, or none: an empty cell), per
     /// target cell: (source cell, code, victims, a cell that must be empty or [`NONE`]) of
     /// captures by a step or a fixed leap (the cell: a lame leap's leg). An entry is kept under
@@ -53,12 +53,12 @@ pub struct Attacks {
     /// The codes whose captures depend on a cell the pin test does not watch (a hop's or a
     /// screen's hurdle, a lame leap's leg): a move that fills or empties such a cell can give
     /// check, so the legality test plays every move while one of them is on the board.
-    pub indirect: CodeSet,
+    pub(crate) indirect: CodeSet,
     /// The codes some of whose captures these tables do not hold.
-    pub complex: CodeSet,
+    pub(crate) complex: CodeSet,
     /// The codes of the plain sliders ([`Attacks::lines`]' pieces): where none stands on a
     /// reverse direction's ray from the target, the query need not walk it.
-    pub sliders: CodeSet,
+    pub(crate) sliders: CodeSet,
     /// Per owner class and target cell, the source cells of its [`Attacks::points`] entries
     /// (all ones past 128 cells): where no enemy piece stands on one, they need not be read.
     point_sources: [Vec<u128>; 3],
@@ -70,14 +70,14 @@ pub struct Attacks {
 /// Which cells may hold an attacker, for [`Attacks::attacker_among`]: supersets of the cells
 /// of the attacking side's pieces, and of those of [`Attacks::sliders`]' codes among them.
 #[derive(Clone, Copy, Debug)]
-pub struct Among {
-    pub pieces: u128,
-    pub sliders: u128,
+pub(crate) struct Among {
+    pub(crate) pieces: u128,
+    pub(crate) sliders: u128,
 }
 
 impl Among {
     /// Any cell (not known).
-    pub const ANY: Among = Among { pieces: u128::MAX, sliders: u128::MAX };
+    pub(crate) const ANY: Among = Among { pieces: u128::MAX, sliders: u128::MAX };
 }
 
 /// The tables being built: one entry list per target cell, and the line tables.
@@ -185,7 +185,7 @@ impl Attacks {
     /// The tables for `pieces` (indexed by code) on `g` (reverse vectors are interned into it).
     /// On a board of more than 128 cells they hold nothing: every code is complex there, so
     /// the attack query generates every capture (the cell masks need at most 128 cells).
-    pub fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
+    pub(crate) fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
         let n = g.len();
         let mut b =
             Builder { points: vec![Vec::new(); n], lines: Vec::new(), hops: Vec::new(), screens: Vec::new(), complex: 0, indirect: 0 };
@@ -217,7 +217,7 @@ impl Attacks {
     /// that would capture on `at` once the first has gone (a pin). A cell mask. `sliders`
     /// holds at least the cells of the pieces of [`Attacks::sliders`]' codes (all ones: not
     /// known): a direction whose ray meets none of them is not walked.
-    pub fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, sliders: u128) -> u128 {
+    pub(crate) fn pinned(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, sliders: u128) -> u128 {
         let mut pins = 0u128;
         for (back, ls) in &self.lines {
             if !may_meet(g, *back, at, sliders) {
@@ -243,7 +243,7 @@ impl Attacks {
     /// alone is the whole answer where the attacking side has no piece of a
     /// [`Attacks::complex`] code.
     #[inline]
-    pub fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, among: Among) -> Option<u16> {
+    pub(crate) fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, among: Among) -> Option<u16> {
         let class = owner_class(victim_code);
         if self.point_sources[class][at as usize] & among.pieces != 0 {
             for &(src, code, caps, leg) in self.points[class].get(at) {

@@ -112,7 +112,7 @@ fn tokens(dirs: &str, orthogonal: bool) -> Vec<String> {
 /// What cannot be read in a Betza string, in words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct BetzaError(String);
+pub(crate) struct BetzaError(String);
 
 impl From<String> for BetzaError {
     fn from(why: String) -> BetzaError {
@@ -153,7 +153,7 @@ struct Mods {
 ///
 /// # Errors
 /// What cannot be read, in words.
-pub fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, BetzaError> {
+pub(crate) fn forms(text: &Spanned<String>) -> Result<Vec<Spanned<RawForm>>, BetzaError> {
     let span = text.span();
     let s: Vec<char> = text.get_ref().chars().collect();
     // A piece that captures en passant (`e`) opens the cells its lame double steps pass.

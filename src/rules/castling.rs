@@ -12,23 +12,23 @@ use crate::piece::{KindId, PieceCode, Player};
 use crate::rules::KindSet;
 
 /// The side with the rook on the king's higher files (`O-O`).
-pub const EAST: usize = 0;
+pub(crate) const EAST: usize = 0;
 /// The side with the rook on the king's lower files (`O-O-O`).
-pub const WEST: usize = 1;
+pub(crate) const WEST: usize = 1;
 
 /// `[castling]`, validated.
 #[derive(Clone, Debug)]
-pub struct Castling {
-    pub king: KindId,
-    pub rooks: KindSet,
+pub(crate) struct Castling {
+    pub(crate) king: KindId,
+    pub(crate) rooks: KindSet,
     /// Per side ([`EAST`], [`WEST`]): the files the king and the rook land on, where that side
     /// castles.
-    pub sides: [Option<(u8, u8)>; 2],
+    pub(crate) sides: [Option<(u8, u8)>; 2],
 }
 
 /// Per player and side, the cell of the rook that player may still castle with, or [`NONE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct CastleRights(pub [u16; 4]);
+pub(crate) struct CastleRights(pub(crate) [u16; 4]);
 
 impl Default for CastleRights {
     fn default() -> CastleRights {
@@ -37,7 +37,7 @@ impl Default for CastleRights {
 }
 
 impl CastleRights {
-    pub const NONE: CastleRights = CastleRights([NONE; 4]);
+    pub(crate) const NONE: CastleRights = CastleRights([NONE; 4]);
 
     #[inline]
     fn slot(p: Player, side: usize) -> usize {
@@ -46,23 +46,23 @@ impl CastleRights {
 
     /// The rook `p` may castle with on `side`, or [`NONE`].
     #[inline]
-    pub fn rook(&self, p: Player, side: usize) -> u16 {
+    pub(crate) fn rook(&self, p: Player, side: usize) -> u16 {
         self.0[Self::slot(p, side)]
     }
 
-    pub fn set(&mut self, p: Player, side: usize, rook: u16) {
+    pub(crate) fn set(&mut self, p: Player, side: usize, rook: u16) {
         self.0[Self::slot(p, side)] = rook;
     }
 
     #[inline]
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.0 != [NONE; 4]
     }
 
     /// The rights that remain after a move of the piece `code` from `from` that captured on
     /// the cells for which `captured` holds: a king's move ends its owner's rights, a move from or onto a rook's cell
     /// ends that rook's.
-    pub fn after_move(&self, c: &Castling, from: u16, code: PieceCode, captured: impl Fn(u16) -> bool) -> CastleRights {
+    pub(crate) fn after_move(&self, c: &Castling, from: u16, code: PieceCode, captured: impl Fn(u16) -> bool) -> CastleRights {
         let mut r = *self;
         for p in Player::both() {
             for side in [EAST, WEST] {
@@ -80,21 +80,21 @@ impl CastleRights {
     }
 
     /// Every (player, side, rook cell) right, for hashing and text.
-    pub fn iter(&self) -> impl Iterator<Item = (Player, usize, u16)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (Player, usize, u16)> + '_ {
         Player::both().into_iter().flat_map(move |p| [EAST, WEST].into_iter().map(move |s| (p, s, self.rook(p, s)))).filter(|t| t.2 != NONE)
     }
 }
 
 impl Castling {
     /// The cell of `p`'s castling king on the rank of `rook`, if there is one.
-    pub fn king_on_rank(&self, g: &Geometry, board: &[PieceCode], p: Player, rook: u16) -> Option<u16> {
+    pub(crate) fn king_on_rank(&self, g: &Geometry, board: &[PieceCode], p: Player, rook: u16) -> Option<u16> {
         let rank = g.coords(crate::geometry::Cell(rook)).1 as i32;
         (0..g.files as i32).filter_map(|f| g.at(f, rank)).map(|c| c.0).find(|&c| board[c as usize] == PieceCode::new(self.king, p))
     }
 
     /// The rook `p` would castle with on `side` in `board`: the outermost piece of a rook kind
     /// of `p`'s on that side of its king, on the king's rank (`file`: only that file's).
-    pub fn outermost_rook(&self, g: &Geometry, board: &[PieceCode], p: Player, side: usize, file: Option<u8>) -> u16 {
+    pub(crate) fn outermost_rook(&self, g: &Geometry, board: &[PieceCode], p: Player, side: usize, file: Option<u8>) -> u16 {
         if self.sides[side].is_none() {
             return NONE;
         }
@@ -115,7 +115,7 @@ impl Castling {
 
     /// The rights of a set-up board: every side of every player whose king and rook stand
     /// ready (the outermost rook).
-    pub fn start_rights(&self, g: &Geometry, board: &[PieceCode]) -> CastleRights {
+    pub(crate) fn start_rights(&self, g: &Geometry, board: &[PieceCode]) -> CastleRights {
         let mut r = CastleRights::NONE;
         for p in Player::both() {
             for side in [EAST, WEST] {

@@ -13,7 +13,7 @@ use crate::piece::{ByPlayer, Player};
 
 /// What a player's having no legal move means.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NoMoves {
+pub(crate) enum NoMoves {
     Loss,
     Draw,
     Pass,
@@ -23,14 +23,14 @@ pub enum NoMoves {
 
 /// What the repetition rule does to the player whose move repeats.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RepetitionResult {
+pub(crate) enum RepetitionResult {
     Loss,
     Draw,
 }
 
 /// A declared end condition.
 #[derive(Clone, Debug)]
-pub enum EndKind {
+pub(crate) enum EndKind {
     /// A royal (or crowned) piece was captured: its owner loses; with `last` (the codes of each
     /// player's royal kinds), only once it has no royal piece left (extinction).
     RoyalCaptured { last: Option<ByPlayer<super::CodeSet>> },
@@ -93,7 +93,7 @@ pub enum EndKind {
 
 /// What filling the board (or a zone) means.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum FullResult {
+pub(crate) enum FullResult {
     Draw,
     /// The player who filled the last cell wins.
     Win,
@@ -103,7 +103,7 @@ pub enum FullResult {
 
 /// How a game that ends by itself (neither player can move) is scored.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Tally {
+pub(crate) enum Tally {
     Draw,
     /// The player with more pieces on the board wins; equal counts draw (Othello).
     MostPieces,
@@ -113,7 +113,7 @@ pub enum Tally {
 
 impl Tally {
     /// The winner (`None`: a draw) for these piece counts.
-    pub fn winner(self, counts: &ByPlayer<u32>) -> Option<Player> {
+    pub(crate) fn winner(self, counts: &ByPlayer<u32>) -> Option<Player> {
         let (a, b) = (counts[Player::FIRST], counts[Player::SECOND]);
         let more = match a.cmp(&b) {
             std::cmp::Ordering::Equal => return None,
@@ -130,7 +130,7 @@ impl Tally {
 
 /// When the kernel checks a condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// After every move (its hooks included), from the board and what the move did.
     AfterMove,
     /// After the position is recorded in the repetition history.
@@ -141,20 +141,20 @@ pub enum Phase {
 
 /// What the kernel did in a move, for hooks and end conditions.
 #[derive(Clone, Copy, Debug)]
-pub struct MoveEffects {
+pub(crate) struct MoveEffects {
     /// The code of the piece that moved (0 for a pass).
-    pub code: PieceCode,
+    pub(crate) code: PieceCode,
     /// The code it has after the move (differs after a promotion; 0 when it left the board).
-    pub new_code: PieceCode,
-    pub captured: u32,
+    pub(crate) new_code: PieceCode,
+    pub(crate) captured: u32,
     /// How many enemy pieces changed owner (`convert`).
-    pub converted: u32,
+    pub(crate) converted: u32,
     /// The owner of a captured royal (or crowned) piece, if any.
-    pub royal_victim: Option<Player>,
+    pub(crate) royal_victim: Option<Player>,
     /// The owner of a royal (or crowned) piece that left the board, if any.
-    pub royal_left: Option<Player>,
+    pub(crate) royal_left: Option<Player>,
     /// The cell where the moved or dropped piece stands after the move (`NONE`: none).
-    pub to: u16,
+    pub(crate) to: u16,
 }
 
 impl Default for MoveEffects {
@@ -172,19 +172,19 @@ impl Default for MoveEffects {
 }
 
 /// What an after-move check sees.
-pub struct AfterMove<'a> {
-    pub board: &'a [PieceCode],
-    pub counts: &'a ByPlayer<u32>,
-    pub effects: &'a MoveEffects,
+pub(crate) struct AfterMove<'a> {
+    pub(crate) board: &'a [PieceCode],
+    pub(crate) counts: &'a ByPlayer<u32>,
+    pub(crate) effects: &'a MoveEffects,
     /// The player who decided the move.
-    pub mover: Player,
+    pub(crate) mover: Player,
     /// Plies since the last capture or move of a clock-resetting kind (`quiet_moves`).
-    pub clock: u32,
+    pub(crate) clock: u32,
 }
 
 impl EndKind {
     /// When this condition is checked.
-    pub fn phase(&self) -> Phase {
+    pub(crate) fn phase(&self) -> Phase {
         match self {
             EndKind::RoyalCaptured { .. }
             | EndKind::RoyalLeftBoard
@@ -201,31 +201,24 @@ impl EndKind {
         }
     }
 
-    /// Whether the condition, checked after a move, can end the game with a winner (the check
-    /// test must then play the move in full: a move that wins outright stays legal).
-    pub fn may_decide_after_move(&self) -> bool {
-        self.phase() == Phase::AfterMove
-            && !matches!(self, EndKind::QuietMoves { .. } | EndKind::Material { .. } | EndKind::BoardFull { result: FullResult::Draw, .. })
-    }
-
     /// Whether the condition, checked after a move, reads only whether the move took a royal
     /// piece or took one off the board (then a move that did neither cannot meet it).
-    pub fn reads_royal_effects_only(&self) -> bool {
+    pub(crate) fn reads_royal_effects_only(&self) -> bool {
         matches!(self, EndKind::RoyalCaptured { last: None } | EndKind::RoyalLeftBoard)
     }
 
     /// Whether the condition holds only if the piece it names cannot be captured at once.
-    pub fn needs_safety(&self) -> bool {
+    pub(crate) fn needs_safety(&self) -> bool {
         matches!(self, EndKind::ZoneReached { safe: true, .. })
     }
 
     /// Whether capturing a royal piece ends the game (then a capture chain stops on it).
-    pub fn royal_capture_ends_game(&self) -> bool {
+    pub(crate) fn royal_capture_ends_game(&self) -> bool {
         matches!(self, EndKind::RoyalCaptured { last: None })
     }
 
     /// The winner (or a draw) this condition declares after a move, if it is met.
-    pub fn after_move(&self, m: &AfterMove) -> Option<Option<Player>> {
+    pub(crate) fn after_move(&self, m: &AfterMove) -> Option<Option<Player>> {
         match self {
             EndKind::RoyalCaptured { last: None } => m.effects.royal_victim.map(|v| Some(v.other())),
             EndKind::RoyalCaptured { last: Some(royal) } => {
@@ -271,7 +264,7 @@ impl EndKind {
     }
 
     /// The kinds whose moves restart the `quiet_moves` clock, if the rule is declared.
-    pub fn clock_kinds(&self) -> Option<KindSet> {
+    pub(crate) fn clock_kinds(&self) -> Option<KindSet> {
         match self {
             EndKind::QuietMoves { kinds, .. } => Some(*kinds),
             _ => None,
@@ -280,7 +273,7 @@ impl EndKind {
 
     /// The result this condition declares once the position has occurred `repetitions` times
     /// after `mover`'s move, if it is met.
-    pub fn after_record(&self, repetitions: usize, mover: Player) -> Option<Option<Player>> {
+    pub(crate) fn after_record(&self, repetitions: usize, mover: Player) -> Option<Option<Player>> {
         match self {
             EndKind::Repetition { count, result } => (repetitions >= *count as usize).then_some(match result {
                 RepetitionResult::Loss => Some(mover.other()),
@@ -306,7 +299,7 @@ impl EndKind {
     /// What the condition decides when the player to decide has no legal move (the conditions
     /// of phase [`Phase::NoMoves`]); `None` for the others. Every condition is named (no `_`
     /// arm), so a new condition of that phase cannot compile without saying what it decides.
-    pub fn on_no_moves(&self) -> Option<NoMovesEnd> {
+    pub(crate) fn on_no_moves(&self) -> Option<NoMovesEnd> {
         match self {
             EndKind::NoMoves { result, if_attacked } => Some(NoMovesEnd::Rule(*result, *if_attacked)),
             EndKind::BothPass(tally, kinds) => Some(NoMovesEnd::BothPass(*tally, *kinds)),
@@ -327,7 +320,7 @@ impl EndKind {
 
 /// What a condition of phase [`Phase::NoMoves`] decides ([`EndKind::on_no_moves`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum NoMovesEnd {
+pub(crate) enum NoMovesEnd {
     /// `no_moves`: its result, and the kinds that must be attacked for it to apply.
     Rule(NoMoves, Option<KindSet>),
     /// `passes`: the count that decides when both players pass in a row, over these kinds.
@@ -435,7 +428,7 @@ fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
 ///
 /// `board`, `counts` and `ply` are the position's, `mover` the player not to decide, `safe` whether
 /// the opponent cannot take the piece on a cell.
-pub fn standing_result(
+pub(crate) fn standing_result(
     rules: &super::Ruleset,
     board: &[PieceCode],
     counts: ByPlayer<u32>,
@@ -470,15 +463,15 @@ pub fn standing_result(
 
 /// An end condition with the reason its results give.
 #[derive(Clone, Debug)]
-pub struct EndRule {
-    pub kind: EndKind,
+pub(crate) struct EndRule {
+    pub(crate) kind: EndKind,
     /// Shared by every result it gives (a result costs no allocation).
-    pub reason: std::sync::Arc<str>,
+    pub(crate) reason: std::sync::Arc<str>,
 }
 
 impl EndRule {
     /// The outcome for a winner (`None`: a draw), with this rule's reason.
-    pub fn outcome(&self, winner: Option<Player>) -> Outcome {
+    pub(crate) fn outcome(&self, winner: Option<Player>) -> Outcome {
         match winner {
             Some(p) => Outcome::win(p, self.reason.clone()),
             None => Outcome::draw(self.reason.clone()),

@@ -6,10 +6,10 @@ use std::ops::Range;
 
 /// A source text a diagnostic can point into: a variant file or a script.
 #[derive(Clone, Debug)]
-pub struct SourceFile {
+pub(crate) struct SourceFile {
     /// The name shown to the designer (`variants/basileus/variant.toml`).
-    pub name: String,
-    pub text: String,
+    pub(crate) name: String,
+    pub(crate) text: String,
 }
 
 /// A problem with a variant's files.
@@ -18,22 +18,22 @@ pub struct SourceFile {
 pub struct LoadError {
     pub message: String,
     #[source_code]
-    pub src: Option<NamedSource<String>>,
+    pub(crate) src: Option<NamedSource<String>>,
     #[label("{label}")]
-    pub span: Option<SourceSpan>,
-    pub label: String,
+    pub(crate) span: Option<SourceSpan>,
+    pub(crate) label: String,
     #[help]
     pub help: Option<String>,
 }
 
 impl LoadError {
     /// An error with no place in a file (a missing file, an unknown variant).
-    pub fn plain(message: impl Into<String>) -> LoadError {
+    pub(crate) fn plain(message: impl Into<String>) -> LoadError {
         LoadError { message: message.into(), src: None, span: None, label: String::new(), help: None }
     }
 
     /// An error pointing at a byte range of a file.
-    pub fn at(file: &SourceFile, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) -> LoadError {
+    pub(crate) fn at(file: &SourceFile, span: Range<usize>, message: impl Into<String>, label: impl Into<String>) -> LoadError {
         let len = file.text.len();
         let start = span.start.min(len);
         let end = span.end.clamp(start, len);
@@ -47,13 +47,19 @@ impl LoadError {
     }
 
     /// An error at a 1-based line and column of a file.
-    pub fn at_line(file: &SourceFile, line: usize, column: usize, message: impl Into<String>, label: impl Into<String>) -> LoadError {
+    pub(crate) fn at_line(
+        file: &SourceFile,
+        line: usize,
+        column: usize,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> LoadError {
         let offset = offset_of(&file.text, line, column);
         let end = (offset + 1).min(file.text.len());
         LoadError::at(file, offset..end, message, label)
     }
 
-    pub fn with_help(mut self, help: impl Into<String>) -> LoadError {
+    pub(crate) fn with_help(mut self, help: impl Into<String>) -> LoadError {
         self.help = Some(help.into());
         self
     }
@@ -83,7 +89,7 @@ impl LoadError {
 }
 
 /// The byte offset of a 1-based line and column.
-pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line {
@@ -95,7 +101,7 @@ pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
 }
 
 /// "did you mean `x`?" for the closest known name, if one is close enough.
-pub fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub(crate) fn did_you_mean<'a>(word: &str, known: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(f64, &str)> = None;
     for k in known {
         let score = strsim::jaro_winkler(word, k);

@@ -39,33 +39,33 @@ use crate::rules::names::Names;
 
 /// Evaluation units per point: a TOML value of 100 (an ordinary piece) is 1000 units, so that
 /// weights that are fractions still leave whole numbers.
-pub const UNITS_PER_POINT: i32 = 10;
+pub(crate) const UNITS_PER_POINT: i32 = 10;
 
 /// Points per step of progress towards a goal, before weights.
-pub const STEP_POINTS: i32 = 10;
+pub(crate) const STEP_POINTS: i32 = 10;
 
 /// Points of holding k of a goal zone's n cells are `FILL_POINTS * k² / n`.
-pub const FILL_POINTS: i32 = 50;
+pub(crate) const FILL_POINTS: i32 = 50;
 
 /// Points per legal move where having no move loses.
-pub const MOBILITY_POINTS: i32 = 3;
+pub(crate) const MOBILITY_POINTS: i32 = 3;
 
 /// Points per empty cell a player's pieces reach in fewer moves than the opponent's, in a
 /// blocking game (no captures, and having no move loses: Amazons).
-pub const TERRITORY_POINTS: i32 = 10;
+pub(crate) const TERRITORY_POINTS: i32 = 10;
 
 /// Points for the player to decide, in a race: the move in hand is worth about half a step, so
 /// that lines whose last decision falls to different players (extra moves, retreats chosen by
 /// either side) compare fairly.
-pub const TEMPO_POINTS: i32 = 5;
+pub(crate) const TEMPO_POINTS: i32 = 5;
 
 /// Points of an open line window (`in_a_row`) holding k of a player's pieces are
 /// `LINE_POINTS * k²`.
-pub const LINE_POINTS: i32 = 4;
+pub(crate) const LINE_POINTS: i32 = 4;
 
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Term {
+pub(crate) enum Term {
     Material,
     Progress,
     Fill,
@@ -79,12 +79,12 @@ pub enum Term {
 
 impl Term {
     /// How many terms there are.
-    pub const COUNT: usize = 9;
-    pub const ALL: [Term; Term::COUNT] =
+    pub(crate) const COUNT: usize = 9;
+    pub(crate) const ALL: [Term; Term::COUNT] =
         [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Territory, Term::Script];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Term::Material => "material",
             Term::Progress => "progress",
@@ -99,7 +99,7 @@ impl Term {
     }
 
     /// What the term measures, in words.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Term::Material => "piece values (reversed where having fewer pieces is progress)",
             Term::Progress => "steps to the zones where pieces leave, are promoted, win, or must stand",
@@ -113,7 +113,7 @@ impl Term {
         }
     }
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
@@ -127,89 +127,85 @@ impl std::fmt::Display for Term {
 /// A `zone_filled` goal: the cells each player must fill and, per piece code and cell, what
 /// standing there is worth on the way (only the best `need` pieces of a player count).
 #[derive(Clone, Debug, Default)]
-pub struct Goal {
-    pub cells: ByPlayer<Vec<u16>>,
+pub(crate) struct Goal {
+    pub(crate) cells: ByPlayer<Vec<u16>>,
     /// `code * cells + cell`: progress units.
-    pub progress: Vec<i32>,
+    pub(crate) progress: Vec<i32>,
     /// How many pieces of a player count (the zone's size).
-    pub need: ByPlayer<usize>,
+    pub(crate) need: ByPlayer<usize>,
 }
 
 /// An `in_a_row` goal: every window of `length` cells along one of its lines, and which kinds
 /// count. A window no enemy piece (nor a piece of another kind) stands in is open for a player.
 #[derive(Clone, Debug, Default)]
-pub struct Lines {
+pub(crate) struct Lines {
     /// The windows' cells, `length` after `length`.
-    pub windows: Vec<u16>,
-    pub length: usize,
-    pub kinds: KindSet,
+    pub(crate) windows: Vec<u16>,
+    pub(crate) length: usize,
+    pub(crate) kinds: KindSet,
     /// Units of an open window holding k pieces: `units * k²`.
-    pub units: i32,
+    pub(crate) units: i32,
     /// Each window as a cell set (empty where the board has more than 128 cells): a window's
     /// pieces are then counted with one mask a player.
-    pub masks: Vec<u128>,
+    pub(crate) masks: Vec<u128>,
     /// Whether `kinds` holds every kind of the variant (then a player's counted pieces are its
     /// occupied cells).
-    pub every_kind: bool,
+    pub(crate) every_kind: bool,
     /// The variant's number of piece codes (a position's per-code sets are read only when it
     /// keeps that many).
-    pub codes: usize,
+    pub(crate) codes: usize,
 }
 
 /// The node budget of a bare `ab` unless the variant's `[ai] nodes` says otherwise: one move
 /// takes about a second or less on the project's 2-core machine in every shipped game
 /// (measured on the release build; see `docs/ai.md`).
-pub const DEFAULT_NODES: u64 = 40_000;
+pub(crate) const DEFAULT_NODES: u64 = 40_000;
 /// The range `[ai] nodes` accepts.
-pub const NODES_RANGE: std::ops::RangeInclusive<i64> = 1_000..=100_000_000;
+pub(crate) const NODES_RANGE: std::ops::RangeInclusive<i64> = 1_000..=100_000_000;
 
 /// The evaluation of a variant, as tables (see the module documentation).
 #[derive(Clone, Debug, Default)]
-pub struct EvalModel {
+pub(crate) struct EvalModel {
     /// Per kind: its value in points (as derived or overridden; always ≥ 0).
-    pub values: Vec<i32>,
-    /// Whether fewer pieces on the board is progress (material counts negatively).
-    pub race: bool,
-    /// Per term: the multiplier applied to the derived weights (1 unless `[ai.eval]` says).
-    pub weights: [f64; Term::COUNT],
+    pub(crate) values: Vec<i32>,
     /// `code * cells + cell`: material units (signed, weighted; 0 for the empty code). The same
     /// on every cell, except for kinds that can be converted (below).
-    pub material: Vec<i32>,
+    pub(crate) material: Vec<i32>,
     /// `code * cells + cell`: progress units towards exits and promotions.
-    pub progress: Vec<i32>,
+    pub(crate) progress: Vec<i32>,
     /// The `zone_filled` goals.
-    pub goals: Vec<Goal>,
+    pub(crate) goals: Vec<Goal>,
     /// Units of holding k of n goal cells: `fill * k² / n`.
-    pub fill: i32,
+    pub(crate) fill: i32,
     /// Units per move (0: mobility is not measured).
-    pub mobility: i32,
+    pub(crate) mobility: i32,
     /// Units per empty cell reached first (0: territory is not measured).
-    pub territory: i32,
+    pub(crate) territory: i32,
     /// (counter slot, units per unit of the counter).
-    pub exits: Vec<(u8, i32)>,
+    pub(crate) exits: Vec<(u8, i32)>,
     /// Units for the player to decide (0: tempo is not measured).
-    pub tempo: i32,
+    pub(crate) tempo: i32,
     /// The `in_a_row` goals.
-    pub lines: Vec<Lines>,
+    pub(crate) lines: Vec<Lines>,
     /// (hand counter slot, material units per piece in hand): a piece in hand counts as one on
     /// the board.
-    pub hands: Vec<(u8, i32)>,
+    pub(crate) hands: Vec<(u8, i32)>,
     /// Units per point the script's `evaluate` returns.
-    pub script: i32,
+    pub(crate) script: i32,
     /// The number of cells (the stride of the per-cell tables).
-    pub cells: usize,
+    pub(crate) cells: usize,
     /// Per code, its cells grouped by the same (material, progress) units: `(material,
     /// progress, cells)`, cells adding nothing left out, so that a position's cell sets sum the
     /// two terms with one count per group. Empty where the board has more than 128 cells or
     /// some code has more than [`MAX_CLASSES`] groups (pieces are then summed one by one).
-    pub classes: Vec<Vec<(i32, i32, u128)>>,
+    pub(crate) classes: Vec<Vec<(i32, i32, u128)>>,
     /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// The most (material, progress) groups of one code summed on the cell sets: past it, one
 /// count per group costs more than a look per piece.
-pub const MAX_CLASSES: usize = 12;
+pub(crate) const MAX_CLASSES: usize = 12;
 
 /// [`EvalModel::classes`] of the tables (`cells` per code).
 fn classes_of(material: &[i32], progress: &[i32], cells: usize) -> Vec<Vec<(i32, i32, u128)>> {
@@ -235,14 +231,15 @@ fn classes_of(material: &[i32], progress: &[i32], cells: usize) -> Vec<Vec<(i32,
 
 impl EvalModel {
     /// Progress units of `code` standing on `cell` (exits and promotions).
+    #[cfg(test)]
     #[inline(always)]
-    pub fn progress(&self, code: PieceCode, cell: usize) -> i32 {
+    pub(crate) fn progress(&self, code: PieceCode, cell: usize) -> i32 {
         self.progress[code.index() * self.cells + cell]
     }
 
     /// The value in points of a kind, for ordering captures (always ≥ 0).
     #[inline]
-    pub fn value(&self, k: KindId) -> i32 {
+    pub(crate) fn value(&self, k: KindId) -> i32 {
         self.values[k.0 as usize]
     }
 }
@@ -272,8 +269,6 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let classes = classes_of(&material, &progress, n);
     Ok(EvalModel {
         values,
-        race,
-        weights,
         material,
         progress,
         goals: fill_goals(r, wp),
@@ -671,7 +666,8 @@ mod tests {
         // both in every direction, twice as many: sqrt(2) × 100 ≈ 141, rounded to 5 points.
         let (man, king) = (v.rules.kind_by_name("man").unwrap(), v.rules.kind_by_name("king").unwrap());
         assert_eq!((m.value(man), m.value(king)), (100, 140));
-        assert!(!m.race && m.mobility > 0);
+        // Not a race: no tempo.
+        assert!(m.tempo == 0 && m.mobility > 0);
         // A white man on rank 7 is one step from promotion, on rank 1 seven steps: the king's
         // 40 more points × (7 - d + 1) / 8, so 35 and 5 points.
         let wm = PieceCode::new(man, Player::FIRST);
@@ -684,7 +680,8 @@ mod tests {
     fn pyramida_is_a_race() {
         let v = Variant::load("pyramida", &[]).unwrap();
         let m = &v.rules.eval;
-        assert!(m.race && m.mobility == 0);
+        // A race: the move in hand counts.
+        assert!(m.tempo > 0 && m.mobility == 0);
         let w = PieceCode::new(KindId(0), Player::FIRST);
         // k14 is the exit: from j13 one step, from k12 two; from d1 (file 4, rank 1) thirteen.
         let step = 100;

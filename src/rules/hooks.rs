@@ -14,7 +14,7 @@ use toml::Spanned;
 
 /// A hook: a script function with a name the kernel knows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Hook {
+pub(crate) enum Hook {
     /// `after_move(m)`: after the kernel's part of every move (filtered).
     AfterMove,
     /// `allow_move(m)`: may refuse a move the kernel generated (filtered).
@@ -28,10 +28,10 @@ pub enum Hook {
 }
 
 impl Hook {
-    pub const ALL: [Hook; 5] = [Hook::AfterMove, Hook::AllowMove, Hook::GenerateMoves, Hook::Outcome, Hook::Evaluate];
+    pub(crate) const ALL: [Hook; 5] = [Hook::AfterMove, Hook::AllowMove, Hook::GenerateMoves, Hook::Outcome, Hook::Evaluate];
 
     /// The script function's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Hook::AfterMove => "after_move",
             Hook::AllowMove => "allow_move",
@@ -42,7 +42,7 @@ impl Hook {
     }
 
     /// How many parameters the function takes.
-    pub fn arity(self) -> usize {
+    pub(crate) fn arity(self) -> usize {
         match self {
             Hook::AfterMove | Hook::AllowMove | Hook::Evaluate => 1,
             Hook::GenerateMoves | Hook::Outcome => 0,
@@ -50,12 +50,12 @@ impl Hook {
     }
 
     /// Whether a filter decides per move if the hook runs (otherwise it is on or off).
-    pub fn per_move(self) -> bool {
+    pub(crate) fn per_move(self) -> bool {
         matches!(self, Hook::AfterMove | Hook::AllowMove)
     }
 
     /// The hook's entry in a `[hooks]` table.
-    pub fn raw(self, h: &RawHooks) -> Option<&Spanned<RawHook>> {
+    pub(crate) fn raw(self, h: &RawHooks) -> Option<&Spanned<RawHook>> {
         match self {
             Hook::AfterMove => h.after_move.as_ref(),
             Hook::AllowMove => h.allow_move.as_ref(),
@@ -68,35 +68,35 @@ impl Hook {
 
 /// When a hook runs.
 #[derive(Clone, Debug, Default)]
-pub struct HookFilter {
+pub(crate) struct HookFilter {
     /// Kinds whose moves trigger the hook.
-    pub kinds: KindSet,
-    pub captures_only: bool,
-    pub forward_only: bool,
+    pub(crate) kinds: KindSet,
+    pub(crate) captures_only: bool,
+    pub(crate) forward_only: bool,
     /// Only moves whose landing has an enemy piece beside it or in its file (see [`Near`]).
-    pub near: Option<Near>,
+    pub(crate) near: Option<Near>,
     /// Only moves that land in this zone (per player: the mover's part).
-    pub to: Option<ByPlayer<ZoneSet>>,
+    pub(crate) to: Option<ByPlayer<ZoneSet>>,
     /// Only while the mover's counter (slot) is within `min..=max`.
-    pub counter: Option<(u8, i32, i32)>,
+    pub(crate) counter: Option<(u8, i32, i32)>,
 }
 
 /// A hook filter on where the enemy stands: an enemy piece on one of `adjacent`'s cells of the
 /// landing, or (with `same_file`) anywhere in the landing's file.
 #[derive(Clone, Debug)]
-pub struct Near {
-    pub adjacent: CellTable<u16>,
-    pub file: Option<CellTable<u16>>,
+pub(crate) struct Near {
+    pub(crate) adjacent: CellTable<u16>,
+    pub(crate) file: Option<CellTable<u16>>,
 }
 
 impl HookFilter {
     /// An unfiltered hook.
-    pub fn always() -> HookFilter {
+    pub(crate) fn always() -> HookFilter {
         HookFilter { kinds: KindSet::ALL, ..HookFilter::default() }
     }
 
     /// Whether the filter lets every move through.
-    pub fn is_always(&self) -> bool {
+    pub(crate) fn is_always(&self) -> bool {
         self.kinds == KindSet::ALL
             && !self.captures_only
             && !self.forward_only
@@ -108,7 +108,7 @@ impl HookFilter {
 
 /// How `[hooks]` sets one hook.
 #[derive(Clone, Debug, Default)]
-pub enum HookSetting {
+pub(crate) enum HookSetting {
     /// Not in `[hooks]`: a hook the script defines always runs.
     #[default]
     Unmentioned,
@@ -119,12 +119,12 @@ pub enum HookSetting {
 
 /// The `[hooks]` settings, by [`Hook`].
 #[derive(Clone, Debug, Default)]
-pub struct HookRules {
+pub(crate) struct HookRules {
     settings: [HookSetting; Hook::ALL.len()],
 }
 
 impl HookRules {
-    pub fn get(&self, h: Hook) -> &HookSetting {
+    pub(crate) fn get(&self, h: Hook) -> &HookSetting {
         &self.settings[h as usize]
     }
 }

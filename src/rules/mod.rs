@@ -2,28 +2,27 @@
 //! every movement form compiled into per-piece tables. Built by [`validate`] from the raw TOML
 //! ([`raw`]); move generation and make/undo read only this.
 
-pub mod attacks;
-pub mod betza;
-pub mod castling;
-pub mod ends;
-pub mod error;
-pub mod eval;
-pub mod hooks;
-pub mod movement;
+pub(crate) mod attacks;
+pub(crate) mod betza;
+pub(crate) mod castling;
+pub(crate) mod ends;
+pub(crate) mod error;
+pub(crate) mod eval;
+pub(crate) mod hooks;
+pub(crate) mod movement;
 pub(crate) mod names;
-pub mod options;
-pub mod raw;
-pub mod setwise;
-pub mod validate;
+pub(crate) mod options;
+pub(crate) mod raw;
+pub(crate) mod setwise;
+pub(crate) mod validate;
 
-pub use castling::{CastleRights, Castling};
-pub use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, NoMovesEnd, Phase, RepetitionResult, Tally};
-pub use error::{LoadError, SourceFile};
-pub use eval::{EvalModel, Term};
-pub use hooks::{Hook, HookFilter, HookRules, HookSetting, Near};
-pub use movement::{BoardView, Cond, Distance, Flying, Form, FormKind, Jump, OffBoard, Then};
-pub use options::{OptionDecl, OptionType, OptionValue, Options, ValueError};
-pub use validate::CROWN;
+pub(crate) use castling::{CastleRights, Castling};
+pub(crate) use ends::{AfterMove, EndKind, EndRule, MoveEffects, NoMoves, NoMovesEnd, Phase, Tally};
+pub(crate) use error::{LoadError, SourceFile};
+pub(crate) use eval::{EvalModel, Term};
+pub(crate) use hooks::{Hook, HookFilter, HookRules, HookSetting};
+pub(crate) use movement::{BoardView, Distance, Flying, Form, Jump, Then};
+pub(crate) use options::{OptionType, OptionValue, Options, ValueError};
 
 use crate::cellset::CellSet;
 use crate::geometry::{CellTable, Geometry, ZoneSet};
@@ -33,7 +32,8 @@ use std::sync::Arc;
 
 /// Where a column attack sends the enemy piece (in the order from its owner's back edge).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColumnRetreat {
+#[allow(clippy::enum_variant_names, reason = "named as the TOML values they read: lowest_empty_below, lowest_only, lowest_empty_any")]
+pub(crate) enum ColumnRetreat {
     /// The first empty cell of the file behind it.
     LowestEmptyBelow,
     /// The file's first cell, if empty.
@@ -44,7 +44,7 @@ pub enum ColumnRetreat {
 
 /// Who picks the victim and its cell when a contact attack leaves a choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Chooser {
+pub(crate) enum Chooser {
     Attacker,
     Owner,
 }
@@ -52,72 +52,72 @@ pub enum Chooser {
 /// A pushing piece's rules, compiled for one piece code (`push = { … }` on a kind; the push
 /// itself is made in `state::push`).
 #[derive(Clone, Debug)]
-pub struct Push {
+pub(crate) struct Push {
     /// Only moves that go forward (the owner's forward) push.
-    pub forward_only: bool,
+    pub(crate) forward_only: bool,
     /// The owner's forward rank step (+1 or -1).
-    pub forward: i8,
-    pub column: Option<ColumnRetreat>,
+    pub(crate) forward: i8,
+    pub(crate) column: Option<ColumnRetreat>,
     /// Per cell: the cells of its file, from the enemy's back edge forward.
-    pub file: CellTable<u16>,
+    pub(crate) file: CellTable<u16>,
     /// Per cell: its `contact` neighbours.
-    pub contact: CellTable<u16>,
+    pub(crate) contact: CellTable<u16>,
     /// Per `retreat` direction (the enemy's), per cell: the next cell that way, or `NONE`.
-    pub retreat: Vec<Vec<u16>>,
+    pub(crate) retreat: Vec<Vec<u16>>,
     /// How far an owner's last piece may retreat.
-    pub last_piece_retreat: u16,
+    pub(crate) last_piece_retreat: u16,
     /// A victim with no retreat cell on the board is not a victim (`edge = "immune"`).
-    pub edge_immune: bool,
+    pub(crate) edge_immune: bool,
     /// Every victim that can retreat does (`victims = "all"`).
-    pub all_victims: bool,
-    pub chooser: Chooser,
+    pub(crate) all_victims: bool,
+    pub(crate) chooser: Chooser,
     /// An attack that moved nothing earns an extra move.
-    pub extra_move: bool,
+    pub(crate) extra_move: bool,
     /// A normal move made inside a continuation pushes.
-    pub in_continuation: bool,
+    pub(crate) in_continuation: bool,
     /// Per cell: its name's place in byte order (victims are taken in this order).
-    pub order: Vec<u16>,
+    pub(crate) order: Vec<u16>,
     /// The tags of its continuations, made once: `extra_move`, `retreat`, and per cell
     /// `retreat_from_CELL`.
-    pub tags: (Arc<str>, Arc<str>, Vec<Arc<str>>),
+    pub(crate) tags: (Arc<str>, Arc<str>, Vec<Arc<str>>),
 }
 
 /// A set of piece kinds (at most 60).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct KindSet(u64);
+pub(crate) struct KindSet(u64);
 
 impl KindSet {
-    pub const EMPTY: KindSet = KindSet(0);
-    pub const ALL: KindSet = KindSet(u64::MAX);
+    pub(crate) const EMPTY: KindSet = KindSet(0);
+    pub(crate) const ALL: KindSet = KindSet(u64::MAX);
 
     #[inline(always)]
-    pub fn union(self, other: KindSet) -> KindSet {
+    pub(crate) fn union(self, other: KindSet) -> KindSet {
         KindSet(self.0 | other.0)
     }
 
-    pub fn contains(self, k: KindId) -> bool {
+    pub(crate) fn contains(self, k: KindId) -> bool {
         self.0 & (1 << k.0) != 0
     }
 
     /// The set with `k` added.
-    pub fn with(self, k: KindId) -> KindSet {
+    pub(crate) fn with(self, k: KindId) -> KindSet {
         KindSet(self.0 | 1 << k.0)
     }
 }
 
 /// A set of board codes (kind × owner) as a bit set: movement forms store their victims as the
 /// codes of the enemy pieces they may capture, so a test is one shift.
-pub type CodeSet = u128;
+pub(crate) type CodeSet = u128;
 
 /// The code indices ([`PieceCode::index`]) in `set`, lowest first (the same walk as a
 /// [`CellSet`]'s, over the same word).
 #[inline(always)]
-pub fn codes_in(set: CodeSet) -> impl Iterator<Item = usize> {
+pub(crate) fn codes_in(set: CodeSet) -> impl Iterator<Item = usize> {
     CellSet::from_bits(set).iter().map(usize::from)
 }
 
 /// The codes of `player`'s enemies whose kind is in `kinds`.
-pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
+pub(crate) fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
     let mut s = 0u128;
     for k in 0..60u8 {
         if kinds.contains(KindId(k)) {
@@ -130,59 +130,59 @@ pub fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
 /// Leaving the game on reaching a zone: the piece is removed and a counter of its owner's
 /// goes up by one.
 #[derive(Clone, Debug)]
-pub struct Exit {
-    pub zone: ZoneSet,
-    pub counter: Option<u8>,
+pub(crate) struct Exit {
+    pub(crate) zone: ZoneSet,
+    pub(crate) counter: Option<u8>,
 }
 
 /// Placing a piece from outside the board (`drop = { … }`): onto an empty cell of a zone, from
 /// an unlimited supply, optionally falling along a direction to the last empty cell.
 #[derive(Clone, Debug)]
-pub struct DropRule {
+pub(crate) struct DropRule {
     /// The cells a piece may be dropped on (the zone's, or every cell), in board order.
-    pub cells: Vec<u16>,
+    pub(crate) cells: Vec<u16>,
     /// With gravity: per cell, the next cell along the fall (or [`crate::geometry::NONE`]); a
     /// drop lands only where that is no empty cell. Empty without gravity.
-    pub fall: Vec<u16>,
+    pub(crate) fall: Vec<u16>,
     /// The kind's symbol in upper case (`K@c3`; `?` for a letter outside ASCII).
-    pub letter: u8,
+    pub(crate) letter: u8,
     /// Whether the letter is written: the player may drop more than one kind (else `@c3`).
-    pub written: bool,
+    pub(crate) written: bool,
     /// The zone's name as written (for explanations), if the drop is restricted to one.
-    pub zone: Option<String>,
+    pub(crate) zone: Option<String>,
     /// The fall's direction (files, ranks), if the piece falls.
-    pub gravity: Option<(i8, i8)>,
+    pub(crate) gravity: Option<(i8, i8)>,
     /// A drop must convert at least one enemy piece (the kind's [`Convert`]).
-    pub must_convert: bool,
+    pub(crate) must_convert: bool,
     /// `supply = "hand"`: the counter slot holding how many the player has in hand.
-    pub hand: Option<u8>,
+    pub(crate) hand: Option<u8>,
     /// `not_on_file_with`: the code of the player's pieces of the kind that may not already
     /// stand on the file.
-    pub file_block: Option<PieceCode>,
+    pub(crate) file_block: Option<PieceCode>,
     /// `no_mate`: a drop that checkmates at once is not legal.
-    pub no_mate: bool,
+    pub(crate) no_mate: bool,
     /// The cells it may land on as cell sets, where they can be (see
     /// [`setwise::DropSets`]); else each cell is tested.
-    pub sets: Option<setwise::DropSets>,
+    pub(crate) sets: Option<setwise::DropSets>,
 }
 
 /// Enemy pieces that change owner when a piece lands (`convert = { … }`).
 #[derive(Clone, Debug, Default)]
-pub struct Convert {
+pub(crate) struct Convert {
     /// Per `bracket` direction, per cell: the next cell along it (or [`crate::geometry::NONE`]).
     /// An unbroken line of convertible enemy pieces from the landing that ends on one of the
     /// mover's pieces changes owner.
-    pub bracket: Vec<Vec<u16>>,
+    pub(crate) bracket: Vec<Vec<u16>>,
     /// Per `adjacent` direction, per cell: the neighbour that way (or `NONE`); a convertible enemy
     /// piece there changes owner.
-    pub adjacent: Vec<Vec<u16>>,
+    pub(crate) adjacent: Vec<Vec<u16>>,
     /// The enemy kinds that change owner.
-    pub kinds: KindSet,
+    pub(crate) kinds: KindSet,
 }
 
 impl Convert {
     /// Whether `owner`'s piece landing on the empty cell `at` would convert any enemy piece.
-    pub fn converts_any(&self, board: &[PieceCode], at: u16, owner: Player) -> bool {
+    pub(crate) fn converts_any(&self, board: &[PieceCode], at: u16, owner: Player) -> bool {
         let enemy =
             |c: u16| c != crate::geometry::NONE && board[c as usize].is_of(owner.other()) && self.kinds.contains(board[c as usize].kind());
         let closes = |next: &Vec<u16>| {
@@ -201,20 +201,20 @@ impl Convert {
 
 /// A kind change on reaching a zone.
 #[derive(Clone, Debug)]
-pub struct Promotion {
-    pub zone: ZoneSet,
-    pub to: KindId,
+pub(crate) struct Promotion {
+    pub(crate) zone: ZoneSet,
+    pub(crate) to: KindId,
     /// With a list of kinds (`to = ["queen", "rook", …]`): each kind's code for the promoted
     /// piece and its letter, one move per choice; empty with one kind (`to`, no choice).
-    pub choices: Vec<(PieceCode, u8)>,
-    pub ends_chain: bool,
+    pub(crate) choices: Vec<(PieceCode, u8)>,
+    pub(crate) ends_chain: bool,
     /// Whether any landing in the zone promotes, or only the move's last.
-    pub at: PromoteAt,
+    pub(crate) at: PromoteAt,
 }
 
 /// When a piece that reaches its promotion zone is promoted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PromoteAt {
+pub(crate) enum PromoteAt {
     /// On any landing in the zone, also in the middle of a capture chain (then `ends_chain`
     /// says whether the chain stops there or goes on as the promoted kind).
     AnyLanding,
@@ -227,7 +227,7 @@ pub enum PromoteAt {
 
 /// When an attribute effect applies.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum EffectOn {
+pub(crate) enum EffectOn {
     Quiet,
     Capture,
     Any,
@@ -235,71 +235,71 @@ pub enum EffectOn {
 
 /// A change to one of the moving piece's attributes when it lands.
 #[derive(Clone, Debug)]
-pub struct Effect {
-    pub slot: u8,
-    pub on: EffectOn,
-    pub add: i32,
-    pub set: Option<i32>,
+pub(crate) struct Effect {
+    pub(crate) slot: u8,
+    pub(crate) on: EffectOn,
+    pub(crate) add: i32,
+    pub(crate) set: Option<i32>,
 }
 
 /// Everything about how one piece code (kind × owner) moves.
 #[derive(Clone, Debug, Default)]
-pub struct PieceRules {
-    pub quiet: Vec<Form>,
+pub(crate) struct PieceRules {
+    pub(crate) quiet: Vec<Form>,
     /// For each quiet form: it applies only while its owner has at most this many pieces on
     /// the board (`u16::MAX`: always).
-    pub limits: Vec<u16>,
-    pub jumps: Vec<Jump>,
+    pub(crate) limits: Vec<u16>,
+    pub(crate) jumps: Vec<Jump>,
     /// All jump forms merged, (jumped, landing, victim codes) per cell: a quick test of whether
     /// a piece can capture at all before a chain is set up.
-    pub any_jump: CellTable<(u16, u16, CodeSet)>,
-    pub promote: Option<Promotion>,
+    pub(crate) any_jump: CellTable<(u16, u16, CodeSet)>,
+    pub(crate) promote: Option<Promotion>,
     /// Whether any of `jumps` is a flying jump (then the quick "can it capture at all" test
     /// walks lines as well as reading `any_jump`).
-    pub flies: bool,
-    pub effects: Vec<Effect>,
-    pub exit: Option<Exit>,
+    pub(crate) flies: bool,
+    pub(crate) effects: Vec<Effect>,
+    pub(crate) exit: Option<Exit>,
     /// How the piece is dropped onto the board, if it may be.
-    pub drop: Option<DropRule>,
+    pub(crate) drop: Option<DropRule>,
     /// The enemy pieces it converts when it lands, if any.
-    pub convert: Option<Convert>,
+    pub(crate) convert: Option<Convert>,
     /// The enemy pieces it pushes back after a move, if any.
-    pub push: Option<Push>,
+    pub(crate) push: Option<Push>,
     /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
     /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
-    pub to_hand: Option<u8>,
+    pub(crate) to_hand: Option<u8>,
     /// Each form in words, for explaining why a move is illegal.
-    pub notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// For each quiet form: the second part of the turn it asks for, if any (`then`).
-    pub thens: Vec<Option<Then>>,
+    pub(crate) thens: Vec<Option<Then>>,
     /// Indices into `quiet` of the slides with `en_passant`: a move by one of them opens the
     /// cell it passed last to an en passant capture.
-    pub en_passant: Vec<usize>,
+    pub(crate) en_passant: Vec<usize>,
     /// Where every quiet form is a step (no en passant, no piece-count limit, no second part,
     /// no exit zone) that may capture by landing on the same codes (or on none): its targets
     /// per cell, which are every quiet move of the piece.
-    pub steps: Option<StepTargets>,
+    pub(crate) steps: Option<StepTargets>,
     /// Every quiet form applies at any piece count and has no second part: the forms are
     /// listed one after another with nothing else to ask.
-    pub unconditional: bool,
+    pub(crate) unconditional: bool,
 }
 
 /// The targets of a piece whose quiet forms are all steps ([`PieceRules::steps`]).
 #[derive(Clone, Debug)]
-pub struct StepTargets {
+pub(crate) struct StepTargets {
     /// The targets per cell in form order: a target that is empty is a move there, one holding
     /// a piece of `capture` a capture by landing, in the order the forms list them.
-    pub targets: CellTable<u16>,
+    pub(crate) targets: CellTable<u16>,
     /// The codes every one of the forms captures by landing on (0: none, plain steps).
-    pub capture: CodeSet,
+    pub(crate) capture: CodeSet,
     /// `targets` as one cell set per cell, where the board has at most 128 cells and no cell's
     /// targets repeat: a piece's moves counted on the sets.
-    pub sets: Option<Vec<u128>>,
+    pub(crate) sets: Option<Vec<u128>>,
 }
 
 /// Whether a capturing piece must, may or cannot go on capturing.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Chain {
+pub(crate) enum Chain {
     MustContinue,
     MayStop,
     Single,
@@ -307,14 +307,14 @@ pub enum Chain {
 
 /// When jumped pieces leave the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Removal {
+pub(crate) enum Removal {
     Immediate,
     EndOfChain,
 }
 
 /// When two capture chains are the same move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Identity {
+pub(crate) enum Identity {
     /// Chains that land on different cells (or take different pieces on the way) are different
     /// moves.
     Path,
@@ -324,39 +324,39 @@ pub enum Identity {
 }
 
 #[derive(Clone, Debug)]
-pub struct CapturePolicy {
-    pub compulsory: bool,
-    pub chain: Chain,
-    pub removal: Removal,
-    pub maximum: bool,
-    pub identity: Identity,
+pub(crate) struct CapturePolicy {
+    pub(crate) compulsory: bool,
+    pub(crate) chain: Chain,
+    pub(crate) removal: Removal,
+    pub(crate) maximum: bool,
+    pub(crate) identity: Identity,
     /// Captured pieces go to the captor's hand.
-    pub to_hand: bool,
+    pub(crate) to_hand: bool,
 }
 
 /// A piece kind.
 #[derive(Clone, Debug)]
 pub struct KindDef {
     pub name: String,
-    pub description: String,
-    pub symbols: ByPlayer<char>,
-    pub royal: bool,
+    pub(crate) description: String,
+    pub(crate) symbols: ByPlayer<char>,
+    pub(crate) royal: bool,
     /// (attribute slot, initial value) for the attributes this kind has.
-    pub attributes: Vec<(u8, i32)>,
+    pub(crate) attributes: Vec<(u8, i32)>,
 }
 
 /// Random keys for position hashing, fixed by a seed so hashes are the same in every run.
 #[derive(Clone, Debug)]
-pub struct Zobrist {
+pub(crate) struct Zobrist {
     /// `cell * codes + code`.
-    pub pieces: Vec<u64>,
-    pub codes: usize,
-    pub side: [u64; 2],
-    pub continuation: u64,
+    pub(crate) pieces: Vec<u64>,
+    pub(crate) codes: usize,
+    pub(crate) side: [u64; 2],
+    pub(crate) continuation: u64,
 }
 
 impl Zobrist {
-    pub fn new(cells: usize, codes: usize) -> Zobrist {
+    pub(crate) fn new(cells: usize, codes: usize) -> Zobrist {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -367,38 +367,38 @@ impl Zobrist {
     }
 
     #[inline(always)]
-    pub fn piece(&self, cell: u16, code: PieceCode) -> u64 {
+    pub(crate) fn piece(&self, cell: u16, code: PieceCode) -> u64 {
         self.pieces[cell as usize * self.codes + code.index()]
     }
 
     /// The key of an attribute value (0 for value 0, so absent attributes cost nothing).
     #[inline]
-    pub fn attribute(cell: u16, slot: u8, value: i32) -> u64 {
+    pub(crate) fn attribute(cell: u16, slot: u8, value: i32) -> u64 {
         if value == 0 { 0 } else { mix(((cell as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64) ^ 0xA5A5_0000_0000_0000) }
     }
 
     /// The key of an open en passant cell.
     #[inline]
-    pub fn en_passant(cell: u16) -> u64 {
+    pub(crate) fn en_passant(cell: u16) -> u64 {
         mix(0xE9E9_0000_0000_0000 ^ cell as u64)
     }
 
     /// The key of a right to castle with the rook on `rook` (`slot`: player and side).
     #[inline]
-    pub fn castle(slot: usize, rook: u16) -> u64 {
+    pub(crate) fn castle(slot: usize, rook: u16) -> u64 {
         mix(0xCA57_0000_0000_0000 ^ ((slot as u64) << 32) ^ rook as u64)
     }
 
     /// The key of a per-player counter value.
     #[inline]
-    pub fn counter(player: Player, slot: u8, value: i32) -> u64 {
+    pub(crate) fn counter(player: Player, slot: u8, value: i32) -> u64 {
         if value == 0 { 0 } else { mix(0x5151_0000_0000_0000 ^ ((player.0 as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64)) }
     }
 }
 
 /// splitmix64's finaliser.
 #[inline]
-pub fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -407,26 +407,26 @@ pub fn mix(mut z: u64) -> u64 {
 /// A royal designation held by the piece with a player's unique highest value of an attribute;
 /// a tie leaves it where it is. Stored as the `crown` attribute (1 on the crowned piece).
 #[derive(Clone, Copy, Debug)]
-pub struct Crown {
+pub(crate) struct Crown {
     /// The attribute slot compared.
-    pub by: u8,
+    pub(crate) by: u8,
     /// The attribute slot marking the crowned piece.
-    pub marker: u8,
+    pub(crate) marker: u8,
     /// Recompute for both players after every move (or only for the mover).
-    pub both: bool,
+    pub(crate) both: bool,
 }
 
 /// The starting position as board codes and attribute values.
 #[derive(Clone, Debug)]
-pub struct Setup {
-    pub board: Vec<PieceCode>,
-    pub attrs: Vec<i32>,
+pub(crate) struct Setup {
+    pub(crate) board: Vec<PieceCode>,
+    pub(crate) attrs: Vec<i32>,
 }
 
 /// How moves are written for a person and in records (`[notation] moves`): boardlab's own
 /// notation, SAN ([`crate::san`]) or numbered squares ([`crate::numbered`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum MoveStyle {
+pub(crate) enum MoveStyle {
     #[default]
     Boardlab,
     San,
@@ -439,92 +439,92 @@ pub enum MoveStyle {
 /// A variant's validated rules under one assignment of its options.
 #[derive(Clone, Debug)]
 pub struct Ruleset {
-    pub name: String,
+    pub(crate) name: String,
     /// The name Fairy-Stockfish gives this game (`[notation] fairy_stockfish`), where it has it.
-    pub fairy_stockfish: Option<String>,
+    pub(crate) fairy_stockfish: Option<String>,
     /// The counter a FEN writes in its check field (`[notation] fen_checks`), if any.
-    pub fen_checks: Option<u8>,
+    pub(crate) fen_checks: Option<u8>,
     /// How moves are written for a person and in records (`[notation] moves`).
-    pub move_style: MoveStyle,
+    pub(crate) move_style: MoveStyle,
     /// The PDN `GameType` number (`[notation] pdn`), where the variant declares one.
-    pub pdn: Option<u8>,
-    pub title: String,
-    pub description: String,
+    pub(crate) pdn: Option<u8>,
+    pub(crate) title: String,
+    pub(crate) description: String,
     pub geometry: Geometry,
     pub player_names: ByPlayer<String>,
-    pub first: Player,
+    pub(crate) first: Player,
     /// +1 when the player's forward is towards higher ranks, -1 otherwise.
-    pub forward: ByPlayer<i8>,
+    pub(crate) forward: ByPlayer<i8>,
     pub kinds: Vec<KindDef>,
-    pub attributes: Vec<String>,
-    pub counters: Vec<(String, i32)>,
+    pub(crate) attributes: Vec<String>,
+    pub(crate) counters: Vec<(String, i32)>,
     /// Indexed by piece code (index 0 = empty, unused).
-    pub pieces: Vec<PieceRules>,
+    pub(crate) pieces: Vec<PieceRules>,
     /// The codes each player may drop (those whose [`PieceRules::drop`] is set), in kind order.
-    pub drops: ByPlayer<Vec<PieceCode>>,
-    pub captures: CapturePolicy,
-    pub ends: Vec<EndRule>,
-    pub setup: Setup,
+    pub(crate) drops: ByPlayer<Vec<PieceCode>>,
+    pub(crate) captures: CapturePolicy,
+    pub(crate) ends: Vec<EndRule>,
+    pub(crate) setup: Setup,
     pub options: Options,
-    pub hooks: HookRules,
+    pub(crate) hooks: HookRules,
     /// Plies after which the game is a draw (0 = off).
-    pub move_limit: u32,
-    pub zobrist: Zobrist,
+    pub(crate) move_limit: u32,
+    pub(crate) zobrist: Zobrist,
     /// Whether two forms may produce the same move (then move lists are deduplicated).
-    pub dedup: bool,
+    pub(crate) dedup: bool,
     /// Whether any royal capture ends the game (then a chain stops on it).
-    pub royal_ends_game: bool,
+    pub(crate) royal_ends_game: bool,
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
-    pub check_illegal: bool,
+    pub(crate) check_illegal: bool,
     /// The kinds whose moves (and any capture) restart the `quiet_moves` clock, if that rule is
     /// declared (then positions keep the clock).
-    pub clock: Option<KindSet>,
+    pub(crate) clock: Option<KindSet>,
     /// Whether some movement form captures by landing (a replacement capture, as in chess),
     /// which move generation lists with the quiet moves.
-    pub landing_captures: bool,
+    pub(crate) landing_captures: bool,
     /// `[castling]`, if the variant has it.
-    pub castling: Option<Castling>,
+    pub(crate) castling: Option<Castling>,
     /// Whether some drop may not checkmate (`no_mate`).
-    pub drop_no_mate: bool,
+    pub(crate) drop_no_mate: bool,
     /// Captures run backwards from a cell: the check test's tables.
-    pub attacks: attacks::Attacks,
+    pub(crate) attacks: attacks::Attacks,
     /// Per player, the codes of its royal kinds (a bit per code).
-    pub royal_codes: ByPlayer<CodeSet>,
+    pub(crate) royal_codes: ByPlayer<CodeSet>,
     /// Per piece code and cell, the cells a piece of that code there could capture on, on an
     /// empty board (a superset: blockers and zone conditions ignored; every cell where that
     /// cannot be said, as for a jump, which a chain continues, or en passant). Empty on boards
     /// of more than 128 cells. The attack query ([`crate::attack`]) generates the captures only
     /// of the pieces that can reach its cell.
     /// Indexed by `code × cells + cell` (one flat table: the test reads it once per piece).
-    pub attack_reach: Vec<u128>,
+    pub(crate) attack_reach: Vec<u128>,
     /// Whether some piece promotes with a choice of kinds (then each such move is listed once
     /// per choice).
-    pub promotion_choices: bool,
+    pub(crate) promotion_choices: bool,
     /// Whether some piece pushes enemy pieces back (`push`): make then runs the push.
-    pub push: bool,
+    pub(crate) push: bool,
     /// The crown, if the variant has one.
-    pub crown: Option<Crown>,
+    pub(crate) crown: Option<Crown>,
     /// The attribute `show` writes beside each piece's symbol.
-    pub display_attribute: Option<u8>,
+    pub(crate) display_attribute: Option<u8>,
     /// Whether a repetition rule exists (then make ends the game on a repeated position).
-    pub repetition: bool,
+    pub(crate) repetition: bool,
     /// After which moves make checks the end conditions.
-    pub end_checks: EndChecks,
+    pub(crate) end_checks: EndChecks,
     /// Which of make's paths a normal move takes, decided once from what the rules hold.
-    pub make_path: MakePath,
+    pub(crate) make_path: MakePath,
     /// Named zones as the designer wrote them, per player (a shared zone has the same mask twice).
-    pub zones: Vec<(String, ByPlayer<ZoneSet>)>,
+    pub(crate) zones: Vec<(String, ByPlayer<ZoneSet>)>,
     /// What a machine player's evaluation measures, derived from these rules and `[ai.eval]`.
-    pub eval: EvalModel,
+    pub(crate) eval: EvalModel,
     /// The pieces' steps and jumps as shifts of cell sets, where the board and codes allow
     /// ([`setwise`]).
-    pub setwise: Option<setwise::Setwise>,
+    pub(crate) setwise: Option<setwise::Setwise>,
 }
 
 /// After which moves make checks the end conditions (decided at load from the conditions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EndChecks {
+pub(crate) enum EndChecks {
     /// No condition is checked after a move.
     Never,
     /// Every condition checked after a move asks only whether a royal piece was taken or left
@@ -537,7 +537,7 @@ pub enum EndChecks {
 /// Which of make's paths a normal move takes (no continuation or en passant pending): each
 /// does, in order, what the general path would, and skips what the rules cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MakePath {
+pub(crate) enum MakePath {
     /// Everything is looked at: castling, en passant, drops, conversion, push, exits, counters,
     /// the clock, the hand.
     General,
@@ -597,7 +597,7 @@ impl Ruleset {
     }
 
     /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.
-    pub fn attack_reach_of(g: &Geometry, pieces: &[PieceRules]) -> Vec<u128> {
+    pub(crate) fn attack_reach_of(g: &Geometry, pieces: &[PieceRules]) -> Vec<u128> {
         if !CellSet::fits(g.len()) {
             return Vec::new();
         }
@@ -632,13 +632,13 @@ impl Ruleset {
 
     /// The cells a piece of `code` on `from` could capture on (see [`Ruleset::attack_reach`]).
     #[inline(always)]
-    pub fn reach_of(&self, code: PieceCode, from: u16) -> u128 {
+    pub(crate) fn reach_of(&self, code: PieceCode, from: u16) -> u128 {
         self.attack_reach[code.index() * self.geometry.len() + from as usize]
     }
 
     /// The number of attribute slots each cell carries.
     #[inline]
-    pub fn nattr(&self) -> usize {
+    pub(crate) fn nattr(&self) -> usize {
         self.attributes.len()
     }
 
@@ -647,7 +647,7 @@ impl Ruleset {
     }
 
     /// A player by name (case-insensitive), or by its first letter.
-    pub fn parse_player(&self, text: &str) -> Option<Player> {
+    pub(crate) fn parse_player(&self, text: &str) -> Option<Player> {
         let t = text.to_ascii_lowercase();
         let names = &self.player_names;
         Player::both()
@@ -656,16 +656,16 @@ impl Ruleset {
             .or_else(|| Player::both().into_iter().find(|&p| t.len() == 1 && names[p].starts_with(&t)))
     }
 
-    pub fn kind(&self, k: KindId) -> &KindDef {
+    pub(crate) fn kind(&self, k: KindId) -> &KindDef {
         &self.kinds[k.0 as usize]
     }
 
-    pub fn kind_by_name(&self, name: &str) -> Option<KindId> {
+    pub(crate) fn kind_by_name(&self, name: &str) -> Option<KindId> {
         self.kinds.iter().position(|k| k.name == name).map(|i| KindId(i as u8))
     }
 
     /// The piece code of a symbol letter.
-    pub fn code_of_symbol(&self, ch: char) -> Option<PieceCode> {
+    pub(crate) fn code_of_symbol(&self, ch: char) -> Option<PieceCode> {
         for (i, k) in self.kinds.iter().enumerate() {
             for p in Player::both() {
                 if k.symbols[p] == ch {
@@ -677,7 +677,7 @@ impl Ruleset {
     }
 
     /// The symbol letter of a non-empty code.
-    pub fn symbol(&self, code: PieceCode) -> char {
+    pub(crate) fn symbol(&self, code: PieceCode) -> char {
         self.kinds[code.kind().0 as usize].symbols[code.owner()]
     }
 
@@ -685,18 +685,18 @@ impl Ruleset {
         self.attributes.iter().position(|a| a == name).map(|i| i as u8)
     }
 
-    pub fn counter_slot(&self, name: &str) -> Option<u8> {
+    pub(crate) fn counter_slot(&self, name: &str) -> Option<u8> {
         self.counters.iter().position(|(a, _)| a == name).map(|i| i as u8)
     }
 
     /// The cells of a named zone for a player.
-    pub fn zone_mask(&self, name: &str, p: Player) -> Option<ZoneSet> {
+    pub(crate) fn zone_mask(&self, name: &str, p: Player) -> Option<ZoneSet> {
         self.zones.iter().find(|(n, _)| n == name).map(|(_, m)| m[p])
     }
 
     /// The `passes` rule: the game ends when neither player can move, scored by a [`Tally`] of
     /// the pieces of the kinds it counts.
-    pub fn both_pass_rule(&self) -> Option<(&EndRule, Tally, KindSet)> {
+    pub(crate) fn both_pass_rule(&self) -> Option<(&EndRule, Tally, KindSet)> {
         self.ends.iter().find_map(|e| match e.kind.on_no_moves()? {
             NoMovesEnd::BothPass(t, k) => Some((e, t, k)),
             NoMovesEnd::Rule(..) => None,
@@ -705,12 +705,12 @@ impl Ruleset {
 
     /// The first `no_moves` rule (what having no move usually means: conditional rules
     /// included, so that a checkmate's loss speaks for the rule set).
-    pub fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {
+    pub(crate) fn no_moves_rule(&self) -> Option<(&EndRule, NoMoves)> {
         self.no_moves_rules().next().map(|(e, n, _)| (e, n))
     }
 
     /// Every `no_moves` rule in order, with its condition (`if_attacked` kinds).
-    pub fn no_moves_rules(&self) -> impl Iterator<Item = (&EndRule, NoMoves, Option<KindSet>)> {
+    pub(crate) fn no_moves_rules(&self) -> impl Iterator<Item = (&EndRule, NoMoves, Option<KindSet>)> {
         self.ends.iter().filter_map(|e| match e.kind.on_no_moves()? {
             NoMovesEnd::Rule(result, if_attacked) => Some((e, result, if_attacked)),
             NoMovesEnd::BothPass(..) => None,

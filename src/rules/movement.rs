@@ -19,7 +19,7 @@ use toml::Spanned;
 
 /// The kinds of movement form, by the key that names them in a form.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum FormKind {
+pub(crate) enum FormKind {
     Step,
     Slide,
     Leap,
@@ -28,10 +28,10 @@ pub enum FormKind {
 }
 
 impl FormKind {
-    pub const ALL: [FormKind; 5] = [FormKind::Step, FormKind::Slide, FormKind::Leap, FormKind::Jump, FormKind::Walk];
+    pub(crate) const ALL: [FormKind; 5] = [FormKind::Step, FormKind::Slide, FormKind::Leap, FormKind::Jump, FormKind::Walk];
 
     /// The key that names the form (`step = "diagonal"`).
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             FormKind::Step => "step",
             FormKind::Slide => "slide",
@@ -55,31 +55,31 @@ impl FormKind {
 
 /// Zone conditions on a move's cells (an empty set: no condition).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Cond {
-    pub from: ZoneSet,
-    pub from_not: ZoneSet,
-    pub to: ZoneSet,
-    pub to_not: ZoneSet,
-    pub from_or_to: ZoneSet,
+pub(crate) struct Cond {
+    pub(crate) from: ZoneSet,
+    pub(crate) from_not: ZoneSet,
+    pub(crate) to: ZoneSet,
+    pub(crate) to_not: ZoneSet,
+    pub(crate) from_or_to: ZoneSet,
     /// The jumped cell (jumps only).
-    pub over: ZoneSet,
+    pub(crate) over: ZoneSet,
     /// Every cell passed over and the landing cell (slides).
-    pub path: ZoneSet,
+    pub(crate) path: ZoneSet,
     /// The jumped cell and the landing (for a step: the start and the landing) share one of
     /// these zones.
-    pub same_zone: ZoneSet,
+    pub(crate) same_zone: ZoneSet,
     /// The form lands only on a piece it captures, never on an empty cell (`capture = "only"`:
     /// a chess pawn's diagonal).
-    pub capture_only: bool,
+    pub(crate) capture_only: bool,
     /// `en_passant`: a slide opens the cell it passed last to an en passant capture; a
     /// capture-only step may make that capture.
-    pub en_passant: bool,
+    pub(crate) en_passant: bool,
 }
 
 impl Cond {
     /// Whether no zone restricts the form: its start, path and landing are always allowed.
     #[inline(always)]
-    pub fn is_plain(&self) -> bool {
+    pub(crate) fn is_plain(&self) -> bool {
         (self.from | self.from_not | self.to | self.to_not | self.from_or_to | self.path | self.same_zone).is_empty()
     }
 
@@ -87,19 +87,19 @@ impl Cond {
     /// start rank): from a start [`Cond::start_ok`] allows, every cell on the way and every
     /// landing is allowed.
     #[inline(always)]
-    pub fn only_start(&self) -> bool {
+    pub(crate) fn only_start(&self) -> bool {
         (self.to | self.to_not | self.from_or_to | self.path | self.same_zone).is_empty()
     }
 
     #[inline(always)]
-    pub fn start_ok(&self, g: &Geometry, from: u16) -> bool {
+    pub(crate) fn start_ok(&self, g: &Geometry, from: u16) -> bool {
         let z = g.zones_of(from);
         (self.from.is_empty() || z.meets(self.from)) && !z.meets(self.from_not)
     }
 
     /// Checks the landing-side conditions of a move from `from` to `to`.
     #[inline(always)]
-    pub fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
+    pub(crate) fn land_ok(&self, g: &Geometry, from: u16, to: u16) -> bool {
         let zt = g.zones_of(to);
         (self.to.is_empty() || zt.meets(self.to))
             && !zt.meets(self.to_not)
@@ -109,20 +109,20 @@ impl Cond {
 
     /// Whether a move may pass over `cell`: the form has no `path` zone, or `cell` is in it.
     #[inline(always)]
-    pub fn path_ok(&self, g: &Geometry, cell: u16) -> bool {
+    pub(crate) fn path_ok(&self, g: &Geometry, cell: u16) -> bool {
         self.path.is_empty() || g.zones_of(cell).meets(self.path)
     }
 
     /// Whether the start and landing (or jumped cell and landing) share a `same_zone` zone.
     #[inline(always)]
-    pub fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
+    pub(crate) fn same_zone_ok(&self, g: &Geometry, a: u16, b: u16) -> bool {
         self.same_zone.is_empty() || (g.zones_of(a) & g.zones_of(b)).meets(self.same_zone)
     }
 }
 
 /// How far an exact-distance move goes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Distance {
+pub(crate) enum Distance {
     Fixed(u8),
     /// The value of an attribute slot of the moving piece.
     Attribute(u8),
@@ -130,7 +130,7 @@ pub enum Distance {
 
 /// Whether and how a piece may leave the board.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum OffBoard {
+pub(crate) enum OffBoard {
     No,
     /// Whenever the landing point is outside the board.
     AnyDistance,
@@ -140,7 +140,7 @@ pub enum OffBoard {
 
 /// What a slide does at the first piece in its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hurdle {
+pub(crate) enum Hurdle {
     /// It stops there, capturing it if it may.
     None,
     /// `screen`: its quiet moves stop there; it captures only the next piece beyond it (a
@@ -153,7 +153,7 @@ pub enum Hurdle {
 
 /// What is particular to each form once read: the shape of the move.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
+pub(crate) enum Shape {
     Step,
     /// `pass_over`: how many pieces may be passed over (255 = any); with `stop_first`, the move
     /// stops on the first empty cell after any passed pieces.
@@ -185,21 +185,21 @@ pub enum Shape {
 
 /// A form read from the file for one player: options applied, names resolved.
 #[derive(Clone, Debug)]
-pub struct FormSpec {
-    pub shape: Shape,
-    pub dirs: Vec<(i8, i8)>,
-    pub cond: Cond,
+pub(crate) struct FormSpec {
+    pub(crate) shape: Shape,
+    pub(crate) dirs: Vec<(i8, i8)>,
+    pub(crate) cond: Cond,
     /// Landing captures (quiet forms) or the pieces jumped (jumps), as enemy codes.
-    pub capture: CodeSet,
+    pub(crate) capture: CodeSet,
     /// The form applies only while its owner has at most this many pieces (`u16::MAX`: always).
-    pub limit: u16,
+    pub(crate) limit: u16,
     /// The form in words, for explaining why a move is illegal.
-    pub note: String,
+    pub(crate) note: String,
 }
 
 /// A compiled non-chaining movement form for one piece code.
 #[derive(Clone, Debug)]
-pub enum Form {
+pub(crate) enum Form {
     /// One cell along one of the vectors: the targets of each cell, zone conditions applied.
     /// `quiet`: it may land on an empty cell (false: `capture = "only"`).
     /// `en_passant`: it may also land on the cell an enemy slide just passed, taking that piece.
@@ -229,65 +229,65 @@ pub enum Form {
 /// The second part of a two-part turn: from the landing, a piece of `code` is placed on a cell
 /// that `form` reaches (the moved piece's start counts as empty: it has left it).
 #[derive(Clone, Debug)]
-pub struct Then {
-    pub code: PieceCode,
-    pub form: Form,
+pub(crate) struct Then {
+    pub(crate) code: PieceCode,
+    pub(crate) form: Form,
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond, or (flying) over
 /// the first piece along a line of empty cells to any empty cell beyond it.
 #[derive(Clone, Debug)]
-pub struct Jump {
+pub(crate) struct Jump {
     /// For each cell: (jumped cell, landing cell), zone conditions applied (empty for a flying
     /// jump, whose cells depend on the board).
-    pub table: CellTable<(u16, u16)>,
-    pub victims: CodeSet,
-    pub flying: Option<Flying>,
+    pub(crate) table: CellTable<(u16, u16)>,
+    pub(crate) victims: CodeSet,
+    pub(crate) flying: Option<Flying>,
 }
 
 /// A flying jump: along each vector, any number of empty cells, one enemy piece, then any of
 /// the empty cells beyond it (up to the next piece or the edge).
 #[derive(Clone, Debug)]
-pub struct Flying {
+pub(crate) struct Flying {
     /// Interned direction vectors.
-    pub vecs: Vec<u16>,
+    pub(crate) vecs: Vec<u16>,
     /// Zone conditions, checked during generation (start, jumped cell, landing).
-    pub cond: Cond,
+    pub(crate) cond: Cond,
     /// Land only where the chain can go on, when some landing beyond the piece lets it.
-    pub continuing: bool,
+    pub(crate) continuing: bool,
 }
 
 /// A compiled form: a move of its own, or a link of a capture chain.
 #[derive(Clone, Debug)]
-pub enum Compiled {
+pub(crate) enum Compiled {
     Quiet(Form),
     Jump(Jump),
 }
 
 /// What a piece's forms are resolved against.
 pub(crate) struct PieceCtx<'a> {
-    pub kinds: &'a [KindDef],
-    pub counters: &'a [&'a str],
-    pub zones: &'a ZoneMap,
-    pub forward: &'a ByPlayer<i8>,
-    pub attributes: &'a [String],
+    pub(crate) kinds: &'a [KindDef],
+    pub(crate) counters: &'a [&'a str],
+    pub(crate) zones: &'a ZoneMap,
+    pub(crate) forward: &'a ByPlayer<i8>,
+    pub(crate) attributes: &'a [String],
     /// The start position's board (for `initial` forms).
-    pub start: &'a [PieceCode],
+    pub(crate) start: &'a [PieceCode],
 }
 
 /// What generation reads of a position.
 #[derive(Clone, Copy)]
 pub struct BoardView<'a> {
-    pub board: &'a [PieceCode],
+    pub(crate) board: &'a [PieceCode],
     pub attrs: &'a [i32],
-    pub nattr: usize,
+    pub(crate) nattr: usize,
     /// The cell open to an en passant capture and the cell of the piece it would take, or
     /// `[NONE, NONE]`.
-    pub en_passant: [u16; 2],
+    pub(crate) en_passant: [u16; 2],
     /// The occupied cells, on boards of at most 128 cells (where [`Geometry::ray`] answers).
     /// They must agree with `board`: whoever builds a view over a board changed in place (a
     /// second part's scratch board) updates them too, as `movegen::second_parts` does.
-    pub occupied: u128,
+    pub(crate) occupied: u128,
 }
 
 // ---------------------------------------------------------------- reading a form
@@ -532,7 +532,7 @@ impl V<'_> {
 
 impl FormSpec {
     /// Compiles the form into per-cell tables on `g` (interning its direction vectors).
-    pub fn compile(&self, g: &mut Geometry) -> Compiled {
+    pub(crate) fn compile(&self, g: &mut Geometry) -> Compiled {
         let cond = self.cond.clone();
         let capture = self.capture;
         match self.shape {
@@ -617,7 +617,7 @@ impl Form {
     /// For a slide that can move from `from` to `to` passing at least one cell, the cell it
     /// passes last, and for a lame leap there, the cell one step short of the landing (an en
     /// passant form's open cell); `None` otherwise.
-    pub fn passed_last(&self, g: &Geometry, b: BoardView, from: u16, to: u16) -> Option<u16> {
+    pub(crate) fn passed_last(&self, g: &Geometry, b: BoardView, from: u16, to: u16) -> Option<u16> {
         if let Form::Leap { vecs, distance: Distance::Fixed(d), cond, lame: true, .. } = self {
             if !cond.start_ok(g, from) {
                 return None;
@@ -649,7 +649,7 @@ impl Form {
 
     /// The cells the form can reach from `from` on an empty board (ignoring occupancy, so it
     /// errs on the side of "may"), its zone conditions applied; leaving the board is not a cell.
-    pub fn reach(&self, g: &Geometry, from: u16) -> Vec<u16> {
+    pub(crate) fn reach(&self, g: &Geometry, from: u16) -> Vec<u16> {
         let mut out = Vec::new();
         match self {
             Form::Step { targets, .. } => out.extend_from_slice(targets.get(from)),
@@ -696,7 +696,7 @@ impl Form {
     /// the first piece with no zone condition or range and the geometry keeps rays for it
     /// (`None` otherwise, and on a board past 128 cells).
     #[inline]
-    pub fn reach_set(&self, g: &Geometry, b: BoardView, from: u16) -> Option<u128> {
+    pub(crate) fn reach_set(&self, g: &Geometry, b: BoardView, from: u16) -> Option<u128> {
         if !CellSet::fits(g.len()) {
             return None;
         }
@@ -722,7 +722,7 @@ impl Form {
     /// [`Fill`] per direction): where the form is a step, or a slide that stops at the first
     /// piece with no zone condition or range, and each direction's steps split into at most
     /// [`Fill::MAX_GROUPS`] offsets of the cell index (`None` otherwise, and past 128 cells).
-    pub fn fills(&self, g: &Geometry) -> Option<Vec<Fill>> {
+    pub(crate) fn fills(&self, g: &Geometry) -> Option<Vec<Fill>> {
         let n = g.len();
         if !CellSet::fits(n) {
             return None;
@@ -759,7 +759,7 @@ impl Form {
     }
 
     /// Whether the form may capture (by landing).
-    pub fn captures(&self) -> bool {
+    pub(crate) fn captures(&self) -> bool {
         match self {
             Form::Step { capture, .. } | Form::Slide { capture, .. } | Form::Leap { capture, .. } => *capture != 0,
             Form::Walk { .. } => false,
@@ -769,7 +769,7 @@ impl Form {
 
 /// Whether a board code is in a victim set (enemy codes only; never 0).
 #[inline(always)]
-pub fn victim(code: PieceCode, set: CodeSet) -> bool {
+pub(crate) fn victim(code: PieceCode, set: CodeSet) -> bool {
     (set >> code.index()) & 1 != 0
 }
 
@@ -793,7 +793,7 @@ pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
 /// Where a leap of some distance from some cell ends, worked out at load: a landing on the
 /// board (its landing conditions met), or leaving it in a direction (where the form allows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LeapEnd {
+pub(crate) enum LeapEnd {
     Land(u16),
     /// Off the board along the direction of this compass index.
     Off(u8),
@@ -803,7 +803,7 @@ pub enum LeapEnd {
 /// works out from coordinates, read from a table (Lielow's stacks leap by their level on every
 /// move and in every mobility count).
 #[derive(Clone, Debug, PartialEq)]
-pub struct LeapRays {
+pub(crate) struct LeapRays {
     /// The longest distance held (a longer one ends as it does).
     max: i32,
     /// The ends of a leap of `d` from `from`: `ends[start[i]..start[i + 1]]`, `i = from × max + d − 1`.
@@ -859,7 +859,7 @@ impl LeapRays {
     /// many of its moves leave the board (`per_direction`: one a direction that leaves, else at
     /// most one); with the longest distance held. `None` where two directions land on one cell
     /// (a set would count that once, the list twice) or on a board past 128 cells.
-    pub fn landing_sets(&self, g: &Geometry, cond: &Cond, per_direction: bool) -> Option<(i32, Vec<(u128, u8)>)> {
+    pub(crate) fn landing_sets(&self, g: &Geometry, cond: &Cond, per_direction: bool) -> Option<(i32, Vec<(u128, u8)>)> {
         let mut out = Vec::with_capacity(self.start.len() - 1);
         for (i, w) in self.start.windows(2).enumerate() {
             let from = (i / self.max as usize) as u16;
@@ -889,7 +889,7 @@ impl LeapRays {
 
 /// Whether two of a piece's non-chaining forms can reach the same cell from the same start (then
 /// the same move text could be generated twice and move lists must be deduplicated).
-pub fn forms_may_overlap(g: &Geometry, forms: &[Form]) -> bool {
+pub(crate) fn forms_may_overlap(g: &Geometry, forms: &[Form]) -> bool {
     forms.len() > 1
         && g.cells().any(|c| {
             let mut seen: Vec<(u16, usize)> = Vec::new();
@@ -1130,14 +1130,14 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
 /// group's start cells (`1 << from` in the mask) reach the cell `offset` further on; a slide
 /// repeats the step through empty cells.
 #[derive(Clone, Debug)]
-pub struct Fill {
+pub(crate) struct Fill {
     groups: Vec<(i16, u128)>,
     slide: bool,
 }
 
 impl Fill {
     /// The most offsets one direction may split into.
-    pub const MAX_GROUPS: usize = 4;
+    pub(crate) const MAX_GROUPS: usize = 4;
 
     /// The cells one step on from the cells of `s`.
     #[inline(always)]
@@ -1151,7 +1151,7 @@ impl Fill {
     /// The empty cells (of `empty`) a piece on any cell of `starts` reaches by this direction:
     /// one step, or for a slide every cell up to the first that is not empty.
     #[inline]
-    pub fn reach(&self, starts: u128, empty: u128) -> u128 {
+    pub(crate) fn reach(&self, starts: u128, empty: u128) -> u128 {
         let mut new = self.step(starts) & empty;
         if !self.slide {
             return new;

@@ -5,34 +5,34 @@ use super::error::did_you_mean;
 
 /// The names of one kind of thing, in id order (index = id).
 #[derive(Clone, Debug)]
-pub struct Names<'a> {
+pub(crate) struct Names<'a> {
     noun: &'static str,
     items: Vec<&'a str>,
 }
 
 impl<'a> Names<'a> {
     /// `noun` is what the names name, in words (`piece kind`, `zone`).
-    pub fn new(noun: &'static str, items: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+    pub(crate) fn new(noun: &'static str, items: impl IntoIterator<Item = &'a str>) -> Names<'a> {
         Names { noun, items: items.into_iter().collect() }
     }
 
     /// The id of a name.
-    pub fn index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn index(&self, name: &str) -> Option<usize> {
         self.items.iter().position(|n| *n == name)
     }
 
     /// `unknown piece kind `figur``.
-    pub fn unknown(&self, name: &str) -> String {
+    pub(crate) fn unknown(&self, name: &str) -> String {
         format!("unknown {} `{name}`", self.noun)
     }
 
     /// "did you mean `figure`?" for the closest name, if one is close.
-    pub fn hint(&self, name: &str) -> Option<String> {
+    pub(crate) fn hint(&self, name: &str) -> Option<String> {
         did_you_mean(name, self.items.iter().copied())
     }
 
     /// The names, comma-separated.
-    pub fn list(&self) -> String {
+    pub(crate) fn list(&self) -> String {
         self.items.join(", ")
     }
 }

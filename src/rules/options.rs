@@ -8,7 +8,7 @@ use std::fmt;
 
 /// A value an option takes.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum OptionValue {
+pub(crate) enum OptionValue {
     Text(String),
     Int(i64),
     Bool(bool),
@@ -26,7 +26,7 @@ impl fmt::Display for OptionValue {
 
 /// What values an option accepts.
 #[derive(Clone, Debug, PartialEq)]
-pub enum OptionType {
+pub(crate) enum OptionType {
     /// One of these words.
     Choice(Vec<String>),
     Bool,
@@ -40,7 +40,7 @@ pub enum OptionType {
 
 impl OptionType {
     /// The allowed values in words, for help and errors.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             OptionType::Choice(v) => v.join(", "),
             OptionType::Bool => "true, false".into(),
@@ -58,7 +58,7 @@ impl OptionType {
     ///
     /// # Errors
     /// The value is not one this type accepts; the message lists what is.
-    pub fn parse(&self, text: &str) -> Result<OptionValue, ValueError> {
+    pub(crate) fn parse(&self, text: &str) -> Result<OptionValue, ValueError> {
         let t = text.trim();
         let value = match self {
             OptionType::Choice(c) if !c.iter().any(|x| x == t) => {
@@ -82,7 +82,7 @@ impl OptionType {
     ///
     /// # Errors
     /// The value does not fit; the error lists what is accepted.
-    pub fn check(&self, v: &OptionValue) -> Result<(), ValueError> {
+    pub(crate) fn check(&self, v: &OptionValue) -> Result<(), ValueError> {
         let ok = match (self, v) {
             (OptionType::Choice(c), OptionValue::Text(t)) => c.contains(t),
             (OptionType::Bool, OptionValue::Bool(_)) => true,
@@ -95,7 +95,7 @@ impl OptionType {
 
 /// A value an option does not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ValueError {
+pub(crate) enum ValueError {
     #[error("`{}` is not allowed; expected {expected}", crate::files::quote(value))]
     NotAllowed { value: String, expected: String },
     #[error("`{}` is not an integer; expected {expected}", crate::files::quote(value))]
@@ -106,46 +106,35 @@ pub enum ValueError {
 #[derive(Clone, Debug)]
 pub struct OptionDecl {
     pub name: String,
-    pub description: String,
-    pub ty: OptionType,
-    pub default: OptionValue,
+    pub(crate) description: String,
+    pub(crate) ty: OptionType,
+    pub(crate) default: OptionValue,
     /// The variant that declared it (differs from the loaded one when inherited).
-    pub declared_in: String,
+    pub(crate) declared_in: String,
 }
 
 /// The declared options and the values in force.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub decls: Vec<OptionDecl>,
-    pub values: BTreeMap<String, OptionValue>,
+    pub(crate) values: BTreeMap<String, OptionValue>,
 }
 
 impl Options {
-    pub fn get(&self, name: &str) -> Option<&OptionValue> {
+    pub(crate) fn get(&self, name: &str) -> Option<&OptionValue> {
         self.values.get(name)
     }
 
-    pub fn decl(&self, name: &str) -> Option<&OptionDecl> {
+    pub(crate) fn decl(&self, name: &str) -> Option<&OptionDecl> {
         self.decls.iter().find(|d| d.name == name)
-    }
-
-    /// The options whose value differs from the default, as `name=value` pairs.
-    pub fn changed(&self) -> Vec<(String, String)> {
-        self.decls
-            .iter()
-            .filter_map(|d| {
-                let v = self.values.get(&d.name)?;
-                (v != &d.default).then(|| (d.name.clone(), v.to_string()))
-            })
-            .collect()
     }
 }
 
 /// The largest `move_limit` (a number of plies).
-pub const MOVE_LIMIT_MAX: i64 = 1_000_000_000;
+pub(crate) const MOVE_LIMIT_MAX: i64 = 1_000_000_000;
 
 /// The option every game has: a draw after this many plies (0 = off).
-pub fn move_limit_decl(declared_in: &str) -> OptionDecl {
+pub(crate) fn move_limit_decl(declared_in: &str) -> OptionDecl {
     OptionDecl {
         name: "move_limit".into(),
         description: "the position after this many plies is a draw (0 = off)".into(),

@@ -13,17 +13,17 @@ use toml::Value;
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum Setting<T> {
+pub(crate) enum Setting<T> {
     Value(T),
     Option(OptionRef<T>),
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct OptionRef<T> {
-    pub option: String,
+pub(crate) struct OptionRef<T> {
+    pub(crate) option: String,
     #[serde(default = "none", skip_serializing_if = "Option::is_none")]
-    pub map: Option<BTreeMap<String, T>>,
+    pub(crate) map: Option<BTreeMap<String, T>>,
 }
 
 fn none<T>() -> Option<T> {
@@ -34,14 +34,14 @@ fn none<T>() -> Option<T> {
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum OneOrMany {
+pub(crate) enum OneOrMany {
     One(String),
     Many(Vec<String>),
 }
 
 impl OneOrMany {
     /// The names, in order.
-    pub fn names(&self) -> Vec<&str> {
+    pub(crate) fn names(&self) -> Vec<&str> {
         match self {
             OneOrMany::One(n) => vec![n.as_str()],
             OneOrMany::Many(ns) => ns.iter().map(String::as_str).collect(),
@@ -53,7 +53,7 @@ impl OneOrMany {
 #[derive(Serialize, Clone, Debug, PartialEq)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum TextOrBool {
+pub(crate) enum TextOrBool {
     Bool(bool),
     Text(String),
 }
@@ -72,7 +72,7 @@ impl std::fmt::Display for TextOrBool {
 #[derive(Serialize, Clone, Debug, PartialEq)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum TextOrInt {
+pub(crate) enum TextOrInt {
     Int(i64),
     Text(String),
 }
@@ -89,81 +89,81 @@ impl std::fmt::Display for TextOrInt {
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawVariant {
+pub(crate) struct RawVariant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extends: Option<Spanned<String>>,
+    pub(crate) extends: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub script: Option<Spanned<String>>,
+    pub(crate) script: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<RawBoard>,
+    pub(crate) board: Option<RawBoard>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub players: Option<RawPlayers>,
+    pub(crate) players: Option<RawPlayers>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub zones: BTreeMap<String, Spanned<RawZone>>,
+    pub(crate) zones: BTreeMap<String, Spanned<RawZone>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub counters: BTreeMap<String, Spanned<i64>>,
+    pub(crate) counters: BTreeMap<String, Spanned<i64>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub pieces: BTreeMap<String, RawPiece>,
+    pub(crate) pieces: BTreeMap<String, RawPiece>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub captures: Option<RawCaptures>,
+    pub(crate) captures: Option<RawCaptures>,
     #[serde(default, rename = "end", skip_serializing_if = "Option::is_none")]
-    pub ends: Option<Vec<RawEnd>>,
+    pub(crate) ends: Option<Vec<RawEnd>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub setup: Option<RawSetup>,
+    pub(crate) setup: Option<RawSetup>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub options: BTreeMap<String, RawOption>,
+    pub(crate) options: BTreeMap<String, RawOption>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hooks: Option<RawHooks>,
+    pub(crate) hooks: Option<RawHooks>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crown: Option<RawCrown>,
+    pub(crate) crown: Option<RawCrown>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub display: Option<RawDisplay>,
+    pub(crate) display: Option<RawDisplay>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ai: Option<RawAi>,
+    pub(crate) ai: Option<RawAi>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<RawRules>,
+    pub(crate) rules: Option<RawRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub castling: Option<Spanned<RawCastling>>,
+    pub(crate) castling: Option<Spanned<RawCastling>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notation: Option<RawNotation>,
+    pub(crate) notation: Option<RawNotation>,
 }
 
 /// `[notation]`: how the variant's moves and positions are named to other programs.
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawNotation {
+pub(crate) struct RawNotation {
     /// The name Fairy-Stockfish (and its UCI_Variant, pyffish) gives the same game. Never
     /// inherited through `extends`: a derived variant is another game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fairy_stockfish: Option<Spanned<String>>,
+    pub(crate) fairy_stockfish: Option<Spanned<String>>,
     /// A counter written in the FEN's check field (`3+3`, Fairy-Stockfish's three-check: the
     /// first player's value, `+`, the second's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fen_checks: Option<Spanned<String>>,
+    pub(crate) fen_checks: Option<Spanned<String>>,
     /// How moves are written for a person and in records (`boardlab`, `san`, `numbered`);
     /// inherited through `extends`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moves: Option<RawMoveStyle>,
+    pub(crate) moves: Option<RawMoveStyle>,
     /// With `moves = "numbered"`: the seat (`first` or `second`) on whose back rank square 1
     /// lies; inherited through `extends`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub square_one: Option<RawSeat>,
+    pub(crate) square_one: Option<RawSeat>,
     /// The PDN `GameType` number of this game (20 international draughts, 21 English
     /// draughts…). Never inherited: a derived variant is another game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pdn: Option<u8>,
+    pub(crate) pdn: Option<u8>,
 }
 
 /// `[notation] moves`: how moves are written for a person and in records.
 #[derive(Deserialize, Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub enum RawMoveStyle {
+pub(crate) enum RawMoveStyle {
     /// boardlab's own notation (`e2-e4`, `c3xe5`).
     Boardlab,
     /// Standard Algebraic Notation (`Nf3`, `exd5`, `O-O`).
@@ -175,7 +175,7 @@ pub enum RawMoveStyle {
 /// A seat: the player who moves first, or the other.
 #[derive(Deserialize, Serialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub enum RawSeat {
+pub(crate) enum RawSeat {
     First,
     Second,
 }
@@ -184,131 +184,131 @@ pub enum RawSeat {
 /// not moved jumps to its other side.
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawCastling {
+pub(crate) struct RawCastling {
     /// The kind that castles.
-    pub king: Spanned<String>,
+    pub(crate) king: Spanned<String>,
     /// The kind (or kinds) it castles with.
-    pub rook: Spanned<OneOrMany>,
+    pub(crate) rook: Spanned<OneOrMany>,
     /// Castling with the rook on the king's east (higher files, written `O-O`): the files the
     /// king and the rook land on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub east: Option<Spanned<RawCastleSide>>,
+    pub(crate) east: Option<Spanned<RawCastleSide>>,
     /// The same with the rook on the king's west (written `O-O-O`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub west: Option<Spanned<RawCastleSide>>,
+    pub(crate) west: Option<Spanned<RawCastleSide>>,
 }
 
 /// Where the king and the rook land when castling on one side (file letters).
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawCastleSide {
-    pub king: Spanned<String>,
-    pub rook: Spanned<String>,
+pub(crate) struct RawCastleSide {
+    pub(crate) king: Spanned<String>,
+    pub(crate) rook: Spanned<String>,
 }
 
 /// Rules about the whole game rather than one piece or end (`[rules]`).
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawRules {
+pub(crate) struct RawRules {
     /// `"allowed"` (default) or `"illegal"`: a move that leaves one of the mover's royal pieces
     /// attacked (capturable by the opponent's next move) is not legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub check: Option<Spanned<Setting<String>>>,
+    pub(crate) check: Option<Spanned<Setting<String>>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawAi {
+pub(crate) struct RawAi {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub eval: Option<RawEval>,
+    pub(crate) eval: Option<RawEval>,
     /// The node budget of a bare `ab` in this game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<Spanned<i64>>,
+    pub(crate) nodes: Option<Spanned<i64>>,
 }
 
 /// Overrides of the evaluation derived from the rules (`[ai.eval]`).
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawEval {
+pub(crate) struct RawEval {
     /// Piece kind → value (100 = an ordinary piece).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub values: BTreeMap<Spanned<String>, Spanned<i64>>,
+    pub(crate) values: BTreeMap<Spanned<String>, Spanned<i64>>,
     /// Term name → multiplier of the derived weight (1 = as derived, 0 = off).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub weights: BTreeMap<Spanned<String>, Spanned<f64>>,
+    pub(crate) weights: BTreeMap<Spanned<String>, Spanned<f64>>,
 }
 
 /// A royal designation that moves to a player's piece with the unique highest value of an
 /// attribute (ties keep it where it is).
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawCrown {
-    pub attribute: Spanned<String>,
+pub(crate) struct RawCrown {
+    pub(crate) attribute: Spanned<String>,
     /// `both` (after every move, for both players) or `mover` (only the mover's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub update: Option<Spanned<Setting<String>>>,
+    pub(crate) update: Option<Spanned<Setting<String>>>,
 }
 
 /// How `show` draws pieces: with an attribute's value beside the symbol.
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawDisplay {
-    pub attribute: Spanned<String>,
+pub(crate) struct RawDisplay {
+    pub(crate) attribute: Spanned<String>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawBoard {
-    pub files: Spanned<i64>,
-    pub ranks: Spanned<i64>,
+pub(crate) struct RawBoard {
+    pub(crate) files: Spanned<i64>,
+    pub(crate) ranks: Spanned<i64>,
     /// `all` (default), `dark` or `light`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cells: Option<Spanned<String>>,
+    pub(crate) cells: Option<Spanned<String>>,
     /// Rows of the grid, top rank first: `-` is no cell, any other mark is a cell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mask: Option<Spanned<String>>,
+    pub(crate) mask: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub holes: Vec<Spanned<String>>,
+    pub(crate) holes: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawPlayers {
-    pub names: Spanned<Vec<String>>,
+pub(crate) struct RawPlayers {
+    pub(crate) names: Spanned<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first: Option<Spanned<String>>,
+    pub(crate) first: Option<Spanned<String>>,
     /// Player → `north` or `south`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub forward: BTreeMap<String, Spanned<String>>,
+    pub(crate) forward: BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawZone {
+pub(crate) struct RawZone {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// How `show` marks the zone's empty cells (one character).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mark: Option<String>,
+    pub(crate) mark: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cells: Vec<Spanned<String>>,
+    pub(crate) cells: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rect: Vec<Spanned<String>>,
+    pub(crate) rect: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<Spanned<String>>,
+    pub(crate) files: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ranks: Vec<Spanned<i64>>,
+    pub(crate) ranks: Vec<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub union: Vec<Spanned<String>>,
+    pub(crate) union: Vec<Spanned<String>>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub by_player: BTreeMap<String, RawZone>,
+    pub(crate) by_player: BTreeMap<String, RawZone>,
 }
 
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum RawSymbols {
+pub(crate) enum RawSymbols {
     /// One letter: upper case for the first player, lower case for the second.
     One(String),
     ByPlayer(BTreeMap<String, String>),
@@ -316,39 +316,39 @@ pub enum RawSymbols {
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawPiece {
-    pub symbol: Spanned<RawSymbols>,
+pub(crate) struct RawPiece {
+    pub(crate) symbol: Spanned<RawSymbols>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub royal: bool,
+    pub(crate) royal: bool,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub attributes: BTreeMap<String, Spanned<i64>>,
+    pub(crate) attributes: BTreeMap<String, Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub moves: Vec<Spanned<RawForm>>,
+    pub(crate) moves: Vec<Spanned<RawForm>>,
     /// The movement in Betza's notation (`"NR"`), instead of `moves`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub betza: Option<Spanned<String>>,
+    pub(crate) betza: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
-    pub promote: Option<RawPromote>,
+    pub(crate) promote: Option<RawPromote>,
     /// Attribute effects applied when a piece of this kind lands.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub effects: Vec<Spanned<RawEffect>>,
+    pub(crate) effects: Vec<Spanned<RawEffect>>,
     /// Removed on reaching a zone, counting it in a counter.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
-    pub exit: Option<RawExit>,
+    pub(crate) exit: Option<RawExit>,
     /// May be dropped (placed) onto the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drop: Option<Spanned<RawDrop>>,
+    pub(crate) drop: Option<Spanned<RawDrop>>,
     /// Enemy pieces it turns into its owner's when it lands (Othello's flips, Ataxx's infection).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub convert: Option<Spanned<RawConvert>>,
+    pub(crate) convert: Option<Spanned<RawConvert>>,
     /// With `[captures] to_hand`: the kind it becomes in its captor's hand (default: its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub in_hand: Option<Spanned<String>>,
+    pub(crate) in_hand: Option<Spanned<String>>,
     /// Enemy pieces it pushes back when it lands (Pyramida's column and contact attacks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub push: Option<Spanned<RawPush>>,
+    pub(crate) push: Option<Spanned<RawPush>>,
 }
 
 /// `push = { contact = "diagonal", retreat = "backward_diagonal", … }`: after a move of this
@@ -357,40 +357,40 @@ pub struct RawPiece {
 /// setting (a value, or `{ option = … }`).
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawPush {
+pub(crate) struct RawPush {
     /// Only a move that goes forward pushes (default false: every move).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forward_only: Option<Spanned<Setting<bool>>>,
+    pub(crate) forward_only: Option<Spanned<Setting<bool>>>,
     /// The column attack and where it sends the enemy piece: `lowest_empty_below`,
     /// `lowest_only`, `lowest_empty_any` or `none` (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub column: Option<Spanned<Setting<String>>>,
+    pub(crate) column: Option<Spanned<Setting<String>>>,
     /// The enemy pieces on these neighbours of the landing are the contact attack's victims.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub contact: Option<Spanned<RawDirs>>,
+    pub(crate) contact: Option<Spanned<RawDirs>>,
     /// Where a victim retreats: one cell along one of these directions (its owner's forward).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retreat: Option<Spanned<RawDirs>>,
+    pub(crate) retreat: Option<Spanned<RawDirs>>,
     /// How far a victim that is its owner's last piece may retreat along one direction, the
     /// cells passed empty (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_piece_retreat: Option<Spanned<Setting<i64>>>,
+    pub(crate) last_piece_retreat: Option<Spanned<Setting<i64>>>,
     /// A victim with no retreat cell on the board: `blocked` (the default) or `immune`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub edge: Option<Spanned<Setting<String>>>,
+    pub(crate) edge: Option<Spanned<Setting<String>>>,
     /// `one` victim retreats (the default), or `all` that can.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub victims: Option<Spanned<Setting<String>>>,
+    pub(crate) victims: Option<Spanned<Setting<String>>>,
     /// Who picks the victim and its cell when there is a choice: `attacker` (the default) or
     /// `owner`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chooser: Option<Spanned<Setting<String>>>,
+    pub(crate) chooser: Option<Spanned<Setting<String>>>,
     /// What an attack that moves nothing earns: `extra_move` or `nothing` (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub blocked: Option<Spanned<Setting<String>>>,
+    pub(crate) blocked: Option<Spanned<Setting<String>>>,
     /// Whether a normal move made inside a continuation (an extra move) pushes (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub in_continuation: Option<Spanned<Setting<bool>>>,
+    pub(crate) in_continuation: Option<Spanned<Setting<bool>>>,
 }
 
 /// `convert = { bracket = "all", adjacent = "orthogonal", kinds = [...] }`: when a piece of this
@@ -398,55 +398,55 @@ pub struct RawPush {
 /// that ends on one of the mover's pieces, and each one on an `adjacent` cell.
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawConvert {
+pub(crate) struct RawConvert {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bracket: Option<Spanned<RawDirs>>,
+    pub(crate) bracket: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjacent: Option<Spanned<RawDirs>>,
+    pub(crate) adjacent: Option<Spanned<RawDirs>>,
     /// The enemy kinds that change owner (default: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kinds: Option<Vec<Spanned<String>>>,
+    pub(crate) kinds: Option<Vec<Spanned<String>>>,
 }
 
 /// `drop = { zone = "…", supply = "unlimited", gravity = "s" }`: a piece placed from outside
 /// the board onto an empty cell.
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawDrop {
+pub(crate) struct RawDrop {
     /// The cells it may be dropped on (default: the whole board).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zone: Option<Spanned<String>>,
+    pub(crate) zone: Option<Spanned<String>>,
     /// Where dropped pieces come from: `unlimited` (the default) or `hand` (the player's count of
     /// the kind in hand, a counter `<kind>_in_hand`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub supply: Option<Spanned<Setting<String>>>,
+    pub(crate) supply: Option<Spanned<Setting<String>>>,
     /// One direction the piece falls along to the last empty cell (Connect Four: `s`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gravity: Option<Spanned<RawDirs>>,
+    pub(crate) gravity: Option<Spanned<RawDirs>>,
     /// A drop is legal only where the kind's `convert` turns at least one enemy piece (Othello).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub must_convert: Option<Spanned<bool>>,
+    pub(crate) must_convert: Option<Spanned<bool>>,
     /// Not onto a file where one of the player's pieces of this kind stands (shogi's nifu: two
     /// pawns on a file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_on_file_with: Option<Spanned<String>>,
+    pub(crate) not_on_file_with: Option<Spanned<String>>,
     /// Not if it checkmates at once (shogi's uchifuzume: no mate by a pawn drop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_mate: Option<Spanned<bool>>,
+    pub(crate) no_mate: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawExit {
-    pub zone: Spanned<String>,
+pub(crate) struct RawExit {
+    pub(crate) zone: Spanned<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub counter: Option<Spanned<String>>,
+    pub(crate) counter: Option<Spanned<String>>,
 }
 
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum RawDir {
+pub(crate) enum RawDir {
     Name(String),
     Vector([i64; 2]),
 }
@@ -454,291 +454,291 @@ pub enum RawDir {
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum RawDirs {
+pub(crate) enum RawDirs {
     One(String),
     List(Vec<RawDir>),
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawForm {
+pub(crate) struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub step: Option<Spanned<RawDirs>>,
+    pub(crate) step: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slide: Option<Spanned<RawDirs>>,
+    pub(crate) slide: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leap: Option<Spanned<RawDirs>>,
+    pub(crate) leap: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub jump: Option<Spanned<RawDirs>>,
+    pub(crate) jump: Option<Spanned<RawDirs>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub walk: Option<Spanned<RawDirs>>,
+    pub(crate) walk: Option<Spanned<RawDirs>>,
     /// How many single steps a walk makes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub steps: Option<Spanned<i64>>,
+    pub(crate) steps: Option<Spanned<i64>>,
     /// The form applies only while its owner has at most this many pieces on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub own_pieces_at_most: Option<Spanned<Setting<i64>>>,
+    pub(crate) own_pieces_at_most: Option<Spanned<Setting<i64>>>,
     /// Explicit vectors are turned round for a player whose forward is south.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relative: Option<bool>,
+    pub(crate) relative: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub distance: Option<Spanned<Setting<TextOrInt>>>,
+    pub(crate) distance: Option<Spanned<Setting<TextOrInt>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     /// `true` (may also land on an enemy piece), `false`, or `"only"` (only onto an enemy piece).
-    pub capture: Option<Spanned<Setting<TextOrBool>>>,
+    pub(crate) capture: Option<Spanned<Setting<TextOrBool>>>,
     /// On a quiet slide: the cell it passes is open to an en passant capture on the opponent's
     /// next move. On a capture-only step: it may make that capture.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub en_passant: Option<Spanned<bool>>,
+    pub(crate) en_passant: Option<Spanned<bool>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub victims: Option<Vec<Spanned<String>>>,
+    pub(crate) victims: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pass_over: Option<Spanned<Setting<TextOrInt>>>,
+    pub(crate) pass_over: Option<Spanned<Setting<TextOrInt>>>,
     /// A slide that captures only by hopping over exactly one piece (the screen) onto the first
     /// piece beyond it (xiangqi's cannon); its quiet moves are a plain slide's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub screen: Option<Spanned<Setting<bool>>>,
+    pub(crate) screen: Option<Spanned<Setting<bool>>>,
     /// A slide that hops over the first piece in its line and lands on the cell just beyond it
     /// (a grasshopper): a move there if it is empty, a capture if it holds a piece it may take.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hop: Option<Spanned<Setting<bool>>>,
+    pub(crate) hop: Option<Spanned<Setting<bool>>>,
     /// The form moves a piece only from a cell where the start position has a piece of its kind
     /// and owner (Betza's `i`: a pawn's double step written without a zone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub initial: Option<Spanned<bool>>,
+    pub(crate) initial: Option<Spanned<bool>>,
     /// A leap blocked by a piece on the cell one step short of its landing (xiangqi's horse and
     /// elephant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub lame: Option<Spanned<Setting<bool>>>,
+    pub(crate) lame: Option<Spanned<Setting<bool>>>,
     /// A jump over a piece any distance away, to any empty cell beyond it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flying: Option<Spanned<Setting<bool>>>,
+    pub(crate) flying: Option<Spanned<Setting<bool>>>,
     /// Where a flying jump may land: `continuing` (default) or `any`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub land: Option<Spanned<Setting<String>>>,
+    pub(crate) land: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop: Option<Spanned<Setting<String>>>,
+    pub(crate) stop: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_distance: Option<Spanned<i64>>,
+    pub(crate) max_distance: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub off_board: Option<Spanned<Setting<String>>>,
+    pub(crate) off_board: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub off_moves: Option<Spanned<Setting<String>>>,
+    pub(crate) off_moves: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<Spanned<Setting<String>>>,
+    pub(crate) from: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_not: Option<Spanned<Setting<String>>>,
+    pub(crate) from_not: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<Spanned<Setting<String>>>,
+    pub(crate) to: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to_not: Option<Spanned<Setting<String>>>,
+    pub(crate) to_not: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_or_to: Option<Spanned<Setting<String>>>,
+    pub(crate) from_or_to: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub over: Option<Spanned<Setting<String>>>,
+    pub(crate) over: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Spanned<Setting<String>>>,
+    pub(crate) path: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub same_zone: Option<Vec<Spanned<String>>>,
+    pub(crate) same_zone: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<Spanned<String>>,
+    pub(crate) when: Option<Spanned<String>>,
     /// A second part of the turn, from the landing: a form that places a piece of the kind
     /// `place` names where it could move (Amazons: `then = { place = "arrow", slide = "any" }`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub then: Option<Box<Spanned<RawForm>>>,
+    pub(crate) then: Option<Box<Spanned<RawForm>>>,
     /// Inside `then`: the kind of the piece placed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub place: Option<Spanned<String>>,
+    pub(crate) place: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawPromote {
+pub(crate) struct RawPromote {
     /// A kind, or a list of kinds to choose from (each choice a move of its own).
-    pub to: Spanned<OneOrMany>,
-    pub zone: Spanned<String>,
+    pub(crate) to: Spanned<OneOrMany>,
+    pub(crate) zone: Spanned<String>,
     /// Whether a chain stops on promotion (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ends_chain: Option<Spanned<bool>>,
+    pub(crate) ends_chain: Option<Spanned<bool>>,
     /// `any_landing` (default) or `end_of_move`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at: Option<Spanned<Setting<String>>>,
+    pub(crate) at: Option<Spanned<Setting<String>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawEffect {
-    pub attribute: Spanned<String>,
+pub(crate) struct RawEffect {
+    pub(crate) attribute: Spanned<String>,
     /// `quiet` (landing on an empty cell), `capture`, or `any`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on: Option<Spanned<String>>,
+    pub(crate) on: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub add: Option<Spanned<i64>>,
+    pub(crate) add: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub set: Option<Spanned<i64>>,
+    pub(crate) set: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawCaptures {
+pub(crate) struct RawCaptures {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compulsory: Option<Spanned<Setting<bool>>>,
+    pub(crate) compulsory: Option<Spanned<Setting<bool>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub chain: Option<Spanned<Setting<String>>>,
+    pub(crate) chain: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub removal: Option<Spanned<Setting<String>>>,
+    pub(crate) removal: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub maximum: Option<Spanned<Setting<bool>>>,
+    pub(crate) maximum: Option<Spanned<Setting<bool>>>,
     /// `path` (default) or `captured_set`: when two chains are one move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub identity: Option<Spanned<Setting<String>>>,
+    pub(crate) identity: Option<Spanned<Setting<String>>>,
     /// Captured pieces go to the captor's hand (kinds dropped from a hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to_hand: Option<Spanned<Setting<bool>>>,
+    pub(crate) to_hand: Option<Spanned<Setting<bool>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawEnd {
-    pub condition: Spanned<String>,
+pub(crate) struct RawEnd {
+    pub(crate) condition: Spanned<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<Spanned<Setting<String>>>,
+    pub(crate) result: Option<Spanned<Setting<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<Spanned<Setting<i64>>>,
+    pub(crate) count: Option<Spanned<Setting<i64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zone: Option<Spanned<String>>,
+    pub(crate) zone: Option<Spanned<String>>,
     /// `in_a_row`: how many pieces make a line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub length: Option<Spanned<Setting<i64>>>,
+    pub(crate) length: Option<Spanned<Setting<i64>>>,
     /// `in_a_row`: the kinds that count (default: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kinds: Option<Vec<Spanned<String>>>,
+    pub(crate) kinds: Option<Vec<Spanned<String>>>,
     /// `in_a_row`: the lines' directions (default `all`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub directions: Option<Spanned<RawDirs>>,
+    pub(crate) directions: Option<Spanned<RawDirs>>,
     /// `beside`: the enemy kinds whose neighbourhood ends the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub of: Option<Vec<Spanned<String>>>,
+    pub(crate) of: Option<Vec<Spanned<String>>>,
     /// `beside`: `capture` (only after a capturing move) or `any_move` (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<Spanned<Setting<String>>>,
+    pub(crate) after: Option<Spanned<Setting<String>>>,
     /// `zone_reached`: only if the piece cannot be captured there at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub safe: Option<Spanned<Setting<bool>>>,
+    pub(crate) safe: Option<Spanned<Setting<bool>>>,
     /// `no_moves`: the rule applies only when one of the player's pieces of these kinds is
     /// attacked (could be captured by the opponent's next move).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub if_attacked: Option<Vec<Spanned<String>>>,
+    pub(crate) if_attacked: Option<Vec<Spanned<String>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<Spanned<String>>,
+    pub(crate) when: Option<Spanned<String>>,
     /// `pieces_at_most` (a loss): a player brought to the count, while the opponent has only one
     /// piece more than it, has one move to bring the opponent to it too (shatranj's reprieve).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reply: Option<Spanned<Setting<bool>>>,
+    pub(crate) reply: Option<Spanned<Setting<bool>>>,
     /// `royal_captured`: the player loses only when its last royal piece is captured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last: Option<Spanned<Setting<bool>>>,
+    pub(crate) last: Option<Spanned<Setting<bool>>>,
     /// `material`: the sets of pieces on the board, both players' together (kind names,
     /// repeated for two of a kind), too small to win.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sets: Option<Vec<Vec<Spanned<String>>>>,
+    pub(crate) sets: Option<Vec<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawSetup {
+pub(crate) struct RawSetup {
     /// The board as rows, top rank first, in the position-text board grammar.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rows: Option<Spanned<String>>,
+    pub(crate) rows: Option<Spanned<String>>,
     /// Player → kind → cells.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub pieces: BTreeMap<String, BTreeMap<String, Vec<Spanned<String>>>>,
+    pub(crate) pieces: BTreeMap<String, BTreeMap<String, Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawOption {
+pub(crate) struct RawOption {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub(crate) description: Option<String>,
     /// The allowed values of a choice option, or `true`/`false` for a switch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub values: Option<Spanned<Vec<toml::Value>>>,
+    pub(crate) values: Option<Spanned<Vec<toml::Value>>>,
     /// The range of an integer option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<Spanned<i64>>,
+    pub(crate) min: Option<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<Spanned<i64>>,
+    pub(crate) max: Option<Spanned<i64>>,
     /// Integers allowed outside the range (e.g. 0 for "off").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<Spanned<i64>>,
+    pub(crate) also: Vec<Spanned<i64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<Spanned<toml::Value>>,
+    pub(crate) default: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawHooks {
+pub(crate) struct RawHooks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after_move: Option<Spanned<RawHook>>,
+    pub(crate) after_move: Option<Spanned<RawHook>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub allow_move: Option<Spanned<RawHook>>,
+    pub(crate) allow_move: Option<Spanned<RawHook>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub generate_moves: Option<Spanned<RawHook>>,
+    pub(crate) generate_moves: Option<Spanned<RawHook>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Spanned<RawHook>>,
+    pub(crate) outcome: Option<Spanned<RawHook>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub evaluate: Option<Spanned<RawHook>>,
+    pub(crate) evaluate: Option<Spanned<RawHook>>,
 }
 
 /// When a hook runs: `true` (always), or a filter.
 #[derive(Serialize, Clone, Debug)]
 // Written untagged; read by hand (`impl Deserialize` below) so a wrong shape says what is expected.
 #[serde(untagged)]
-pub enum RawHook {
+pub(crate) enum RawHook {
     Always(bool),
     Filter(Box<RawHookFilter>),
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]
-pub struct RawHookFilter {
+pub(crate) struct RawHookFilter {
     /// Only moves of pieces of these kinds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub kinds: Vec<String>,
+    pub(crate) kinds: Vec<String>,
     /// Only captures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub captures_only: Option<Setting<bool>>,
+    pub(crate) captures_only: Option<Setting<bool>>,
     /// Only moves that end on a higher rank than they started (as the mover sees forward).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub forward_only: Option<bool>,
+    pub(crate) forward_only: Option<bool>,
     /// Only moves whose landing has an enemy piece next to it in one of these directions…
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enemy_adjacent: Option<RawDirs>,
+    pub(crate) enemy_adjacent: Option<RawDirs>,
     /// …or anywhere in the landing's file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enemy_in_file: Option<bool>,
+    pub(crate) enemy_in_file: Option<bool>,
     /// Only moves that land in this zone (a per-player zone: the mover's part).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
+    pub(crate) to: Option<String>,
     /// Only while the mover's counter is within bounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub counter: Option<RawCounterCondition>,
+    pub(crate) counter: Option<RawCounterCondition>,
     /// An option condition (`name == value`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
+    pub(crate) when: Option<String>,
 }
 
 /// `counter = { name = "escaped", min = 1, max = 3 }`: the mover's counter is in `min..=max`.
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct RawCounterCondition {
-    pub name: String,
+pub(crate) struct RawCounterCondition {
+    pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<i64>,
+    pub(crate) min: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<i64>,
+    pub(crate) max: Option<i64>,
 }
 
 /// Reads a value that may be written in more than one shape (what serde's untagged enums do,

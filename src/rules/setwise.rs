@@ -23,7 +23,7 @@ use crate::piece::{ByPlayer, PieceCode, Player};
 
 /// What the sets read of a position (the position, `state::Position`, answers: the rules
 /// read it through this, as generation reads a [`BoardView`], and do not depend on it).
-pub trait Occupancy {
+pub(crate) trait Occupancy {
     /// The cells of each piece code, by [`PieceCode::index`] (empty where not kept).
     fn cells_by_code(&self) -> &[u128];
     /// Both players' occupied cells.
@@ -39,103 +39,103 @@ pub trait Occupancy {
 }
 
 /// The most piece codes (kinds × players, plus the empty code) the sets are kept for.
-pub const MAX_CODES: usize = 16;
+pub(crate) const MAX_CODES: usize = 16;
 /// The most offsets one piece code's steps (or jumps) may split into.
-pub const MAX_GROUPS: usize = 24;
+pub(crate) const MAX_GROUPS: usize = 24;
 
 /// The start cells (`from`) from which a form reaches the cell `offset` further on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shift {
-    pub offset: i16,
-    pub from: u128,
+pub(crate) struct Shift {
+    pub(crate) offset: i16,
+    pub(crate) from: u128,
 }
 
 /// A short jump's start cells, by the offsets of its jumped cell and its landing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JumpShift {
-    pub over: i16,
-    pub land: i16,
-    pub from: u128,
-    pub victims: CodeSet,
+pub(crate) struct JumpShift {
+    pub(crate) over: i16,
+    pub(crate) land: i16,
+    pub(crate) from: u128,
+    pub(crate) victims: CodeSet,
 }
 
 /// One piece code's forms as shifts (`None` where some form is not a fixed step or short jump).
 #[derive(Clone, Debug, Default)]
-pub struct CodeShifts {
+pub(crate) struct CodeShifts {
     /// Its jumps (`None`: one of them flies, so its cells depend on the board).
-    pub jumps: Option<Vec<JumpShift>>,
+    pub(crate) jumps: Option<Vec<JumpShift>>,
     /// Its steps (`None`: some quiet form is not a plain step).
-    pub steps: Option<Steps>,
+    pub(crate) steps: Option<Steps>,
 }
 
 /// A piece code's plain steps.
 #[derive(Clone, Debug, Default)]
-pub struct Steps {
+pub(crate) struct Steps {
     /// To empty cells, each with the form's piece-count limit (`u16::MAX`: none).
-    pub quiet: Vec<(Shift, u16)>,
+    pub(crate) quiet: Vec<(Shift, u16)>,
     /// Onto victims (capturing by landing).
-    pub take: Vec<(Shift, CodeSet)>,
+    pub(crate) take: Vec<(Shift, CodeSet)>,
     /// The steps whose offsets are too many to shift by (a slide over any piece, compiled as
     /// a table of landings: Bivouac's run).
-    pub masks: Vec<Mask>,
+    pub(crate) masks: Vec<Mask>,
     /// Leaps whose ends are tabled (Lielow's level-long leaps).
-    pub leaps: Vec<LeapSets>,
+    pub(crate) leaps: Vec<LeapSets>,
 }
 
 /// A leap's landings as cell sets, by start cell and distance (from its table of ends).
 #[derive(Clone, Debug)]
-pub struct LeapSets {
+pub(crate) struct LeapSets {
     /// By `from × max + d − 1`: the cells it lands on and how many moves leave the board.
-    pub cells: Vec<(u128, u8)>,
+    pub(crate) cells: Vec<(u128, u8)>,
     /// The longest distance held (a longer leap ends as it does).
-    pub max: i32,
-    pub distance: Distance,
+    pub(crate) max: i32,
+    pub(crate) distance: Distance,
     /// The form's piece-count limit (`u16::MAX`: none).
-    pub limit: u16,
+    pub(crate) limit: u16,
     /// Whether it lands on empty cells.
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// What it captures by landing.
-    pub take: CodeSet,
+    pub(crate) take: CodeSet,
 }
 
 /// A step form's targets as one cell set per start cell.
 #[derive(Clone, Debug, Default)]
-pub struct Mask {
-    pub cells: Vec<u128>,
+pub(crate) struct Mask {
+    pub(crate) cells: Vec<u128>,
     /// The form's piece-count limit (`u16::MAX`: none).
-    pub limit: u16,
+    pub(crate) limit: u16,
     /// Whether it lands on empty cells.
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// What it captures by landing.
-    pub take: CodeSet,
+    pub(crate) take: CodeSet,
 }
 
 /// The variant's pieces as shifts (see the module's text).
 #[derive(Clone, Debug, Default)]
-pub struct Setwise {
+pub(crate) struct Setwise {
     /// By [`PieceCode::index`].
-    pub codes: Vec<CodeShifts>,
+    pub(crate) codes: Vec<CodeShifts>,
     /// Whether every piece's non-chaining moves are plain steps (or it has none): then a
     /// piece's count is one set of targets.
-    pub plain: bool,
+    pub(crate) plain: bool,
     /// Whether no piece's jump flies: a chain's jumps are then all in the pieces' tables, and
     /// chains are counted without being built.
-    pub short_jumps: bool,
+    pub(crate) short_jumps: bool,
     /// The board's cells.
-    pub cells: u128,
+    pub(crate) cells: u128,
     /// Whether no piece can be dropped.
-    pub no_drops: bool,
+    pub(crate) no_drops: bool,
     /// Whether they fit in 64 bits (then the sets are worked on as `u64`).
-    pub narrow: bool,
+    pub(crate) narrow: bool,
     /// Every kind has a quiet form (no piece is placed to stay, as Othello's discs are): with
     /// few pieces on the board, the listing visits each rather than asking which can move.
-    pub pieces_move: bool,
+    pub(crate) pieces_move: bool,
 }
 
 /// The cells of each piece code, and the empty cells, of one position.
-pub struct Sets<'a> {
-    pub by_code: &'a [u128],
-    pub empty: u128,
+pub(crate) struct Sets<'a> {
+    pub(crate) by_code: &'a [u128],
+    pub(crate) empty: u128,
 }
 
 /// Splits a table of targets into one shift per offset (`None` past [`MAX_GROUPS`]).
@@ -157,7 +157,7 @@ fn shifts<T: Copy>(table: &CellTable<T>, cells: usize, target: impl Fn(T) -> (u1
 
 impl Setwise {
     /// The shifts of `rules`' pieces, or `None` where the board or the codes are too many.
-    pub fn of(rules: &Ruleset) -> Option<Setwise> {
+    pub(crate) fn of(rules: &Ruleset) -> Option<Setwise> {
         let cells = rules.geometry.len();
         let ncodes = PieceCode::count(rules.kinds.len());
         if !CellSet::fits(cells) || ncodes > MAX_CODES {
@@ -231,7 +231,7 @@ impl Setwise {
     /// The cells of each code and the empty cells of `pos` (`None` if `pos` does not keep
     /// them for these rules' codes: it was set up under other rules and not rehashed).
     #[inline(always)]
-    pub fn sets<'a>(&self, pos: &'a impl Occupancy) -> Option<Sets<'a>> {
+    pub(crate) fn sets<'a>(&self, pos: &'a impl Occupancy) -> Option<Sets<'a>> {
         let by_code = pos.cells_by_code();
         if by_code.len() != self.codes.len() {
             return None;
@@ -243,7 +243,7 @@ impl Setwise {
     /// The cells of `side`'s pieces that can make a first jump (`None`: one of its pieces has
     /// a flying jump, which the sets cannot answer).
     #[inline]
-    pub fn jumpers(&self, sets: &Sets<'_>, side: Player) -> Option<u128> {
+    pub(crate) fn jumpers(&self, sets: &Sets<'_>, side: Player) -> Option<u128> {
         if self.narrow { self.jumpers_in::<u64>(sets, side).map(u128::from) } else { self.jumpers_in::<u128>(sets, side) }
     }
 
@@ -251,7 +251,7 @@ impl Setwise {
     /// to an empty cell or onto a victim, and every piece of a code whose forms the shifts do
     /// not hold whole (never fewer than those with such a move; form limits are not read).
     #[inline]
-    pub fn movers(&self, sets: &Sets<'_>, side: Player) -> u128 {
+    pub(crate) fn movers(&self, sets: &Sets<'_>, side: Player) -> u128 {
         if self.narrow { self.movers_in::<u64>(sets, side).wide() } else { self.movers_in::<u128>(sets, side) }
     }
 
@@ -287,7 +287,7 @@ impl Setwise {
     /// (`None` where a piece is beyond the sets, or without `captures` where a step captures).
     /// Jumps are the caller's to count.
     #[inline]
-    pub fn count_steps(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
+    pub(crate) fn count_steps(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
         if self.narrow { self.steps_in::<u64>(pos, sets, side, captures) } else { self.steps_in::<u128>(pos, sets, side, captures) }
     }
 
@@ -295,7 +295,7 @@ impl Setwise {
     /// else the cells of those that can (`Err`): what a move count asks first, in one pass
     /// (`None` as for [`Setwise::jumpers`] and [`Setwise::count_steps`]).
     #[inline]
-    pub fn steps_or_jumpers(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
+    pub(crate) fn steps_or_jumpers(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
         if self.narrow { self.steps_or_jumpers_in::<u64>(pos, sets, side) } else { self.steps_or_jumpers_in::<u128>(pos, sets, side) }
     }
 
@@ -347,7 +347,7 @@ impl Setwise {
     /// steps (a step onto a victim counted), and by `others(code, from)` for each piece of
     /// every other code (`None` where `others` says so).
     #[inline]
-    pub fn count_quiet(
+    pub(crate) fn count_quiet(
         &self,
         pos: &impl Occupancy,
         sets: &Sets<'_>,
@@ -361,7 +361,7 @@ impl Setwise {
 
     /// [`Setwise::count_quiet`] piece by piece: each piece's count added to `by_cell` at its
     /// cell (which the caller cleared, and sized to the board), the total returned.
-    pub fn count_quiet_by_cell(
+    pub(crate) fn count_quiet_by_cell(
         &self,
         pos: &impl Occupancy,
         sets: &Sets<'_>,
@@ -456,23 +456,23 @@ impl Setwise {
 /// every cell at once: the enemy pieces followed by one of the mover's, then those followed
 /// by one of these, to a fixed point.
 #[derive(Clone, Debug, Default)]
-pub struct DropSets {
+pub(crate) struct DropSets {
     /// The zone's cells.
-    pub cells: u128,
+    pub(crate) cells: u128,
     /// The cells a drop may land on whenever they are empty (no gravity, or nothing further
     /// along the fall).
-    pub floor: u128,
+    pub(crate) floor: u128,
     /// The other cells, by the offset of their next cell along the fall.
-    pub fall: Vec<Shift>,
+    pub(crate) fall: Vec<Shift>,
     /// With `must_convert`: per `bracket` direction, and per `adjacent` direction, the cells by
     /// the offset of their next cell that way.
-    pub bracket: Vec<Vec<Shift>>,
-    pub adjacent: Vec<Vec<Shift>>,
+    pub(crate) bracket: Vec<Vec<Shift>>,
+    pub(crate) adjacent: Vec<Vec<Shift>>,
     /// Whether every kind converts (the enemy's pieces that convert are then its occupied
     /// cells; else they are read from a position's per-code sets, of `codes` codes).
-    pub every_kind: bool,
-    pub codes: usize,
-    pub must_convert: bool,
+    pub(crate) every_kind: bool,
+    pub(crate) codes: usize,
+    pub(crate) must_convert: bool,
 }
 
 /// A table of next cells (or [`crate::geometry::NONE`]) split into one group per offset.
@@ -499,7 +499,7 @@ impl DropSets {
     /// The sets of a drop of a variant with `kinds` kinds on `cells` cells (`None` past 128
     /// cells, past [`MAX_GROUPS`] offsets a direction, or with a file restriction, which the
     /// sets do not hold).
-    pub fn of(d: &super::DropRule, convert: Option<&super::Convert>, cells: usize, kinds: usize) -> Option<DropSets> {
+    pub(crate) fn of(d: &super::DropRule, convert: Option<&super::Convert>, cells: usize, kinds: usize) -> Option<DropSets> {
         if !CellSet::fits(cells) || d.file_block.is_some() {
             return None;
         }
@@ -528,7 +528,7 @@ impl DropSets {
     /// The cells `side` may drop on in `pos` (`None` where the convertible pieces are not all
     /// of a kind and `pos` keeps no per-code sets).
     #[inline]
-    pub fn targets(&self, pos: &impl Occupancy, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
+    pub(crate) fn targets(&self, pos: &impl Occupancy, side: Player, convert: Option<&super::Convert>) -> Option<u128> {
         if pos.board().len() <= 64 { self.targets_in::<u64>(pos, side, convert) } else { self.targets_in::<u128>(pos, side, convert) }
     }
 

@@ -66,7 +66,7 @@ pub const SIGNATURES: &[&str] = &[
 
 /// What a parameter of the API names (for `check`, which reads the names a script writes).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum NameParam {
+pub(crate) enum NameParam {
     Cell,
     Zone,
     Player,
@@ -83,7 +83,7 @@ pub enum NameParam {
 /// What each parameter of the API function `name` with `arity` parameters names, read from
 /// the parameter names in [`SIGNATURES`] (`cell`, `from` and `to` are cells, `zone` a zone, …);
 /// `None` for a function the API does not have.
-pub fn name_params(name: &str, arity: usize) -> Option<Vec<Option<NameParam>>> {
+pub(crate) fn name_params(name: &str, arity: usize) -> Option<Vec<Option<NameParam>>> {
     SIGNATURES.iter().find_map(|sig| {
         let rest = sig.strip_prefix(name)?.strip_prefix('(')?;
         let params = &rest[..rest.find(')')?];
@@ -185,7 +185,7 @@ fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
 ///
 /// # Errors
 /// Text that is not a move of this board.
-pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
+pub(crate) fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationError> {
     match MoveText::parse(text, &rules.geometry)? {
         MoveText::Drop { .. } | MoveText::Castle { .. } => Err(NotationError::Unreadable(
             text.into(),
@@ -201,7 +201,7 @@ pub fn parse_script_move(text: &str, rules: &Ruleset) -> Result<Move, NotationEr
 ///
 /// # Errors
 /// What is wrong, in the rules' words.
-pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &MoveText) -> Result<(), ScriptMoveError> {
+pub(crate) fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &MoveText) -> Result<(), ScriptMoveError> {
     let g = &rules.geometry;
     let side = pos.side();
     let name = |c: u16| g.name(Cell(c)).to_string();
@@ -266,7 +266,7 @@ pub fn check_script_move(rules: &Ruleset, pos: &crate::state::Position, mv: &Mov
 /// words.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct ScriptMoveError(String);
+pub(crate) struct ScriptMoveError(String);
 
 /// The move a hook receives (`m`): a typed value whose properties (`m.to`, `m.player`, …) are
 /// made only when the script reads them, so a call that reads little costs little.
@@ -275,7 +275,7 @@ pub struct ScriptMoveError(String);
 const HOOK_CAPTURED: usize = 16;
 
 #[derive(Clone)]
-pub struct HookMove {
+pub(crate) struct HookMove {
     m: Move,
     /// The moving (or dropped) piece; empty for a pass.
     code: PieceCode,
@@ -290,7 +290,7 @@ pub struct HookMove {
 
 impl HookMove {
     /// `m` in `pos`, before it is made.
-    pub fn new(pos: &crate::state::Position, m: &Move) -> HookMove {
+    pub(crate) fn new(pos: &crate::state::Position, m: &Move) -> HookMove {
         let code = match m.dropped() {
             Some(c) => c,
             None if m.from != NONE => pos.board().get(m.from as usize).copied().unwrap_or_default(),
@@ -344,7 +344,7 @@ fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
 }
 
 /// Registers the API on an engine; every function works on `ctx`.
-pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
+pub(crate) fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     register_move(engine, ctx);
     macro_rules! reg {
         ($name:literal, |$c:ident $(, $a:ident : $t:ty)*| -> $ret:ty $body:block) => {{

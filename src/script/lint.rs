@@ -25,7 +25,7 @@ use std::fmt;
 
 /// How bad a finding is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
+pub(crate) enum Severity {
     /// The script fails when it gets there.
     Error,
     /// Legal, but most likely not what was meant.
@@ -34,18 +34,18 @@ pub enum Severity {
 
 /// One thing found in a script.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub severity: Severity,
+pub(crate) struct Finding {
+    pub(crate) severity: Severity,
     /// 1-based line and column of what is marked, and its length in bytes.
-    pub line: usize,
-    pub column: usize,
-    pub len: usize,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+    pub(crate) len: usize,
     /// Where it is: ``hook `after_move` ``, ``fn `helper` ``, `a closure in …`, `the top level`.
-    pub function: String,
-    pub message: String,
+    pub(crate) function: String,
+    pub(crate) message: String,
     /// The label under the marked text.
-    pub label: String,
-    pub help: Option<String>,
+    pub(crate) label: String,
+    pub(crate) help: Option<String>,
 }
 
 /// Calls Rhai handles itself rather than through a registered function (any arity).
@@ -80,7 +80,7 @@ impl Known<'_> {
 
 /// Checks a script's calls and names against a variant. A script that does not compile gives
 /// no findings (loading reports it).
-pub fn lint(file: &SourceFile, rules: &Ruleset) -> Vec<Finding> {
+pub(crate) fn lint(file: &SourceFile, rules: &Ruleset) -> Vec<Finding> {
     let mut engine = Engine::new();
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     engine.disable_symbol("eval");
@@ -366,7 +366,7 @@ fn fn_pointer(known: &Known, label: &str, name: &str, pos: rhai::Position, out: 
 
 /// Findings shown as diagnostics of the script file (no colour unless `color`), errors and
 /// warnings marked as such.
-pub fn render(file: &SourceFile, findings: &[Finding], color: bool) -> String {
+pub(crate) fn render(file: &SourceFile, findings: &[Finding], color: bool) -> String {
     let theme = if color { miette::GraphicalTheme::unicode() } else { miette::GraphicalTheme::unicode_nocolor() };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();

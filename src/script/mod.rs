@@ -7,7 +7,7 @@
 //! happens; every write goes through the position's logged setters, so undo reverts it.
 
 pub mod api;
-pub mod lint;
+pub(crate) mod lint;
 
 use crate::notation::{Move, MoveText};
 use crate::rules::{Hook, LoadError, Ruleset, SourceFile};
@@ -19,23 +19,23 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Limits that stop a runaway script.
-pub const MAX_OPERATIONS: u64 = 2_000_000;
-pub const MAX_CALL_LEVELS: usize = 64;
+pub(crate) const MAX_OPERATIONS: u64 = 2_000_000;
+pub(crate) const MAX_CALL_LEVELS: usize = 64;
 /// The most lines a script's output keeps between two takes (the rest is counted, not kept).
-pub const MAX_OUTPUT_LINES: usize = 1000;
+pub(crate) const MAX_OUTPUT_LINES: usize = 1000;
 
 /// What the script API works on during a hook call.
 #[derive(Default)]
-pub struct Ctx {
-    pub rules: Option<Arc<Ruleset>>,
-    pub pos: Position,
+pub(crate) struct Ctx {
+    pub(crate) rules: Option<Arc<Ruleset>>,
+    pub(crate) pos: Position,
     /// Lines the script printed.
-    pub output: Vec<String>,
+    pub(crate) output: Vec<String>,
     /// Lines printed past [`MAX_OUTPUT_LINES`] since the output was last taken.
-    pub cut: usize,
+    pub(crate) cut: usize,
     /// Cell and player names, made once so the API hands out shared strings, not new ones.
-    pub names: Vec<rhai::ImmutableString>,
-    pub players: Vec<rhai::ImmutableString>,
+    pub(crate) names: Vec<rhai::ImmutableString>,
+    pub(crate) players: Vec<rhai::ImmutableString>,
 }
 
 /// A variant's script: its text, checked at load and compiled once per thread that calls its
@@ -43,7 +43,7 @@ pub struct Ctx {
 /// (compiled on its first hook call); the loaded variant is then `Send + Sync`, and self-play
 /// threads share one.
 pub struct Script {
-    pub file: SourceFile,
+    pub(crate) file: SourceFile,
     rules: Arc<Ruleset>,
     defined: Vec<Hook>,
     id: u64,
@@ -62,7 +62,7 @@ impl Script {
     ///
     /// # Errors
     /// A syntax error, or a hook with the wrong number of parameters, with file, line and column.
-    pub fn compile(file: SourceFile, rules: Arc<Ruleset>) -> Result<Script, LoadError> {
+    pub(crate) fn compile(file: SourceFile, rules: Arc<Ruleset>) -> Result<Script, LoadError> {
         let compiled = Compiled::compile(file.clone(), rules.clone())?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let defined = compiled.defined.clone();
@@ -92,12 +92,12 @@ impl Script {
     }
 
     /// Whether the script defines a hook.
-    pub fn defines(&self, hook: Hook) -> bool {
+    pub(crate) fn defines(&self, hook: Hook) -> bool {
         self.defined.contains(&hook)
     }
 
     /// Takes what the script printed (on this thread) since the last call.
-    pub fn take_output(&self) -> Vec<String> {
+    pub(crate) fn take_output(&self) -> Vec<String> {
         self.compiled_here().map(|c| c.take_output()).unwrap_or_default()
     }
 
@@ -105,7 +105,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed.
-    pub fn after_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<(), ScriptError> {
+    pub(crate) fn after_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<(), ScriptError> {
         self.here(Hook::AfterMove)?.after_move(pos, m, doing)
     }
 
@@ -113,7 +113,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed or returned something else.
-    pub fn allow_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<Option<String>, ScriptError> {
+    pub(crate) fn allow_move(&self, pos: &mut Position, m: api::HookMove, doing: &str) -> Result<Option<String>, ScriptError> {
         self.read_only(Hook::AllowMove, pos, doing, |c, pos| c.allow_move(pos, m, doing))
     }
 
@@ -124,7 +124,7 @@ impl Script {
     /// # Errors
     /// The hook failed or returned something other than moves the kernel can play, naming the
     /// move and what is wrong with it.
-    pub fn generate_moves(&self, pos: &mut Position, rules: &Ruleset, listed: &[Move]) -> Result<Vec<Move>, ScriptError> {
+    pub(crate) fn generate_moves(&self, pos: &mut Position, rules: &Ruleset, listed: &[Move]) -> Result<Vec<Move>, ScriptError> {
         self.read_only(Hook::GenerateMoves, pos, "while listing moves", |c, pos| c.generate_moves(pos, rules, listed))
     }
 
@@ -156,7 +156,7 @@ impl Script {
     ///
     /// # Errors
     /// The hook failed.
-    pub fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
+    pub(crate) fn outcome(&self, pos: &mut Position) -> Result<(), ScriptError> {
         self.here(Hook::Outcome)?.outcome(pos)
     }
 
@@ -203,20 +203,20 @@ struct Compiled {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{}", self.describe())]
 pub struct ScriptError {
-    pub hook: Hook,
+    pub(crate) hook: Hook,
     /// The script's name as shown to the designer.
-    pub file: String,
+    pub(crate) file: String,
     /// 1-based line and column, when the script engine knows them.
-    pub line: Option<usize>,
-    pub column: Option<usize>,
+    pub(crate) line: Option<usize>,
+    pub(crate) column: Option<usize>,
     /// What the kernel was doing (`while playing e2-e3`), or empty.
-    pub doing: String,
-    pub cause: ScriptCause,
+    pub(crate) doing: String,
+    pub(crate) cause: ScriptCause,
 }
 
 /// What went wrong in a hook.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ScriptCause {
+pub(crate) enum ScriptCause {
     /// The script failed while running (a thrown error, a bad call, the operation limit).
     Runtime(String),
     /// The hook returned something the kernel cannot use.

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 /// Where a study's games go as they finish: a JSON-lines file flushed game by game, so a run
 /// killed after hours keeps every finished game (`--resume-from` continues it).
-pub type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
+pub(crate) type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
 
 /// Plays a study on `cfg.threads` threads (all sharing one loaded variant), with a progress bar
 /// on standard error when `progress`. Games already in `resumed` (from an earlier run of the
@@ -23,7 +23,7 @@ pub type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
 /// # Errors
 /// The variant does not load, a player's name is not the variant's, a script hook failed,
 /// `sink` failed, or a resumed game belongs to another study.
-pub fn run_into(
+pub(crate) fn run_into(
     spec: &str,
     sets: &[(String, String)],
     cfg: &Config,
@@ -37,19 +37,19 @@ pub fn run_into(
 
 /// The games of several studies of one variant played together (see [`run_batch`]).
 #[derive(Clone, Debug)]
-pub struct Played {
+pub(crate) struct Played {
     /// The rule set: the variant and the options given.
-    pub title: String,
+    pub(crate) title: String,
     /// The variant's players, the first seat's first.
-    pub names: [String; 2],
+    pub(crate) names: [String; 2],
     /// Each study's games, in the order of its configuration, by index.
-    pub games: Vec<Vec<GameRecord>>,
+    pub(crate) games: Vec<Vec<GameRecord>>,
     /// Ctrl-C stopped the batch: `games` are those finished.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
     /// Games read back from an earlier run rather than played here.
-    pub resumed: u64,
+    pub(crate) resumed: u64,
     /// Seconds the games took, when all were played here.
-    pub seconds: Option<f64>,
+    pub(crate) seconds: Option<f64>,
 }
 
 impl Played {
@@ -64,14 +64,14 @@ impl Played {
 }
 
 /// Studies played as one: one pool of `threads` threads, one progress bar, one sink.
-pub struct Batch<'a> {
+pub(crate) struct Batch<'a> {
     /// One self-play study, or an arena's studies (one per pair).
-    pub cfgs: &'a [Config],
+    pub(crate) cfgs: &'a [Config],
     /// The arena's engines (its records carry them as their study's), or `None` for self-play.
-    pub arena: Option<&'a [Engine]>,
-    pub threads: usize,
+    pub(crate) arena: Option<&'a [Engine]>,
+    pub(crate) threads: usize,
     /// A progress bar on standard error.
-    pub progress: bool,
+    pub(crate) progress: bool,
 }
 
 /// Several studies of one variant played as one (the arena's, one per pair of engines).
@@ -81,7 +81,7 @@ pub struct Batch<'a> {
 /// # Errors
 /// The variant does not load, a player's name is not the variant's, a script hook failed,
 /// `sink` failed, or a resumed game belongs to another study.
-pub fn run_batch(
+pub(crate) fn run_batch(
     spec: &str,
     sets: &[(String, String)],
     batch: &Batch,
@@ -120,7 +120,7 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
 ///
 /// # Errors
 /// A player's name is not the variant's, or a script hook failed.
-pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
+pub(crate) fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
     let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let cfg = cfg.seated(&v.rules)?;
     let label = Study::of(&v, std::slice::from_ref(&cfg), None);
@@ -139,7 +139,12 @@ pub fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord))
 /// # Errors
 /// A game of another study: another seed, other players, another shard, the variant's files
 /// changed; continuing would mix two studies.
-pub fn resumable(v: &Variant, cfgs: &[Config], label: &Study, resumed: &[GameRecord]) -> Result<Vec<Vec<GameRecord>>, SelfplayError> {
+pub(crate) fn resumable(
+    v: &Variant,
+    cfgs: &[Config],
+    label: &Study,
+    resumed: &[GameRecord],
+) -> Result<Vec<Vec<GameRecord>>, SelfplayError> {
     let title = describe(v);
     let mut out: Vec<BTreeMap<u64, GameRecord>> = vec![BTreeMap::new(); cfgs.len()];
     let met = |c: &Config, g: &GameRecord| {
@@ -355,7 +360,7 @@ fn pool(
 /// What the progress bar says after its count: the rate and the time left once a game played
 /// here has ended (`done` of them in `secs` seconds, `left` to play), and until then that it
 /// waits for one (a rate or an eta from nothing would be made up).
-pub fn rate_and_eta(done: u64, left: u64, secs: f64) -> String {
+pub(crate) fn rate_and_eta(done: u64, left: u64, secs: f64) -> String {
     if done == 0 || secs <= 0.0 {
         return "waiting for the first game to end".into();
     }

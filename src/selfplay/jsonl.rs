@@ -15,22 +15,22 @@ use std::io::{BufRead, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The longest line read (16 MiB; a game of 1000 plies with every move kept takes about 20 kB).
-pub const MAX_LINE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_LINE_BYTES: u64 = 16 << 20;
 
 /// The largest file read (1 GiB: some 50 000 long games).
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The records of one file.
 #[derive(Debug, Default)]
-pub struct Records {
+pub(crate) struct Records {
     /// Each record with its line number (from 1).
-    pub games: Vec<(usize, GameRecord)>,
+    pub(crate) games: Vec<(usize, GameRecord)>,
     /// The bytes up to the end of the last record (where appending may start).
-    pub good: u64,
+    pub(crate) good: u64,
     /// The line number of a last line cut off mid-write, left out.
-    pub cut: Option<usize>,
+    pub(crate) cut: Option<usize>,
     /// Whether the last record lacks its newline (an appender writes one first).
-    pub unterminated: bool,
+    pub(crate) unterminated: bool,
 }
 
 fn read_error(path: &Path, source: std::io::Error) -> SelfplayError {
@@ -60,7 +60,7 @@ fn open(path: &Path) -> Result<impl BufRead, SelfplayError> {
 /// # Errors
 /// The file cannot be read, is over a limit, or holds a line that is not a record (but a cut
 /// last line) or a record with an unknown result.
-pub fn read_records(path: &Path) -> Result<Records, SelfplayError> {
+pub(crate) fn read_records(path: &Path) -> Result<Records, SelfplayError> {
     let mut r = open(path)?;
     let mut out = Records::default();
     let mut buf = Vec::new();
@@ -266,11 +266,11 @@ fn missing(games: &[GameRecord]) -> Vec<String> {
 }
 
 /// The games of `--resume-from FILE` and the `--jsonl` file (or FILE itself) new games stream to.
-pub struct GameFiles {
+pub(crate) struct GameFiles {
     /// The games read back.
-    pub resumed: Vec<GameRecord>,
+    pub(crate) resumed: Vec<GameRecord>,
     /// The file resumed, to name in its errors.
-    pub resume_from: Option<PathBuf>,
+    pub(crate) resume_from: Option<PathBuf>,
     /// Where new games go, and its name for errors.
     out: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
 }
@@ -283,7 +283,7 @@ impl GameFiles {
     ///
     /// # Errors
     /// Either file cannot be read or written (the message names it), or is over a limit.
-    pub fn open(jsonl: Option<&Path>, resume_from: Option<&Path>) -> Result<GameFiles, SelfplayError> {
+    pub(crate) fn open(jsonl: Option<&Path>, resume_from: Option<&Path>) -> Result<GameFiles, SelfplayError> {
         let read = match resume_from {
             Some(p) => read_records(p)?,
             None => Records::default(),
@@ -318,7 +318,7 @@ impl GameFiles {
     ///
     /// # Errors
     /// The file cannot be written: the error, of the same kind, names the file.
-    pub fn write(&mut self, g: &GameRecord) -> std::io::Result<()> {
+    pub(crate) fn write(&mut self, g: &GameRecord) -> std::io::Result<()> {
         let Some((p, f)) = &mut self.out else { return Ok(()) };
         let line = serde_json::to_string(g).unwrap_or_default();
         writeln!(f, "{line}").and_then(|()| f.flush()).map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))

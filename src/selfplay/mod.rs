@@ -10,15 +10,17 @@
 mod batch;
 mod compare;
 pub mod jsonl;
-pub mod openings;
-pub mod quality;
-pub mod study;
+pub(crate) mod openings;
+pub(crate) mod quality;
+pub(crate) mod study;
 mod svg;
 
-pub use batch::{Batch, Played, Sink, rate_and_eta, resumable, run, run_batch, run_into, run_variant};
+pub use batch::run;
+pub(crate) use batch::{Batch, Sink, run_batch, run_into, run_variant};
 pub use compare::compare;
-pub use jsonl::{GameFiles, Merged, read_resumable};
-pub use study::Study;
+pub(crate) use jsonl::GameFiles;
+pub use jsonl::read_resumable;
+pub(crate) use study::Study;
 pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};
@@ -146,7 +148,7 @@ impl Config {
     ///
     /// # Errors
     /// A missing count or a bad engine.
-    pub fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
+    pub(crate) fn from_repl_args(args: &[String], seed: u64) -> Result<Config, SelfplayError> {
         let mut c = Config::new(0, seed);
         let mut it = args.iter();
         while let Some(a) = it.next() {
@@ -174,7 +176,7 @@ impl Config {
     ///
     /// # Errors
     /// A name that is not one of the variant's players, or one seat named twice.
-    pub fn seated(&self, rules: &crate::rules::Ruleset) -> Result<Config, SelfplayError> {
+    pub(crate) fn seated(&self, rules: &crate::rules::Ruleset) -> Result<Config, SelfplayError> {
         let mut c = self.clone();
         let mut given = [false; 2];
         for (name, e) in std::mem::take(&mut c.named) {
@@ -205,7 +207,7 @@ impl Config {
     /// Whether a player searches (`ab`, `mcts`): then each position also gets a one-ply look at
     /// every legal move ([`GameRecord::near_forced`]), which costs little beside a search and
     /// several times a random game.
-    pub fn looks(&self) -> bool {
+    pub(crate) fn looks(&self) -> bool {
         self.first != Engine::Random || self.second != Engine::Random
     }
 
@@ -214,7 +216,7 @@ impl Config {
     }
 
     /// Who plays game `index`: (the first seat's engine, the second's).
-    pub fn players(&self, index: u64) -> (Engine, Engine) {
+    pub(crate) fn players(&self, index: u64) -> (Engine, Engine) {
         if self.alternate && index % 2 == 1 { (self.second, self.first) } else { (self.first, self.second) }
     }
 }
@@ -238,10 +240,10 @@ pub struct GameRecord {
     pub seed: u64,
     pub variant: String,
     /// The options given (self-play's `move_limit` among them).
-    pub options: BTreeMap<String, String>,
+    pub(crate) options: BTreeMap<String, String>,
     /// The study the game belongs to ([`Study`]; absent in files written before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub study: Option<Study>,
+    pub(crate) study: Option<Study>,
     /// The variant's players by their names, the first seat's first (`["black", "white"]` in
     /// Othello). Absent in files written before: their results say `white` for the first seat
     /// and `black` for the second ([`GameRecord::names`]).
@@ -249,7 +251,7 @@ pub struct GameRecord {
     pub players: [String; 2],
     /// The winner's name (one of [`GameRecord::names`]) or `draw`.
     pub result: String,
-    pub reason: String,
+    pub(crate) reason: String,
     pub plies: u32,
     pub moves: Vec<String>,
     /// The number of legal moves in each position where a decision was made.
@@ -258,7 +260,7 @@ pub struct GameRecord {
     /// with the same digest are the same game ([`Report::distinct`]). Absent in files written
     /// before: then the moves' texts tell games apart where they are all kept.
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub line: String,
+    pub(crate) line: String,
     /// The seats' engines (`random`, `mcts:1000`), so a resumed study is the same study (absent
     /// in files written before they were recorded; older files call them `white` and `black`).
     #[serde(default, alias = "white", skip_serializing_if = "String::is_empty")]
@@ -298,22 +300,22 @@ const SEAT_NAMES: [&str; 2] = ["white", "black"];
 
 impl GameRecord {
     /// The players' names, the first seat's first.
-    pub fn names(&self) -> [&str; 2] {
+    pub(crate) fn names(&self) -> [&str; 2] {
         if no_players(&self.players) { SEAT_NAMES } else { [&self.players[0], &self.players[1]] }
     }
 
     /// The seat that won (0 the first, 1 the second), `None` for a draw or an unknown result.
-    pub fn winner(&self) -> Option<usize> {
+    pub(crate) fn winner(&self) -> Option<usize> {
         self.names().iter().position(|n| *n == self.result)
     }
 
     /// Whether the result is one of the players or a draw.
-    pub fn result_known(&self) -> bool {
+    pub(crate) fn result_known(&self) -> bool {
         self.result == "draw" || self.winner().is_some()
     }
 
     /// The first seat's points: 1 a win, ½ a draw, 0 a loss.
-    pub fn first_points(&self) -> f64 {
+    pub(crate) fn first_points(&self) -> f64 {
         match self.winner() {
             Some(0) => 1.0,
             Some(_) => 0.0,
@@ -333,7 +335,7 @@ impl GameRecord {
 
     /// What tells this game apart from others: its [`GameRecord::line`], else its moves when
     /// all are kept, else its index (taken as distinct).
-    pub fn identity(&self) -> String {
+    pub(crate) fn identity(&self) -> String {
         if !self.line.is_empty() {
             self.line.clone()
         } else if self.moves.len() == self.plies as usize {
@@ -345,12 +347,12 @@ impl GameRecord {
 }
 
 /// One step of a game's [`GameRecord::line`]: the digest so far and the next position's hash.
-pub fn line_step(line: u64, position: u64) -> u64 {
+pub(crate) fn line_step(line: u64, position: u64) -> u64 {
     game_seed(line, position)
 }
 
 /// The plies of each game kept for the opening table when the moves are not all recorded.
-pub const OPENING_PLIES: usize = 3;
+pub(crate) const OPENING_PLIES: usize = 3;
 
 /// The wall time one player took to choose its moves in one game, in seconds: enough for a
 /// report of many games, merged or resumed, to give each player's typical and worst move.
@@ -371,7 +373,7 @@ impl MoveTimes {
 }
 
 /// The median of sorted numbers (0 for none).
-pub fn median(sorted: &[f64]) -> f64 {
+pub(crate) fn median(sorted: &[f64]) -> f64 {
     match sorted.len() {
         0 => 0.0,
         n if n % 2 == 1 => sorted[n / 2],
@@ -382,7 +384,7 @@ pub fn median(sorted: &[f64]) -> f64 {
 /// What one thread of a study plays its games on, kept from game to game so that a game
 /// allocates only what its record keeps: the variant, its start position, the position
 /// played, the move list, the counts of a random pick, the evaluator's lists.
-pub struct Desk<'a> {
+pub(crate) struct Desk<'a> {
     v: &'a Variant,
     start: Position,
     pos: Position,
@@ -399,7 +401,7 @@ pub struct Desk<'a> {
 
 impl<'a> Desk<'a> {
     /// A desk for games of `v`.
-    pub fn new(v: &'a Variant) -> Desk<'a> {
+    pub(crate) fn new(v: &'a Variant) -> Desk<'a> {
         let start = v.start();
         Desk {
             v,
@@ -518,7 +520,7 @@ impl GameSoFar {
 ///
 /// # Errors
 /// A script hook failed.
-pub fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
+pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
     let (first_engine, second_engine) = cfg.players(index);
@@ -598,7 +600,7 @@ fn drawn(v: &Variant, pos: &mut Position, counted: Option<&Counted>, index: usiz
 
 /// Why a report's numbers may not be judged ([`Report::judged`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Unjudged {
+pub(crate) enum Unjudged {
     #[error("fewer than {MIN_JUDGED} distinct games")]
     FewGames,
     #[error("only {distinct} of the {n} games differ")]
@@ -608,7 +610,7 @@ pub enum Unjudged {
 }
 
 /// The options self-play sets unless given: `move_limit = 1000`.
-pub fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
+pub(crate) fn with_move_limit(sets: &[(String, String)]) -> Vec<(String, String)> {
     let mut s = sets.to_vec();
     if !s.iter().any(|(k, _)| k == "move_limit") {
         s.push(("move_limit".into(), "1000".into()));
@@ -633,15 +635,15 @@ pub(crate) fn title<'a>(variant: &str, options: impl Iterator<Item = (&'a str, &
 
 /// A proportion with its 95 % Wilson interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Share {
-    pub count: u64,
-    pub p: f64,
-    pub lo: f64,
-    pub hi: f64,
+pub(crate) struct Share {
+    pub(crate) count: u64,
+    pub(crate) p: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
 }
 
 impl Share {
-    pub fn new(count: u64, n: u64) -> Share {
+    pub(crate) fn new(count: u64, n: u64) -> Share {
         if n == 0 {
             return Share { count, p: 0.0, lo: 0.0, hi: 0.0 };
         }
@@ -654,86 +656,86 @@ impl Share {
 /// The numbers of a study.
 #[derive(Clone, Debug)]
 pub struct Report {
-    pub title: String,
+    pub(crate) title: String,
     /// Every game, by index (what `jsonl` writes).
     pub games: Vec<GameRecord>,
     pub n: u64,
     /// The games that differ ([`GameRecord::identity`]): every statistic below counts each
     /// once, the lowest index of a repeated game standing for it (a repeat tells nothing new).
-    pub distinct: u64,
+    pub(crate) distinct: u64,
     /// The players by the variant's names, the first seat's first.
-    pub names: [String; 2],
+    pub(crate) names: [String; 2],
     /// The first seat's wins, the second's, and the draws (over the distinct games).
-    pub first: Share,
-    pub second: Share,
-    pub draws: Share,
+    pub(crate) first: Share,
+    pub(crate) second: Share,
+    pub(crate) draws: Share,
     /// The first seat's score (wins + half the draws) over the distinct games, with a 95 %
     /// interval (Wilson's, treating the score as a share: conservative, since a draw's half
     /// point varies less than a win or a loss, and always within [0, 1]).
-    pub first_score: (f64, f64, f64),
-    pub reasons: Vec<(String, u64)>,
-    pub length: Lengths,
+    pub(crate) first_score: (f64, f64, f64),
+    pub(crate) reasons: Vec<(String, u64)>,
+    pub(crate) length: Lengths,
     /// Mean legal moves per position: overall, per third of the game, and the maximum.
-    pub branching: Branching,
+    pub(crate) branching: Branching,
     /// Seconds the study took, when it was played here (not for merged files).
-    pub seconds: Option<f64>,
+    pub(crate) seconds: Option<f64>,
     /// Ctrl-C stopped the study: the report covers the games finished.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
     /// Games read back from an earlier run (`--resume-from`) rather than played here.
-    pub resumed: u64,
+    pub(crate) resumed: u64,
     /// Games that ended at the move limit rather than by a rule of the game.
-    pub capped: Share,
+    pub(crate) capped: Share,
     /// The seats' engines (`random`, `mcts:1000`), when the games say and agree.
-    pub players: Option<(String, String)>,
+    pub(crate) players: Option<(String, String)>,
     /// What the report must say before its numbers (missing shards or games, from `report`).
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
     /// Every game-quality metric over the games.
-    pub quality: Quality,
+    pub(crate) quality: Quality,
     /// The plies the opening table looks at (1 by default; `--openings N`).
-    pub opening_plies: usize,
+    pub(crate) opening_plies: usize,
 }
 
 /// The rows of the opening table a report shows (more when flagged).
-pub const OPENING_ROWS: usize = 20;
+pub(crate) const OPENING_ROWS: usize = 20;
 
 /// The reason a game cut by the move limit gives.
-pub const MOVE_LIMIT_REASON: &str = "move limit";
+pub(crate) const MOVE_LIMIT_REASON: &str = "move limit";
 
 /// The fewest distinct games a side of a comparison needs before anything is marked
 /// significant: with fewer, an interval says nothing (and no games gave "−50 points").
-pub const MIN_JUDGED: u64 = 2;
+pub(crate) const MIN_JUDGED: u64 = 2;
 
 /// Below this share of distinct games, a report warns that its players repeat themselves.
-pub const DISTINCT_WARNING: f64 = 0.9;
+pub(crate) const DISTINCT_WARNING: f64 = 0.9;
 
 /// The games that differ by [`GameRecord::identity`], in the order given (the first of each).
-pub fn distinct_games(games: &[GameRecord]) -> Vec<GameRecord> {
+pub(crate) fn distinct_games(games: &[GameRecord]) -> Vec<GameRecord> {
     let mut seen = std::collections::HashSet::new();
     games.iter().filter(|g| seen.insert(g.identity())).cloned().collect()
 }
 
 /// Above this share of games ended by the move limit, a report warns that it measures the limit
 /// and marks nothing significant.
-pub const CAPPED_WARNING: f64 = 0.25;
+pub(crate) const CAPPED_WARNING: f64 = 0.25;
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Lengths {
-    pub mean: f64,
+pub(crate) struct Lengths {
+    pub(crate) mean: f64,
     /// The standard deviation (for comparing means).
-    pub sd: f64,
-    pub median: f64,
-    pub p10: u32,
-    pub p90: u32,
-    pub min: u32,
-    pub max: u32,
+    pub(crate) sd: f64,
+    pub(crate) median: f64,
+    pub(crate) p10: u32,
+    pub(crate) p90: u32,
+    pub(crate) min: u32,
+    pub(crate) max: u32,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Branching {
-    pub mean: f64,
-    pub phases: [f64; 3],
-    pub max: u32,
-    pub positions: u64,
+pub(crate) struct Branching {
+    pub(crate) mean: f64,
+    pub(crate) phases: [f64; 3],
+    pub(crate) max: u32,
+    pub(crate) positions: u64,
 }
 
 /// Why games ended (`white wins: …`, `draw: …`), most frequent first.
@@ -807,7 +809,7 @@ fn quantile(sorted: &[u32], q: f64) -> u32 {
 
 impl Report {
     /// The numbers of a study's games (`seconds`: how long they took, when played here).
-    pub fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
+    pub(crate) fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
         let n = games.len() as u64;
         let all = games;
         let games = distinct_games(&all);
@@ -843,20 +845,20 @@ impl Report {
     }
 
     /// The games the statistics count: each distinct game once (see [`Report::distinct`]).
-    pub fn counted(&self) -> Vec<GameRecord> {
+    pub(crate) fn counted(&self) -> Vec<GameRecord> {
         distinct_games(&self.games)
     }
 
     /// Whether fewer than [`DISTINCT_WARNING`] of the games differ: the players repeat
     /// themselves (deterministic engines), so even the distinct games are no random sample.
-    pub fn repeats(&self) -> bool {
+    pub(crate) fn repeats(&self) -> bool {
         (self.distinct as f64) < DISTINCT_WARNING * self.n as f64
     }
 
     /// Whether the report's numbers may be judged (marked significant or not), or why not: at
     /// least [`MIN_JUDGED`] distinct games, most games distinct, and the move limit did not
     /// decide them.
-    pub fn judged(&self) -> Result<(), Unjudged> {
+    pub(crate) fn judged(&self) -> Result<(), Unjudged> {
         if self.distinct < MIN_JUDGED {
             return Err(Unjudged::FewGames);
         }
@@ -872,7 +874,7 @@ impl Report {
     /// The length histogram: up to `bins` rows on a logarithmic scale of plies (short and long
     /// games both readable), then the games cut by the move limit as a row of their own
     /// (`capped` true). Rows: (from, to, count, capped).
-    pub fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64, bool)> {
+    pub(crate) fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64, bool)> {
         let games = self.counted();
         let lengths: Vec<u32> = games.iter().filter(|g| g.reason != MOVE_LIMIT_REASON).map(|g| g.plies).collect();
         let mut rows: Vec<(u32, u32, u64, bool)> = Vec::new();
@@ -902,7 +904,7 @@ impl Report {
     }
 
     /// Whether the move limit decided so many games that the results measure it.
-    pub fn dominated_by_limit(&self) -> bool {
+    pub(crate) fn dominated_by_limit(&self) -> bool {
         self.capped.p > CAPPED_WARNING
     }
 
@@ -1014,7 +1016,7 @@ impl Report {
     }
 
     /// The quality section: every metric with its 95 % interval (definitions: docs/selfplay.md).
-    pub fn quality_text(&self) -> String {
+    pub(crate) fn quality_text(&self) -> String {
         let mut s = String::from("quality (95% intervals; definitions in docs/selfplay.md)\n");
         let w = self.quality.measures.iter().map(|m| m.name.chars().count()).max().unwrap_or(0);
         for m in &self.quality.measures {
@@ -1066,7 +1068,7 @@ fn score_ci(xs: &[f64]) -> (f64, f64, f64) {
 }
 
 /// Wilson's 95 % score interval for a share `p` of `n`: always within [0, 1].
-pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+pub(crate) fn wilson(p: f64, n: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);
     }
@@ -1087,7 +1089,7 @@ pub(crate) fn newcombe(p1: f64, w1: (f64, f64), p2: f64, w2: (f64, f64)) -> (f64
 }
 
 /// A number to three significant figures, without an exponent (`0.0213`, `1.25`, `23400`).
-pub fn sig3(x: f64) -> String {
+pub(crate) fn sig3(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The most plies an opening table looks at.
-pub const MAX_PLIES: usize = super::OPENING_PLIES;
+pub(crate) const MAX_PLIES: usize = super::OPENING_PLIES;
 
 /// How an opening's score stands against the overall score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flag {
+pub(crate) enum Flag {
     /// Its interval lies wholly above the overall score's interval.
     WinsMore,
     /// Wholly below.
@@ -22,32 +22,32 @@ pub enum Flag {
 
 /// One opening: its first moves and the first player's score after them.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Opening {
+pub(crate) struct Opening {
     /// The moves, space-separated.
-    pub moves: String,
-    pub games: u64,
-    pub score: f64,
-    pub lo: f64,
-    pub hi: f64,
-    pub flag: Option<Flag>,
+    pub(crate) moves: String,
+    pub(crate) games: u64,
+    pub(crate) score: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) flag: Option<Flag>,
 }
 
 /// The first player's score by opening.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Openings {
-    pub plies: usize,
+pub(crate) struct Openings {
+    pub(crate) plies: usize,
     /// The score over the games in the table, with its interval.
-    pub overall: (f64, f64, f64),
+    pub(crate) overall: (f64, f64, f64),
     /// Most played first (then by the moves' text).
-    pub rows: Vec<Opening>,
+    pub(crate) rows: Vec<Opening>,
     /// Games that ended before `plies` decisions.
-    pub shorter: u64,
+    pub(crate) shorter: u64,
     /// Games whose moves were not recorded.
-    pub unrecorded: u64,
+    pub(crate) unrecorded: u64,
 }
 
 /// The opening table of `games` by their first `plies` moves (1 to [`MAX_PLIES`]).
-pub fn openings(games: &[GameRecord], plies: usize) -> Openings {
+pub(crate) fn openings(games: &[GameRecord], plies: usize) -> Openings {
     let plies = plies.clamp(1, MAX_PLIES);
     let mut by: BTreeMap<String, (u64, f64)> = BTreeMap::new();
     let (mut shorter, mut unrecorded) = (0, 0);
@@ -92,7 +92,7 @@ fn with_interval(p: f64, n: u64) -> (f64, f64, f64) {
 
 impl Openings {
     /// The table as text: at most `limit` rows, the flagged ones always.
-    pub fn text(&self, limit: usize) -> String {
+    pub(crate) fn text(&self, limit: usize) -> String {
         let mut s = String::new();
         let pct = |x: f64| format!("{:.1}%", x * 100.0);
         let what = if self.plies == 1 { "first move".to_string() } else { format!("first {} plies", self.plies) };

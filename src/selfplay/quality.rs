@@ -22,18 +22,18 @@ use crate::state::Position;
 use crate::variant::Variant;
 
 /// Evaluation units per ordinary piece (a value of 100 points).
-pub const UNITS_PER_PIECE: i32 = 100 * UNITS_PER_POINT;
+pub(crate) const UNITS_PER_PIECE: i32 = 100 * UNITS_PER_POINT;
 
 /// How far ahead the evaluation must put a player for it to lead: half an ordinary piece. A
 /// piece lost or won moves the lead; the positional terms of one move (a step of progress, 10
 /// points; the tempo, 5; a few moves of mobility, 3 each) do not.
-pub const LEAD_MARGIN: i32 = UNITS_PER_PIECE / 2;
+pub(crate) const LEAD_MARGIN: i32 = UNITS_PER_PIECE / 2;
 
 /// By how much a move's one-ply value must beat every other move's for it to be the only
 /// sensible one: a whole ordinary piece, the smallest difference the evaluation calls material
 /// (a capture, a piece saved); smaller gaps are positional terms that a one-ply look does not
 /// rank reliably.
-pub const NEAR_FORCED_MARGIN: i32 = UNITS_PER_PIECE;
+pub(crate) const NEAR_FORCED_MARGIN: i32 = UNITS_PER_PIECE;
 
 /// Whether the player to decide in `pos` has a single sensible move among `moves` (its legal
 /// moves, at least one): there is only one, or one move's one-ply value beats every other's by
@@ -44,7 +44,7 @@ pub const NEAR_FORCED_MARGIN: i32 = UNITS_PER_PIECE;
 ///
 /// # Errors
 /// A script hook failed (the position is then as it was).
-pub fn near_forced(v: &Variant, ev: &mut Evaluator, pos: &mut Position, moves: &[Move]) -> Result<bool, ScriptError> {
+pub(crate) fn near_forced(v: &Variant, ev: &mut Evaluator, pos: &mut Position, moves: &[Move]) -> Result<bool, ScriptError> {
     if moves.len() == 1 {
         return Ok(true);
     }
@@ -72,7 +72,7 @@ pub fn near_forced(v: &Variant, ev: &mut Evaluator, pos: &mut Position, moves: &
 
 /// What one metric makes of one game.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Sample {
+pub(crate) enum Sample {
     /// The record lacks what the metric reads (a file written before it was recorded).
     Missing,
     /// The metric does not apply to this game (a draw, for the winner's metrics).
@@ -85,7 +85,7 @@ pub enum Sample {
 
 /// How a metric's samples are summarized, and compared between two rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// A share of games: Wilson's interval; differences by Newcombe's.
     Share,
     /// A mean over games: the normal interval; differences by Welch's.
@@ -99,7 +99,7 @@ pub enum Kind {
 
 /// What a metric's value is counted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// A share, 0 to 1, shown in percent.
     Percent,
     Plies,
@@ -114,7 +114,7 @@ pub enum Unit {
 
 /// What part of a game record a metric reads (to say why it is unavailable).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Needs {
+pub(crate) enum Needs {
     Results,
     Turns,
     Evaluation,
@@ -123,7 +123,7 @@ pub enum Needs {
 
 impl Needs {
     /// Why the games lack it.
-    pub fn missing(self) -> &'static str {
+    pub(crate) fn missing(self) -> &'static str {
         match self {
             Needs::Results => "the games lack it",
             Needs::Turns => "the games carry no turn count (files written before it was recorded)",
@@ -134,17 +134,19 @@ impl Needs {
 }
 
 /// A game-quality metric: one game's sample, and how samples are summarized.
-pub struct Metric {
+pub(crate) struct Metric {
     /// Its name in reports.
-    pub name: &'static str,
-    /// Its definition in one sentence (docs/selfplay.md gives it in full).
-    pub definition: &'static str,
-    pub kind: Kind,
-    pub unit: Unit,
+    pub(crate) name: &'static str,
+    /// Its definition in one sentence (docs/selfplay.md gives it in full, and a test holds
+    /// that page's table to it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) definition: &'static str,
+    pub(crate) kind: Kind,
+    pub(crate) unit: Unit,
     /// What the games must record for it.
-    pub needs: Needs,
+    pub(crate) needs: Needs,
     /// What one game says.
-    pub sample: fn(&GameRecord) -> Sample,
+    pub(crate) sample: fn(&GameRecord) -> Sample,
 }
 
 /// The first player's points in a game: 1 a win, ½ a draw, 0 a loss.
@@ -170,7 +172,7 @@ fn winner_view(g: &GameRecord) -> Result<Vec<i64>, Sample> {
 
 /// Ludii's AdvantageP1 counts the first player's wins; we count its points (a draw half), so
 /// that the score and the balance agree in games with draws.
-pub const FIRST_PLAYER_SCORE: Metric = Metric {
+pub(crate) const FIRST_PLAYER_SCORE: Metric = Metric {
     name: "first player's score",
     definition: "(first player's wins + half the draws) / games",
     kind: Kind::Score,
@@ -182,7 +184,7 @@ pub const FIRST_PLAYER_SCORE: Metric = Metric {
 /// Ludii's Balance: 1 − |white's win rate − black's win rate|, which with two players is
 /// 1 − |2·score − 1| (white wins − black wins = 2·score − 1), so its interval follows from the
 /// score's.
-pub const BALANCE: Metric = Metric {
+pub(crate) const BALANCE: Metric = Metric {
     name: "balance",
     definition: "1 − |first player's wins − second's| / games",
     kind: Kind::Balance,
@@ -192,9 +194,9 @@ pub const BALANCE: Metric = Metric {
 };
 
 /// Ludii's Completion: the games with a winner.
-pub const COMPLETION: Metric = Metric {
+pub(crate) const COMPLETION: Metric = Metric {
     name: "completion (a winner)",
-    definition: "games won by either player / games",
+    definition: "games either player won / games",
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
@@ -202,9 +204,9 @@ pub const COMPLETION: Metric = Metric {
 };
 
 /// Ludii's Drawishness: draws the rules declared, the move limit's not included.
-pub const DRAWS_BY_RULE: Metric = Metric {
+pub(crate) const DRAWS_BY_RULE: Metric = Metric {
     name: "draws by a rule",
-    definition: "draws not declared by the move limit / games",
+    definition: "draws the rules declared (repetition, no moves, a draw condition) / games",
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
@@ -212,7 +214,7 @@ pub const DRAWS_BY_RULE: Metric = Metric {
 };
 
 /// Ludii's Timeouts: games the move limit stopped.
-pub const MOVE_LIMIT: Metric = Metric {
+pub(crate) const MOVE_LIMIT: Metric = Metric {
     name: "stopped by the move limit",
     definition: "games the move limit ended / games",
     kind: Kind::Share,
@@ -222,7 +224,7 @@ pub const MOVE_LIMIT: Metric = Metric {
 };
 
 /// Ludii's DurationMoves: decisions per game (a continuation's extra decisions count).
-pub const DURATION_PLIES: Metric = Metric {
+pub(crate) const DURATION_PLIES: Metric = Metric {
     name: "duration (plies)",
     definition: "decisions per game",
     kind: Kind::Mean,
@@ -232,9 +234,9 @@ pub const DURATION_PLIES: Metric = Metric {
 };
 
 /// Ludii's DurationTurns: turns per game, a turn being a run of decisions by one player.
-pub const DURATION_TURNS: Metric = Metric {
+pub(crate) const DURATION_TURNS: Metric = Metric {
     name: "duration (turns)",
-    definition: "turns per game (a player's consecutive decisions are one turn)",
+    definition: "turns per game, a turn being a run of consecutive decisions by one player",
     kind: Kind::Mean,
     unit: Unit::Turns,
     needs: Needs::Turns,
@@ -243,9 +245,9 @@ pub const DURATION_TURNS: Metric = Metric {
 
 /// Ludii's BranchingFactor: each game's mean number of legal moves per decision, averaged over
 /// games (the report's branching line pools positions instead, so long games weigh more there).
-pub const BRANCHING_FACTOR: Metric = Metric {
+pub(crate) const BRANCHING_FACTOR: Metric = Metric {
     name: "branching factor (per game)",
-    definition: "each game's mean legal moves per decision, averaged over games",
+    definition: "each game's mean number of legal moves per decision, averaged over games (the branching line above pools all positions, so long games weigh more there)",
     kind: Kind::Mean,
     unit: Unit::Moves,
     needs: Needs::Results,
@@ -258,7 +260,7 @@ pub const BRANCHING_FACTOR: Metric = Metric {
 };
 
 /// The complement of Ludii's DecisionMoves: each game's share of decisions with one legal move.
-pub const FORCED: Metric = Metric {
+pub(crate) const FORCED: Metric = Metric {
     name: "forced (one legal move)",
     definition: "each game's share of decisions with a single legal move, averaged over games",
     kind: Kind::Mean,
@@ -274,9 +276,9 @@ pub const FORCED: Metric = Metric {
 
 /// FORCED or nearly: each game's share of decisions with a single sensible move
 /// ([`near_forced`]); no Ludii counterpart (its Clarity measures the spread of move values).
-pub const SINGLE_SENSIBLE: Metric = Metric {
+pub(crate) const SINGLE_SENSIBLE: Metric = Metric {
     name: "single sensible move",
-    definition: "each game's share of decisions where one move beats every other by a piece at one ply (or is the only one)",
+    definition: "each game's share of decisions where one move stands out by a one-ply look (or is the only legal move), averaged over games",
     kind: Kind::Mean,
     unit: Unit::Percent,
     needs: Needs::Look,
@@ -291,9 +293,9 @@ pub const SINGLE_SENSIBLE: Metric = Metric {
 /// evaluations; a static evaluation swings with every exchange of pieces, so here the lead
 /// passes only when the other player gets [`LEAD_MARGIN`] ahead (a level position keeps the
 /// last leader), and the count is per game rather than per move.
-pub const LEAD_CHANGES: Metric = Metric {
+pub(crate) const LEAD_CHANGES: Metric = Metric {
     name: "lead changes",
-    definition: "times per game the lead passes: a player leads from half a piece ahead until the other is",
+    definition: "times per game the lead passes from one player to the other: a player leads from half a piece ahead until the other is half a piece ahead",
     kind: Kind::Mean,
     unit: Unit::Count,
     needs: Needs::Evaluation,
@@ -304,7 +306,7 @@ pub const LEAD_CHANGES: Metric = Metric {
 };
 
 /// How often the lead passes along white's evaluations `e` (see [`LEAD_CHANGES`]).
-pub fn lead_changes(e: &[i32]) -> u32 {
+pub(crate) fn lead_changes(e: &[i32]) -> u32 {
     let mut leader: Option<bool> = None;
     let mut changes = 0;
     for &x in e {
@@ -325,9 +327,9 @@ pub fn lead_changes(e: &[i32]) -> u32 {
 
 /// Drama as a share: the decided games whose winner was behind (by [`LEAD_MARGIN`]) at some
 /// point.
-pub const WON_FROM_BEHIND: Metric = Metric {
+pub(crate) const WON_FROM_BEHIND: Metric = Metric {
     name: "won from behind",
-    definition: "decided games whose winner was half a piece behind at some decision / decided games",
+    definition: "decided games whose eventual winner was half a piece behind at some decision / decided games",
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Evaluation,
@@ -339,9 +341,9 @@ pub const WON_FROM_BEHIND: Metric = Metric {
 
 /// Ludii's Drama: the mean, over a decided game's decisions, of how far the eventual winner's
 /// evaluation is below the best player's; with two players, its deficit (0 when ahead).
-pub const DRAMA: Metric = Metric {
+pub(crate) const DRAMA: Metric = Metric {
     name: "drama (winner's mean deficit)",
-    definition: "mean over a decided game's decisions of how far the eventual winner is behind (0 when ahead), in pieces",
+    definition: "over a decided game's decisions, the mean of how far the eventual winner is behind (0 when ahead), in pieces, averaged over decided games",
     kind: Kind::Mean,
     unit: Unit::Pieces,
     needs: Needs::Evaluation,
@@ -354,9 +356,9 @@ pub const DRAMA: Metric = Metric {
 /// Ludii's DecisivenessMoves: the share of a decided game played before the eventual winner's
 /// evaluation first exceeds the highest the loser ever had (its DecisivenessThreshold); 100 %
 /// when that never happens before the end (only the last move decided it).
-pub const DECISIVENESS: Metric = Metric {
+pub(crate) const DECISIVENESS: Metric = Metric {
     name: "decided after",
-    definition: "share of a decided game before the winner's evaluation first exceeds the best the loser ever had",
+    definition: "in a decided game, the share of its decisions before the winner's evaluation first exceeds the highest the loser ever had",
     kind: Kind::Mean,
     unit: Unit::Percent,
     needs: Needs::Evaluation,
@@ -376,7 +378,7 @@ pub const DECISIVENESS: Metric = Metric {
 /// Ludii's Stability is the variance of each player's evaluation over a game, which grows with
 /// a steady one-sided trend as much as with swings; we take the mean change of the evaluation
 /// from one decision to the next (in races it includes the tempo's half step changing hands).
-pub const STABILITY: Metric = Metric {
+pub(crate) const STABILITY: Metric = Metric {
     name: "evaluation swing per ply",
     definition: "mean |change| of the evaluation from one decision to the next, in pieces (lower: steadier)",
     kind: Kind::Mean,
@@ -393,7 +395,7 @@ pub const STABILITY: Metric = Metric {
 };
 
 /// Every metric, in the order reports show them.
-pub const METRICS: &[Metric] = &[
+pub(crate) const METRICS: &[Metric] = &[
     FIRST_PLAYER_SCORE,
     BALANCE,
     COMPLETION,
@@ -413,31 +415,31 @@ pub const METRICS: &[Metric] = &[
 
 /// One metric over some games.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Measure {
-    pub name: &'static str,
-    pub kind: Kind,
-    pub unit: Unit,
+pub(crate) struct Measure {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
+    pub(crate) unit: Unit,
     /// The value and its 95 % interval (0 when `n` is 0).
-    pub value: f64,
-    pub lo: f64,
-    pub hi: f64,
+    pub(crate) value: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
     /// The games it was measured on.
-    pub n: u64,
+    pub(crate) n: u64,
     /// The games it applies to that lack what it reads.
-    pub missing: u64,
+    pub(crate) missing: u64,
     /// The games it does not apply to (draws, for the winner's metrics).
-    pub skipped: u64,
+    pub(crate) skipped: u64,
     /// For means: the samples' standard deviation, least and greatest (for Welch's interval).
-    pub sd: f64,
-    pub min: f64,
-    pub max: f64,
+    pub(crate) sd: f64,
+    pub(crate) min: f64,
+    pub(crate) max: f64,
     /// Why there is no value, when `n` is 0.
-    pub unavailable: Option<&'static str>,
+    pub(crate) unavailable: Option<&'static str>,
 }
 
 impl Measure {
     /// Measures `m` over `games`.
-    pub fn of(m: &Metric, games: &[GameRecord]) -> Measure {
+    pub(crate) fn of(m: &Metric, games: &[GameRecord]) -> Measure {
         let (mut xs, mut missing, mut skipped) = (Vec::new(), 0, 0);
         for g in games {
             match (m.sample)(g) {
@@ -487,7 +489,7 @@ impl Measure {
     }
 
     /// The value in its unit (`51.2%`, `27.9`, `0.35`).
-    pub fn show(&self, x: f64) -> String {
+    pub(crate) fn show(&self, x: f64) -> String {
         // Adding 0 turns -0 into 0.
         let x = x + 0.0;
         match self.unit {
@@ -498,7 +500,7 @@ impl Measure {
     }
 
     /// One report line's value: `51.2% [48.9% – 53.4%]`, or why it is unavailable.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self.unavailable {
             Some(why) => format!("unavailable: {why}"),
             None => format!("{:>6} [{} – {}]", self.show(self.value), self.show(self.lo), self.show(self.hi)),
@@ -507,7 +509,7 @@ impl Measure {
 
     /// Over which games, when not all of them: `(over 812 decided games)`,
     /// `(1200 games; 800 carry no evaluation)`.
-    pub fn scope(&self) -> String {
+    pub(crate) fn scope(&self) -> String {
         match (self.missing, self.skipped) {
             _ if self.n == 0 => String::new(),
             (0, 0) => String::new(),
@@ -527,7 +529,7 @@ fn range(xs: &[f64]) -> (f64, f64) {
 
 /// BALANCE and its interval from the first player's score `s` and the score's interval: the
 /// map s ↦ 1 − |2s − 1| folded at ½.
-pub fn balance(s: f64, (lo, hi): (f64, f64)) -> (f64, f64, f64) {
+pub(crate) fn balance(s: f64, (lo, hi): (f64, f64)) -> (f64, f64, f64) {
     let b = |x: f64| 1.0 - (2.0 * x - 1.0).abs();
     let low = b(lo).min(b(hi));
     let high = if lo <= 0.5 && 0.5 <= hi { 1.0 } else { b(lo).max(b(hi)) };
@@ -536,25 +538,26 @@ pub fn balance(s: f64, (lo, hi): (f64, f64)) -> (f64, f64, f64) {
 
 /// Every metric over a study's games.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Quality {
-    pub measures: Vec<Measure>,
+pub(crate) struct Quality {
+    pub(crate) measures: Vec<Measure>,
 }
 
 impl Quality {
     /// Measures every metric of [`METRICS`] over `games`.
-    pub fn of(games: &[GameRecord]) -> Quality {
+    pub(crate) fn of(games: &[GameRecord]) -> Quality {
         Quality { measures: METRICS.iter().map(|m| Measure::of(m, games)).collect() }
     }
 
     /// The measure named `name`.
-    pub fn get(&self, name: &str) -> Option<&Measure> {
+    #[cfg(test)]
+    pub(crate) fn get(&self, name: &str) -> Option<&Measure> {
         self.measures.iter().find(|m| m.name == name)
     }
 }
 
 /// The game a report draws as typical: of the games carrying the evaluation, the one of median
 /// length (the shorter middle one for an even count; the lowest index among equal lengths).
-pub fn typical_game(games: &[GameRecord]) -> Option<&GameRecord> {
+pub(crate) fn typical_game(games: &[GameRecord]) -> Option<&GameRecord> {
     let mut with: Vec<&GameRecord> = games.iter().filter(|g| g.eval.as_ref().is_some_and(|e| !e.is_empty())).collect();
     with.sort_by_key(|g| (g.plies, g.index));
     with.get(with.len().checked_sub(1)? / 2).copied()
@@ -563,6 +566,19 @@ pub fn typical_game(games: &[GameRecord]) -> Option<&GameRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/selfplay.md's table gives each metric's name and, first in its second column, the
+    /// definition written here.
+    #[test]
+    fn the_docs_table_gives_every_definition() {
+        let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/selfplay.md")).expect("docs/selfplay.md");
+        let missing: Vec<String> = METRICS
+            .iter()
+            .map(|m| format!("| {} | {}", m.name, m.definition.replace('|', "\\|")))
+            .filter(|row| !docs.lines().any(|l| l.starts_with(row)))
+            .collect();
+        assert!(missing.is_empty(), "docs/selfplay.md has no row starting:\n{}", missing.join("\n"));
+    }
 
     fn game(result: &str, reason: &str, eval: Option<Vec<i32>>) -> GameRecord {
         let plies = eval.as_ref().map_or(0, Vec::len) as u32;

@@ -14,28 +14,28 @@ use serde::{Deserialize, Serialize};
 
 /// What a study is, besides its rule set (see the module's documentation).
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Study {
+pub(crate) struct Study {
     /// `selfplay` or `arena`.
-    pub kind: String,
+    pub(crate) kind: String,
     /// [`rules_digest`] of the variant as loaded.
-    pub rules: String,
+    pub(crate) rules: String,
     /// Self-play: the first seat's engine, then the second's. Arena: every engine, in order.
-    pub engines: Vec<String>,
-    pub seed: u64,
+    pub(crate) engines: Vec<String>,
+    pub(crate) seed: u64,
     /// Games asked for (per pair in an arena).
-    pub games: u64,
+    pub(crate) games: u64,
     /// `I/N` when the study was played as shards.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Random opening decisions asked for (`--random-plies`).
     #[serde(default, skip_serializing_if = "super::is_zero")]
-    pub random_plies: u32,
+    pub(crate) random_plies: u32,
 }
 
 impl Study {
     /// The study of the configurations `cfgs` played together on `v` (one for self-play, one a
     /// pair for an arena of `arena` engines).
-    pub fn of(v: &Variant, cfgs: &[Config], arena: Option<&[crate::ai::Engine]>) -> Study {
+    pub(crate) fn of(v: &Variant, cfgs: &[Config], arena: Option<&[crate::ai::Engine]>) -> Study {
         let c = &cfgs[0];
         let (kind, engines) = match arena {
             Some(es) => ("arena", es.iter().map(ToString::to_string).collect()),
@@ -53,7 +53,7 @@ impl Study {
     }
 
     /// The shard as (I, N), when it reads as one.
-    pub fn shard(&self) -> Option<(u64, u64)> {
+    pub(crate) fn shard(&self) -> Option<(u64, u64)> {
         let (i, n) = self.shard.as_deref()?.split_once('/')?;
         Some((i.parse().ok()?, n.parse().ok()?))
     }
@@ -62,7 +62,7 @@ impl Study {
 /// A digest of the rules as loaded (16 hex digits, FNV-1a): every file of the `extends` chain,
 /// the script, and the options given. The same text gives the same digest on every machine, so
 /// shards played anywhere agree, and a variant edited between two runs is told apart.
-pub fn rules_digest(v: &Variant) -> String {
+pub(crate) fn rules_digest(v: &Variant) -> String {
     let mut h = Fnv::default();
     for f in &v.merged.files {
         h.write(f.text.as_bytes());
@@ -99,7 +99,7 @@ impl Fnv {
 
 /// How the studies of two records differ, rule set aside (empty: one study, or a comparison of
 /// two rule sets). With `shard`, a different shard counts too (for `--resume-from`).
-pub fn differences(a: &GameRecord, b: &GameRecord, shard: bool) -> Vec<String> {
+pub(crate) fn differences(a: &GameRecord, b: &GameRecord, shard: bool) -> Vec<String> {
     let none = Study::default();
     let (x, y) = (a.study.as_ref().unwrap_or(&none), b.study.as_ref().unwrap_or(&none));
     let mut d = Vec::new();

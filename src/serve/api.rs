@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// `GET /api/variants`: the names the resolver finds, and the one the page opens with.
-pub async fn variants(State(app): State<App>) -> Json<Value> {
+pub(crate) async fn variants(State(app): State<App>) -> Json<Value> {
     // A name found in two places resolves to the first: listed once.
     let names: std::collections::BTreeSet<String> = crate::variant::all_variants().into_iter().map(|(n, _, _)| n).collect();
     Json(json!({ "variants": names, "default": app.default }))
@@ -25,7 +25,7 @@ pub async fn variants(State(app): State<App>) -> Json<Value> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NewGame {
+pub(crate) struct NewGame {
     variant: Option<String>,
     #[serde(default)]
     set: serde_json::Map<String, Value>,
@@ -42,7 +42,7 @@ pub struct NewGame {
 /// `POST /api/games {"variant", "set"}`: a new game, its state (with its `id`); or
 /// `{"resume": NAME}` an autosaved game, or `{"record": TEXT}` a game record
 /// ([`super::saved`]).
-pub async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answer {
+pub(crate) async fn new_game(State(app): State<App>, Json(req): Json<NewGame>) -> Answer {
     let given = [req.variant.is_some() || !req.set.is_empty() || !req.moves.is_empty(), req.resume.is_some(), req.record.is_some()];
     if given.iter().filter(|g| **g).count() > 1 {
         return Err(bad("give one of `variant` (with `set` and `moves`), `resume` or `record`"));
@@ -92,7 +92,7 @@ fn play_all(s: &mut Session, moves: &[String]) -> Result<(), ApiError> {
 }
 
 /// `GET /api/games/ID`.
-pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+pub(crate) async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     app.games
         .call(move |g: &mut Games| {
             let game = g.game(id).ok_or_else(|| no_game(id))?;
@@ -102,20 +102,20 @@ pub async fn get_game(State(app): State<App>, Path(id): Path<u64>) -> Answer {
 }
 
 /// `DELETE /api/games/ID`.
-pub async fn delete_game(State(app): State<App>, Path(id): Path<u64>) -> Result<StatusCode, ApiError> {
+pub(crate) async fn delete_game(State(app): State<App>, Path(id): Path<u64>) -> Result<StatusCode, ApiError> {
     let gone = app.games.call(move |g: &mut Games| g.map.remove(&id).is_some()).await?;
     if gone { Ok(StatusCode::NO_CONTENT) } else { Err(no_game(id)) }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MoveReq {
+pub(crate) struct MoveReq {
     #[serde(rename = "move")]
     text: String,
 }
 
 /// `POST /api/games/ID/move {"move"}`: the new state, or 422 with the `why` reason.
-pub async fn play(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<MoveReq>) -> Answer {
+pub(crate) async fn play(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<MoveReq>) -> Answer {
     with_game(&app, id, move |s| {
         let m = s.resolve(&req.text).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
         // Played through the session's command, whose guard keeps the game as it was if a hook
@@ -126,52 +126,52 @@ pub async fn play(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<M
 }
 
 /// `POST /api/games/ID/undo`.
-pub async fn undo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+pub(crate) async fn undo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     with_game(&app, id, |s| command(s, "undo")).await
 }
 
 /// `POST /api/games/ID/redo`.
-pub async fn redo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+pub(crate) async fn redo(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     with_game(&app, id, |s| command(s, "redo")).await
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GotoReq {
+pub(crate) struct GotoReq {
     ply: u32,
 }
 
 /// `POST /api/games/ID/goto {"ply"}`: to a ply of the history (the start's ply is `start_ply`).
-pub async fn goto(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<GotoReq>) -> Answer {
+pub(crate) async fn goto(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<GotoReq>) -> Answer {
     with_game(&app, id, move |s| command(s, &format!("goto {}", req.ply))).await
 }
 
 #[derive(Deserialize)]
-pub struct BoardQuery {
+pub(crate) struct BoardQuery {
     #[serde(default)]
     flip: bool,
 }
 
 /// `GET /api/games/ID/svg[?flip=true]`: the picture `show --svg` draws.
-pub async fn svg(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Result<Response, ApiError> {
+pub(crate) async fn svg(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Result<Response, ApiError> {
     let v = app.games.call(move |g: &mut Games| g.get(id).map(|s| state::board(s, q.flip))).await?.ok_or_else(|| no_game(id))?;
     let svg = v["svg"].as_str().unwrap_or_default().to_string();
     Ok(([(axum::http::header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
 
 /// `GET /api/games/ID/board[?flip=true]`: the picture and its cells' centres, for the page.
-pub async fn board(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Answer {
+pub(crate) async fn board(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<BoardQuery>) -> Answer {
     app.games.call(move |g: &mut Games| g.get(id).map(|s| Json(state::board(s, q.flip)))).await?.ok_or_else(|| no_game(id))
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct EngineReq {
+pub(crate) struct EngineReq {
     engine: Option<String>,
 }
 
 /// `POST /api/games/ID/engine {"engine"}`: the machine's move, played ([`super::think`]).
-pub async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<EngineReq>) -> Answer {
+pub(crate) async fn engine(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<EngineReq>) -> Answer {
     super::think::engine(&app, id, req.engine).await
 }
 

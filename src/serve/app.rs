@@ -12,23 +12,23 @@ use std::sync::Arc;
 
 /// How many machine searches run at once, over all games (the machine has few cores; a
 /// further request is told to wait rather than queued unseen).
-pub const MAX_SEARCHES: usize = 2;
+pub(crate) const MAX_SEARCHES: usize = 2;
 
 /// What every handler shares.
 #[derive(Clone)]
-pub struct App {
-    pub games: Owner,
-    pub searches: Arc<tokio::sync::Semaphore>,
+pub(crate) struct App {
+    pub(crate) games: Owner,
+    pub(crate) searches: Arc<tokio::sync::Semaphore>,
     /// The variant the page opens with.
-    pub default: String,
+    pub(crate) default: String,
 }
 
 /// A refusal: its status and its reason, sent as `{"error": REASON}`.
 #[derive(Debug)]
-pub struct ApiError(pub(super) StatusCode, pub(super) String);
+pub(crate) struct ApiError(pub(super) StatusCode, pub(super) String);
 
 impl ApiError {
-    pub fn new(status: StatusCode, reason: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, reason: impl Into<String>) -> ApiError {
         ApiError(status, reason.into())
     }
 }

@@ -18,16 +18,16 @@ use std::time::Instant;
 
 /// The most games held at once: a new game beyond it is refused until one is deleted (never
 /// evicted: a game on the screen is the user's work).
-pub const MAX_GAMES: usize = 64;
+pub(crate) const MAX_GAMES: usize = 64;
 
 /// One game: its session, when it was last touched, its live events, the files it watches
 /// and its autosave.
-pub struct Game {
-    pub session: Session,
-    pub touched: Instant,
-    pub hub: Arc<Hub>,
-    pub watch: Watch,
-    pub save: Slot,
+pub(crate) struct Game {
+    pub(crate) session: Session,
+    pub(crate) touched: Instant,
+    pub(crate) hub: Arc<Hub>,
+    pub(crate) watch: Watch,
+    pub(crate) save: Slot,
 }
 
 impl Drop for Game {
@@ -39,22 +39,16 @@ impl Drop for Game {
 
 /// Every game by its id, and where they are autosaved.
 #[derive(Default)]
-pub struct Games {
-    pub map: BTreeMap<u64, Game>,
+pub(crate) struct Games {
+    pub(crate) map: BTreeMap<u64, Game>,
     next: u64,
     /// The autosaves' folder and writer (none: games are not autosaved).
-    pub saves: Option<Saves>,
+    pub(crate) saves: Option<Saves>,
 }
 
 impl Games {
-    /// Adds a game; its id, or `None` when [`MAX_GAMES`] are held.
-    pub fn add(&mut self, session: Session) -> Option<u64> {
-        let save = Slot::new(&session);
-        self.add_saved(session, save)
-    }
-
     /// Adds a game with its autosave (a resumed game's own file, locked).
-    pub fn add_saved(&mut self, session: Session, save: Slot) -> Option<u64> {
+    pub(crate) fn add_saved(&mut self, session: Session, save: Slot) -> Option<u64> {
         if self.map.len() >= MAX_GAMES {
             return None;
         }
@@ -65,12 +59,12 @@ impl Games {
     }
 
     /// The game `id`, marked as touched.
-    pub fn get(&mut self, id: u64) -> Option<&mut Session> {
+    pub(crate) fn get(&mut self, id: u64) -> Option<&mut Session> {
         self.game(id).map(|g| &mut g.session)
     }
 
     /// The game `id` with its live parts, marked as touched.
-    pub fn game(&mut self, id: u64) -> Option<&mut Game> {
+    pub(crate) fn game(&mut self, id: u64) -> Option<&mut Game> {
         let g = self.map.get_mut(&id)?;
         g.touched = Instant::now();
         Some(g)
@@ -81,7 +75,7 @@ impl Games {
     ///
     /// # Errors
     /// The state cannot be built (a script hook failed listing the moves).
-    pub fn changed(&mut self, id: u64) -> Result<Value, StateError> {
+    pub(crate) fn changed(&mut self, id: u64) -> Result<Value, StateError> {
         let saves = self.saves.as_ref();
         let game = self.map.get_mut(&id).ok_or(StateError::NoGame(id))?;
         if let Some(saves) = saves {
@@ -98,7 +92,7 @@ impl Games {
 ///
 /// # Errors
 /// As [`super::state::of`].
-pub fn state_of(id: u64, game: &mut Game) -> Result<Value, StateError> {
+pub(crate) fn state_of(id: u64, game: &mut Game) -> Result<Value, StateError> {
     let mut st = super::state::of(id, &mut game.session)?;
     st["autosave"] = game.save.name().map_or(Value::Null, Value::from);
     st["searching"] = Value::from(game.hub.running());
@@ -107,7 +101,7 @@ pub fn state_of(id: u64, game: &mut Game) -> Result<Value, StateError> {
 
 /// Why a game's state could not be given.
 #[derive(Debug, thiserror::Error)]
-pub enum StateError {
+pub(crate) enum StateError {
     #[error("no game {0}")]
     NoGame(u64),
     /// A script hook failed listing the moves.
@@ -119,22 +113,23 @@ type Job = Box<dyn FnOnce(&mut Games) + Send>;
 
 /// The handle requests use to reach the games' thread (cheap to clone).
 #[derive(Clone)]
-pub struct Owner {
+pub(crate) struct Owner {
     jobs: mpsc::Sender<Job>,
 }
 
 /// Why a job got no answer.
 #[derive(Debug)]
-pub struct Lost;
+pub(crate) struct Lost;
 
 impl Owner {
     /// Starts the thread that owns the games (not autosaved).
-    pub fn start() -> Owner {
+    #[cfg(test)]
+    pub(crate) fn start() -> Owner {
         Owner::start_with(None)
     }
 
     /// Starts the thread that owns the games, autosaving them with `saves`.
-    pub fn start_with(saves: Option<Saves>) -> Owner {
+    pub(crate) fn start_with(saves: Option<Saves>) -> Owner {
         let (tx, rx) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("boardlab-games".into())
@@ -166,7 +161,7 @@ impl Owner {
     ///
     /// # Errors
     /// The job panicked or the thread is gone.
-    pub async fn call<R: Send + 'static>(&self, f: impl FnOnce(&mut Games) -> R + Send + 'static) -> Result<R, Lost> {
+    pub(crate) async fn call<R: Send + 'static>(&self, f: impl FnOnce(&mut Games) -> R + Send + 'static) -> Result<R, Lost> {
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.jobs
             .send(Box::new(move |g| {
@@ -178,7 +173,7 @@ impl Owner {
 }
 
 /// Looks at every game's files and reloads the games whose files changed.
-pub fn poll(games: &mut Games) {
+pub(crate) fn poll(games: &mut Games) {
     let due: Vec<(u64, Vec<PathBuf>)> = games.map.iter_mut().filter_map(|(id, g)| g.watch.settled().map(|f| (*id, f))).collect();
     for (id, files) in due {
         let Some(game) = games.map.get_mut(&id) else { continue };

@@ -15,26 +15,26 @@ use std::time::{Duration, Instant};
 use tokio::sync::broadcast;
 
 /// The most event streams one game serves at once (tabs on the same game).
-pub const MAX_STREAMS: usize = 4;
+pub(crate) const MAX_STREAMS: usize = 4;
 
 /// The most events a stream may fall behind before it skips them (and is told to fetch the
 /// state again).
-pub const BACKLOG: usize = 64;
+pub(crate) const BACKLOG: usize = 64;
 
 /// How long a game whose last stream closed is kept (a page reloading, a network blip: the
 /// browser reconnects within seconds); then the server lets it go ([`Hub::abandoned`]).
-pub const GRACE: Duration = Duration::from_secs(5);
+pub(crate) const GRACE: Duration = Duration::from_secs(5);
 
 /// How often an idle stream is sent a comment: a stream whose page has gone fails to write
 /// within two of these, and its searches are cancelled.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(1);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(1);
 
 /// One event: its name (`state`, `search`, `thinking`, `progress`, `reload`, `autosave`,
 /// `closed`) and its JSON data.
 #[derive(Clone, Debug)]
-pub struct Event {
-    pub kind: &'static str,
-    pub data: Arc<str>,
+pub(crate) struct Event {
+    pub(crate) kind: &'static str,
+    pub(crate) data: Arc<str>,
 }
 
 /// A running search's flags: `stop` is the search's own ([`crate::ai::search::Control`]);
@@ -47,7 +47,7 @@ struct Flags {
 }
 
 /// A game's events, streams and running searches.
-pub struct Hub {
+pub(crate) struct Hub {
     events: broadcast::Sender<Event>,
     streams: AtomicUsize,
     searches: Mutex<Vec<Arc<Flags>>>,
@@ -57,7 +57,7 @@ pub struct Hub {
 }
 
 impl Hub {
-    pub fn new() -> Arc<Hub> {
+    pub(crate) fn new() -> Arc<Hub> {
         Arc::new(Hub {
             events: broadcast::channel(BACKLOG).0,
             streams: AtomicUsize::new(0),
@@ -68,17 +68,17 @@ impl Hub {
     }
 
     /// Tells every stream listening (none listening: nothing happens).
-    pub fn send(&self, kind: &'static str, data: &Value) {
+    pub(crate) fn send(&self, kind: &'static str, data: &Value) {
         let _ = self.events.send(Event { kind, data: data.to_string().into() });
     }
 
     /// How many streams listen.
-    pub fn streams(&self) -> usize {
+    pub(crate) fn streams(&self) -> usize {
         self.streams.load(Ordering::SeqCst)
     }
 
     /// A new stream, or `None` when [`MAX_STREAMS`] listen already.
-    pub fn listen(self: &Arc<Hub>) -> Option<Listener> {
+    pub(crate) fn listen(self: &Arc<Hub>) -> Option<Listener> {
         self.streams.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| (n < MAX_STREAMS).then_some(n + 1)).ok()?;
         *self.deserted.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Some(Listener { rx: self.events.subscribe(), hub: self.clone(), ended: false })
@@ -90,7 +90,7 @@ impl Hub {
     }
 
     /// Registers a search of `engine` and tells the streams it started.
-    pub fn begin(self: &Arc<Hub>, engine: &str) -> Search {
+    pub(crate) fn begin(self: &Arc<Hub>, engine: &str) -> Search {
         let id = self.next_search.fetch_add(1, Ordering::SeqCst) + 1;
         let flags = Arc::new(Flags { id, engine: engine.to_string(), stop: Arc::default(), cancelled: AtomicBool::new(false) });
         self.searches().push(flags.clone());
@@ -100,7 +100,7 @@ impl Hub {
 
     /// Asks every running search to stop: to play its best move so far, or (`cancel`) to play
     /// nothing. Returns how many were running.
-    pub fn stop(&self, cancel: bool) -> usize {
+    pub(crate) fn stop(&self, cancel: bool) -> usize {
         let running = self.searches();
         for f in running.iter() {
             if cancel {
@@ -115,18 +115,18 @@ impl Hub {
     /// ago: its tab was closed without a word (the browser killed). The server then lets the
     /// game go (it is autosaved), releasing its autosave for the REPL. A game no page ever
     /// listened to (a client of the API) is never let go this way.
-    pub fn abandoned(&self) -> bool {
+    pub(crate) fn abandoned(&self) -> bool {
         let since = *self.deserted.lock().unwrap_or_else(|e| e.into_inner());
         self.streams() == 0 && since.is_some_and(|t| t.elapsed() >= GRACE)
     }
 
     /// The engines running, for the state (`"searching"`).
-    pub fn running(&self) -> Vec<Value> {
+    pub(crate) fn running(&self) -> Vec<Value> {
         self.searches().iter().map(|f| json!({ "search": f.id, "engine": f.engine })).collect()
     }
 
     /// The game is gone: its searches are cancelled and its streams end.
-    pub fn close(&self) {
+    pub(crate) fn close(&self) {
         self.stop(true);
         self.send("closed", &json!({}));
     }
@@ -134,41 +134,37 @@ impl Hub {
 
 /// A running search: its flags live while it does. Dropped (the search ended, or the request
 /// that asked for it went away), it stops the search if still running and tells the streams.
-pub struct Search {
+pub(crate) struct Search {
     hub: Arc<Hub>,
     flags: Arc<Flags>,
 }
 
 impl Search {
-    pub fn id(&self) -> u64 {
-        self.flags.id
-    }
-
     /// The flag the search itself watches.
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+    pub(crate) fn stop_flag(&self) -> Arc<AtomicBool> {
         self.flags.stop.clone()
     }
 
     /// Whether it was asked to stop early (by `POST /stop` or a cancel).
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.flags.stop.load(Ordering::SeqCst)
     }
 
     /// Whether its move must not be played (the page that could see it has gone).
-    pub fn cancelled(&self) -> bool {
+    pub(crate) fn cancelled(&self) -> bool {
         self.flags.cancelled.load(Ordering::SeqCst)
     }
 
     /// What the search's thread tells the streams through (it never holds the guard, so the
     /// guard goes with the request that asked for the search).
-    pub fn teller(&self) -> Teller {
+    pub(crate) fn teller(&self) -> Teller {
         Teller { hub: self.hub.clone(), id: self.flags.id }
     }
 }
 
 /// Tells a game's streams what one search is doing.
 #[derive(Clone)]
-pub struct Teller {
+pub(crate) struct Teller {
     hub: Arc<Hub>,
     id: u64,
 }
@@ -176,7 +172,7 @@ pub struct Teller {
 impl Teller {
     /// Sends `data` (an object) as a `kind` event (`thinking`, `progress`), tagged with the
     /// search's id.
-    pub fn tell(&self, kind: &'static str, mut data: Value) {
+    pub(crate) fn tell(&self, kind: &'static str, mut data: Value) {
         data["search"] = json!(self.id);
         self.hub.send(kind, &data);
     }
@@ -199,7 +195,7 @@ impl Drop for Search {
 
 /// One stream's hold on its game's events; when the last stream of a game goes (its page
 /// closed), the game's searches are cancelled.
-pub struct Listener {
+pub(crate) struct Listener {
     rx: broadcast::Receiver<Event>,
     hub: Arc<Hub>,
     ended: bool,
@@ -207,7 +203,7 @@ pub struct Listener {
 
 impl Listener {
     /// The next event for this stream; `None` once the game is gone.
-    pub async fn next(&mut self) -> Option<Event> {
+    pub(crate) async fn next(&mut self) -> Option<Event> {
         if self.ended {
             return None;
         }

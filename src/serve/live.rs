@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// `GET /api/games/ID/events`: the game's events as server-sent events, starting with its
 /// state (`state`); 429 when [`MAX_STREAMS`] streams listen already.
-pub async fn events(State(app): State<App>, Path(id): Path<u64>) -> Result<axum::response::Response, ApiError> {
+pub(crate) async fn events(State(app): State<App>, Path(id): Path<u64>) -> Result<axum::response::Response, ApiError> {
     use axum::response::IntoResponse;
     let (hub, first) = app
         .games
@@ -41,7 +41,7 @@ pub async fn events(State(app): State<App>, Path(id): Path<u64>) -> Result<axum:
 
 #[derive(serde::Deserialize, Default)]
 #[serde(deny_unknown_fields)]
-pub struct StopReq {
+pub(crate) struct StopReq {
     #[serde(default)]
     cancel: bool,
 }
@@ -49,7 +49,11 @@ pub struct StopReq {
 /// `POST /api/games/ID/stop [{"cancel": true}]`: the game's running searches stop; each
 /// plays the best move found so far (its `engine` request answers with it), or with `cancel`
 /// plays nothing (its request answers 409). `{"stopped": N}`: how many were running.
-pub async fn stop(State(app): State<App>, Path(id): Path<u64>, req: Option<axum::Json<StopReq>>) -> Result<axum::Json<Value>, ApiError> {
+pub(crate) async fn stop(
+    State(app): State<App>,
+    Path(id): Path<u64>,
+    req: Option<axum::Json<StopReq>>,
+) -> Result<axum::Json<Value>, ApiError> {
     let cancel = req.is_some_and(|r| r.cancel);
     let hub = app.games.call(move |g| g.game(id).map(|game| game.hub.clone())).await?.ok_or_else(|| no_game(id))?;
     Ok(axum::Json(json!({ "stopped": hub.stop(cancel) })))

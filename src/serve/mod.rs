@@ -13,17 +13,17 @@
 //! are watched and its rules reloaded when they change ([`reload`]), and it is autosaved as a
 //! REPL session is, its record downloaded or opened ([`saved`]).
 
-pub mod api;
-pub mod app;
-pub mod games;
-pub mod hub;
-pub mod live;
-pub mod panels;
-pub mod reload;
-pub mod saved;
-pub mod slots;
+pub(crate) mod api;
+pub(crate) mod app;
+pub(crate) mod games;
+pub(crate) mod hub;
+pub(crate) mod live;
+pub(crate) mod panels;
+pub(crate) mod reload;
+pub(crate) mod saved;
+pub(crate) mod slots;
 mod state;
-pub mod think;
+pub(crate) mod think;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
@@ -35,10 +35,10 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// The largest request body read (a move, an engine, options: a few hundred bytes).
-pub const MAX_BODY: usize = 16 * 1024;
+pub(crate) const MAX_BODY: usize = 16 * 1024;
 
 /// The port tried first when none is given (another free port when it is taken).
-pub const DEFAULT_PORT: u16 = 8765;
+pub(crate) const DEFAULT_PORT: u16 = 8765;
 
 const INDEX: &str = include_str!("../../assets/web/index.html");
 const SCRIPT: &str = include_str!("../../assets/web/app.js");
@@ -49,7 +49,7 @@ const STYLE: &str = include_str!("../../assets/web/style.css");
 /// Whether a request's `Host` may reach the server: `localhost` or an IP address literal (no
 /// DNS rebinding reaches a literal); a literal other than loopback only when the server
 /// listens wider than loopback.
-pub fn host_allowed(host: &str, wide: bool) -> bool {
+pub(crate) fn host_allowed(host: &str, wide: bool) -> bool {
     let host = host.trim();
     // The host without its port: `[::1]:8765`, `127.0.0.1:8765`, `localhost`.
     let name = if let Some(rest) = host.strip_prefix('[') {
@@ -97,15 +97,8 @@ pub struct Options {
     pub autosaves: Option<std::path::PathBuf>,
 }
 
-/// The application: the page, its assets and the API, behind the Host guard and the body
-/// limit. `default` is the variant the page opens with; `wide`: listening beyond loopback.
-/// Games are not autosaved ([`router_with`] says where).
-pub fn router(default: &str, wide: bool) -> Router {
-    router_with(Options { default: default.to_string(), wide, autosaves: None })
-}
-
 /// [`router`] with all its [`Options`].
-pub fn router_with(options: Options) -> Router {
+pub(crate) fn router_with(options: Options) -> Router {
     let wide = options.wide;
     let app = app::App {
         games: games::Owner::start_with(options.autosaves.map(slots::Saves::start)),
@@ -176,19 +169,19 @@ impl Server {
     }
 
     /// Serves until the process ends (Ctrl-C).
-    pub fn wait(self) {
+    pub(crate) fn wait(self) {
         self.runtime.block_on(std::future::pending::<()>());
     }
 
     /// The page's address.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}/", self.addr)
     }
 }
 
 /// Why `boardlab serve` could not start.
 #[derive(Debug)]
-pub enum ServeError {
+pub(crate) enum ServeError {
     /// The variant does not load (its diagnostic, rendered).
     Load(String),
     /// The address cannot be bound, or output failed.
@@ -206,7 +199,7 @@ impl From<std::io::Error> for ServeError {
 ///
 /// # Errors
 /// The variant does not load; the address cannot be bound.
-pub fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut dyn std::io::Write) -> Result<(), ServeError> {
+pub(crate) fn run(variant: &str, port: Option<u16>, host: IpAddr, open: bool, out: &mut dyn std::io::Write) -> Result<(), ServeError> {
     crate::variant::Variant::load(variant, &[]).map_err(|e| ServeError::Load(e.render(false)))?;
     if !host.is_loopback() {
         eprintln!(

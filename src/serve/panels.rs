@@ -20,21 +20,21 @@ use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
 /// The most lines one analysis gives.
-pub const MAX_LINES: usize = 10;
+pub(crate) const MAX_LINES: usize = 10;
 /// The deepest an analysis searches (`ab:dN` beyond it is searched to this depth).
-pub const MAX_DEPTH: u32 = 6;
+pub(crate) const MAX_DEPTH: u32 = 6;
 /// The most positions one line of an analysis searches.
-pub const MAX_NODES: u64 = 1_000_000;
+pub(crate) const MAX_NODES: u64 = 1_000_000;
 /// The longest one analysis thinks, over all its lines (a time budget is shared among them).
-pub const MAX_TIME: Duration = Duration::from_secs(10);
+pub(crate) const MAX_TIME: Duration = Duration::from_secs(10);
 /// The most positions the evaluation graph evaluates (the first ones of the game).
-pub const MAX_EVAL_PLIES: usize = 1000;
+pub(crate) const MAX_EVAL_PLIES: usize = 1000;
 /// The longest the evaluation graph's evaluations take together; the points after it are left
 /// out (the answer says so).
-pub const MAX_EVAL_TIME: Duration = Duration::from_secs(3);
+pub(crate) const MAX_EVAL_TIME: Duration = Duration::from_secs(3);
 /// The deepest search the evaluation graph makes per ply, and its most positions per ply.
-pub const MAX_EVAL_DEPTH: u32 = 2;
-pub const MAX_EVAL_NODES: u64 = 5000;
+pub(crate) const MAX_EVAL_DEPTH: u32 = 2;
+pub(crate) const MAX_EVAL_NODES: u64 = 5000;
 
 /// A session's refusal as the API's (422 with the session's words).
 fn refused(e: impl ToString) -> ApiError {
@@ -76,7 +76,7 @@ fn option(d: &OptionDecl) -> Value {
 
 /// `GET /api/variants/NAME`: its title, description, players and options, as the loader
 /// declares them; 422 with the loader's diagnostic when it does not load.
-pub async fn variant(State(app): State<App>, Path(name): Path<String>) -> Answer {
+pub(crate) async fn variant(State(app): State<App>, Path(name): Path<String>) -> Answer {
     check_variant_name(&name, &app.default)?;
     let loaded = tokio::task::spawn_blocking(move || crate::variant::Variant::load(&name, &[]).map_err(|e| e.render(false)))
         .await
@@ -104,7 +104,7 @@ fn search_permit(app: &App) -> Result<tokio::sync::OwnedSemaphorePermit, ApiErro
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AnalyseReq {
+pub(crate) struct AnalyseReq {
     engine: Option<String>,
     lines: Option<usize>,
 }
@@ -126,7 +126,7 @@ fn capped(budget: Budget, lines: usize, v: &crate::variant::Variant) -> (Budget,
 /// `POST /api/games/ID/analyse {"engine", "lines"}`: the best `lines` moves (default 3, at
 /// most [`MAX_LINES`]) for the side to move, as the REPL's `analyse` finds them; `hint` is the
 /// first. Alpha-beta only; its budget cut to the bounds above (`"capped"` says so).
-pub async fn analyse(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<AnalyseReq>) -> Answer {
+pub(crate) async fn analyse(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<AnalyseReq>) -> Answer {
     let spec = req.engine.unwrap_or_else(|| "ab".into());
     let asked = match Engine::parse(&spec).map_err(|e| bad(e.to_string()))? {
         Engine::AlphaBeta(b) => b,
@@ -180,7 +180,7 @@ pub async fn analyse(State(app): State<App>, Path(id): Path<u64>, Json(req): Jso
 }
 
 #[derive(Deserialize)]
-pub struct EvalsQuery {
+pub(crate) struct EvalsQuery {
     engine: Option<String>,
 }
 
@@ -249,7 +249,7 @@ fn evaluate_line(v: &crate::variant::Variant, start: &crate::state::Position, mo
 /// `GET /api/games/ID/evals[?engine=static|ab:dN|ab:N]`: the evaluation after each ply of the
 /// whole line (played and ahead), for the first player: `{"points": [{"ply", "units",
 /// "score"}], "complete", "for"}`.
-pub async fn evals(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<EvalsQuery>) -> Answer {
+pub(crate) async fn evals(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<EvalsQuery>) -> Answer {
     let how = judge(q.engine.as_deref())?;
     let _permit = match how {
         Judge::Static => None,
@@ -268,13 +268,13 @@ pub async fn evals(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<
 }
 
 #[derive(Deserialize)]
-pub struct PngQuery {
+pub(crate) struct PngQuery {
     #[serde(default)]
     flip: bool,
 }
 
 /// `GET /api/games/ID/png[?flip=true]`: the board as `show --png` draws it.
-pub async fn png(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<PngQuery>) -> Result<Response, ApiError> {
+pub(crate) async fn png(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<PngQuery>) -> Result<Response, ApiError> {
     let drawn = app.games.call(move |g: &mut Games| g.get(id).map(|s| super::state::board(s, q.flip))).await?.ok_or_else(|| no_game(id))?;
     let svg = drawn["svg"].as_str().unwrap_or_default().to_string();
     let bytes = tokio::task::spawn_blocking(move || crate::diagram::png(&svg, crate::diagram::PNG_SCALE))
@@ -286,7 +286,7 @@ pub async fn png(State(app): State<App>, Path(id): Path<u64>, Query(q): Query<Pn
 
 /// `GET /api/games/ID/lines`: every game line the session keeps, the current one at
 /// `"current"`: `{"current", "lines": [{"variant", "moves", "cursor", "start_ply", "edit"}]}`.
-pub async fn lines(State(app): State<App>, Path(id): Path<u64>) -> Answer {
+pub(crate) async fn lines(State(app): State<App>, Path(id): Path<u64>) -> Answer {
     let all = app.games.call(move |g: &mut Games| g.get(id).map(|s| (s.earlier.len(), s.lines()))).await?.ok_or_else(|| no_game(id))?;
     let (current, all) = all;
     let shown: Vec<Value> = all
@@ -298,11 +298,11 @@ pub async fn lines(State(app): State<App>, Path(id): Path<u64>) -> Answer {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SwitchReq {
+pub(crate) struct SwitchReq {
     line: usize,
 }
 
 /// `POST /api/games/ID/lines/switch {"line"}`: that line becomes the current one; the state.
-pub async fn switch_line(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<SwitchReq>) -> Answer {
+pub(crate) async fn switch_line(State(app): State<App>, Path(id): Path<u64>, Json(req): Json<SwitchReq>) -> Answer {
     with_game(&app, id, move |s| s.switch_line(req.line).map_err(refused)).await
 }

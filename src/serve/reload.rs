@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 /// How often the files are looked at.
-pub const POLL: Duration = Duration::from_millis(300);
+pub(crate) const POLL: Duration = Duration::from_millis(300);
 
 /// What a file looked like: its modification time and size (none: missing or unreadable).
 type Stamp = Option<(SystemTime, u64)>;
@@ -26,7 +26,7 @@ fn stamp(p: &std::path::Path) -> Stamp {
 
 /// The files a game watches and how they looked when its rules were last read.
 #[derive(Default)]
-pub struct Watch {
+pub(crate) struct Watch {
     files: Vec<(PathBuf, Stamp)>,
     /// A change seen at the last look, reloaded when the next look sees the same.
     pending: Option<Vec<Stamp>>,
@@ -34,7 +34,7 @@ pub struct Watch {
 
 /// A variant's files on disk: each file of its `extends` chain and its script (shipped files
 /// cannot change).
-pub fn files_of(v: &Variant) -> Vec<PathBuf> {
+pub(crate) fn files_of(v: &Variant) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for (i, f) in v.merged.files.iter().enumerate() {
         if let Some(Origin::Disk(_)) = v.file_origins.get(i) {
@@ -53,13 +53,8 @@ pub fn files_of(v: &Variant) -> Vec<PathBuf> {
 
 impl Watch {
     /// Watches `v`'s files as they are now.
-    pub fn of(v: &Variant) -> Watch {
+    pub(crate) fn of(v: &Variant) -> Watch {
         Watch { files: files_of(v).into_iter().map(|p| (p.clone(), stamp(&p))).collect(), pending: None }
-    }
-
-    /// The files watched.
-    pub fn files(&self) -> impl Iterator<Item = &PathBuf> {
-        self.files.iter().map(|(p, _)| p)
     }
 
     /// Looks at the files: the ones changed once a change has settled (seen alike twice).
@@ -100,7 +95,7 @@ impl Watch {
 
 /// A load error as the page shows it: the rendered diagnostic (file, line, caret) and where
 /// it points, as fields.
-pub fn load_error(e: &LoadError) -> Value {
+pub(crate) fn load_error(e: &LoadError) -> Value {
     let (file, line, column) = match (&e.src, e.span) {
         (Some(src), Some(span)) => {
             let text = src.inner();

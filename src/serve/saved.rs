@@ -23,10 +23,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 /// The largest request body of `POST /api/games` (a game record to open).
-pub const MAX_RECORD_BODY: usize = 1 << 20;
+pub(crate) const MAX_RECORD_BODY: usize = 1 << 20;
 
 /// The most moves a record opened from the page may have (replaying holds the games' thread).
-pub const MAX_RECORD_MOVES: usize = 20_000;
+pub(crate) const MAX_RECORD_MOVES: usize = 20_000;
 
 fn failed(status: StatusCode, msg: impl Into<String>) -> ApiError {
     ApiError::new(status, msg)
@@ -34,7 +34,7 @@ fn failed(status: StatusCode, msg: impl Into<String>) -> ApiError {
 
 /// `GET /api/saved`: the autosaved games, newest first: `{"saved": [{"name", "variant",
 /// "moves", "over", "saved", "live"}…]}` (`live`: a running session holds it).
-pub async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
+pub(crate) async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
     let dir = app.games.call(|g: &mut Games| g.saves.as_ref().map(|s| s.dir.clone())).await?;
     let Some(dir) = dir else { return Ok(Json(json!({ "saved": [], "folder": null }))) };
     let folder = dir.display().to_string();
@@ -61,7 +61,7 @@ pub async fn list(State(app): State<App>) -> Result<Json<Value>, ApiError> {
 /// `POST /api/games {"resume": NAME}`: the autosaved game NAME (as `GET /api/saved` names
 /// it) as a new game of the server, its autosave now held here; 409 when a running session
 /// holds it.
-pub async fn resume(app: &App, name: String) -> Result<Json<Value>, ApiError> {
+pub(crate) async fn resume(app: &App, name: String) -> Result<Json<Value>, ApiError> {
     app.games
         .call(move |g: &mut Games| {
             let dir =
@@ -83,7 +83,7 @@ pub async fn resume(app: &App, name: String) -> Result<Json<Value>, ApiError> {
 }
 
 /// Adds a game and answers with its state.
-pub fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiError> {
+pub(crate) fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiError> {
     let id = g.add_saved(s, slot).ok_or_else(|| {
         failed(StatusCode::SERVICE_UNAVAILABLE, format!("{} games are open, the most at once: delete one first", MAX_GAMES))
     })?;
@@ -94,7 +94,7 @@ pub fn add(g: &mut Games, s: Session, slot: Slot) -> Result<Json<Value>, ApiErro
 /// `POST /api/games {"record": TEXT}`: a game record (what `save` writes) opened as a new game.
 /// Its variant must be a name the resolver finds (or the server's own variant); a folder it
 /// names is ignored, as any path from the browser is.
-pub async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiError> {
+pub(crate) async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiError> {
     let mut rec =
         Record::parse(&text).map_err(|e| failed(StatusCode::UNPROCESSABLE_ENTITY, crate::files::clip_long_words(&e.to_string())))?;
     check_variant_name(&rec.variant, &app.default)?;
@@ -120,7 +120,7 @@ pub async fn open_record(app: &App, text: String) -> Result<Json<Value>, ApiErro
 }
 
 /// `GET /api/games/ID/record`: the game record, as the REPL's `save` writes it, to download.
-pub async fn record(State(app): State<App>, Path(id): Path<u64>) -> Result<Response, ApiError> {
+pub(crate) async fn record(State(app): State<App>, Path(id): Path<u64>) -> Result<Response, ApiError> {
     let found = app.games.call(move |g: &mut Games| g.get(id).map(|s| (s.record().to_text(), s.variant.name().to_string()))).await?;
     let (text, variant) = found.ok_or_else(|| no_game(id))?;
     let stem: String = variant.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(40).collect();

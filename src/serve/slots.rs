@@ -22,14 +22,14 @@ struct Job {
 }
 
 /// Where the server's games are autosaved, and the thread that writes them.
-pub struct Saves {
-    pub dir: PathBuf,
+pub(crate) struct Saves {
+    pub(crate) dir: PathBuf,
     writer: mpsc::Sender<Job>,
 }
 
 impl Saves {
     /// Autosaves into `dir` (created when the first game is saved).
-    pub fn start(dir: PathBuf) -> Saves {
+    pub(crate) fn start(dir: PathBuf) -> Saves {
         let (writer, jobs) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("boardlab-autosave".into())
@@ -48,7 +48,7 @@ impl Saves {
 
 /// One game's autosave: its file (chosen when first saved, or the resumed one), its lock, and
 /// the game as last saved.
-pub struct Slot {
+pub(crate) struct Slot {
     path: Option<PathBuf>,
     lock: Option<Arc<Lock>>,
     written: Record,
@@ -59,27 +59,27 @@ static SAVED: AtomicU64 = AtomicU64::new(0);
 
 impl Slot {
     /// A new game's: nothing saved until it changes.
-    pub fn new(s: &Session) -> Slot {
+    pub(crate) fn new(s: &Session) -> Slot {
         Slot { path: None, lock: None, written: s.autosave_record() }
     }
 
     /// An opened record's: saved at once, as a game that changed.
-    pub fn opened() -> Slot {
+    pub(crate) fn opened() -> Slot {
         Slot { path: None, lock: None, written: Record::default() }
     }
 
     /// A resumed game's: its own file, locked.
-    pub fn resumed(path: PathBuf, lock: Lock, s: &Session) -> Slot {
+    pub(crate) fn resumed(path: PathBuf, lock: Lock, s: &Session) -> Slot {
         Slot { path: Some(path), lock: Some(Arc::new(lock)), written: s.autosave_record() }
     }
 
     /// The autosave's file name, once there is one.
-    pub fn name(&self) -> Option<String> {
+    pub(crate) fn name(&self) -> Option<String> {
         Some(self.path.as_ref()?.file_name()?.to_string_lossy().to_string())
     }
 
     /// Saves the game if it changed since it was last saved; a failure is told to the streams.
-    pub fn save(&mut self, saves: &Saves, s: &Session, hub: &Arc<Hub>) {
+    pub(crate) fn save(&mut self, saves: &Saves, s: &Session, hub: &Arc<Hub>) {
         let rec = s.autosave_record();
         if rec == self.written {
             return;

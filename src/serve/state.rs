@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 ///
 /// # Errors
 /// A script hook failed while listing the legal moves (its message).
-pub fn of(id: u64, s: &mut Session) -> Result<Value, crate::script::ScriptError> {
+pub(crate) fn of(id: u64, s: &mut Session) -> Result<Value, crate::script::ScriptError> {
     let v = s.variant.clone();
     let r = &v.rules;
     let g = &r.geometry;
@@ -68,7 +68,7 @@ fn legal_move(s: &Session, m: &Move) -> Value {
 
 /// The board as the page draws it: the SVG of `show --svg` (last move marked) and where each
 /// cell's centre is in it, so a click finds its cell.
-pub fn board(s: &Session, flip: bool) -> Value {
+pub(crate) fn board(s: &Session, flip: bool) -> Value {
     let opts = diagram::Options { flip, caption: true };
     let g = &s.variant.rules.geometry;
     let centres = diagram::cell_centres(&s.variant, opts);

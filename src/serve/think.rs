@@ -20,21 +20,21 @@ use std::time::{Duration, Instant};
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
 /// The game's place in its history, to tell whether it changed while the machine thought.
-pub type Mark = (String, usize, usize);
+pub(crate) type Mark = (String, usize, usize);
 
 /// The game's place in its history.
-pub fn mark(s: &Session) -> Mark {
+pub(crate) fn mark(s: &Session) -> Mark {
     (s.pos.to_text(&s.variant.rules), s.played.len(), s.undone.len())
 }
 
 /// What the machine found: its move's text, what its search saw, its generator afterwards,
 /// whether it was stopped early, and where the game was when it started.
-pub struct Found {
-    pub text: String,
-    pub search: Option<Value>,
-    pub rng: ai::Rng,
-    pub stopped: bool,
-    pub before: Mark,
+pub(crate) struct Found {
+    pub(crate) text: String,
+    pub(crate) search: Option<Value>,
+    pub(crate) rng: ai::Rng,
+    pub(crate) stopped: bool,
+    pub(crate) before: Mark,
 }
 
 /// A search's findings as the API shows them.
@@ -56,7 +56,7 @@ fn found_json(v: &Variant, r: &SearchResult) -> Value {
 /// # Errors
 /// No such game; too many searches; the search failed (a script hook); it was cancelled
 /// (409: nothing is to be played).
-pub async fn think(app: &App, id: u64, engine: Engine) -> Result<Found, ApiError> {
+pub(crate) async fn think(app: &App, id: u64, engine: Engine) -> Result<Found, ApiError> {
     let _permit = app.searches.clone().try_acquire_owned().map_err(|_| {
         ApiError::new(StatusCode::SERVICE_UNAVAILABLE, format!("{MAX_SEARCHES} machine searches are running: try again when one ends"))
     })?;
@@ -135,7 +135,7 @@ fn search_with(
 /// `POST /api/games/ID/engine {"engine"}`: the machine's move, played; the state with an
 /// `"engine"` field: the engine, its move, whether it was stopped early, and where it
 /// searched: score, depth, positions, the line it expects, and how long it took.
-pub async fn engine(app: &App, id: u64, spec: Option<String>) -> Result<axum::Json<Value>, ApiError> {
+pub(crate) async fn engine(app: &App, id: u64, spec: Option<String>) -> Result<axum::Json<Value>, ApiError> {
     let spec = spec.unwrap_or_else(|| "ab".into());
     let engine = Engine::parse(&spec).map_err(|e| bad(e.to_string()))?;
     if let Engine::External(_) = engine {

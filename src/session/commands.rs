@@ -14,7 +14,7 @@ use crate::variant::Variant;
 
 /// What a command's arguments are, for completion (and for a reader of the table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
+pub(crate) enum Arg {
     /// No arguments.
     None,
     /// A number (`undo [N]`, `seed N`).
@@ -46,7 +46,7 @@ pub enum Arg {
 }
 
 /// Runs a command: the session, the command's table entry, the text after its name.
-pub type Run = fn(&mut Session, &Command, &str) -> Result<Reply, CommandError>;
+pub(crate) type Run = fn(&mut Session, &Command, &str) -> Result<Reply, CommandError>;
 
 /// One REPL command.
 pub struct Command {
@@ -57,29 +57,29 @@ pub struct Command {
     /// The arguments, as `help` shows them.
     pub usage: &'static str,
     pub help: &'static str,
-    pub arg: Arg,
-    pub run: Run,
+    pub(crate) arg: Arg,
+    pub(crate) run: Run,
 }
 
 impl Command {
     /// Whether `word` (as typed) names this command.
-    pub fn is_named(&self, word: &str) -> bool {
+    pub(crate) fn is_named(&self, word: &str) -> bool {
         self.name != MOVE && (self.name == word || self.aliases.contains(&word))
     }
 
     /// `usage: NAME USAGE`, the error for arguments that do not fit.
-    pub fn usage_error(&self) -> CommandError {
+    pub(crate) fn usage_error(&self) -> CommandError {
         CommandError::Usage(format!("usage: {} {}", self.name, self.usage))
     }
 
     /// The command's line in `help`.
-    pub fn help_line(&self) -> String {
+    pub(crate) fn help_line(&self) -> String {
         format!("{:<22} {}\n", format!("{} {}", self.name, self.usage), self.help)
     }
 }
 
 /// The placeholder name of the entry for typed moves.
-pub const MOVE: &str = "MOVE";
+pub(crate) const MOVE: &str = "MOVE";
 
 const fn cmd(name: &'static str, aliases: &'static [&'static str], usage: &'static str, help: &'static str, arg: Arg, run: Run) -> Command {
     Command { name, aliases, usage, help, arg, run }
@@ -129,12 +129,12 @@ pub static COMMANDS: &[Command] = &[
 ];
 
 /// The command a typed word names (a name or an alias; never the `MOVE` placeholder).
-pub fn find(word: &str) -> Option<&'static Command> {
+pub(crate) fn find(word: &str) -> Option<&'static Command> {
     COMMANDS.iter().find(|c| c.is_named(word))
 }
 
 /// The generated help text: every command, or the one `name` names.
-pub fn help_text(name: &str) -> String {
+pub(crate) fn help_text(name: &str) -> String {
     let s: String = COMMANDS.iter().filter(|c| name.is_empty() || c.name == name || c.is_named(name)).map(Command::help_line).collect();
     if s.is_empty() { format!("no command `{name}`\n") } else { s }
 }

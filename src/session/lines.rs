@@ -11,17 +11,17 @@ use crate::notation::Move;
 
 /// One game line, for a list.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LineView {
+pub(crate) struct LineView {
     /// The variant it is played in.
-    pub variant: String,
+    pub(crate) variant: String,
     /// Its moves from its start: those played up to its cursor, then those ahead.
-    pub moves: Vec<String>,
+    pub(crate) moves: Vec<String>,
     /// How many of `moves` are played (where the line was left).
-    pub cursor: usize,
+    pub(crate) cursor: usize,
     /// The ply of its start position.
-    pub start_ply: u32,
+    pub(crate) start_ply: u32,
     /// The edit between it and its neighbour toward the current line (`None` for the current).
-    pub edit: Option<String>,
+    pub(crate) edit: Option<String>,
 }
 
 impl Line {
@@ -40,7 +40,7 @@ impl Line {
 impl Session {
     /// Every line kept, in order: the earlier ones (oldest first), the current one (at index
     /// `earlier.len()`), then the later ones (the next one first).
-    pub fn lines(&self) -> Vec<LineView> {
+    pub(crate) fn lines(&self) -> Vec<LineView> {
         let g = &self.variant.rules.geometry;
         let current = LineView {
             variant: self.variant.name().to_string(),
@@ -81,7 +81,7 @@ impl Session {
     ///
     /// # Errors
     /// No line has that index; the session is unchanged.
-    pub fn switch_line(&mut self, index: usize) -> Result<(), CommandError> {
+    pub(crate) fn switch_line(&mut self, index: usize) -> Result<(), CommandError> {
         let here = self.earlier.len();
         let count = here + 1 + self.later.len();
         if index >= count {
@@ -104,7 +104,7 @@ impl Session {
     ///
     /// # Errors
     /// As [`Session::execute`].
-    pub fn play_keeping_line(&mut self, m: Move) -> Result<Reply, CommandError> {
+    pub(crate) fn play_keeping_line(&mut self, m: Move) -> Result<Reply, CommandError> {
         let text = m.text(&self.variant.rules.geometry);
         let branches = self.undone.last().is_some_and(|next| *next != m);
         // The whole session only when a line is kept: `execute` guards the rest itself.

@@ -9,10 +9,11 @@
 //! itself, and `variant`, `reload` and `snapshot` read variant files through the kernel's loader.
 //! The commands themselves are the table in [`commands`].
 
-pub mod commands;
+pub(crate) mod commands;
 mod lines;
 
-pub use commands::{Arg, COMMANDS, Command};
+pub(crate) use commands::Arg;
+pub use commands::COMMANDS;
 
 use crate::ai::{self, Engine, EngineError};
 use crate::notation::Move;
@@ -49,12 +50,12 @@ pub struct Reply {
 
 impl Reply {
     /// A reply that only prints.
-    pub fn text(text: String) -> Reply {
+    pub(crate) fn text(text: String) -> Reply {
         Reply { text, effects: vec![] }
     }
 
     /// The reply with one more effect.
-    pub fn with(mut self, e: Effect) -> Reply {
+    pub(crate) fn with(mut self, e: Effect) -> Reply {
         self.effects.push(e);
         self
     }
@@ -173,11 +174,11 @@ pub struct Line {
     played: Vec<Move>,
     undone: Vec<Move>,
     /// The edit between this line and the one next to it on the other stack (`put W on c3`).
-    pub edit: String,
+    pub(crate) edit: String,
 }
 
 /// How many replaced game lines a session keeps for `undo` (the oldest go first).
-pub const MAX_EARLIER_LINES: usize = 100;
+pub(crate) const MAX_EARLIER_LINES: usize = 100;
 
 /// A game being played or studied.
 pub struct Session {
@@ -190,10 +191,10 @@ pub struct Session {
     pub undone: Vec<Move>,
     /// The position the game started from.
     pub start: Position,
-    pub style: Style,
+    pub(crate) style: Style,
     pub show_board: bool,
     /// The machine players' generator and its seed.
-    pub rng: ai::Rng,
+    pub(crate) rng: ai::Rng,
     pub seed: u64,
     /// Which sides the machine plays, and how.
     pub machine: [Option<Engine>; 2],
@@ -211,10 +212,10 @@ pub struct Session {
 }
 
 /// A progress line's sink: the shell draws what long commands report.
-pub type Progress = Box<dyn FnMut(&str)>;
+pub(crate) type Progress = Box<dyn FnMut(&str)>;
 
 /// The default of [`Session::machine_limit`].
-pub const MACHINE_LIMIT: u32 = 1000;
+pub(crate) const MACHINE_LIMIT: u32 = 1000;
 
 impl Session {
     /// Opens a session on a variant.
@@ -396,7 +397,7 @@ impl Session {
     ///
     /// # Errors
     /// A start position the format cannot write.
-    pub fn export(&self, format: crate::records::convert::Format) -> Result<String, crate::records::convert::RecordError> {
+    pub(crate) fn export(&self, format: crate::records::convert::Format) -> Result<String, crate::records::convert::RecordError> {
         let mut line = self.played.clone();
         line.extend(self.undone.iter().rev());
         let options: Vec<(String, String)> = self.variant.overrides.to_vec();
@@ -431,7 +432,7 @@ impl Session {
 
     /// Which sides the machine plays, for a person (`the machine plays black (ab:d4)`), or
     /// nothing when it plays none.
-    pub fn machine_note(&self) -> String {
+    pub(crate) fn machine_note(&self) -> String {
         let r = &self.variant.rules;
         let sides: Vec<String> = crate::piece::Player::both()
             .into_iter()
@@ -518,7 +519,7 @@ impl Session {
     }
 
     /// The board with the last move marked.
-    pub fn board(&self) -> String {
+    pub(crate) fn board(&self) -> String {
         render::board(&self.variant, &self.pos, self.played.last(), self.style)
     }
 
@@ -530,7 +531,7 @@ impl Session {
     ///
     /// # Errors
     /// Unknown, ambiguous or illegal text, with the reason.
-    pub fn resolve(&mut self, text: &str) -> Result<Move, CommandError> {
+    pub(crate) fn resolve(&mut self, text: &str) -> Result<Move, CommandError> {
         let legal = self.legal()?;
         let g = &self.variant.rules.geometry;
         let t = text.trim().to_ascii_lowercase();
@@ -579,7 +580,7 @@ impl Session {
     ///
     /// # Errors
     /// A failing hook.
-    pub fn cell_moves(&mut self, cell: &str) -> Result<String, CommandError> {
+    pub(crate) fn cell_moves(&mut self, cell: &str) -> Result<String, CommandError> {
         let c = self.variant.rules.geometry.parse_cell(cell)?;
         let mut legal = Vec::new();
         self.variant.legal_moves(&mut self.pos, &mut legal)?;
@@ -604,7 +605,7 @@ impl Session {
     ///
     /// # Errors
     /// A failing script hook.
-    pub fn play_move(&mut self, m: Move) -> Result<String, CommandError> {
+    pub(crate) fn play_move(&mut self, m: Move) -> Result<String, CommandError> {
         // The move that comes next in the history: step forward, keeping the plies after it.
         if self.undone.last() == Some(&m) {
             self.step(1)?;
@@ -923,7 +924,7 @@ impl Session {
     }
 
     /// The players' names as `white|black`.
-    pub fn player_list(&self) -> String {
+    pub(crate) fn player_list(&self) -> String {
         let r = &self.variant.rules;
         format!("{}|{}", r.player_name(crate::piece::Player::FIRST), r.player_name(crate::piece::Player::FIRST.other()))
     }

@@ -60,7 +60,7 @@ struct Leap {
 
 /// The rules read once, at load, for perft on the sets of pieces with attributes (see the
 /// module's text).
-pub struct LeanPerft {
+pub(crate) struct LeanPerft {
     ncodes: usize,
     cells: u64,
     nattr: usize,
@@ -84,7 +84,7 @@ impl LeanPerft {
     /// Perft on the sets for `rules`, whose constructs the plan found fit for it
     /// ([`crate::plan::WalkKind::Lean`]), where the board, the codes, the attributes and the
     /// pieces' forms fit the tables.
-    pub fn of(rules: &Ruleset) -> Option<LeanPerft> {
+    pub(crate) fn of(rules: &Ruleset) -> Option<LeanPerft> {
         let sw = rules.setwise.as_ref()?;
         let (ncodes, nattr) = (sw.codes.len(), rules.nattr());
         let fits = sw.cells >> 64 == 0
@@ -144,7 +144,7 @@ impl LeanPerft {
 
     /// Whether perft from `pos` to `depth` may walk the sets (as [`super::SetPerft::applies`]),
     /// every attribute value staying within a byte's range however the moves change them.
-    pub fn applies(&self, pos: &Position, depth: u32) -> bool {
+    pub(crate) fn applies(&self, pos: &Position, depth: u32) -> bool {
         let cells = pos.board().len() as u16;
         let widest = (0..cells).flat_map(|c| (0..self.nattr).map(move |s| (c, s as u8))).map(|(c, s)| (pos.attr(c, s) as i64).abs()).max();
         pos.result().is_none()
@@ -159,7 +159,7 @@ impl LeanPerft {
     ///
     /// # Errors
     /// Ctrl-C was pressed.
-    pub fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
+    pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, Interrupted> {
         let mut node = Node { sets: [0; CODES], vals: [0; VALUES], top: [Top::UNKNOWN; 2], side: pos.side() };
         for (s, &c) in node.sets.iter_mut().zip(pos.cells_by_code()) {
             *s = c as u64;

@@ -35,7 +35,7 @@ fn bit(cell: u16) -> u128 {
 }
 
 /// An iterator over one player's occupied cells ([`Position::cells_of`]).
-pub struct CellsOf<'a> {
+pub(crate) struct CellsOf<'a> {
     bits: Cells,
     /// The board, on boards too large for the bit set (else empty).
     board: &'a [PieceCode],
@@ -64,29 +64,29 @@ impl Iterator for CellsOf<'_> {
 
 /// A further decision handed to a player in the middle of a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Continuation {
+pub(crate) struct Continuation {
     /// Who decides now.
-    pub player: Player,
+    pub(crate) player: Player,
     /// Whose turn this continuation belongs to (the turn passes to the other player after it).
-    pub turn: Player,
+    pub(crate) turn: Player,
     /// A word that says what is being decided (`retreat`, `extra_move`); shared, so a
     /// continuation is copied without allocating.
-    pub tag: Arc<str>,
+    pub(crate) tag: Arc<str>,
     /// The explicit choices (moves of any piece): up to eight without allocating.
-    pub moves: Choices,
+    pub(crate) moves: Choices,
     /// Whether every normal move of `player` is also a choice.
-    pub normal: bool,
+    pub(crate) normal: bool,
     /// What the kernel makes of it (read from the tag).
-    pub kind: ContinuationKind,
+    pub(crate) kind: ContinuationKind,
 }
 
 /// A continuation's explicit choices.
-pub type Choices = smallvec::SmallVec<[Move; 8]>;
+pub(crate) type Choices = smallvec::SmallVec<[Move; 8]>;
 
 /// The continuations the kernel hands out itself (a push's retreats and extra move), told apart
 /// without reading the tag on every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ContinuationKind {
+pub(crate) enum ContinuationKind {
     /// A script's continuation.
     Other,
     /// `extra_move`: a further normal move.
@@ -99,7 +99,7 @@ pub enum ContinuationKind {
 
 impl ContinuationKind {
     /// The kind a tag names.
-    pub fn of_tag(tag: &str, g: &crate::geometry::Geometry) -> ContinuationKind {
+    pub(crate) fn of_tag(tag: &str, g: &crate::geometry::Geometry) -> ContinuationKind {
         match tag {
             "extra_move" => ContinuationKind::Extra,
             "retreat" => ContinuationKind::Retreat,
@@ -116,19 +116,19 @@ impl ContinuationKind {
 /// after most moves reads it instead of visiting every piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Top {
-    pub best: i32,
+    pub(crate) best: i32,
     /// 0: not known (the next crown update visits the pieces).
-    pub count: u16,
-    pub at: u16,
+    pub(crate) count: u16,
+    pub(crate) at: u16,
 }
 
 impl Top {
-    pub const UNKNOWN: Top = Top { best: 0, count: 0, at: 0 };
+    pub(crate) const UNKNOWN: Top = Top { best: 0, count: 0, at: 0 };
 
     /// After the player's piece holding `a` moved to `to` holding `b`, its other pieces
     /// unchanged.
     #[inline(always)]
-    pub fn moved(&mut self, a: i32, b: i32, to: u16) {
+    pub(crate) fn moved(&mut self, a: i32, b: i32, to: u16) {
         if self.count == 0 {
         } else if b > self.best {
             *self = Top { best: b, count: 1, at: to };
@@ -146,7 +146,7 @@ impl Top {
 
     /// The [`Top`] of a player's pieces, `values` their (cell, value) in cell order: the first
     /// cell where one holds the highest value.
-    pub fn of(values: impl Iterator<Item = (u16, i32)>) -> Top {
+    pub(crate) fn of(values: impl Iterator<Item = (u16, i32)>) -> Top {
         let (mut best, mut count, mut at) = (i32::MIN, 0u32, 0);
         for (cell, v) in values {
             if v > best {
@@ -161,7 +161,7 @@ impl Top {
 
     /// After the player's piece holding `a` left the board (taken, or moved off it).
     #[inline(always)]
-    pub fn removed(&mut self, a: i32) {
+    pub(crate) fn removed(&mut self, a: i32) {
         if a == self.best {
             self.count = if self.count > 2 { self.count - 1 } else { 0 };
         }
@@ -363,7 +363,7 @@ impl PartialEq for Position {
 
 impl Position {
     /// The start position of a ruleset.
-    pub fn start(rules: &Ruleset) -> Position {
+    pub(crate) fn start(rules: &Ruleset) -> Position {
         let mut p = Position {
             board: rules.setup.board.clone(),
             attrs: rules.setup.attrs.clone(),
@@ -381,7 +381,7 @@ impl Position {
 
     /// Room on the undo stacks for `plies` moves, so that a game's first moves do not grow
     /// them one doubling at a time.
-    pub fn reserve_plies(&mut self, plies: usize) {
+    pub(crate) fn reserve_plies(&mut self, plies: usize) {
         self.cell_log.reserve(plies * 4);
         self.attr_log.reserve(if self.attrs.is_empty() { 0 } else { plies * 4 });
         self.saved_counters.reserve(plies * self.counters.len());
@@ -434,20 +434,20 @@ impl Position {
 
     /// `p`'s occupied cells as a bit set (boards of at most 128 cells).
     #[inline(always)]
-    pub fn occupied(&self, p: Player) -> u128 {
+    pub(crate) fn occupied(&self, p: Player) -> u128 {
         self.occupied[p]
     }
 
     /// Both players' occupied cells (boards of at most 128 cells).
     #[inline(always)]
-    pub fn occupied_cells(&self) -> u128 {
+    pub(crate) fn occupied_cells(&self) -> u128 {
         self.occupied[Player::FIRST] | self.occupied[Player::SECOND]
     }
 
     /// The cells of each piece code, by [`PieceCode::index`], where the rules have cell-set
     /// moves (else empty).
     #[inline(always)]
-    pub fn cells_by_code(&self) -> &[u128] {
+    pub(crate) fn cells_by_code(&self) -> &[u128] {
         &self.by_code
     }
 
@@ -484,7 +484,7 @@ impl Position {
     }
 
     /// The pending continuation, if the turn is not over.
-    pub fn continuation(&self) -> Option<&Continuation> {
+    pub(crate) fn continuation(&self) -> Option<&Continuation> {
         self.cont.as_ref()
     }
 
@@ -494,7 +494,7 @@ impl Position {
     }
 
     /// Declares (or clears) the result.
-    pub fn set_result(&mut self, r: Option<Outcome>) {
+    pub(crate) fn set_result(&mut self, r: Option<Outcome>) {
         self.result = r;
     }
 
@@ -512,7 +512,7 @@ impl Position {
     /// The first cell from `start` on that holds one of `p`'s pieces (for loops that change
     /// the board as they go, which [`cells_of`](Self::cells_of) would keep borrowed).
     #[inline]
-    pub fn next_cell_of(&self, p: Player, start: usize) -> Option<u16> {
+    pub(crate) fn next_cell_of(&self, p: Player, start: usize) -> Option<u16> {
         if !CellSet::fits(self.board.len()) {
             return (start..self.board.len()).find(|&c| self.board[c].is_of(p)).map(|c| c as u16);
         }
@@ -522,7 +522,7 @@ impl Position {
     /// The cells holding `p`'s pieces, in cell order: read from a bit set on boards of at most
     /// 128 cells, by scanning the board on larger ones.
     #[inline]
-    pub fn cells_of(&self, p: Player) -> CellsOf<'_> {
+    pub(crate) fn cells_of(&self, p: Player) -> CellsOf<'_> {
         let wide = !CellSet::fits(self.board.len());
         CellsOf {
             bits: CellSet::from_bits(if wide { 0 } else { self.occupied[p] }).iter(),
@@ -533,18 +533,18 @@ impl Position {
     }
 
     /// The position keys since the start (or set-up) position, the current one last.
-    pub fn history(&self) -> &[u64] {
+    pub(crate) fn history(&self) -> &[u64] {
         &self.history
     }
 
     /// How many times the current key occurs in the history (the current position included).
-    pub fn repetitions(&self) -> usize {
+    pub(crate) fn repetitions(&self) -> usize {
         let k = self.hash;
         self.history.iter().filter(|&&h| h == k).count()
     }
 
     #[inline(always)]
-    pub fn piece(&self, cell: u16) -> PieceCode {
+    pub(crate) fn piece(&self, cell: u16) -> PieceCode {
         self.board[cell as usize]
     }
 
@@ -553,13 +553,13 @@ impl Position {
         self.attrs[cell as usize * self.nattr + slot as usize]
     }
 
-    pub fn counter(&self, p: Player, slot: u8) -> i32 {
+    pub(crate) fn counter(&self, p: Player, slot: u8) -> i32 {
         self.counters[slot as usize][p]
     }
 
     /// Sets a cell's piece code (attributes are not touched).
     #[inline(always)]
-    pub fn set_piece(&mut self, z: &Zobrist, cell: u16, code: PieceCode) {
+    pub(crate) fn set_piece(&mut self, z: &Zobrist, cell: u16, code: PieceCode) {
         let old = self.board[cell as usize];
         if old == code {
             return;
@@ -608,7 +608,7 @@ impl Position {
 
     /// Sets an attribute value.
     #[inline(always)]
-    pub fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
+    pub(crate) fn set_attr(&mut self, cell: u16, slot: u8, value: i32) {
         let index = cell as usize * self.nattr + slot as usize;
         let old = self.attrs[index];
         if old == value {
@@ -626,7 +626,7 @@ impl Position {
     }
 
     /// Sets a per-player counter.
-    pub fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
+    pub(crate) fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
         let old = self.counters[slot as usize][p];
         if old == value {
             return;
@@ -637,7 +637,7 @@ impl Position {
 
     /// Clears a cell and its attributes.
     #[inline]
-    pub fn clear_cell(&mut self, z: &Zobrist, cell: u16) {
+    pub(crate) fn clear_cell(&mut self, z: &Zobrist, cell: u16) {
         self.set_piece(z, cell, PieceCode::EMPTY);
         for s in 0..self.nattr as u8 {
             self.set_attr(cell, s, 0);
@@ -646,7 +646,7 @@ impl Position {
 
     /// Puts a piece with the given attribute values on a cell.
     #[inline(always)]
-    pub fn put(&mut self, z: &Zobrist, cell: u16, code: PieceCode, attrs: &[i32]) {
+    pub(crate) fn put(&mut self, z: &Zobrist, cell: u16, code: PieceCode, attrs: &[i32]) {
         self.set_piece(z, cell, code);
         for (s, &v) in attrs.iter().enumerate() {
             self.set_attr(cell, s as u8, v);
@@ -654,7 +654,7 @@ impl Position {
     }
 
     /// Moves whatever stands on `from` to `to` (replacing what was there), attributes included.
-    pub fn relocate(&mut self, z: &Zobrist, from: u16, to: u16) {
+    pub(crate) fn relocate(&mut self, z: &Zobrist, from: u16, to: u16) {
         let code = self.board[from as usize];
         let mut vals = [0i32; 16];
         let n = self.nattr.min(16);
@@ -666,13 +666,13 @@ impl Position {
     }
 
     /// Sets who decides next, keeping the hash right.
-    pub fn set_side(&mut self, z: &Zobrist, p: Player) {
+    pub(crate) fn set_side(&mut self, z: &Zobrist, p: Player) {
         self.hash ^= z.side[self.side.index()] ^ z.side[p.index()];
         self.side = p;
     }
 
     /// Installs or removes a continuation, keeping the hash right (the side is set separately).
-    pub fn set_continuation(&mut self, z: &Zobrist, c: Option<Continuation>) {
+    pub(crate) fn set_continuation(&mut self, z: &Zobrist, c: Option<Continuation>) {
         if self.cont.is_some() != c.is_some() {
             self.hash ^= z.continuation;
         }
@@ -681,7 +681,7 @@ impl Position {
 
     /// Starts a move: everything until the matching [`undo`](Self::undo) is undone together.
     #[inline(always)]
-    pub fn begin(&mut self) {
+    pub(crate) fn begin(&mut self) {
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
         }
@@ -712,7 +712,7 @@ impl Position {
     /// exit zone or conversion, a clock, attributes), so a game without the construct pays a
     /// branch for it. Undo needs nothing from here: the frame [`Position::begin`] pushes and the
     /// write logs restore everything.
-    pub fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+    pub(crate) fn make_kernel(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
@@ -934,17 +934,17 @@ impl Position {
     }
 
     /// Plies since the last capture or move of a kind that restarts the `quiet_moves` clock.
-    pub fn clock(&self) -> u32 {
+    pub(crate) fn clock(&self) -> u32 {
         self.clock
     }
 
     /// The rooks each player may still castle with.
-    pub fn castle_rights(&self) -> CastleRights {
+    pub(crate) fn castle_rights(&self) -> CastleRights {
         self.castle
     }
 
     /// The cell open to an en passant capture and where the piece it would take stands.
-    pub fn en_passant(&self) -> Option<(u16, u16)> {
+    pub(crate) fn en_passant(&self) -> Option<(u16, u16)> {
         self.en_passant
     }
 
@@ -1071,7 +1071,7 @@ impl Position {
     }
 
     /// Records the current position in the repetition history (after the move's hooks ran).
-    pub fn record(&mut self) {
+    pub(crate) fn record(&mut self) {
         self.history.push(self.hash);
     }
 
@@ -1165,7 +1165,7 @@ impl Position {
 /// A position text that cannot be read: which field, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct PositionError(pub String);
+pub struct PositionError(pub(crate) String);
 
 /// The attribute values a new piece of `code` starts with (dropped or placed).
 fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
@@ -1221,7 +1221,7 @@ impl Move {
     /// Whether this move of a piece that promotes by `p` reaches its zone as `p.at` asks: on
     /// any landing, at the end, or (shogi) at the start or the end.
     #[inline]
-    pub fn reaches(&self, g: &crate::geometry::Geometry, p: &crate::rules::Promotion) -> bool {
+    pub(crate) fn reaches(&self, g: &crate::geometry::Geometry, p: &crate::rules::Promotion) -> bool {
         use crate::rules::PromoteAt;
         let inside = |c: u16| g.zones_of(c).meets(p.zone);
         match p.at {

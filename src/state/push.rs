@@ -39,9 +39,9 @@ impl Push {
 /// The continuation before a move, as a push reads it: its kind, and whether the move was one of
 /// its listed choices.
 #[derive(Clone, Copy, Debug)]
-pub struct Prior {
-    pub kind: ContinuationKind,
-    pub listed: bool,
+pub(crate) struct Prior {
+    pub(crate) kind: ContinuationKind,
+    pub(crate) listed: bool,
 }
 
 /// Victims, at most 8 (one per contact direction), and how many.
@@ -49,7 +49,7 @@ type Cells = ([u16; 8], usize);
 
 /// The push after `mv`, whose kernel part is done (`fx`); `turn` is the player whose turn the
 /// move belongs to, `prior` the continuation it was made in.
-pub fn after_move(pos: &mut Position, rules: &Ruleset, mv: &Move, fx: &MoveEffects, prior: Option<Prior>, turn: Player) {
+pub(crate) fn after_move(pos: &mut Position, rules: &Ruleset, mv: &Move, fx: &MoveEffects, prior: Option<Prior>, turn: Player) {
     if let Some(p) = prior {
         match (p.kind, p.listed) {
             // A retreat was chosen; with `victims = "all"` the next victims follow.

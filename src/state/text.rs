@@ -62,7 +62,7 @@ impl Position {
     ///
     /// # Errors
     /// The field that is wrong, and why.
-    pub fn from_line(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
+    pub(crate) fn from_line(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         crate::notation::check_length("the position text", text, crate::notation::MAX_POSITION_TEXT)
             .map_err(|e| PositionError(e.to_string()))?;
         let bad = |m: String| PositionError(m);

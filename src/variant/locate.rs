@@ -12,14 +12,14 @@ use include_dir::{Dir, include_dir};
 use std::path::{Path, PathBuf};
 
 /// The largest variant file or script boardlab reads (1 MiB).
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// The variants shipped with boardlab.
-pub static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/variants");
+pub(crate) static SHIPPED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/variants");
 
 /// Where a variant's files live.
 #[derive(Clone, Debug)]
-pub enum Origin {
+pub(crate) enum Origin {
     Disk(PathBuf),
     Shipped(String),
 }
@@ -57,7 +57,7 @@ impl Origin {
     }
 
     /// The folder for display.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Origin::Disk(d) => d.display().to_string(),
             Origin::Shipped(n) => format!("(shipped) variants/{n}"),
@@ -67,7 +67,7 @@ impl Origin {
 
 /// Where a variant found by name lives, in the order the places are searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     /// `./NAME/` (where `boardlab new NAME` creates it).
     Here,
     /// `./variants/NAME/` (a project folder, such as this repository).
@@ -82,7 +82,7 @@ pub enum Place {
 
 impl Place {
     /// Where, in words: `./mygame`, `$BOARDLAB_PATH /opt/games`, `shipped`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Place::Here => ".".into(),
             Place::Project => "./variants".into(),
@@ -94,7 +94,7 @@ impl Place {
 }
 
 /// The folders searched for a variant by plain name, in order (the shipped ones come after).
-pub fn search_folders() -> Vec<(Place, PathBuf)> {
+pub(crate) fn search_folders() -> Vec<(Place, PathBuf)> {
     let mut v = vec![(Place::Here, PathBuf::from(".")), (Place::Project, PathBuf::from("variants"))];
     if let Some(path) = std::env::var_os("BOARDLAB_PATH") {
         for d in std::env::split_paths(&path).filter(|d| !d.as_os_str().is_empty()) {
@@ -115,7 +115,7 @@ fn is_plain_name(spec: &str) -> bool {
 
 /// Every variant the search finds, in search order: (name, place, folder or shipped name).
 /// A name found twice is listed twice; the first is the one a name resolves to.
-pub fn all_variants() -> Vec<(String, Place, Origin)> {
+pub(crate) fn all_variants() -> Vec<(String, Place, Origin)> {
     let mut out = Vec::new();
     for (place, dir) in search_folders() {
         let Ok(rd) = std::fs::read_dir(&dir) else { continue };
@@ -270,7 +270,7 @@ fn parse_file(file: &SourceFile) -> Result<RawVariant, LoadError> {
 }
 
 /// Reads a variant's files along its `extends` chain, base first.
-pub fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadError> {
+pub(crate) fn read_merged(spec: &str) -> Result<(Merged, Origin, Vec<Origin>), LoadError> {
     let (origin, file, name) = locate(spec)?;
     let mut chain: Vec<(Origin, SourceFile, RawVariant, String)> = Vec::new();
     let (mut cur_origin, mut cur_file, mut cur_name) = (origin.clone(), file, name);

@@ -6,8 +6,9 @@ mod locate;
 mod play;
 mod reference;
 
-pub use locate::{Origin, Place, SHIPPED, all_variants, read_merged, shipped_names};
-pub use play::{MoveListError, PlayError};
+pub use locate::shipped_names;
+pub(crate) use locate::{Origin, SHIPPED, all_variants, read_merged};
+pub(crate) use play::{MoveListError, PlayError};
 
 use crate::rules::validate::{Merged, validate};
 use crate::rules::{Hook, HookFilter, HookSetting, LoadError, Ruleset, SourceFile};
@@ -19,17 +20,17 @@ use std::sync::Arc;
 pub struct Variant {
     pub rules: Arc<Ruleset>,
     pub script: Option<Script>,
-    pub merged: Merged,
-    pub origin: Origin,
+    pub(crate) merged: Merged,
+    pub(crate) origin: Origin,
     /// Where each of `merged.files` lives (a designer's variant may extend a shipped one).
-    pub file_origins: Vec<Origin>,
+    pub(crate) file_origins: Vec<Origin>,
     /// The name or path it was loaded by.
     pub spec: String,
     pub overrides: Vec<(String, String)>,
     /// The hooks that run (the script defines them and `[hooks]` leaves them on), by [`Hook`].
     hooks: [Option<HookFilter>; Hook::ALL.len()],
     /// Zone display marks for empty cells, smallest zone first (it wins where zones overlap).
-    pub marks: Vec<(String, char)>,
+    pub(crate) marks: Vec<(String, char)>,
     /// Every shortcut the kernel may take, decided once at load from the rules and the hooks.
     pub(crate) plan: crate::plan::Plan,
     /// Perft on the cell sets, where the plan allows it and its tables fit (built once at load).
@@ -50,7 +51,7 @@ impl Variant {
     ///
     /// # Errors
     /// An unknown option or a bad value.
-    pub fn with_options(&self, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
+    pub(crate) fn with_options(&self, overrides: &[(String, String)]) -> Result<Variant, LoadError> {
         Variant::build(self.merged.clone(), self.origin.clone(), self.file_origins.clone(), &self.spec, overrides)
     }
 
@@ -110,7 +111,7 @@ impl Variant {
     }
 
     /// The filter of a hook that runs, or `None` when it does not.
-    pub fn hook(&self, h: Hook) -> Option<&HookFilter> {
+    pub(crate) fn hook(&self, h: Hook) -> Option<&HookFilter> {
         self.hooks[h as usize].as_ref()
     }
 }

@@ -66,9 +66,9 @@ pub enum PlayError {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("move {number} ({}): {error}", crate::files::quote(.text))]
 pub struct MoveListError {
-    pub number: usize,
-    pub text: String,
-    pub error: PlayError,
+    pub(crate) number: usize,
+    pub(crate) text: String,
+    pub(crate) error: PlayError,
 }
 
 impl Variant {
@@ -107,7 +107,7 @@ impl Variant {
     }
 
     /// Whether playing `mv` in `pos` calls the `after_move` hook (for `trace`).
-    pub fn after_move_runs(&self, pos: &Position, mv: &Move) -> bool {
+    pub(crate) fn after_move_runs(&self, pos: &Position, mv: &Move) -> bool {
         let listed = pos.continuation().is_some_and(|c| c.moves.contains(mv));
         self.hook(Hook::AfterMove).is_some_and(|f| listed || self.hook_applies(f, pos, mv))
     }
@@ -127,7 +127,7 @@ impl Variant {
     /// duplicate form, a second part or merged chains shape the moves, where the turn continues
     /// a capture, or where the capture policy removed some (a list with a capture under a
     /// compulsory policy, any capture under a maximal one).
-    pub fn legal_moves_and_mobility(&self, pos: &mut Position, out: &mut MoveList) -> Result<Option<usize>, ScriptError> {
+    pub(crate) fn legal_moves_and_mobility(&self, pos: &mut Position, out: &mut MoveList) -> Result<Option<usize>, ScriptError> {
         out.clear();
         if pos.result().is_some() {
             return Ok(None);
@@ -182,7 +182,7 @@ impl Variant {
     /// (`None`: [`Variant::legal_moves`] must list them; see [`crate::rules::setwise`]). What
     /// perft's last level asks.
     #[inline]
-    pub fn count_moves(&self, pos: &mut Position) -> Option<u64> {
+    pub(crate) fn count_moves(&self, pos: &mut Position) -> Option<u64> {
         movegen::count_moves(&self.rules, &self.plan, pos)
     }
 
@@ -190,7 +190,7 @@ impl Variant {
     /// without the list (`false`: list them; see [`movegen::count_to_pick`]), where the plan
     /// allows ([`crate::plan::Plan::counts_moves`]: no hook or rule adds or refuses moves).
     #[inline]
-    pub fn count_to_pick(&self, pos: &mut Position, c: &mut movegen::Counted) -> bool {
+    pub(crate) fn count_to_pick(&self, pos: &mut Position, c: &mut movegen::Counted) -> bool {
         movegen::count_to_pick(&self.rules, &self.plan, pos, c)
     }
 
@@ -198,13 +198,13 @@ impl Variant {
     /// [`Variant::count_to_pick`] counted it: the same move the list holds there. `scratch` is
     /// overwritten.
     #[inline]
-    pub fn nth_move(&self, pos: &mut Position, c: &movegen::Counted, index: u64, scratch: &mut MoveList) -> Move {
+    pub(crate) fn nth_move(&self, pos: &mut Position, c: &movegen::Counted, index: u64, scratch: &mut MoveList) -> Move {
         movegen::nth_move(&self.rules, pos, c, index, scratch)
     }
 
     /// [`Variant::lists_every_kernel_move`] for a list known by its count
     /// ([`Variant::count_to_pick`]).
-    pub fn counts_every_kernel_move(&self, c: &movegen::Counted) -> bool {
+    pub(crate) fn counts_every_kernel_move(&self, c: &movegen::Counted) -> bool {
         self.plan.lists_kernel_moves && !c.only_captures(&self.rules)
     }
 
@@ -215,7 +215,8 @@ impl Variant {
     /// drop-mate rule, castling, promotion choice, second part or merged chain changes the
     /// list, and either the policy keeps every move or the list has no capture (then the
     /// policy removed nothing).
-    pub fn lists_every_kernel_move(&self, pos: &Position, moves: &[Move]) -> bool {
+    #[cfg(test)]
+    pub(crate) fn lists_every_kernel_move(&self, pos: &Position, moves: &[Move]) -> bool {
         let pol = &self.rules.captures;
         self.plan.lists_kernel_moves
             && pos.continuation().is_none()
@@ -531,7 +532,7 @@ impl Variant {
 
     /// Whether the opponent of the player to decide could capture one of that player's royal
     /// pieces now (check).
-    pub fn in_check(&self, pos: &Position) -> bool {
+    pub(crate) fn in_check(&self, pos: &Position) -> bool {
         self.royal_attacker(pos, pos.side()).is_some()
     }
 
@@ -722,7 +723,7 @@ impl Variant {
     /// The result when the player to decide has no legal move: what the `no_moves` rule says
     /// (a loss without one), or, where it passes and the `passes` rule ends the game because
     /// neither player can move, that rule's tally.
-    pub fn no_moves_outcome(&self, pos: &Position) -> Outcome {
+    pub(crate) fn no_moves_outcome(&self, pos: &Position) -> Outcome {
         let (reason, rule) = match self.no_moves_rule_at(pos) {
             Some((e, n)) => (e.reason.clone(), n),
             None => ("no moves".into(), NoMoves::Loss),
@@ -744,13 +745,13 @@ impl Variant {
     /// The `no_moves` rule that applies when the player to decide in `pos` has no move: the first
     /// whose condition holds (`if_attacked`: the opponent, moving now, could capture one of the
     /// player's pieces of those kinds). `None`: no rule applies (having no move loses).
-    pub fn no_moves_rule_at(&self, pos: &Position) -> Option<(&EndRule, NoMoves)> {
+    pub(crate) fn no_moves_rule_at(&self, pos: &Position) -> Option<(&EndRule, NoMoves)> {
         self.rules.no_moves_rules().find(|&(_, _, kinds)| kinds.is_none_or(|k| self.attacked(pos, k))).map(|(e, n, _)| (e, n))
     }
 
     /// Whether the opponent of the player to decide, were it to move now, has a move that
     /// captures one of that player's pieces of `kinds` (the kernel's moves, hooks aside).
-    pub fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
+    pub(crate) fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
         let (me, view) = (pos.side(), pos.view());
         (0..pos.board().len() as u16).any(|c| {
             let code = pos.board()[c as usize];
@@ -886,7 +887,7 @@ impl Variant {
     ///
     /// # Errors
     /// A failing hook.
-    pub fn explain_move(&self, pos: &mut Position, mv: &MoveText, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
+    pub(crate) fn explain_move(&self, pos: &mut Position, mv: &MoveText, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
         if let Some(r) = pos.result() {
             return Ok(IllegalReason::GameOver(r.describe(&self.rules.player_names)));
         }
@@ -1001,7 +1002,7 @@ impl Variant {
     ///
     /// # Errors
     /// A failing hook.
-    pub fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
+    pub(crate) fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
         // The explanation of a move from this cell that no piece can make (onto itself).
         let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None, promote: None };
         self.explain_move(pos, &mv, legal)

@@ -21,7 +21,7 @@ impl Variant {
     ///
     /// # Errors
     /// A script hook failed.
-    pub fn reference_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
+    pub(crate) fn reference_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<(), ScriptError> {
         self.reference_list(pos, out, true)
     }
 

@@ -8,52 +8,52 @@ use toml::Spanned;
 
 /// A value together with the index of the file that wrote it.
 #[derive(Clone, Debug)]
-pub struct Src<T> {
-    pub file: usize,
-    pub val: T,
+pub(crate) struct Src<T> {
+    pub(crate) file: usize,
+    pub(crate) val: T,
 }
 
 /// An option as merged along an `extends` chain.
 #[derive(Clone, Debug)]
-pub struct MergedOption {
-    pub decl: Src<RawOption>,
+pub(crate) struct MergedOption {
+    pub(crate) decl: Src<RawOption>,
     /// A later file's new default.
-    pub default: Option<Src<Spanned<toml::Value>>>,
-    pub description: Option<String>,
+    pub(crate) default: Option<Src<Spanned<toml::Value>>>,
+    pub(crate) description: Option<String>,
 }
 
 /// A variant's sections merged along its `extends` chain: each section remembers its file.
 #[derive(Clone, Debug, Default)]
-pub struct Merged {
-    pub files: Vec<SourceFile>,
+pub(crate) struct Merged {
+    pub(crate) files: Vec<SourceFile>,
     /// Variant names, most derived first.
-    pub chain: Vec<String>,
-    pub name: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    pub script: Option<Src<Spanned<String>>>,
-    pub board: Option<Src<RawBoard>>,
-    pub players: Option<Src<RawPlayers>>,
-    pub zones: BTreeMap<String, Src<Spanned<RawZone>>>,
-    pub counters: BTreeMap<String, Src<Spanned<i64>>>,
-    pub pieces: BTreeMap<String, Src<RawPiece>>,
-    pub captures: Option<Src<RawCaptures>>,
-    pub ends: Option<Src<Vec<RawEnd>>>,
-    pub setup: Option<Src<RawSetup>>,
-    pub options: BTreeMap<String, MergedOption>,
-    pub hooks: Option<Src<RawHooks>>,
-    pub crown: Option<Src<RawCrown>>,
-    pub display: Option<Src<RawDisplay>>,
-    pub ai: Option<Src<RawAi>>,
-    pub rules: Option<Src<RawRules>>,
-    pub castling: Option<Src<toml::Spanned<RawCastling>>>,
+    pub(crate) chain: Vec<String>,
+    pub(crate) name: String,
+    pub(crate) title: Option<String>,
+    pub(crate) description: Option<String>,
+    pub(crate) script: Option<Src<Spanned<String>>>,
+    pub(crate) board: Option<Src<RawBoard>>,
+    pub(crate) players: Option<Src<RawPlayers>>,
+    pub(crate) zones: BTreeMap<String, Src<Spanned<RawZone>>>,
+    pub(crate) counters: BTreeMap<String, Src<Spanned<i64>>>,
+    pub(crate) pieces: BTreeMap<String, Src<RawPiece>>,
+    pub(crate) captures: Option<Src<RawCaptures>>,
+    pub(crate) ends: Option<Src<Vec<RawEnd>>>,
+    pub(crate) setup: Option<Src<RawSetup>>,
+    pub(crate) options: BTreeMap<String, MergedOption>,
+    pub(crate) hooks: Option<Src<RawHooks>>,
+    pub(crate) crown: Option<Src<RawCrown>>,
+    pub(crate) display: Option<Src<RawDisplay>>,
+    pub(crate) ai: Option<Src<RawAi>>,
+    pub(crate) rules: Option<Src<RawRules>>,
+    pub(crate) castling: Option<Src<toml::Spanned<RawCastling>>>,
     /// `[notation]`; its `fairy_stockfish` name comes from the most derived file only.
-    pub notation: Option<Src<RawNotation>>,
+    pub(crate) notation: Option<Src<RawNotation>>,
 }
 
 impl Merged {
     /// Lays one file's sections over what the files before it (its bases) said.
-    pub fn overlay(&mut self, file: usize, raw: RawVariant, name: &str) {
+    pub(crate) fn overlay(&mut self, file: usize, raw: RawVariant, name: &str) {
         self.chain.insert(0, name.to_string());
         self.name = name.to_string();
         if raw.title.is_some() {

@@ -15,9 +15,7 @@ mod setup;
 pub(super) mod zones;
 
 pub(super) use context::{R, V};
-pub use merge::{Merged, MergedOption, Src};
-pub use pieces::CROWN;
-pub use settings::eval_when;
+pub(crate) use merge::{Merged, Src};
 
 use super::options::Options;
 use super::{ends, hooks, movement, *};
@@ -27,7 +25,7 @@ use crate::piece::PieceCode;
 ///
 /// # Errors
 /// The first problem found, pointing into the file that caused it.
-pub fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
+pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let mut v = V { m, opts: Options::default() };
     v.opts = settings::stage_options(&v, overrides)?;
     let mut geometry = board::stage_geometry(&v)?;

@@ -16,7 +16,7 @@ use std::ops::Range;
 use toml::Spanned;
 
 /// The attribute that marks the crowned piece (added to every kind when `[crown]` is declared).
-pub const CROWN: &str = "crown";
+pub(crate) const CROWN: &str = "crown";
 
 /// The attribute names, sorted: every kind's attributes, and `crown` with a crown.
 pub(super) fn stage_attributes(v: &V) -> R<Vec<String>> {

@@ -249,7 +249,7 @@ impl V<'_> {
 
 /// Why a `when` condition cannot be evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum WhenError {
+pub(crate) enum WhenError {
     #[error("`{0}` is not a condition; write `option == value` or `option != value`")]
     NotACondition(String),
     #[error("unknown option `{}`", crate::files::quote(.0))]
@@ -262,7 +262,7 @@ pub enum WhenError {
 ///
 /// # Errors
 /// Unknown options, values the option cannot take, or text that is not a condition.
-pub fn eval_when(opts: &Options, text: &str) -> Result<bool, WhenError> {
+pub(crate) fn eval_when(opts: &Options, text: &str) -> Result<bool, WhenError> {
     let mut all = true;
     for part in text.split("&&") {
         let (name, value, eq) = if let Some((a, b)) = part.split_once("!=") {
