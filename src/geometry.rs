@@ -43,6 +43,9 @@ impl ZoneSet {
     pub(crate) const EMPTY: ZoneSet = ZoneSet(0);
     /// Every zone.
     pub(crate) const ALL: ZoneSet = ZoneSet(u64::MAX);
+    /// The built-in zone `board`: every cell of every board holds it (the last of the 64 bits;
+    /// a variant's own zones take the others).
+    pub(crate) const BOARD: ZoneSet = ZoneSet(1 << 63);
 
     /// The set of one zone, by id.
     pub(crate) const fn one(id: u8) -> ZoneSet {
@@ -136,7 +139,7 @@ impl Geometry {
             nbr: Vec::new(),
             rays: Vec::new(),
             ray_up: Vec::new(),
-            zone_bits: vec![ZoneSet::EMPTY; n],
+            zone_bits: vec![ZoneSet::BOARD; n],
             zone_names: Vec::new(),
         }
     }
@@ -268,18 +271,18 @@ impl Geometry {
         self.nbr[v as usize * self.coords.len() + c as usize]
     }
 
-    /// Adds a zone and returns its bit index.
-    ///
-    /// # Errors
-    /// More than 64 zones.
     /// The id of the zone named `name`, if there is one.
     pub(crate) fn zone_id(&self, name: &str) -> Option<u8> {
         self.zone_names.iter().position(|n| n == name).map(|i| i as u8)
     }
 
+    /// Adds a zone and returns its bit index.
+    ///
+    /// # Errors
+    /// More than 63 zones (the 64th is `board`).
     pub(crate) fn add_zone(&mut self, name: &str, cells: &[Cell]) -> Result<u8, TooManyZones> {
         let id = self.zone_names.len();
-        if id >= 64 {
+        if id >= 63 {
             return Err(TooManyZones);
         }
         self.zone_names.push(name.to_string());
@@ -309,9 +312,9 @@ pub enum CellError {
     OffBoard(String),
 }
 
-/// A board has more than 64 zones.
+/// A board has more than 63 zones of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a board may have at most 64 zones")]
+#[error("a board may have at most 63 zones besides the built-in `board`")]
 pub(crate) struct TooManyZones;
 
 /// Parses `a1`-style text into (file, rank) from 0, without checking a board.

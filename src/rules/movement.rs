@@ -475,13 +475,13 @@ impl V<'_> {
             same_zone |= self.zone_named(f, z.get_ref(), z.span(), zones, p)?;
         }
         Ok(Cond {
-            from: self.zone_ref(f, &fm.from, zones, p)?,
+            from: anywhere(self.zone_ref(f, &fm.from, zones, p)?),
             from_not: self.zone_ref(f, &fm.from_not, zones, p)?,
-            to: self.zone_ref(f, &fm.to, zones, p)?,
+            to: anywhere(self.zone_ref(f, &fm.to, zones, p)?),
             to_not: self.zone_ref(f, &fm.to_not, zones, p)?,
-            from_or_to: self.zone_ref(f, &fm.from_or_to, zones, p)?,
-            over: self.zone_ref(f, &fm.over, zones, p)?,
-            path: self.zone_ref(f, &fm.path, zones, p)?,
+            from_or_to: anywhere(self.zone_ref(f, &fm.from_or_to, zones, p)?),
+            over: anywhere(self.zone_ref(f, &fm.over, zones, p)?),
+            path: anywhere(self.zone_ref(f, &fm.path, zones, p)?),
             same_zone,
             capture_only: false,
             en_passant: false,
@@ -605,6 +605,12 @@ impl FormSpec {
             }
         }
     }
+}
+
+/// A zone condition naming the whole board (`board`) holds on every cell: no condition (so the
+/// form keeps the plain paths a form without one takes).
+fn anywhere(z: ZoneSet) -> ZoneSet {
+    if z == ZoneSet::BOARD { ZoneSet::EMPTY } else { z }
 }
 
 pub(crate) fn intern(g: &mut Geometry, dirs: &[(i8, i8)]) -> Vec<u16> {

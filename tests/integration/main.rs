@@ -7,6 +7,7 @@ mod analysis;
 mod arena;
 mod autosaves;
 mod cli;
+mod compose;
 mod crash;
 mod diagrams;
 mod engines;

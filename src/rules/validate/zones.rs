@@ -116,7 +116,7 @@ pub(super) fn stage_zones(v: &V, g: &mut Geometry, players: &ByPlayer<String>) -
 }
 
 impl V<'_> {
-    /// The mask of an optional zone setting for player `p` (0 when absent or `board`).
+    /// The mask of an optional zone setting for player `p` (empty when absent).
     pub(crate) fn zone_ref(
         &self,
         f: usize,
@@ -129,10 +129,11 @@ impl V<'_> {
         self.zone_named(f, &name, s.span(), zones, p)
     }
 
-    /// The mask of a named zone for player `p` (0 for `board`, the whole board).
+    /// The mask of a named zone for player `p` ([`ZoneSet::BOARD`] for `board`, the whole
+    /// board).
     pub(crate) fn zone_named(&self, f: usize, name: &str, span: Range<usize>, zones: &ZoneMap, p: Player) -> R<ZoneSet> {
         if name == "board" {
-            return Ok(ZoneSet::EMPTY);
+            return Ok(ZoneSet::BOARD);
         }
         let known = Names::new("zone", zones.keys().map(String::as_str));
         self.lookup(f, span, &known, name, "", "not a zone of this variant")?;
