@@ -38,6 +38,8 @@ pub(crate) enum CastleRefusal {
     RightLost,
     /// No king stands on the rank of the rook on this cell.
     NoKing(u16),
+    /// The rook this right castles with is not on its cell.
+    NoRook(u16),
     OffBoard,
     /// A piece on this cell stands between.
     Blocked(u16),
@@ -60,9 +62,12 @@ impl CastleRefusal {
                 format!("{} may no longer castle {written}: its king or that rook has moved", rules.player_name(pos.side()))
             }
             CastleRefusal::NoKing(rook) => format!("no king stands on the rank of the rook on {}", name(rook)),
+            CastleRefusal::NoRook(rook) => format!("no rook of {} stands on {} to castle with", rules.player_name(pos.side()), name(rook)),
             CastleRefusal::OffBoard => format!("castling {written} lands off the board on this rank"),
             CastleRefusal::Blocked(c) => format!("the {} on {} stands in the way", kind(c), name(c)),
-            CastleRefusal::InCheck(by) => format!("your king is in check by the {} on {}", kind(by), name(by)),
+            // "Check" only where the rules have it.
+            CastleRefusal::InCheck(by) if rules.check_illegal => format!("your king is in check by the {} on {}", kind(by), name(by)),
+            CastleRefusal::InCheck(by) => format!("your king is attacked by the {} on {}", kind(by), name(by)),
             CastleRefusal::Crosses(cell, by) => {
                 format!("the king would cross {}, attacked by the {} on {}", name(cell), kind(by), name(by))
             }
@@ -71,8 +76,8 @@ impl CastleRefusal {
 }
 
 /// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
-/// none: the right is gone, a cell between is taken, the king is in check or would cross an
-/// attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
+/// none: the right is gone, its rook is not there, a cell between is taken, or a royal king is
+/// attacked or would cross an attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
 pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
     let c = rules.castling.as_ref().ok_or(CastleRefusal::NoCastling)?;
     let g = &rules.geometry;
@@ -81,6 +86,10 @@ pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> R
     let rook = pos.castle_rights().rook(me, side);
     if rook == NONE {
         return Err(CastleRefusal::RightLost);
+    }
+    let rook_code = pos.board()[rook as usize];
+    if rook_code.is_empty() || rook_code.owner() != me || !c.rooks.contains(rook_code.kind()) {
+        return Err(CastleRefusal::NoRook(rook));
     }
     let king = c.king_on_rank(g, pos.board(), me, rook).ok_or(CastleRefusal::NoKing(rook))?;
     let rank = g.coords(crate::geometry::Cell(king)).1 as i32;
@@ -97,6 +106,11 @@ pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> R
         between(king, king_to).chain(between(rook, rook_to)).find(|&x| x != king && x != rook && !pos.board()[x as usize].is_empty())
     {
         return Err(CastleRefusal::Blocked(block));
+    }
+    // A king that is not royal may castle out of, through and into attack: nothing is lost
+    // if it is taken.
+    if !rules.kind(c.king).royal {
+        return Ok(Move::castle(king, king_to, rook, rook_to));
     }
     let view = pos.view();
     if let Some(by) = crate::attack::attacker(rules, view, me.other(), king) {

@@ -225,7 +225,7 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
         return text(format!("{}\n", s.cell_moves(&t)?));
     }
     text(match s.resolve(&t) {
-        Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{t} is legal\n"),
+        Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{} is legal\n", m.text(&s.variant.rules.geometry)),
         Ok(m) => format!("{t} is legal as {}\n", m.text(&s.variant.rules.geometry)),
         Err(e) => format!("{}\n", crate::files::clip_long_words(&e.to_string())),
     })

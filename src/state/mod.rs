@@ -1139,18 +1139,27 @@ impl Position {
         if self.en_passant.is_some_and(|(_, piece)| self.board[piece as usize].is_empty()) {
             self.en_passant = None;
         }
-        if let Some(c) = &rules.castling {
-            let mut kept = CastleRights::NONE;
-            for (p, side, rook) in self.castle.iter() {
-                let code = self.board[rook as usize];
-                let still = !code.is_empty() && code.owner() == p && c.rooks.contains(code.kind());
-                if still && c.king_on_rank(&rules.geometry, &self.board, p, rook).is_some() {
-                    kept.set(p, side, rook);
-                }
+        self.drop_missing_castlers(rules);
+        self.rehash(rules);
+    }
+
+    /// Drops each castling right whose rook or king is no longer there: after the board was
+    /// edited by hand, or by a script (a script that removes a rook, as an explosion does,
+    /// takes the rook's right with it).
+    pub(crate) fn drop_missing_castlers(&mut self, rules: &Ruleset) {
+        let Some(c) = &rules.castling else { return };
+        let mut kept = CastleRights::NONE;
+        for (p, side, rook) in self.castle.iter() {
+            let code = self.board[rook as usize];
+            let still = !code.is_empty() && code.owner() == p && c.rooks.contains(code.kind());
+            if still && c.king_on_rank(&rules.geometry, &self.board, p, rook).is_some() {
+                kept.set(p, side, rook);
             }
+        }
+        if kept != self.castle {
+            self.hash ^= castle_key(self.castle) ^ castle_key(kept);
             self.castle = kept;
         }
-        self.rehash(rules);
     }
 
     pub(crate) fn set_castle_rights(&mut self, rules: &Ruleset, r: CastleRights) {

@@ -153,10 +153,13 @@ impl Variant {
                 })
             .then_some(kernel.len())
         } else {
+            // Castling included: `allow_move` is asked about it as about any move.
             self.filtered_moves(pos, out, &mut Vec::new())?;
             None
         };
-        movegen::castlings(&self.rules, pos, out);
+        if self.plan.kernel_lists {
+            movegen::castlings(&self.rules, pos, out);
+        }
         if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, out, start);
         }
@@ -574,8 +577,8 @@ impl Variant {
         r.map(|()| !moves.is_empty())
     }
 
-    /// Normal moves with hooks: all pseudo-legal moves, script additions, the `allow_move`
-    /// filter, then the capture policy. Refused moves and their reasons go to `refused`.
+    /// Normal moves with hooks: all pseudo-legal moves, script additions, castling, the
+    /// `allow_move` filter, then the capture policy. Refused moves and their reasons go to `refused`.
     pub(super) fn filtered_moves(
         &self,
         pos: &mut Position,
@@ -592,6 +595,7 @@ impl Variant {
             let extra = s.generate_moves(pos, &self.rules, &out[start..])?;
             out.extend(extra);
         }
+        movegen::castlings(&self.rules, pos, out);
         if let (Some(f), Some(s)) = (self.hook(Hook::AllowMove), &self.script) {
             let mut i = start;
             while i < out.len() {
@@ -630,12 +634,16 @@ impl Variant {
             _ => None,
         };
         let fx = pos.make_kernel(rules, mv);
-        if let Some((s, m)) = hooked
-            && let Err(mut e) = s.after_move(pos, m, "")
-        {
-            pos.undo();
-            e.doing = format!("while playing {}", mv.text(&rules.geometry));
-            return Err(e);
+        if let Some((s, m)) = hooked {
+            if let Err(mut e) = s.after_move(pos, m, "") {
+                pos.undo();
+                e.doing = format!("while playing {}", mv.text(&rules.geometry));
+                return Err(e);
+            }
+            // The script may have taken a castling rook or king.
+            if pos.castle_rights().any() {
+                pos.drop_missing_castlers(rules);
+            }
         }
         if self.hook(Hook::Outcome).is_some()
             && pos.result().is_none()

@@ -39,8 +39,8 @@ impl Variant {
             }
         }
         let start = out.len();
+        // Castling included.
         self.filtered_moves(pos, out, &mut Vec::new())?;
-        movegen::castlings(&self.rules, pos, out);
         movegen::expand_promotions(&self.rules, pos, out, start);
         let me = pos.side();
         let mut kept = Vec::with_capacity(out.len());

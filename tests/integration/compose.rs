@@ -22,3 +22,66 @@ fn the_board_zone_is_reached_everywhere() {
     // c1-c2: the man leaves the game from c2, counted; white has no man left and loses.
     assert_eq!(text_after("tests/compose/board-exit", &["c1-c2"]), "m2/3/3 black 1 counters=gone:1:0 result=\"black wins: all men gone\"");
 }
+
+/// A script that removes a rook takes its castling right with it: the king does not castle
+/// alone (it used to jump to g1 with no rook appearing), and the position text drops the right.
+#[test]
+fn a_rook_a_script_removes_takes_its_castling_right() {
+    let v = Variant::load("tests/compose/castle-no-rook", &[]).unwrap();
+    let mut pos = boardlab::Position::from_text(&v.rules, "r3k2r/8/8/8/8/8/5N2/R3K2R w KQkq - 0 1").unwrap();
+    // The knight lands on h3: the script removes the rook on h1.
+    for m in ["f2-h3", "a8-a7"] {
+        v.play(&mut pos, m).unwrap();
+    }
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    let texts: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).collect();
+    assert!(!texts.iter().any(|t| t == "O-O"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "O-O-O"), "{texts:?}");
+    // White keeps a1's right, black h8's (its a8 rook moved).
+    assert_eq!(pos.to_text(&v.rules), "4k2r/r7/8/8/8/7N/8/R3K3 white 2 clock=2 castle=a1,h8");
+}
+
+fn why(path: &str, position: Option<&str>, mv: &str) -> String {
+    let mut s = boardlab::Session::new(path, &[], boardlab::Style::PLAIN).unwrap();
+    if let Some(p) = position {
+        s.execute(&format!("setup {p}")).unwrap();
+    }
+    s.execute(&format!("why {mv}")).unwrap().output(std::time::Duration::ZERO)
+}
+
+fn moves_of(path: &str, position: Option<&str>) -> Vec<String> {
+    let v = Variant::load(path, &[]).unwrap();
+    let mut pos = match position {
+        Some(p) => boardlab::Position::from_text(&v.rules, p).unwrap(),
+        None => v.start(),
+    };
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    moves.iter().map(|m| m.text(&v.rules.geometry)).collect()
+}
+
+/// `allow_move` is asked about castling as about any move: a script refusing every king's move
+/// leaves no castling (O-O and O-O-O used to escape it), and `why` gives the script's reason.
+#[test]
+fn castling_passes_the_scripts_filter() {
+    const OPEN: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let moves = moves_of("tests/compose/castle-refused", Some(OPEN));
+    assert!(!moves.iter().any(|m| m.starts_with("O-O") || m.starts_with("e1")), "{moves:?}");
+    assert_eq!(moves.len(), 19, "the rooks' 19 moves: {moves:?}");
+    assert!(why("tests/compose/castle-refused", Some(OPEN), "O-O").contains("the king stays at home"));
+    // In plain chess it is legal, and `why` writes it as the game does (not "o-o").
+    assert_eq!(why("chess", Some(OPEN), "o-o"), "O-O is legal\n");
+}
+
+/// Castling's tests of attack are a royal king's: a king that is not royal, in a game with no
+/// check rule, castles across the attacked f1; a royal one may not, and `why` says the cell is
+/// attacked without speaking of check.
+#[test]
+fn only_a_royal_king_minds_attack_when_castling() {
+    assert!(moves_of("tests/compose/castle-commoner", None).contains(&"O-O".to_string()));
+    assert!(!moves_of("tests/compose/castle-royal", None).contains(&"O-O".to_string()));
+    let w = why("tests/compose/castle-royal", None, "O-O");
+    assert!(w.contains("the king would cross f1, attacked by the rook on f2"), "{w}");
+    assert!(!w.contains("check"), "{w}");
+}
