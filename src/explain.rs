@@ -170,7 +170,7 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
     if l.legal.is_empty() {
         return IllegalReason::NoLegalMove(names(pos.side()));
     }
-    if rules.captures.compulsory && l.legal.iter().any(Move::is_capture) {
+    if rules.compulsory() && l.legal.iter().any(Move::is_capture) {
         return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
     }
     IllegalReason::PieceStuck { kind, cell, forms }
@@ -287,10 +287,10 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
 /// A move the pieces can make that the capture policy (or a filter) took away.
 fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
     let captures = || legal.iter().filter(|m| m.is_capture());
-    if rules.captures.compulsory && !mv.is_capture() && legal.iter().any(Move::is_capture) {
+    if rules.compulsory() && !mv.is_capture() && legal.iter().any(Move::is_capture) {
         return IllegalReason::CaptureCompulsory { captures: Moves::of(rules, captures()) };
     }
-    if rules.captures.maximum && mv.is_capture() {
+    if rules.maximum() && mv.is_capture() {
         let most = legal.iter().map(Move::captures).max().unwrap_or(0);
         return IllegalReason::NotMaximal { most, captures: Moves::of(rules, legal.iter().filter(|m| m.captures() == most)) };
     }

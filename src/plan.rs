@@ -231,6 +231,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     if rules.check_illegal {
         n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };
     }
+    if rules.late_policy.is_some() {
+        // The capture policy, after the check test.
+        n |= Needs { refuses_moves: true, ..Needs::NONE };
+    }
     if rules.crown.is_some() {
         n |= Needs { moves_others: true, attributes: true, ..Needs::NONE };
     }

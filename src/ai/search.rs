@@ -609,7 +609,7 @@ impl<'a> Searcher<'a> {
             promotes: r.pieces.iter().map(|p| p.promote.is_some()).collect(),
             captures,
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
-            compulsory: r.captures.compulsory,
+            compulsory: r.compulsory(),
             repetition: r.repetition,
             seen: if r.repetition { Vec::new() } else { sorted(pos.history()) },
             root_len: pos.history().len(),

@@ -88,25 +88,39 @@ pub(super) fn retain_from(out: &mut MoveList, start: usize, keep: impl Fn(&Move)
 
 /// Applies the capture policy (compulsory, maximum) and deduplication to `out[start..]`.
 pub(crate) fn finish(rules: &Ruleset, out: &mut MoveList, start: usize) {
-    let pol = &rules.captures;
+    apply_policy(rules.captures.compulsory, rules.captures.maximum, out, start);
+    if rules.dedup {
+        dedup_from(out, start);
+    }
+    if rules.captures.identity == Identity::CapturedSet {
+        merge_same_captures(out, start);
+    }
+}
+
+/// Keeps of `out[start..]` what a capture policy allows: only captures where one is
+/// `compulsory` and there is a capture; only the captures that take the most under `maximum`
+/// (with the moves that capture nothing too, unless compulsory).
+pub(crate) fn apply_policy(compulsory: bool, maximum: bool, out: &mut MoveList, start: usize) {
     // (Without `maximum`, only whether there is a capture matters.)
-    let best = match (pol.compulsory, pol.maximum) {
+    let best = match (compulsory, maximum) {
         (_, true) => out[start..].iter().map(Move::captures).max().unwrap_or(0),
         (true, false) => usize::from(out[start..].iter().any(Move::is_capture)),
         (false, false) => 0,
     };
     if best > 0 {
-        if pol.maximum {
-            retain_from(out, start, |m| if pol.compulsory { m.captures() == best } else { !m.is_capture() || m.captures() == best });
+        if maximum {
+            retain_from(out, start, |m| if compulsory { m.captures() == best } else { !m.is_capture() || m.captures() == best });
         } else {
             retain_from(out, start, Move::is_capture);
         }
     }
-    if rules.dedup {
-        dedup_from(out, start);
-    }
-    if pol.identity == Identity::CapturedSet {
-        merge_same_captures(out, start);
+}
+
+/// The policy [`crate::rules::Ruleset::late_policy`] keeps for the legal moves, applied to
+/// `out[start..]` after the check test (nothing where the rules have none).
+pub(crate) fn late_policy(rules: &Ruleset, out: &mut MoveList, start: usize) {
+    if let Some(p) = rules.late_policy {
+        apply_policy(p.compulsory, p.maximum, out, start);
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) use chains::{captures, captures_landing_anywhere};
 pub(crate) use count::{Counted, count_moves, count_quiet_steps, count_to_pick, mobility, nth_move};
 pub(crate) use drops::drops;
 use finish::dedup_from;
-pub(crate) use finish::{dedup, expand_promotions, finish, merge_same_captures, same_capture};
+pub(crate) use finish::{dedup, expand_promotions, finish, late_policy, merge_same_captures, same_capture};
 #[cfg(test)]
 pub(crate) use quiet::quiet_first_parts;
 use quiet::{captures_from_forms, quiet_from};

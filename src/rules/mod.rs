@@ -334,6 +334,13 @@ pub(crate) struct CapturePolicy {
     pub(crate) to_hand: bool,
 }
 
+/// A capture policy applied after the check test ([`Ruleset::late_policy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LatePolicy {
+    pub(crate) compulsory: bool,
+    pub(crate) maximum: bool,
+}
+
 /// A piece kind.
 #[derive(Clone, Debug)]
 pub struct KindDef {
@@ -477,6 +484,11 @@ pub struct Ruleset {
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
     pub(crate) check_illegal: bool,
+    /// The capture policy where it applies to the legal moves, after the check test, instead
+    /// of in move generation (`captures` then holds none): where `check = "illegal"` meets a
+    /// compulsory or maximal capture, a capture that would leave the king attacked does not
+    /// make the other moves illegal.
+    pub(crate) late_policy: Option<LatePolicy>,
     /// The kinds whose moves (and any capture) restart the `quiet_moves` clock, if that rule is
     /// declared (then positions keep the clock).
     pub(crate) clock: Option<KindSet>,
@@ -550,6 +562,17 @@ pub(crate) enum MakePath {
 }
 
 impl Ruleset {
+    /// Whether captures are compulsory, in move generation or after the check test.
+    pub(crate) fn compulsory(&self) -> bool {
+        self.captures.compulsory || self.late_policy.is_some_and(|p| p.compulsory)
+    }
+
+    /// Whether only the captures that take the most are legal, in move generation or after the
+    /// check test.
+    pub(crate) fn maximum(&self) -> bool {
+        self.captures.maximum || self.late_policy.is_some_and(|p| p.maximum)
+    }
+
     /// The [`Ruleset::make_path`] of these rules.
     fn make_path_of(&self) -> MakePath {
         // Every field named: a new one does not compile until it is decided here whether make

@@ -169,6 +169,7 @@ impl Variant {
         if self.rules.drop_no_mate {
             self.remove_drop_mates(pos, out, start, None)?;
         }
+        movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
         }

@@ -51,6 +51,7 @@ impl Variant {
         }
         out.truncate(start);
         out.extend(kept);
+        movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
         }

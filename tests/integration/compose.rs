@@ -85,3 +85,19 @@ fn only_a_royal_king_minds_attack_when_castling() {
     assert!(w.contains("the king would cross f1, attacked by the rook on f2"), "{w}");
     assert!(!w.contains("check"), "{w}");
 }
+
+/// Under `check = "illegal"`, the capture policy applies to the legal moves: the knight on b2
+/// is pinned by the bishop on h8, so its capture of d3 is not legal and does not make the
+/// king's moves illegal (the list used to be empty and the game "won" for want of moves). Where
+/// a legal capture exists it is still compulsory.
+#[test]
+fn a_capture_that_is_not_legal_is_not_compulsory() {
+    let path = "tests/compose/compulsory-check";
+    let mut moves = moves_of(path, Some("7b/8/8/8/8/3p4/1N6/K6k w - - 0 1"));
+    moves.sort();
+    assert_eq!(moves, ["a1-a2", "a1-b1"]);
+    // Unpinned (the bishop gone), the knight must take.
+    assert_eq!(moves_of(path, Some("8/8/8/8/8/3p4/1N6/K6k w - - 0 1")), ["b2xd3"]);
+    let w = why(path, Some("8/8/8/8/8/3p4/1N6/K6k w - - 0 1"), "a1-a2");
+    assert!(w.contains("b2xd3"), "{w}");
+}

@@ -55,12 +55,13 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
     let fen_checks = setup::stage_fen_checks(&v, &counter_names)?;
     let (move_style, pdn) = setup::stage_move_style(&v, first);
-    let mut rules = Ruleset {
+    let rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
         description: m.description.clone().unwrap_or_default(),
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
         check_illegal,
+        late_policy: None,
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),
         landing_captures: pieces.iter().any(|p| p.quiet.iter().any(|f| f.captures())),
@@ -100,10 +101,27 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         eval: EvalModel::default(),
         setwise: None,
     };
-    rules.eval = super::eval::stage_eval(&v, &rules)?;
+    derive(&v, rules)
+}
+
+/// What the rules derive from the rest once it is read: the capture policy's place, the
+/// evaluation, the cell-set tables and the make path.
+fn derive(v: &V, mut rules: Ruleset) -> R<Ruleset> {
+    move_policy_after_check(&mut rules);
+    rules.eval = super::eval::stage_eval(v, &rules)?;
     rules.setwise = super::setwise::Setwise::of(&rules);
     rules.make_path = rules.make_path_of();
     Ok(rules)
+}
+
+/// Under the check rule, moves the capture policy after the check test
+/// ([`super::Ruleset::late_policy`]): move generation then lists every move.
+fn move_policy_after_check(rules: &mut Ruleset) {
+    if rules.check_illegal && (rules.captures.compulsory || rules.captures.maximum) {
+        let p = &mut rules.captures;
+        rules.late_policy = Some(super::LatePolicy { compulsory: p.compulsory, maximum: p.maximum });
+        (p.compulsory, p.maximum) = (false, false);
+    }
 }
 
 /// The attribute names, the piece kinds, and the counters with their start values.
