@@ -157,11 +157,12 @@ impl Variant {
             self.filtered_moves(pos, out, &mut Vec::new())?;
             None
         };
+        // (The hooks' list has castling and the promotion choices already.)
         if self.plan.kernel_lists {
             movegen::castlings(&self.rules, pos, out);
-        }
-        if self.rules.promotion_choices {
-            movegen::expand_promotions(&self.rules, pos, out, start);
+            if self.rules.promotion_choices {
+                movegen::expand_promotions(&self.rules, pos, out, start);
+            }
         }
         if self.rules.check_illegal {
             self.remove_checks(pos, out, start, None)?;
@@ -578,8 +579,8 @@ impl Variant {
         r.map(|()| !moves.is_empty())
     }
 
-    /// Normal moves with hooks: all pseudo-legal moves, script additions, castling, the
-    /// `allow_move` filter, then the capture policy. Refused moves and their reasons go to `refused`.
+    /// Normal moves with hooks: all pseudo-legal moves, script additions, castling, each
+    /// promotion choice, the `allow_move` filter, then the capture policy. Refused moves and their reasons go to `refused`.
     pub(super) fn filtered_moves(
         &self,
         pos: &mut Position,
@@ -597,6 +598,10 @@ impl Variant {
             out.extend(extra);
         }
         movegen::castlings(&self.rules, pos, out);
+        // Each promotion choice is a move of its own to the script (`m.text` ends `=Q`).
+        if self.rules.promotion_choices {
+            movegen::expand_promotions(&self.rules, pos, out, start);
+        }
         if let (Some(f), Some(s)) = (self.hook(Hook::AllowMove), &self.script) {
             let mut i = start;
             while i < out.len() {

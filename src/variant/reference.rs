@@ -39,9 +39,8 @@ impl Variant {
             }
         }
         let start = out.len();
-        // Castling included.
+        // Castling and the promotion choices included.
         self.filtered_moves(pos, out, &mut Vec::new())?;
-        movegen::expand_promotions(&self.rules, pos, out, start);
         let me = pos.side();
         let mut kept = Vec::with_capacity(out.len());
         for &m in &out[start..] {

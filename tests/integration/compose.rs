@@ -101,3 +101,15 @@ fn a_capture_that_is_not_legal_is_not_compulsory() {
     let w = why(path, Some("8/8/8/8/8/3p4/1N6/K6k w - - 0 1"), "a1-a2");
     assert!(w.contains("b2xd3"), "{w}");
 }
+
+/// `allow_move` sees each promotion choice as a move of its own: a script refusing promotion
+/// to a knight leaves the other three, and `why` gives its reason for the knight.
+#[test]
+fn a_script_may_refuse_one_promotion_choice() {
+    let (path, at) = ("tests/compose/promotion-refused", "8/P7/8/8/8/8/8/K6k w - - 0 1");
+    let moves = moves_of(path, Some(at));
+    let promotions: Vec<&String> = moves.iter().filter(|m| m.starts_with("a7")).collect();
+    assert_eq!(promotions, ["a7-a8=Q", "a7-a8=R", "a7-a8=B"]);
+    let w = why(path, Some(at), "a7-a8=N");
+    assert!(w.contains("no promotion to a knight here"), "{w}");
+}
