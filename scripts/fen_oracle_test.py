@@ -63,7 +63,6 @@ CLOCK_DIFFERS = {"pawnsideways": "clock restarted by a sideways pawn step (READM
 # of `compare_moves` and `compare_end`. Each is either the variant's reading (its README says
 # so) or an open defect (marked so); neither fails the run, both are counted in the table.
 KNOWN = {
-    ("shatranj", "moves only boardlab lists"): "open defect: a move that bares the enemy king is legal even into check",
     ("minishogi", "moves only Fairy-Stockfish lists"): "README: a pawn drop that mates is not listed (Fairy-Stockfish lists it as a losing move)",
     ("minishogi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a pawn drop that mates is not listed, so no position is lost by it",
     ("xiangqi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: no move-count draw and no draw by insufficient material",

@@ -509,9 +509,10 @@ impl Variant {
             pos.undo();
             return Ok(attack);
         }
+        // A move that wins is tested too: the check rule holds for every move, so a king may
+        // not step into check to bare the enemy king, reach a goal or take a last piece.
         self.make(pos, m)?;
-        let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
-        let attack = if won || pos.side() == me { None } else { self.royal_attacker(pos, me) };
+        let attack = if pos.side() == me { None } else { self.royal_attacker(pos, me) };
         pos.undo();
         Ok(attack)
     }

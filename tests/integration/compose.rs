@@ -113,3 +113,14 @@ fn a_script_may_refuse_one_promotion_choice() {
     let w = why(path, Some(at), "a7-a8=N");
     assert!(w.contains("no promotion to a knight here"), "{w}");
 }
+
+/// The check rule holds for a move that wins too: in shatranj the white king may not take the
+/// defended ferz on c3 although the capture bares the black king (it is defended by the king on
+/// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1
+/// c2-d1 h1-g2`.
+#[test]
+fn a_winning_move_obeys_the_check_rule() {
+    let mut moves = moves_of("shatranj", Some("8/8/8/8/2k5/2q5/2K5/Q6Q w - - 0 1"));
+    moves.sort();
+    assert_eq!(moves, ["a1-b2", "c2-b1", "c2-c1", "c2-d1", "h1-g2"]);
+}
