@@ -129,7 +129,7 @@ pub(crate) struct RawVariant {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) rules: Option<RawRules>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) castling: Option<Spanned<RawCastling>>,
+    pub(crate) castling: Option<Spanned<CastlingSection>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) notation: Option<RawNotation>,
 }
@@ -180,15 +180,58 @@ pub(crate) enum RawSeat {
     Second,
 }
 
+/// `[castling]`, or `castling = false`: a variant that extends a castling game takes castling
+/// away (as a `[castling]` section with no side does).
+#[derive(Clone, Debug)]
+pub(crate) enum CastlingSection {
+    Off,
+    On(Box<RawCastling>),
+}
+
+impl<'de> Deserialize<'de> for CastlingSection {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<CastlingSection, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = CastlingSection;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a [castling] section, or `castling = false`")
+            }
+            fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<CastlingSection, E> {
+                if on {
+                    Err(E::custom("`castling = true` says nothing: declare a [castling] section (king, rook, east, west)"))
+                } else {
+                    Ok(CastlingSection::Off)
+                }
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(self, m: M) -> Result<CastlingSection, M::Error> {
+                RawCastling::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(|c| CastlingSection::On(Box::new(c)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Serialize for CastlingSection {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CastlingSection::Off => s.serialize_bool(false),
+            CastlingSection::On(c) => c.serialize(s),
+        }
+    }
+}
+
 /// `[castling]`: a king moves two or more cells along its rank and a rook that, like it, has
-/// not moved jumps to its other side.
+/// not moved jumps to its other side. With neither side, no castling (`king` and `rook` may
+/// then be left out).
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawCastling {
     /// The kind that castles.
-    pub(crate) king: Spanned<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) king: Option<Spanned<String>>,
     /// The kind (or kinds) it castles with.
-    pub(crate) rook: Spanned<OneOrMany>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) rook: Option<Spanned<OneOrMany>>,
     /// Castling with the rook on the king's east (higher files, written `O-O`): the files the
     /// king and the rook land on.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -124,3 +124,21 @@ fn a_winning_move_obeys_the_check_rule() {
     moves.sort();
     assert_eq!(moves, ["a1-b2", "c2-b1", "c2-c1", "c2-d1", "h1-g2"]);
 }
+
+/// A variant that extends a castling game takes castling away with `castling = false` or a
+/// `[castling]` section with no side (which used to fail with "missing field `king`", or
+/// "castling needs a side"); `castling = true` is an error at its key.
+#[test]
+fn extends_takes_castling_away() {
+    const AT: &str = "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1";
+    for path in ["tests/compose/no-castling", "tests/compose/no-castling-side"] {
+        let moves = moves_of(path, Some(AT));
+        assert!(!moves.iter().any(|m| m.starts_with("O-O")), "{path}: {moves:?}");
+        assert_eq!(moves.len(), 26 - 2, "{path}: chess's 26 moves but the two castlings");
+    }
+    assert_eq!(moves_of("chess", Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")).len(), 26);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("variant.toml"), "name = \"x\"\nextends = \"chess\"\ncastling = true\n").unwrap();
+    let e = Variant::load(dir.path().to_str().unwrap(), &[]).err().expect("castling = true is refused").to_string();
+    assert!(e.contains("castling = true"), "{e}");
+}

@@ -46,7 +46,7 @@ pub(crate) struct Merged {
     pub(crate) display: Option<Src<RawDisplay>>,
     pub(crate) ai: Option<Src<RawAi>>,
     pub(crate) rules: Option<Src<RawRules>>,
-    pub(crate) castling: Option<Src<toml::Spanned<RawCastling>>>,
+    pub(crate) castling: Option<Src<toml::Spanned<CastlingSection>>>,
     /// `[notation]`; its `fairy_stockfish` name comes from the most derived file only.
     pub(crate) notation: Option<Src<RawNotation>>,
 }

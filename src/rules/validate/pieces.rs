@@ -8,7 +8,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, Cond, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols};
+use crate::rules::raw::{CastlingSection, RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -575,14 +575,23 @@ pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<bool> {
 /// required here; two different kinds, and landing files on the board, are.
 pub(super) fn stage_castling(v: &V, kinds: &[KindDef], g: &Geometry) -> R<Option<Castling>> {
     let Some(c) = &v.m.castling else { return Ok(None) };
-    let (f, raw) = (c.file, c.val.get_ref());
+    // `castling = false`, or a section with no side: no castling (a derived variant's way to
+    // take its base's away).
+    let (f, CastlingSection::On(raw)) = (c.file, c.val.get_ref()) else { return Ok(None) };
+    if raw.east.is_none() && raw.west.is_none() {
+        return Ok(None);
+    }
+    let needs =
+        |what: &str, help: &str| v.err(f, c.val.span(), format!("[castling] needs `{what}`"), "this section").with_help(help.to_string());
+    let king_name = raw.king.as_ref().ok_or_else(|| needs("king", "king = \"king\": the kind that castles"))?;
+    let rook_names = raw.rook.as_ref().ok_or_else(|| needs("rook", "rook = \"rook\": the kind (or kinds) it castles with"))?;
     let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
-    let king = KindId(v.lookup(f, raw.king.span(), &known, raw.king.get_ref(), " in [castling]", "the king that castles")? as u8);
+    let king = KindId(v.lookup(f, king_name.span(), &known, king_name.get_ref(), " in [castling]", "the king that castles")? as u8);
     let mut rooks = KindSet::EMPTY;
-    for name in raw.rook.get_ref().names() {
-        let k = KindId(v.lookup(f, raw.rook.span(), &known, name, " in [castling]", "what the king castles with")? as u8);
+    for name in rook_names.get_ref().names() {
+        let k = KindId(v.lookup(f, rook_names.span(), &known, name, " in [castling]", "what the king castles with")? as u8);
         if k == king {
-            return Err(v.err(f, raw.rook.span(), "a king castles with a piece of another kind", "the king's own kind"));
+            return Err(v.err(f, rook_names.span(), "a king castles with a piece of another kind", "the king's own kind"));
         }
         rooks = rooks.with(k);
     }
@@ -601,10 +610,6 @@ pub(super) fn stage_castling(v: &V, kinds: &[KindDef], g: &Geometry) -> R<Option
             }
             sides[i] = Some((k, r));
         }
-    }
-    if sides == [None, None] {
-        let e = v.err(f, c.val.span(), "castling needs a side", "neither `east` nor `west`");
-        return Err(e.with_help("chess: east = { king = \"g\", rook = \"f\" }, west = { king = \"c\", rook = \"d\" }"));
     }
     Ok(Some(Castling { king, rooks, sides }))
 }
