@@ -306,8 +306,11 @@ fn resolved_toml(v: &Variant) -> String {
     if let Some(c) = &m.captures {
         section(c.file, RawVariant { captures: Some(c.val.clone()), ..Default::default() });
     }
-    if let Some(e) = &m.ends {
-        section(e.file, RawVariant { ends: Some(e.val.clone()), ..Default::default() });
+    if let Some(ends) = &m.ends {
+        // Each run of ends from one file as one section.
+        for run in ends.chunk_by(|a, b| a.file == b.file) {
+            section(run[0].file, RawVariant { ends: Some(run.iter().map(|e| e.val.clone()).collect()), ..Default::default() });
+        }
     }
     if let Some(s) = &m.setup {
         section(s.file, RawVariant { setup: Some(s.val.clone()), ..Default::default() });

@@ -3,6 +3,7 @@
 //! variant and a row of [`CONDITIONS`], then following the compiler through this file.
 
 use super::raw::RawEnd;
+use super::validate::merge::Src;
 use super::validate::context::{R, V};
 use super::validate::zones::ZoneMap;
 use super::{KindDef, KindSet};
@@ -746,10 +747,16 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
     let Some(ends) = &v.m.ends else {
         return Ok(out);
     };
-    let c = EndCtx { f: ends.file, zones, g, kinds };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
     let mut passes = None;
-    for e in &ends.val {
+    let mut c = EndCtx { f: 0, zones, g, kinds };
+    for Src { file, val: e } in ends {
+        c.f = *file;
+        if let Some(r) = e.remove.as_ref().filter(|r| *r.get_ref()) {
+            let named = e.name.as_ref().map_or("(no name)".to_string(), |n| format!("`{}`", n.get_ref()));
+            let err = v.err(c.f, r.span(), format!("`remove` names no inherited end condition: {named}"), "here");
+            return Err(err.with_help("an end answers to its `name`, its condition (where no other inherited end has it) or its reason"));
+        }
         if !v.when(c.f, &e.when)? {
             continue;
         }
@@ -771,15 +778,15 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
         }
         if let Some(kind) = read(v, e, &c)? {
             if matches!(kind, EndKind::BothPass(..)) {
-                passes = Some(e.condition.span());
+                passes = Some((c.f, e.condition.span()));
             }
             out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")).into() });
         }
     }
-    if let Some(span) = passes
+    if let Some((f, span)) = passes
         && !out.iter().any(|e| matches!(e.kind, EndKind::NoMoves { result: NoMoves::Pass, .. }))
     {
-        let err = v.err(c.f, span, "`passes` needs a player with no move to pass", "here");
+        let err = v.err(f, span, "`passes` needs a player with no move to pass", "here");
         return Err(err.with_help("add an [[end]] with condition = \"no_moves\" and result = \"pass\""));
     }
     Ok(out)

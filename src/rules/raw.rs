@@ -643,6 +643,13 @@ pub(crate) struct RawCaptures {
 #[derive(Deserialize, Serialize, Clone, Debug)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawEnd {
+    /// What a variant that extends this one calls it to replace or remove it (by default its
+    /// condition, where no other inherited end has that condition, or its reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) name: Option<Spanned<String>>,
+    /// With `name`: takes the inherited end of that name away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) remove: Option<Spanned<bool>>,
     pub(crate) condition: Spanned<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) reason: Option<String>,

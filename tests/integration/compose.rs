@@ -142,3 +142,27 @@ fn extends_takes_castling_away() {
     let e = Variant::load(dir.path().to_str().unwrap(), &[]).err().expect("castling = true is refused").to_string();
     assert!(e.contains("castling = true"), "{e}");
 }
+
+/// `[[end]]` by name under `extends`: a named end replaces the inherited end it names (here
+/// chess's stalemate, named by its reason since chess has two `no_moves` ends) or, with
+/// `remove = true`, takes it away (chess's one `material` end, named by its condition); the
+/// other inherited ends stay without being restated. A `remove` that names nothing is an error
+/// at its key.
+#[test]
+fn ends_merge_by_name() {
+    let v = Variant::load("tests/compose/ends-by-name", &[]).unwrap();
+    let outcome = |text: &str| {
+        let mut pos = boardlab::Position::from_text(&v.rules, text).unwrap();
+        v.outcome(&mut pos).unwrap().map(|o| o.describe(&v.rules.player_names))
+    };
+    assert_eq!(outcome("k7/8/1Q6/8/8/8/8/7K b - - 0 1").as_deref(), Some("white wins: stalemated"));
+    // Kings alone: chess calls it a draw; here the game goes on.
+    assert_eq!(outcome("k7/8/8/8/8/8/8/7K w - - 0 1"), None);
+    // Checkmate is still chess's.
+    assert_eq!(outcome("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1").as_deref(), Some("white wins: checkmate"));
+    let dir = tempfile::tempdir().unwrap();
+    let text = "name = \"x\"\nextends = \"chess\"\n\n[[end]]\nname = \"castled\"\nremove = true\ncondition = \"no_moves\"\n";
+    std::fs::write(dir.path().join("variant.toml"), text).unwrap();
+    let e = Variant::load(dir.path().to_str().unwrap(), &[]).err().expect("a remove naming nothing is refused").to_string();
+    assert!(e.contains("`remove` names no inherited end condition: `castled`"), "{e}");
+}

@@ -6,6 +6,18 @@ use crate::rules::raw::*;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
+/// The inherited end that `name` names ([`Merged::overlay_ends`]).
+fn end_named(ends: &[Src<RawEnd>], name: &str) -> Option<usize> {
+    let condition = |e: &RawEnd| e.condition.get_ref().as_str() == name;
+    ends.iter().position(|e| e.val.name.as_ref().is_some_and(|n| n.get_ref() == name)).or_else(|| {
+        let mut same = ends.iter().enumerate().filter(|(_, e)| e.val.name.is_none() && condition(&e.val));
+        match (same.next(), same.next()) {
+            (Some((i, _)), None) if ends.iter().filter(|e| condition(&e.val)).count() == 1 => Some(i),
+            _ => ends.iter().position(|e| e.val.name.is_none() && e.val.reason.as_deref() == Some(name)),
+        }
+    })
+}
+
 /// A value together with the index of the file that wrote it.
 #[derive(Clone, Debug)]
 pub(crate) struct Src<T> {
@@ -38,7 +50,9 @@ pub(crate) struct Merged {
     pub(crate) counters: BTreeMap<String, Src<Spanned<i64>>>,
     pub(crate) pieces: BTreeMap<String, Src<RawPiece>>,
     pub(crate) captures: Option<Src<RawCaptures>>,
-    pub(crate) ends: Option<Src<Vec<RawEnd>>>,
+    /// `[[end]]`, each with its file: a later file's list replaces the base's whole, or, where
+    /// one of its ends has a `name`, is merged into it by name ([`Merged::overlay_ends`]).
+    pub(crate) ends: Option<Vec<Src<RawEnd>>>,
     pub(crate) setup: Option<Src<RawSetup>>,
     pub(crate) options: BTreeMap<String, MergedOption>,
     pub(crate) hooks: Option<Src<RawHooks>>,
@@ -84,7 +98,7 @@ impl Merged {
             self.captures = Some(Src { file, val: c });
         }
         if let Some(e) = raw.ends {
-            self.ends = Some(Src { file, val: e });
+            self.overlay_ends(file, e);
         }
         if let Some(s) = raw.setup {
             self.setup = Some(Src { file, val: s });
@@ -121,6 +135,30 @@ impl Merged {
                 _ => {
                     self.options.insert(k, MergedOption { decl: Src { file, val: o }, default: None, description: None });
                 }
+            }
+        }
+    }
+
+    /// `[[end]]`: a list without a `name` replaces the base's whole. Where an end has a name,
+    /// the list merges into the base's: an end replaces the inherited end it names (in its
+    /// place), or with `remove = true` takes it away; an end that names none is added. An end
+    /// answers to its `name`, else to its condition where no other inherited end has that
+    /// condition, else to its reason. A `remove` that names nothing stays, for validation to
+    /// report at its key.
+    fn overlay_ends(&mut self, file: usize, ends: Vec<RawEnd>) {
+        let by_name = ends.iter().any(|e| e.name.is_some());
+        let Some(base) = self.ends.as_mut().filter(|_| by_name) else {
+            self.ends = Some(ends.into_iter().map(|val| Src { file, val }).collect());
+            return;
+        };
+        for e in ends {
+            let found = e.name.as_ref().and_then(|n| end_named(base, n.get_ref()));
+            match found {
+                Some(i) if e.remove.as_ref().is_some_and(|r| *r.get_ref()) => {
+                    base.remove(i);
+                }
+                Some(i) => base[i] = Src { file, val: e },
+                None => base.push(Src { file, val: e }),
             }
         }
     }

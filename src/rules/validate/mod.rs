@@ -7,7 +7,7 @@
 
 mod board;
 pub(super) mod context;
-mod merge;
+pub(crate) mod merge;
 mod pieces;
 mod push;
 pub(super) mod settings;
