@@ -3,8 +3,8 @@
 //! variant and a row of [`CONDITIONS`], then following the compiler through this file.
 
 use super::raw::RawEnd;
-use super::validate::merge::Src;
 use super::validate::context::{R, V};
+use super::validate::merge::Src;
 use super::validate::zones::ZoneMap;
 use super::{KindDef, KindSet};
 use crate::geometry::{CellTable, Geometry, NONE};
