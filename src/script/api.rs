@@ -37,6 +37,7 @@ pub const SIGNATURES: &[&str] = &[
     "kind(cell) -> kind or \"\"",
     "is_royal(cell) -> bool",
     "attacked(cell, player) -> bool",
+    "in_check(player) -> bool",
     "attr(cell, attribute) -> int",
     "set_attr(cell, attribute, value)",
     "remove(cell)",
@@ -413,6 +414,15 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
         let x = cell_of(c, cell)?;
         let p = player_of(c, player)?;
         Ok(crate::attack::attacker(rules(c), c.pos.view(), p, x).is_some())
+    });
+    reg!("in_check", |c, player: &str| -> RR<bool> {
+        let p = player_of(c, player)?;
+        let r = rules(c);
+        let royal = |x: u16| {
+            let code = c.pos.board()[x as usize];
+            !code.is_empty() && r.kind(code.kind()).royal
+        };
+        Ok(c.pos.cells_of(p).any(|x| royal(x) && crate::attack::attacker(r, c.pos.view(), p.other(), x).is_some()))
     });
     reg!("attr", |c, cell: &str, name: &str| -> RR<i64> {
         let x = cell_of(c, cell)?;

@@ -111,6 +111,20 @@ fn scripts_ask_which_pieces_are_attacked() {
     assert_eq!(black, cell(3, 1), "d2");
 }
 
+/// `in_check(player)`: whether one of the player's royal pieces is attacked. The black queen on
+/// h1 checks the white king along the first rank; the white rook on a1 does not reach e8.
+#[test]
+fn scripts_ask_whether_a_king_is_in_check() {
+    let v = boardlab::Variant::load("tests/scripted/in_check/variant.toml", &[]).unwrap();
+    let script = v.script.as_ref().unwrap();
+    let mut pos = boardlab::Position::from_text(&v.rules, "4k3/8/8/8/8/8/8/R3K2q white 0").unwrap();
+    assert_eq!(script.evaluate(&mut pos, boardlab::Player::FIRST).unwrap(), 1, "white is in check");
+    assert_eq!(script.evaluate(&mut pos, boardlab::Player::SECOND).unwrap(), 0, "black is not");
+    // A knight between: f1 blocks the queen.
+    let mut pos = boardlab::Position::from_text(&v.rules, "4k3/8/8/8/8/8/8/R3KN1q white 0").unwrap();
+    assert_eq!(script.evaluate(&mut pos, boardlab::Player::FIRST).unwrap(), 0, "the knight blocks");
+}
+
 #[test]
 fn repetition_and_pass_rules() {
     let v = boardlab::Variant::load("tests/extends/repetition/variant.toml", &[]).unwrap();
