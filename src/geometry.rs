@@ -41,8 +41,6 @@ pub(crate) struct ZoneSet(u64);
 impl ZoneSet {
     /// No zone (a condition that does not constrain).
     pub(crate) const EMPTY: ZoneSet = ZoneSet(0);
-    /// Every zone.
-    pub(crate) const ALL: ZoneSet = ZoneSet(u64::MAX);
     /// The built-in zone `board`: every cell of every board holds it (the last of the 64 bits;
     /// a variant's own zones take the others).
     pub(crate) const BOARD: ZoneSet = ZoneSet(1 << 63);
@@ -348,6 +346,21 @@ impl fmt::Display for Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every cell holds the built-in zone `board`, whatever other zones it is in, and a
+    /// variant's own zones stop at 63 (the 64th bit is `board`'s).
+    #[test]
+    fn every_cell_is_in_the_board_zone() {
+        let mut g = Geometry::new(3, 3, |_, _| true);
+        let a1 = g.parse_cell("a1").unwrap();
+        g.add_zone("corner", &[a1]).unwrap();
+        assert!(g.cells().all(|c| g.zones_of(c.0).meets(ZoneSet::BOARD)));
+        assert!(!g.zones_of(g.parse_cell("b2").unwrap().0).meets(ZoneSet::one(0)));
+        for i in 1..63 {
+            g.add_zone(&format!("z{i}"), &[]).unwrap();
+        }
+        assert_eq!(g.add_zone("one too many", &[]), Err(TooManyZones));
+    }
 
     #[test]
     fn names_and_neighbours() {

@@ -177,7 +177,7 @@ fn neighbours(c: &Ctx, cell: u16, d: &Dynamic) -> RR<Vec<u16>> {
 
 fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
     if zone == "board" {
-        return Ok(ZoneSet::ALL);
+        return Ok(ZoneSet::BOARD);
     }
     rules(c).zone_mask(zone, p).ok_or_else(|| format!("`{zone}` is not a zone").into())
 }
