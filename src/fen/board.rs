@@ -1,69 +1,20 @@
 //! A FEN's board field with Fairy-Stockfish's marks for promoted pieces, and its hand.
 //!
-//! A kind is *promoted* when its captured pieces go to the hand as another kind (`in_hand`)
-//! that promotes to it: it demotes when captured. Fairy-Stockfish writes such a piece in one of
-//! two ways, and boardlab derives which from the rules:
-//! - `+B` (shogi's tokin `+P`): the base kind B promotes to this kind alone (or to it or to
-//!   itself, as shogi's silver may stay a silver);
-//! - `Q~` (crazyhouse's promoted queen): the base promotes to a choice of several kinds, and
-//!   this kind moves as another, unpromoted kind Q of the variant (the same movement forms):
-//!   its *twin*, whose letter it borrows. Without a twin it is written `+B`.
+//! Promoted kinds are written as `rules::promoted` derives (`+P`, `Q~`).
 //!
 //! The hand follows the board in brackets: every droppable kind with a hand, the first
 //! player's pieces (upper case) then the second's, `[]` or `[-]` when both are empty.
 
 use super::MAX_IN_HAND;
 use crate::piece::{KindId, PieceCode, Player};
+use crate::rules::promoted::{marks, Mark};
 use crate::rules::Ruleset;
 use crate::state::PositionError;
-
-/// How a promoted kind is written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mark {
-    /// `+` and the base kind's letter.
-    Plus(KindId),
-    /// The twin kind's letter and `~`.
-    Tilde(KindId),
-}
 
 fn bad(m: String) -> PositionError {
     PositionError(format!("FEN: {m}"))
 }
 
-/// Every promoted kind of the variant with its mark (see the module documentation).
-fn marks(rules: &Ruleset) -> Vec<(KindId, Mark)> {
-    let first = |k: usize| &rules.pieces[PieceCode::new(KindId(k as u8), Player::FIRST).index()];
-    let n = rules.kinds.len();
-    // (promoted kind, base kind, how many kinds other than itself the base may become)
-    let mut promoted = Vec::new();
-    for k in 0..n {
-        let Some(slot) = first(k).to_hand else { continue };
-        let Some(base) = (0..n).find(|&b| b != k && first(b).drop.as_ref().is_some_and(|d| d.hand == Some(slot))) else {
-            continue;
-        };
-        let Some(p) = first(base).promote.as_ref() else { continue };
-        let targets: Vec<usize> =
-            if p.choices.is_empty() { vec![p.to.0 as usize] } else { p.choices.iter().map(|(c, _)| c.kind().0 as usize).collect() };
-        if targets.contains(&k) {
-            promoted.push((k, base, targets.iter().filter(|&&t| t != base).count()));
-        }
-    }
-    let is_promoted = |x: usize| promoted.iter().any(|&(k, _, _)| k == x);
-    promoted
-        .iter()
-        .map(|&(k, base, choices)| {
-            let twin = (choices >= 2)
-                .then(|| {
-                    (0..n).find(|&x| {
-                        x != k && !is_promoted(x) && rules.kinds[x].royal == rules.kinds[k].royal && first(x).notes == first(k).notes
-                    })
-                })
-                .flatten();
-            let mark = twin.map_or(Mark::Plus(KindId(base as u8)), |t| Mark::Tilde(KindId(t as u8)));
-            (KindId(k as u8), mark)
-        })
-        .collect()
-}
 
 /// The droppable kinds with their hand counter slots, in kind order.
 fn hand_kinds(rules: &Ruleset) -> Vec<(KindId, u8)> {
@@ -80,6 +31,16 @@ fn letter_of(rules: &Ruleset, kinds: impl Iterator<Item = KindId>, c: char) -> O
     kinds.into_iter().find_map(|k| Player::both().into_iter().find(|&p| rules.kinds[k.0 as usize].symbols[p] == c).map(|p| (k, p)))
 }
 
+/// A board field without brackets: where the variant has hands and the field has one row more
+/// than the board, the last row is the hand (the older crazyhouse FEN, `4K3/Qn`).
+fn old_style_hand<'a>(rules: &Ruleset, field: &'a str) -> (&'a str, Option<&'a str>) {
+    let rows = field.matches('/').count() + 1;
+    match field.rfind('/') {
+        Some(i) if rows == rules.geometry.ranks as usize + 1 && !hand_kinds(rules).is_empty() => (&field[..i], Some(&field[i + 1..])),
+        _ => (field, None),
+    }
+}
+
 /// The board field as the position text writes it (every piece by its own kind's letter), and
 /// the hand's counts as `counters=` parts (`None` without a hand field).
 ///
@@ -90,7 +51,7 @@ pub(super) fn read(rules: &Ruleset, field: &str) -> Result<(String, Option<Strin
     let (board, hand) = match field.find('[') {
         Some(i) if field.ends_with(']') => (&field[..i], Some(&field[i + 1..field.len() - 1])),
         Some(_) => return Err(bad("the hand is written in brackets at the end of the board, like [Pp]".into())),
-        None => (field, None),
+        None => old_style_hand(rules, field),
     };
     let marks = marks(rules);
     let symbol = |k: KindId, p: Player| rules.kinds[k.0 as usize].symbols[p];

@@ -56,9 +56,14 @@ fn shogi_fens_carry_hands_and_promoted_pieces() {
     assert!(read(&v.rules, "rbsgk/4p/5/P4/KG+KBR[] w 0 1").unwrap_err().0.contains("+K"));
     assert!(read(&v.rules, "rbsgk/4p/5/P4/KGSBR[K] w 0 1").unwrap_err().0.contains("`K`"));
     assert!(read(&v.rules, "rbsgk/4p/5/P4/KGSBR[P w 0 1").unwrap_err().0.contains("brackets"));
+    // The older form: the hand as one row more than the board (crazyhouse's `4K3/Qn`); not
+    // where the variant has no hand.
+    assert_eq!(read(&v.rules, "rb1gk/4+P/5/P4/KG+SBR/PSp b - - 0 7").unwrap(), p);
+    assert!(read(&v.rules, "rbsgk/4p/5/P4/KGSBR/ w 0 1").unwrap() == v.start());
     // Chess has no hand, and its queen (a pawn's promotion among several) is no `+P`.
     let chess = Variant::load("variants/chess", &[]).unwrap();
     assert!(write(&chess.rules, &chess.start()).unwrap().starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"));
+    assert!(read(&chess.rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Q w - - 0 1").unwrap_err().0.contains("ranks"));
 }
 
 /// Loads a variant written into a temporary folder (kept alive by the returned guard).

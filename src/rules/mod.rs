@@ -12,6 +12,7 @@ pub(crate) mod hooks;
 pub(crate) mod movement;
 pub(crate) mod names;
 pub(crate) mod options;
+pub(crate) mod promoted;
 pub(crate) mod raw;
 pub(crate) mod setwise;
 pub(crate) mod validate;

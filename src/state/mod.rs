@@ -743,7 +743,8 @@ impl Position {
             self.hash ^= Zobrist::en_passant(at);
         }
         if let Some(kinds) = rules.clock {
-            let reset = fx.captured > 0 || (!fx.code.is_empty() && kinds.contains(fx.code.kind()));
+            let drop = matches!(mv.kind, MoveKind::Drop { .. });
+            let reset = fx.captured > 0 || drop || (!fx.code.is_empty() && kinds.contains(fx.code.kind()));
             self.clock = if reset { 0 } else { self.clock.saturating_add(1) };
         }
         self.ply += 1;

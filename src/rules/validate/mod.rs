@@ -108,6 +108,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
 /// evaluation, the cell-set tables and the make path.
 fn derive(v: &V, mut rules: Ruleset) -> R<Ruleset> {
     move_policy_after_check(&mut rules);
+    super::promoted::twin_letters(&mut rules);
     rules.eval = super::eval::stage_eval(v, &rules)?;
     rules.setwise = super::setwise::Setwise::of(&rules);
     rules.make_path = rules.make_path_of();
