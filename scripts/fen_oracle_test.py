@@ -65,6 +65,8 @@ CLOCK_DIFFERS = {"pawnsideways": "clock restarted by a sideways pawn step (READM
 KNOWN = {
     ("minishogi", "moves only Fairy-Stockfish lists"): "README: a pawn drop that mates is not listed (Fairy-Stockfish lists it as a losing move)",
     ("minishogi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a pawn drop that mates is not listed, so no position is lost by it",
+    ("shogi", "moves only Fairy-Stockfish lists"): "README: a pawn drop that mates is not listed (Fairy-Stockfish lists it as a losing move)",
+    ("shogi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a pawn drop that mates is not listed, so no position is lost by it",
     ("xiangqi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: no move-count draw and no draw by insufficient material",
     ("chess", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a dead position (e.g. bishops on one colour) plays on",
     ("capablanca", "Fairy-Stockfish ends the game, boardlab plays on"): "README (chess's rules): a dead position plays on",

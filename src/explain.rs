@@ -87,12 +87,30 @@ pub enum IllegalReason {
     OnlyCaptures(Moves),
     #[error("the {kind} on {cell} has no legal move here ({} {kind} moves by: {forms})", a(.kind))]
     PieceStuck { kind: String, cell: String, forms: String },
+    #[error("{} {kind} must promote on {cell} (zone `{zone}`): {choices}", a(.kind))]
+    MustPromote { kind: String, cell: String, zone: String, choices: Moves },
     #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} ({} {kind} moves by: {forms})", a(.kind))]
     NotAMoveOf { kind: String, cell: String, text: String, moves: Moves, forms: String },
     #[error("a turn of the {kind} has two parts: after {first} it places {} {placed}; write {first}/CELL ({choices})", a(.placed))]
     SecondPartMissing { kind: String, first: String, placed: String, choices: Moves },
     #[error("after {first}, {} {placed} cannot go to {cell}{why}; it can go to: {choices}", a(.placed))]
     SecondPartUnreachable { first: String, placed: String, cell: String, why: String, choices: Moves },
+}
+
+/// A move written to stay unpromoted (its own kind's letter after `=`) that ends where its
+/// promotion's `forced_in` zone takes that choice away: the choices it has.
+fn by_forced_promotion(rules: &Ruleset, mv: &MoveText, code: crate::piece::PieceCode, legal: &[Move]) -> Option<IllegalReason> {
+    let MoveText::Path { from, landings, promote: Some(letter), .. } = mv else { return None };
+    let p = rules.pieces[code.index()].promote.as_ref()?;
+    let stay = p.choices.get(usize::from(p.stay?))?;
+    let to = *landings.last()?;
+    if stay.1 != *letter as u8 || p.offers(&rules.geometry, usize::from(p.stay?), Some(to)) {
+        return None;
+    }
+    let zone = p.forced_name.clone();
+    let choices = Moves::of(rules, legal.iter().filter(|m| m.from == *from && m.to() == Some(to)));
+    let cell = rules.geometry.name(crate::geometry::Cell(to)).to_string();
+    Some(IllegalReason::MustPromote { kind: rules.kind(code.kind()).name.clone(), cell, zone, choices })
 }
 
 /// The indefinite article for `word` ("an amazon", "a man").
@@ -160,6 +178,9 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
         return r;
     }
     if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
+        return r;
+    }
+    if let Some(r) = by_forced_promotion(rules, mv, code, l.legal) {
         return r;
     }
     let forms = rules.pieces[code.index()].notes.join("; ");

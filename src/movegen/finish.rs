@@ -30,14 +30,20 @@ pub(crate) fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveL
         }
         // In place (no list of choices built): the move becomes its first choice, the others
         // follow it.
-        for (k, &(c, letter)) in p.choices.iter().enumerate() {
+        let to = m.to();
+        let mut k = 0;
+        for (n, &(c, letter)) in p.choices.iter().enumerate() {
+            if !p.offers(&rules.geometry, n, to) {
+                continue;
+            }
             if k == 0 {
                 out[i] = m.promote_to(c, letter);
             } else {
                 out.insert(i + k, m.promote_to(c, letter));
             }
+            k += 1;
         }
-        i += p.choices.len();
+        i += k;
     }
 }
 
@@ -53,7 +59,7 @@ pub(super) struct PromotionSplit<'a> {
 impl MoveOut for PromotionSplit<'_> {
     #[inline]
     fn push(&mut self, m: Move) {
-        let n = if m.reaches(self.g, self.promotion) { self.promotion.choices.len() as u64 } else { 1 };
+        let n = if m.reaches(self.g, self.promotion) { self.promotion.offered(self.g, m.to()) as u64 } else { 1 };
         if m.is_capture() {
             self.captures += n;
         } else {

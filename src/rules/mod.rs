@@ -211,6 +211,27 @@ pub(crate) struct Promotion {
     pub(crate) ends_chain: bool,
     /// Whether any landing in the zone promotes, or only the move's last.
     pub(crate) at: PromoteAt,
+    /// Where a move ends with no choice to stay unpromoted (`forced_in`; empty without one).
+    pub(crate) forced: ZoneSet,
+    /// The name of the `forced_in` zone (for `why`).
+    pub(crate) forced_name: String,
+    /// The index among `choices` of the piece's own kind (staying unpromoted), if offered.
+    pub(crate) stay: Option<u8>,
+}
+
+impl Promotion {
+    /// Whether choice `i` is offered to a move that ends on `to` (staying unpromoted is not,
+    /// where `forced_in` says so).
+    #[inline]
+    pub(crate) fn offers(&self, g: &Geometry, i: usize, to: Option<u16>) -> bool {
+        self.stay != Some(i as u8) || self.forced.is_empty() || !to.is_some_and(|c| g.zones_of(c).meets(self.forced))
+    }
+
+    /// How many choices a move that ends on `to` is offered.
+    #[inline]
+    pub(crate) fn offered(&self, g: &Geometry, to: Option<u16>) -> usize {
+        self.choices.len() - usize::from(!self.offers(g, self.stay.map_or(usize::MAX, usize::from), to))
+    }
 }
 
 /// When a piece that reaches its promotion zone is promoted.

@@ -606,6 +606,10 @@ pub(crate) struct RawPromote {
     /// `any_landing` (default) or `end_of_move`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) at: Option<Spanned<Setting<String>>>,
+    /// A zone where a move that ends there may not stay unpromoted (the piece's own kind
+    /// among `to` is not offered there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) forced_in: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

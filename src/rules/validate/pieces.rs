@@ -263,7 +263,7 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
         }
     });
     if let Some(pr) = &raw.val.promote {
-        rules.promote = Some(stage_promotion(v, f, pr, p, ctx)?);
+        rules.promote = Some(stage_promotion(v, f, pr, p, ctx, kind)?);
     }
     if let Some(x) = &raw.val.exit {
         rules.exit = Some(stage_exit(v, f, x, p, ctx)?);
@@ -357,7 +357,7 @@ fn stage_forms(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
 
 /// A piece's promotion: the zone, the kind (or kinds to choose from, each written by its
 /// letter) and when it happens.
-fn stage_promotion(v: &V, f: usize, pr: &RawPromote, p: Player, ctx: &PieceCtx) -> R<Promotion> {
+fn stage_promotion(v: &V, f: usize, pr: &RawPromote, p: Player, ctx: &PieceCtx, kind: &str) -> R<Promotion> {
     let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
     let names = pr.to.get_ref().names();
     let span = pr.to.span();
@@ -400,7 +400,18 @@ fn stage_promotion(v: &V, f: usize, pr: &RawPromote, p: Player, ctx: &PieceCtx) 
             .with_help("remove `ends_chain`, or write at = \"any_landing\""));
     }
     let ends_chain = pr.ends_chain.as_ref().is_none_or(|e| *e.get_ref());
-    Ok(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at })
+    let stay = choices.iter().position(|(c, _)| ctx.kinds[c.kind().0 as usize].name == kind).map(|i| i as u8);
+    let forced = match &pr.forced_in {
+        None => ZoneSet::EMPTY,
+        Some(z) if stay.is_none() => {
+            return Err(v
+                .err(f, z.span(), "`forced_in` takes away the choice to stay unpromoted", "but this piece has none")
+                .with_help(format!("list `{kind}` itself among `to` (promoting is then optional outside the zone), or drop `forced_in`")));
+        }
+        Some(z) => v.zone_named(f, z.get_ref(), z.span(), ctx.zones, p)?,
+    };
+    let forced_name = pr.forced_in.as_ref().map(|z| z.get_ref().clone()).unwrap_or_default();
+    Ok(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at, forced, forced_name, stay })
 }
 
 /// Where a piece leaves the game, and the counter its leaving raises.
