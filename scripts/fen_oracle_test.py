@@ -63,10 +63,6 @@ CLOCK_DIFFERS = {"pawnsideways": "clock restarted by a sideways pawn step (READM
 # of `compare_moves` and `compare_end`. Each is either the variant's reading (its README says
 # so) or an open defect (marked so); neither fails the run, both are counted in the table.
 KNOWN = {
-    ("minishogi", "moves only Fairy-Stockfish lists"): "README: a pawn drop that mates is not listed (Fairy-Stockfish lists it as a losing move)",
-    ("minishogi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a pawn drop that mates is not listed, so no position is lost by it",
-    ("shogi", "moves only Fairy-Stockfish lists"): "README: a pawn drop that mates is not listed (Fairy-Stockfish lists it as a losing move)",
-    ("shogi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a pawn drop that mates is not listed, so no position is lost by it",
     ("xiangqi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: no move-count draw and no draw by insufficient material",
     ("chess", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a dead position (e.g. bishops on one colour) plays on",
     ("capablanca", "Fairy-Stockfish ends the game, boardlab plays on"): "README (chess's rules): a dead position plays on",
@@ -210,18 +206,27 @@ def named_variants():
     return out
 
 
+# The options that select Fairy-Stockfish's reading where a variant reads a rule differently on
+# purpose (its README says which and why): boardlab is run with these `--set`s.
+FS_READING = {
+    "shogi": ["drop_mate=loses"],
+    "minishogi": ["drop_mate=loses"],
+}
+
+
 class Boardlab:
     def __init__(self, exe, pair):
         self.exe, self.variant, self.pair = exe, pair.variant, pair
         variant = pair.variant
-        resolved = subprocess.run([exe, "check", variant, "--resolved"], capture_output=True, text=True).stdout
+        self.sets = [a for s in FS_READING.get(variant, []) for a in ("--set", s)]
+        resolved = subprocess.run([exe, "check", variant, "--resolved"] + self.sets, capture_output=True, text=True).stdout
         self.keeps_clock = "quiet_moves" in resolved
         self.royal = royal_letters(variant)
         self.players = player_names(variant)
 
     def fen(self, fen=None, moves=()):
         """(FEN, legal moves in UCI form, result line or None); raises on an error."""
-        cmd = [self.exe, "fen", self.variant]
+        cmd = [self.exe, "fen", self.variant] + self.sets
         if fen:
             cmd += ["--fen", fen]
         if moves:

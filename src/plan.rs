@@ -165,7 +165,7 @@ fn promotion_needs(p: &Promotion, royal: bool) -> Needs {
 
 /// What a drop may do.
 fn drop_needs(d: &DropRule) -> Needs {
-    Needs { drops: true, refuses_moves: d.no_mate, attacks: d.no_mate, ..Needs::NONE }
+    Needs { drops: true, refuses_moves: d.no_mate, attacks: d.no_mate || d.mate_loses, ..Needs::NONE }
 }
 
 /// What one piece code's rules may do (`royal`: its kind is royal).

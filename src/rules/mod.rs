@@ -162,6 +162,8 @@ pub(crate) struct DropRule {
     pub(crate) file_block: Option<PieceCode>,
     /// `no_mate`: a drop that checkmates at once is not legal.
     pub(crate) no_mate: bool,
+    /// `no_mate = "loses"`: a drop that checkmates at once is legal, and loses for the dropper.
+    pub(crate) mate_loses: bool,
     /// The cells it may land on as cell sets, where they can be (see
     /// [`setwise::DropSets`]); else each cell is tested.
     pub(crate) sets: Option<setwise::DropSets>,
@@ -521,6 +523,8 @@ pub struct Ruleset {
     pub(crate) castling: Option<Castling>,
     /// Whether some drop may not checkmate (`no_mate`).
     pub(crate) drop_no_mate: bool,
+    /// Whether some drop's checkmate loses for the dropper (`no_mate = "loses"`).
+    pub(crate) drop_mate_loses: bool,
     /// Captures run backwards from a cell: the check test's tables.
     pub(crate) attacks: attacks::Attacks,
     /// Per player, the codes of its royal kinds (a bit per code).

@@ -473,9 +473,11 @@ pub(crate) struct RawDrop {
     /// pawns on a file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) not_on_file_with: Option<Spanned<String>>,
-    /// Not if it checkmates at once (shogi's uchifuzume: no mate by a pawn drop).
+    /// A drop that checkmates at once: `true` or `"illegal"` (shogi's uchifuzume), `"loses"`
+    /// (listed, and the mate loses for the dropper: Fairy-Stockfish's reading), `false` or
+    /// `"allowed"` (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) no_mate: Option<Spanned<bool>>,
+    pub(crate) no_mate: Option<Spanned<Setting<TextOrBool>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

@@ -687,6 +687,9 @@ impl Variant {
                 pos.set_result(r);
             }
         }
+        if rules.drop_mate_loses && pos.result().is_none() {
+            self.judge_drop_mate(pos, mv)?;
+        }
         // Recorded in every game, not only under a repetition rule: the search reads it to tell a
         // shuffle back to an earlier position from progress.
         pos.record();
@@ -704,6 +707,19 @@ impl Variant {
 
     /// Whether the player to decide is in check with no legal move (asked only when the
     /// quiet-moves rule would draw; a probe inside a probe says no, so it cannot recurse).
+    /// Under `no_mate = "loses"`: after `mv`, a drop of such a kind that checkmates the player
+    /// now to move, that player wins (the drop was a losing move, not an illegal one).
+    fn judge_drop_mate(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
+        let Some(code) = mv.dropped().filter(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.mate_loses)) else {
+            return Ok(());
+        };
+        if self.checkmated(pos)? {
+            let reason = format!("checkmate by a {} drop", self.rules.kind(code.kind()).name);
+            pos.set_result(Some(Outcome::win(pos.side(), reason)));
+        }
+        Ok(())
+    }
+
     fn checkmated(&self, pos: &mut Position) -> Result<bool, ScriptError> {
         thread_local! { static PROBING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) }; }
         if PROBING.get() || !self.in_check(pos) {

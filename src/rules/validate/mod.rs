@@ -68,6 +68,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         attack_reach: Ruleset::attack_reach_of(&geometry, &pieces),
         attacks,
         drop_no_mate: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.no_mate)),
+        drop_mate_loses: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.mate_loses)),
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         push: pieces.iter().any(|p| p.push.is_some()),

@@ -8,7 +8,7 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, Cond, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{CastlingSection, RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols};
+use crate::rules::raw::{CastlingSection, RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols, TextOrBool};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -206,8 +206,20 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             Some(PieceCode::new(KindId(i as u8), p))
         }
     };
-    let no_mate = raw.no_mate.as_ref().is_some_and(|b| *b.get_ref());
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, sets: None })
+    let (no_mate, mate_loses) = match &raw.no_mate {
+        None => (false, false),
+        Some(s) => match v.setting(f, s)? {
+            TextOrBool::Bool(b) => (b, false),
+            TextOrBool::Text(t) if t == "illegal" => (true, false),
+            TextOrBool::Text(t) if t == "loses" => (false, true),
+            TextOrBool::Text(t) if t == "allowed" => (false, false),
+            TextOrBool::Text(t) => {
+                let e = v.err(f, s.span(), format!("`no_mate = \"{t}\"` is not a reading of a mating drop"), "this value");
+                return Err(e.with_help("write true or \"illegal\" (not listed), \"loses\" (listed; the mate loses for the dropper), or false or \"allowed\""));
+            }
+        },
+    };
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, mate_loses, sets: None })
 }
 
 /// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
