@@ -138,6 +138,8 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
             crate::rules::ends::FullResult::Win | crate::rules::ends::FullResult::Loss => on_move,
         },
         EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
+        // A check changes a counter after the move, and the count may end the game.
+        EndKind::Checks { .. } => Needs { attacks: true, attributes: true, ..on_move },
         EndKind::Repetition { .. } => Needs { history: true, ..Needs::NONE },
         // Having no move: a pass is a move of its own; a condition on an attack asks the query.
         EndKind::NoMoves { result, if_attacked } => {

@@ -51,15 +51,27 @@ struct Fields<'a> {
     ep: &'a str,
     /// The check field's two values (`3+3`), if written.
     checks: Option<(i32, i32)>,
+    /// Lichess's trailing field of the checks each player has given (`+2+0`), if written.
+    given: Option<(i32, i32)>,
     clock: u32,
     fullmove: u32,
 }
 
 /// Splits a FEN into its fields: castling and en passant may be left out together
 /// (`BOARD SIDE CLOCK MOVE`, as Fairy-Stockfish writes shogi-like start positions), the
-/// trailing fields too; a check field (`3+3`) may follow the en passant field.
+/// trailing fields too; a check field (`3+3`) may follow the en passant field, or Lichess's
+/// field of checks given (`+2+0`) the move number.
 fn fields(text: &str) -> Result<Fields<'_>, String> {
     let mut f: Vec<&str> = text.split_whitespace().collect();
+    let given = match f.last().and_then(|t| t.strip_prefix('+')).and_then(|t| t.split_once('+')) {
+        Some((a, b)) => {
+            let n = |t: &str| t.parse::<u16>().map(i32::from).map_err(|_| format!("the checks given `{}` are not +N+N", f[f.len() - 1]));
+            let c = (n(a)?, n(b)?);
+            f.pop();
+            Some(c)
+        }
+        None => None,
+    };
     if f.get(2).is_some_and(|t| t.chars().all(|c| c.is_ascii_digit())) {
         f.splice(2..2, ["-", "-"]);
     }
@@ -90,7 +102,7 @@ fn fields(text: &str) -> Result<Fields<'_>, String> {
         return Err(format!("the move number {fullmove} is past the limit of {MAX_MOVE_NUMBER}"));
     }
     let (castling, ep) = (f.get(2).copied().unwrap_or("-"), f.get(3).copied().unwrap_or("-"));
-    Ok(Fields { board: f[0], side, castling, ep, checks, clock, fullmove })
+    Ok(Fields { board: f[0], side, castling, ep, checks, given, clock, fullmove })
 }
 
 impl Position {
@@ -121,9 +133,14 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let (board, hand) = board::read(rules, f.board)?;
     let mut line = format!("{board} {} {ply}", rules.player_name(f.side));
     let mut counters: Vec<String> = hand.into_iter().collect();
-    match (f.checks, rules.fen_checks) {
-        (Some((a, b)), Some(slot)) => counters.push(format!("{}:{a}:{b}", rules.counters[slot as usize].0)),
-        (Some((a, b)), None) => return Err(bad(format!("`{a}+{b}`: this variant counts no checks (it has no [notation] fen_checks)"))),
+    // Checks given count down from the counter's start value.
+    let left = f.checks.or(f.given.map(|(a, b)| rules.fen_checks.map_or((a, b), |s| (rules.counters[s as usize].1 - a, rules.counters[s as usize].1 - b))));
+    match (left, rules.fen_checks) {
+        (Some((a, b)), Some(slot)) => counters.push(format!("{}:{}:{}", rules.counters[slot as usize].0, a.max(0), b.max(0))),
+        (Some(_), None) => {
+            let field = f.checks.map_or_else(|| format!("+{}+{}", f.given.unwrap_or_default().0, f.given.unwrap_or_default().1), |(a, b)| format!("{a}+{b}"));
+            return Err(bad(format!("`{field}`: this variant counts no checks (it has no [notation] fen_checks)")));
+        }
         (None, _) => {}
     }
     if !counters.is_empty() {
@@ -147,7 +164,7 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     if pos.result().is_none() && pos.continuation().is_none() {
         let mover = pos.side().other();
         let safe = |c: u16| crate::attack::attacker(rules, pos.view(), mover.other(), c).is_none();
-        let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.ply(), mover, safe);
+        let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.counters(), pos.ply(), mover, safe);
         pos.set_result(r);
     }
     Ok(pos)

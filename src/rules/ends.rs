@@ -90,6 +90,10 @@ pub(crate) enum EndKind {
     /// The pieces on the board, both players' together, are exactly one of `sets` (kind
     /// counts, indexed by kind): a draw (too little material to win).
     Material { sets: Vec<Vec<u8>> },
+    /// Check counting: each move that leaves the opponent in check takes one from the mover's
+    /// counter `slot` (the checks it has still to give); a player whose counter is 0 or less
+    /// after its move wins (three-check), or with `win` false loses.
+    Checks { slot: u8, win: bool },
 }
 
 /// What filling the board (or a zone) means.
@@ -181,6 +185,8 @@ pub(crate) struct AfterMove<'a> {
     pub(crate) mover: Player,
     /// Plies since the last capture or move of a clock-resetting kind (`quiet_moves`).
     pub(crate) clock: u32,
+    /// The players' counters, by slot.
+    pub(crate) counters: &'a [ByPlayer<i32>],
 }
 
 impl EndKind {
@@ -196,7 +202,8 @@ impl EndKind {
             | EndKind::InARow { .. }
             | EndKind::BoardFull { .. }
             | EndKind::QuietMoves { .. }
-            | EndKind::Material { .. } => Phase::AfterMove,
+            | EndKind::Material { .. }
+            | EndKind::Checks { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -260,6 +267,7 @@ impl EndKind {
             }
             EndKind::QuietMoves { plies, .. } => (m.clock >= *plies).then_some(None),
             EndKind::Material { sets } => material_met(m, sets).then_some(None),
+            EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } => None,
         }
     }
@@ -292,6 +300,7 @@ impl EndKind {
             | EndKind::BoardFull { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
+            | EndKind::Checks { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
         }
@@ -314,6 +323,7 @@ impl EndKind {
             | EndKind::BoardFull { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
+            | EndKind::Checks { .. }
             | EndKind::Repetition { .. } => None,
         }
     }
@@ -427,12 +437,14 @@ fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
 /// position whose turn goes on (a pending continuation: who moved last is not known, the player
 /// deciding may be the one who moved): the caller leaves those out.
 ///
-/// `board`, `counts` and `ply` are the position's, `mover` the player not to decide, `safe` whether
-/// the opponent cannot take the piece on a cell.
+/// `board`, `counts`, `counters` and `ply` are the position's, `mover` the player not to decide,
+/// `safe` whether the opponent cannot take the piece on a cell.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn standing_result(
     rules: &super::Ruleset,
     board: &[PieceCode],
     counts: ByPlayer<u32>,
+    counters: &[ByPlayer<i32>],
     ply: u32,
     mover: Player,
     safe: impl Fn(u16) -> bool,
@@ -441,7 +453,7 @@ pub(crate) fn standing_result(
     let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
-    let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0 });
+    let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters });
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
             EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => (0..board.len() as u16)
@@ -450,7 +462,9 @@ pub(crate) fn standing_result(
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
-            EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } | EndKind::BoardFull { .. } => judge(e, at(NONE, 0))?,
+            EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } | EndKind::BoardFull { .. } | EndKind::Checks { .. } => {
+                judge(e, at(NONE, 0))?
+            }
             EndKind::Beside { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Repetition { .. }
@@ -486,12 +500,13 @@ struct EndCtx<'a> {
     zones: &'a ZoneMap,
     g: &'a Geometry,
     kinds: &'a [KindDef],
+    counters: &'a [&'a str],
 }
 
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 13] = [
+const CONDITIONS: [(&str, Reader); 14] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -505,7 +520,23 @@ const CONDITIONS: [(&str, Reader); 13] = [
     ("repetition", repetition),
     ("quiet_moves", quiet_moves),
     ("material", material),
+    ("checks", checks),
 ];
+
+fn checks(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let name = e.counter.as_ref().ok_or_else(|| need(v, e, c.f, "counter"))?;
+    let known = crate::rules::names::Names::new("counter", c.counters.iter().copied());
+    let slot = v.lookup(c.f, name.span(), &known, name.get_ref(), "", "declare it under [counters] with the checks to give")?;
+    if !c.kinds.iter().any(|k| k.royal) {
+        let err = v.err(c.f, e.condition.span(), "`checks` counts checks, and a check is an attack on a royal piece", "but no kind is royal");
+        return Err(err.with_help("mark the king's kind `royal = true`"));
+    }
+    let win = match &e.result {
+        None => true,
+        Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
+    };
+    Ok(Some(EndKind::Checks { slot: slot as u8, win }))
+}
 
 fn royal_captured(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let last = match &e.last {
@@ -742,14 +773,14 @@ fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 }
 
 /// The `[[end]]` tables in force.
-pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]) -> R<Vec<EndRule>> {
+pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef], counters: &[&str]) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
     let Some(ends) = &v.m.ends else {
         return Ok(out);
     };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
     let mut passes = None;
-    let mut c = EndCtx { f: 0, zones, g, kinds };
+    let mut c = EndCtx { f: 0, zones, g, kinds, counters };
     for Src { file, val: e } in ends {
         c.f = *file;
         if let Some(r) = e.remove.as_ref().filter(|r| *r.get_ref()) {

@@ -525,6 +525,8 @@ pub struct Ruleset {
     pub(crate) drop_no_mate: bool,
     /// Whether some drop's checkmate loses for the dropper (`no_mate = "loses"`).
     pub(crate) drop_mate_loses: bool,
+    /// The counter each check a player gives takes one from (an end condition `checks`).
+    pub(crate) check_counter: Option<u8>,
     /// Captures run backwards from a cell: the check test's tables.
     pub(crate) attacks: attacks::Attacks,
     /// Per player, the codes of its royal kinds (a bit per code).

@@ -700,6 +700,9 @@ pub(crate) struct RawEnd {
     /// repeated for two of a kind), too small to win.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) sets: Option<Vec<Vec<Spanned<String>>>>,
+    /// `checks`: the counter of the checks each player has still to give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) counter: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]

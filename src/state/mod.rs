@@ -625,6 +625,11 @@ impl Position {
         }
     }
 
+    /// Every counter's values, by slot.
+    pub(crate) fn counters(&self) -> &[ByPlayer<i32>] {
+        &self.counters
+    }
+
     /// Sets a per-player counter.
     pub(crate) fn set_counter(&mut self, p: Player, slot: u8, value: i32) {
         let old = self.counters[slot as usize][p];

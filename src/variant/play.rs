@@ -660,6 +660,11 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
+        if let Some(slot) = rules.check_counter
+            && self.in_check(pos)
+        {
+            pos.set_counter(decider, slot, pos.counter(decider, slot).saturating_sub(1));
+        }
         let check = match rules.end_checks {
             EndChecks::Never => false,
             EndChecks::RoyalMoves => fx.royal_victim.is_some() || fx.royal_left.is_some(),
@@ -667,7 +672,7 @@ impl Variant {
         };
         if check && pos.result().is_none() {
             let counts = pos.counts();
-            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider, clock: pos.clock() };
+            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider, clock: pos.clock(), counters: pos.counters() };
             let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
                 let winner = e.kind.after_move(&m)?;
                 // `safe`: a piece that reached its zone wins only if it cannot be taken at once.

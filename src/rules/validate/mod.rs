@@ -48,7 +48,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
     let check_illegal = pieces::stage_check(&v, &kinds)?;
     let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
-    let ends = ends::stage_ends(&v, &zones, &geometry, &kinds)?;
+    let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, &counter_names)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let crown = setup::stage_crown(&v, &attributes)?;
     let display_attribute = setup::stage_display(&v, &attributes)?;
@@ -68,6 +68,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         attack_reach: Ruleset::attack_reach_of(&geometry, &pieces),
         attacks,
         drop_no_mate: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.no_mate)),
+        check_counter: ends.iter().find_map(|e| if let ends::EndKind::Checks { slot, .. } = e.kind { Some(slot) } else { None }),
         drop_mate_loses: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.mate_loses)),
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
         promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
