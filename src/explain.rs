@@ -88,7 +88,10 @@ pub enum IllegalReason {
     #[error("the {kind} on {cell} has no legal move here ({} {kind} moves by: {forms})", a(.kind))]
     PieceStuck { kind: String, cell: String, forms: String },
     #[error("{} {kind} must promote on {cell} (zone `{zone}`): {choices}", a(.kind))]
+
     MustPromote { kind: String, cell: String, zone: String, choices: Moves },
+    #[error("a promotion to {} {kind} needs fewer than {limit} on the board, and {owner} has {has}", a(.kind))]
+    OverLimit { kind: String, owner: String, limit: u32, has: u32 },
     #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} ({} {kind} moves by: {forms})", a(.kind))]
     NotAMoveOf { kind: String, cell: String, text: String, moves: Moves, forms: String },
     #[error("a turn of the {kind} has two parts: after {first} it places {} {placed}; write {first}/CELL ({choices})", a(.placed))]
@@ -97,14 +100,21 @@ pub enum IllegalReason {
     SecondPartUnreachable { first: String, placed: String, cell: String, why: String, choices: Moves },
 }
 
-/// A move written to stay unpromoted (its own kind's letter after `=`) that ends where its
+/// A promotion choice refused by `limits` (the player has as many of the kind as allowed), or a
+/// move written to stay unpromoted (its own kind's letter after `=`) that ends where its
 /// promotion's `forced_in` zone takes that choice away: the choices it has.
-fn by_forced_promotion(rules: &Ruleset, mv: &MoveText, code: crate::piece::PieceCode, legal: &[Move]) -> Option<IllegalReason> {
+fn by_promotion_choice(rules: &Ruleset, pos: &Position, mv: &MoveText, code: crate::piece::PieceCode, legal: &[Move]) -> Option<IllegalReason> {
     let MoveText::Path { from, landings, promote: Some(letter), .. } = mv else { return None };
     let p = rules.pieces[code.index()].promote.as_ref()?;
-    let stay = p.choices.get(usize::from(p.stay?))?;
     let to = *landings.last()?;
-    if stay.1 != *letter as u8 || p.offers(&rules.geometry, usize::from(p.stay?), Some(to)) {
+    let i = p.choices.iter().position(|&(_, l)| l == *letter as u8)?;
+    let limit = p.limits.get(i).copied().unwrap_or(u32::MAX);
+    let chosen = p.choices[i].0;
+    if limit != u32::MAX && pos.count_code(chosen) >= limit {
+        let (kind, owner) = (rules.kind(chosen.kind()).name.clone(), rules.player_name(chosen.owner()).to_string());
+        return Some(IllegalReason::OverLimit { kind, owner, limit, has: pos.count_code(chosen) });
+    }
+    if p.stay != Some(i as u8) || p.offers(&rules.geometry, i, Some(to)) {
         return None;
     }
     let zone = p.forced_name.clone();
@@ -180,7 +190,7 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
     if let Some(r) = by_path(rules, pos, mv, code, l.legal) {
         return r;
     }
-    if let Some(r) = by_forced_promotion(rules, mv, code, l.legal) {
+    if let Some(r) = by_promotion_choice(rules, pos, mv, code, l.legal) {
         return r;
     }
     let forms = rules.pieces[code.index()].notes.join("; ");

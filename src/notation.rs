@@ -41,10 +41,13 @@ pub(crate) enum MoveKind {
         at: u16,
     },
     /// A move like [`MoveKind::Normal`] whose piece is promoted to `code`, one of its
-    /// promotion's choices (`letter`: its symbol in upper case, written `=Q` after the move).
+    /// promotion's choices (`letter`: its symbol in upper case, written `=Q` after the move);
+    /// `stay`: the choice is the piece's own kind (declining to promote: UCI, USI and SAN write
+    /// it with no letter, `g7g8`, as Fairy-Stockfish does).
     Promote {
         code: PieceCode,
         letter: u8,
+        stay: bool,
     },
     /// Castling: the king goes from `from` to the move's one landing and the rook from
     /// `rook_from` to `rook_to`; written `O-O` when the rook stands on the king's east (higher
@@ -113,7 +116,13 @@ impl Move {
 
     /// `self`, promoting its piece to `code` (written `=` and `letter` after the move).
     pub(crate) fn promote_to(mut self, code: PieceCode, letter: u8) -> Move {
-        self.kind = MoveKind::Promote { code, letter };
+        self.kind = MoveKind::Promote { code, letter, stay: false };
+        self
+    }
+
+    /// The promotion choice that keeps the piece's own kind `code` (declining to promote).
+    pub(crate) fn stay_as(mut self, code: PieceCode, letter: u8) -> Move {
+        self.kind = MoveKind::Promote { code, letter, stay: true };
         self
     }
 

@@ -123,7 +123,7 @@ fn matching<'a>(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>
     let matches = |m: &&Move| {
         let promote_ok = match (m.kind, san.promote) {
             (MoveKind::Promote { letter, .. }, Some(c)) => letter as char == c,
-            (MoveKind::Normal, None) => true,
+            (MoveKind::Normal | MoveKind::Promote { stay: true, .. }, None) => true,
             _ => false,
         };
         promote_ok
@@ -150,8 +150,8 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
         MoveKind::Pass => return Some("pass".into()),
         MoveKind::Drop { letter, .. } if letter.is_ascii_alphabetic() => return Some(format!("{}@{}", letter as char, name(m.to()?))),
         MoveKind::Drop { .. } => return Some(format!("@{}", name(m.to()?))),
+        MoveKind::Promote { stay: true, .. } | MoveKind::Normal => None,
         MoveKind::Promote { letter, .. } => Some(letter as char),
-        MoveKind::Normal => None,
         MoveKind::Off { .. } | MoveKind::Then { .. } => return None,
     };
     let (to, code) = (m.to()?, pos.piece(m.from));

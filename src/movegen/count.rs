@@ -246,7 +246,7 @@ pub(super) fn split_piece(rules: &Ruleset, pos: &Position, code: PieceCode, from
                 (quiet, captures) = (quiet + q as u64, captures + c as u64);
             }
             Some(promotion) => {
-                let mut out = PromotionSplit { g, promotion, quiet, captures };
+                let mut out = PromotionSplit { g, pos, promotion, quiet, captures };
                 if !form.generate_out(g, view, from, &mut out) {
                     return None;
                 }

@@ -30,16 +30,22 @@ pub(crate) fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveL
         }
         // In place (no list of choices built): the move becomes its first choice, the others
         // follow it.
-        let to = m.to();
+        let offered = p.offered(&rules.geometry, m.to(), |c| pos.count_code(c));
+        if offered == 0 {
+            // No kind to become, and it may not stay: the move is not made.
+            out.remove(i);
+            continue;
+        }
         let mut k = 0;
         for (n, &(c, letter)) in p.choices.iter().enumerate() {
-            if !p.offers(&rules.geometry, n, to) {
+            if offered >> n & 1 == 0 {
                 continue;
             }
+            let chosen = if p.stay == Some(n as u8) { m.stay_as(c, letter) } else { m.promote_to(c, letter) };
             if k == 0 {
-                out[i] = m.promote_to(c, letter);
+                out[i] = chosen;
             } else {
-                out.insert(i + k, m.promote_to(c, letter));
+                out.insert(i + k, chosen);
             }
             k += 1;
         }
@@ -51,6 +57,7 @@ pub(crate) fn expand_promotions(rules: &Ruleset, pos: &Position, out: &mut MoveL
 /// choice of kinds once per choice ([`expand_promotions`]): those that capture and the others.
 pub(super) struct PromotionSplit<'a> {
     pub(super) g: &'a Geometry,
+    pub(super) pos: &'a Position,
     pub(super) promotion: &'a Promotion,
     pub(super) quiet: u64,
     pub(super) captures: u64,
@@ -59,7 +66,11 @@ pub(super) struct PromotionSplit<'a> {
 impl MoveOut for PromotionSplit<'_> {
     #[inline]
     fn push(&mut self, m: Move) {
-        let n = if m.reaches(self.g, self.promotion) { self.promotion.offered(self.g, m.to()) as u64 } else { 1 };
+        let n = if m.reaches(self.g, self.promotion) {
+            u64::from(self.promotion.offered(self.g, m.to(), |c| self.pos.count_code(c)).count_ones())
+        } else {
+            1
+        };
         if m.is_capture() {
             self.captures += n;
         } else {

@@ -73,6 +73,8 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
                     s.push_str(&m.to().map(name).unwrap_or_default());
                     s.push_str(&name(at));
                 }
+                // Declining to promote is the plain move.
+                MoveKind::Promote { stay: true, .. } => {}
                 MoveKind::Promote { .. } if d == Dialect::Usi => s.push('+'),
                 MoveKind::Promote { letter, .. } => s.push((letter as char).to_ascii_lowercase()),
                 _ => {}

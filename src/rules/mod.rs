@@ -219,6 +219,9 @@ pub(crate) struct Promotion {
     pub(crate) forced_name: String,
     /// The index among `choices` of the piece's own kind (staying unpromoted), if offered.
     pub(crate) stay: Option<u8>,
+    /// Per choice, the most pieces of its kind the player may have on the board for the choice
+    /// to be offered (`limits`; `u32::MAX`: no limit).
+    pub(crate) limits: Vec<u32>,
 }
 
 impl Promotion {
@@ -229,10 +232,18 @@ impl Promotion {
         self.stay != Some(i as u8) || self.forced.is_empty() || !to.is_some_and(|c| g.zones_of(c).meets(self.forced))
     }
 
-    /// How many choices a move that ends on `to` is offered.
+    /// The choices offered to a move that ends on `to`, a bit per choice: `forced_in` and
+    /// `limits` (`count`: how many pieces of a code stand on the board) applied.
     #[inline]
-    pub(crate) fn offered(&self, g: &Geometry, to: Option<u16>) -> usize {
-        self.choices.len() - usize::from(!self.offers(g, self.stay.map_or(usize::MAX, usize::from), to))
+    pub(crate) fn offered(&self, g: &Geometry, to: Option<u16>, count: impl Fn(PieceCode) -> u32) -> u64 {
+        let mut mask = 0;
+        for (i, &(code, _)) in self.choices.iter().enumerate() {
+            let limit = self.limits.get(i).copied().unwrap_or(u32::MAX);
+            if self.offers(g, i, to) && (limit == u32::MAX || count(code) < limit) {
+                mask |= 1 << i;
+            }
+        }
+        mask
     }
 }
 

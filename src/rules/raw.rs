@@ -612,6 +612,10 @@ pub(crate) struct RawPromote {
     /// among `to` is not offered there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) forced_in: Option<Spanned<String>>,
+    /// Per kind among `to`: the choice is offered only while the player has fewer than this many
+    /// pieces of the kind on the board (grand chess: only to a kind that was captured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) limits: Option<BTreeMap<Spanned<String>, Spanned<i64>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]

@@ -625,6 +625,11 @@ impl Position {
         }
     }
 
+    /// How many pieces of `code` stand on the board.
+    pub(crate) fn count_code(&self, code: PieceCode) -> u32 {
+        self.cells_of(code.owner()).filter(|&c| self.board[c as usize] == code).count() as u32
+    }
+
     /// Every counter's values, by slot.
     pub(crate) fn counters(&self) -> &[ByPlayer<i32>] {
         &self.counters

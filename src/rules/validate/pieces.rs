@@ -423,7 +423,20 @@ fn stage_promotion(v: &V, f: usize, pr: &RawPromote, p: Player, ctx: &PieceCtx, 
         Some(z) => v.zone_named(f, z.get_ref(), z.span(), ctx.zones, p)?,
     };
     let forced_name = pr.forced_in.as_ref().map(|z| z.get_ref().clone()).unwrap_or_default();
-    Ok(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at, forced, forced_name, stay })
+    let mut limits = vec![u32::MAX; choices.len()];
+    for (name, n) in pr.limits.iter().flatten() {
+        let k = v.lookup(f, name.span(), &known, name.get_ref(), " in `limits`", "not a kind of this variant")?;
+        let Some(i) = choices.iter().position(|(c, _)| c.kind().0 as usize == k) else {
+            let e = v.err(f, name.span(), format!("`{}` is not among this promotion's choices", name.get_ref()), "limited here");
+            return Err(e.with_help("a limit applies to a kind listed in `to`"));
+        };
+        let most = *n.get_ref();
+        if !(0..=i64::from(u16::MAX)).contains(&most) {
+            return Err(v.err(f, n.span(), format!("a limit is 0 to 65535 pieces, not {most}"), "here"));
+        }
+        limits[i] = most as u32;
+    }
+    Ok(Promotion { zone, to: KindId(to as u8), choices, ends_chain, at, forced, forced_name, stay, limits })
 }
 
 /// Where a piece leaves the game, and the counter its leaving raises.
