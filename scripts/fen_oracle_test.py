@@ -131,7 +131,7 @@ class Pair:
                 return core if keeps else core + "+"
             if core + "+" in fs_legal and core not in fs_legal:
                 return core + "+"
-        if self.translated and m == "0000":
+        if m == "0000":
             # Fairy-Stockfish writes a forced pass as a move from a cell to itself (`c2c2`).
             return next((x for x in sorted(fs_legal) if "@" not in x and len(x) % 2 == 0 and x[: len(x) // 2] == x[len(x) // 2 :]), m)
         if m not in fs_legal and "@" not in m and m != "0000":

@@ -274,6 +274,9 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
         let zone = d.zone.clone().unwrap_or_default();
         return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });
     }
+    if !d.beside.is_empty() && !d.beside[to as usize].iter().any(|&n| pos.board()[n as usize].is_of(side)) {
+        return Some(IllegalReason::Refused(format!("{} {kind} is dropped only next to one of your pieces, and {} has none beside it", a(&kind), name(to))));
+    }
     if let Some(block) = d.file_block {
         let file = g.coords(crate::geometry::Cell(to)).0;
         let on_file = (0..g.ranks as i32).filter_map(|r| g.at(file as i32, r)).find(|c| pos.board()[c.0 as usize] == block);

@@ -66,6 +66,13 @@ pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut Mov
                     out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
+        } else if !d.beside.is_empty() {
+            // Ataxx's clone: next to one of the player's pieces.
+            for &c in &d.cells {
+                if board[c as usize].is_empty() && d.beside[c as usize].iter().any(|&n| board[n as usize].is_of(side)) {
+                    out.push(Move::drop(code, d.letter, d.written, c));
+                }
+            }
         } else if d.fall.is_empty() {
             for &c in &d.cells {
                 if board[c as usize].is_empty() {

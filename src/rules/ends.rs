@@ -104,6 +104,8 @@ pub(crate) enum FullResult {
     Win,
     /// The player who filled the last cell loses.
     Loss,
+    /// The player with more pieces on the board wins; equal counts draw (Ataxx).
+    MostPieces,
 }
 
 /// How a game that ends by itself (neither player can move) is scored.
@@ -263,6 +265,7 @@ impl EndKind {
                     FullResult::Draw => None,
                     FullResult::Win => Some(m.mover),
                     FullResult::Loss => Some(m.mover.other()),
+                    FullResult::MostPieces => Tally::MostPieces.winner(m.counts),
                 })
             }
             EndKind::QuietMoves { plies, .. } => (m.clock >= *plies).then_some(None),
@@ -657,9 +660,10 @@ fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 
 fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
-    let result = match v.word(c.f, r, &["draw", "win", "loss"])?.as_str() {
+    let result = match v.word(c.f, r, &["draw", "win", "loss", "most_pieces"])?.as_str() {
         "draw" => FullResult::Draw,
         "win" => FullResult::Win,
+        "most_pieces" => FullResult::MostPieces,
         _ => FullResult::Loss,
     };
     let cells = match &e.zone {

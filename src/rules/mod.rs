@@ -164,6 +164,9 @@ pub(crate) struct DropRule {
     pub(crate) no_mate: bool,
     /// `no_mate = "loses"`: a drop that checkmates at once is legal, and loses for the dropper.
     pub(crate) mate_loses: bool,
+    /// `beside_own`: per cell, its neighbours, one of which must hold a piece of the dropper's
+    /// (empty without the rule).
+    pub(crate) beside: Vec<Vec<u16>>,
     /// The cells it may land on as cell sets, where they can be (see
     /// [`setwise::DropSets`]); else each cell is tested.
     pub(crate) sets: Option<setwise::DropSets>,

@@ -473,6 +473,10 @@ pub(crate) struct RawDrop {
     /// pawns on a file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) not_on_file_with: Option<Spanned<String>>,
+    /// Only onto a cell next to (one of the eight neighbours of) one of the dropper's pieces
+    /// (Ataxx's clone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) beside_own: Option<Spanned<bool>>,
     /// A drop that checkmates at once: `true` or `"illegal"` (shogi's uchifuzume), `"loses"`
     /// (listed, and the mate loses for the dropper: Fairy-Stockfish's reading), `false` or
     /// `"allowed"` (the default).

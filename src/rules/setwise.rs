@@ -500,7 +500,7 @@ impl DropSets {
     /// cells, past [`MAX_GROUPS`] offsets a direction, or with a file restriction, which the
     /// sets do not hold).
     pub(crate) fn of(d: &super::DropRule, convert: Option<&super::Convert>, cells: usize, kinds: usize) -> Option<DropSets> {
-        if !CellSet::fits(cells) || d.file_block.is_some() {
+        if !CellSet::fits(cells) || d.file_block.is_some() || !d.beside.is_empty() {
             return None;
         }
         let mask = d.cells.iter().copied().collect::<CellSet>().bits();

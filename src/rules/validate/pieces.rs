@@ -219,7 +219,21 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             }
         },
     };
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, mate_loses, sets: None })
+    let beside = match &raw.beside_own {
+        Some(b) if *b.get_ref() => {
+            if raw.gravity.is_some() || raw.not_on_file_with.is_some() || raw.must_convert.as_ref().is_some_and(|m| *m.get_ref()) {
+                let e = v.err(f, b.span(), "`beside_own` is not combined with `gravity`, `must_convert` or `not_on_file_with`", "here");
+                return Err(e.with_help("keep one rule for where the piece may be dropped"));
+            }
+            let around = |c: Cell| {
+                let (x, y) = g.coords(c);
+                crate::geometry::COMPASS.iter().filter_map(move |&(_, (dx, dy))| g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|n| n.0)
+            };
+            g.cells().map(|c| around(c).collect()).collect()
+        }
+        _ => Vec::new(),
+    };
+    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, mate_loses, beside, sets: None })
 }
 
 /// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
