@@ -88,7 +88,6 @@ pub enum IllegalReason {
     #[error("the {kind} on {cell} has no legal move here ({} {kind} moves by: {forms})", a(.kind))]
     PieceStuck { kind: String, cell: String, forms: String },
     #[error("{} {kind} must promote on {cell} (zone `{zone}`): {choices}", a(.kind))]
-
     MustPromote { kind: String, cell: String, zone: String, choices: Moves },
     #[error("a promotion to {} {kind} needs fewer than {limit} on the board, and {owner} has {has}", a(.kind))]
     OverLimit { kind: String, owner: String, limit: u32, has: u32 },
@@ -103,7 +102,13 @@ pub enum IllegalReason {
 /// A promotion choice refused by `limits` (the player has as many of the kind as allowed), or a
 /// move written to stay unpromoted (its own kind's letter after `=`) that ends where its
 /// promotion's `forced_in` zone takes that choice away: the choices it has.
-fn by_promotion_choice(rules: &Ruleset, pos: &Position, mv: &MoveText, code: crate::piece::PieceCode, legal: &[Move]) -> Option<IllegalReason> {
+fn by_promotion_choice(
+    rules: &Ruleset,
+    pos: &Position,
+    mv: &MoveText,
+    code: crate::piece::PieceCode,
+    legal: &[Move],
+) -> Option<IllegalReason> {
     let MoveText::Path { from, landings, promote: Some(letter), .. } = mv else { return None };
     let p = rules.pieces[code.index()].promote.as_ref()?;
     let to = *landings.last()?;
@@ -275,7 +280,11 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
         return Some(IllegalReason::OutsideDropZone { kind, cell: name(to), zone });
     }
     if !d.beside.is_empty() && !d.beside[to as usize].iter().any(|&n| pos.board()[n as usize].is_of(side)) {
-        return Some(IllegalReason::Refused(format!("{} {kind} is dropped only next to one of your pieces, and {} has none beside it", a(&kind), name(to))));
+        return Some(IllegalReason::Refused(format!(
+            "{} {kind} is dropped only next to one of your pieces, and {} has none beside it",
+            a(&kind),
+            name(to)
+        )));
     }
     if let Some(block) = d.file_block {
         let file = g.coords(crate::geometry::Cell(to)).0;

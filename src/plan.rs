@@ -135,7 +135,9 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
         EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },
         EndKind::BoardFull { result, .. } => match result {
             crate::rules::ends::FullResult::Draw => Needs { draws_on_move: true, ..Needs::NONE },
-            crate::rules::ends::FullResult::Win | crate::rules::ends::FullResult::Loss | crate::rules::ends::FullResult::MostPieces => on_move,
+            crate::rules::ends::FullResult::Win | crate::rules::ends::FullResult::Loss | crate::rules::ends::FullResult::MostPieces => {
+                on_move
+            }
         },
         EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
         // A check changes a counter after the move, and the count may end the game.

@@ -7,14 +7,13 @@
 
 use super::MAX_IN_HAND;
 use crate::piece::{KindId, PieceCode, Player};
-use crate::rules::promoted::{marks, Mark};
 use crate::rules::Ruleset;
+use crate::rules::promoted::{Mark, marks};
 use crate::state::PositionError;
 
 fn bad(m: String) -> PositionError {
     PositionError(format!("FEN: {m}"))
 }
-
 
 /// The droppable kinds with their hand counter slots, in kind order.
 fn hand_kinds(rules: &Ruleset) -> Vec<(KindId, u8)> {

@@ -134,11 +134,16 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     let mut line = format!("{board} {} {ply}", rules.player_name(f.side));
     let mut counters: Vec<String> = hand.into_iter().collect();
     // Checks given count down from the counter's start value.
-    let left = f.checks.or(f.given.map(|(a, b)| rules.fen_checks.map_or((a, b), |s| (rules.counters[s as usize].1 - a, rules.counters[s as usize].1 - b))));
+    let left = f.checks.or(f
+        .given
+        .map(|(a, b)| rules.fen_checks.map_or((a, b), |s| (rules.counters[s as usize].1 - a, rules.counters[s as usize].1 - b))));
     match (left, rules.fen_checks) {
         (Some((a, b)), Some(slot)) => counters.push(format!("{}:{}:{}", rules.counters[slot as usize].0, a.max(0), b.max(0))),
         (Some(_), None) => {
-            let field = f.checks.map_or_else(|| format!("+{}+{}", f.given.unwrap_or_default().0, f.given.unwrap_or_default().1), |(a, b)| format!("{a}+{b}"));
+            let field = f.checks.map_or_else(
+                || format!("+{}+{}", f.given.unwrap_or_default().0, f.given.unwrap_or_default().1),
+                |(a, b)| format!("{a}+{b}"),
+            );
             return Err(bad(format!("`{field}`: this variant counts no checks (it has no [notation] fen_checks)")));
         }
         (None, _) => {}

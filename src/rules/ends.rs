@@ -456,7 +456,8 @@ pub(crate) fn standing_result(
     let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
-    let judge = |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters });
+    let judge =
+        |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters });
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
             EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => (0..board.len() as u16)
@@ -531,7 +532,8 @@ fn checks(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let known = crate::rules::names::Names::new("counter", c.counters.iter().copied());
     let slot = v.lookup(c.f, name.span(), &known, name.get_ref(), "", "declare it under [counters] with the checks to give")?;
     if !c.kinds.iter().any(|k| k.royal) {
-        let err = v.err(c.f, e.condition.span(), "`checks` counts checks, and a check is an attack on a royal piece", "but no kind is royal");
+        let err =
+            v.err(c.f, e.condition.span(), "`checks` counts checks, and a check is an attack on a royal piece", "but no kind is royal");
         return Err(err.with_help("mark the king's kind `royal = true`"));
     }
     let win = match &e.result {

@@ -660,10 +660,8 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
-        if let Some(slot) = rules.check_counter
-            && self.in_check(pos)
-        {
-            pos.set_counter(decider, slot, pos.counter(decider, slot).saturating_sub(1));
+        if let Some(slot) = rules.check_counter {
+            self.count_check(pos, slot, decider);
         }
         let check = match rules.end_checks {
             EndChecks::Never => false,
@@ -672,7 +670,14 @@ impl Variant {
         };
         if check && pos.result().is_none() {
             let counts = pos.counts();
-            let m = AfterMove { board: pos.board(), counts: &counts, effects: &fx, mover: decider, clock: pos.clock(), counters: pos.counters() };
+            let m = AfterMove {
+                board: pos.board(),
+                counts: &counts,
+                effects: &fx,
+                mover: decider,
+                clock: pos.clock(),
+                counters: pos.counters(),
+            };
             let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
                 let winner = e.kind.after_move(&m)?;
                 // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
@@ -695,8 +700,15 @@ impl Variant {
         if rules.drop_mate_loses && pos.result().is_none() {
             self.judge_drop_mate(pos, mv)?;
         }
-        // Recorded in every game, not only under a repetition rule: the search reads it to tell a
-        // shuffle back to an earlier position from progress.
+        self.record(pos, decider);
+        Ok(())
+    }
+
+    /// The position `decider`'s move made, recorded in the repetition history (in every game,
+    /// not only under a repetition rule: the search reads it to tell a shuffle back to an
+    /// earlier position from progress), then judged by repetition and the move limit.
+    fn record(&self, pos: &mut Position, decider: crate::piece::Player) {
+        let rules = &*self.rules;
         pos.record();
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
@@ -707,11 +719,16 @@ impl Variant {
         if pos.result().is_none() && rules.move_limit > 0 && pos.ply() >= rules.move_limit {
             pos.set_result(Some(Outcome::draw("move limit")));
         }
-        Ok(())
     }
 
-    /// Whether the player to decide is in check with no legal move (asked only when the
-    /// quiet-moves rule would draw; a probe inside a probe says no, so it cannot recurse).
+    /// Check counting (an end `checks`): a move that leaves the opponent in check takes one
+    /// from the mover's counter `slot`.
+    fn count_check(&self, pos: &mut Position, slot: u8, mover: crate::piece::Player) {
+        if self.in_check(pos) {
+            pos.set_counter(mover, slot, pos.counter(mover, slot).saturating_sub(1));
+        }
+    }
+
     /// Under `no_mate = "loses"`: after `mv`, a drop of such a kind that checkmates the player
     /// now to move, that player wins (the drop was a losing move, not an illegal one).
     fn judge_drop_mate(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
@@ -725,6 +742,8 @@ impl Variant {
         Ok(())
     }
 
+    /// Whether the player to decide is in check with no legal move (asked only when the
+    /// quiet-moves rule would draw; a probe inside a probe says no, so it cannot recurse).
     fn checkmated(&self, pos: &mut Position) -> Result<bool, ScriptError> {
         thread_local! { static PROBING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) }; }
         if PROBING.get() || !self.in_check(pos) {

@@ -206,20 +206,47 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             Some(PieceCode::new(KindId(i as u8), p))
         }
     };
-    let (no_mate, mate_loses) = match &raw.no_mate {
+    let (no_mate, mate_loses) = drop_mate_reading(v, f, raw)?;
+    let beside = beside_table(v, f, raw, g)?;
+    Ok(DropRule {
+        cells,
+        fall,
+        letter: 0,
+        written: false,
+        zone,
+        gravity,
+        must_convert: false,
+        hand,
+        file_block,
+        no_mate,
+        mate_loses,
+        beside,
+        sets: None,
+    })
+}
+
+/// How a drop's `no_mate` reads a mating drop: (not legal, legal and losing).
+fn drop_mate_reading(v: &V, f: usize, raw: &RawDrop) -> R<(bool, bool)> {
+    Ok(match &raw.no_mate {
         None => (false, false),
-        Some(s) => match v.setting(f, s)? {
-            TextOrBool::Bool(b) => (b, false),
-            TextOrBool::Text(t) if t == "illegal" => (true, false),
-            TextOrBool::Text(t) if t == "loses" => (false, true),
-            TextOrBool::Text(t) if t == "allowed" => (false, false),
-            TextOrBool::Text(t) => {
-                let e = v.err(f, s.span(), format!("`no_mate = \"{t}\"` is not a reading of a mating drop"), "this value");
-                return Err(e.with_help("write true or \"illegal\" (not listed), \"loses\" (listed; the mate loses for the dropper), or false or \"allowed\""));
+        Some(s) => {
+            match v.setting(f, s)? {
+                TextOrBool::Bool(b) => (b, false),
+                TextOrBool::Text(t) if t == "illegal" => (true, false),
+                TextOrBool::Text(t) if t == "loses" => (false, true),
+                TextOrBool::Text(t) if t == "allowed" => (false, false),
+                TextOrBool::Text(t) => {
+                    let e = v.err(f, s.span(), format!("`no_mate = \"{t}\"` is not a reading of a mating drop"), "this value");
+                    return Err(e.with_help("write true or \"illegal\" (not listed), \"loses\" (listed; the mate loses for the dropper), or false or \"allowed\""));
+                }
             }
-        },
-    };
-    let beside = match &raw.beside_own {
+        }
+    })
+}
+
+/// `beside_own`: per cell, its neighbours (empty without the rule).
+fn beside_table(v: &V, f: usize, raw: &RawDrop, g: &Geometry) -> R<Vec<Vec<u16>>> {
+    Ok(match &raw.beside_own {
         Some(b) if *b.get_ref() => {
             if raw.gravity.is_some() || raw.not_on_file_with.is_some() || raw.must_convert.as_ref().is_some_and(|m| *m.get_ref()) {
                 let e = v.err(f, b.span(), "`beside_own` is not combined with `gravity`, `must_convert` or `not_on_file_with`", "here");
@@ -227,13 +254,15 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
             }
             let around = |c: Cell| {
                 let (x, y) = g.coords(c);
-                crate::geometry::COMPASS.iter().filter_map(move |&(_, (dx, dy))| g.at(x as i32 + dx as i32, y as i32 + dy as i32)).map(|n| n.0)
+                crate::geometry::COMPASS
+                    .iter()
+                    .filter_map(move |&(_, (dx, dy))| g.at(x as i32 + dx as i32, y as i32 + dy as i32))
+                    .map(|n| n.0)
             };
             g.cells().map(|c| around(c).collect()).collect()
         }
         _ => Vec::new(),
-    };
-    Ok(DropRule { cells, fall, letter: 0, written: false, zone, gravity, must_convert: false, hand, file_block, no_mate, mate_loses, beside, sets: None })
+    })
 }
 
 /// The hand counter a capture of this kind raises for the captor (under `[captures] to_hand`):
