@@ -175,13 +175,29 @@ fn layers(v: &Variant) -> Vec<Layer> {
         let cells = Player::both().map(|p| cells_of(Some(masks[p])));
         per_player(&mut out, cells, |p, both| (if both { format!("{name} ({})", r.player_name(p)) } else { name.clone() }, None));
     }
-    for (k, kind) in r.kinds.iter().enumerate() {
-        let rules = |p| &r.pieces[PieceCode::new(KindId(k as u8), p).index()];
-        let promote = Player::both().map(|p| cells_of(rules(p).promote.as_ref().map(|x| x.zone)));
+    // The kinds that promote in the same cells, one layer and one role for them all ("sente
+    // bishop, knight and pawn promote").
+    let mut promoting: Vec<([Vec<bool>; 2], Vec<String>)> = Vec::new();
+    for k in 0..r.kinds.len() {
+        let promote =
+            Player::both().map(|p| cells_of(r.pieces[PieceCode::new(KindId(k as u8), p).index()].promote.as_ref().map(|x| x.zone)));
+        let name = r.kinds[k].name.replace('_', " ");
+        match promoting.iter_mut().find(|(cells, _)| *cells == promote) {
+            Some((_, kinds)) => kinds.push(name),
+            None => promoting.push((promote, vec![name])),
+        }
+    }
+    for (promote, kinds) in &promoting {
+        let (last, rest) = kinds.split_last().expect("a group has a kind");
+        let verb = if rest.is_empty() { "promotes" } else { "promote" };
+        let subject = if rest.is_empty() { last.clone() } else { format!("{} and {last}", rest.join(", ")) };
         per_player(&mut out, promote.clone(), |p, both| {
             let who = if both { format!("{} ", r.player_name(p)) } else { String::new() };
-            (name_of(&promote[p.index()], p, "promotion"), Some(format!("{who}{} promotes", kind.name.replace('_', " "))))
+            (name_of(&promote[p.index()], p, "promotion"), Some(format!("{who}{subject} {verb}")))
         });
+    }
+    for (k, _) in r.kinds.iter().enumerate() {
+        let rules = |p| &r.pieces[PieceCode::new(KindId(k as u8), p).index()];
         let exit = Player::both().map(|p| cells_of(rules(p).exit.as_ref().map(|x| x.zone)));
         per_player(&mut out, exit.clone(), |p, both| {
             let role = if both { format!("{} leaves the board", r.player_name(p)) } else { "leaving the board".to_string() };
