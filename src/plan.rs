@@ -391,11 +391,13 @@ mod tests {
     use crate::state::Position;
 
     /// Every shipped variant, and a few options that turn other constructs on (Basileus's rule
-    /// of the two basileis is an `allow_move` hook; Bivouac's maximal captures).
+    /// of the two basileis is an `allow_move` hook; Bivouac's maximal captures; shogi's mating
+    /// pawn drop listed as a losing move).
     fn cases() -> Vec<(String, Vec<(String, String)>)> {
         let mut cases: Vec<(String, Vec<(String, String)>)> = crate::variant::shipped_names().into_iter().map(|n| (n, vec![])).collect();
         cases.push(("basileus".into(), vec![("king_adjacency".into(), "forbidden".into())]));
         cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
+        cases.push(("shogi".into(), vec![("drop_mate".into(), "loses".into())]));
         cases
     }
 
