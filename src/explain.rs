@@ -89,6 +89,8 @@ pub enum IllegalReason {
     PieceStuck { kind: String, cell: String, forms: String },
     #[error("{} {kind} must promote on {cell} (zone `{zone}`): {choices}", a(.kind))]
     MustPromote { kind: String, cell: String, zone: String, choices: Moves },
+    #[error("{} {kind} must promote on {cell} (zone `{zone}`), and {owner} has every kind it may become at its limit", a(.kind))]
+    NothingToBecome { kind: String, cell: String, zone: String, owner: String },
     #[error("a promotion to {} {kind} needs fewer than {limit} on the board, and {owner} has {has}", a(.kind))]
     OverLimit { kind: String, owner: String, limit: u32, has: u32 },
     #[error("the {kind} on {cell} cannot play {text}; its moves: {moves} ({} {kind} moves by: {forms})", a(.kind))]
@@ -109,9 +111,17 @@ fn by_promotion_choice(
     code: crate::piece::PieceCode,
     legal: &[Move],
 ) -> Option<IllegalReason> {
-    let MoveText::Path { from, landings, promote: Some(letter), .. } = mv else { return None };
+    let MoveText::Path { from, landings, promote, .. } = mv else { return None };
     let p = rules.pieces[code.index()].promote.as_ref()?;
     let to = *landings.last()?;
+    let forced = !p.forced.is_empty() && rules.geometry.zones_of(to).meets(p.forced);
+    if forced && !p.limits.is_empty() && p.offered(&rules.geometry, Some(to), |c| pos.count_code(c)) == 0 {
+        let kind = rules.kind(code.kind()).name.clone();
+        let cell = rules.geometry.name(crate::geometry::Cell(to)).to_string();
+        let owner = rules.player_name(code.owner()).to_string();
+        return Some(IllegalReason::NothingToBecome { kind, cell, zone: p.forced_name.clone(), owner });
+    }
+    let letter = promote.as_ref()?;
     let i = p.choices.iter().position(|&(_, l)| l == *letter as u8)?;
     let limit = p.limits.get(i).copied().unwrap_or(u32::MAX);
     let chosen = p.choices[i].0;
