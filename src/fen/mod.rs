@@ -53,6 +53,8 @@ struct Fields<'a> {
     checks: Option<(i32, i32)>,
     /// Lichess's trailing field of the checks each player has given (`+2+0`), if written.
     given: Option<(i32, i32)>,
+    /// The check field as written (either form), for an error.
+    checks_text: Option<&'a str>,
     clock: u32,
     fullmove: u32,
 }
@@ -63,26 +65,23 @@ struct Fields<'a> {
 /// field of checks given (`+2+0`) the move number.
 fn fields(text: &str) -> Result<Fields<'_>, String> {
     let mut f: Vec<&str> = text.split_whitespace().collect();
-    let given = match f.last().and_then(|t| t.strip_prefix('+')).and_then(|t| t.split_once('+')) {
-        Some((a, b)) => {
-            let n = |t: &str| t.parse::<u16>().map(i32::from).map_err(|_| format!("the checks given `{}` are not +N+N", f[f.len() - 1]));
-            let c = (n(a)?, n(b)?);
+    let mut checks_text = None;
+    let given = match f.last().copied().filter(|t| t.starts_with('+')) {
+        Some(t) => {
             f.pop();
-            Some(c)
+            checks_text = Some(t);
+            Some(check_pair(&t[1..], t, "+N+N")?)
         }
         None => None,
     };
     if f.get(2).is_some_and(|t| t.chars().all(|c| c.is_ascii_digit())) {
         f.splice(2..2, ["-", "-"]);
     }
-    let checks = match f.get(4).and_then(|t| t.split_once('+')) {
-        Some((a, b)) => {
-            let n = |t: &str| {
-                t.parse::<u16>().map(i32::from).map_err(|_| format!("the check field `{}` is not N+N", crate::files::quote(f[4])))
-            };
-            let c = (n(a)?, n(b)?);
+    let checks = match f.get(4).copied().filter(|t| t.contains('+')) {
+        Some(t) => {
             f.remove(4);
-            Some(c)
+            checks_text = Some(t);
+            Some(check_pair(t, t, "N+N")?)
         }
         None => None,
     };
@@ -102,7 +101,16 @@ fn fields(text: &str) -> Result<Fields<'_>, String> {
         return Err(format!("the move number {fullmove} is past the limit of {MAX_MOVE_NUMBER}"));
     }
     let (castling, ep) = (f.get(2).copied().unwrap_or("-"), f.get(3).copied().unwrap_or("-"));
-    Ok(Fields { board: f[0], side, castling, ep, checks, given, clock, fullmove })
+    Ok(Fields { board: f[0], side, castling, ep, checks, given, checks_text, clock, fullmove })
+}
+
+/// Two counts joined by `+` (`3+3`; `2+0` of Lichess's `+2+0`); `field` is the whole field as
+/// written and `form` its expected shape, for the error.
+fn check_pair(t: &str, field: &str, form: &str) -> Result<(i32, i32), String> {
+    let bad = || format!("the check field `{}` is not {form}", crate::files::quote(field));
+    let (a, b) = t.split_once('+').ok_or_else(bad)?;
+    let n = |x: &str| x.parse::<u16>().map(i32::from).map_err(|_| bad());
+    Ok((n(a)?, n(b)?))
 }
 
 impl Position {
@@ -140,10 +148,7 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     match (left, rules.fen_checks) {
         (Some((a, b)), Some(slot)) => counters.push(format!("{}:{}:{}", rules.counters[slot as usize].0, a.max(0), b.max(0))),
         (Some(_), None) => {
-            let field = f.checks.map_or_else(
-                || format!("+{}+{}", f.given.unwrap_or_default().0, f.given.unwrap_or_default().1),
-                |(a, b)| format!("{a}+{b}"),
-            );
+            let field = f.checks_text.unwrap_or_default();
             return Err(bad(format!("`{field}`: this variant counts no checks (it has no [notation] fen_checks)")));
         }
         (None, _) => {}

@@ -187,9 +187,14 @@ fn a_check_counter_is_written_after_the_en_passant_field() {
     let p = read(&v.rules, "rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2").unwrap();
     assert_eq!(p.counter(Player::FIRST, slot), 3);
     assert!(read(&v.rules, "4k3/8/8/8/8/8/8/4K3 w - - 3+x 0 1").unwrap_err().0.contains("check field"));
+    // Lichess's form: the checks given after the move number, counted down from the start (3).
+    let p = read(&v.rules, "rnbqkbnr/ppppp1pp/5p2/7Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2 +1+0").unwrap();
+    assert_eq!((p.counter(Player::FIRST, slot), p.counter(Player::SECOND, slot)), (2, 3));
+    assert!(read(&v.rules, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +1+y").unwrap_err().0.contains("+N+N"));
     // Chess counts no checks: its FEN has no such field.
     let chess = Variant::load("chess", &[]).unwrap();
     assert!(read(&chess.rules, "4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 1").unwrap_err().0.contains("counts no checks"));
+    assert!(read(&chess.rules, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +1+0").unwrap_err().0.contains("`+1+0`"));
     // The counter must be one the variant declares.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("variant.toml"), CHECKS.replace("fen_checks = \"checks_left\"", "fen_checks = \"checks\"")).unwrap();
