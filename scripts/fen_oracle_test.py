@@ -63,12 +63,8 @@ CLOCK_DIFFERS = {"pawnsideways": "clock restarted by a sideways pawn step (READM
 # of `compare_moves` and `compare_end`. Each is either the variant's reading (its README says
 # so) or an open defect (marked so); neither fails the run, both are counted in the table.
 KNOWN = {
-    ("xiangqi", "Fairy-Stockfish ends the game, boardlab plays on"): "README: no move-count draw and no draw by insufficient material",
     ("chess", "Fairy-Stockfish ends the game, boardlab plays on"): "README: a dead position (e.g. bishops on one colour) plays on",
     ("capablanca", "Fairy-Stockfish ends the game, boardlab plays on"): "README (chess's rules): a dead position plays on",
-    ("dobutsu", "results differ"): "README: the try (the lion reaching the last rank) is read differently",
-    ("dobutsu", "boardlab ends the game, Fairy-Stockfish plays on"): "README: the try is read differently",
-    ("dobutsu", "Fairy-Stockfish ends the game, boardlab plays on"): "README: the try is read differently",
 }
 
 
@@ -211,6 +207,9 @@ def named_variants():
 FS_READING = {
     "shogi": ["drop_mate=loses"],
     "minishogi": ["drop_mate=loses"],
+    "xiangqi": ["no_capture_draw=true"],
+    "dobutsu": ["try_rule=standing"],
+    "othello": ["passes_played=true"],
 }
 
 

@@ -8,13 +8,15 @@
 //! answer for the piece codes they hold; the codes they cannot hold (decided once at load,
 //! [`Attacks::complex`](crate::rules::attacks::Attacks::complex)) are tried by generating the
 //! captures of those pieces whose reach ([`Ruleset::attack_reach`]) meets the cell, and so is
-//! every piece when the cell holds the pawn an en passant capture would take.
+//! every piece when the cell holds the pawn an en passant capture would take. Where every
+//! capture explodes, a capture that would take one of the captor's own royal pieces with it is
+//! no threat.
 
 use crate::movegen::{self, MoveList};
 use crate::piece::PieceCode;
 use crate::piece::Player;
 use crate::rules::attacks::Among;
-use crate::rules::{BoardView, Ruleset};
+use crate::rules::{BoardView, Explode, Ruleset};
 
 thread_local! {
     /// The generated captures' buffers (a board copy and a move list), kept between queries so
@@ -48,6 +50,38 @@ pub(crate) fn attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16) ->
 
 /// [`attacker`], with what the caller knows of `by`'s pieces.
 pub(crate) fn attacker_known(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: Known) -> Option<u16> {
+    match &rules.captures.explode {
+        None => plain_attacker(rules, view, by, at, known),
+        Some(x) => exploding_attacker(rules, x, view, by, at, known),
+    }
+}
+
+/// [`attacker_known`] where every capture explodes (`[captures] explode`): a capture that would
+/// take one of `by`'s own royal pieces with it is no threat, so there is none where one stands
+/// on a neighbour of `at` that the blast reaches, and a royal piece never threatens (it goes
+/// with its own blast): the other pieces' captures are asked then.
+fn exploding_attacker(rules: &Ruleset, x: &Explode, view: BoardView, by: Player, at: u16, known: Known) -> Option<u16> {
+    let royal = rules.royal_codes[by];
+    if x.reaches(view.board, at, royal) {
+        return None;
+    }
+    let src = plain_attacker(rules, view, by, at, known)?;
+    if royal >> view.board[src as usize].index() & 1 == 0 {
+        return Some(src);
+    }
+    let tried = |c: &u16| {
+        let code = view.board[*c as usize];
+        code.is_of(by) && royal >> code.index() & 1 == 0
+    };
+    let (mut board, mut moves) = SCRATCH.take();
+    let cells = 0..rules.geometry.len() as u16;
+    let found = movegen::first_capture_among(rules, view, by, &mut board, &mut moves, cells.filter(tried), |c| c == at);
+    SCRATCH.set((board, moves));
+    found.map(|m| m.from)
+}
+
+/// [`attacker_known`] where a capture takes only what it captures.
+fn plain_attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: Known) -> Option<u16> {
     let victim = view.board[at as usize];
     if victim.is_empty() || victim.owner() == by {
         return None;
@@ -143,9 +177,10 @@ mod tests {
         }
     }
 
-    /// Castling is refused exactly when the king stands attacked or a cell it crosses or lands
-    /// on would be attacked with the king there (the reference plays the king there on the
-    /// position and generates the opponent's moves), over random games with castling.
+    /// Castling is refused exactly when the king stands attacked or a cell it crosses would be
+    /// attacked with the king there (the reference plays the king there on the position and
+    /// generates the opponent's moves), over random games with castling. (Its landing is the
+    /// check rule's.)
     #[test]
     fn castling_refuses_exactly_the_attacked_crossings() {
         use crate::movegen::{CastleRefusal, castle_move};
@@ -182,13 +217,13 @@ mod tests {
         }
     }
 
-    /// The cells from `king` to `to` (not `king`), in file order away from the king.
+    /// The cells from `king` to `to` (neither), in file order away from the king.
     fn crossed(v: &Variant, king: u16, to: u16) -> Vec<u16> {
         let g = &v.rules.geometry;
         let (f0, f1, rank) =
             (g.coords(crate::Cell(king)).0 as i32, g.coords(crate::Cell(to)).0 as i32, g.coords(crate::Cell(king)).1 as i32);
         let step = (f1 - f0).signum();
-        (1..=(f1 - f0).abs()).map(|i| g.at(f0 + i * step, rank).unwrap().0).collect()
+        (1..(f1 - f0).abs()).map(|i| g.at(f0 + i * step, rank).unwrap().0).collect()
     }
 
     fn king_of(v: &Variant, pos: &Position, me: Player) -> u16 {

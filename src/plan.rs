@@ -213,7 +213,8 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
 
 /// What the capture policy may do.
 pub(crate) fn policy_needs(p: &CapturePolicy) -> Needs {
-    let CapturePolicy { compulsory, chain: _, removal: _, maximum, identity, to_hand } = p;
+    // (An explosion moves other pieces: [`rule_needs`] answers for it.)
+    let CapturePolicy { compulsory, chain: _, removal: _, maximum, identity, to_hand, explode: _ } = p;
     Needs {
         refuses_moves: *compulsory || *maximum,
         merges_moves: match identity {
@@ -226,7 +227,7 @@ pub(crate) fn policy_needs(p: &CapturePolicy) -> Needs {
 }
 
 /// What the rules beside the pieces, the ends and the policy may do: castling, the check rule,
-/// the crown, forms that repeat a move.
+/// the crown, explosions, forms that repeat a move.
 fn rule_needs(rules: &Ruleset) -> Needs {
     let mut n = Needs::NONE;
     if rules.castling.is_some() {
@@ -241,6 +242,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     }
     if rules.crown.is_some() {
         n |= Needs { moves_others: true, attributes: true, ..Needs::NONE };
+    }
+    if rules.captures.explode.is_some() {
+        // A capture removes the pieces around its landing, the mover's royal piece maybe.
+        n |= Needs { moves_others: true, ..Needs::NONE };
     }
     n.merges_moves |= rules.dedup;
     n

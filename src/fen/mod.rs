@@ -173,7 +173,8 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
     // the position as it stands.
     if pos.result().is_none() && pos.continuation().is_none() {
         let mover = pos.side().other();
-        let safe = |c: u16| crate::attack::attacker(rules, pos.view(), mover.other(), c).is_none();
+        let by = |c: u16| pos.board()[c as usize].owner().other();
+        let safe = |c: u16| crate::attack::attacker(rules, pos.view(), by(c), c).is_none();
         let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.counters(), pos.ply(), mover, safe);
         pos.set_result(r);
     }

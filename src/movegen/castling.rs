@@ -77,7 +77,8 @@ impl CastleRefusal {
 
 /// The castling move of the side to move on `side` ([`EAST`] or [`WEST`]), or why there is
 /// none: the right is gone, its rook is not there, a cell between is taken, or a royal king is
-/// attacked or would cross an attacked cell. (Whether it would land in check is the check rule's test, as for any move.)
+/// attacked or would cross an attacked cell. (Whether it would land in check is the check
+/// rule's test, as for any move.)
 pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> Result<Move, CastleRefusal> {
     let c = rules.castling.as_ref().ok_or(CastleRefusal::NoCastling)?;
     let g = &rules.geometry;
@@ -116,13 +117,14 @@ pub(crate) fn castle_move(rules: &Ruleset, pos: &mut Position, side: usize) -> R
     if let Some(by) = crate::attack::attacker(rules, view, me.other(), king) {
         return Err(CastleRefusal::InCheck(by));
     }
-    // Each cell the king crosses, and the one it lands on, must not be attacked: asked of a
-    // board where the king stands there instead (lifted from its cell, the rook still home).
+    // Each cell the king crosses must not be attacked: asked of a board where the king stands
+    // there instead (lifted from its cell, the rook still home). Its landing is the check
+    // rule's, asked after the move with the rook beside it (which may block a line to it).
     let bit = |c: u16| if c < 128 { 1u128 << c } else { 0 };
     let mut board = pos.board().to_vec();
     let piece = std::mem::replace(&mut board[king as usize], PieceCode::EMPTY);
     let mut last = king;
-    for cell in between(king, king_to).filter(|&x| x != king) {
+    for cell in between(king, king_to).filter(|&x| x != king && x != king_to) {
         board[last as usize] = if last == king { PieceCode::EMPTY } else { pos.board()[last as usize] };
         board[cell as usize] = piece;
         last = cell;

@@ -48,6 +48,10 @@ pub(crate) enum EndKind {
         /// Only if the opponent, moving next, cannot capture the piece there (Dōbutsu shōgi's
         /// "try"); the kernel checks that after the condition is met ([`EndKind::needs_safety`]).
         safe: bool,
+        /// With `safe`: after every move, any piece of `kinds` standing in its owner's part of
+        /// the zone, safe from the other player, meets it: the player to decide next first
+        /// (where the mover has one too, a draw), then the mover ([`standing_in_zone`]).
+        standing: bool,
     },
     /// The moved piece, of one of `kinds`, ended its move (after a capture, with
     /// `after_capture`) next to an enemy piece of one of `of`, a neighbour along `neighbours`:
@@ -79,8 +83,9 @@ pub(crate) enum EndKind {
     /// player's pieces of those kinds (checkmate, as against stalemate).
     NoMoves { result: NoMoves, if_attacked: Option<KindSet> },
     /// Passing is the only move for both players (with `no_moves = pass`, the next two decisions
-    /// would be passes): the game ends, scored by [`Tally`].
-    BothPass(Tally, KindSet),
+    /// would be passes): the game ends, scored by [`Tally`]; with `played` (the third field) the
+    /// two passes are played first, and the second ends it.
+    BothPass(Tally, KindSet, bool),
     /// The move that creates a position for the `count`-th time.
     Repetition { count: u32, result: RepetitionResult },
     /// `plies` moves in a row without a capture or a move of one of `kinds` (the fifty-move
@@ -315,7 +320,7 @@ impl EndKind {
     pub(crate) fn on_no_moves(&self) -> Option<NoMovesEnd> {
         match self {
             EndKind::NoMoves { result, if_attacked } => Some(NoMovesEnd::Rule(*result, *if_attacked)),
-            EndKind::BothPass(tally, kinds) => Some(NoMovesEnd::BothPass(*tally, *kinds)),
+            EndKind::BothPass(tally, kinds, _) => Some(NoMovesEnd::BothPass(*tally, *kinds)),
             EndKind::RoyalCaptured { .. }
             | EndKind::RoyalLeftBoard
             | EndKind::ZoneFilled(_)
@@ -423,6 +428,30 @@ fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
     sets.contains(&have)
 }
 
+/// `zone_reached` with `standing` after a move of `mover`: the player whose piece of `kinds`
+/// stands in its part of the zone (`cells`), where `safe` says the other player cannot take
+/// it; the player to decide next is asked first, and where both have one it is a draw
+/// (`Some(None)`). `None`: neither has one.
+pub(crate) fn standing_in_zone(
+    board: &[PieceCode],
+    cells: &ByPlayer<Vec<bool>>,
+    kinds: KindSet,
+    mover: Player,
+    safe: impl Fn(u16) -> bool,
+) -> Option<Option<Player>> {
+    let stands = |p: Player| {
+        (0..board.len() as u16).any(|c| {
+            let code = board[c as usize];
+            !code.is_empty() && code.owner() == p && kinds.contains(code.kind()) && cells[p][c as usize] && safe(c)
+        })
+    };
+    let next = mover.other();
+    if stands(next) {
+        return Some((!stands(mover)).then_some(next));
+    }
+    stands(mover).then_some(Some(mover))
+}
+
 /// The result a position read from a FEN (which cannot say the game is over) meets as it
 /// stands: the conditions checked after a move, judged as if the player who is not to
 /// decide had just moved, since a text does not say which move led there.
@@ -441,7 +470,7 @@ fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
 /// deciding may be the one who moved): the caller leaves those out.
 ///
 /// `board`, `counts`, `counters` and `ply` are the position's, `mover` the player not to decide,
-/// `safe` whether the opponent cannot take the piece on a cell.
+/// `safe` whether the owner's opponent cannot take the piece on a cell.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn standing_result(
     rules: &super::Ruleset,
@@ -460,6 +489,9 @@ pub(crate) fn standing_result(
         |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters });
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
+            EndKind::ZoneReached { cells, kinds, win, standing: true, .. } => {
+                standing_in_zone(board, cells, *kinds, mover, &safe).map(|w| w.map(|p| if *win { p } else { p.other() }))?
+            }
             EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => (0..board.len() as u16)
                 .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
                 .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?,
@@ -588,7 +620,16 @@ fn zone_reached(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         None => false,
         Some(s) => v.setting(c.f, s)?,
     };
-    Ok(Some(EndKind::ZoneReached { cells, kinds, win, safe }))
+    let standing = match &e.standing {
+        None => false,
+        Some(s) => v.setting(c.f, s)?,
+    };
+    if standing && !safe {
+        let at = e.standing.as_ref().map_or(e.condition.span(), |s| s.span());
+        let err = v.err(c.f, at, "`standing` needs `safe = true`", "here");
+        return Err(err.with_help("a piece standing in the zone is judged by whether the other player can take it"));
+    }
+    Ok(Some(EndKind::ZoneReached { cells, kinds, win, safe, standing }))
 }
 
 fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -718,7 +759,11 @@ fn passes(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         "fewest_pieces" => Tally::FewestPieces,
         _ => Tally::Draw,
     };
-    Ok(Some(EndKind::BothPass(tally, kinds)))
+    let played = match &e.played {
+        None => false,
+        Some(p) => v.setting(c.f, p)?,
+    };
+    Ok(Some(EndKind::BothPass(tally, kinds, played)))
 }
 
 fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

@@ -370,6 +370,29 @@ pub(crate) struct CapturePolicy {
     pub(crate) identity: Identity,
     /// Captured pieces go to the captor's hand.
     pub(crate) to_hand: bool,
+    /// Every capture explodes (`explode = { … }`), if the rules say so.
+    pub(crate) explode: Option<Explode>,
+}
+
+/// `[captures] explode`: after a capture, the capturing piece is removed, and every piece
+/// (either player's) on a neighbour of the landing but those of `spare` kinds (atomic chess).
+#[derive(Clone, Debug)]
+pub(crate) struct Explode {
+    /// Per cell, its neighbours the blast reaches (along the `around` directions).
+    pub(crate) around: CellTable<u16>,
+    /// The kinds a blast around them spares (a captured or capturing piece of them goes anyway).
+    pub(crate) spare: KindSet,
+}
+
+impl Explode {
+    /// Whether the blast of a capture on `at` would remove a piece of `codes` (a bit per code)
+    /// standing next to it.
+    pub(crate) fn reaches(&self, board: &[PieceCode], at: u16, codes: CodeSet) -> bool {
+        self.around.get(at).iter().any(|&n| {
+            let code = board[n as usize];
+            codes >> code.index() & 1 != 0 && !self.spare.contains(code.kind())
+        })
+    }
 }
 
 /// A capture policy applied after the check test ([`Ruleset::late_policy`]).
@@ -651,6 +674,7 @@ impl Ruleset {
             && self.clock.is_none()
             && !self.push
             && !self.captures.to_hand
+            && self.captures.explode.is_none()
             && self.drops.0.iter().all(|d| d.is_empty())
             && self.pieces.iter().all(plain_piece);
         // Without attributes no effect applies and no crown is held.
@@ -766,6 +790,11 @@ impl Ruleset {
             NoMovesEnd::BothPass(t, k) => Some((e, t, k)),
             NoMovesEnd::Rule(..) => None,
         })
+    }
+
+    /// Whether the `passes` rule plays both passes before the game ends (`played = true`).
+    pub(crate) fn passes_played(&self) -> bool {
+        self.ends.iter().any(|e| matches!(e.kind, EndKind::BothPass(_, _, true)))
     }
 
     /// The first `no_moves` rule (what having no move usually means: conditional rules

@@ -652,6 +652,21 @@ pub(crate) struct RawCaptures {
     /// Captured pieces go to the captor's hand (kinds dropped from a hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) to_hand: Option<Spanned<Setting<bool>>>,
+    /// Every capture explodes (atomic chess): `explode = { around = "all", spare = ["pawn"] }`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) explode: Option<Spanned<RawExplode>>,
+}
+
+/// `explode = { around = "all", spare = ["pawn"] }`: after a capture the capturing piece is
+/// removed too, and so is every piece on the landing's neighbours along `around` (default
+/// all eight) but those of the `spare` kinds.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawExplode {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) around: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) spare: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -691,6 +706,14 @@ pub(crate) struct RawEnd {
     /// `zone_reached`: only if the piece cannot be captured there at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) safe: Option<Spanned<Setting<bool>>>,
+    /// `passes`: the passes are played as moves (each player passes in turn), and the game ends
+    /// after the second in a row (Fairy-Stockfish's reading), instead of at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) played: Option<Spanned<Setting<bool>>>,
+    /// `zone_reached` with `safe`: judged after every move for every piece of both players
+    /// standing in the zone, not only for the piece that arrived (Fairy-Stockfish's reading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) standing: Option<Spanned<Setting<bool>>>,
     /// `no_moves`: the rule applies only when one of the player's pieces of these kinds is
     /// attacked (could be captured by the opponent's next move).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -747,6 +747,13 @@ impl Position {
         {
             fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
         }
+        if general
+            && fx.captured > 0
+            && fx.to != NONE
+            && let Some(x) = &rules.captures.explode
+        {
+            self.explode(rules, x, fx.to, &mut fx);
+        }
         self.after_crown(rules, &fx);
         if let Some((at, piece)) = opened {
             self.en_passant = Some((at, piece));
@@ -1023,6 +1030,32 @@ impl Position {
         for v in mv.victims() {
             self.take_victim(rules, v, fx);
         }
+    }
+
+    /// A capture's explosion around `at` (`[captures] explode`): the capturing piece there and
+    /// every piece on a neighbour the blast reaches but the spared kinds are taken (a royal one
+    /// noted in `fx`, its owner's castling rights with it, a rook's right with the rook).
+    #[inline(never)]
+    fn explode(&mut self, rules: &Ruleset, x: &crate::rules::Explode, at: u16, fx: &mut MoveEffects) {
+        let hit = |c: &u16| c == &at || !x.spare.contains(self.board[*c as usize].kind());
+        let blast: Vec<u16> = std::iter::once(at)
+            .chain(x.around.get(at).iter().copied())
+            .filter(|c| !self.board[*c as usize].is_empty())
+            .filter(hit)
+            .collect();
+        for c in blast {
+            let code = self.board[c as usize];
+            if let Some(cs) = &rules.castling
+                && self.castle.any()
+            {
+                let after = self.castle.after_move(cs, c, code, |r| r == c);
+                self.hash ^= castle_key(self.castle) ^ castle_key(after);
+                self.castle = after;
+            }
+            self.take_victim(rules, c, fx);
+        }
+        // The capturing piece went with the blast: no piece of the move stands anywhere.
+        (fx.to, fx.new_code) = (NONE, PieceCode::EMPTY);
     }
 
     /// Removes the piece on `v`, if any (a victim taken earlier in the move is gone). Out of

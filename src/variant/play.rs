@@ -11,7 +11,7 @@ use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::{PieceCode, Player};
 use crate::rules::attacks::Among;
-use crate::rules::{AfterMove, CodeSet, EndChecks, EndRule, Hook, HookFilter, Identity, KindSet, NoMoves, Phase};
+use crate::rules::{AfterMove, CodeSet, EndChecks, EndKind, EndRule, Hook, HookFilter, Identity, KindSet, MoveEffects, NoMoves, Phase};
 use crate::script::ScriptError;
 use crate::script::api::HookMove;
 use crate::state::Position;
@@ -176,7 +176,10 @@ impl Variant {
         }
         if out.is_empty()
             && let Some((_, NoMoves::Pass)) = self.no_moves_rule_at(pos)
-            && (self.rules.both_pass_rule().is_none() || pos.continuation().is_some() || self.other_can_move(pos)?)
+            && (self.rules.both_pass_rule().is_none()
+                || pos.continuation().is_some()
+                || self.rules.passes_played()
+                || self.other_can_move(pos)?)
         {
             out.push(Move::PASS);
         }
@@ -341,7 +344,8 @@ impl Variant {
         let in_check = complex || attack::attacker_known(rules, pos.view(), me.other(), king, Known { among, complex }).is_some();
         let (g, board, victim) = (&rules.geometry, pos.board(), pos.board()[king as usize]);
         let pinned = if in_check { 0 } else { rules.attacks.pinned(g, board, king, victim, sliders) };
-        let quiet = !(in_check || complex || indirect || rules.crown.is_some());
+        // (An explosion empties cells around a capture's landing: no move is safe on sight.)
+        let quiet = !(in_check || complex || indirect || rules.crown.is_some() || rules.captures.explode.is_some());
         let free = quiet.then(|| pos.occupied(me) & !(1 << king) & !pinned & !exits);
         Some(RoyalHint { king, complex, among, free })
     }
@@ -482,6 +486,9 @@ impl Variant {
         me: Player,
         hint: Option<RoyalHint>,
     ) -> Result<Option<(u16, u16)>, ScriptError> {
+        if self.rules.captures.explode.is_some() {
+            return self.check_after_blast(pos, m, me);
+        }
         if self.plan.kernel_check {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs, and often not
@@ -517,10 +524,40 @@ impl Variant {
         Ok(attack)
     }
 
+    /// The check test where every capture explodes (`[captures] explode`), the move played in
+    /// full: a move whose blast takes a royal piece of `me` is refused (that piece's cell is
+    /// given as both the royal piece's and the attacker's: [`Variant::check_words`] reads it as
+    /// the blast); one that takes the opponent's last royal piece wins whatever it leaves; any
+    /// other leaves `me`'s royal pieces safe, as under every check rule.
+    fn check_after_blast(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
+        let royals = |pos: &Position, p: Player| -> Vec<u16> {
+            let codes = self.rules.royal_codes[p];
+            pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).collect()
+        };
+        let (mine, theirs) = (royals(pos, me), royals(pos, me.other()).len());
+        self.make(pos, m)?;
+        let now = royals(pos, me);
+        let attack = if now.len() < mine.len() {
+            let lost = mine.iter().copied().find(|c| !now.contains(c) && (*c != m.from || m.to().is_none_or(|t| !now.contains(&t))));
+            lost.map(|c| (c, c))
+        } else if theirs > 0 && royals(pos, me.other()).is_empty() || pos.side() == me {
+            None
+        } else {
+            self.royal_attacker(pos, me)
+        };
+        pos.undo();
+        Ok(attack)
+    }
+
     /// The words for a check that `m` would leave: `it leaves your king on e1 in check by the
-    /// bishop on b4` (read on the board after the move).
+    /// bishop on b4` (read on the board after the move); for a royal piece its own move's blast
+    /// would take (the same cell twice), `its explosion takes your king on e1`.
     fn check_words(&self, pos: &mut Position, m: Move, (hit, by): (u16, u16)) -> String {
         let g = &self.rules.geometry;
+        if hit == by {
+            let name = &self.rules.kind(pos.board()[hit as usize].kind()).name;
+            return format!("its explosion takes your {name} on {}", g.name(crate::geometry::Cell(hit)));
+        }
         let after = self.make(pos, &m).is_ok();
         let name = |c: u16| self.rules.kind(pos.board()[c as usize].kind()).name.clone();
         let words = format!(
@@ -669,38 +706,48 @@ impl Variant {
             EndChecks::Every => true,
         };
         if check && pos.result().is_none() {
-            let counts = pos.counts();
-            let m = AfterMove {
-                board: pos.board(),
-                counts: &counts,
-                effects: &fx,
-                mover: decider,
-                clock: pos.clock(),
-                counters: pos.counters(),
-            };
-            let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
-                let winner = e.kind.after_move(&m)?;
-                // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
-                if e.kind.needs_safety() && fx.to != NONE && attack::attacker(rules, pos.view(), decider.other(), fx.to).is_some() {
-                    return None;
-                }
-                Some((e, e.outcome(winner)))
-            });
-            // A move that checkmates is not drawn by the quiet-moves rule.
-            let r = match r {
-                Some((e, _)) if e.kind.clock_kinds().is_some() && self.checkmated(pos)? => None,
-                r => r.map(|(_, o)| o),
-            };
-            // Only a found result is written: the result is empty here, and writing `None` over
-            // it costs a drop check on every move.
-            if r.is_some() {
-                pos.set_result(r);
-            }
+            self.judge_after_move(pos, &fx, decider)?;
         }
         if rules.drop_mate_loses && pos.result().is_none() {
             self.judge_drop_mate(pos, mv)?;
         }
+        if matches!(mv.kind, MoveKind::Pass) && pos.result().is_none() && rules.passes_played() {
+            self.judge_double_pass(pos);
+        }
         self.record(pos, decider);
+        Ok(())
+    }
+
+    /// The end conditions checked after a move (of phase [`Phase::AfterMove`]), the first met
+    /// written as the result: `fx` is what the kernel's part of `decider`'s move did.
+    fn judge_after_move(&self, pos: &mut Position, fx: &MoveEffects, decider: Player) -> Result<(), ScriptError> {
+        let rules = &*self.rules;
+        let counts = pos.counts();
+        let m =
+            AfterMove { board: pos.board(), counts: &counts, effects: fx, mover: decider, clock: pos.clock(), counters: pos.counters() };
+        let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
+            if let EndKind::ZoneReached { cells, kinds, win, standing: true, .. } = &e.kind {
+                let safe = |c: u16| attack::attacker(rules, pos.view(), pos.board()[c as usize].owner().other(), c).is_none();
+                let winner = crate::rules::ends::standing_in_zone(pos.board(), cells, *kinds, decider, safe)?;
+                return Some((e, e.outcome(winner.map(|p| if *win { p } else { p.other() }))));
+            }
+            let winner = e.kind.after_move(&m)?;
+            // `safe`: a piece that reached its zone wins only if it cannot be taken at once.
+            if e.kind.needs_safety() && fx.to != NONE && attack::attacker(rules, pos.view(), decider.other(), fx.to).is_some() {
+                return None;
+            }
+            Some((e, e.outcome(winner)))
+        });
+        // A move that checkmates is not drawn by the quiet-moves rule.
+        let r = match r {
+            Some((e, _)) if e.kind.clock_kinds().is_some() && self.checkmated(pos)? => None,
+            r => r.map(|(_, o)| o),
+        };
+        // Only a found result is written: the result is empty here, and writing `None` over
+        // it costs a drop check on every move.
+        if r.is_some() {
+            pos.set_result(r);
+        }
         Ok(())
     }
 
@@ -726,6 +773,18 @@ impl Variant {
     fn count_check(&self, pos: &mut Position, slot: u8, mover: crate::piece::Player) {
         if self.in_check(pos) {
             pos.set_counter(mover, slot, pos.counter(mover, slot).saturating_sub(1));
+        }
+    }
+
+    /// Under the `passes` rule with `played`: a pass that follows a pass ends the game, scored
+    /// by the rule's tally. The previous move was a pass where this one brings back the position
+    /// before it (a pass changes nothing but the player to move), read in the history, which
+    /// does not hold this position yet.
+    fn judge_double_pass(&self, pos: &mut Position) {
+        let h = pos.history();
+        if h.len() >= 2 && h[h.len() - 2] == pos.hash() {
+            let r = self.tally_outcome(pos);
+            pos.set_result(r);
         }
     }
 
@@ -786,15 +845,20 @@ impl Variant {
         match (rule, self.rules.both_pass_rule()) {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
             (NoMoves::Win, _) => Outcome::win(pos.side(), reason),
-            (NoMoves::Pass, Some((e, t, kinds))) => {
-                let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
-                for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
-                    counts[code.owner()] += 1;
-                }
-                e.outcome(t.winner(&counts))
-            }
+            (NoMoves::Pass, Some(_)) => self.tally_outcome(pos).unwrap_or_else(|| Outcome::draw(reason)),
             (NoMoves::Draw | NoMoves::Pass, _) => Outcome::draw(reason),
         }
+    }
+
+    /// The `passes` rule's result on this board (its tally of the pieces of its kinds), if the
+    /// rules have that rule.
+    fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
+        let (e, t, kinds) = self.rules.both_pass_rule()?;
+        let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
+        for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
+            counts[code.owner()] += 1;
+        }
+        Some(e.outcome(t.winner(&counts)))
     }
 
     /// The `no_moves` rule that applies when the player to decide in `pos` has no move: the first

@@ -68,9 +68,12 @@ impl Variant {
         if !self.rules.check_illegal && !guarded {
             return Ok(false);
         }
+        let royals = self.reference_royals(pos, me);
         self.make(pos, m)?;
         let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
-        let mut refused = self.rules.check_illegal && !won && pos.side() != me && self.reference_royal_attacked(pos, me);
+        // Where captures explode, a move may take the mover's own royal piece: never legal.
+        let blasted = self.rules.captures.explode.is_some() && self.reference_royals(pos, me) < royals;
+        let mut refused = self.rules.check_illegal && (blasted || !won && pos.side() != me && self.reference_royal_attacked(pos, me));
         if !refused && guarded && self.reference_royal_attacked(pos, me.other()) {
             let mut replies = Vec::new();
             let r = self.reference_list(pos, &mut replies, false);
@@ -88,7 +91,39 @@ impl Variant {
     /// that captures one of `me`'s royal pieces: every capture listed, none counted on sets.
     pub(crate) fn reference_royal_attacked(&self, pos: &mut Position, me: Player) -> bool {
         let royal = self.rules.royal_codes[me];
+        if self.rules.captures.explode.is_some() {
+            return self.reference_blast_attacked(pos, me);
+        }
         self.reference_captures_any(pos, me.other(), |code| royal >> code.index() & 1 != 0)
+    }
+
+    /// How many royal pieces `p` has on the board.
+    fn reference_royals(&self, pos: &Position, p: Player) -> usize {
+        let codes = self.rules.royal_codes[p];
+        pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).count()
+    }
+
+    /// [`Variant::reference_royal_attacked`] where captures explode: whether the opponent has
+    /// a capture of one of `me`'s royal pieces after which (played by the kernel) it keeps all
+    /// of its own royal pieces: a capture whose blast takes its own is none it may make.
+    fn reference_blast_attacked(&self, pos: &mut Position, me: Player) -> bool {
+        let (by, royal) = (me.other(), self.rules.royal_codes[me]);
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, pos.board_scratch(), by, &mut moves);
+        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+        let board = pos.board().to_vec();
+        moves.retain(|m| m.victims().any(|c| royal >> board[c as usize].index() & 1 != 0));
+        let (side, z) = (pos.side(), &self.rules.zobrist);
+        pos.set_side(z, by);
+        let before = self.reference_royals(pos, by);
+        let found = moves.iter().any(|m| {
+            pos.make_kernel(&self.rules, m);
+            let kept = self.reference_royals(pos, by) == before;
+            pos.undo();
+            kept
+        });
+        pos.set_side(z, side);
+        found
     }
 
     /// Whether `by`, were it to move now, has a move (hooks aside) that captures a piece for
@@ -102,7 +137,8 @@ impl Variant {
     }
 
     /// Whether the player to decide, having no move, passes: the first `no_moves` rule whose
-    /// condition holds says pass, and (under the `passes` rule) the other player has a move.
+    /// condition holds says pass, and (under the `passes` rule, unless its passes are played)
+    /// the other player has a move.
     fn reference_passes(&self, pos: &mut Position) -> Result<bool, ScriptError> {
         let me = pos.side();
         let rule = self.rules.no_moves_rules().find(|&(_, _, kinds)| {
@@ -111,7 +147,7 @@ impl Variant {
         if !matches!(rule, Some((_, NoMoves::Pass, _))) {
             return Ok(false);
         }
-        if self.rules.both_pass_rule().is_none() || pos.continuation().is_some() {
+        if self.rules.both_pass_rule().is_none() || pos.continuation().is_some() || self.rules.passes_played() {
             return Ok(true);
         }
         let z = &self.rules.zobrist;

@@ -44,7 +44,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         start: &setup.board,
     };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
-    let captures = pieces::stage_captures(&v)?;
+    let captures = pieces::stage_captures(&v, &kinds, &geometry)?;
     let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
     let check_illegal = pieces::stage_check(&v, &kinds)?;
     let castling = pieces::stage_castling(&v, &kinds, &geometry)?;

@@ -8,7 +8,9 @@ use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 use crate::rules::error::LoadError;
 use crate::rules::movement::{Compiled, Cond, PieceCtx, forms_may_overlap};
 use crate::rules::names::Names;
-use crate::rules::raw::{CastlingSection, RawConvert, RawDirs, RawDrop, RawExit, RawForm, RawPiece, RawPromote, RawSymbols, TextOrBool};
+use crate::rules::raw::{
+    CastlingSection, RawConvert, RawDirs, RawDrop, RawExit, RawExplode, RawForm, RawPiece, RawPromote, RawSymbols, TextOrBool,
+};
 use crate::rules::validate::Src;
 use crate::rules::*;
 use std::collections::BTreeMap;
@@ -693,8 +695,8 @@ pub(super) fn stage_castling(v: &V, kinds: &[KindDef], g: &Geometry) -> R<Option
     Ok(Some(Castling { king, rooks, sides }))
 }
 
-/// The capture policy: compulsory, chains, removal, maximum, identity.
-pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
+/// The capture policy: compulsory, chains, removal, maximum, identity, the hand, explosions.
+pub(super) fn stage_captures(v: &V, kinds: &[KindDef], g: &Geometry) -> R<CapturePolicy> {
     let mut pol = CapturePolicy {
         compulsory: false,
         chain: Chain::Single,
@@ -702,6 +704,7 @@ pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
         maximum: false,
         identity: Identity::Path,
         to_hand: false,
+        explode: None,
     };
     let Some(c) = &v.m.captures else {
         return Ok(pol);
@@ -735,7 +738,41 @@ pub(super) fn stage_captures(v: &V) -> R<CapturePolicy> {
     if let Some(s) = &c.val.to_hand {
         pol.to_hand = v.setting(f, s)?;
     }
+    if let Some(x) = &c.val.explode {
+        pol.explode = Some(stage_explode(v, f, x, kinds, g)?);
+        if pol.to_hand || pol.chain != Chain::Single {
+            let e = v.err(f, x.span(), "`explode` is not combined with `to_hand` or capture chains", "here");
+            return Err(e.with_help("an explosion removes pieces of both players, which no hand or chain continues from"));
+        }
+    }
     Ok(pol)
+}
+
+/// `explode = { around, spare }`: the blast's neighbour table (all eight neighbours unless
+/// `around` says) and the kinds it spares.
+fn stage_explode(v: &V, f: usize, x: &Spanned<RawExplode>, kinds: &[KindDef], g: &Geometry) -> R<Explode> {
+    let raw = x.get_ref();
+    let dirs = match &raw.around {
+        Some(d) => crate::rules::movement::dirs_of(v, f, d, 1, false)?,
+        None => vec![(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)],
+    };
+    let around = CellTable::build(g.len(), |c, out| {
+        let (x, y) = g.coords(crate::geometry::Cell(c));
+        let mut seen = Vec::new();
+        for &(dx, dy) in &dirs {
+            if let Some(n) = g.at(x as i32 + dx as i32, y as i32 + dy as i32)
+                && !seen.contains(&n.0)
+            {
+                seen.push(n.0);
+                out.push(n.0);
+            }
+        }
+    });
+    let spare = match &raw.spare {
+        Some(names) => v.kind_set(f, &Some(names.clone()), kinds)?,
+        None => KindSet::EMPTY,
+    };
+    Ok(Explode { around, spare })
 }
 
 #[cfg(test)]
