@@ -489,6 +489,9 @@ impl Variant {
         if self.rules.captures.explode.is_some() {
             return self.check_after_blast(pos, m, me);
         }
+        if self.hook(Hook::AllowMove).is_some() {
+            return self.check_after_scripted(pos, m, me);
+        }
         if self.plan.kernel_check {
             // Nothing but the kernel moves pieces, and no rule can end the game on this move
             // with a winner: the kernel's part of the move is all the test needs, and often not
@@ -549,6 +552,62 @@ impl Variant {
         Ok(attack)
     }
 
+    /// The check test where an `allow_move` hook runs: the move played in full, then an attack
+    /// on a royal piece of `me` counts only where the hook allows the capture.
+    fn check_after_scripted(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
+        self.make(pos, m)?;
+        let attack = if pos.side() == me { Ok(None) } else { self.allowed_royal_attacker(pos, me) };
+        pos.undo();
+        attack
+    }
+
+    /// [`Variant::royal_attacker`] where an `allow_move` hook runs: an attack counts only if the
+    /// hook allows the capture (asked only where the attack query finds one).
+    fn allowed_royal_attacker(&self, pos: &mut Position, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
+        if self.royal_attacker(pos, me).is_none() {
+            return Ok(None);
+        }
+        let royal = self.rules.royal_codes[me];
+        let cells: Vec<u16> = pos.cells_of(me).filter(|&c| royal >> pos.board()[c as usize].index() & 1 != 0).collect();
+        self.allowed_capture(pos, me.other(), |c| cells.contains(&c))
+    }
+
+    /// The first of `by`'s kernel moves (each promotion choice a move of its own) that takes a
+    /// piece on a cell `hit` accepts and that the `allow_move` hook allows, asked with `by` to
+    /// move: (that cell, the captor's). With no such hook, the first that takes one. The
+    /// position is left as it was.
+    pub(super) fn allowed_capture(
+        &self,
+        pos: &mut Position,
+        by: Player,
+        hit: impl Fn(u16) -> bool,
+    ) -> Result<Option<(u16, u16)>, ScriptError> {
+        let (side, z) = (pos.side(), &self.rules.zobrist);
+        pos.set_side(z, by);
+        let mut moves = Vec::new();
+        movegen::captures(&self.rules, pos.board_scratch(), by, &mut moves);
+        movegen::quiet_moves(&self.rules, pos, by, &mut moves);
+        if self.rules.promotion_choices {
+            movegen::expand_promotions(&self.rules, pos, &mut moves, 0);
+        }
+        let mut found = Ok(None);
+        for m in &moves {
+            let Some(victim) = m.victims().find(|&c| hit(c)) else { continue };
+            let allowed = match (self.hook(Hook::AllowMove), &self.script) {
+                (Some(f), Some(s)) if self.hook_applies(f, pos, m) => s.allow_move(pos, HookMove::new(pos, m), "").map(|r| r.is_none()),
+                _ => Ok(true),
+            };
+            match allowed {
+                Ok(false) => continue,
+                Ok(true) => found = Ok(Some((victim, m.from))),
+                Err(e) => found = Err(e),
+            }
+            break;
+        }
+        pos.set_side(z, side);
+        found
+    }
+
     /// The words for a check that `m` would leave: `it leaves your king on e1 in check by the
     /// bishop on b4` (read on the board after the move); for a royal piece its own move's blast
     /// would take (the same cell twice), `its explosion takes your king on e1`.
@@ -576,7 +635,14 @@ impl Variant {
     /// Whether the opponent of the player to decide could capture one of that player's royal
     /// pieces now (check).
     pub(crate) fn in_check(&self, pos: &Position) -> bool {
-        self.royal_attacker(pos, pos.side()).is_some()
+        let attacked = self.royal_attacker(pos, pos.side()).is_some();
+        if !attacked || self.hook(Hook::AllowMove).is_none() {
+            return attacked;
+        }
+        // The script may refuse every capture of the king: asked on a copy. (A failing hook
+        // leaves the attack standing; listing the moves meets the same failure and reports it.)
+        let mut copy = pos.clone();
+        self.allowed_royal_attacker(&mut copy, pos.side()).map_or(true, |a| a.is_some())
     }
 
     /// The royal piece of `me` on `king` (its only one), and its attacker, if the opponent could
@@ -869,13 +935,19 @@ impl Variant {
     }
 
     /// Whether the opponent of the player to decide, were it to move now, has a move that
-    /// captures one of that player's pieces of `kinds` (the kernel's moves, hooks aside).
+    /// captures one of that player's pieces of `kinds` (the kernel's moves, that an
+    /// `allow_move` hook allows).
     pub(crate) fn attacked(&self, pos: &Position, kinds: KindSet) -> bool {
         let (me, view) = (pos.side(), pos.view());
-        (0..pos.board().len() as u16).any(|c| {
-            let code = pos.board()[c as usize];
-            code.is_of(me) && kinds.contains(code.kind()) && attack::attacker(&self.rules, view, me.other(), c).is_some()
-        })
+        let mine = |c: u16| pos.board()[c as usize].is_of(me) && kinds.contains(pos.board()[c as usize].kind());
+        let attacked = (0..pos.board().len() as u16).any(|c| mine(c) && attack::attacker(&self.rules, view, me.other(), c).is_some());
+        if !attacked || self.hook(Hook::AllowMove).is_none() {
+            return attacked;
+        }
+        // As in `in_check`: only a capture the script allows, asked on a copy.
+        let cells: Vec<u16> = (0..pos.board().len() as u16).filter(|&c| mine(c)).collect();
+        let mut copy = pos.clone();
+        self.allowed_capture(&mut copy, me.other(), |c| cells.contains(&c)).map_or(true, |a| a.is_some())
     }
 
     /// Finds the legal move a text names, or says why there is none.

@@ -94,6 +94,11 @@ impl Variant {
         if self.rules.captures.explode.is_some() {
             return self.reference_blast_attacked(pos, me);
         }
+        if self.hook(crate::rules::Hook::AllowMove).is_some() {
+            // Every capture of a royal piece listed, each asked of the script.
+            let cells: Vec<u16> = pos.cells_of(me).filter(|&c| royal >> pos.board()[c as usize].index() & 1 != 0).collect();
+            return self.allowed_capture(pos, me.other(), |c| cells.contains(&c)).map_or(true, |a| a.is_some());
+        }
         self.reference_captures_any(pos, me.other(), |code| royal >> code.index() & 1 != 0)
     }
 

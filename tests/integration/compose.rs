@@ -114,6 +114,20 @@ fn a_script_may_refuse_one_promotion_choice() {
     assert!(w.contains("no promotion to a knight here"), "{w}");
 }
 
+/// A capture the script refuses gives no check: with knights that never capture, the knight on
+/// d3 does not check the king on e1 (the pawn may move, the king may step to f2 beside it);
+/// chess, with no script, is in check there.
+#[test]
+fn a_capture_the_script_refuses_gives_no_check() {
+    const AT: &str = "4k3/p7/8/8/8/3n4/P7/4K3 w - - 0 1";
+    let mut moves = moves_of("tests/compose/refused-capture-no-check", Some(AT));
+    moves.sort();
+    assert_eq!(moves, ["a2-a3", "a2-a4", "e1-d1", "e1-d2", "e1-e2", "e1-f1", "e1-f2"]);
+    let mut chess = moves_of("chess", Some(AT));
+    chess.sort();
+    assert_eq!(chess, ["e1-d1", "e1-d2", "e1-e2", "e1-f1"]);
+}
+
 /// The check rule holds for a move that wins too: in shatranj the white king may not take the
 /// defended ferz on c3 although the capture bares the black king (it is defended by the king on
 /// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1
