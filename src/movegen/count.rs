@@ -460,6 +460,9 @@ pub(super) fn count_second_parts_of(
     board: &mut [PieceCode],
     reach: &mut MoveList,
 ) -> u64 {
+    if !super::quiet::in_hand(pos, then, code.owner()) {
+        return 0;
+    }
     let Some((to, occupied)) = play_first_part(pos, code, m, board) else { return 0 };
     let n = then.form.count(&rules.geometry, BoardView { board, occupied, ..pos.view() }, to, ZoneSet::EMPTY, reach) as u64;
     put_back(pos, m, to, board);

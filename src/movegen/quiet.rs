@@ -143,6 +143,10 @@ thread_local! {
 /// as the move leaves it (its start empty, the piece on its landing, its victims gone).
 #[cold]
 pub(super) fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, then: &Then, start: usize, out: &mut MoveList) {
+    if !in_hand(pos, then, code.owner()) {
+        out.truncate(start);
+        return;
+    }
     let (mut firsts, mut board, mut reach) = THEN_SCRATCH.take();
     firsts.clear();
     firsts.extend(out.drain(start..));
@@ -157,6 +161,13 @@ pub(super) fn second_parts(rules: &Ruleset, pos: &Position, code: PieceCode, the
         put_back(pos, m, to, &mut board);
     }
     THEN_SCRATCH.set((firsts, board, reach));
+}
+
+/// Whether `owner` has the piece a second part places: always, unless it comes from a hand
+/// that holds none.
+#[inline]
+pub(super) fn in_hand(pos: &Position, then: &Then, owner: crate::piece::Player) -> bool {
+    then.hand.is_none_or(|slot| pos.counter(owner, slot) > 0)
 }
 
 /// Plays the first part `m` of a two-part turn by the piece `code` on `board`, a copy of

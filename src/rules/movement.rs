@@ -232,6 +232,10 @@ pub(crate) enum Form {
 pub(crate) struct Then {
     pub(crate) code: PieceCode,
     pub(crate) form: Form,
+    /// Where the placed kind is dropped from a hand (`supply = "hand"`): its counter slot. The
+    /// piece placed is then taken from the mover's hand, and with none in hand the turn cannot
+    /// be made.
+    pub(crate) hand: Option<u8>,
 }
 
 /// A compiled jump capture: over an adjacent enemy to the empty cell beyond, or (flying) over

@@ -866,8 +866,13 @@ impl Position {
             self.exit(z, to, code.owner(), x.counter, fx);
         }
         if let Some((code, at)) = mv.placed() {
-            // The turn's second part: a piece placed from the landing (Amazons' arrow).
+            // The turn's second part: a piece placed from the landing (Amazons' arrow), taken
+            // from the mover's hand where the kind is dropped from one.
             self.put(z, at, code, &initial_attrs(rules, code)[..self.nattr]);
+            if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
+                let owner = code.owner();
+                self.set_counter(owner, slot, self.counter(owner, slot) - 1);
+            }
         }
     }
 

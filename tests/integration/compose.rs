@@ -128,6 +128,33 @@ fn a_capture_the_script_refuses_gives_no_check() {
     assert_eq!(chess, ["e1-d1", "e1-d2", "e1-e2", "e1-f1"]);
 }
 
+/// A two-part turn's placed piece comes from the mover's hand where its kind is dropped from
+/// one: with one wall in hand, the walker's turns (a step or a capture, then a wall beside the
+/// landing) are listed; once the wall is placed, none are, and the position text shows the hand
+/// emptied. The capture has its second part too, read after the capture.
+#[test]
+fn a_placed_piece_comes_from_the_hand() {
+    let path = "tests/compose/then-from-hand";
+    assert_eq!(moves_of(path, None), ["a1-a2/a1", "a1-a2/a3", "a1-a2/b2", "a1-b1/a1", "a1-b1/b2", "a1-b1/c1"]);
+    let v = Variant::load(path, &[]).unwrap();
+    let mut pos = v.start();
+    for text in ["a1-a2/a3", "d4-d3/d4"] {
+        let m = v.find_move(&mut pos, text).unwrap();
+        v.make(&mut pos, &m).unwrap();
+    }
+    let text = pos.to_text(&v.rules);
+    assert!(text.contains("wall_in_hand:0:0"), "{text}");
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    assert!(moves.is_empty(), "no wall left to place: {moves:?}");
+    // A capture with its second part: black's walker takes on c1, then walls b1 (white's hand
+    // is empty, black's has one).
+    let at = "4/4/4/1Ww1 black 0 counters=wall_in_hand:0:1";
+    let mut black = moves_of(path, Some(at));
+    black.sort();
+    assert!(black.contains(&"c1xb1/c1".to_string()) && black.contains(&"c1xb1/a1".to_string()), "{black:?}");
+}
+
 /// The check rule holds for a move that wins too: in shatranj the white king may not take the
 /// defended ferz on c3 although the capture bares the black king (it is defended by the king on
 /// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1

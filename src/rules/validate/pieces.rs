@@ -560,7 +560,11 @@ fn stage_then(v: &V, f: usize, t: &Spanned<RawForm>, p: Player, ctx: &PieceCtx, 
     }
     let words = format!("then places a {} from where it landed: {}", place.get_ref(), spec.note);
     match spec.compile(g) {
-        Compiled::Quiet(form) => Ok(Some((Then { code: PieceCode::new(KindId(kind as u8), p), form }, words))),
+        Compiled::Quiet(form) => {
+            // (The kernel declares a hand kind's counter under this name.)
+            let hand = ctx.counters.iter().position(|c| *c == hand_counter(place.get_ref())).map(|s| s as u8);
+            Ok(Some((Then { code: PieceCode::new(KindId(kind as u8), p), form, hand }, words)))
+        }
         Compiled::Jump(_) => {
             Err(v.err(f, t.span(), "a turn's second part places a piece where a step, slide, leap or walk goes", "not a jump"))
         }
