@@ -296,16 +296,19 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
             name(to)
         )));
     }
-    if let Some(block) = d.file_block {
+    if let Some((block, limit)) = d.file_block {
         let file = g.coords(crate::geometry::Cell(to)).0;
-        let on_file = (0..g.ranks as i32).filter_map(|r| g.at(file as i32, r)).find(|c| pos.board()[c.0 as usize] == block);
-        if let Some(c) = on_file {
+        let on_file: Vec<u16> =
+            (0..g.ranks as i32).filter_map(|r| g.at(file as i32, r)).filter(|c| pos.board()[c.0 as usize] == block).map(|c| c.0).collect();
+        if on_file.len() >= limit as usize {
             let own = rules.kind(block.kind()).name.clone();
             let file = crate::geometry::file_letter(file);
-            return Some(IllegalReason::Refused(format!(
-                "a {kind} may not be dropped on file {file}, where your {own} on {} stands",
-                name(c.0)
-            )));
+            let cells: Vec<String> = on_file.iter().map(|&c| name(c)).collect();
+            return Some(IllegalReason::Refused(if limit == 1 {
+                format!("a {kind} may not be dropped on file {file}, where your {own} on {} stands", cells[0])
+            } else {
+                format!("a {kind} may not be dropped on file {file}, which holds {limit} of your {own}s already ({})", cells.join(", "))
+            }));
         }
     }
     if let Some((dx, dy)) = d.gravity {

@@ -233,7 +233,7 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     if rules.castling.is_some() {
         n |= Needs { adds_moves: true, attacks: true, ..Needs::NONE };
     }
-    if rules.check_illegal {
+    if rules.check_illegal || rules.no_giving_check {
         n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };
     }
     if rules.late_policy.is_some() {

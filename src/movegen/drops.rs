@@ -54,12 +54,12 @@ pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut Mov
                     out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
-        } else if let Some(block) = d.file_block {
-            // Not onto a file where one of the player's pieces of that kind stands.
+        } else if let Some((block, limit)) = d.file_block {
+            // Not onto a file where `limit` of the player's pieces of that kind stand.
             let g = &rules.geometry;
             let taken = |c: u16| {
                 let file = g.coords(crate::geometry::Cell(c)).0 as i32;
-                (0..g.ranks as i32).filter_map(|r| g.at(file, r)).any(|x| board[x.0 as usize] == block)
+                (0..g.ranks as i32).filter_map(|r| g.at(file, r)).filter(|x| board[x.0 as usize] == block).count() >= limit as usize
             };
             for &c in &d.cells {
                 if board[c as usize].is_empty() && !taken(c) {

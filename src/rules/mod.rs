@@ -157,9 +157,9 @@ pub(crate) struct DropRule {
     pub(crate) must_convert: bool,
     /// `supply = "hand"`: the counter slot holding how many the player has in hand.
     pub(crate) hand: Option<u8>,
-    /// `not_on_file_with`: the code of the player's pieces of the kind that may not already
-    /// stand on the file.
-    pub(crate) file_block: Option<PieceCode>,
+    /// `not_on_file_with`: the code of the player's pieces of the kind whose count on the
+    /// landing's file must stay below the limit (`file_limit`, default 1) for the drop.
+    pub(crate) file_block: Option<(PieceCode, u8)>,
     /// `no_mate`: a drop that checkmates at once is not legal.
     pub(crate) no_mate: bool,
     /// `no_mate = "loses"`: a drop that checkmates at once is legal, and loses for the dropper.
@@ -545,6 +545,9 @@ pub struct Ruleset {
     /// `[rules] check = "illegal"`: a move that leaves one of the mover's royal pieces attacked
     /// is not legal.
     pub(crate) check_illegal: bool,
+    /// `[rules] give_check = false`: a move after which one of the opponent's royal pieces is
+    /// attacked is not legal.
+    pub(crate) no_giving_check: bool,
     /// The capture policy where it applies to the legal moves, after the check test, instead
     /// of in move generation (`captures` then holds none): where `check = "illegal"` meets a
     /// compulsory or maximal capture, a capture that would leave the king attacked does not

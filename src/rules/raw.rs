@@ -257,6 +257,10 @@ pub(crate) struct RawRules {
     /// attacked (capturable by the opponent's next move) is not legal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) check: Option<Spanned<Setting<String>>>,
+    /// `false`: a move after which the opponent's royal piece is attacked is not legal (no
+    /// check may be given: racing kings). Default `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) give_check: Option<Spanned<Setting<bool>>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
@@ -473,6 +477,10 @@ pub(crate) struct RawDrop {
     /// pawns on a file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) not_on_file_with: Option<Spanned<String>>,
+    /// With `not_on_file_with`: how many of those pieces a file may hold (default 1: none may
+    /// stand there before the drop; tori shogi's swallows: 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) file_limit: Option<Spanned<i64>>,
     /// Only onto a cell next to (one of the eight neighbours of) one of the dropper's pieces
     /// (Ataxx's clone).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -167,6 +167,9 @@ impl Variant {
         if self.rules.check_illegal {
             self.remove_checks(pos, out, start, None)?;
         }
+        if self.rules.no_giving_check {
+            self.remove_giving_checks(pos, out, start, None)?;
+        }
         if self.rules.drop_no_mate {
             self.remove_drop_mates(pos, out, start, None)?;
         }
@@ -259,6 +262,25 @@ impl Variant {
             }
             let attack = self.check_after_with(pos, m, me, hint)?;
             Ok(attack.map(|a| if words { self.check_words(pos, *m, a) } else { String::new() }))
+        })
+    }
+
+    /// `[rules] give_check = false`: removes from `out[start..]` each move after which the
+    /// opponent, deciding next, is in check; `refused` hears why. (While the mover decides
+    /// again, the test waits for the end of the turn.)
+    fn remove_giving_checks(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        refused: Option<&mut Vec<(Move, String)>>,
+    ) -> Result<(), ScriptError> {
+        let me = pos.side();
+        keep_unrefused(out, start, refused, |m, _| {
+            self.make(pos, m)?;
+            let gives = pos.side() != me && self.in_check(pos);
+            pos.undo();
+            Ok(gives.then(|| "it gives check, and these rules forbid giving check".to_string()))
         })
     }
 
@@ -1117,9 +1139,14 @@ impl Variant {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
-            if self.rules.check_illegal {
+            if self.rules.check_illegal || self.rules.no_giving_check {
                 let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
-                self.remove_checks(pos, &mut named, 0, Some(&mut refused))?;
+                if self.rules.check_illegal {
+                    self.remove_checks(pos, &mut named, 0, Some(&mut refused))?;
+                }
+                if self.rules.no_giving_check {
+                    self.remove_giving_checks(pos, &mut named, 0, Some(&mut refused))?;
+                }
             }
             if self.rules.drop_no_mate {
                 movegen::drops(&self.rules, pos, side, &mut pseudo);

@@ -62,10 +62,11 @@ impl Variant {
 
     /// Whether a rule refuses `m`, played by `me`: it leaves one of `me`'s royal pieces open to
     /// capture (`check = "illegal"`; not when it wins outright, nor while `me` decides again),
-    /// or it is a drop that may not mate and mates.
+    /// it leaves the opponent's open to capture (`give_check = false`), or it is a drop that
+    /// may not mate and mates.
     fn reference_refuses(&self, pos: &mut Position, m: &Move, me: Player, drop_mates: bool) -> Result<bool, ScriptError> {
         let guarded = drop_mates && m.dropped().is_some_and(|c| self.rules.pieces[c.index()].drop.as_ref().is_some_and(|d| d.no_mate));
-        if !self.rules.check_illegal && !guarded {
+        if !self.rules.check_illegal && !self.rules.no_giving_check && !guarded {
             return Ok(false);
         }
         let royals = self.reference_royals(pos, me);
@@ -74,6 +75,8 @@ impl Variant {
         // Where captures explode, a move may take the mover's own royal piece: never legal.
         let blasted = self.rules.captures.explode.is_some() && self.reference_royals(pos, me) < royals;
         let mut refused = self.rules.check_illegal && (blasted || !won && pos.side() != me && self.reference_royal_attacked(pos, me));
+        // No check may be given: the opponent's royal pieces open to capture after the move.
+        refused |= self.rules.no_giving_check && pos.side() != me && self.reference_royal_attacked(pos, me.other());
         if !refused && guarded && self.reference_royal_attacked(pos, me.other()) {
             let mut replies = Vec::new();
             let r = self.reference_list(pos, &mut replies, false);

@@ -155,6 +155,40 @@ fn a_placed_piece_comes_from_the_hand() {
     assert!(black.contains(&"c1xb1/c1".to_string()) && black.contains(&"c1xb1/a1".to_string()), "{black:?}");
 }
 
+/// A per-file limit on drops: with `file_limit = 2`, a swallow may be dropped on file b (one of
+/// white's there) but not on file a (two), and `why` names the two; with the limit at its
+/// default, 1, file b would be refused too.
+#[test]
+fn a_file_holds_at_most_its_limit() {
+    let path = "tests/compose/file-limit";
+    let drops: Vec<String> = moves_of(path, None).into_iter().filter(|m| m.starts_with('@')).collect();
+    assert_eq!(drops, ["@b1", "@c1", "@c2", "@b3", "@c3", "@b4"]);
+    let w = why(path, None, "@a4");
+    assert!(w.contains("may not be dropped on file a, which holds 2 of your swallows already (a2, a3)"), "{w}");
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(format!("{path}/variant.toml")).unwrap().replace(", file_limit = 2", "");
+    std::fs::write(dir.path().join("variant.toml"), text).unwrap();
+    let drops: Vec<String> = moves_of(dir.path().to_str().unwrap(), None).into_iter().filter(|m| m.starts_with('@')).collect();
+    assert_eq!(drops, ["@c1", "@c2", "@c3"]);
+}
+
+/// `give_check = false` (racing kings' rule): of chess's 22 moves here the queen's four that
+/// would check the king on e8 (a4 and e5 along a diagonal and a file, a8 and h8 along the
+/// eighth rank) are not legal, and `why` says so.
+#[test]
+fn no_check_may_be_given() {
+    const AT: &str = "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1";
+    let path = "tests/compose/no-giving-check";
+    let (mut ours, mut chess) = (moves_of(path, Some(AT)), moves_of("chess", Some(AT)));
+    ours.sort();
+    chess.sort();
+    assert_eq!(chess.len(), 22);
+    let gone: Vec<&String> = chess.iter().filter(|m| !ours.contains(m)).collect();
+    assert_eq!(gone, ["a1-a4", "a1-a8", "a1-e5", "a1-h8"]);
+    let w = why(path, Some(AT), "a1-a8");
+    assert!(w.contains("it gives check, and these rules forbid giving check"), "{w}");
+}
+
 /// The check rule holds for a move that wins too: in shatranj the white king may not take the
 /// defended ferz on c3 although the capture bares the black king (it is defended by the king on
 /// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1

@@ -46,12 +46,11 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v, &kinds, &geometry)?;
     let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
-    let check_illegal = pieces::stage_check(&v, &kinds)?;
+    let (check_illegal, no_giving_check) = pieces::stage_check(&v, &kinds)?;
     let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, &counter_names)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
-    let crown = setup::stage_crown(&v, &attributes)?;
-    let display_attribute = setup::stage_display(&v, &attributes)?;
+    let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
     let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
     let fen_checks = setup::stage_fen_checks(&v, &counter_names)?;
     let (move_style, pdn) = setup::stage_move_style(&v, first);
@@ -61,6 +60,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         description: m.description.clone().unwrap_or_default(),
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
         check_illegal,
+        no_giving_check,
         late_policy: None,
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),

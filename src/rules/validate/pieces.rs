@@ -205,9 +205,21 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         Some(k) => {
             let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
             let i = v.lookup(f, k.span(), &known, k.get_ref(), " in `not_on_file_with`", "not a kind of this variant")?;
-            Some(PieceCode::new(KindId(i as u8), p))
+            let limit = match &raw.file_limit {
+                None => 1,
+                Some(n) if (1..=g.ranks as i64).contains(n.get_ref()) => *n.get_ref() as u8,
+                Some(n) => {
+                    let e = v.err(f, n.span(), format!("a file holds 1 to {} pieces, not {}", g.ranks, n.get_ref()), "here");
+                    return Err(e.with_help("file_limit = 2: a drop is refused where the file already holds 2 of them"));
+                }
+            };
+            Some((PieceCode::new(KindId(i as u8), p), limit))
         }
     };
+    if let (Some(n), None) = (&raw.file_limit, &raw.not_on_file_with) {
+        let e = v.err(f, n.span(), "`file_limit` limits the pieces `not_on_file_with` names", "but it names none");
+        return Err(e.with_help("not_on_file_with = \"pawn\", file_limit = 2"));
+    }
     let (no_mate, mate_loses) = drop_mate_reading(v, f, raw)?;
     let beside = beside_table(v, f, raw, g)?;
     Ok(DropRule {
@@ -644,15 +656,30 @@ fn effect(v: &V, f: usize, e: &Spanned<crate::rules::raw::RawEffect>, attributes
 
 /// `[rules] check`: whether a move may leave one of the mover's royal pieces attacked. Needs a
 /// royal kind to protect.
-pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<bool> {
-    let Some(r) = &v.m.rules else { return Ok(false) };
-    let Some(c) = &r.val.check else { return Ok(false) };
-    let illegal = v.word(r.file, c, &["allowed", "illegal"])? == "illegal";
-    if illegal && !kinds.iter().any(|k| k.royal) {
-        let e = v.err(r.file, c.span(), "check protects a royal piece", "but no kind is royal");
-        return Err(e.with_help("mark the king's kind with `royal = true`"));
+/// `[rules] check`: whether a move may leave the mover's royal piece attacked (`illegal`:
+/// not); and `give_check`: whether it may attack the opponent's (`false`: not).
+pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<(bool, bool)> {
+    let Some(r) = &v.m.rules else { return Ok((false, false)) };
+    let royal = kinds.iter().any(|k| k.royal);
+    let no_royal = |at| {
+        let e = v.err(r.file, at, "check protects a royal piece", "but no kind is royal");
+        e.with_help("mark the king's kind with `royal = true`")
+    };
+    let illegal = match &r.val.check {
+        None => false,
+        Some(c) => v.word(r.file, c, &["allowed", "illegal"])? == "illegal",
+    };
+    if illegal && !royal {
+        return Err(no_royal(r.val.check.as_ref().map(|c| c.span()).unwrap_or_default()));
     }
-    Ok(illegal)
+    let no_giving = match &r.val.give_check {
+        None => false,
+        Some(g) => !v.setting(r.file, g)?,
+    };
+    if no_giving && !royal {
+        return Err(no_royal(r.val.give_check.as_ref().map(|c| c.span()).unwrap_or_default()));
+    }
+    Ok((illegal, no_giving))
 }
 
 /// `[castling]`: the king's kind, the kinds it castles with, and per side the files the king
