@@ -233,6 +233,9 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     if rules.castling.is_some() {
         n |= Needs { adds_moves: true, attacks: true, ..Needs::NONE };
     }
+    if rules.may_pass {
+        n |= Needs { adds_moves: true, ..Needs::NONE };
+    }
     if rules.check_illegal || rules.no_giving_check {
         n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };
     }

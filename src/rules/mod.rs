@@ -548,6 +548,9 @@ pub struct Ruleset {
     /// `[rules] give_check = false`: a move after which one of the opponent's royal pieces is
     /// attacked is not legal.
     pub(crate) no_giving_check: bool,
+    /// `[rules] pass = true`: a player may pass at any turn (a pass in check is refused by the
+    /// check rule like any move that leaves the king attacked).
+    pub(crate) may_pass: bool,
     /// The capture policy where it applies to the legal moves, after the check test, instead
     /// of in move generation (`captures` then holds none): where `check = "illegal"` meets a
     /// compulsory or maximal capture, a capture that would leave the king attacked does not

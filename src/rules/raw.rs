@@ -261,6 +261,10 @@ pub(crate) struct RawRules {
     /// check may be given: racing kings). Default `true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) give_check: Option<Spanned<Setting<bool>>>,
+    /// `true`: a player may pass instead of moving, at any turn (janggi); under `check =
+    /// "illegal"` not while in check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pass: Option<Spanned<Setting<bool>>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).

@@ -164,6 +164,10 @@ impl Variant {
                 movegen::expand_promotions(&self.rules, pos, out, start);
             }
         }
+        // A pass at any turn, tested by the check rule like any move.
+        if self.rules.may_pass && pos.continuation().is_none() {
+            out.push(Move::PASS);
+        }
         if self.rules.check_illegal {
             self.remove_checks(pos, out, start, None)?;
         }

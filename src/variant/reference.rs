@@ -41,6 +41,9 @@ impl Variant {
         let start = out.len();
         // Castling and the promotion choices included.
         self.filtered_moves(pos, out, &mut Vec::new())?;
+        if self.rules.may_pass && pos.continuation().is_none() {
+            out.push(Move::PASS);
+        }
         let me = pos.side();
         let mut kept = Vec::with_capacity(out.len());
         for &m in &out[start..] {

@@ -189,6 +189,22 @@ fn no_check_may_be_given() {
     assert!(w.contains("it gives check, and these rules forbid giving check"), "{w}");
 }
 
+/// `[rules] pass = true` (janggi's voluntary pass): chess's 20 opening moves and a pass; 441
+/// at depth 2 by hand (no check is possible in two plies, so every position has its 20 moves
+/// and a pass: 21 x 21); in check the pass is refused like any move that leaves the king
+/// attacked.
+#[test]
+fn a_player_may_pass_but_not_in_check() {
+    let path = "tests/compose/may-pass";
+    let start = moves_of(path, None);
+    assert_eq!((start.len(), start.last().map(String::as_str)), (21, Some("pass")));
+    let v = Variant::load(path, &[]).unwrap();
+    assert_eq!(boardlab::perft::perft(&v, &mut v.start(), 2).unwrap(), 441);
+    let mut checked = moves_of(path, Some("4k3/8/8/8/8/8/8/4K2r w - - 0 1"));
+    checked.sort();
+    assert_eq!(checked, ["e1-d2", "e1-e2", "e1-f2"]);
+}
+
 /// The check rule holds for a move that wins too: in shatranj the white king may not take the
 /// defended ferz on c3 although the capture bares the black king (it is defended by the king on
 /// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1

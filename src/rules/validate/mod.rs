@@ -51,8 +51,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, &counter_names)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
-    let fairy_stockfish = setup::stage_fairy_stockfish(&v)?;
-    let fen_checks = setup::stage_fen_checks(&v, &counter_names)?;
+    let (fairy_stockfish, fen_checks) = (setup::stage_fairy_stockfish(&v)?, setup::stage_fen_checks(&v, &counter_names)?);
     let (move_style, pdn) = setup::stage_move_style(&v, first);
     let rules = Ruleset {
         name: m.name.clone(),
@@ -61,6 +60,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         royal_ends_game: ends.iter().any(|e| e.kind.royal_capture_ends_game()),
         check_illegal,
         no_giving_check,
+        may_pass: pieces::stage_pass(&v)?,
         late_policy: None,
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),

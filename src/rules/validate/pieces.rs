@@ -682,6 +682,14 @@ pub(super) fn stage_check(v: &V, kinds: &[KindDef]) -> R<(bool, bool)> {
     Ok((illegal, no_giving))
 }
 
+/// `[rules] pass`: whether a player may pass at any turn.
+pub(super) fn stage_pass(v: &V) -> R<bool> {
+    match v.m.rules.as_ref().and_then(|r| r.val.pass.as_ref().map(|p| (r.file, p))) {
+        None => Ok(false),
+        Some((f, p)) => v.setting(f, p),
+    }
+}
+
 /// `[castling]`: the king's kind, the kinds it castles with, and per side the files the king
 /// and the rook land on. The king's kind must be royal only if check matters, so it is not
 /// required here; two different kinds, and landing files on the board, are.
