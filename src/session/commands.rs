@@ -224,9 +224,10 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     if s.variant.rules.geometry.parse_cell(&t).is_ok() {
         return text(format!("{}\n", s.cell_moves(&t)?));
     }
-    text(match s.resolve(&t) {
+    // (SAN is read in its own case: `Kf1` is a king's move, `kf1` nothing.)
+    text(match s.resolve(rest.trim()) {
         Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{} is legal\n", m.text(&s.variant.rules.geometry)),
-        Ok(m) => format!("{t} is legal as {}\n", m.text(&s.variant.rules.geometry)),
+        Ok(m) => format!("{} is legal as {}\n", rest.trim(), m.text(&s.variant.rules.geometry)),
         Err(e) => format!("{}\n", crate::files::clip_long_words(&e.to_string())),
     })
 }

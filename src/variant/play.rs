@@ -1027,9 +1027,26 @@ impl Variant {
         match crate::san::resolve(&san, &self.rules, pos, pawn, &legal) {
             Ok(m) => Some(Ok(m)),
             Err(crate::san::Unresolved::Ambiguous(all)) => Some(Err(NotationError::Ambiguous(quoted(), all).into())),
-            Err(crate::san::Unresolved::None) if san.piece.is_some() => Some(Err(NotationError::NoSanMove(quoted()).into())),
-            Err(crate::san::Unresolved::None) => None,
+            Err(crate::san::Unresolved::None) => match self.san_among_pseudo(pos, &san, pawn) {
+                // A move the pieces make but the rules refuse: why, in the rules' words.
+                Some(m) => Some(self.find_move(pos, &m.text(&self.rules.geometry))),
+                None if san.piece.is_some() => Some(Err(NotationError::NoSanMove(quoted()).into())),
+                None => None,
+            },
         }
+    }
+
+    /// The one move of the side to move's pieces (before the rules' filters: check, the
+    /// capture policy, scripts) that a SAN text names, if exactly one.
+    fn san_among_pseudo(&self, pos: &mut Position, san: &crate::san::San, pawn: Option<crate::piece::KindId>) -> Option<Move> {
+        let (side, mut pseudo) = (pos.side(), Vec::new());
+        movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
+        movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
+        movegen::castlings(&self.rules, pos, &mut pseudo);
+        if self.rules.promotion_choices {
+            movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
+        }
+        crate::san::resolve(san, &self.rules, pos, pawn, &pseudo).ok()
     }
 
     /// The legal move a numbered text names ([`crate::numbered`]), in a variant that numbers

@@ -205,6 +205,23 @@ fn a_player_may_pass_but_not_in_check() {
     assert_eq!(checked, ["e1-d2", "e1-e2", "e1-f2"]);
 }
 
+/// `why` reads SAN in its own case and explains a move the pieces make but the rules refuse:
+/// in atomic, `Kxd2` (a king's capture blows it up) and `Qxd2` (beside its own king); in
+/// chess, a pinned knight's `Nc3`. Both used to answer that the text names no legal move (and
+/// the REPL's `why` lowercased `Kf1` into nothing).
+#[test]
+fn why_explains_an_illegal_san_move() {
+    let at = "4k3/q7/7Q/8/8/8/3nn3/R3K3 w - - 0 1";
+    for mv in ["Kxd2", "Qxd2"] {
+        let w = why("atomic", Some(at), mv);
+        assert!(w.contains("its explosion takes your king on e1"), "{mv}: {w}");
+    }
+    let w = why("chess", Some("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"), "Nc3");
+    assert!(w.contains("it leaves your king on e1 in check by the rook on e7"), "{w}");
+    let w = why("atomic", Some(at), "Rxa7");
+    assert!(w.contains("Rxa7 is legal as a1xa7"), "{w}");
+}
+
 /// The check rule holds for a move that wins too: in shatranj the white king may not take the
 /// defended ferz on c3 although the capture bares the black king (it is defended by the king on
 /// c4, so the white king would stand in check). Fairy-Stockfish agrees: `a1-b2 c2-b1 c2-c1
