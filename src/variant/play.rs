@@ -559,10 +559,7 @@ impl Variant {
     /// the blast); one that takes the opponent's last royal piece wins whatever it leaves; any
     /// other leaves `me`'s royal pieces safe, as under every check rule.
     fn check_after_blast(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
-        let royals = |pos: &Position, p: Player| -> Vec<u16> {
-            let codes = self.rules.royal_codes[p];
-            pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).collect()
-        };
+        let royals = |pos: &Position, p: Player| self.royal_cells(pos, p);
         let (mine, theirs) = (royals(pos, me), royals(pos, me.other()).len());
         self.make(pos, m)?;
         let now = royals(pos, me);
@@ -593,9 +590,14 @@ impl Variant {
         if self.royal_attacker(pos, me).is_none() {
             return Ok(None);
         }
-        let royal = self.rules.royal_codes[me];
-        let cells: Vec<u16> = pos.cells_of(me).filter(|&c| royal >> pos.board()[c as usize].index() & 1 != 0).collect();
+        let cells = self.royal_cells(pos, me);
         self.allowed_capture(pos, me.other(), |c| cells.contains(&c))
+    }
+
+    /// The cells of `p`'s royal pieces, in cell order.
+    pub(super) fn royal_cells(&self, pos: &Position, p: Player) -> Vec<u16> {
+        let codes = self.rules.royal_codes[p];
+        pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).collect()
     }
 
     /// The first of `by`'s kernel moves (each promotion choice a move of its own) that takes a

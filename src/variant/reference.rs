@@ -102,7 +102,7 @@ impl Variant {
         }
         if self.hook(crate::rules::Hook::AllowMove).is_some() {
             // Every capture of a royal piece listed, each asked of the script.
-            let cells: Vec<u16> = pos.cells_of(me).filter(|&c| royal >> pos.board()[c as usize].index() & 1 != 0).collect();
+            let cells = self.royal_cells(pos, me);
             return self.allowed_capture(pos, me.other(), |c| cells.contains(&c)).map_or(true, |a| a.is_some());
         }
         self.reference_captures_any(pos, me.other(), |code| royal >> code.index() & 1 != 0)
@@ -110,8 +110,7 @@ impl Variant {
 
     /// How many royal pieces `p` has on the board.
     fn reference_royals(&self, pos: &Position, p: Player) -> usize {
-        let codes = self.rules.royal_codes[p];
-        pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).count()
+        self.royal_cells(pos, p).len()
     }
 
     /// [`Variant::reference_royal_attacked`] where captures explode: whether the opponent has
