@@ -139,7 +139,11 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
                 on_move
             }
         },
+        // (Scored by points, the count may give a win.)
+        EndKind::QuietMoves { points: true, .. } => on_move,
         EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
+        // The player facing must break it or pass: moves refused, a pass added in check.
+        EndKind::Facing { .. } => Needs { adds_moves: true, refuses_moves: true, ..on_move },
         // A check changes a counter after the move, and the count may end the game.
         EndKind::Checks { .. } => Needs { attacks: true, attributes: true, ..on_move },
         EndKind::Repetition { .. } => Needs { history: true, ..Needs::NONE },

@@ -160,7 +160,7 @@ impl Form {
                     }
                 }
             }
-            Form::Leap { vecs, distance, capture, off, off_per_direction, cond, lame, rays } => {
+            Form::Leap { vecs, distance, capture, off, off_per_direction, cond, lame, lame_path, rays } => {
                 if !cond.start_ok(g, from) {
                     return;
                 }
@@ -173,7 +173,10 @@ impl Form {
                 }
                 match rays.as_ref().map(|r| r.ends(from, d)) {
                     Some(ends) => out.leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only)),
-                    None => leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, *lame), cond, out),
+                    None => {
+                        let lame = if *lame_path { Lame::Path } else if *lame { Lame::Leg } else { Lame::No };
+                        leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, lame), cond, out)
+                    }
                 }
             }
         }
@@ -278,7 +281,8 @@ fn slide<O: MoveOut>(
 ) {
     match hurdle {
         Hurdle::Hop => return hop(g, board, from, v, max, capture, cond, out),
-        Hurdle::Screen => return screened(g, board, from, v, max, capture, cond, out),
+        Hurdle::Screen => return screened(g, board, from, v, (max, false), capture, cond, out),
+        Hurdle::ScreenAlways => return screened(g, board, from, v, (max, true), capture, cond, out),
         Hurdle::None => {}
     }
     let mut cur = from;
@@ -347,10 +351,21 @@ fn hop<O: MoveOut>(g: &Geometry, board: &[PieceCode], from: u16, v: u16, max: u8
 }
 
 /// A slide along direction `v` with a screen (xiangqi's cannon): quiet moves up to the first
-/// piece; past it, a capture of the next piece only.
+/// piece; past it, a capture of the next piece only. With `always` (janggi's cannon) the quiet
+/// moves are the empty cells past the screen instead. A screen of a code in `cond.screen_not`
+/// gives no move beyond it.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-fn screened<O: MoveOut>(g: &Geometry, board: &[PieceCode], from: u16, v: u16, max: u8, capture: CodeSet, cond: &Cond, out: &mut O) {
+fn screened<O: MoveOut>(
+    g: &Geometry,
+    board: &[PieceCode],
+    from: u16,
+    v: u16,
+    (max, always): (u8, bool),
+    capture: CodeSet,
+    cond: &Cond,
+    out: &mut O,
+) {
     let mut cur = from;
     let mut dist = 0u8;
     let mut screen = false;
@@ -365,10 +380,13 @@ fn screened<O: MoveOut>(g: &Geometry, board: &[PieceCode], from: u16, v: u16, ma
         }
         let tc = board[cur as usize];
         if tc.is_empty() {
-            if !screen && !cond.capture_only && cond.land_ok(g, from, cur) {
+            if screen == always && !cond.capture_only && cond.land_ok(g, from, cur) {
                 out.push(Move::quiet(from, cur));
             }
         } else if !screen {
+            if cond.screen_not >> tc.index() & 1 != 0 {
+                return;
+            }
             screen = true;
         } else {
             if victim(tc, capture) && cond.land_ok(g, from, cur) {
@@ -407,6 +425,17 @@ fn count_slides(
     Some((quiet, captures))
 }
 
+/// What blocks a leap on its way.
+#[derive(Clone, Copy, PartialEq)]
+enum Lame {
+    /// Nothing: it passes over anything.
+    No,
+    /// A piece one step short of the landing.
+    Leg,
+    /// A piece on any cell of its path ([`crate::rules::movement::lame_path`]).
+    Path,
+}
+
 /// Leaps of exactly `d` cells in each direction, and leaving the board where allowed.
 #[allow(clippy::too_many_arguments)]
 #[inline]
@@ -416,7 +445,7 @@ fn leap<O: MoveOut>(
     from: u16,
     d: i32,
     vecs: &[(i8, i8)],
-    (capture, off, per_direction, lame): (CodeSet, OffBoard, bool, bool),
+    (capture, off, per_direction, lame): (CodeSet, OffBoard, bool, Lame),
     cond: &Cond,
     out: &mut O,
 ) {
@@ -425,12 +454,18 @@ fn leap<O: MoveOut>(
     for &(dx, dy) in vecs {
         let tf = f0 as i32 + dx as i32 * d;
         let tr = r0 as i32 + dy as i32 * d;
-        if lame {
+        if lame == Lame::Leg {
             // The cell one step short of the landing must be an empty cell.
             let leg = g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum());
             if leg.is_none_or(|c| !board[c.0 as usize].is_empty()) {
                 continue;
             }
+        }
+        if lame == Lame::Path
+            && crate::rules::movement::lame_path(dx as i32 * d, dy as i32 * d)
+                .any(|(x, y)| g.at(f0 as i32 + x, r0 as i32 + y).is_none_or(|c| !board[c.0 as usize].is_empty()))
+        {
+            continue;
         }
         if g.in_rect(tf, tr) {
             let Some(to) = g.at(tf, tr) else { continue };

@@ -103,7 +103,7 @@ impl Builder {
                     }
                 }
             }
-            Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, .. } if cond.same_zone.is_empty() => {
+            Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, lame_path: false, .. } if cond.same_zone.is_empty() => {
                 if *lame {
                     self.indirect |= bit;
                 }
@@ -115,7 +115,8 @@ impl Builder {
                 let table = match hurdle {
                     Hurdle::None => &mut self.lines,
                     Hurdle::Hop => &mut self.hops,
-                    Hurdle::Screen => &mut self.screens,
+                    // (A screen slide's captures are the same whatever its quiet moves.)
+                    Hurdle::Screen | Hurdle::ScreenAlways => &mut self.screens,
                 };
                 if *hurdle != Hurdle::None {
                     self.indirect |= bit;
@@ -282,7 +283,8 @@ impl Attacks {
                 continue;
             }
             let (c, d2) = first_piece(g, board, *back, screen);
-            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
+            let unscreened = |l: &Line| l.cond.screen_not >> board[screen as usize].index() & 1 != 0;
+            if c != NONE && ls.iter().any(|l| !unscreened(l) && l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
                 return Some(c);
             }
         }

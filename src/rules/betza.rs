@@ -10,7 +10,8 @@
 //! forward knight moves, `fsN` the two wide ones, `fhN` all four forward, `vN` and `sN` the
 //! four narrow and the four wide; `rf` one image (see `SLOTS`); `n` makes a leap lame
 //! (blocked one step short of its landing: `nN` is xiangqi's horse); `cp` on a rider captures by
-//! hopping over exactly one screen (`mRcpR` is xiangqi's cannon); `g` on a rider hops over the
+//! hopping over exactly one screen (`mRcpR` is xiangqi's cannon), `p` alone moves and captures
+//! so (`pR`, janggi's cannon without its restrictions by kind); `g` on a rider hops over the
 //! first piece in the line to the cell just beyond it (`gQ`, the grasshopper); `i` allows the
 //! form only from the piece's start cells (`ifmnD`, a pawn's double step); `ce` on a single
 //! leap also captures en passant, and a move-only lame leap in the same string (`mnD`) opens
@@ -238,11 +239,8 @@ fn modifiers(term: &Term) -> Result<Mods, BetzaError> {
         }
     }
     let rider = term.rider;
-    if m.screen && m.capture != Some("only") {
-        return Err("`p` is read only as `cp` on a rider, a capture over exactly one screen (mRcpR: xiangqi's cannon)".into());
-    }
     if m.screen && !rider {
-        return Err("`cp` goes with a rider (cpR)".into());
+        return Err("`p` goes with a rider (pR: janggi's cannon; cpR: xiangqi's cannon's capture)".into());
     }
     if m.hop && (!rider || m.screen) {
         return Err("`g` goes with a rider (gQ: the grasshopper), and not with `p`".into());
@@ -275,7 +273,10 @@ fn raw_form(span: &std::ops::Range<usize>, term: &Term, m: &Mods, vecs: &[(i8, i
         f.slide = Some(at(span, list));
         f.max_distance = term.range.map(|n| at(span, n));
         if m.screen {
-            f.screen = Some(at(span, Setting::Value(true)));
+            // `cp` captures over a screen (its quiet moves are another term's); `p` alone, or
+            // `mp`, moves over one too.
+            let always = m.capture != Some("only");
+            f.screen = Some(at(span, Setting::Value(if always { TextOrBool::Text("always".into()) } else { TextOrBool::Bool(true) })));
         }
         if m.hop {
             f.hop = Some(at(span, Setting::Value(true)));
@@ -288,7 +289,7 @@ fn raw_form(span: &std::ops::Range<usize>, term: &Term, m: &Mods, vecs: &[(i8, i
         f.leap = Some(at(span, list));
         f.distance = Some(at(span, Setting::Value(TextOrInt::Int(1))));
         if m.lame {
-            f.lame = Some(at(span, Setting::Value(true)));
+            f.lame = Some(at(span, Setting::Value(TextOrBool::Bool(true))));
             if opens_en_passant && m.capture == Some("none") {
                 f.en_passant = Some(at(span, true));
             }
@@ -424,7 +425,8 @@ mod tests {
         assert!(read("feF").unwrap_err().contains("`ce`"));
         assert!(read("gN").unwrap_err().contains("rider"));
         assert!(read("X").unwrap_err().contains("not an atom"));
-        assert!(read("pR").unwrap_err().contains("cp"));
+        assert!(read("pN").unwrap_err().contains("rider"));
+        assert!(read("pR").unwrap()[0].screen.is_some());
         assert!(read("nNN").unwrap_err().contains("lame"));
         assert!(read("fm").unwrap_err().contains("modifies no atom"));
     }

@@ -27,6 +27,8 @@ pub(crate) enum NoMoves {
 pub(crate) enum RepetitionResult {
     Loss,
     Draw,
+    /// The count of `[rules] points` decides.
+    Points,
 }
 
 /// A declared end condition.
@@ -89,9 +91,14 @@ pub(crate) enum EndKind {
     /// The move that creates a position for the `count`-th time.
     Repetition { count: u32, result: RepetitionResult },
     /// `plies` moves in a row without a capture or a move of one of `kinds` (the fifty-move
-    /// rule: 100 plies, pawns): a draw. A move that leaves the opponent checkmated is not
-    /// drawn by it.
-    QuietMoves { plies: u32, kinds: KindSet },
+    /// rule: 100 plies, pawns): a draw, or with `points` the count of `[rules] points` decides.
+    /// A move that leaves the opponent checkmated is not drawn by it.
+    QuietMoves { plies: u32, kinds: KindSet, points: bool },
+    /// The players' royal pieces face each other on a file or rank with nothing between: the
+    /// player to move must break it or pass (a rule on the legal moves, [`Ruleset::facing`]),
+    /// and a pass while they face ends the game, a draw or with `points` by the count (janggi's
+    /// bikjang). Judged by the kernel after a pass.
+    Facing { points: bool },
     /// The pieces on the board, both players' together, are exactly one of `sets` (kind
     /// counts, indexed by kind): a draw (too little material to win).
     Material { sets: Vec<Vec<u8>> },
@@ -121,6 +128,8 @@ pub(crate) enum Tally {
     MostPieces,
     /// The player with fewer pieces on the board wins; equal counts draw.
     FewestPieces,
+    /// The count of `[rules] points` decides (told by the ruleset, not by piece counts).
+    Points,
 }
 
 impl Tally {
@@ -133,7 +142,7 @@ impl Tally {
             std::cmp::Ordering::Less => Player::SECOND,
         };
         match self {
-            Tally::Draw => None,
+            Tally::Draw | Tally::Points => None,
             Tally::MostPieces => Some(more),
             Tally::FewestPieces => Some(more.other()),
         }
@@ -194,6 +203,8 @@ pub(crate) struct AfterMove<'a> {
     pub(crate) clock: u32,
     /// The players' counters, by slot.
     pub(crate) counters: &'a [ByPlayer<i32>],
+    /// `[rules] points`, if declared.
+    pub(crate) score: Option<&'a super::Score>,
 }
 
 impl EndKind {
@@ -210,6 +221,7 @@ impl EndKind {
             | EndKind::BoardFull { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
+            | EndKind::Facing { .. }
             | EndKind::Checks { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
@@ -273,10 +285,13 @@ impl EndKind {
                     FullResult::MostPieces => Tally::MostPieces.winner(m.counts),
                 })
             }
-            EndKind::QuietMoves { plies, .. } => (m.clock >= *plies).then_some(None),
+            EndKind::QuietMoves { plies, points, .. } => {
+                (m.clock >= *plies).then(|| if *points { m.score.and_then(|s| s.winner(m.board)) } else { None })
+            }
             EndKind::Material { sets } => material_met(m, sets).then_some(None),
             EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
-            EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } => None,
+            // (Facing is judged by the kernel after a pass, which knows the geometry.)
+            EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
         }
     }
 
@@ -289,12 +304,14 @@ impl EndKind {
     }
 
     /// The result this condition declares once the position has occurred `repetitions` times
-    /// after `mover`'s move, if it is met.
-    pub(crate) fn after_record(&self, repetitions: usize, mover: Player) -> Option<Option<Player>> {
+    /// after `mover`'s move, if it is met (`points`: the winner by the count of `[rules]
+    /// points`, asked only then).
+    pub(crate) fn after_record(&self, repetitions: usize, mover: Player, points: impl FnOnce() -> Option<Player>) -> Option<Option<Player>> {
         match self {
-            EndKind::Repetition { count, result } => (repetitions >= *count as usize).then_some(match result {
+            EndKind::Repetition { count, result } => (repetitions >= *count as usize).then(|| match result {
                 RepetitionResult::Loss => Some(mover.other()),
                 RepetitionResult::Draw => None,
+                RepetitionResult::Points => points(),
             }),
             // Every other condition by name (no `_` arm): a new one of phase `AfterRecord`
             // must be decided here.
@@ -309,6 +326,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
         }
@@ -332,6 +350,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Facing { .. }
             | EndKind::Repetition { .. } => None,
         }
     }
@@ -464,7 +483,8 @@ pub(crate) fn standing_in_zone(
 ///   and the ply as they are.
 ///
 /// Not judged here: `beside` with `after_capture` and `quiet_moves` (they need the move: the
-/// next move judges the clock), repetition (a text has no history), what a script's `outcome`
+/// next move judges the clock), repetition and a pass while the royal pieces face (a text has
+/// no history), what a script's `outcome`
 /// hook would say, and having no legal move (judged whenever the moves are listed); nor a
 /// position whose turn goes on (a pending continuation: who moved last is not known, the player
 /// deciding may be the one who moved): the caller leaves those out.
@@ -486,7 +506,7 @@ pub(crate) fn standing_result(
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
     let judge =
-        |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters });
+        |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters, score: rules.score.as_ref() });
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
             EndKind::ZoneReached { cells, kinds, win, standing: true, .. } => {
@@ -504,6 +524,7 @@ pub(crate) fn standing_result(
             EndKind::Beside { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Repetition { .. }
+            | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => return None,
         };
@@ -542,7 +563,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 14] = [
+const CONDITIONS: [(&str, Reader); 15] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -557,7 +578,43 @@ const CONDITIONS: [(&str, Reader); 14] = [
     ("quiet_moves", quiet_moves),
     ("material", material),
     ("checks", checks),
+    ("facing", facing),
 ];
+
+/// `result = "points"` needs the count it names (`[rules] points`).
+fn points_declared(v: &V, c: &EndCtx, r: &toml::Spanned<super::raw::Setting<String>>) -> R<()> {
+    if v.m.rules.as_ref().is_some_and(|x| x.val.points.is_some()) {
+        return Ok(());
+    }
+    Err(v
+        .err(c.f, r.span(), "`result = \"points\"` counts the pieces' `points`", "but [rules] declares none")
+        .with_help("[rules] points = { rook = 5, knight = 3 } (and points_bonus = { black = 1.5 } if one side gets more)"))
+}
+
+/// `[rules] pass = true`: whether a player may pass at any turn.
+fn voluntary_pass(v: &V) -> R<bool> {
+    match v.m.rules.as_ref().and_then(|x| x.val.pass.as_ref().map(|p| (x.file, p))) {
+        Some((f, p)) => v.setting(f, p),
+        None => Ok(false),
+    }
+}
+
+fn facing(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
+    let points = v.word(c.f, r, &["draw", "points"])? == "points";
+    if points {
+        points_declared(v, c, r)?;
+    }
+    if !voluntary_pass(v)? {
+        return Err(v
+            .err(c.f, e.condition.span(), "while the royal pieces face each other a player breaks it or passes", "but these rules have no pass")
+            .with_help("add [rules] pass = true"));
+    }
+    if !c.kinds.iter().any(|k| k.royal) {
+        return Err(v.err(c.f, e.condition.span(), "`facing` is about the royal pieces", "but no kind is royal").with_help("mark the general's kind with `royal = true`"));
+    }
+    Ok(Some(EndKind::Facing { points }))
+}
 
 fn checks(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let name = e.counter.as_ref().ok_or_else(|| need(v, e, c.f, "counter"))?;
@@ -754,9 +811,13 @@ fn passes(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
     // The pieces the tally counts: `kinds`, or every kind.
     let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
-    let tally = match v.word(c.f, r, &["most_pieces", "fewest_pieces", "draw"])?.as_str() {
+    let tally = match v.word(c.f, r, &["most_pieces", "fewest_pieces", "draw", "points"])?.as_str() {
         "most_pieces" => Tally::MostPieces,
         "fewest_pieces" => Tally::FewestPieces,
+        "points" => {
+            points_declared(v, c, r)?;
+            Tally::Points
+        }
         _ => Tally::Draw,
     };
     let played = match &e.played {
@@ -770,8 +831,12 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let n = e.count.as_ref().ok_or_else(|| need(v, e, c.f, "count"))?;
     let count = v.setting(c.f, n)?;
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
-    let result = match v.word(c.f, r, &["loss", "draw"])?.as_str() {
+    let result = match v.word(c.f, r, &["loss", "draw", "points"])?.as_str() {
         "loss" => RepetitionResult::Loss,
+        "points" => {
+            points_declared(v, c, r)?;
+            RepetitionResult::Points
+        }
         _ => RepetitionResult::Draw,
     };
     if count == 0 {
@@ -792,14 +857,18 @@ fn quiet_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     if !(1..=10_000).contains(&count) {
         return Err(v.err(c.f, n.span(), format!("a count of quiet moves is 1 to 10000 plies (0 = off), not {count}"), "here"));
     }
-    if let Some(r) = &e.result {
-        v.word(c.f, r, &["draw"])?;
-    }
+    let points = match &e.result {
+        Some(r) if v.word(c.f, r, &["draw", "points"])? == "points" => {
+            points_declared(v, c, r)?;
+            true
+        }
+        _ => false,
+    };
     let kinds = match &e.kinds {
         None => KindSet::EMPTY,
         Some(_) => v.kind_set(c.f, &e.kinds, c.kinds)?,
     };
-    Ok(Some(EndKind::QuietMoves { plies: count as u32, kinds }))
+    Ok(Some(EndKind::QuietMoves { plies: count as u32, kinds, points }))
 }
 
 fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -859,17 +928,21 @@ pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef]
             return Err(err.with_help("it makes a no-moves result depend on an attack (checkmate as against stalemate)"));
         }
         if let Some(kind) = read(v, e, &c)? {
-            if matches!(kind, EndKind::BothPass(..)) {
-                passes = Some((c.f, e.condition.span()));
+            if let EndKind::BothPass(_, _, played) = kind {
+                passes = Some((c.f, e.condition.span(), played));
             }
             out.push(EndRule { kind, reason: e.reason.clone().unwrap_or_else(|| cname.replace('_', " ")).into() });
         }
     }
-    if let Some((f, span)) = passes
+    // Passes come from having no move, or from `[rules] pass` (then both are played).
+    if let Some((f, span, played)) = passes
         && !out.iter().any(|e| matches!(e.kind, EndKind::NoMoves { result: NoMoves::Pass, .. }))
+        && !(played && voluntary_pass(v)?)
     {
         let err = v.err(f, span, "`passes` needs a player with no move to pass", "here");
-        return Err(err.with_help("add an [[end]] with condition = \"no_moves\" and result = \"pass\""));
+        return Err(err.with_help(
+            "add an [[end]] with condition = \"no_moves\" and result = \"pass\", or let players pass at will ([rules] pass = true) and write played = true here",
+        ));
     }
     Ok(out)
 }

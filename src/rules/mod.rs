@@ -128,6 +128,34 @@ pub(crate) fn enemy_codes(kinds: KindSet, player: Player) -> CodeSet {
     s
 }
 
+/// `[rules] points` and `points_bonus`: a count of the pieces on the board by kind, for the
+/// ends that say `result = "points"` (janggi's count at bikjang or after two passes).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Score {
+    /// Per kind, its points (0 for a kind not named).
+    pub(crate) points: Vec<f64>,
+    /// Per player, the points added to its count.
+    pub(crate) bonus: ByPlayer<f64>,
+}
+
+impl Score {
+    /// The player with more points on `board` (its bonus included); `None` for equal counts.
+    pub(crate) fn winner(&self, board: &[PieceCode]) -> Option<Player> {
+        let mut total = self.bonus.clone();
+        for c in board.iter().filter(|c| !c.is_empty()) {
+            total[c.owner()] += self.points[c.kind().0 as usize];
+        }
+        let (a, b) = (total[Player::FIRST], total[Player::SECOND]);
+        if a > b {
+            Some(Player::FIRST)
+        } else if b > a {
+            Some(Player::SECOND)
+        } else {
+            None
+        }
+    }
+}
+
 /// Leaving the game on reaching a zone: the piece is removed and a counter of its owner's
 /// goes up by one.
 #[derive(Clone, Debug)]
@@ -548,6 +576,11 @@ pub struct Ruleset {
     /// `[rules] give_check = false`: a move after which one of the opponent's royal pieces is
     /// attacked is not legal.
     pub(crate) no_giving_check: bool,
+    /// `[rules] points`: how an end whose result is `"points"` is scored.
+    pub(crate) score: Option<Score>,
+    /// An end `facing`: while the players' royal pieces face each other, the player to move
+    /// must break it or pass ([`EndKind::Facing`]).
+    pub(crate) facing: bool,
     /// `[rules] pass = true`: a player may pass at any turn (a pass in check is refused by the
     /// check rule like any move that leaves the king attacked).
     pub(crate) may_pass: bool,

@@ -74,6 +74,8 @@ pub(crate) struct Cond {
     /// `en_passant`: a slide opens the cell it passed last to an en passant capture; a
     /// capture-only step may make that capture.
     pub(crate) en_passant: bool,
+    /// The codes that may not serve as a screen slide's screen (`screen_not`).
+    pub(crate) screen_not: CodeSet,
 }
 
 impl Cond {
@@ -146,6 +148,9 @@ pub(crate) enum Hurdle {
     /// `screen`: its quiet moves stop there; it captures only the next piece beyond it (a
     /// cannon).
     Screen,
+    /// `screen = "always"`: its quiet moves too go over exactly one piece, to the empty cells
+    /// beyond it up to the next piece, which it may capture (janggi's cannon).
+    ScreenAlways,
     /// `hop`: it lands on the cell just beyond it, a move if that is empty, a capture if it may
     /// take what stands there (a grasshopper); it has no other move.
     Hop,
@@ -170,6 +175,9 @@ pub(crate) enum Shape {
         off_per_direction: bool,
         /// Blocked by a piece one step short of the landing.
         lame: bool,
+        /// With `lame`: blocked by a piece on any cell of the path, straight along the longer
+        /// leg, then diagonally ([`lame_path`]).
+        lame_path: bool,
     },
     /// `flying`: over a piece any distance along the line, to any empty cell beyond it;
     /// `continuing`: a flying jump lands only where the chain can go on, when some landing
@@ -217,6 +225,8 @@ pub(crate) enum Form {
         off_per_direction: bool,
         cond: Cond,
         lame: bool,
+        /// With `lame`: every cell of the path must be empty ([`lame_path`]).
+        lame_path: bool,
         /// Its ends worked out once per start cell and distance (not for a lame leap, whose
         /// leg depends on the board).
         rays: Option<LeapRays>,
@@ -330,10 +340,7 @@ impl V<'_> {
             && *ep.get_ref()
         {
             let quiet_slide = kind == FormKind::Slide && capture == 0;
-            let lame = match &fm.lame {
-                Some(l) => self.setting(f, l)?,
-                None => false,
-            };
+            let lame = self.lame(f, fm)?.0;
             let quiet_lame_leap = kind == FormKind::Leap && capture == 0 && lame;
             let taking_step = kind == FormKind::Step && cond.capture_only;
             if !quiet_slide && !quiet_lame_leap && !taking_step {
@@ -346,6 +353,16 @@ impl V<'_> {
         if cond.capture_only && kind == FormKind::Walk {
             let at = fm.capture.as_ref().map_or(form.span(), |c| c.span());
             return Err(self.err(f, at, "a walk ends on an empty cell", "so it cannot capture only").with_help("remove `capture`"));
+        }
+        if let Some(not) = &fm.screen_not {
+            if fm.screen.is_none() {
+                let at = not.first().map_or(form.span(), |k| k.span());
+                return Err(self
+                    .err(f, at, "`screen_not` names the kinds a screen may not be", "but this form has no screen")
+                    .with_help("{ slide = \"orthogonal\", capture = true, screen = \"always\", screen_not = [\"cannon\"] }"));
+            }
+            let kinds = self.kind_set(f, &fm.screen_not, ctx.kinds)?;
+            cond.screen_not = enemy_codes(kinds, p) | enemy_codes(kinds, p.other());
         }
         let limit = self.limit(f, fm, kind)?;
         // Keys that belong to one form only: each with that form and a hint.
@@ -373,8 +390,16 @@ impl V<'_> {
     /// neither with `pass_over` or `stop`, which say other things about passed pieces).
     fn hurdle(&self, f: usize, fm: &RawForm) -> R<Hurdle> {
         let screen = match &fm.screen {
-            Some(s) if self.setting(f, s)? => Some(s.span()),
-            _ => None,
+            None => None,
+            Some(s) => match self.setting(f, s)? {
+                TextOrBool::Bool(b) => b.then_some((s.span(), false)),
+                TextOrBool::Text(t) if t == "always" => Some((s.span(), true)),
+                TextOrBool::Text(t) => {
+                    return Err(self
+                        .err(f, s.span(), format!("`screen` is true, false or \"always\", not \"{t}\""), "here")
+                        .with_help("\"always\": its quiet moves too hop over exactly one piece (janggi's cannon)"));
+                }
+            },
         };
         let hop = match &fm.hop {
             Some(s) if self.setting(f, s)? => Some(s.span()),
@@ -387,7 +412,8 @@ impl V<'_> {
                     .err(f, h, "a slide has one kind of hurdle: `screen` (a cannon) or `hop` (a grasshopper)", "and this one has both")
                     .with_help("keep one of them"));
             }
-            (Some(s), None) => (Hurdle::Screen, s, "a screen slide hops exactly one piece to capture"),
+            (Some((s, false)), None) => (Hurdle::Screen, s, "a screen slide hops exactly one piece to capture"),
+            (Some((s, true)), None) => (Hurdle::ScreenAlways, s, "a screen slide hops exactly one piece"),
             (None, Some(h)) => (Hurdle::Hop, h, "a hopping slide lands just beyond the first piece in its line"),
         };
         if fm.pass_over.is_some() || fm.stop.is_some() {
@@ -396,6 +422,18 @@ impl V<'_> {
                 .with_help("remove pass_over and stop: the first piece in the line is the hurdle"));
         }
         Ok(hurdle)
+    }
+
+    /// `lame`: (blocked, blocked along its whole path): `true`, or `"path"`.
+    fn lame(&self, f: usize, fm: &RawForm) -> R<(bool, bool)> {
+        let Some(l) = &fm.lame else { return Ok((false, false)) };
+        match self.setting(f, l)? {
+            TextOrBool::Bool(b) => Ok((b, false)),
+            TextOrBool::Text(t) if t == "path" => Ok((true, true)),
+            TextOrBool::Text(t) => Err(self
+                .err(f, l.span(), format!("`lame` is true, false or \"path\", not \"{t}\""), "here")
+                .with_help("\"path\": blocked on any cell of its path (janggi's elephant)")),
+        }
     }
 
     /// `capture`: `None` for false, `Some(only)` for true (`only`: `"only"`, never onto an empty
@@ -465,10 +503,8 @@ impl V<'_> {
                     None => false,
                     Some(s) => self.word(f, s, &["one_per_piece", "per_direction"])? == "per_direction",
                 },
-                lame: match &fm.lame {
-                    None => false,
-                    Some(s) => self.setting(f, s)?,
-                },
+                lame: self.lame(f, fm)?.0,
+                lame_path: self.lame(f, fm)?.1,
             },
         })
     }
@@ -489,6 +525,7 @@ impl V<'_> {
             same_zone,
             capture_only: false,
             en_passant: false,
+            screen_not: 0,
         })
     }
 
@@ -603,9 +640,9 @@ impl FormSpec {
             Shape::Slide { pass_over, stop_first, max, hurdle } => {
                 Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle })
             }
-            Shape::Leap { distance, off, off_per_direction, lame } => {
+            Shape::Leap { distance, off, off_per_direction, lame, lame_path } => {
                 let rays = if lame { None } else { LeapRays::of(g, &self.dirs, distance, off, &cond) };
-                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame, rays })
+                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame, lame_path, rays })
             }
         }
     }
@@ -966,6 +1003,24 @@ fn plural(n: i64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+/// The cells a leap of `(dx, dy)` passes on its way, short of its landing (relative to its
+/// start): straight along the longer leg until what is left is a diagonal, then diagonally.
+/// For `(2, 3)` (janggi's elephant): `(0, 1)` and `(1, 2)`; for `(1, 2)`: `(0, 1)`, the
+/// horse's leg.
+pub(crate) fn lame_path(dx: i32, dy: i32) -> impl Iterator<Item = (i32, i32)> {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    let straight = (ax - ay).abs();
+    let (sx, sy) = (dx.signum(), dy.signum());
+    (1..ax.max(ay)).map(move |i| {
+        if i <= straight {
+            if ax > ay { (sx * i, 0) } else { (0, sy * i) }
+        } else {
+            let diag = i - straight;
+            if ax > ay { (sx * (straight + diag), sy * diag) } else { (sx * diag, sy * (straight + diag)) }
+        }
+    })
+}
+
 /// How a form makes its way, in words: its distance, what it passes over or hops, where it
 /// stops, whether it starts only from its start cells or can be blocked short of its landing.
 fn way_words(v: &V, f: usize, fm: &RawForm, parts: &mut Vec<String>) -> R<()> {
@@ -987,10 +1042,12 @@ fn way_words(v: &V, f: usize, fm: &RawForm, parts: &mut Vec<String>) -> R<()> {
     {
         parts.push("stopping on the first empty cell".into());
     }
-    if let Some(s) = &fm.screen
-        && v.setting(f, s)?
-    {
-        parts.push("capturing only by hopping over exactly one piece (a screen)".into());
+    if let Some(s) = &fm.screen {
+        match v.setting(f, s)? {
+            TextOrBool::Bool(true) => parts.push("capturing only by hopping over exactly one piece (a screen)".into()),
+            TextOrBool::Bool(false) => {}
+            TextOrBool::Text(_) => parts.push("moving and capturing only by hopping over exactly one piece (a screen)".into()),
+        }
     }
     if let Some(s) = &fm.hop
         && v.setting(f, s)?
@@ -1000,10 +1057,10 @@ fn way_words(v: &V, f: usize, fm: &RawForm, parts: &mut Vec<String>) -> R<()> {
     if fm.initial.as_ref().is_some_and(|i| *i.get_ref()) {
         parts.push("only from its start cells".into());
     }
-    if let Some(s) = &fm.lame
-        && v.setting(f, s)?
-    {
-        parts.push("blocked by a piece one step short of its landing".into());
+    match v.lame(f, fm)? {
+        (true, false) => parts.push("blocked by a piece one step short of its landing".into()),
+        (true, true) => parts.push("blocked by a piece on any cell of its path".into()),
+        _ => {}
     }
     Ok(())
 }

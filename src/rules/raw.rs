@@ -265,6 +265,13 @@ pub(crate) struct RawRules {
     /// "illegal"` not while in check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pass: Option<Spanned<Setting<bool>>>,
+    /// Kind → points, for the ends whose `result = "points"`: the player with more points on
+    /// the board (plus its `points_bonus`) wins (janggi's count).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) points: Option<Spanned<BTreeMap<Spanned<String>, Spanned<f64>>>>,
+    /// Player → points added to its count (janggi's 1.5 for the second player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) points_bonus: Option<BTreeMap<Spanned<String>, Spanned<f64>>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
@@ -556,9 +563,13 @@ pub(crate) struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pass_over: Option<Spanned<Setting<TextOrInt>>>,
     /// A slide that captures only by hopping over exactly one piece (the screen) onto the first
-    /// piece beyond it (xiangqi's cannon); its quiet moves are a plain slide's.
+    /// piece beyond it (xiangqi's cannon); its quiet moves are a plain slide's. `"always"`: its
+    /// quiet moves too go over exactly one screen (janggi's cannon, Betza's `pR`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) screen: Option<Spanned<Setting<bool>>>,
+    pub(crate) screen: Option<Spanned<Setting<TextOrBool>>>,
+    /// The kinds that may not serve as a screen (of either player).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) screen_not: Option<Vec<Spanned<String>>>,
     /// A slide that hops over the first piece in its line and lands on the cell just beyond it
     /// (a grasshopper): a move there if it is empty, a capture if it holds a piece it may take.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -568,9 +579,10 @@ pub(crate) struct RawForm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) initial: Option<Spanned<bool>>,
     /// A leap blocked by a piece on the cell one step short of its landing (xiangqi's horse and
-    /// elephant).
+    /// elephant); `"path"`: on any cell of its path, straight along the longer leg, then
+    /// diagonally (janggi's elephant).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) lame: Option<Spanned<Setting<bool>>>,
+    pub(crate) lame: Option<Spanned<Setting<TextOrBool>>>,
     /// A jump over a piece any distance away, to any empty cell beyond it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) flying: Option<Spanned<Setting<bool>>>,

@@ -177,6 +177,9 @@ impl Variant {
         if self.rules.drop_no_mate {
             self.remove_drop_mates(pos, out, start, None)?;
         }
+        if self.rules.facing {
+            self.remove_unbroken_facing(pos, out, start, None)?;
+        }
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
@@ -285,6 +288,59 @@ impl Variant {
             let gives = pos.side() != me && self.in_check(pos);
             pos.undo();
             Ok(gives.then(|| "it gives check, and these rules forbid giving check".to_string()))
+        })
+    }
+
+    /// An end `facing`: while the royal pieces face each other, removes from `out[start..]`
+    /// each move but a pass after which they still do (`refused` hears why), and lists the pass
+    /// even in check (the check rule refused it).
+    pub(super) fn remove_unbroken_facing(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        refused: Option<&mut Vec<(Move, String)>>,
+    ) -> Result<(), ScriptError> {
+        if pos.continuation().is_some() || !self.royals_facing(pos) {
+            return Ok(());
+        }
+        keep_unrefused(out, start, refused, |m, _| {
+            if *m == Move::PASS {
+                return Ok(None);
+            }
+            self.make(pos, m)?;
+            let still = self.royals_facing(pos);
+            pos.undo();
+            Ok(still.then(|| "the royal pieces face each other: a move must break that, or the player passes".to_string()))
+        })?;
+        if !out[start..].contains(&Move::PASS) {
+            out.push(Move::PASS);
+        }
+        Ok(())
+    }
+
+    /// Whether a royal piece of each player stands on one file or rank with nothing between
+    /// them (an end `facing`).
+    pub(crate) fn royals_facing(&self, pos: &Position) -> bool {
+        let (g, board) = (&self.rules.geometry, pos.board());
+        let theirs = self.royal_cells(pos, Player::SECOND);
+        self.royal_cells(pos, Player::FIRST).into_iter().any(|a| {
+            let (fa, ra) = g.coords(crate::geometry::Cell(a));
+            theirs.iter().any(|&b| {
+                let (fb, rb) = g.coords(crate::geometry::Cell(b));
+                if fa != fb && ra != rb {
+                    return false;
+                }
+                let (df, dr) = ((fb as i32 - fa as i32).signum(), (rb as i32 - ra as i32).signum());
+                let (mut f, mut r) = (fa as i32 + df, ra as i32 + dr);
+                while (f, r) != (fb as i32, rb as i32) {
+                    if g.at(f, r).is_none_or(|c| !board[c.0 as usize].is_empty()) {
+                        return false;
+                    }
+                    (f, r) = (f + df, r + dr);
+                }
+                true
+            })
         })
     }
 
@@ -805,6 +861,9 @@ impl Variant {
         if rules.drop_mate_loses && pos.result().is_none() {
             self.judge_drop_mate(pos, mv)?;
         }
+        if matches!(mv.kind, MoveKind::Pass) && pos.result().is_none() && rules.facing && self.royals_facing(pos) {
+            self.judge_facing_pass(pos);
+        }
         if matches!(mv.kind, MoveKind::Pass) && pos.result().is_none() && rules.passes_played() {
             self.judge_double_pass(pos);
         }
@@ -818,7 +877,15 @@ impl Variant {
         let rules = &*self.rules;
         let counts = pos.counts();
         let m =
-            AfterMove { board: pos.board(), counts: &counts, effects: fx, mover: decider, clock: pos.clock(), counters: pos.counters() };
+            AfterMove {
+            board: pos.board(),
+            counts: &counts,
+            effects: fx,
+            mover: decider,
+            clock: pos.clock(),
+            counters: pos.counters(),
+            score: rules.score.as_ref(),
+        };
         let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
             if let EndKind::ZoneReached { cells, kinds, win, standing: true, .. } = &e.kind {
                 let safe = |c: u16| attack::attacker(rules, pos.view(), pos.board()[c as usize].owner().other(), c).is_none();
@@ -853,7 +920,8 @@ impl Variant {
         pos.record();
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
-            if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider)?))) {
+            let points = || rules.score.as_ref().and_then(|s| s.winner(pos.board()));
+            if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider, points)?))) {
                 pos.set_result(Some(r));
             }
         }
@@ -879,6 +947,19 @@ impl Variant {
         if h.len() >= 2 && h[h.len() - 2] == pos.hash() {
             let r = self.tally_outcome(pos);
             pos.set_result(r);
+        }
+    }
+
+    /// An end `facing`: a pass made while the royal pieces face each other ends the game, a
+    /// draw or scored by `[rules] points`.
+    fn judge_facing_pass(&self, pos: &mut Position) {
+        let rules = &*self.rules;
+        if let Some((e, points)) = rules.ends.iter().find_map(|e| match e.kind {
+            EndKind::Facing { points } => Some((e, points)),
+            _ => None,
+        }) {
+            let winner = if points { rules.score.as_ref().and_then(|s| s.winner(pos.board())) } else { None };
+            pos.set_result(Some(e.outcome(winner)));
         }
     }
 
@@ -948,6 +1029,9 @@ impl Variant {
     /// rules have that rule.
     fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
         let (e, t, kinds) = self.rules.both_pass_rule()?;
+        if t == crate::rules::ends::Tally::Points {
+            return Some(e.outcome(self.rules.score.as_ref().and_then(|s| s.winner(pos.board()))));
+        }
         let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
         for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
             counts[code.owner()] += 1;
@@ -1170,6 +1254,10 @@ impl Variant {
                 if self.rules.no_giving_check {
                     self.remove_giving_checks(pos, &mut named, 0, Some(&mut refused))?;
                 }
+            }
+            if self.rules.facing {
+                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
+                self.remove_unbroken_facing(pos, &mut named, 0, Some(&mut refused))?;
             }
             if self.rules.drop_no_mate {
                 movegen::drops(&self.rules, pos, side, &mut pseudo);

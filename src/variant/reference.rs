@@ -53,6 +53,9 @@ impl Variant {
         }
         out.truncate(start);
         out.extend(kept);
+        if self.rules.facing {
+            self.reference_facing(pos, out, start)?;
+        }
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
@@ -60,6 +63,30 @@ impl Variant {
         if out.is_empty() && self.reference_passes(pos)? {
             out.push(Move::PASS);
         }
+        Ok(())
+    }
+
+    /// An end `facing`, read plainly: while the royal pieces face each other, every move but a
+    /// pass is played and kept only if it parts them; the pass is listed even in check.
+    fn reference_facing(&self, pos: &mut Position, out: &mut MoveList, start: usize) -> Result<(), ScriptError> {
+        if pos.continuation().is_some() || !self.royals_facing(pos) {
+            return Ok(());
+        }
+        let mut kept = Vec::new();
+        for &m in &out[start..] {
+            if m == Move::PASS {
+                continue;
+            }
+            self.make(pos, &m)?;
+            let parted = !self.royals_facing(pos);
+            pos.undo();
+            if parted {
+                kept.push(m);
+            }
+        }
+        kept.push(Move::PASS);
+        out.truncate(start);
+        out.extend(kept);
         Ok(())
     }
 

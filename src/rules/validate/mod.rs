@@ -46,8 +46,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let captures = pieces::stage_captures(&v, &kinds, &geometry)?;
     let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
-    let (check_illegal, no_giving_check) = pieces::stage_check(&v, &kinds)?;
-    let castling = pieces::stage_castling(&v, &kinds, &geometry)?;
+    let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, &counter_names)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
@@ -61,6 +60,8 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         check_illegal,
         no_giving_check,
         may_pass: pieces::stage_pass(&v)?,
+        score: pieces::stage_score(&v, &kinds, &player_names)?,
+        facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
         late_policy: None,
         castling,
         clock: ends.iter().find_map(|e| e.kind.clock_kinds()),

@@ -690,6 +690,34 @@ pub(super) fn stage_pass(v: &V) -> R<bool> {
     }
 }
 
+/// `[rules] points` and `points_bonus`: the count an end with `result = "points"` uses.
+pub(super) fn stage_score(v: &V, kinds: &[KindDef], players: &ByPlayer<String>) -> R<Option<Score>> {
+    let Some(r) = &v.m.rules else { return Ok(None) };
+    let (f, Some(points)) = (r.file, &r.val.points) else {
+        if let Some((k, _)) = r.val.points_bonus.as_ref().and_then(|b| b.iter().next()) {
+            return Err(v.err(r.file, k.span(), "`points_bonus` adds to a count of `points`", "but [rules] has no `points`"));
+        }
+        return Ok(None);
+    };
+    let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
+    let mut score = Score { points: vec![0.0; kinds.len()], bonus: ByPlayer::new(0.0, 0.0) };
+    let sane = |x: &Spanned<f64>| -> R<f64> {
+        let n = *x.get_ref();
+        if n.is_finite() && n.abs() <= 1e6 {
+            Ok(n)
+        } else {
+            Err(v.err(f, x.span(), format!("points are numbers from -1000000 to 1000000, not {n}"), "here"))
+        }
+    };
+    for (k, n) in points.get_ref() {
+        score.points[v.lookup(f, k.span(), &known, k.get_ref(), "", "not a kind of this variant")?] = sane(n)?;
+    }
+    for (p, n) in r.val.points_bonus.iter().flatten() {
+        score.bonus[v.player(f, p.span(), players, p.get_ref(), "unknown player")?] = sane(n)?;
+    }
+    Ok(Some(score))
+}
+
 /// `[castling]`: the king's kind, the kinds it castles with, and per side the files the king
 /// and the rook land on. The king's kind must be royal only if check matters, so it is not
 /// required here; two different kinds, and landing files on the board, are.
