@@ -67,6 +67,12 @@ pub enum IllegalReason {
     MayNotCapture { kind: String, victim: String, cell: String },
     #[error("{0} is occupied")]
     Occupied(String),
+    #[error("{} {kind} may not hop over {} {screen} (on {cell})", a(.kind), a(.screen))]
+    ScreenRefused { kind: String, screen: String, cell: String },
+    #[error("{} {kind} is blocked on its way to {to}: {cell} is in the way", a(.kind))]
+    LeapBlocked { kind: String, to: String, cell: String },
+    #[error("{} {kind} {} only by hopping over exactly one piece, and {between} between {from} and {to}", a(.kind), if *.capture { "captures" } else { "moves" })]
+    NotOneScreen { kind: String, capture: bool, between: String, from: String, to: String },
     #[error("{0} has no piece to drop in this game")]
     NoDrops(String),
     #[error("{side} has no piece written {letter} to drop (its drops: {drops})")]
@@ -208,6 +214,9 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
     if let Some(r) = by_promotion_choice(rules, pos, mv, code, l.legal) {
         return r;
     }
+    if let Some(r) = by_screen(rules, pos, mv, code).or_else(|| by_lame_leap(rules, pos, mv, code)) {
+        return r;
+    }
     let forms = rules.pieces[code.index()].notes.join("; ");
     let own: Vec<&Move> = l.legal.iter().filter(|m| m.from == from).collect();
     if !own.is_empty() {
@@ -220,6 +229,73 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
         return IllegalReason::OnlyCaptures(Moves::of(rules, l.legal.iter().filter(|m| m.is_capture())));
     }
     IllegalReason::PieceStuck { kind, cell, forms }
+}
+
+/// A lame leap to the move's landing blocked on its way: the cell one step short of the
+/// landing, or with `lame = "path"` any cell of its path, holds a piece.
+fn by_lame_leap(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode) -> Option<IllegalReason> {
+    use crate::rules::movement::{Distance, Form, lame_path};
+    let (from, to, g, board) = (mv.from()?, *mv.landings().last()?, &rules.geometry, pos.board());
+    let ((f0, r0), (f1, r1)) = (g.coords(crate::geometry::Cell(from)), g.coords(crate::geometry::Cell(to)));
+    let (df, dr) = (f1 as i32 - f0 as i32, r1 as i32 - r0 as i32);
+    for f in &rules.pieces[code.index()].quiet {
+        let Form::Leap { vecs, distance: Distance::Fixed(d), lame: true, lame_path: path, .. } = f else { continue };
+        let d = *d as i32;
+        if !vecs.iter().any(|&(x, y)| (x as i32 * d, y as i32 * d) == (df, dr)) {
+            continue;
+        }
+        let cells: Vec<(i32, i32)> = if *path { lame_path(df, dr).collect() } else { vec![(df - df.signum(), dr - dr.signum())] };
+        let busy = cells.into_iter().filter_map(|(x, y)| g.at(f0 as i32 + x, r0 as i32 + y)).find(|c| !board[c.0 as usize].is_empty());
+        if let Some(c) = busy {
+            let kind = rules.kind(code.kind()).name.clone();
+            return Some(IllegalReason::LeapBlocked { kind, to: g.name(crate::geometry::Cell(to)).to_string(), cell: g.name(c).to_string() });
+        }
+    }
+    None
+}
+
+/// A screen slide along the move's line whose screen is of a kind that may not be one
+/// (`screen_not`), or whose landing holds an enemy piece it may not take (`victims`).
+fn by_screen(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode) -> Option<IllegalReason> {
+    use crate::rules::movement::{Form, Hurdle};
+    let (from, to, g, board) = (mv.from()?, *mv.landings().last()?, &rules.geometry, pos.board());
+    let name = |c: u16| rules.kind(board[c as usize].kind()).name.clone();
+    for f in &rules.pieces[code.index()].quiet {
+        let Form::Slide { vecs, cond, hurdle: hurdle @ (Hurdle::Screen | Hurdle::ScreenAlways), capture, .. } = f else { continue };
+        for &v in vecs {
+            let (mut cur, mut between) = (from, Vec::new());
+            while cur != to {
+                cur = g.step(v, cur);
+                if cur == crate::geometry::NONE {
+                    break;
+                }
+                if cur != to && !board[cur as usize].is_empty() {
+                    between.push(cur);
+                }
+            }
+            if cur != to {
+                continue;
+            }
+            let cell = |c: u16| g.name(crate::geometry::Cell(c)).to_string();
+            let vc = board[to as usize];
+            if !vc.is_empty() && vc.owner() != code.owner() && !victim(vc, *capture) {
+                return Some(IllegalReason::MayNotCapture { kind: name(from), victim: name(to), cell: cell(to) });
+            }
+            let first = between.first().copied().unwrap_or(crate::geometry::NONE);
+            let takes = !board[to as usize].is_empty();
+            if between.len() != 1 && (takes || *hurdle == Hurdle::ScreenAlways) {
+                let between = match &between[..] {
+                    [] => "none stands".to_string(),
+                    more => format!("{} stand", more.iter().map(|&c| cell(c)).collect::<Vec<_>>().join(" and ")),
+                };
+                return Some(IllegalReason::NotOneScreen { kind: name(from), capture: takes, between, from: cell(from), to: cell(to) });
+            }
+            if first != crate::geometry::NONE && cond.screen_not >> board[first as usize].index() & 1 != 0 {
+                return Some(IllegalReason::ScreenRefused { kind: name(from), screen: name(first), cell: cell(first) });
+            }
+        }
+    }
+    None
 }
 
 /// The first piece a capture text crosses again after taking it (when jumped pieces stay until

@@ -139,12 +139,29 @@ pub(crate) struct Score {
 }
 
 impl Score {
-    /// The player with more points on `board` (its bonus included); `None` for equal counts.
-    pub(crate) fn winner(&self, board: &[PieceCode]) -> Option<Player> {
+    /// Each player's points on `board`, its bonus included.
+    pub(crate) fn totals(&self, board: &[PieceCode]) -> ByPlayer<f64> {
         let mut total = self.bonus.clone();
         for c in board.iter().filter(|c| !c.is_empty()) {
             total[c.owner()] += self.points[c.kind().0 as usize];
         }
+        total
+    }
+
+    /// The outcome an end `e` whose result is `"points"` gives on `board`: the player with
+    /// more points wins (a draw for equal counts), the counts said after the rule's reason.
+    pub(crate) fn outcome(&self, e: &ends::EndRule, board: &[PieceCode]) -> crate::outcome::Outcome {
+        let t = self.totals(board);
+        let reason = format!("{} ({} to {})", e.reason, t[Player::FIRST], t[Player::SECOND]);
+        match self.winner(board) {
+            Some(p) => crate::outcome::Outcome::win(p, reason),
+            None => crate::outcome::Outcome::draw(reason),
+        }
+    }
+
+    /// The player with more points on `board` (its bonus included); `None` for equal counts.
+    pub(crate) fn winner(&self, board: &[PieceCode]) -> Option<Player> {
+        let total = self.totals(board);
         let (a, b) = (total[Player::FIRST], total[Player::SECOND]);
         if a > b {
             Some(Player::FIRST)

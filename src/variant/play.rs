@@ -311,7 +311,10 @@ impl Variant {
             self.make(pos, m)?;
             let still = self.royals_facing(pos);
             pos.undo();
-            Ok(still.then(|| "the royal pieces face each other: a move must break that, or the player passes".to_string()))
+            Ok(still.then(|| {
+                let royal = self.rules.kinds.iter().find(|k| k.royal).map_or("royal piece", |k| k.name.as_str());
+                format!("the {royal}s still face each other after it, with nothing between: while they do, a move must part them, or the player passes")
+            }))
         })?;
         if !out[start..].contains(&Move::PASS) {
             out.push(Move::PASS);
@@ -897,6 +900,9 @@ impl Variant {
             if e.kind.needs_safety() && fx.to != NONE && attack::attacker(rules, pos.view(), decider.other(), fx.to).is_some() {
                 return None;
             }
+            if let (EndKind::QuietMoves { points: true, .. }, Some(s)) = (&e.kind, &rules.score) {
+                return Some((e, s.outcome(e, pos.board())));
+            }
             Some((e, e.outcome(winner)))
         });
         // A move that checkmates is not drawn by the quiet-moves rule.
@@ -921,7 +927,11 @@ impl Variant {
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
             let points = || rules.score.as_ref().and_then(|s| s.winner(pos.board()));
-            if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider, points)?))) {
+            let scored = |e: &EndRule, w| match (&e.kind, &rules.score) {
+                (EndKind::Repetition { result: crate::rules::ends::RepetitionResult::Points, .. }, Some(s)) => s.outcome(e, pos.board()),
+                _ => e.outcome(w),
+            };
+            if let Some(r) = rules.ends.iter().find_map(|e| Some(scored(e, e.kind.after_record(n, decider, points)?))) {
                 pos.set_result(Some(r));
             }
         }
@@ -958,8 +968,11 @@ impl Variant {
             EndKind::Facing { points } => Some((e, points)),
             _ => None,
         }) {
-            let winner = if points { rules.score.as_ref().and_then(|s| s.winner(pos.board())) } else { None };
-            pos.set_result(Some(e.outcome(winner)));
+            let r = match (points, &rules.score) {
+                (true, Some(s)) => s.outcome(e, pos.board()),
+                _ => e.outcome(None),
+            };
+            pos.set_result(Some(r));
         }
     }
 
@@ -1029,8 +1042,8 @@ impl Variant {
     /// rules have that rule.
     fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
         let (e, t, kinds) = self.rules.both_pass_rule()?;
-        if t == crate::rules::ends::Tally::Points {
-            return Some(e.outcome(self.rules.score.as_ref().and_then(|s| s.winner(pos.board()))));
+        if let (crate::rules::ends::Tally::Points, Some(s)) = (t, &self.rules.score) {
+            return Some(s.outcome(e, pos.board()));
         }
         let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
         for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
