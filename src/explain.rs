@@ -248,7 +248,11 @@ fn by_lame_leap(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode)
         let busy = cells.into_iter().filter_map(|(x, y)| g.at(f0 as i32 + x, r0 as i32 + y)).find(|c| !board[c.0 as usize].is_empty());
         if let Some(c) = busy {
             let kind = rules.kind(code.kind()).name.clone();
-            return Some(IllegalReason::LeapBlocked { kind, to: g.name(crate::geometry::Cell(to)).to_string(), cell: g.name(c).to_string() });
+            return Some(IllegalReason::LeapBlocked {
+                kind,
+                to: g.name(crate::geometry::Cell(to)).to_string(),
+                cell: g.name(c).to_string(),
+            });
         }
     }
     None

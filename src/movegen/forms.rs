@@ -174,7 +174,13 @@ impl Form {
                 match rays.as_ref().map(|r| r.ends(from, d)) {
                     Some(ends) => out.leap_ends(b.board, from, ends, (*capture, *off_per_direction, cond.capture_only)),
                     None => {
-                        let lame = if *lame_path { Lame::Path } else if *lame { Lame::Leg } else { Lame::No };
+                        let lame = if *lame_path {
+                            Lame::Path
+                        } else if *lame {
+                            Lame::Leg
+                        } else {
+                            Lame::No
+                        };
                         leap(g, b.board, from, d, vecs, (*capture, *off, *off_per_direction, lame), cond, out)
                     }
                 }

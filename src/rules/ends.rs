@@ -306,7 +306,12 @@ impl EndKind {
     /// The result this condition declares once the position has occurred `repetitions` times
     /// after `mover`'s move, if it is met (`points`: the winner by the count of `[rules]
     /// points`, asked only then).
-    pub(crate) fn after_record(&self, repetitions: usize, mover: Player, points: impl FnOnce() -> Option<Player>) -> Option<Option<Player>> {
+    pub(crate) fn after_record(
+        &self,
+        repetitions: usize,
+        mover: Player,
+        points: impl FnOnce() -> Option<Player>,
+    ) -> Option<Option<Player>> {
         match self {
             EndKind::Repetition { count, result } => (repetitions >= *count as usize).then(|| match result {
                 RepetitionResult::Loss => Some(mover.other()),
@@ -505,8 +510,9 @@ pub(crate) fn standing_result(
     let royal_gone = [mover.other(), mover].into_iter().find(|&p| has_royal(&rules.setup.board, p) && !has_royal(board, p));
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
-    let judge =
-        |e: &EndRule, fx: MoveEffects| e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters, score: rules.score.as_ref() });
+    let judge = |e: &EndRule, fx: MoveEffects| {
+        e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters, score: rules.score.as_ref() })
+    };
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
             EndKind::ZoneReached { cells, kinds, win, standing: true, .. } => {
@@ -607,11 +613,18 @@ fn facing(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     }
     if !voluntary_pass(v)? {
         return Err(v
-            .err(c.f, e.condition.span(), "while the royal pieces face each other a player breaks it or passes", "but these rules have no pass")
+            .err(
+                c.f,
+                e.condition.span(),
+                "while the royal pieces face each other a player breaks it or passes",
+                "but these rules have no pass",
+            )
             .with_help("add [rules] pass = true"));
     }
     if !c.kinds.iter().any(|k| k.royal) {
-        return Err(v.err(c.f, e.condition.span(), "`facing` is about the royal pieces", "but no kind is royal").with_help("mark the general's kind with `royal = true`"));
+        return Err(v
+            .err(c.f, e.condition.span(), "`facing` is about the royal pieces", "but no kind is royal")
+            .with_help("mark the general's kind with `royal = true`"));
     }
     Ok(Some(EndKind::Facing { points }))
 }
@@ -980,7 +993,12 @@ mod tests {
             for e in &v.rules.ends {
                 let phase = e.kind.phase();
                 assert_eq!(e.kind.on_no_moves().is_some(), phase == Phase::NoMoves, "{name}: {}", e.reason);
-                assert_eq!(e.kind.after_record(1000, Player::FIRST).is_some(), phase == Phase::AfterRecord, "{name}: {}", e.reason);
+                assert_eq!(
+                    e.kind.after_record(1000, Player::FIRST, || None).is_some(),
+                    phase == Phase::AfterRecord,
+                    "{name}: {}",
+                    e.reason
+                );
                 no_moves += (phase == Phase::NoMoves) as usize;
                 records += (phase == Phase::AfterRecord) as usize;
             }

@@ -141,7 +141,7 @@ pub(crate) struct Score {
 impl Score {
     /// Each player's points on `board`, its bonus included.
     pub(crate) fn totals(&self, board: &[PieceCode]) -> ByPlayer<f64> {
-        let mut total = self.bonus.clone();
+        let mut total = self.bonus;
         for c in board.iter().filter(|c| !c.is_empty()) {
             total[c.owner()] += self.points[c.kind().0 as usize];
         }
@@ -865,5 +865,30 @@ impl Ruleset {
             NoMovesEnd::Rule(result, if_attacked) => Some((e, result, if_attacked)),
             NoMovesEnd::BothPass(..) => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Score;
+    use crate::piece::{ByPlayer, KindId, PieceCode, Player};
+
+    /// Janggi's count, by hand: two chariots (26) against one chariot and a cannon (20), and
+    /// the second player's 1.5.
+    #[test]
+    fn points_count_the_board_and_the_bonus() {
+        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 1.5) };
+        let (r, c) = (KindId(0), KindId(1));
+        let mut board = vec![PieceCode::EMPTY; 6];
+        board[0] = PieceCode::new(r, Player::FIRST);
+        board[1] = PieceCode::new(r, Player::FIRST);
+        board[2] = PieceCode::new(r, Player::SECOND);
+        board[3] = PieceCode::new(c, Player::SECOND);
+        assert_eq!(s.totals(&board), ByPlayer::new(26.0, 21.5));
+        assert_eq!(s.winner(&board), Some(Player::FIRST));
+        board[1] = PieceCode::new(c, Player::FIRST);
+        assert_eq!(s.winner(&board), Some(Player::SECOND)); // 20 against 21.5
+        let even = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.0) };
+        assert_eq!(even.winner(&board), None); // 20 against 20
     }
 }

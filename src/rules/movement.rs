@@ -572,6 +572,27 @@ impl V<'_> {
 // ---------------------------------------------------------------- compiling
 
 impl FormSpec {
+    /// A short jump's table: per cell, the (jumped cell, landing) pairs its zone conditions
+    /// allow.
+    fn jump_table(&self, g: &mut Geometry) -> CellTable<(u16, u16)> {
+        let (vecs, cond) = (intern(g, &self.dirs), &self.cond);
+        CellTable::build(g.len(), |at, out| {
+            if !cond.start_ok(g, at) {
+                return;
+            }
+            for &v in &vecs {
+                let over = g.step(v, at);
+                let land = if over == NONE { NONE } else { g.step(v, over) };
+                if land == NONE || (!cond.over.is_empty() && !g.zones_of(over).meets(cond.over)) {
+                    continue;
+                }
+                if cond.land_ok(g, at, land) && cond.same_zone_ok(g, over, land) {
+                    out.push((over, land));
+                }
+            }
+        })
+    }
+
     /// Compiles the form into per-cell tables on `g` (interning its direction vectors).
     pub(crate) fn compile(&self, g: &mut Geometry) -> Compiled {
         let cond = self.cond.clone();
@@ -592,25 +613,7 @@ impl FormSpec {
                 let table = CellTable::build(g.len(), |_, _| {});
                 Compiled::Jump(Jump { table, victims: capture, flying: Some(Flying { vecs, cond, continuing }) })
             }
-            Shape::Jump { flying: false, .. } => {
-                let vecs = intern(g, &self.dirs);
-                let table = CellTable::build(g.len(), |at, out| {
-                    if !cond.start_ok(g, at) {
-                        return;
-                    }
-                    for &v in &vecs {
-                        let over = g.step(v, at);
-                        let land = if over == NONE { NONE } else { g.step(v, over) };
-                        if land == NONE || (!cond.over.is_empty() && !g.zones_of(over).meets(cond.over)) {
-                            continue;
-                        }
-                        if cond.land_ok(g, at, land) && cond.same_zone_ok(g, over, land) {
-                            out.push((over, land));
-                        }
-                    }
-                });
-                Compiled::Jump(Jump { table, victims: capture, flying: None })
-            }
+            Shape::Jump { flying: false, .. } => Compiled::Jump(Jump { table: self.jump_table(g), victims: capture, flying: None }),
             Shape::Walk { steps } => Compiled::Quiet(Form::Walk { vecs: intern(g, &self.dirs), steps, cond }),
             Shape::Slide { pass_over: 255, stop_first: false, max, hurdle: Hurdle::None }
                 if capture == 0 && !cond.capture_only && !cond.en_passant =>
@@ -642,7 +645,17 @@ impl FormSpec {
             }
             Shape::Leap { distance, off, off_per_direction, lame, lame_path } => {
                 let rays = if lame { None } else { LeapRays::of(g, &self.dirs, distance, off, &cond) };
-                Compiled::Quiet(Form::Leap { vecs: self.dirs.clone(), distance, capture, off, off_per_direction, cond, lame, lame_path, rays })
+                Compiled::Quiet(Form::Leap {
+                    vecs: self.dirs.clone(),
+                    distance,
+                    capture,
+                    off,
+                    off_per_direction,
+                    cond,
+                    lame,
+                    lame_path,
+                    rays,
+                })
             }
         }
     }
@@ -1235,6 +1248,21 @@ impl Fill {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cells a `lame = "path"` leap passes, worked out by hand: straight along the longer
+    /// leg, then diagonally, every image turned with its vector.
+    #[test]
+    fn a_leaps_path_goes_straight_then_diagonally() {
+        let path = |dx, dy| lame_path(dx, dy).collect::<Vec<_>>();
+        assert_eq!(path(2, 3), [(0, 1), (1, 2)]); // janggi's elephant
+        assert_eq!(path(-3, -2), [(-1, 0), (-2, -1)]);
+        assert_eq!(path(3, -2), [(1, 0), (2, -1)]);
+        assert_eq!(path(1, 2), [(0, 1)]); // the horse's leg
+        assert_eq!(path(2, 2), [(1, 1)]); // xiangqi's elephant's eye
+        assert_eq!(path(0, -2), [(0, -1)]);
+        assert_eq!(path(3, 1), [(1, 0), (2, 0)]);
+        assert!(path(0, 1).is_empty());
+    }
 
     #[test]
     fn relative_directions_turn_with_forward() {

@@ -879,8 +879,7 @@ impl Variant {
     fn judge_after_move(&self, pos: &mut Position, fx: &MoveEffects, decider: Player) -> Result<(), ScriptError> {
         let rules = &*self.rules;
         let counts = pos.counts();
-        let m =
-            AfterMove {
+        let m = AfterMove {
             board: pos.board(),
             counts: &counts,
             effects: fx,

@@ -44,8 +44,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         start: &setup.board,
     };
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
-    let captures = pieces::stage_captures(&v, &kinds, &geometry)?;
-    let attacks = super::attacks::Attacks::build(&mut geometry, &pieces);
+    let (captures, attacks) = (pieces::stage_captures(&v, &kinds, &geometry)?, super::attacks::Attacks::build(&mut geometry, &pieces));
     let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, &counter_names)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
