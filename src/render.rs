@@ -123,12 +123,7 @@ pub(crate) fn hidden_attributes(v: &Variant, pos: &Position) -> Vec<(String, Vec
 /// The counters that hold pieces in hand (a kind dropped from the hand), with the kind's symbols.
 pub(crate) fn hand_slots(v: &Variant) -> Vec<(u8, ByPlayer<char>)> {
     let r = &v.rules;
-    (0..r.kinds.len())
-        .filter_map(|k| {
-            let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::piece::Player::FIRST);
-            Some((r.pieces[code.index()].drop.as_ref()?.hand?, r.kinds[k].symbols))
-        })
-        .collect()
+    r.hand_kinds().into_iter().map(|(k, slot)| (slot, r.kinds[k.0 as usize].symbols)).collect()
 }
 
 /// The hands in one line, each piece in hand by its symbol (`C` twice is `CC`, five or more

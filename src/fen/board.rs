@@ -6,7 +6,7 @@
 //! player's pieces (upper case) then the second's, `[]` or `[-]` when both are empty.
 
 use super::MAX_IN_HAND;
-use crate::piece::{KindId, PieceCode, Player};
+use crate::piece::{KindId, Player};
 use crate::rules::Ruleset;
 use crate::rules::promoted::{Mark, marks};
 use crate::state::PositionError;
@@ -15,14 +15,9 @@ fn bad(m: String) -> PositionError {
     PositionError(format!("FEN: {m}"))
 }
 
-/// The droppable kinds with their hand counter slots, in kind order.
+/// The kinds held in hand with their counter slots, in kind order.
 fn hand_kinds(rules: &Ruleset) -> Vec<(KindId, u8)> {
-    (0..rules.kinds.len())
-        .filter_map(|k| {
-            let code = PieceCode::new(KindId(k as u8), Player::FIRST);
-            rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand).map(|slot| (KindId(k as u8), slot))
-        })
-        .collect()
+    rules.hand_kinds()
 }
 
 /// The kind and player a letter names, among `kinds`.

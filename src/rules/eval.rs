@@ -260,11 +260,10 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let wp = weights[Term::Progress.index()];
     let progress = progress_table(r, &values, &exit_dist, wp);
     let exits = if race { Vec::new() } else { exit_counters(r, &values, weights[Term::Exits.index()]) };
-    let hands = (0..r.kinds.len())
-        .filter_map(|k| {
-            let slot = r.pieces[codes_of(k)[0].index()].drop.as_ref()?.hand?;
-            Some((slot, units(sign * values[k] as f64, weights[Term::Material.index()])))
-        })
+    let hands = r
+        .hand_kinds()
+        .into_iter()
+        .map(|(k, slot)| (slot, units(sign * values[k.0 as usize] as f64, weights[Term::Material.index()])))
         .collect();
     let classes = classes_of(&material, &progress, n);
     Ok(EvalModel {

@@ -202,6 +202,8 @@ pub(crate) struct DropRule {
     pub(crate) must_convert: bool,
     /// `supply = "hand"`: the counter slot holding how many the player has in hand.
     pub(crate) hand: Option<u8>,
+    /// `from_hand_of`: the slot is another kind's (this kind is that piece's other face).
+    pub(crate) borrowed: bool,
     /// `not_on_file_with`: the code of the player's pieces of the kind whose count on the
     /// landing's file must stay below the limit (`file_limit`, default 1) for the drop.
     pub(crate) file_block: Option<(PieceCode, u8)>,
@@ -832,6 +834,19 @@ impl Ruleset {
 
     pub(crate) fn counter_slot(&self, name: &str) -> Option<u8> {
         self.counters.iter().position(|(a, _)| a == name).map(|i| i as u8)
+    }
+
+    /// The kinds whose pieces are held in hand, each with its counter slot: one kind per
+    /// slot, the one the counter is named after (a kind dropped `from_hand_of` another is that
+    /// piece's other face, not a piece of its own), in kind order. What the hands' display,
+    /// the FEN and the evaluation count.
+    pub(crate) fn hand_kinds(&self) -> Vec<(KindId, u8)> {
+        (0..self.kinds.len())
+            .filter_map(|k| {
+                let d = self.pieces[PieceCode::new(KindId(k as u8), Player::FIRST).index()].drop.as_ref()?;
+                Some((KindId(k as u8), d.hand.filter(|_| !d.borrowed)?))
+            })
+            .collect()
     }
 
     /// The cells of a named zone for a player.

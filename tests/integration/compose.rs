@@ -274,3 +274,35 @@ fn ends_merge_by_name() {
     let e = Variant::load(dir.path().to_str().unwrap(), &[]).err().expect("a remove naming nothing is refused").to_string();
     assert!(e.contains("`remove` names no inherited end condition: `castled`"), "{e}");
 }
+
+/// A piece dropped promoted side up (`from_hand_of`): the lance white captures is one piece in
+/// hand, shown and written once (`L`, not both faces' letters, `LT`), which it may drop as a
+/// lance or as a tokin on each of the six empty cells (counted by hand); either drop empties
+/// the hand.
+#[test]
+fn a_piece_in_hand_drops_either_face_up() {
+    let path = "tests/compose/drop-face-up";
+    let v = Variant::load(path, &[]).unwrap();
+    let mut pos = v.start();
+    for text in ["c1xc3", "a3-a2"] {
+        let m = v.find_move(&mut pos, text).unwrap();
+        v.make(&mut pos, &m).unwrap();
+    }
+    assert_eq!(boardlab::fen::write(&v.rules, &pos).unwrap(), "2L/k2/K2[L] w - - 0 2");
+    let mut s = boardlab::Session::new(path, &[], boardlab::Style::PLAIN).unwrap();
+    for text in ["c1xc3", "a3-a2"] {
+        s.execute(text).unwrap();
+    }
+    let shown = s.execute("show").unwrap().output(std::time::Duration::ZERO);
+    assert!(shown.contains("in hand: white L, black none"), "{shown}");
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    let mut drops: Vec<String> = moves.iter().map(|m| m.text(&v.rules.geometry)).filter(|t| t.contains('@')).collect();
+    drops.sort();
+    let cells = ["a3", "b1", "b2", "b3", "c1", "c2"];
+    let expected: Vec<String> = ["L", "T"].iter().flat_map(|k| cells.iter().map(move |c| format!("{k}@{c}"))).collect();
+    assert_eq!(drops, expected);
+    let m = v.find_move(&mut pos, "T@b2").unwrap();
+    v.make(&mut pos, &m).unwrap();
+    assert!(pos.to_text(&v.rules).contains("lance_in_hand:0:0"), "{}", pos.to_text(&v.rules));
+}

@@ -161,13 +161,45 @@ pub(crate) fn hand_counter(kind: &str) -> String {
 pub(crate) fn hand_kinds(v: &V) -> R<Vec<String>> {
     let mut out = Vec::new();
     for (name, raw) in &v.m.pieces {
-        if let Some(s) = raw.val.drop.as_ref().and_then(|d| d.get_ref().supply.as_ref())
+        let drop = raw.val.drop.as_ref().map(|d| d.get_ref());
+        if let Some(s) = drop.and_then(|d| d.supply.as_ref())
             && v.word(raw.file, s, &["unlimited", "hand"])? == "hand"
+            && drop.is_some_and(|d| d.from_hand_of.is_none())
         {
             out.push(name.clone());
         }
     }
     Ok(out)
+}
+
+/// `supply = "hand"`: the counter slot a drop takes its piece from: the kind's own, or with
+/// `from_hand_of` the named kind's (which must be dropped from a hand of its own).
+fn hand_slot(v: &V, f: usize, raw: &RawDrop, ctx: &PieceCtx, kind: &str) -> R<Option<u8>> {
+    let mut hand = None;
+    let from_hand = matches!(&raw.supply, Some(s) if v.word(f, s, &["unlimited", "hand"])? == "hand");
+    if let Some(of) = &raw.from_hand_of {
+        let known = Names::new("piece kind", ctx.kinds.iter().map(|k| k.name.as_str()));
+        v.lookup(f, of.span(), &known, of.get_ref(), " in `from_hand_of`", "not a kind of this variant")?;
+        let name = hand_counter(of.get_ref());
+        let but = if !from_hand {
+            "but this drop's supply is not \"hand\"".to_string()
+        } else if of.get_ref() == kind {
+            "but that is this kind".to_string()
+        } else if !ctx.counters.contains(&name.as_str()) {
+            format!("but a {} is not dropped from a hand of its own", of.get_ref())
+        } else {
+            String::new()
+        };
+        if !but.is_empty() {
+            let e = v.err(f, of.span(), "`from_hand_of` drops this kind from another kind's pieces in hand", but);
+            return Err(e.with_help("drop = { supply = \"hand\", from_hand_of = \"lance\" }, the lance's own drop = { supply = \"hand\" }"));
+        }
+    }
+    if from_hand {
+        let name = hand_counter(raw.from_hand_of.as_ref().map_or(kind, |k| k.get_ref().as_str()));
+        hand = Some(ctx.counters.iter().position(|c| *c == name).expect("hand counters are declared before pieces") as u8);
+    }
+    Ok(hand)
 }
 
 fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, g: &Geometry, kind: &str) -> R<DropRule> {
@@ -179,13 +211,7 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         }
         _ => (g.cells().map(|c| c.0).collect(), None),
     };
-    let mut hand = None;
-    if let Some(s) = &raw.supply
-        && v.word(f, s, &["unlimited", "hand"])? == "hand"
-    {
-        let name = hand_counter(kind);
-        hand = Some(ctx.counters.iter().position(|c| *c == name).expect("hand counters are declared before pieces") as u8);
-    }
+    let hand = hand_slot(v, f, raw, ctx, kind)?;
     let (fall, gravity) = match &raw.gravity {
         None => (Vec::new(), None),
         Some(dirs) => {
@@ -231,6 +257,7 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         gravity,
         must_convert: false,
         hand,
+        borrowed: raw.from_hand_of.is_some(),
         file_block,
         no_mate,
         mate_loses,
