@@ -182,6 +182,7 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     let PieceRules {
         quiet,
         limits: _, // a form's piece-count limit: counted where the forms are
+        calm: _,   // forms barred in check: a filter ([`rule_needs`])
         jumps,
         any_jump: _, // a table of `jumps`
         promote,
@@ -239,6 +240,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     }
     if rules.may_pass {
         n |= Needs { adds_moves: true, ..Needs::NONE };
+    }
+    if rules.calm_forms {
+        // In check, the forms barred then are asked again.
+        n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };
     }
     if rules.check_illegal || rules.no_giving_check {
         n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };

@@ -621,7 +621,7 @@ mod tests {
         let cond = Cond { from: run, path: run, ..Cond::default() };
         let dirs = named_dirs("orthogonal", 1).unwrap();
         let shape = Shape::Slide { pass_over: 255, stop_first: false, max: u8::MAX, hurdle: Hurdle::None };
-        let spec = FormSpec { shape, dirs, cond: cond.clone(), capture: 0, limit: u16::MAX, note: String::new() };
+        let spec = FormSpec { shape, dirs, cond: cond.clone(), capture: 0, limit: u16::MAX, calm: false, note: String::new() };
         let Compiled::Quiet(step @ Form::Step { .. }) = spec.compile(&mut g) else { panic!("not compiled as a step") };
         let vecs = intern(&mut g, &spec.dirs);
         let slide = Form::Slide { vecs, pass_over: 255, stop_first: false, max: u8::MAX, capture: 0, cond, hurdle: Hurdle::None };

@@ -334,6 +334,8 @@ pub(crate) struct PieceRules {
     /// For each quiet form: it applies only while its owner has at most this many pieces on
     /// the board (`u16::MAX`: always).
     pub(crate) limits: Vec<u16>,
+    /// Per quiet form: `not_in_check`, the form is not available while the mover is in check.
+    pub(crate) calm: Vec<bool>,
     pub(crate) jumps: Vec<Jump>,
     /// All jump forms merged, (jumped, landing, victim codes) per cell: a quick test of whether
     /// a piece can capture at all before a chain is set up.
@@ -595,6 +597,8 @@ pub struct Ruleset {
     /// `[rules] give_check = false`: a move after which one of the opponent's royal pieces is
     /// attacked is not legal.
     pub(crate) no_giving_check: bool,
+    /// Whether some form is barred while the mover is in check (`not_in_check`).
+    pub(crate) calm_forms: bool,
     /// `[rules] points`: how an end whose result is `"points"` is scored.
     pub(crate) score: Option<Score>,
     /// An end `facing`: while the players' royal pieces face each other, the player to move
@@ -704,6 +708,7 @@ impl Ruleset {
             let PieceRules {
                 quiet: _,
                 limits: _,
+                calm: _, // a filter on the move list, not make
                 jumps: _,
                 any_jump: _,
                 promote: _, // the short path promotes

@@ -201,6 +201,8 @@ pub(crate) struct FormSpec {
     pub(crate) capture: CodeSet,
     /// The form applies only while its owner has at most this many pieces (`u16::MAX`: always).
     pub(crate) limit: u16,
+    /// `not_in_check`: the form is not available while the mover is in check.
+    pub(crate) calm: bool,
     /// The form in words, for explaining why a move is illegal.
     pub(crate) note: String,
 }
@@ -354,17 +356,9 @@ impl V<'_> {
             let at = fm.capture.as_ref().map_or(form.span(), |c| c.span());
             return Err(self.err(f, at, "a walk ends on an empty cell", "so it cannot capture only").with_help("remove `capture`"));
         }
-        if let Some(not) = &fm.screen_not {
-            if fm.screen.is_none() {
-                let at = not.first().map_or(form.span(), |k| k.span());
-                return Err(self
-                    .err(f, at, "`screen_not` names the kinds a screen may not be", "but this form has no screen")
-                    .with_help("{ slide = \"orthogonal\", capture = true, screen = \"always\", screen_not = [\"cannon\"] }"));
-            }
-            let kinds = self.kind_set(f, &fm.screen_not, ctx.kinds)?;
-            cond.screen_not = enemy_codes(kinds, p) | enemy_codes(kinds, p.other());
-        }
+        cond.screen_not = self.screen_not(f, form, ctx, p)?;
         let limit = self.limit(f, fm, kind)?;
+        let calm = self.calm(f, fm, kind, capture)?;
         // Keys that belong to one form only: each with that form and a hint.
         const JUMP_HELP: &str = "a flying jump is { jump = \"diagonal\", flying = true }; a slide moves any distance by itself";
         const SLIDE_HELP: &str = "a cannon's or a grasshopper's hurdle stands in a slide's line: { slide = \"orthogonal\", ... }";
@@ -383,7 +377,7 @@ impl V<'_> {
             }
         }
         let shape = self.shape(f, fm, kind, ctx)?;
-        Ok(Some(FormSpec { shape, dirs, cond, capture, limit, note }))
+        Ok(Some(FormSpec { shape, dirs, cond, capture, limit, calm, note }))
     }
 
     /// What the first piece in a slide's line does to it: `screen` or `hop` (not both, and
@@ -422,6 +416,35 @@ impl V<'_> {
                 .with_help("remove pass_over and stop: the first piece in the line is the hurdle"));
         }
         Ok(hurdle)
+    }
+
+    /// `screen_not`: the codes (of both players) of the kinds that may not be a screen.
+    fn screen_not(&self, f: usize, form: &Spanned<RawForm>, ctx: &PieceCtx, p: Player) -> R<CodeSet> {
+        let fm = form.get_ref();
+        let Some(not) = &fm.screen_not else { return Ok(0) };
+        if fm.screen.is_none() {
+            let at = not.first().map_or(form.span(), |k| k.span());
+            return Err(self
+                .err(f, at, "`screen_not` names the kinds a screen may not be", "but this form has no screen")
+                .with_help("{ slide = \"orthogonal\", capture = true, screen = \"always\", screen_not = [\"cannon\"] }"));
+        }
+        let kinds = self.kind_set(f, &fm.screen_not, ctx.kinds)?;
+        Ok(enemy_codes(kinds, p) | enemy_codes(kinds, p.other()))
+    }
+
+    /// `not_in_check`: whether the form is barred while the mover is in check (a move-only
+    /// form: a capture by it would still threaten).
+    fn calm(&self, f: usize, fm: &RawForm, kind: FormKind, capture: CodeSet) -> R<bool> {
+        match &fm.not_in_check {
+            Some(s) if self.setting(f, s)? => {
+                if capture != 0 || kind == FormKind::Jump {
+                    let e = self.err(f, s.span(), "a form barred in check only moves", "but this one captures");
+                    return Err(e.with_help("{ leap = [[1, 2], [-1, 2]], distance = 1, initial = true, not_in_check = true }"));
+                }
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// `lame`: (blocked, blocked along its whole path): `true`, or `"path"`.

@@ -550,6 +550,9 @@ pub(crate) struct RawForm {
     /// The form applies only while its owner has at most this many pieces on the board.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) own_pieces_at_most: Option<Spanned<Setting<i64>>>,
+    /// The form is not available while the mover is in check (a Cambodian king's leap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) not_in_check: Option<Spanned<Setting<bool>>>,
     /// Explicit vectors are turned round for a player whose forward is south.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) relative: Option<bool>,

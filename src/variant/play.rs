@@ -180,6 +180,9 @@ impl Variant {
         if self.rules.facing {
             self.remove_unbroken_facing(pos, out, start, None)?;
         }
+        if self.rules.calm_forms {
+            self.remove_calm_in_check(pos, out, start, None);
+        }
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
@@ -320,6 +323,41 @@ impl Variant {
             out.push(Move::PASS);
         }
         Ok(())
+    }
+
+    /// `not_in_check` forms: while the player to move is in check, removes from `out[start..]`
+    /// each move that only such a form of its piece makes (`refused` hears why).
+    pub(super) fn remove_calm_in_check(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        refused: Option<&mut Vec<(Move, String)>>,
+    ) {
+        if pos.continuation().is_some() || !self.in_check(pos) {
+            return;
+        }
+        let rules = &*self.rules;
+        let counts = pos.counts();
+        let mut made = Vec::new();
+        let kept = keep_unrefused(out, start, refused, |m, _| {
+            let (code, to) = (pos.board()[m.from as usize], m.to());
+            if m.dropped().is_some() || *m == Move::PASS || code.is_empty() || !rules.pieces[code.index()].calm.contains(&true) {
+                return Ok(None);
+            }
+            let pr = &rules.pieces[code.index()];
+            made.clear();
+            for ((form, &limit), &calm) in pr.quiet.iter().zip(&pr.limits).zip(&pr.calm) {
+                if !calm && counts[code.owner()] <= limit as u32 {
+                    form.generate(&rules.geometry, pos.view(), m.from, crate::geometry::ZoneSet::EMPTY, &mut made);
+                }
+            }
+            if made.iter().any(|x| x.to() == to) || (m.is_capture() && !pr.jumps.is_empty()) {
+                return Ok(None);
+            }
+            Ok(Some(format!("a {} may not move so while in check", rules.kind(code.kind()).name)))
+        });
+        debug_assert!(kept.is_ok(), "the test runs no script");
     }
 
     /// Whether a royal piece of each player stands on one file or rank with nothing between
@@ -1270,6 +1308,10 @@ impl Variant {
             if self.rules.facing {
                 let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
                 self.remove_unbroken_facing(pos, &mut named, 0, Some(&mut refused))?;
+            }
+            if self.rules.calm_forms {
+                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
+                self.remove_calm_in_check(pos, &mut named, 0, Some(&mut refused));
             }
             if self.rules.drop_no_mate {
                 movegen::drops(&self.rules, pos, side, &mut pseudo);

@@ -56,6 +56,9 @@ impl Variant {
         if self.rules.facing {
             self.reference_facing(pos, out, start)?;
         }
+        if self.rules.calm_forms {
+            self.remove_calm_in_check(pos, out, start, None);
+        }
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);

@@ -306,3 +306,19 @@ fn a_piece_in_hand_drops_either_face_up() {
     v.make(&mut pos, &m).unwrap();
     assert!(pos.to_text(&v.rules).contains("lance_in_hand:0:0"), "{}", pos.to_text(&v.rules));
 }
+
+/// A form barred in check (`not_in_check`): from its start cell the king also leaps as a
+/// knight, to a2, b3 and d3 (e2 is the rook's), 8 moves with its five steps; checked along the
+/// c-file it has only its four safe steps, no leap, and `why` says so (counted by hand).
+#[test]
+fn a_king_may_not_leap_while_in_check() {
+    let path = "tests/compose/no-leap-in-check";
+    let mut free = moves_of(path, None);
+    free.sort();
+    assert_eq!(free, ["c1-a2", "c1-b1", "c1-b2", "c1-b3", "c1-c2", "c1-d1", "c1-d2", "c1-d3"]);
+    let checked = "k1r2/5/5/5/2K2 white 0";
+    let mut moves = moves_of(path, Some(checked));
+    moves.sort();
+    assert_eq!(moves, ["c1-b1", "c1-b2", "c1-d1", "c1-d2"]);
+    assert_eq!(why(path, Some(checked), "c1-d3"), "a king may not move so while in check\n");
+}

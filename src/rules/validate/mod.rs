@@ -33,8 +33,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
     let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
-    // The start position comes before the pieces' forms: `initial` forms start on its cells.
-    let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?;
+    let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?; // before the forms: `initial` reads it
     let ctx = movement::PieceCtx {
         kinds: &kinds,
         counters: &counter_names,
@@ -59,6 +58,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         check_illegal,
         no_giving_check,
         may_pass: pieces::stage_pass(&v)?,
+        calm_forms: pieces.iter().any(|p| p.calm.contains(&true)),
         score: pieces::stage_score(&v, &kinds, &player_names)?,
         facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
         late_policy: None,

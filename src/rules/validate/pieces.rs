@@ -444,6 +444,7 @@ fn stage_forms(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 }
                 rules.quiet.push(q);
                 rules.limits.push(spec.limit);
+                rules.calm.push(spec.calm);
                 rules.thens.push(then.map(|(t, _)| t));
             }
         }
