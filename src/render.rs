@@ -179,6 +179,11 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
     if let Some(line) = hands_line(v, pos) {
         let _ = writeln!(s, "{line}");
     }
+    if let Some(score) = &r.score {
+        let t = score.totals(pos.board());
+        let each: Vec<String> = crate::piece::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), t[p])).collect();
+        let _ = writeln!(s, "points: {}", each.join(", "));
+    }
     for (i, (name, _)) in r.counters.iter().enumerate() {
         if hands.iter().any(|&(slot, _)| slot as usize == i) {
             continue;

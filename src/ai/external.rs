@@ -253,7 +253,16 @@ impl Player {
             self.game = Some(Game::at(Some(self.fen(v, pos)?), pos.clone()));
         }
         let game = self.game.as_ref().expect("set above");
-        let moves: Vec<String> = game.moves.iter().map(|m| coords::text_in(self.dialect, m, &v.rules.geometry)).collect();
+        let moves: Vec<String> = game
+            .moves
+            .iter()
+            .map(|&(m, royal)| match royal {
+                // A pass as Fairy-Stockfish writes one (it reads no `0000` as a pass): the
+                // mover's royal piece's cell twice (janggi's `e2e2`).
+                Some(c) if m == Move::PASS => format!("{0}{0}", self.dialect.cell(c, &v.rules.geometry)),
+                _ => coords::text_in(self.dialect, &m, &v.rules.geometry),
+            })
+            .collect();
         let root = match (&game.root, self.dialect) {
             (None, _) => "startpos".to_string(),
             (Some(fen), Dialect::Uci) => format!("fen {fen}"),
@@ -276,7 +285,8 @@ impl Player {
 /// FEN or SFEN sent), the moves since, the repetition history and the position they reach.
 struct Game {
     root: Option<String>,
-    moves: Vec<Move>,
+    /// Each move, and for a pass the cell of the mover's one royal piece (if it has one).
+    moves: Vec<(Move, Option<u16>)>,
     history: Vec<u64>,
     at: Position,
 }
@@ -304,10 +314,14 @@ impl Game {
                 reached
             });
             let Some(m) = found else { return false };
+            let royal = match &v.royal_cells(&self.at, self.at.side())[..] {
+                [c] if m == Move::PASS => Some(*c),
+                _ => None,
+            };
             if v.make(&mut self.at, &m).is_err() {
                 return false;
             }
-            self.moves.push(m);
+            self.moves.push((m, royal));
             self.history.push(want);
         }
         true

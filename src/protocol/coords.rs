@@ -1,6 +1,7 @@
 //! Moves in UCI's coordinate form, for every variant: the start cell then the landing cell
 //! (`e2e4`), a promotion's letter in lower case after them (`e7e8q`), castling as the king's
-//! move (`e1g1`), a drop as the kind's letter, `@` and the cell (`P@e4`), a pass as `0000`.
+//! move (`e1g1`), a drop as the kind's letter, `@` and the cell (`P@e4`), a pass as `0000`
+//! (read also as Fairy-Stockfish writes it, a move from a cell to itself: `e2e2`).
 //!
 //! Extensions for what UCI has no form for (documented in `docs/protocols.md`): a capture chain
 //! writes every landing in order (`c3e5g7`), a two-part turn adds a comma and the second part
@@ -109,8 +110,19 @@ pub fn find_in(d: Dialect, text: &str, legal: &[Move], g: &Geometry) -> Result<M
         .iter()
         .find(|m| text_in(d, m, g).eq_ignore_ascii_case(t))
         .or_else(|| legal.iter().find(|m| castles_onto_rook(m)))
+        // Fairy-Stockfish writes a pass as a move from a cell to itself (janggi's `e2e2`).
+        .or_else(|| legal.iter().find(|m| **m == Move::PASS && to_itself(t, &name, g.len())))
         .copied()
         .ok_or_else(|| MoveTextError::NotLegal(crate::files::quote(t)))
+}
+
+/// Whether `t` names one cell twice (`e2e2`).
+fn to_itself(t: &str, name: &impl Fn(u16) -> String, cells: usize) -> bool {
+    if !t.is_ascii() || !t.len().is_multiple_of(2) {
+        return false;
+    }
+    let (a, b) = t.split_at(t.len() / 2);
+    a.eq_ignore_ascii_case(b) && (0..cells as u16).any(|c| name(c).eq_ignore_ascii_case(a))
 }
 
 /// Why a protocol's move text names no legal move ([`find`]); the text quoted, shortened.
@@ -184,6 +196,23 @@ mod tests {
             v.make(&mut pos, &l[rng.random_range(0..l.len())]).unwrap();
         }
         panic!("no drop in 40 random plies");
+    }
+
+    /// A pass reads as `0000` or as Fairy-Stockfish writes it, a cell twice (janggi's general
+    /// on e2: `e2e2`, any cell in fact); a cell twice is no move where no pass is legal.
+    #[test]
+    fn a_pass_reads_as_a_cell_to_itself() {
+        let v = Variant::load("janggi", &[]).unwrap();
+        let mut pos = v.start();
+        let g = &v.rules.geometry;
+        let l = legal(&v, &mut pos);
+        assert_eq!(find("0000", &l, g), Ok(Move::PASS));
+        assert_eq!(find("e2e2", &l, g), Ok(Move::PASS));
+        assert_eq!(find("E2E2", &l, g), Ok(Move::PASS));
+        assert!(find("e2e", &l, g).is_err() && find("z9z9", &l, g).is_err() && find("é2é2", &l, g).is_err());
+        let chess = Variant::load("chess", &[]).unwrap();
+        let mut start = chess.start();
+        assert!(find("e1e1", &legal(&chess, &mut start), &chess.rules.geometry).is_err());
     }
 
     /// Every legal move's UCI form names that move and no other, along random games of each

@@ -149,14 +149,10 @@ impl Score {
     }
 
     /// The outcome an end `e` whose result is `"points"` gives on `board`: the player with
-    /// more points wins (a draw for equal counts), the counts said after the rule's reason.
+    /// more points wins (a draw for equal counts). (The reason stays the rule's, so reports
+    /// group such ends; `show` prints the counts.)
     pub(crate) fn outcome(&self, e: &ends::EndRule, board: &[PieceCode]) -> crate::outcome::Outcome {
-        let t = self.totals(board);
-        let reason = format!("{} ({} to {})", e.reason, t[Player::FIRST], t[Player::SECOND]);
-        match self.winner(board) {
-            Some(p) => crate::outcome::Outcome::win(p, reason),
-            None => crate::outcome::Outcome::draw(reason),
-        }
+        e.outcome(self.winner(board))
     }
 
     /// The player with more points on `board` (its bonus included); `None` for equal counts.

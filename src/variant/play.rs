@@ -692,7 +692,7 @@ impl Variant {
     }
 
     /// The cells of `p`'s royal pieces, in cell order.
-    pub(super) fn royal_cells(&self, pos: &Position, p: Player) -> Vec<u16> {
+    pub(crate) fn royal_cells(&self, pos: &Position, p: Player) -> Vec<u16> {
         let codes = self.rules.royal_codes[p];
         pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).collect()
     }
