@@ -136,10 +136,11 @@ mod tests {
     }
 
     /// The variants whose check, castling or end conditions ask the query.
-    const ASKED: [&str; 11] = [
+    const ASKED: [&str; 12] = [
         "chess",
         "capablanca",
         "xiangqi",
+        "janggi",
         "shatranj",
         "minishogi",
         "dobutsu",
@@ -153,6 +154,8 @@ mod tests {
     /// Over random games, for every piece on the board and both sides: the query names an
     /// attacker (one of `by`'s pieces) exactly when some pseudo-legal move of `by` takes it.
     /// Covers steps, leaps and slides, hops (grasshopper), screens and lame leaps (xiangqi),
+    /// slides along a path zone, screens that move too and refuse kinds, leaps blocked along
+    /// their path (janggi),
     /// forms the tables leave to generation (xiangqi's elephants and advisors, the drops'
     /// games), en passant, and pieces of the side itself (never attacked by it).
     #[test]

@@ -139,11 +139,13 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
                 on_move
             }
         },
-        // (Scored by points, the count may give a win.)
-        EndKind::QuietMoves { points: true, .. } => on_move,
+        // (Scored by points, the count may name a winner; like a draw it is read from the board
+        // the move leaves, and never keeps or refuses a move, so the check test may play only
+        // the kernel's part of it.)
         EndKind::QuietMoves { .. } | EndKind::Material { .. } => Needs { draws_on_move: true, ..Needs::NONE },
-        // The player facing must break it or pass: moves refused, a pass added in check.
-        EndKind::Facing { .. } => Needs { adds_moves: true, refuses_moves: true, ..on_move },
+        // The player facing must break it or pass: moves refused, a pass added in check; the
+        // pass that ends the game is judged after it, as a count.
+        EndKind::Facing { .. } => Needs { adds_moves: true, refuses_moves: true, draws_on_move: true, ..Needs::NONE },
         // A check changes a counter after the move, and the count may end the game.
         EndKind::Checks { .. } => Needs { attacks: true, attributes: true, ..on_move },
         EndKind::Repetition { .. } => Needs { history: true, ..Needs::NONE },

@@ -18,7 +18,7 @@
 //! mark their piece code as `complex`: the query tries those pieces by generating their
 //! captures. Which codes are complex is decided here, once, at load.
 
-use super::movement::{Cond, Distance, Form, Hurdle, victim};
+use super::movement::{Cond, Distance, Form, Hurdle, lame_path as lame_path_of, victim};
 use super::{CodeSet, PieceRules};
 use crate::geometry::{CellTable, Geometry, NONE};
 use crate::piece::PieceCode;
@@ -32,6 +32,10 @@ struct Line {
     cond: Cond,
 }
 
+/// A capture by a step or fixed leap onto a target cell: (source cell, code, victims, the
+/// cells that must be empty: a lame leap's leg or its path's cells, [`NONE`] where unused).
+type Point = (u16, PieceCode, CodeSet, [u16; 2]);
+
 /// Per reverse direction (an interned vector), the line pieces found along it.
 type Lines = Vec<(u16, Vec<Line>)>;
 
@@ -43,7 +47,7 @@ pub(crate) struct Attacks {
     /// captures by a step or a fixed leap (the cell: a lame leap's leg). An entry is kept under
     /// each owner one of whose codes it may capture, in the same order, so a query reads only
     /// the entries that can take its piece and finds the same attacker first.
-    points: [CellTable<(u16, PieceCode, CodeSet, u16)>; 3],
+    points: [CellTable<Point>; 3],
     /// Per reverse direction (an interned vector): the sliders that capture coming the other way.
     lines: Lines,
     /// The same for hopping slides, which capture just beyond the first piece in their line.
@@ -82,7 +86,7 @@ impl Among {
 
 /// The tables being built: one entry list per target cell, and the line tables.
 struct Builder {
-    points: Vec<Vec<(u16, PieceCode, CodeSet, u16)>>,
+    points: Vec<Vec<Point>>,
     lines: Lines,
     hops: Lines,
     screens: Lines,
@@ -99,18 +103,26 @@ impl Builder {
             Form::Step { targets, capture, .. } => {
                 for from in 0..g.len() as u16 {
                     for &to in targets.get(from) {
-                        self.points[to as usize].push((from, code, *capture, NONE));
+                        self.points[to as usize].push((from, code, *capture, [NONE; 2]));
                     }
                 }
             }
-            Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, lame_path: false, .. } if cond.same_zone.is_empty() => {
+            // (A leap blocked along its path: where the path has at most two cells.)
+            Form::Leap { vecs, distance: Distance::Fixed(d), capture, cond, lame, lame_path, .. }
+                if cond.same_zone.is_empty()
+                    && (!*lame_path
+                        || vecs.iter().all(|&(x, y)| lame_path_of(x as i32 * *d as i32, y as i32 * *d as i32).count() <= 2)) =>
+            {
                 if *lame {
                     self.indirect |= bit;
                 }
-                self.add_leap(g, code, vecs, *d, *capture, cond, *lame);
+                self.add_leap(g, code, vecs, *d, *capture, cond, (*lame, *lame_path));
             }
+            // (A path zone is read along the line: see `Line::path_clear`; not for a hop.)
             Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
-                if cond.path.is_empty() && cond.same_zone.is_empty() && (*hurdle == Hurdle::None || *pass_over == 0) =>
+                if (cond.path.is_empty() || *hurdle != Hurdle::Hop)
+                    && cond.same_zone.is_empty()
+                    && (*hurdle == Hurdle::None || *pass_over == 0) =>
             {
                 let table = match hurdle {
                     Hurdle::None => &mut self.lines,
@@ -137,7 +149,7 @@ impl Builder {
 
     /// Enters a fixed leap of `d` steps along each of `vecs` (a lame one names its leg).
     #[allow(clippy::too_many_arguments)]
-    fn add_leap(&mut self, g: &Geometry, code: PieceCode, vecs: &[(i8, i8)], d: u8, capture: CodeSet, cond: &Cond, lame: bool) {
+    fn add_leap(&mut self, g: &Geometry, code: PieceCode, vecs: &[(i8, i8)], d: u8, capture: CodeSet, cond: &Cond, lame: (bool, bool)) {
         for from in 0..g.len() as u16 {
             if !cond.start_ok(g, from) {
                 continue;
@@ -145,15 +157,25 @@ impl Builder {
             let (f0, r0) = g.coords(crate::geometry::Cell(from));
             for &(dx, dy) in vecs {
                 let (tf, tr) = (f0 as i32 + dx as i32 * d as i32, r0 as i32 + dy as i32 * d as i32);
-                // A lame leap's leg: the cell one step short of the landing.
-                let leg = if lame {
-                    match g.at(tf - (dx as i32).signum(), tr - (dy as i32).signum()) {
-                        Some(c) => c.0,
-                        None => continue,
-                    }
-                } else {
-                    NONE
+                // A lame leap's leg: the cell one step short of the landing (along its path, the
+                // cells of the path).
+                let mut leg = [NONE; 2];
+                let (step_x, step_y) = (dx as i32 * d as i32, dy as i32 * d as i32);
+                let cells: Vec<(i32, i32)> = match lame {
+                    (false, _) => Vec::new(),
+                    (true, false) => vec![(step_x - step_x.signum(), step_y - step_y.signum())],
+                    (true, true) => lame_path_of(step_x, step_y).collect(),
                 };
+                let mut off = false;
+                for (i, (x, y)) in cells.into_iter().enumerate() {
+                    match g.at(f0 as i32 + x, r0 as i32 + y) {
+                        Some(c) => leg[i] = c.0,
+                        None => off = true,
+                    }
+                }
+                if off {
+                    continue;
+                }
                 if let Some(to) = g.at(tf, tr).filter(|t| cond.land_ok(g, from, t.0)) {
                     self.points[to.0 as usize].push((from, code, capture, leg));
                 }
@@ -167,7 +189,7 @@ impl Builder {
         let Builder { points, lines, hops, screens, complex, indirect } = self;
         let points = [0, 1, 2].map(|owner| {
             let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
-            CellTable::build(n, |c, out: &mut Vec<(u16, PieceCode, CodeSet, u16)>| {
+            CellTable::build(n, |c, out: &mut Vec<Point>| {
                 out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0));
             })
         });
@@ -229,7 +251,7 @@ impl Attacks {
                 continue;
             }
             let (c, d2) = first_piece(g, board, *back, shield);
-            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
+            if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], d1 + d2, victim_code, c, at) && l.path_clear(g, *back, at, c)) {
                 pins |= 1u128 << shield;
             }
         }
@@ -247,8 +269,9 @@ impl Attacks {
     pub(crate) fn attacker_among(&self, g: &Geometry, board: &[PieceCode], at: u16, victim_code: PieceCode, among: Among) -> Option<u16> {
         let class = owner_class(victim_code);
         if self.point_sources[class][at as usize] & among.pieces != 0 {
-            for &(src, code, caps, leg) in self.points[class].get(at) {
-                if board[src as usize] == code && victim(victim_code, caps) && (leg == NONE || board[leg as usize].is_empty()) {
+            for &(src, code, caps, legs) in self.points[class].get(at) {
+                let open = |leg: u16| leg == NONE || board[leg as usize].is_empty();
+                if board[src as usize] == code && victim(victim_code, caps) && open(legs[0]) && open(legs[1]) {
                     return Some(src);
                 }
             }
@@ -260,7 +283,7 @@ impl Attacks {
                     continue;
                 }
                 let (c, dist) = first_piece(g, board, *back, at);
-                if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at)) {
+                if c != NONE && ls.iter().any(|l| l.hits(g, board[c as usize], dist, victim_code, c, at) && l.path_clear(g, *back, at, c)) {
                     return Some(c);
                 }
             }
@@ -284,7 +307,11 @@ impl Attacks {
             }
             let (c, d2) = first_piece(g, board, *back, screen);
             let unscreened = |l: &Line| l.cond.screen_not >> board[screen as usize].index() & 1 != 0;
-            if c != NONE && ls.iter().any(|l| !unscreened(l) && l.hits(g, board[c as usize], d1 + d2, victim_code, c, at)) {
+            if c != NONE
+                && ls
+                    .iter()
+                    .any(|l| !unscreened(l) && l.hits(g, board[c as usize], d1 + d2, victim_code, c, at) && l.path_clear(g, *back, at, c))
+            {
                 return Some(c);
             }
         }
@@ -302,6 +329,26 @@ impl Line {
             && victim(victim_code, self.capture)
             && self.cond.start_ok(g, from)
             && self.cond.land_ok(g, from, at)
+    }
+}
+
+impl Line {
+    /// Whether every cell from `at` (included) back along `back` to the piece on `from` (not
+    /// included) lies in the line's path zone: the cells a slide with `path` passes and lands
+    /// on. Always true without a path zone.
+    #[inline]
+    fn path_clear(&self, g: &Geometry, back: u16, at: u16, from: u16) -> bool {
+        if self.cond.path.is_empty() {
+            return true;
+        }
+        let mut c = at;
+        while c != from && c != NONE {
+            if !self.cond.path_ok(g, c) {
+                return false;
+            }
+            c = g.step(back, c);
+        }
+        true
     }
 }
 
