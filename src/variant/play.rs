@@ -168,21 +168,7 @@ impl Variant {
         if self.rules.may_pass && pos.continuation().is_none() {
             out.push(Move::PASS);
         }
-        if self.rules.check_illegal {
-            self.remove_checks(pos, out, start, None)?;
-        }
-        if self.rules.no_giving_check {
-            self.remove_giving_checks(pos, out, start, None)?;
-        }
-        if self.rules.drop_no_mate {
-            self.remove_drop_mates(pos, out, start, None)?;
-        }
-        if self.rules.facing {
-            self.remove_unbroken_facing(pos, out, start, None)?;
-        }
-        if self.rules.calm_forms {
-            self.remove_calm_in_check(pos, out, start, None);
-        }
+        self.apply_filters(pos, out, start, None)?;
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
             movegen::dedup(out);
@@ -249,6 +235,36 @@ impl Variant {
                 (true, _) => !moves[0].is_capture(),
                 (false, true) => !moves.iter().any(Move::is_capture),
             }
+    }
+
+    /// The rules' filters on `out[start..]`, in the legal list's order (the one place that
+    /// order is written; `why` runs them on the moves a text names, with `refused` hearing
+    /// each refusal): the check test, no check given, no mating drop, the facing royals, the
+    /// forms barred in check.
+    fn apply_filters(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
+        mut refused: Option<&mut Vec<(Move, String)>>,
+    ) -> Result<(), ScriptError> {
+        let r = &self.rules;
+        if r.check_illegal {
+            self.remove_checks(pos, out, start, refused.as_deref_mut())?;
+        }
+        if r.no_giving_check {
+            self.remove_giving_checks(pos, out, start, refused.as_deref_mut())?;
+        }
+        if r.drop_no_mate {
+            self.remove_drop_mates(pos, out, start, refused.as_deref_mut())?;
+        }
+        if r.facing {
+            self.remove_unbroken_facing(pos, out, start, refused.as_deref_mut())?;
+        }
+        if r.calm_forms {
+            self.remove_calm_in_check(pos, out, start, refused);
+        }
+        Ok(())
     }
 
     /// `[rules] check = "illegal"`: removes from `out[start..]` each move after which the
@@ -1296,29 +1312,13 @@ impl Variant {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;
             }
-            if self.rules.check_illegal || self.rules.no_giving_check {
-                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
-                if self.rules.check_illegal {
-                    self.remove_checks(pos, &mut named, 0, Some(&mut refused))?;
-                }
-                if self.rules.no_giving_check {
-                    self.remove_giving_checks(pos, &mut named, 0, Some(&mut refused))?;
-                }
-            }
-            if self.rules.facing {
-                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
-                self.remove_unbroken_facing(pos, &mut named, 0, Some(&mut refused))?;
-            }
-            if self.rules.calm_forms {
-                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
-                self.remove_calm_in_check(pos, &mut named, 0, Some(&mut refused));
-            }
             if self.rules.drop_no_mate {
                 movegen::drops(&self.rules, pos, side, &mut pseudo);
-                let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m) && m.dropped().is_some()).copied().collect();
-                named.dedup();
-                self.remove_drop_mates(pos, &mut named, 0, Some(&mut refused))?;
             }
+            // The moves the text names, through the same filters as the legal list.
+            let mut named: MoveList = pseudo.iter().filter(|m| mv.names(m)).copied().collect();
+            named.dedup();
+            self.apply_filters(pos, &mut named, 0, Some(&mut refused))?;
         }
         Ok(explain(&self.rules, pos, mv, &Lists { legal, pseudo: &pseudo, refused: &refused, relaxed: &relaxed }))
     }
