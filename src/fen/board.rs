@@ -15,11 +15,6 @@ fn bad(m: String) -> PositionError {
     PositionError(format!("FEN: {m}"))
 }
 
-/// The kinds held in hand with their counter slots, in kind order.
-fn hand_kinds(rules: &Ruleset) -> Vec<(KindId, u8)> {
-    rules.hand_kinds()
-}
-
 /// The kind and player a letter names, among `kinds`.
 fn letter_of(rules: &Ruleset, kinds: impl Iterator<Item = KindId>, c: char) -> Option<(KindId, Player)> {
     kinds.into_iter().find_map(|k| Player::both().into_iter().find(|&p| rules.kinds[k.0 as usize].symbols[p] == c).map(|p| (k, p)))
@@ -30,7 +25,7 @@ fn letter_of(rules: &Ruleset, kinds: impl Iterator<Item = KindId>, c: char) -> O
 fn old_style_hand<'a>(rules: &Ruleset, field: &'a str) -> (&'a str, Option<&'a str>) {
     let rows = field.matches('/').count() + 1;
     match field.rfind('/') {
-        Some(i) if rows == rules.geometry.ranks as usize + 1 && !hand_kinds(rules).is_empty() => (&field[..i], Some(&field[i + 1..])),
+        Some(i) if rows == rules.geometry.ranks as usize + 1 && !rules.hand_kinds().is_empty() => (&field[..i], Some(&field[i + 1..])),
         _ => (field, None),
     }
 }
@@ -71,7 +66,7 @@ pub(super) fn read(rules: &Ruleset, field: &str) -> Result<(String, Option<Strin
         }
     }
     let Some(hand) = hand else { return Ok((out, None)) };
-    let kinds = hand_kinds(rules);
+    let kinds = rules.hand_kinds();
     let mut counts = vec![[0i32; 2]; kinds.len()];
     for c in hand.chars().filter(|&c| c != '-') {
         let hit = letter_of(rules, kinds.iter().map(|&(k, _)| k), c);
@@ -101,7 +96,7 @@ pub(super) fn write(rules: &Ruleset, pos: &crate::state::Position, text_board: &
             None => board.push(c),
         }
     }
-    let kinds = hand_kinds(rules);
+    let kinds = rules.hand_kinds();
     if !kinds.is_empty() {
         board.push('[');
         for p in Player::both() {

@@ -148,13 +148,6 @@ impl Score {
         total
     }
 
-    /// The outcome an end `e` whose result is `"points"` gives on `board`: the player with
-    /// more points wins (a draw for equal counts). (The reason stays the rule's, so reports
-    /// group such ends; `show` prints the counts.)
-    pub(crate) fn outcome(&self, e: &ends::EndRule, board: &[PieceCode]) -> crate::outcome::Outcome {
-        e.outcome(self.winner(board))
-    }
-
     /// The player with more points on `board` (its bonus included); `None` for equal counts.
     pub(crate) fn winner(&self, board: &[PieceCode]) -> Option<Player> {
         let total = self.totals(board);

@@ -953,9 +953,6 @@ impl Variant {
             if e.kind.needs_safety() && fx.to != NONE && attack::attacker(rules, pos.view(), decider.other(), fx.to).is_some() {
                 return None;
             }
-            if let (EndKind::QuietMoves { points: true, .. }, Some(s)) = (&e.kind, &rules.score) {
-                return Some((e, s.outcome(e, pos.board())));
-            }
             Some((e, e.outcome(winner)))
         });
         // A move that checkmates is not drawn by the quiet-moves rule.
@@ -980,11 +977,7 @@ impl Variant {
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
             let points = || rules.score.as_ref().and_then(|s| s.winner(pos.board()));
-            let scored = |e: &EndRule, w| match (&e.kind, &rules.score) {
-                (EndKind::Repetition { result: crate::rules::ends::RepetitionResult::Points, .. }, Some(s)) => s.outcome(e, pos.board()),
-                _ => e.outcome(w),
-            };
-            if let Some(r) = rules.ends.iter().find_map(|e| Some(scored(e, e.kind.after_record(n, decider, points)?))) {
+            if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider, points)?))) {
                 pos.set_result(Some(r));
             }
         }
@@ -1021,11 +1014,8 @@ impl Variant {
             EndKind::Facing { points } => Some((e, points)),
             _ => None,
         }) {
-            let r = match (points, &rules.score) {
-                (true, Some(s)) => s.outcome(e, pos.board()),
-                _ => e.outcome(None),
-            };
-            pos.set_result(Some(r));
+            let winner = if points { rules.score.as_ref().and_then(|s| s.winner(pos.board())) } else { None };
+            pos.set_result(Some(e.outcome(winner)));
         }
     }
 
@@ -1095,8 +1085,8 @@ impl Variant {
     /// rules have that rule.
     fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
         let (e, t, kinds) = self.rules.both_pass_rule()?;
-        if let (crate::rules::ends::Tally::Points, Some(s)) = (t, &self.rules.score) {
-            return Some(s.outcome(e, pos.board()));
+        if t == crate::rules::ends::Tally::Points {
+            return Some(e.outcome(self.rules.score.as_ref().and_then(|s| s.winner(pos.board()))));
         }
         let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
         for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
