@@ -440,12 +440,13 @@ fn by_policy(rules: &Ruleset, mv: &MoveText, legal: &[Move]) -> IllegalReason {
 fn by_second_part(rules: &Ruleset, pos: &Position, mv: &MoveText, kind: &str, legal: &[Move]) -> Option<IllegalReason> {
     let MoveText::Path { from, landings, then, .. } = mv else { return None };
     let g = &rules.geometry;
-    let seconds: Vec<&Move> = legal.iter().filter(|m| m.from == *from && m.landings() == &landings[..] && m.placed().is_some()).collect();
+    let seconds: Vec<&Move> =
+        legal.iter().filter(|m| m.from == *from && m.landings() == &landings[..] && m.placed().is_some() && m.gated().is_none()).collect();
     let (code, _) = seconds.first()?.placed()?;
     let first = MoveText::Path { from: *from, landings: landings.clone(), capture: mv.is_capture(), then: None, promote: None }.text(g);
     let placed = rules.kind(code.kind()).name.clone();
     let choices = Moves(seconds.iter().map(|m| g.name(crate::geometry::Cell(m.placed().expect("second part").1)).to_string()).collect());
-    let Some(at) = *then else {
+    let Some(crate::notation::Placed { at: Some(at), letter: None }) = *then else {
         let examples = Moves(choices.0.iter().map(|c| format!("{first}/{c}")).collect());
         return Some(IllegalReason::SecondPartMissing { kind: kind.to_string(), first, placed, choices: examples });
     };

@@ -35,10 +35,12 @@ pub(crate) enum MoveKind {
     },
     Pass,
     /// A move like [`MoveKind::Normal`], after which a piece of `code` is placed on `at` (a
-    /// two-part turn: Amazons' arrow).
+    /// two-part turn: Amazons' arrow); `letter`: 0 where the placed kind goes without saying
+    /// (written `/g7`), else its symbol in upper case (a gated piece: written `/H@b1`).
     Then {
         code: PieceCode,
         at: u16,
+        letter: u8,
     },
     /// A move like [`MoveKind::Normal`] whose piece is promoted to `code`, one of its
     /// promotion's choices (`letter`: its symbol in upper case, written `=Q` after the move);
@@ -50,12 +52,26 @@ pub(crate) enum MoveKind {
         stay: bool,
     },
     /// Castling: the king goes from `from` to the move's one landing and the rook from
-    /// `rook_from` to `rook_to`; written `O-O` when the rook stands on the king's east (higher
-    /// files), `O-O-O` on its west.
+    /// `rook_from` to the cell the move's second slot holds ([`Move::castling`]); written `O-O`
+    /// when the rook stands on the king's east (higher files), `O-O-O` on its west. `gate`: a
+    /// piece placed from the hand on the cell the king or the rook leaves (`O-O/H@e1`).
     Castle {
         rook_from: u16,
-        rook_to: u16,
+        gate: Gate,
     },
+}
+
+/// A castling's gated piece: its code ([`PieceCode::EMPTY`]: none) and letter, the letter's
+/// high bit set where it enters on the rook's cell rather than the king's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Gate {
+    code: PieceCode,
+    mark: u8,
+}
+
+impl Gate {
+    pub(crate) const NONE: Gate = Gate { code: PieceCode::EMPTY, mark: 0 };
+    const ON_ROOK: u8 = 0x80;
 }
 
 /// One decision: a move of one piece (possibly a capture chain of any length), leaving the
@@ -110,8 +126,43 @@ impl Move {
 
     /// `self`, after which a piece of `code` is placed on `at`.
     pub(crate) fn then_place(mut self, code: PieceCode, at: u16) -> Move {
-        self.kind = MoveKind::Then { code, at };
+        self.kind = MoveKind::Then { code, at, letter: 0 };
         self
+    }
+
+    /// `self` (a move of one piece, or castling) with a piece of `code` (upper-case symbol
+    /// `letter`) placed from the hand on `at`, the cell its piece (or castling's rook) leaves.
+    pub(crate) fn gate(mut self, code: PieceCode, letter: u8, at: u16) -> Move {
+        self.kind = match self.kind {
+            MoveKind::Castle { rook_from, .. } => {
+                let mark = if at == rook_from { letter | Gate::ON_ROOK } else { letter };
+                MoveKind::Castle { rook_from, gate: Gate { code, mark } }
+            }
+            _ => MoveKind::Then { code, at, letter },
+        };
+        self
+    }
+
+    /// The piece a move places from the hand on a gate: its code, cell and upper-case letter.
+    #[inline]
+    pub(crate) fn gated(&self) -> Option<(PieceCode, u16, u8)> {
+        match self.kind {
+            MoveKind::Then { code, at, letter } if letter != 0 => Some((code, at, letter)),
+            MoveKind::Castle { rook_from, gate } if !gate.code.is_empty() => {
+                let at = if gate.mark & Gate::ON_ROOK != 0 { rook_from } else { self.from };
+                Some((gate.code, at, gate.mark & !Gate::ON_ROOK))
+            }
+            _ => None,
+        }
+    }
+
+    /// A castling's rook: where it stands and where it lands.
+    #[inline]
+    pub(crate) fn castling(&self) -> Option<(u16, u16)> {
+        match self.kind {
+            MoveKind::Castle { rook_from, .. } => Some((rook_from, self.slot[1])),
+            _ => None,
+        }
     }
 
     /// `self`, promoting its piece to `code` (written `=` and `letter` after the move).
@@ -129,7 +180,9 @@ impl Move {
     /// Castling: the king from `king` to `king_to`, the rook from `rook_from` to `rook_to`.
     pub(crate) fn castle(king: u16, king_to: u16, rook_from: u16, rook_to: u16) -> Move {
         let mut m = Move::quiet(king, king_to);
-        m.kind = MoveKind::Castle { rook_from, rook_to };
+        m.kind = MoveKind::Castle { rook_from, gate: Gate::NONE };
+        // (A move of one landing holds no chain: the second slot is free.)
+        m.slot[1] = rook_to;
         m
     }
 
@@ -151,11 +204,12 @@ impl Move {
         }
     }
 
-    /// The piece a two-part turn places after the move, and where.
+    /// The piece a two-part turn places after the move, and where (a gated piece too).
     #[inline]
     pub(crate) fn placed(&self) -> Option<(PieceCode, u16)> {
         match self.kind {
-            MoveKind::Then { code, at } => Some((code, at)),
+            MoveKind::Then { code, at, .. } => Some((code, at)),
+            MoveKind::Castle { .. } => self.gated().map(|(code, at, _)| (code, at)),
             _ => None,
         }
     }
@@ -287,7 +341,7 @@ impl Move {
                     s.push(sep);
                     s.push_str(g.name(crate::geometry::Cell(c)));
                 }
-                if let Some((_, at)) = self.placed() {
+                if let MoveKind::Then { at, letter: 0, .. } = self.kind {
                     s.push('/');
                     s.push_str(g.name(crate::geometry::Cell(at)));
                 }
@@ -296,6 +350,9 @@ impl Move {
                     s.push(letter as char);
                 }
             }
+        }
+        if let Some((_, at, letter)) = self.gated() {
+            let _ = write!(s, "/{}@{}", letter as char, g.name(crate::geometry::Cell(at)));
         }
         s
     }
@@ -316,20 +373,66 @@ pub enum MoveText {
         letter: Option<char>,
         to: u16,
     },
-    /// `O-O` (`east`) or `O-O-O`: castling (also written with zeros).
+    /// `O-O` (`east`) or `O-O-O`: castling (also written with zeros); `O-O/H@e1` with `then`,
+    /// a piece gated on the cell the king or the rook leaves.
     Castle {
         east: bool,
+        then: Option<Placed>,
     },
     /// `e2-e3`, or `c3xc5xe5` with `capture`; `d1-d7/g7` with `then`, the cell where the
-    /// move's second part places a piece; `e7-e8=Q` with `promote`, the letter of the kind
-    /// chosen (upper case).
+    /// move's second part places a piece (`b1-c3/H@b1` or `b1-c3/H`: a piece gated on the cell
+    /// left); `e7-e8=Q` with `promote`, the letter of the kind chosen (upper case).
     Path {
         from: u16,
         landings: Vec<u16>,
         capture: bool,
-        then: Option<u16>,
+        then: Option<Placed>,
         promote: Option<char>,
     },
+}
+
+/// A move's second part as written after `/`: a cell (`/g7`), a kind's letter and a cell
+/// (`/H@b1`), or a kind's letter alone (`/H`: the cell goes without saying).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub letter: Option<char>,
+    pub at: Option<u16>,
+}
+
+impl Placed {
+    /// Reads the text after `/`: `g7`, `H@b1`, `Hb1` (SAN's form) or `H`.
+    pub(crate) fn parse(t: &str, g: &Geometry) -> Result<Placed, NotationError> {
+        let letter_of = |l: &str| match l.chars().collect::<Vec<char>>()[..] {
+            [c] if c.is_ascii_alphabetic() => Ok(Some(c.to_ascii_uppercase())),
+            _ => Err(NotationError::Unreadable(t.to_string(), "a gated piece is written /H@b1 or /H, with one letter for its kind")),
+        };
+        Ok(match t.split_once('@') {
+            Some((l, at)) => Placed { letter: letter_of(l)?, at: Some(g.parse_cell(&at.to_ascii_lowercase())?.0) },
+            None => match g.parse_cell(&t.to_ascii_lowercase()) {
+                Ok(c) => Placed { letter: None, at: Some(c.0) },
+                Err(e) => match (letter_of(t), t.get(..1).map(letter_of), t.get(1..).map(|c| g.parse_cell(&c.to_ascii_lowercase()))) {
+                    (Ok(l), _, _) => Placed { letter: l, at: None },
+                    (_, Some(Ok(l)), Some(Ok(c))) => Placed { letter: l, at: Some(c.0) },
+                    _ => return Err(e.into()),
+                },
+            },
+        })
+    }
+
+    /// Whether a move's placed piece (`code`'s letter `letter`, 0 for one written by its cell
+    /// alone, on `at`) is written so.
+    pub(crate) fn names(&self, letter: u8, at: u16) -> bool {
+        self.at.is_none_or(|c| c == at) && self.letter.is_none_or(|l| letter != 0 && l == letter as char) && (letter == 0) == self.letter.is_none()
+    }
+
+    fn text(&self, g: &Geometry) -> String {
+        let at = self.at.map_or(String::new(), |c| g.name(crate::geometry::Cell(c)).to_string());
+        match self.letter {
+            Some(l) if self.at.is_some() => format!("/{l}@{at}"),
+            Some(l) => format!("/{l}"),
+            None => format!("/{at}"),
+        }
+    }
 }
 
 /// The longest position text or FEN boardlab reads (64 KiB: a 26×26 board whose every piece
@@ -394,9 +497,11 @@ impl MoveText {
         if t == "pass" {
             return Ok(MoveText::Pass);
         }
-        match t.as_str() {
-            "o-o" | "0-0" => return Ok(MoveText::Castle { east: true }),
-            "o-o-o" | "0-0-0" => return Ok(MoveText::Castle { east: false }),
+        let (castle, gate) = t.split_once('/').unwrap_or((&t, ""));
+        let castle_then = || if gate.is_empty() { Ok(None) } else { Placed::parse(gate, g).map(Some) };
+        match castle {
+            "o-o" | "0-0" => return Ok(MoveText::Castle { east: true, then: castle_then()? }),
+            "o-o-o" | "0-0-0" => return Ok(MoveText::Castle { east: false, then: castle_then()? }),
             _ => {}
         }
         if let Some((from, rest)) = t.split_once("-off") {
@@ -427,7 +532,7 @@ impl MoveText {
         };
         let (t, then) = match body.split_once('/') {
             None => (body, None),
-            Some((m, at)) => (m, Some(g.parse_cell(at)?.0)),
+            Some((m, at)) => (m, Some(Placed::parse(at, g)?)),
         };
         let (capture, quiet) = (t.contains('x'), t.contains('-'));
         if capture && quiet {
@@ -454,7 +559,14 @@ impl MoveText {
     pub fn names(&self, m: &Move) -> bool {
         match self {
             MoveText::Pass => m.kind == MoveKind::Pass,
-            MoveText::Castle { east } => m.castles_east() == Some(*east),
+            MoveText::Castle { east, then } => {
+                m.castles_east() == Some(*east)
+                    && match (then, m.gated()) {
+                        (None, None) => true,
+                        (Some(p), Some((_, at, letter))) => p.names(letter, at),
+                        _ => false,
+                    }
+            }
             MoveText::Off { from, dir } => m.kind == (MoveKind::Off { dir: *dir }) && m.from == *from,
             MoveText::Drop { letter, to } => match m.kind {
                 MoveKind::Drop { letter: l, .. } => m.to() == Some(*to) && letter.is_none_or(|c| l as char == c),
@@ -463,7 +575,7 @@ impl MoveText {
             MoveText::Path { from, landings, capture, then, promote } => {
                 let kind_ok = match (m.kind, then, promote) {
                     (MoveKind::Normal, None, None) => true,
-                    (MoveKind::Then { at, .. }, Some(t), None) => at == *t,
+                    (MoveKind::Then { at, letter, .. }, Some(t), None) => t.names(letter, at),
                     (MoveKind::Promote { letter, .. }, None, Some(c)) => letter as char == *c,
                     // Castling may also be written as the king's move, `e1-g1`.
                     (MoveKind::Castle { .. }, None, None) => true,
@@ -511,8 +623,8 @@ impl MoveText {
                 let victims: Vec<u16> = landings.iter().map(|&c| if *capture { c } else { NONE }).collect();
                 let m = Move::along(*from, landings, &victims);
                 match then {
-                    Some(at) => m.then_place(PieceCode::EMPTY, *at),
-                    None => m,
+                    Some(Placed { at: Some(at), letter: None }) => m.then_place(PieceCode::EMPTY, *at),
+                    _ => m,
                 }
             }
         }
@@ -522,7 +634,9 @@ impl MoveText {
     pub(crate) fn text(&self, g: &Geometry) -> String {
         match self {
             MoveText::Pass => "pass".into(),
-            MoveText::Castle { east } => (if *east { "O-O" } else { "O-O-O" }).into(),
+            MoveText::Castle { east, then } => {
+                format!("{}{}", if *east { "O-O" } else { "O-O-O" }, then.map_or(String::new(), |p| p.text(g)))
+            }
             MoveText::Off { from, dir } => Move::off(*from, *dir).text(g),
             MoveText::Drop { .. } => self.capturing_at_landings().text(g),
             MoveText::Path { from, landings, capture, then, promote } => {
@@ -531,9 +645,8 @@ impl MoveText {
                     s.push(if *capture { 'x' } else { '-' });
                     s.push_str(g.name(crate::geometry::Cell(c)));
                 }
-                if let Some(at) = then {
-                    s.push('/');
-                    s.push_str(g.name(crate::geometry::Cell(*at)));
+                if let Some(p) = then {
+                    s.push_str(&p.text(g));
                 }
                 if let Some(k) = promote {
                     s.push('=');

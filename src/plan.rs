@@ -243,6 +243,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     if rules.may_pass {
         n |= Needs { adds_moves: true, ..Needs::NONE };
     }
+    if rules.drops.gating.is_some() {
+        // A move from a gate, again with each gated kind in hand placed on the cell it leaves.
+        n |= Needs { adds_moves: true, second_part: true, moves_others: true, ..Needs::NONE };
+    }
     if rules.calm_forms {
         // In check, the forms barred then are asked again.
         n |= Needs { refuses_moves: true, attacks: true, ..Needs::NONE };

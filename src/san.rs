@@ -11,7 +11,7 @@
 
 use crate::geometry::Cell;
 use crate::geometry::Geometry;
-use crate::notation::{Move, MoveKind};
+use crate::notation::{Move, MoveKind, Placed};
 use crate::piece::{KindId, Player};
 use crate::rules::Ruleset;
 use crate::state::Position;
@@ -26,6 +26,8 @@ pub(crate) struct San {
     pub(crate) capture: bool,
     pub(crate) to: u16,
     pub(crate) promote: Option<char>,
+    /// A gated piece (`Nc3/H`, Fairy-Stockfish's S-chess SAN).
+    pub(crate) gate: Option<Placed>,
 }
 
 /// `text` without SAN's closing marks (`+`, `#`, `!`, `?`) and surrounding blanks.
@@ -35,7 +37,10 @@ pub(crate) fn strip_marks(text: &str) -> &str {
 
 /// Reads a SAN text; `None` when it is not SAN on this board.
 pub(crate) fn parse(text: &str, g: &Geometry) -> Option<San> {
-    let t = strip_marks(text);
+    let (t, gate) = match strip_marks(text).split_once('/') {
+        Some((t, p)) => (t, Some(Placed::parse(p, g).ok()?)),
+        None => (strip_marks(text), None),
+    };
     let (piece, rest) = match t.chars().next()? {
         c if c.is_ascii_uppercase() => (Some(c), &t[1..]),
         _ => (None, t),
@@ -57,7 +62,7 @@ pub(crate) fn parse(text: &str, g: &Geometry) -> Option<San> {
         None => (before, false),
     };
     let plain = from.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-    (plain && from.len() <= 6).then(|| San { piece, from: from.to_string(), capture, to, promote })
+    (plain && from.len() <= 6).then(|| San { piece, from: from.to_string(), capture, to, promote, gate })
 }
 
 /// The kind a SAN move with no letter moves: the one with strictly the most pieces of the
@@ -124,9 +129,16 @@ fn matching<'a>(san: &San, rules: &Ruleset, pos: &Position, pawn: Option<KindId>
         let promote_ok = match (m.kind, san.promote) {
             (MoveKind::Promote { letter, .. }, Some(c)) => letter as char == c,
             (MoveKind::Normal | MoveKind::Promote { stay: true, .. }, None) => true,
+            (MoveKind::Then { .. }, None) => m.gated().is_some(),
+            _ => false,
+        };
+        let gate_ok = match (m.gated(), san.gate) {
+            (None, None) => true,
+            (Some((_, at, letter)), Some(p)) => p.names(letter, at),
             _ => false,
         };
         promote_ok
+            && gate_ok
             && m.len() == 1
             && m.to() == Some(san.to)
             && pos.piece(m.from).kind() == kind
@@ -146,7 +158,12 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
     let g = &rules.geometry;
     let name = |c: u16| g.name(Cell(c));
     let promote = match m.kind {
-        MoveKind::Castle { .. } => return Some(if m.castles_east() == Some(true) { "O-O" } else { "O-O-O" }.into()),
+        MoveKind::Castle { .. } => {
+            let castle = if m.castles_east() == Some(true) { "O-O" } else { "O-O-O" };
+            // Fairy-Stockfish's S-chess: the gated piece's letter and cell, `O-O/He1`.
+            return Some(m.gated().map_or(castle.into(), |(_, at, l)| format!("{castle}/{}{}", l as char, name(at))));
+        }
+        MoveKind::Then { .. } if m.gated().is_some() => None,
         MoveKind::Pass => return Some("pass".into()),
         MoveKind::Drop { letter, .. } if letter.is_ascii_alphabetic() => return Some(format!("{}@{}", letter as char, name(m.to()?))),
         MoveKind::Drop { .. } => return Some(format!("@{}", name(m.to()?))),
@@ -169,7 +186,8 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
     // A pawn-like capture always names its file, as chess writes `exd5`.
     let pawn_capture = piece.is_none() && m.is_capture();
     let tries: &[&str] = if pawn_capture { &[file, from_name] } else { &["", file, digits, from_name] };
-    let mut san = San { piece, from: String::new(), capture: m.is_capture(), to, promote };
+    let gate = m.gated().map(|(_, _, l)| Placed { letter: Some(l as char), at: None });
+    let mut san = San { piece, from: String::new(), capture: m.is_capture(), to, promote, gate };
     for &from in tries {
         san.from = from.to_string();
         if matching(&san, rules, pos, pawn, legal)[..] == [m] {
@@ -186,6 +204,10 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
     if let Some(p) = promote {
         s.push('=');
         s.push(p);
+    }
+    if let Some(Placed { letter: Some(l), .. }) = gate {
+        s.push('/');
+        s.push(l);
     }
     Some(s)
 }

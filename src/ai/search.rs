@@ -334,9 +334,11 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Off { dir } => 2 + dir as u64,
         MoveKind::Pass => 300,
         MoveKind::Drop { code, .. } => 400 + code.index() as u64,
-        MoveKind::Then { code, at } => 1000 + ((code.index() as u64) << 16 | at as u64),
+        MoveKind::Then { code, at, .. } => 1000 + ((code.index() as u64) << 16 | at as u64),
         MoveKind::Promote { code, .. } => 2000 + code.index() as u64,
-        MoveKind::Castle { rook_from, .. } => 3000 + rook_from as u64,
+        MoveKind::Castle { rook_from, .. } => {
+            3000 + rook_from as u64 + m.gated().map_or(0, |(code, at, _)| (code.index() as u64 + 1) << 16 | (at as u64) << 24)
+        }
     };
     let mut h = mix(kind << 32 ^ m.from as u64 ^ (m.len() as u64) << 16);
     if let Some((to, v)) = m.single() {

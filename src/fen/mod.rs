@@ -18,7 +18,7 @@
 //! out when the variant has neither (`… w 0 1`, as Fairy-Stockfish writes its start positions).
 
 use crate::geometry::NONE;
-use crate::piece::Player;
+use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::Ruleset;
 use crate::rules::castling::{EAST, WEST};
 use crate::state::{Position, PositionError};
@@ -222,7 +222,11 @@ fn en_passant(rules: &Ruleset, pos: &Position, side: Player, field: &str) -> Res
     Err(first_error.unwrap_or_else(|| "an empty en passant field".into()))
 }
 
-/// Reads a FEN's castling field (`KQkq`, or files for Chess960's rooks) into `pos`'s rights.
+/// Reads a FEN's castling field (`KQkq`, or files for Chess960's rooks) into `pos`'s rights;
+/// where the rules gate, also its gates, as Fairy-Stockfish writes them (S-chess's
+/// `KQBCDFGkqbcdfg`): while a player holds a gated kind in hand, a file is a gate on it, `K`
+/// and `Q` gates on the king's and the rook's cells too, and a king on a gate with no `K` or
+/// `Q` castles with each rook on a gate (Chess960's `ABCDEFGHabcdefgh`).
 fn read_castling(rules: &Ruleset, pos: &mut Position, castling: &str) -> Result<(), String> {
     let g = &rules.geometry;
     let c = rules
@@ -230,9 +234,14 @@ fn read_castling(rules: &Ruleset, pos: &mut Position, castling: &str) -> Result<
         .as_ref()
         .ok_or_else(|| format!("this variant has no castling, so `{}` means nothing", crate::files::quote(castling)))?;
     let mut rights = crate::rules::CastleRights::NONE;
+    let mut gates = ByPlayer::new(0u128, 0);
     for ch in castling.chars() {
         let p = if ch.is_ascii_uppercase() { Player::FIRST } else { Player::SECOND };
         let board = pos.board();
+        if let Some(cell) = gate_letter(rules, pos, p, ch) {
+            gates[p] |= 1 << cell;
+            continue;
+        }
         let rook = match ch.to_ascii_lowercase() {
             'k' => c.outermost_rook(g, board, p, EAST, None),
             'q' => c.outermost_rook(g, board, p, WEST, None),
@@ -247,9 +256,59 @@ fn read_castling(rules: &Ruleset, pos: &mut Position, castling: &str) -> Result<
         }
         let king = c.king_on_rank(g, board, p, rook).unwrap_or(NONE);
         rights.set(p, if rook > king { EAST } else { WEST }, rook);
+        if rules.drops.gating.is_some() && pos.gated_in_hand(rules, p) {
+            gates[p] |= 1 << rook | if king == NONE { 0 } else { 1 << king };
+        }
+    }
+    if rules.drops.gating.is_some() {
+        for p in Player::both() {
+            let on_gate = |cell: u16| gates[p] & 1 << cell != 0;
+            let king = (0..g.len() as u16).find(|&x| on_gate(x) && pos.board()[x as usize] == PieceCode::new(c.king, p));
+            if let Some(king) = king.filter(|_| rights.iter().all(|(q, _, _)| q != p)) {
+                for r in (0..g.len() as u16).filter(|&x| on_gate(x) && pos.board()[x as usize].is_of(p)) {
+                    let side = if r > king { EAST } else { WEST };
+                    if c.rooks.contains(pos.board()[r as usize].kind()) && c.sides[side].is_some() {
+                        rights.set(p, side, r);
+                    }
+                }
+            }
+        }
+        pos.set_gates(gates);
     }
     pos.set_castle_rights(rules, rights);
     Ok(())
+}
+
+/// The gate a castling field's file letter names (`B`: b1 for white), where the rules gate and
+/// `p` holds a gated kind in hand: the cell of that file where `p`'s gated kinds enter and one
+/// of its pieces stands.
+fn gate_letter(rules: &Ruleset, pos: &Position, p: Player, ch: char) -> Option<u16> {
+    let gating = rules.drops.gating.as_ref()?;
+    let g = &rules.geometry;
+    let file = (0..g.files).find(|&x| crate::geometry::file_letter(x) == ch.to_ascii_lowercase())?;
+    if matches!(ch.to_ascii_lowercase(), 'k' | 'q') || !pos.gated_in_hand(rules, p) {
+        return None;
+    }
+    let mut cells = (0..g.ranks).filter_map(|r| g.at(file as i32, r as i32)).map(|c| c.0);
+    cells.find(|&c| gating.cells[p] & 1 << c != 0 && pos.board()[c as usize].is_of(p))
+}
+
+/// The letters a FEN's castling field gives `p`'s gates ([`read_castling`]): each gate's file,
+/// but those its castling letters imply (the king's, the castling rooks'); none while `p` holds
+/// no gated kind in hand.
+fn gate_letters(rules: &Ruleset, pos: &Position, p: Player) -> String {
+    let g = &rules.geometry;
+    if rules.drops.gating.is_none() || !pos.gated_in_hand(rules, p) {
+        return String::new();
+    }
+    let rights: Vec<u16> = pos.castle_rights().iter().filter(|&(q, _, _)| q == p).map(|(_, _, r)| r).collect();
+    let king = rules.castling.as_ref().and_then(|c| rights.first().and_then(|&r| c.king_on_rank(g, pos.board(), p, r)));
+    let files = crate::cellset::CellSet::from_bits(pos.gates()[p]).into_iter().filter(|c| !rights.contains(c) && Some(*c) != king);
+    let mut files: Vec<u8> = files.map(|c| g.coords(crate::geometry::Cell(c)).0).collect();
+    files.sort_unstable();
+    files.dedup();
+    let letters = files.into_iter().map(crate::geometry::file_letter);
+    letters.map(|l| if p == Player::FIRST { l.to_ascii_uppercase() } else { l }).collect()
 }
 
 /// Writes a position as a FEN.
@@ -266,13 +325,16 @@ pub fn write(rules: &Ruleset, pos: &Position) -> Result<String, PositionError> {
     let side = if pos.side() == Player::FIRST { "w" } else { "b" };
     let mut castling = String::new();
     if let Some(c) = &rules.castling {
-        for (p, s, rook) in pos.castle_rights().iter() {
-            let letter = if c.outermost_rook(g, pos.board(), p, s, None) == rook {
-                if s == EAST { 'k' } else { 'q' }
-            } else {
-                crate::geometry::file_letter(g.coords(crate::geometry::Cell(rook)).0)
-            };
-            castling.push(if p == Player::FIRST { letter.to_ascii_uppercase() } else { letter });
+        for p in Player::both() {
+            for (_, s, rook) in pos.castle_rights().iter().filter(|&(q, _, _)| q == p) {
+                let letter = if c.outermost_rook(g, pos.board(), p, s, None) == rook {
+                    if s == EAST { 'k' } else { 'q' }
+                } else {
+                    crate::geometry::file_letter(g.coords(crate::geometry::Cell(rook)).0)
+                };
+                castling.push(if p == Player::FIRST { letter.to_ascii_uppercase() } else { letter });
+            }
+            castling.push_str(&gate_letters(rules, pos, p));
         }
     }
     if castling.is_empty() {

@@ -89,3 +89,39 @@ pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut Mov
         }
     }
 }
+
+/// Appends, for each move of `out[start..]` whose piece leaves one of the mover's gates (a
+/// move of one piece or castling, whose rook's cell may be the gate), the same move with each
+/// gated kind the mover holds in hand placed there (see [`crate::rules::Gating`]); a castling
+/// whose king or rook lands on the gate cannot.
+pub(crate) fn gatings(rules: &Ruleset, pos: &Position, out: &mut MoveList, start: usize) {
+    let Some(g) = &rules.drops.gating else { return };
+    let side = pos.side();
+    let gates = pos.gates()[side];
+    if gates == 0 {
+        return;
+    }
+    let in_hand = |code: crate::piece::PieceCode| {
+        rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand).is_some_and(|s| pos.counter(side, s) > 0)
+    };
+    let end = out.len();
+    for i in start..end {
+        let m = out[i];
+        let cells: [u16; 2] = match (m.kind, m.castling()) {
+            (crate::notation::MoveKind::Normal, _) => [m.from, NONE],
+            (_, Some((rook, rook_to))) => {
+                let free = |c: u16| c != rook_to && Some(c) != m.to();
+                [if free(m.from) { m.from } else { NONE }, if free(rook) { rook } else { NONE }]
+            }
+            _ => continue,
+        };
+        for at in cells.into_iter().filter(|&c| c != NONE && gates & 1 << c != 0) {
+            for &(code, zone) in &g.codes[side] {
+                if zone & 1 << at != 0 && in_hand(code) {
+                    let letter = rules.pieces[code.index()].drop.as_ref().map_or(b'?', |d| d.letter);
+                    out.push(m.gate(code, letter, at));
+                }
+            }
+        }
+    }
+}

@@ -29,7 +29,7 @@ pub(crate) use chains::first_capture_among;
 use chains::{Scratch, capture_chains, captures_from, start_chain};
 pub(crate) use chains::{captures, captures_landing_anywhere};
 pub(crate) use count::{Counted, count_moves, count_quiet_steps, count_to_pick, mobility, nth_move};
-pub(crate) use drops::drops;
+pub(crate) use drops::{drops, gatings};
 use finish::dedup_from;
 pub(crate) use finish::{dedup, expand_promotions, finish, late_policy, merge_same_captures, same_capture};
 #[cfg(test)]

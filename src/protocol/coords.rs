@@ -64,6 +64,15 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
             if letter.is_ascii_alphanumeric() { format!("{}{at}{to}", letter as char) } else { format!("{at}{to}") }
         }
         MoveKind::Normal | MoveKind::Then { .. } | MoveKind::Promote { .. } | MoveKind::Castle { .. } => {
+            if let Some((_, at, letter)) = m.gated() {
+                // Fairy-Stockfish's gating: the letter after the move (`b1c3h`); a gate on a
+                // castling rook's cell names the rook's cell first (`h1e1h`).
+                let l = (letter as char).to_ascii_lowercase();
+                return match m.castling() {
+                    Some((rook, _)) if at == rook => format!("{}{}{l}", name(rook), name(m.from)),
+                    _ => format!("{}{l}", text_in(d, &without_gate(m), g)),
+                };
+            }
             let mut s = name(m.from);
             for &c in m.landings() {
                 s.push_str(&name(c));
@@ -83,6 +92,16 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
             s
         }
     }
+}
+
+/// A gated move without its gated piece.
+fn without_gate(m: &Move) -> Move {
+    let mut plain = *m;
+    plain.kind = match m.kind {
+        MoveKind::Castle { rook_from, .. } => MoveKind::Castle { rook_from, gate: crate::notation::Gate::NONE },
+        _ => MoveKind::Normal,
+    };
+    plain
 }
 
 /// The legal move `uci` names: the first of `legal` whose [`text`] is `uci` (letters in any

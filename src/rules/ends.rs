@@ -101,7 +101,9 @@ pub(crate) enum EndKind {
     Facing { points: bool },
     /// The pieces on the board, both players' together, are exactly one of `sets` (kind
     /// counts, indexed by kind): a draw (too little material to win).
-    Material { sets: Vec<Vec<u8>> },
+    /// `hands`: the counter slots of the pieces in hand (while either player holds one, the
+    /// material suffices: a piece in hand may yet enter).
+    Material { sets: Vec<Vec<u8>>, hands: Vec<u8> },
     /// Check counting: each move that leaves the opponent in check takes one from the mover's
     /// counter `slot` (the checks it has still to give); a player whose counter is 0 or less
     /// after its move wins (three-check), or with `win` false loses.
@@ -288,7 +290,7 @@ impl EndKind {
             EndKind::QuietMoves { plies, points, .. } => {
                 (m.clock >= *plies).then(|| if *points { m.score.and_then(|s| s.winner(m.board)) } else { None })
             }
-            EndKind::Material { sets } => material_met(m, sets).then_some(None),
+            EndKind::Material { sets, hands } => material_met(m, sets, hands).then_some(None),
             EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
             // (Facing is judged by the kernel after a pass, which knows the geometry.)
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
@@ -436,8 +438,11 @@ fn completes_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u
 
 /// `material`: whether the pieces on the board, by kind, are one of `sets` (checked only after
 /// a capture or a promotion, the moves that change the material).
-fn material_met(m: &AfterMove, sets: &[Vec<u8>]) -> bool {
+fn material_met(m: &AfterMove, sets: &[Vec<u8>], hands: &[u8]) -> bool {
     if m.effects.captured == 0 && m.effects.code == m.effects.new_code {
+        return false;
+    }
+    if hands.iter().any(|&s| m.counters[s as usize].0.iter().any(|&n| n > 0)) {
         return false;
     }
     let total = (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize;
@@ -902,7 +907,9 @@ fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     if sets.is_empty() {
         return Err(v.err(c.f, e.condition.span(), "`material` needs at least one set of pieces", "this condition"));
     }
-    Ok(Some(EndKind::Material { sets }))
+    let hand = |s: &str| c.kinds.iter().any(|k| crate::rules::validate::hand_counter(&k.name) == s);
+    let hands = (0..c.counters.len() as u8).filter(|&s| hand(c.counters[s as usize])).collect();
+    Ok(Some(EndKind::Material { sets, hands }))
 }
 
 /// The `[[end]]` tables in force.

@@ -170,6 +170,34 @@ pub(crate) struct Exit {
     pub(crate) counter: Option<u8>,
 }
 
+/// The kinds each player drops (in kind order) and the kinds it gates.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Drops {
+    pub(crate) by: ByPlayer<Vec<PieceCode>>,
+    pub(crate) gating: Option<Gating>,
+}
+
+impl std::ops::Index<Player> for Drops {
+    type Output = Vec<PieceCode>;
+    fn index(&self, p: Player) -> &Vec<PieceCode> {
+        &self.by[p]
+    }
+}
+
+/// Gating (S-chess): a piece in hand of a kind with `drop = { gate = true }` enters the board
+/// only as part of a move of its owner's, onto the cell that move's piece leaves, where that
+/// cell is a gate: in the kind's zone, and holding since the game began a piece of the player's
+/// that never moved (a castling's rook's cell too). The gates are position state
+/// ([`crate::state::Position::gates`]): a cell stops being one when its piece moves or is
+/// taken, and all of a player's when its hand of gated kinds is empty.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Gating {
+    /// Per player, the gated codes, in kind order, each with its zone's cells.
+    pub(crate) codes: ByPlayer<Vec<(PieceCode, u128)>>,
+    /// Per player, every cell some gated kind's zone holds.
+    pub(crate) cells: ByPlayer<u128>,
+}
+
 /// Placing a piece from outside the board (`drop = { … }`): onto an empty cell of a zone, from
 /// an unlimited supply, optionally falling along a direction to the last empty cell.
 #[derive(Clone, Debug)]
@@ -189,6 +217,8 @@ pub(crate) struct DropRule {
     pub(crate) gravity: Option<(i8, i8)>,
     /// A drop must convert at least one enemy piece (the kind's [`Convert`]).
     pub(crate) must_convert: bool,
+    /// `gate = true`: placed only by gating, on a gate its owner's piece leaves ([`Gating`]).
+    pub(crate) gate: bool,
     /// `supply = "hand"`: the counter slot holding how many the player has in hand.
     pub(crate) hand: Option<u8>,
     /// `from_hand_of`: the slot is another kind's (this kind is that piece's other face).
@@ -489,7 +519,13 @@ impl Zobrist {
         mix(0xE9E9_0000_0000_0000 ^ cell as u64)
     }
 
-    /// The key of a right to castle with the rook on `rook` (`slot`: player and side).
+    /// The key of a gate of `p`'s on `cell`.
+    #[inline]
+    pub(crate) fn gate(p: Player, cell: u16) -> u64 {
+        mix(0x6A7E_0000_0000_0000 ^ ((p.index() as u64) << 32) ^ cell as u64)
+    }
+
+    /// The key of a castling right: its slot and rook cell.
     #[inline]
     pub(crate) fn castle(slot: usize, rook: u16) -> u64 {
         mix(0xCA57_0000_0000_0000 ^ ((slot as u64) << 32) ^ rook as u64)
@@ -566,8 +602,9 @@ pub struct Ruleset {
     pub(crate) counters: Vec<(String, i32)>,
     /// Indexed by piece code (index 0 = empty, unused).
     pub(crate) pieces: Vec<PieceRules>,
-    /// The codes each player may drop (those whose [`PieceRules::drop`] is set), in kind order.
-    pub(crate) drops: ByPlayer<Vec<PieceCode>>,
+    /// The codes each player may drop (those whose [`PieceRules::drop`] is set, not gated), in
+    /// kind order, and the gated ones.
+    pub(crate) drops: Drops,
     pub(crate) captures: CapturePolicy,
     pub(crate) ends: Vec<EndRule>,
     pub(crate) setup: Setup,
@@ -727,7 +764,7 @@ impl Ruleset {
             && !self.push
             && !self.captures.to_hand
             && self.captures.explode.is_none()
-            && self.drops.0.iter().all(|d| d.is_empty())
+            && self.drops.by.0.iter().all(|d| d.is_empty())
             && self.pieces.iter().all(plain_piece);
         // Without attributes no effect applies and no crown is held.
         match (lean, self.attributes.is_empty()) {

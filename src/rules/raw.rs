@@ -501,6 +501,10 @@ pub(crate) struct RawDrop {
     /// `"allowed"` (the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) no_mate: Option<Spanned<Setting<TextOrBool>>>,
+    /// With `supply = "hand"`: placed only by gating, onto a gate (a cell of `zone` holding an
+    /// unmoved piece of the player's since the start) as the piece there leaves it (S-chess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) gate: Option<Spanned<bool>>,
     /// With `supply = "hand"`: dropped from the hand's pieces of that kind, not from a count of
     /// its own (a promoted face dropped face up: Kyoto shogi's gold from a lance in hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -216,7 +216,7 @@ impl Setwise {
                 CodeShifts { jumps, steps: steps.flatten() }
             })
             .collect();
-        let no_drops = rules.drops.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
+        let no_drops = rules.drops.by.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
         Some(Setwise {
             codes,
             plain: rules.pieces.iter().all(|p| p.steps.as_ref().is_some_and(|s| s.capture == 0) || p.quiet.is_empty()),

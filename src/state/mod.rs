@@ -212,6 +212,11 @@ pub struct Position {
     en_passant: Option<(u16, u16)>,
     /// The rooks each player may still castle with.
     castle: CastleRights,
+    /// Per player, its gates ([`crate::rules::Gating`]): cells holding one of its pieces that
+    /// never moved, where a piece in hand may enter as that piece leaves. Empty without gating.
+    gates: ByPlayer<u128>,
+    /// Whether the rules gate: the gates are then saved with each move.
+    gating: bool,
     /// Plies since the last capture or move of a clock kind (`quiet_moves`; not hashed: the
     /// same position at another clock is the same position).
     clock: u32,
@@ -240,6 +245,7 @@ pub struct Position {
     /// in reverse (a move changes a few of them; copying them all cost Lielow 512 bytes twice).
     attr_log: Vec<(u32, i32)>,
     saved_counters: Vec<ByPlayer<i32>>,
+    saved_gates: Vec<ByPlayer<u128>>,
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
@@ -267,6 +273,8 @@ impl Clone for Position {
             result,
             en_passant,
             castle,
+            gates,
+            gating,
             clock,
             hash,
             counts,
@@ -278,6 +286,7 @@ impl Clone for Position {
             cell_log,
             attr_log,
             saved_counters,
+            saved_gates,
             saved_extra,
             frames,
         } = self;
@@ -291,6 +300,8 @@ impl Clone for Position {
         result.clone_from(&o.result);
         *en_passant = o.en_passant;
         *castle = o.castle;
+        *gates = o.gates;
+        *gating = o.gating;
         *clock = o.clock;
         *hash = o.hash;
         *counts = o.counts;
@@ -302,6 +313,7 @@ impl Clone for Position {
         cell_log.clone_from(&o.cell_log);
         attr_log.clone_from(&o.attr_log);
         saved_counters.clone_from(&o.saved_counters);
+        saved_gates.clone_from(&o.saved_gates);
         saved_extra.clone_from(&o.saved_extra);
         frames.clone_from(&o.frames);
     }
@@ -356,6 +368,7 @@ impl PartialEq for Position {
             && self.counts == o.counts
             && self.en_passant == o.en_passant
             && self.castle == o.castle
+            && self.gates == o.gates
             && self.clock == o.clock
             && self.history == o.history
     }
@@ -374,6 +387,12 @@ impl Position {
             ..Position::default()
         };
         p.rehash(rules);
+        if let Some(g) = &rules.drops.gating {
+            // Every cell of a gated kind's zone holding one of its player's pieces, for a
+            // player with a gated kind in hand.
+            let gates = Player::both().map(|q| if p.gated_in_hand(rules, q) { g.cells[q] & p.occupied[q] } else { 0 });
+            p.set_gates(ByPlayer::new(gates[0], gates[1]));
+        }
         p.history.push(p.hash);
         p.reserve_plies(START_PLIES);
         p
@@ -424,6 +443,7 @@ impl Position {
             h ^= Zobrist::en_passant(at);
         }
         h ^= castle_key(self.castle);
+        h ^= gates_key(self.gates);
         self.hash = h;
         self.counts = counts;
         self.occupied = occupied;
@@ -695,6 +715,9 @@ impl Position {
         if !self.counters.is_empty() {
             self.saved_counters.extend_from_slice(&self.counters);
         }
+        if self.gating {
+            self.saved_gates.push(self.gates);
+        }
         let extra = self.cont.is_some() || self.result.is_some();
         if extra {
             self.saved_extra.push((self.cont.clone(), self.result.clone()));
@@ -735,7 +758,7 @@ impl Position {
         let mut fx = MoveEffects::default();
         match mv.kind {
             MoveKind::Drop { code, .. } => self.drop_piece(rules, mv, code, &mut fx),
-            MoveKind::Castle { rook_from, rook_to } => self.castle_pieces(rules, mv, rook_from, rook_to, &mut fx),
+            MoveKind::Castle { .. } => self.castle_pieces(rules, mv, &mut fx),
             MoveKind::Pass => {}
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => {
                 self.move_piece(rules, mv, &mut fx)
@@ -758,6 +781,9 @@ impl Position {
         if let Some((at, piece)) = opened {
             self.en_passant = Some((at, piece));
             self.hash ^= Zobrist::en_passant(at);
+        }
+        if self.gating {
+            self.gates_after(rules, mv, turn);
         }
         if let Some(kinds) = rules.clock {
             let drop = matches!(mv.kind, MoveKind::Drop { .. });
@@ -866,13 +892,8 @@ impl Position {
             self.exit(z, to, code.owner(), x.counter, fx);
         }
         if let Some((code, at)) = mv.placed() {
-            // The turn's second part: a piece placed from the landing (Amazons' arrow), taken
-            // from the mover's hand where the kind is dropped from one.
-            self.put(z, at, code, &initial_attrs(rules, code)[..self.nattr]);
-            if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
-                let owner = code.owner();
-                self.set_counter(owner, slot, self.counter(owner, slot) - 1);
-            }
+            // The turn's second part: a piece placed from the landing (Amazons' arrow) or gated.
+            self.place_from_hand(rules, code, at);
         }
     }
 
@@ -942,8 +963,9 @@ impl Position {
 
     /// Castling: king and rook leave their cells, then land (either may land where the other
     /// stood).
-    fn castle_pieces(&mut self, rules: &Ruleset, mv: &Move, rook_from: u16, rook_to: u16, fx: &mut MoveEffects) {
+    fn castle_pieces(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) {
         let z = &rules.zobrist;
+        let (rook_from, rook_to) = mv.castling().expect("a castling");
         let n = self.nattr;
         let (king, rook) = (self.board[mv.from as usize], self.board[rook_from as usize]);
         let attrs_of = |p: &Position, c: u16| p.attrs[c as usize * n..(c as usize + 1) * n].to_vec();
@@ -954,6 +976,58 @@ impl Position {
         self.put(z, to, king, &ka);
         self.put(z, rook_to, rook, &ra);
         (fx.code, fx.new_code, fx.to) = (king, king, to);
+        if let Some((code, at)) = mv.placed() {
+            self.place_from_hand(rules, code, at);
+        }
+    }
+
+    /// The piece of `code` a move places on `at` (a second part, a gated piece), taken from its
+    /// owner's hand where its kind is dropped from one.
+    fn place_from_hand(&mut self, rules: &Ruleset, code: PieceCode, at: u16) {
+        self.put(&rules.zobrist, at, code, &initial_attrs(rules, code)[..self.nattr]);
+        if let Some(slot) = rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand) {
+            let owner = code.owner();
+            self.set_counter(owner, slot, self.counter(owner, slot) - 1);
+        }
+    }
+
+    /// The gates after `mover`'s move `mv`: the cells it leaves (a castling's rook's too) and
+    /// the opponent's cells it captures on stop being gates; with no gated kind left in hand,
+    /// none of the mover's is.
+    #[inline(never)]
+    fn gates_after(&mut self, rules: &Ruleset, mv: &Move, mover: Player) {
+        let mut g = self.gates;
+        if (mv.from as usize) < self.board.len() {
+            g[mover] &= !bit(mv.from);
+        }
+        if let Some((rook, _)) = mv.castling() {
+            g[mover] &= !bit(rook);
+        }
+        for v in mv.victims() {
+            g[mover.other()] &= !bit(v);
+        }
+        if !self.gated_in_hand(rules, mover) {
+            g[mover] = 0;
+        }
+        self.set_gates(g);
+    }
+
+    /// Whether `p` holds a piece of a gated kind in hand.
+    pub(crate) fn gated_in_hand(&self, rules: &Ruleset, p: Player) -> bool {
+        let Some(g) = &rules.drops.gating else { return false };
+        g.codes[p].iter().any(|(c, _)| rules.pieces[c.index()].drop.as_ref().and_then(|d| d.hand).is_some_and(|s| self.counter(p, s) > 0))
+    }
+
+    /// Sets the gates, keeping the hash right.
+    pub(crate) fn set_gates(&mut self, gates: ByPlayer<u128>) {
+        self.hash ^= gates_key(self.gates) ^ gates_key(gates);
+        self.gates = gates;
+        self.gating |= gates != ByPlayer::new(0, 0);
+    }
+
+    /// Each player's gates.
+    pub(crate) fn gates(&self) -> ByPlayer<u128> {
+        self.gates
     }
 
     /// Plies since the last capture or move of a kind that restarts the `quiet_moves` clock.
@@ -1162,6 +1236,9 @@ impl Position {
             self.counters.copy_from_slice(&self.saved_counters[at..]);
             self.saved_counters.truncate(at);
         }
+        if self.gating {
+            self.gates = self.saved_gates.pop().expect("saved with the frame");
+        }
         self.side = f.side;
         self.ply = f.ply;
         if f.extra {
@@ -1183,12 +1260,15 @@ impl Position {
 
     /// Sets the castling rights (for set-up positions read from other notations).
     /// After the board was edited by hand (`put`, `remove`, `clear`): drops each castling right
-    /// whose rook or king is no longer there, and an en passant cell whose piece has gone.
+    /// whose rook or king is no longer there, an en passant cell whose piece has gone, and a
+    /// gate whose piece has.
     pub(crate) fn drop_stale_rights(&mut self, rules: &Ruleset) {
         if self.en_passant.is_some_and(|(_, piece)| self.board[piece as usize].is_empty()) {
             self.en_passant = None;
         }
         self.drop_missing_castlers(rules);
+        // A gate holds a piece of its player's.
+        self.gates = ByPlayer::new(self.gates[Player::FIRST] & self.occupied[Player::FIRST], self.gates[Player::SECOND] & self.occupied[Player::SECOND]);
         self.rehash(rules);
     }
 
@@ -1232,6 +1312,17 @@ fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
         vals[slot as usize] = init;
     }
     vals
+}
+
+/// The hash of the players' gates.
+fn gates_key(gates: ByPlayer<u128>) -> u64 {
+    let mut h = 0;
+    for p in Player::both() {
+        for c in crate::cellset::CellSet::from_bits(gates[p]) {
+            h ^= Zobrist::gate(p, c);
+        }
+    }
+    h
 }
 
 /// The hash of a set of castling rights.

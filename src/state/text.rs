@@ -49,6 +49,11 @@ impl Position {
             let rooks: Vec<&str> = self.castle.iter().map(|(_, _, r)| g.name(crate::geometry::Cell(r))).collect();
             s.push_str(&format!(" castle={}", rooks.join(",")));
         }
+        let gates = self.gates[Player::FIRST] | self.gates[Player::SECOND];
+        if gates != 0 {
+            let cells: Vec<&str> = crate::cellset::CellSet::from_bits(gates).into_iter().map(|c| g.name(crate::geometry::Cell(c))).collect();
+            s.push_str(&format!(" gates={}", cells.join(",")));
+        }
         if let Some(r) = &self.result {
             s.push_str(&format!(" result=\"{}\"", r.describe(&rules.player_names)));
         }
@@ -115,6 +120,7 @@ impl Position {
                     p.en_passant = Some((at, piece));
                 }
                 "castle" => p.read_castle(rules, v)?,
+                "gates" => p.read_gates(rules, v)?,
                 "clock" => {
                     p.clock =
                         v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::files::quote(v))))?;
@@ -131,6 +137,25 @@ impl Position {
         p.rehash(rules);
         p.history.push(p.hash);
         Ok(p)
+    }
+
+    /// `gates=b1,c1,g8`: the gates ([`crate::rules::Gating`]), each its piece's player's.
+    fn read_gates(&mut self, rules: &Ruleset, v: &str) -> Result<(), PositionError> {
+        let bad = |m: String| PositionError(m);
+        let g = rules.drops.gating.as_ref().ok_or_else(|| bad("gates=…: this variant has no gated pieces".into()))?;
+        let mut gates = ByPlayer::new(0u128, 0);
+        for t in v.split(',').filter(|t| !t.is_empty() && *t != "-") {
+            let quoted = (crate::files::quote(v), crate::files::quote(t));
+            let c = rules.geometry.parse_cell(t).map_err(|_| bad(format!("gates={}: `{}` is not a cell", quoted.0, quoted.1)))?.0;
+            let code = self.board[c as usize];
+            if code.is_empty() || g.cells[code.owner()] & 1 << c == 0 {
+                return Err(bad(format!("gates={}: {} holds no piece on a cell its player's gated kinds enter by", quoted.0, quoted.1)));
+            }
+            gates[code.owner()] |= 1 << c;
+        }
+        self.gates = gates;
+        self.gating = true;
+        Ok(())
     }
 
     /// `castle=h1,a1,h8`: the rooks that may still castle (each beside its own king, on its

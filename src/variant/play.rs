@@ -163,6 +163,7 @@ impl Variant {
             if self.rules.promotion_choices {
                 movegen::expand_promotions(&self.rules, pos, out, start);
             }
+            movegen::gatings(&self.rules, pos, out, start);
         }
         // A pass at any turn, tested by the check rule like any move.
         if self.rules.may_pass && pos.continuation().is_none() {
@@ -847,6 +848,7 @@ impl Variant {
         if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, out, start);
         }
+        movegen::gatings(&self.rules, pos, out, start);
         if let (Some(f), Some(s)) = (self.hook(Hook::AllowMove), &self.script) {
             let mut i = start;
             while i < out.len() {
@@ -1321,7 +1323,7 @@ impl Variant {
         let g = &self.rules.geometry;
         let side = match (mv, &self.rules.castling) {
             (MoveText::Castle { .. }, None) => return Ok(Some("this game has no castling".into())),
-            (MoveText::Castle { east }, Some(_)) => Some(if *east { EAST } else { WEST }),
+            (MoveText::Castle { east, .. }, Some(_)) => Some(if *east { EAST } else { WEST }),
             (MoveText::Path { from, landings, capture: false, then: None, promote: None }, Some(c)) if landings.len() == 1 => {
                 let code = pos.board().get(*from as usize).copied().unwrap_or_default();
                 let (f0, r0) = g.coords(crate::geometry::Cell(*from));

@@ -9,6 +9,7 @@ mod board;
 pub(super) mod context;
 pub(crate) mod merge;
 mod pieces;
+pub(crate) use pieces::hand_counter;
 mod push;
 pub(super) mod settings;
 mod setup;

@@ -119,10 +119,10 @@ impl V<'_> {
 
 /// Every piece code's rules, whether move lists need deduplicating, and the codes each player
 /// may drop.
-pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool, ByPlayer<Vec<PieceCode>>)> {
+pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<PieceRules>, bool, Drops)> {
     let mut pieces = vec![PieceRules::default(); PieceCode::count(ctx.kinds.len())];
     let mut dedup = false;
-    let mut drops = ByPlayer::new(Vec::new(), Vec::new());
+    let mut drops = Drops::default();
     for (ki, k) in ctx.kinds.iter().enumerate() {
         let raw = &v.m.pieces[&k.name];
         for p in Player::both() {
@@ -130,21 +130,29 @@ pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<Pi
             rules.to_hand = in_hand(v, raw, ctx, &k.name)?;
             dedup |= may_repeat(g, &rules);
             let code = PieceCode::new(KindId(ki as u8), p);
-            if rules.drop.is_some() {
-                drops[p].push(code);
+            match &rules.drop {
+                Some(d) if d.gate => {
+                    let cells = d.cells.iter().fold(0u128, |s, &c| s | 1 << c);
+                    let gating = drops.gating.get_or_insert_with(Default::default);
+                    gating.codes[p].push((code, cells));
+                    gating.cells[p] |= cells;
+                }
+                Some(_) => drops.by[p].push(code),
+                None => {}
             }
             pieces[code.index()] = rules;
         }
     }
     // Each drop carries its kind's letter; a player who may drop more than one kind writes it:
-    // `K@c3`.
+    // `K@c3` (a gated piece's always: `/H@b1`).
     for p in Player::both() {
         let written = drops[p].len() > 1;
-        for c in &drops[p] {
+        let gated = drops.gating.as_ref().map_or(&[][..], |g| &g.codes[p][..]).iter().map(|(c, _)| c);
+        for c in drops.by[p].iter().chain(gated) {
             let letter = ctx.kinds[c.kind().0 as usize].symbols[p].to_ascii_uppercase();
             if let Some(d) = &mut pieces[c.index()].drop {
                 d.letter = if letter.is_ascii() { letter as u8 } else { b'?' };
-                d.written = written;
+                d.written = written || d.gate;
             }
         }
     }
@@ -248,7 +256,9 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
     }
     let (no_mate, mate_loses) = drop_mate_reading(v, f, raw)?;
     let beside = beside_table(v, f, raw, g)?;
+    let gate = gate_reading(v, f, raw, hand, g)?;
     Ok(DropRule {
+        gate,
         cells,
         fall,
         letter: 0,
@@ -264,6 +274,23 @@ fn stage_drop(v: &V, f: usize, d: &Spanned<RawDrop>, p: Player, ctx: &PieceCtx, 
         beside,
         sets: None,
     })
+}
+
+/// `gate = true`: a kind in hand placed only by gating (see [`crate::rules::Gating`]), which
+/// needs a hand, cells that fit a position's 128-bit sets and no other rule for where it lands.
+fn gate_reading(v: &V, f: usize, raw: &RawDrop, hand: Option<u8>, g: &Geometry) -> R<bool> {
+    let Some(gate) = raw.gate.as_ref().filter(|b| *b.get_ref()) else { return Ok(false) };
+    let but = if hand.is_none() {
+        "but its supply is not \"hand\" (a gated piece comes from the hand)"
+    } else if g.len() > 128 {
+        "but gates are kept for boards of at most 128 cells"
+    } else if raw.gravity.is_some() || raw.not_on_file_with.is_some() || raw.beside_own.is_some() || raw.must_convert.is_some() || raw.no_mate.is_some() {
+        "but it is combined with another rule for where the piece lands (gravity, must_convert, not_on_file_with, beside_own, no_mate)"
+    } else {
+        return Ok(true);
+    };
+    let e = v.err(f, gate.span(), "`gate = true` places this kind only on a gate its owner's piece leaves", but);
+    Err(e.with_help("drop = { supply = \"hand\", zone = \"first_rank\", gate = true }"))
 }
 
 /// How a drop's `no_mate` reads a mating drop: (not legal, legal and losing).
