@@ -510,3 +510,61 @@ fn by_path(rules: &Ruleset, pos: &Position, mv: &MoveText, code: PieceCode, lega
         _ => None,
     }
 }
+
+/// Why a text that gates a piece (`b1-c3/H`, `O-O/H@h1`), or drops a kind that only gating
+/// places (`H@b1`), names no legal move while the move without the piece is legal: a letter of
+/// no gated kind, none in hand, a cell the move does not leave, a cell outside the kind's zone
+/// or no gate, a castling's landing. `None` where none of these holds (the check test then
+/// speaks) or the text gates nothing.
+pub(crate) fn by_gate(rules: &Ruleset, pos: &Position, mv: &MoveText, legal: &[Move]) -> Option<String> {
+    let gating = rules.drops.gating.as_ref()?;
+    let (g, side) = (&rules.geometry, pos.side());
+    let name = |c: u16| g.name(crate::geometry::Cell(c)).to_string();
+    let gated = |l: char| gating.codes[side].iter().find(|(c, _)| rules.symbol(*c).to_ascii_uppercase() == l).copied();
+    let kind_of = |c: PieceCode| rules.kind(c.kind()).name.clone();
+    let (placed, plain) = match mv {
+        MoveText::Drop { letter: Some(l), .. } => {
+            let (code, _) = gated(*l)?;
+            let kind = kind_of(code);
+            return Some(format!(
+                "{} {kind} is never dropped on its own: it enters by gating, placed on the cell one of your pieces leaves from a gate as part of that move (write the move, then /{l}: b1-c3/{l})",
+                a(&kind)
+            ));
+        }
+        MoveText::Path { from, landings, capture, then: Some(p), promote } if p.letter.is_some() => {
+            (*p, MoveText::Path { from: *from, landings: landings.clone(), capture: *capture, then: None, promote: *promote })
+        }
+        MoveText::Castle { east, then: Some(p) } => (*p, MoveText::Castle { east: *east, then: None }),
+        _ => return None,
+    };
+    let m = *legal.iter().find(|m| plain.names(m))?;
+    let letter = placed.letter?;
+    let Some((code, zone)) = gated(letter) else {
+        let kinds: Vec<String> = gating.codes[side].iter().map(|(c, _)| rules.symbol(*c).to_ascii_uppercase().to_string()).collect();
+        return Some(format!("{letter} is no kind that enters by gating (those are {})", kinds.join(", ")));
+    };
+    let kind = kind_of(code);
+    let d = rules.pieces[code.index()].drop.as_ref()?;
+    if d.hand.is_some_and(|s| pos.counter(side, s) <= 0) {
+        return Some(format!("{} has no {kind} in hand", rules.player_name(side)));
+    }
+    let leaves: Vec<u16> = std::iter::once(m.from).chain(m.castling().map(|(r, _)| r)).collect();
+    let left = leaves.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" or ");
+    let cells = match placed.at {
+        Some(at) if !leaves.contains(&at) => return Some(format!("a gated {kind} enters on the cell the move leaves ({left}), not on {}", name(at))),
+        Some(at) => vec![at],
+        None => leaves.clone(),
+    };
+    for c in cells {
+        if zone & 1 << c == 0 {
+            return Some(format!("{} is outside the {kind}'s zone{}", name(c), d.zone.as_ref().map_or(String::new(), |z| format!(" ({z})"))));
+        }
+        if pos.gates()[side] & 1 << c == 0 {
+            return Some(format!("{} is no gate of yours: a piece enters there only as the piece that has stood on it since the start leaves it", name(c)));
+        }
+        if m.to() == Some(c) || m.castling().is_some_and(|(_, r)| r == c) {
+            return Some(format!("the castling lands a piece on {}, so nothing can enter there", name(c)));
+        }
+    }
+    None
+}

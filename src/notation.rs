@@ -156,6 +156,17 @@ impl Move {
         }
     }
 
+    /// The move without its gated piece (itself when it gates none).
+    pub(crate) fn without_gate(&self) -> Move {
+        let mut plain = *self;
+        match self.kind {
+            MoveKind::Castle { rook_from, .. } => plain.kind = MoveKind::Castle { rook_from, gate: Gate::NONE },
+            MoveKind::Then { letter, .. } if letter != 0 => plain.kind = MoveKind::Normal,
+            _ => {}
+        }
+        plain
+    }
+
     /// A castling's rook: where it stands and where it lands.
     #[inline]
     pub(crate) fn castling(&self) -> Option<(u16, u16)> {
@@ -515,7 +526,9 @@ impl MoveText {
             };
             return Ok(MoveText::Off { from, dir });
         }
-        if let Some((letter, to)) = text.trim().split_once('@') {
+        if let Some((letter, to)) = text.trim().split_once('@')
+            && !t.contains('/')
+        {
             let letter = match letter.chars().collect::<Vec<char>>()[..] {
                 [] => None,
                 [c] if c.is_alphabetic() => Some(c.to_ascii_uppercase()),

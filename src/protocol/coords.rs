@@ -70,7 +70,7 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
                 let l = (letter as char).to_ascii_lowercase();
                 return match m.castling() {
                     Some((rook, _)) if at == rook => format!("{}{}{l}", name(rook), name(m.from)),
-                    _ => format!("{}{l}", text_in(d, &without_gate(m), g)),
+                    _ => format!("{}{l}", text_in(d, &m.without_gate(), g)),
                 };
             }
             let mut s = name(m.from);
@@ -92,16 +92,6 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
             s
         }
     }
-}
-
-/// A gated move without its gated piece.
-fn without_gate(m: &Move) -> Move {
-    let mut plain = *m;
-    plain.kind = match m.kind {
-        MoveKind::Castle { rook_from, .. } => MoveKind::Castle { rook_from, gate: crate::notation::Gate::NONE },
-        _ => MoveKind::Normal,
-    };
-    plain
 }
 
 /// The legal move `uci` names: the first of `legal` whose [`text`] is `uci` (letters in any

@@ -287,9 +287,22 @@ impl Variant {
             if free.is_some_and(|f| Self::safe_among(m, f)) {
                 return Ok(None);
             }
-            let attack = self.check_after_with(pos, m, me, hint)?;
-            Ok(attack.map(|a| if words { self.check_words(pos, *m, a) } else { String::new() }))
+            // A gated piece does not shield its own king: the move is judged without it.
+            let attack = self.check_after_with(pos, &m.without_gate(), me, hint)?;
+            Ok(attack.map(|a| if words { self.gated_check_words(pos, m, a) } else { String::new() }))
         })
+    }
+
+    /// Why a move leaves the mover in check (`a`: the royal cell hit and the attacker's), and
+    /// where it gates a piece, that the piece does not shield the king.
+    fn gated_check_words(&self, pos: &mut Position, m: &Move, a: (u16, u16)) -> String {
+        let mut words = self.check_words(pos, m.without_gate(), a);
+        if let Some((code, at, _)) = m.gated() {
+            let g = &self.rules.geometry;
+            let kind = &self.rules.kind(code.kind()).name;
+            words.push_str(&format!(" (a {kind} gated on {} does not shield it)", g.name(crate::geometry::Cell(at))));
+        }
+        words
     }
 
     /// `[rules] give_check = false`: removes from `out[start..]` each move after which the
@@ -1272,6 +1285,9 @@ impl Variant {
         if let Some(why) = self.stale_en_passant(pos, mv) {
             return Ok(IllegalReason::Refused(why));
         }
+        if let Some(why) = crate::explain::by_gate(&self.rules, pos, mv, legal) {
+            return Ok(IllegalReason::Refused(why));
+        }
         if let Some(why) = self.castle_refusal(pos, mv)? {
             return Ok(IllegalReason::Refused(why));
         }
@@ -1300,6 +1316,7 @@ impl Variant {
             if self.rules.promotion_choices {
                 movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
             }
+            movegen::gatings(&self.rules, pos, &mut pseudo, 0);
             if !self.plan.kernel_lists {
                 let mut tmp = Vec::new();
                 self.filtered_moves(pos, &mut tmp, &mut refused)?;

@@ -102,6 +102,16 @@ impl Variant {
         if !self.rules.check_illegal && !self.rules.no_giving_check && !guarded {
             return Ok(false);
         }
+        if self.rules.check_illegal && m.gated().is_some() {
+            // A gated piece does not shield its own king: the move without it is judged.
+            self.make(pos, &m.without_gate())?;
+            let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
+            let exposed = !won && pos.side() != me && self.reference_royal_attacked(pos, me);
+            pos.undo();
+            if exposed {
+                return Ok(true);
+            }
+        }
         let royals = self.reference_royals(pos, me);
         self.make(pos, m)?;
         let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me));
