@@ -489,6 +489,9 @@ pub enum NotationError {
     /// Read as SAN ([`crate::san`]), the text names several legal moves: their texts.
     #[error("`{}` could be any of {}: write the start cell's file or rank (Nbd2, R1e2)", crate::files::quote(.0), .1.join(", "))]
     Ambiguous(String, Vec<String>),
+    /// A gated piece written without its cell, where the move leaves two (castling).
+    #[error("`{}` may gate on either cell the castling leaves: write which, {}", crate::files::quote(.0), .1.join(" or "))]
+    WhichGate(String, Vec<String>),
     /// Read as SAN with a piece's letter, the text names no legal move.
     #[error("`{}` names no legal move (read as SAN: a piece's letter, then its landing)", crate::files::quote(.0))]
     NoSanMove(String),

@@ -73,6 +73,13 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
                     _ => format!("{}{l}", text_in(d, &m.without_gate(), g)),
                 };
             }
+            if let (Some((rook, _)), Some(to)) = (m.castling(), m.to())
+                && g.coords(Cell(m.from)).0.abs_diff(g.coords(Cell(to)).0) <= 1
+            {
+                // A king's move of one cell (or none) would read as a step: the king takes its
+                // rook instead (`f1h1`), as Fairy-Stockfish writes it.
+                return format!("{}{}", name(m.from), name(rook));
+            }
             let mut s = name(m.from);
             for &c in m.landings() {
                 s.push_str(&name(c));

@@ -1153,8 +1153,14 @@ impl Variant {
         };
         let mut legal = Vec::new();
         self.legal_moves(pos, &mut legal)?;
-        if let Some(m) = legal.iter().find(|m| mv.names(m)) {
-            return Ok(*m);
+        let named: Vec<&Move> = legal.iter().filter(|m| mv.names(m)).collect();
+        if let [m, more @ ..] = &named[..] {
+            // `O-O/H` gates on the king's cell or on the rook's: the text must say which.
+            if !more.is_empty() && named.iter().all(|m| m.gated().is_some()) {
+                let all = named.iter().map(|m| m.text(&self.rules.geometry)).collect();
+                return Err(NotationError::WhichGate(text.trim().to_string(), all).into());
+            }
+            return Ok(**m);
         }
         if self.rules.captures.identity == Identity::CapturedSet && mv.is_capture() {
             // The path of a capture merged into its twin (same start, end and pieces taken)
