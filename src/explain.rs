@@ -551,16 +551,25 @@ pub(crate) fn by_gate(rules: &Ruleset, pos: &Position, mv: &MoveText, legal: &[M
     let leaves: Vec<u16> = std::iter::once(m.from).chain(m.castling().map(|(r, _)| r)).collect();
     let left = leaves.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" or ");
     let cells = match placed.at {
-        Some(at) if !leaves.contains(&at) => return Some(format!("a gated {kind} enters on the cell the move leaves ({left}), not on {}", name(at))),
+        Some(at) if !leaves.contains(&at) => {
+            return Some(format!("a gated {kind} enters on the cell the move leaves ({left}), not on {}", name(at)));
+        }
         Some(at) => vec![at],
         None => leaves.clone(),
     };
     for c in cells {
         if zone & 1 << c == 0 {
-            return Some(format!("{} is outside the {kind}'s zone{}", name(c), d.zone.as_ref().map_or(String::new(), |z| format!(" ({z})"))));
+            return Some(format!(
+                "{} is outside the {kind}'s zone{}",
+                name(c),
+                d.zone.as_ref().map_or(String::new(), |z| format!(" ({z})"))
+            ));
         }
         if pos.gates()[side] & 1 << c == 0 {
-            return Some(format!("{} is no gate of yours: a piece enters there only as the piece that has stood on it since the start leaves it", name(c)));
+            return Some(format!(
+                "{} is no gate of yours: a piece enters there only as the piece that has stood on it since the start leaves it",
+                name(c)
+            ));
         }
         if m.to() == Some(c) || m.castling().is_some_and(|(_, r)| r == c) {
             return Some(format!("the castling lands a piece on {}, so nothing can enter there", name(c)));

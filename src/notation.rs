@@ -433,7 +433,9 @@ impl Placed {
     /// Whether a move's placed piece (`code`'s letter `letter`, 0 for one written by its cell
     /// alone, on `at`) is written so.
     pub(crate) fn names(&self, letter: u8, at: u16) -> bool {
-        self.at.is_none_or(|c| c == at) && self.letter.is_none_or(|l| letter != 0 && l == letter as char) && (letter == 0) == self.letter.is_none()
+        self.at.is_none_or(|c| c == at)
+            && self.letter.is_none_or(|l| letter != 0 && l == letter as char)
+            && (letter == 0) == self.letter.is_none()
     }
 
     fn text(&self, g: &Geometry) -> String {
@@ -818,6 +820,35 @@ mod tests {
             assert_eq!(m.landings(), &landings[..]);
             assert_eq!(m.victims().collect::<Vec<_>>(), [landings[0]]);
         }
+    }
+
+    #[test]
+    fn gated_pieces_are_written_after_the_move_and_read_back() {
+        let g = g();
+        let c = |n: &str| g.parse_cell(n).unwrap().0;
+        let hawk = PieceCode::new(crate::piece::KindId(3), crate::piece::Player::FIRST);
+        let knight = Move::quiet(c("b1"), c("c3")).gate(hawk, b'H', c("b1"));
+        assert_eq!(knight.text(&g), "b1-c3/H@b1");
+        assert_eq!(knight.gated(), Some((hawk, c("b1"), b'H')));
+        assert_eq!(knight.without_gate(), Move::quiet(c("b1"), c("c3")));
+        // Castling keeps its rook's cells and gates on the king's cell or the rook's.
+        let castle = Move::castle(c("e1"), c("g1"), c("h1"), c("f1"));
+        let (on_king, on_rook) = (castle.gate(hawk, b'H', c("e1")), castle.gate(hawk, b'H', c("h1")));
+        assert_eq!((on_king.text(&g), on_rook.text(&g)), ("O-O/H@e1".to_string(), "O-O/H@h1".to_string()));
+        assert_eq!((on_rook.castling(), on_rook.gated()), (Some((c("h1"), c("f1"))), Some((hawk, c("h1"), b'H'))));
+        assert_eq!(on_rook.without_gate(), castle);
+        assert_eq!(on_rook.placed(), Some((hawk, c("h1"))));
+        // Each text names its own move: the letter and cell, the letter alone, SAN's `He1`.
+        let names = |t: &str, m: &Move| MoveText::parse(t, &g).unwrap().names(m);
+        assert!(names("b1-c3/H@b1", &knight) && names("b1-c3/h", &knight) && names("B1-C3/H@B1", &knight));
+        assert!(!names("b1-c3", &knight) && !names("b1-c3/E", &knight) && !names("b1-c3/H@c1", &knight));
+        assert!(!names("b1-c3/H", &Move::quiet(c("b1"), c("c3"))));
+        assert!(names("O-O/H@e1", &on_king) && names("O-O/He1", &on_king) && !names("O-O/H@e1", &on_rook));
+        assert!(names("O-O/H", &on_king) && names("O-O/H", &on_rook) && !names("O-O", &on_rook) && !names("O-O/H", &castle));
+        // Amazons' arrow is still a cell alone, and a drop is not read from a gated text.
+        assert_eq!(MoveText::parse("d1-d7/g7", &g).unwrap(), MoveText::parse("d1-d7/G7", &g).unwrap());
+        assert!(matches!(MoveText::parse("b1-c3/H@b1", &g), Ok(MoveText::Path { .. })));
+        assert!(MoveText::parse("b1-c3/HE", &g).is_err());
     }
 
     #[test]

@@ -179,6 +179,17 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
     if let Some(line) = hands_line(v, pos) {
         let _ = writeln!(s, "{line}");
     }
+    if r.drops.gating.is_some() {
+        // Gating's gates: where a piece in hand may still enter.
+        let each: Vec<String> = crate::piece::Player::both()
+            .iter()
+            .map(|&p| {
+                let cells: Vec<&str> = crate::cellset::CellSet::from_bits(pos.gates()[p]).into_iter().map(|c| g.name(Cell(c))).collect();
+                format!("{} {}", r.player_name(p), if cells.is_empty() { "none".to_string() } else { cells.join(" ") })
+            })
+            .collect();
+        let _ = writeln!(s, "gates: {}", each.join(", "));
+    }
     if let Some(score) = &r.score {
         let t = score.totals(pos.board());
         let each: Vec<String> = crate::piece::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), t[p])).collect();

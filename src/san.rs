@@ -223,17 +223,36 @@ mod tests {
         let g = &v.rules.geometry;
         let c = |n: &str| g.parse_cell(n).unwrap().0;
         let s = |t: &str| parse(t, g).unwrap();
-        assert_eq!(s("Nbd2"), San { piece: Some('N'), from: "b".into(), capture: false, to: c("d2"), promote: None });
-        assert_eq!(s("exd5+"), San { piece: None, from: "e".into(), capture: true, to: c("d5"), promote: None });
-        assert_eq!(s("R1xe2#"), San { piece: Some('R'), from: "1".into(), capture: true, to: c("e2"), promote: None });
-        assert_eq!(s("e8=Q"), San { piece: None, from: "".into(), capture: false, to: c("e8"), promote: Some('Q') });
-        assert_eq!(s("dxe8N"), San { piece: None, from: "d".into(), capture: true, to: c("e8"), promote: Some('N') });
+        assert_eq!(s("Nbd2"), San { piece: Some('N'), from: "b".into(), capture: false, to: c("d2"), promote: None, gate: None });
+        assert_eq!(s("exd5+"), San { piece: None, from: "e".into(), capture: true, to: c("d5"), promote: None, gate: None });
+        assert_eq!(s("R1xe2#"), San { piece: Some('R'), from: "1".into(), capture: true, to: c("e2"), promote: None, gate: None });
+        assert_eq!(s("e8=Q"), San { piece: None, from: "".into(), capture: false, to: c("e8"), promote: Some('Q'), gate: None });
+        assert_eq!(s("dxe8N"), San { piece: None, from: "d".into(), capture: true, to: c("e8"), promote: Some('N'), gate: None });
         for not in ["", "N", "Nz9", "hello", "e9", "Ne4-e5", "x"] {
             assert_eq!(parse(not, g), None, "{not}");
         }
         let x = Variant::load("xiangqi", &[]).unwrap();
         let xc = x.rules.geometry.parse_cell("a10").unwrap().0;
         assert_eq!(parse("Ra10", &x.rules.geometry).unwrap().to, xc);
+    }
+
+    /// Expected values from pyffish (`get_san` of `b1c3h`, `e8g8h`, `h8e8h`).
+    #[test]
+    fn gating_is_written_as_fairy_stockfish_writes_it() {
+        let v = Variant::load("seirawan", &[]).unwrap();
+        let cases = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1", "b1-c3/H@b1", "Nc3/H"),
+            ("reb1k2r/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[h] b KQkqc - 3 7", "O-O/H@e8", "O-O/He8"),
+            ("reb1k2r/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[h] b KQkqc - 3 7", "O-O/H@h8", "O-O/Hh8"),
+        ];
+        for (fen, text, san) in cases {
+            let mut pos = crate::fen::read(&v.rules, fen).unwrap();
+            let mut legal = Vec::new();
+            v.legal_moves(&mut pos, &mut legal).unwrap();
+            let m = v.find_move(&mut pos, text).unwrap();
+            assert_eq!(write(&m, &v.rules, &pos, pawn_kind(&v.rules, &v.start()), &legal).as_deref(), Some(san), "{text}");
+            assert_eq!(v.find_move(&mut pos, san).unwrap(), m, "{san} reads back");
+        }
     }
 
     /// Expected values from python-chess (`Board.parse_san(…).uci()`, `Board.fen()`).

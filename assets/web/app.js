@@ -307,9 +307,12 @@ function choose(ms) {
   // A promotion's choices differ only by the piece put down: named by it (the text as a tip).
   const promotions = ms.every((m) => m.promote && m.from === ms[0].from && m.to === ms[0].to);
   if (promotions) box.appendChild(document.createTextNode("promote to"));
+  // Gating's choices: the move alone, or with a piece from the hand on a cell it leaves.
+  const gates = !promotions && ms.some((m) => m.gate) && ms.every((m) => m.from === ms[0].from && m.to === ms[0].to);
+  if (gates) box.appendChild(document.createTextNode("gate"));
   for (const m of ms) {
     const b = document.createElement("button");
-    b.textContent = promotions ? m.promote.toUpperCase() : m.text;
+    b.textContent = promotions ? m.promote.toUpperCase() : gates ? (m.gate || "none") : m.text;
     b.title = m.text;
     b.dataset.move = m.text;
     b.addEventListener("click", () => play(m.text));

@@ -217,3 +217,28 @@ fn an_en_passant_field_may_list_several_cells() {
     assert!(e.0.contains("not the one that just moved"), "{e}");
     assert!(read(&v.rules, "rnbqkbnr/ppppppp1/8/7p/8/1P6/P1PPPPPP/RNBQKBNR w KQkq h6é 0 2").unwrap_err().0.contains("not a cell"));
 }
+
+/// Expected values from pyffish (`get_fen` after the moves): the gates in the castling field.
+#[test]
+fn gates_are_written_in_the_castling_field() {
+    let v = Variant::load("seirawan", &[]).unwrap();
+    let middle = "reb1k2r/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[h] b KQkqc - 3 7";
+    let cases = [
+        (None, "b1-c3 g8-f6 c3-b1", "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] b KQCDFGkqbcdf - 3 2"),
+        (None, "b1-c3/H g8-f6/E g1-f3/E", "rnbqkber/pppppppp/5n2/8/8/2N2N2/PPPPPPPP/RHBQKBER[h] b KQkqbcdf - 3 2"),
+        (Some(middle), "O-O", "reb2rk1/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[h] w KQac - 4 8"),
+        (Some(middle), "O-O/H@e8", "reb1hrk1/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[] w KQ - 4 8"),
+        (Some(middle), "O-O/H@h8", "reb2rkh/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[] w KQ - 4 8"),
+        (Some(middle), "e8-f8", "reb2k1r/ppppqppp/2nb1n2/4p3/4P3/N1P2N2/PB1PQPPP/RE2KBHR[h] w KQach - 4 8"),
+    ];
+    for (start, moves, fen) in cases {
+        let mut pos = start.map_or_else(|| v.start(), |f| read(&v.rules, f).unwrap());
+        let moves: Vec<String> = moves.split(' ').map(String::from).collect();
+        v.play_all(&mut pos, &moves).unwrap();
+        assert_eq!(write(&v.rules, &pos).unwrap(), fen, "{moves:?}");
+        // Read back, the same position: the same gates, the same hash.
+        let back = read(&v.rules, fen).unwrap();
+        assert_eq!((back.gates(), back.hash()), (pos.gates(), pos.hash()), "{fen}");
+    }
+    assert_eq!(write(&v.rules, &v.start()).unwrap(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[EHeh] w KQBCDFGkqbcdfg - 0 1");
+}

@@ -193,6 +193,26 @@ mod tests {
     }
 
     #[test]
+    fn gating_is_written_as_fairy_stockfish_writes_it() {
+        let v = Variant::load("seirawan", &[]).unwrap();
+        let mut p = crate::fen::read(&v.rules, "r3k2r/8/8/8/8/8/8/R3K2R[HEhe] w KQkq - 0 1").unwrap();
+        let g = &v.rules.geometry;
+        assert_eq!(uci_of(&v, &mut p, "O-O/H@e1"), "e1g1h");
+        assert_eq!(uci_of(&v, &mut p, "O-O/E@h1"), "h1e1e");
+        assert_eq!(uci_of(&v, &mut p, "O-O-O/H@a1"), "a1e1h");
+        assert_eq!(uci_of(&v, &mut p, "a1-a5/E@a1"), "a1a5e");
+        let l = legal(&v, &mut p);
+        assert_eq!(find("h1e1e", &l, g).unwrap().text(g), "O-O/E@h1");
+        assert_eq!(find("E1G1H", &l, g).unwrap().text(g), "O-O/H@e1");
+        assert_eq!(find("e1h1", &l, g).unwrap().text(g), "O-O", "king takes rook, no gate");
+        // A king castling one file: its step would read the same, so it takes its rook.
+        let mut q = crate::fen::read(&v.rules, "4k3/8/8/8/8/8/8/5K1R[H] w K - 0 1").unwrap();
+        assert_eq!(uci_of(&v, &mut q, "O-O"), "f1h1");
+        assert_eq!(uci_of(&v, &mut q, "f1-g1"), "f1g1");
+        assert_eq!(uci_of(&v, &mut q, "O-O/H@h1"), "h1f1h");
+    }
+
+    #[test]
     fn drops_and_passes() {
         let v = Variant::load("minishogi", &[]).unwrap();
         // After a capture, the captured piece is in hand: its drop is `L@cell`.

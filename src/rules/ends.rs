@@ -907,7 +907,7 @@ fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     if sets.is_empty() {
         return Err(v.err(c.f, e.condition.span(), "`material` needs at least one set of pieces", "this condition"));
     }
-    let hand = |s: &str| c.kinds.iter().any(|k| crate::rules::validate::hand_counter(&k.name) == s);
+    let hand = |s: &str| c.kinds.iter().any(|k| crate::rules::hand_counter(&k.name) == s);
     let hands = (0..c.counters.len() as u8).filter(|&s| hand(c.counters[s as usize])).collect();
     Ok(Some(EndKind::Material { sets, hands }))
 }

@@ -170,6 +170,11 @@ pub(crate) struct Exit {
     pub(crate) counter: Option<u8>,
 }
 
+/// The counter that holds a player's pieces of `kind` in hand.
+pub(crate) fn hand_counter(kind: &str) -> String {
+    format!("{kind}_in_hand")
+}
+
 /// The kinds each player drops (in kind order) and the kinds it gates.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Drops {

@@ -46,7 +46,8 @@ fn name(s: &Session, c: u16) -> Value {
 
 /// The cells a move touches: where it starts (null for a drop or a pass), every landing in
 /// order (`to` is the last), what it captures, the cell a second part places on (Amazons'
-/// arrow), and the piece a drop or a promotion puts down (its symbol).
+/// arrow), the piece a drop or a promotion puts down (its symbol), and a gated piece with its
+/// cell (`H@b1`).
 fn touched(s: &Session, m: &Move) -> Value {
     let r = &s.variant.rules;
     json!({
@@ -57,6 +58,7 @@ fn touched(s: &Session, m: &Move) -> Value {
         "placed": m.placed().map_or(Value::Null, |(_, at)| name(s, at)),
         "drop": m.dropped().map(|code| r.symbol(code).to_string()),
         "promote": m.promoted().map(|code| r.symbol(code).to_string()),
+        "gate": m.gated().map(|(code, at, _)| format!("{}@{}", r.symbol(code), r.geometry.name(Cell(at)))),
     })
 }
 

@@ -1268,7 +1268,10 @@ impl Position {
         }
         self.drop_missing_castlers(rules);
         // A gate holds a piece of its player's.
-        self.gates = ByPlayer::new(self.gates[Player::FIRST] & self.occupied[Player::FIRST], self.gates[Player::SECOND] & self.occupied[Player::SECOND]);
+        self.gates = ByPlayer::new(
+            self.gates[Player::FIRST] & self.occupied[Player::FIRST],
+            self.gates[Player::SECOND] & self.occupied[Player::SECOND],
+        );
         self.rehash(rules);
     }
 

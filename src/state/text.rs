@@ -51,7 +51,8 @@ impl Position {
         }
         let gates = self.gates[Player::FIRST] | self.gates[Player::SECOND];
         if gates != 0 {
-            let cells: Vec<&str> = crate::cellset::CellSet::from_bits(gates).into_iter().map(|c| g.name(crate::geometry::Cell(c))).collect();
+            let cells: Vec<&str> =
+                crate::cellset::CellSet::from_bits(gates).into_iter().map(|c| g.name(crate::geometry::Cell(c))).collect();
             s.push_str(&format!(" gates={}", cells.join(",")));
         }
         if let Some(r) = &self.result {

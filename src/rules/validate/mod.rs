@@ -9,7 +9,6 @@ mod board;
 pub(super) mod context;
 pub(crate) mod merge;
 mod pieces;
-pub(crate) use pieces::hand_counter;
 mod push;
 pub(super) mod settings;
 mod setup;
@@ -140,7 +139,7 @@ fn stage_names(v: &V, players: &ByPlayer<String>) -> R<Vocabulary> {
     let mut counters =
         v.m.counters.iter().map(|(k, c)| Ok((k.clone(), v.int32(c.file, &c.val, &format!("counter `{k}`"))?))).collect::<R<Vec<_>>>()?;
     for k in pieces::hand_kinds(v)? {
-        let name = pieces::hand_counter(&k);
+        let name = super::hand_counter(&k);
         if !counters.iter().any(|(n, _)| *n == name) {
             counters.push((name, 0));
         }

@@ -159,12 +159,6 @@ pub(super) fn stage_pieces(v: &V, ctx: &PieceCtx, g: &mut Geometry) -> R<(Vec<Pi
     Ok((pieces, dedup, drops))
 }
 
-/// How a piece is dropped: its zone's cells, its supply, and the fall table of its gravity.
-/// The counter that holds a player's pieces of `kind` in hand.
-pub(crate) fn hand_counter(kind: &str) -> String {
-    format!("{kind}_in_hand")
-}
-
 /// The kinds dropped from a hand (`supply = "hand"`), whose counters the kernel declares.
 pub(crate) fn hand_kinds(v: &V) -> R<Vec<String>> {
     let mut out = Vec::new();
@@ -284,7 +278,12 @@ fn gate_reading(v: &V, f: usize, raw: &RawDrop, hand: Option<u8>, g: &Geometry) 
         "but its supply is not \"hand\" (a gated piece comes from the hand)"
     } else if g.len() > 128 {
         "but gates are kept for boards of at most 128 cells"
-    } else if raw.gravity.is_some() || raw.not_on_file_with.is_some() || raw.beside_own.is_some() || raw.must_convert.is_some() || raw.no_mate.is_some() {
+    } else if raw.gravity.is_some()
+        || raw.not_on_file_with.is_some()
+        || raw.beside_own.is_some()
+        || raw.must_convert.is_some()
+        || raw.no_mate.is_some()
+    {
         "but it is combined with another rule for where the piece lands (gravity, must_convert, not_on_file_with, beside_own, no_mate)"
     } else {
         return Ok(true);
