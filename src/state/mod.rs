@@ -991,9 +991,9 @@ impl Position {
         }
     }
 
-    /// The gates after `mover`'s move `mv`: the cells it leaves (a castling's rook's too) and
-    /// the opponent's cells it captures on stop being gates; with no gated kind left in hand,
-    /// none of the mover's is.
+    /// The gates after `mover`'s move `mv`: the cells it leaves (a castling's rook's too) stop
+    /// being gates, and so does every cell that no longer holds a piece of the gate's player
+    /// (captured there, or blown away); with no gated kind left in hand, none of the mover's is.
     #[inline(never)]
     fn gates_after(&mut self, rules: &Ruleset, mv: &Move, mover: Player) {
         let mut g = self.gates;
@@ -1003,8 +1003,8 @@ impl Position {
         if let Some((rook, _)) = mv.castling() {
             g[mover] &= !bit(rook);
         }
-        for v in mv.victims() {
-            g[mover.other()] &= !bit(v);
+        for p in Player::both() {
+            g[p] &= self.occupied[p];
         }
         if !self.gated_in_hand(rules, mover) {
             g[mover] = 0;
