@@ -188,6 +188,21 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Prove the position's value with perfect play: a win or a loss for the player to move, in
+    /// how many plies, or a draw; with the best move and line (docs/ai.md).
+    Solve {
+        #[command(flatten)]
+        game: Game,
+        /// The table of positions, in MiB.
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+        memory: u64,
+        /// Stop after visiting this many positions.
+        #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+        nodes: u64,
+        /// The longest line tried, in plies.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=crate::solve::MAX_HORIZON as i64))]
+        horizon: u32,
+    },
     /// Open the REPL (the default command).
     Play {
         /// The variant to start with.
@@ -537,6 +552,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
             Ok(out.write_all(t.as_bytes())?)
         }
         Command::Analyse { game, engine, lines, seed } => analyse(&game, &engine, lines as usize, seed, out),
+        Command::Solve { game, memory, nodes, horizon } => {
+            let limits = crate::solve::Limits { memory: (memory as usize) << 20, nodes, horizon };
+            solve(&game, limits, out)
+        }
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg, png, openings, mixed } => report(&files, [svg.as_deref(), png.as_deref()], openings, mixed, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
@@ -608,6 +627,17 @@ fn analyse(game: &Game, engine: &str, lines: usize, seed: u64, out: &mut dyn Wri
     let a = analysis::analyse(&v, &pos, budget, lines, &mut crate::ai::rng(seed)).map_err(CliError::failed)?;
     drop(line);
     Ok(out.write_all(a.text(&v, &pos).as_bytes())?)
+}
+
+fn solve(game: &Game, limits: crate::solve::Limits, out: &mut dyn Write) -> Result<(), CliError> {
+    let (v, pos) = setup(game)?;
+    let line = crate::progress::Spinner::start();
+    let report = |h: u32, n: u64| {
+        crate::progress::report(&format!("solving: lines of {h} plies searched, {} positions", crate::progress::thousands(n)))
+    };
+    let solution = crate::solve::solve(&v, &pos, limits, report).map_err(CliError::failed)?;
+    drop(line);
+    Ok(out.write_all(solution.text(&v, &pos).as_bytes())?)
 }
 
 fn show(game: &Game, out: &mut dyn Write) -> Result<(), CliError> {

@@ -19,7 +19,7 @@
 //!   (and `setperft`: perft on the cell sets alone, where the rules allow);
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
-//!   searches), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
+//!   searches), [`solve`] (a position's value with perfect play, proved), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
 //!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
 //!   move, on self-play's machinery), `record` (game records), [`records`] (moves in the variant's notation; PGN and PDN), `autosave` (the REPL's autosaves:
 //!   order, locks, pruning),
@@ -82,6 +82,7 @@ pub mod selfplay;
 pub mod serve;
 mod session;
 mod setperft;
+pub mod solve;
 pub mod workflow;
 
 pub use ai::Engine;

@@ -306,6 +306,27 @@ fn outcome_score(r: &Outcome, side: Player, ply: usize) -> i32 {
     }
 }
 
+/// A position's key in a search table: the position's hash, with what it leaves out that can
+/// change the game from here: a continuation's choices, and how often the position occurred
+/// (where a repetition rule counts it).
+pub(crate) fn table_key(pos: &Position, repetition: bool) -> u64 {
+    let mut k = pos.hash();
+    if let Some(c) = pos.continuation() {
+        let mut h = mix(0xC0 ^ (c.player.0 as u64) << 8 ^ (c.turn.0 as u64) << 16 ^ (c.normal as u64) << 24);
+        for b in c.tag.bytes() {
+            h = mix(h ^ b as u64);
+        }
+        for m in &c.moves {
+            h = mix(h ^ move_key(m) as u64);
+        }
+        k ^= h;
+    }
+    if repetition {
+        k ^= mix(0x5E9E_7000 + pos.repetitions() as u64);
+    }
+    k
+}
+
 /// A mate score as stored in the table: relative to the node, not the root.
 fn to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
@@ -668,21 +689,7 @@ impl<'a> Searcher<'a> {
     /// from here: a continuation's choices, and how often the position occurred (where a
     /// repetition rule counts it).
     fn key(&self, pos: &Position) -> u64 {
-        let mut k = pos.hash();
-        if let Some(c) = pos.continuation() {
-            let mut h = mix(0xC0 ^ (c.player.0 as u64) << 8 ^ (c.turn.0 as u64) << 16 ^ (c.normal as u64) << 24);
-            for b in c.tag.bytes() {
-                h = mix(h ^ b as u64);
-            }
-            for m in &c.moves {
-                h = mix(h ^ move_key(m) as u64);
-            }
-            k ^= h;
-        }
-        if self.repetition {
-            k ^= mix(0x5E9E_7000 + pos.repetitions() as u64);
-        }
-        k
+        table_key(pos, self.repetition)
     }
 
     /// In a game with no repetition rule, whether the line searched returned to a position

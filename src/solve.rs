@@ -1,0 +1,380 @@
+//! The solver: what a position is worth with perfect play (a win or a loss for the player to
+//! move, in how many plies, or a draw), proved by searching every line to the game's end.
+//!
+//! Iterative deepening over a ply horizon: each pass is an alpha-beta search over the game's
+//! own results (a win scores `WIN - ply`, so the quickest win and the slowest loss are
+//! preferred; a draw 0), where a line cut at the horizon scores 0 too and marks the pass as
+//! unsure. A win or a loss found is proved whatever the horizon cut (a cut line scores as a
+//! draw, and so can only hide a result, never make one); a draw is proved by a pass in which
+//! no line was cut. Positions are kept in a table of fixed size (`--memory`), each with its
+//! bound and whether its subtree met the horizon, so a later pass reuses every exact result.
+//!
+//! The same kernel as play and perft (`Variant::legal_moves`, `make`, `undo`); Ctrl-C and the
+//! node limit stop it with what it proved so far. A repetition rule makes a position's value
+//! depend on the line that reached it; the table keys count the repetitions (as the search's
+//! do), which keeps every result found on the line searched.
+
+use crate::ai::search::table_key;
+use crate::interrupt;
+use crate::notation::Move;
+use crate::outcome::Winner;
+use crate::piece::Player;
+use crate::state::Position;
+use crate::variant::Variant;
+
+/// A win's score at the root; a win in `n` plies scores `WIN - n`.
+const WIN: i32 = 1_000_000;
+/// Scores at least this far from 0 are wins or losses.
+const WIN_BOUND: i32 = WIN - 100_000;
+/// The deepest horizon tried (plies).
+pub const MAX_HORIZON: u32 = 10_000;
+
+/// What the solver may use.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The table's size in bytes.
+    pub memory: usize,
+    /// Stop after visiting this many positions.
+    pub nodes: u64,
+    /// The deepest horizon (plies).
+    pub horizon: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { memory: 256 << 20, nodes: 1_000_000_000, horizon: 200 }
+    }
+}
+
+/// A position's value for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The player to move wins in this many plies (its own moves and the replies).
+    Win(u32),
+    /// The player to move loses in this many plies.
+    Loss(u32),
+    Draw,
+}
+
+/// What the solver found: the value (or `None`: not proved within the limits), the best first
+/// move and line, and what it took.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub value: Option<Value>,
+    pub best: Option<Move>,
+    pub line: Vec<Move>,
+    /// The horizon of the last pass completed (plies).
+    pub horizon: u32,
+    pub nodes: u64,
+    /// Why it stopped before proving a value.
+    pub stopped: Option<&'static str>,
+}
+
+/// One position in the table (16 bytes).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    /// The horizon left when stored (plies), or `u16::MAX` for a result no horizon touched.
+    depth: u16,
+    /// The bound in the top two bits (0: empty, 1: exact, 2: lower, 3: upper), and the best
+    /// move's index in the legal list plus 1 below them (0: none).
+    info: u16,
+}
+
+impl Entry {
+    fn bound(&self) -> u8 {
+        (self.info >> 14) as u8
+    }
+
+    fn best(&self) -> Option<usize> {
+        (self.info & 0x3FFF).checked_sub(1).map(usize::from)
+    }
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+const SURE: u16 = u16::MAX;
+
+/// Why a pass stopped early.
+enum Stop {
+    Nodes,
+    Interrupted,
+    Failed(crate::script::ScriptError),
+}
+
+struct Solver<'a> {
+    v: &'a Variant,
+    table: Vec<Entry>,
+    nodes: u64,
+    limit: u64,
+    /// Whether the current subtree met the horizon (or a table entry that did).
+    cut: bool,
+    repetition: bool,
+    /// How often each move (by its start and landing cells) cut a search off, weighted by the
+    /// plies left: tried first where the table names no move.
+    history: Vec<u32>,
+    cells: usize,
+}
+
+/// Solves `pos` within `limits`; `progress` hears each pass (its horizon and the positions
+/// visited so far).
+///
+/// # Errors
+/// A script hook failed.
+pub fn solve(
+    v: &Variant,
+    pos: &Position,
+    limits: Limits,
+    mut progress: impl FnMut(u32, u64),
+) -> Result<Solution, crate::script::ScriptError> {
+    let entries = (limits.memory / std::mem::size_of::<Entry>()).clamp(1024, 1 << 32);
+    let cells = v.rules.geometry.len() + 1;
+    let mut s = Solver {
+        v,
+        table: vec![Entry::default(); entries],
+        nodes: 0,
+        limit: limits.nodes,
+        cut: false,
+        repetition: v.rules.repetition,
+        history: vec![0; cells * cells],
+        cells,
+    };
+    let mut pos = pos.clone();
+    let mut out = Solution { value: None, best: None, line: Vec::new(), horizon: 0, nodes: 0, stopped: None };
+    if let Some(r) = pos.result() {
+        out.value = Some(value_of(r.winner, pos.side(), 0));
+        return Ok(out);
+    }
+    for horizon in 1..=limits.horizon.min(MAX_HORIZON) {
+        s.cut = false;
+        let r = s.node(&mut pos, horizon as i32, -WIN, WIN, 0);
+        let score = match r {
+            Ok(x) => x,
+            Err(Stop::Failed(e)) => return Err(e),
+            Err(Stop::Nodes) => {
+                out.stopped = Some("the node limit");
+                break;
+            }
+            Err(Stop::Interrupted) => {
+                out.stopped = Some("interrupted");
+                break;
+            }
+        };
+        out.horizon = horizon;
+        out.nodes = s.nodes;
+        out.line = s.line(&mut pos, horizon as usize);
+        out.best = out.line.first().copied();
+        progress(horizon, s.nodes);
+        if score.abs() >= WIN_BOUND {
+            let n = (WIN - score.abs()) as u32;
+            out.value = Some(if score > 0 { Value::Win(n) } else { Value::Loss(n) });
+            return Ok(out);
+        }
+        if !s.cut {
+            out.value = Some(Value::Draw);
+            return Ok(out);
+        }
+    }
+    out.nodes = s.nodes;
+    if out.stopped.is_none() {
+        out.stopped = Some("the horizon limit");
+    }
+    Ok(out)
+}
+
+/// A finished game's value for `side`, `ply` plies from the root.
+fn value_of(w: Winner, side: Player, ply: u32) -> Value {
+    match w {
+        Winner::Player(p) if p == side => Value::Win(ply),
+        Winner::Player(_) => Value::Loss(ply),
+        Winner::Draw => Value::Draw,
+    }
+}
+
+/// The score of a finished game for `side`, `ply` plies from the root.
+fn score_of(w: Winner, side: Player, ply: usize) -> i32 {
+    match w {
+        Winner::Player(p) if p == side => WIN - ply as i32,
+        Winner::Player(_) => -(WIN - ply as i32),
+        Winner::Draw => 0,
+    }
+}
+
+/// A score as the table keeps it: a win's or a loss's distance from the node, not the root.
+fn to_table(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_table(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl Solver<'_> {
+    /// A move's place in the history table: its start and landing cells (the last slot for
+    /// none).
+    fn history_index(&self, m: &Move) -> usize {
+        let at = |c: Option<u16>| c.map_or(self.cells - 1, |c| (c as usize).min(self.cells - 1));
+        at((m.from != crate::geometry::NONE).then_some(m.from)) * self.cells + at(m.to())
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key % self.table.len() as u64) as usize
+    }
+
+    /// The value of `pos` for the player to move, within (`alpha`, `beta`), with `depth`
+    /// plies left before the horizon.
+    fn node(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> Result<i32, Stop> {
+        self.nodes += 1;
+        if self.nodes >= self.limit {
+            return Err(Stop::Nodes);
+        }
+        if self.nodes.is_multiple_of(4096) && interrupt::requested() {
+            return Err(Stop::Interrupted);
+        }
+        if let Some(r) = pos.result() {
+            return Ok(score_of(r.winner, pos.side(), ply));
+        }
+        let key = table_key(pos, self.repetition);
+        let e = self.table[self.slot(key)];
+        let mut first = None;
+        if e.bound() != 0 && e.key == key {
+            first = e.best();
+            if e.depth == SURE || e.depth as i32 >= depth {
+                let s = from_table(e.value, ply);
+                let usable = match e.bound() {
+                    EXACT => true,
+                    LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if usable {
+                    self.cut |= e.depth != SURE;
+                    return Ok(s);
+                }
+            }
+        }
+        let mut moves = Vec::new();
+        self.v.legal_moves(pos, &mut moves).map_err(Stop::Failed)?;
+        if moves.is_empty() {
+            return Ok(score_of(self.v.no_moves_outcome(pos).winner, pos.side(), ply));
+        }
+        if depth <= 0 {
+            self.cut = true;
+            return Ok(0);
+        }
+        let outer = std::mem::take(&mut self.cut);
+        let (alpha0, me) = (alpha, pos.side());
+        let (mut best_score, mut best_i) = (-WIN, 0usize);
+        let first = first.filter(|&i| i < moves.len());
+        let mut order: Vec<usize> = (0..moves.len()).filter(|&i| Some(i) != first).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.history[self.history_index(&moves[i])]));
+        order.splice(0..0, first);
+        for i in order {
+            let m = moves[i];
+            self.v.make(pos, &m).map_err(Stop::Failed)?;
+            // A turn that goes on (a capture chain) is the same player's: no sign change.
+            let r = if pos.side() == me {
+                self.node(pos, depth - 1, alpha, beta, ply + 1)
+            } else {
+                self.node(pos, depth - 1, -beta, -alpha, ply + 1).map(|x| -x)
+            };
+            pos.undo();
+            let score = r?;
+            if score > best_score {
+                (best_score, best_i) = (score, i);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                let h = self.history_index(&m);
+                self.history[h] = self.history[h].saturating_add((depth * depth) as u32);
+                break;
+            }
+        }
+        let bound = if best_score <= alpha0 {
+            UPPER
+        } else if best_score >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        let depth_kept = if self.cut { depth.clamp(0, SURE as i32 - 1) as u16 } else { SURE };
+        let slot = self.slot(key);
+        let old = self.table[slot];
+        // Keep the deeper knowledge: a sure result, else the longer horizon.
+        if old.key == key || old.bound() == 0 || depth_kept >= old.depth {
+            let best = if best_i < 0x3FFE { best_i as u16 + 1 } else { 0 };
+            self.table[slot] = Entry { key, value: to_table(best_score, ply), depth: depth_kept, info: (bound as u16) << 14 | best };
+        }
+        self.cut |= outer;
+        Ok(best_score)
+    }
+
+    /// The line the table holds from `pos`: each position's best move, while it is stored
+    /// (at most `max` moves, and no position twice).
+    fn line(&mut self, pos: &mut Position, max: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        while line.len() < max && pos.result().is_none() {
+            let key = table_key(pos, self.repetition);
+            let e = self.table[self.slot(key)];
+            let Some(best) = e.best().filter(|_| e.key == key && !seen.contains(&key)) else { break };
+            seen.push(key);
+            let mut moves = Vec::new();
+            if self.v.legal_moves(pos, &mut moves).is_err() {
+                break;
+            }
+            let Some(&m) = moves.get(best) else { break };
+            if self.v.make(pos, &m).is_err() {
+                break;
+            }
+            line.push(m);
+        }
+        for _ in 0..line.len() {
+            pos.undo();
+        }
+        line
+    }
+}
+
+impl Solution {
+    /// The solution in words for `pos`'s variant (`v`): the value, the best move and line.
+    pub fn text(&self, v: &Variant, pos: &Position) -> String {
+        let g = &v.rules.geometry;
+        let me = v.rules.player_name(pos.side());
+        let them = v.rules.player_name(pos.side().other());
+        let mut s = match self.value {
+            Some(Value::Win(n)) => format!("{me} (to move) wins in {n} plies"),
+            Some(Value::Loss(n)) => format!("{them} wins in {n} plies ({me} to move loses)"),
+            Some(Value::Draw) => format!("a draw with perfect play (every line played to its end, {} plies at most)", self.horizon),
+            None => format!(
+                "not proved: stopped by {} after {} positions; no win or loss within {} plies",
+                self.stopped.unwrap_or("a limit"),
+                self.nodes,
+                self.horizon
+            ),
+        };
+        s.push('\n');
+        if let Some(b) = self.best {
+            s.push_str(&format!("best move: {}\n", b.text(g)));
+        }
+        if !self.line.is_empty() {
+            let line: Vec<String> = self.line.iter().map(|m| m.text(g)).collect();
+            s.push_str(&format!("line: {}\n", line.join(" ")));
+        }
+        s.push_str(&format!("positions visited: {}\n", self.nodes));
+        s
+    }
+}
