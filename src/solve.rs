@@ -378,3 +378,47 @@ impl Solution {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solved(variant: &str, fen: Option<&str>, limits: Limits) -> (Solution, Variant, Position) {
+        let v = Variant::load(variant, &[]).unwrap();
+        let pos = fen.map_or_else(|| v.start(), |f| crate::fen::read(&v.rules, f).unwrap());
+        (solve(&v, &pos, limits, |_, _| {}).unwrap(), v, pos)
+    }
+
+    #[test]
+    fn tic_tac_toe_is_a_draw_even_with_a_small_table() {
+        // The published result; the smallest table (1,024 positions) keeps replacing entries.
+        for memory in [1 << 20, 0] {
+            let (s, _, _) = solved("tic-tac-toe", None, Limits { memory, ..Limits::default() });
+            assert_eq!(s.value, Some(Value::Draw), "memory {memory}");
+            assert_eq!(s.horizon, 9);
+        }
+    }
+
+    #[test]
+    fn a_mate_in_two_and_the_loss_it_leaves() {
+        // Fairy-Stockfish's search says mate in 2 (3 plies): 1.Ra6 bxa6 2.b7#.
+        let (s, v, _) = solved("chess", Some("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"), Limits::default());
+        assert_eq!(s.value, Some(Value::Win(3)));
+        assert_eq!(s.best.map(|m| m.text(&v.rules.geometry)).as_deref(), Some("a1-a6"));
+        // After 1.Ra6 black loses in 2 plies whatever it plays.
+        let (s, _, _) = solved("chess", Some("kbK5/pp6/RP6/8/8/8/8/8 b - - 1 1"), Limits::default());
+        assert_eq!(s.value, Some(Value::Loss(2)));
+        // A finished game is its own value.
+        let (s, _, _) = solved("chess", Some("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Limits::default());
+        assert_eq!(s.value, Some(Value::Loss(0)));
+    }
+
+    #[test]
+    fn a_limit_stops_it_unproved() {
+        let (s, v, pos) = solved("tic-tac-toe", None, Limits { nodes: 50, ..Limits::default() });
+        assert_eq!((s.value, s.stopped), (None, Some("the node limit")));
+        assert!(s.text(&v, &pos).starts_with("not proved: stopped by the node limit"), "{}", s.text(&v, &pos));
+        let (s, _, _) = solved("tic-tac-toe", None, Limits { horizon: 4, ..Limits::default() });
+        assert_eq!((s.value, s.stopped, s.horizon), (None, Some("the horizon limit"), 4));
+    }
+}

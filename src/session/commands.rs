@@ -118,6 +118,7 @@ pub static COMMANDS: &[Command] = &[
     cmd("eval", &[], "", "the machine's evaluation of the position, term by term for each player", Arg::None, eval),
     cmd("hint", &[], "[ENGINE]", "the move `ai` would make here, with its score and expected line (not played; default ab; the same when asked again)", Arg::Engine, hint),
     cmd("analyse", &["analyze"], "[BUDGET] [LINES]", "the best LINES moves (default 3) with scores (win in N / loss in N when proven) and expected lines, the first the move `hint` names; BUDGET as for ab: ab:d6, ab:200000, ab:2s (default ab)", Arg::Engine, analyse),
+    cmd("solve", &[], "[--memory MIB] [--nodes N] [--horizon PLIES]", "prove the position's value with perfect play: a win or a loss for the side to move in N plies, or a draw, with the best line (Ctrl-C stops it with what it proved)", Arg::Free, solve),
     cmd("play", &[], "white|black|none|both [ENGINE] [LIMIT]", "the machine answers for that side automatically (ENGINE as for `ai`, default ab; at most LIMIT machine moves per command, default 1000; Ctrl-C stops it, keeping its moves); an external engine uci:COMMAND goes last", Arg::MachineSide, machine_side),
     cmd("auto", &[], "[N] [ENGINE]", "play N machine moves (default 1, ab; a side set with `play` keeps its engine)", Arg::Engine, auto),
     cmd("seed", &[], "N", "seed the machine players' random generator", Arg::Count, seed),
@@ -558,6 +559,27 @@ fn hint(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandError>
         None => format!("{engine} suggests {}", m.text(g)),
     };
     Ok(Reply::default().with(Effect::Timed { head }))
+}
+
+/// `solve [--memory MIB] [--nodes N] [--horizon PLIES]`.
+fn solve(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> {
+    let mut limits = crate::solve::Limits::default();
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let n =
+            |max: u64| pair.get(1).and_then(|x| x.parse::<u64>().ok()).filter(|&n| (1..=max).contains(&n)).ok_or_else(|| c.usage_error());
+        match pair[0] {
+            "--memory" => limits.memory = (n(65_536)? as usize) << 20,
+            "--nodes" => limits.nodes = n(1_000_000_000_000)?,
+            "--horizon" => limits.horizon = n(crate::solve::MAX_HORIZON as u64)? as u32,
+            _ => return Err(c.usage_error()),
+        }
+    }
+    s.report("solving (Ctrl-C stops)");
+    let solution = crate::solve::solve(&s.variant, &s.pos, limits, |h, n| {
+        crate::progress::report(&format!("solving: lines of {h} plies searched, {} positions", crate::progress::thousands(n)))
+    })?;
+    text(solution.text(&s.variant, &s.pos))
 }
 
 /// `analyse [BUDGET] [LINES]`.
