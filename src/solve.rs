@@ -71,7 +71,7 @@ pub struct Solution {
 }
 
 /// One position in the table (16 bytes).
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Entry {
     key: u64,
     value: i32,
@@ -83,6 +83,14 @@ struct Entry {
 }
 
 impl Entry {
+    fn pack(self) -> [u64; 2] {
+        [self.key, (self.value as u32 as u64) << 32 | (self.depth as u64) << 16 | self.info as u64]
+    }
+
+    fn unpack([key, rest]: [u64; 2]) -> Entry {
+        Entry { key, value: (rest >> 32) as u32 as i32, depth: (rest >> 16) as u16, info: rest as u16 }
+    }
+
     fn bound(&self) -> u8 {
         (self.info >> 14) as u8
     }
@@ -106,7 +114,11 @@ enum Stop {
 
 struct Solver<'a> {
     v: &'a Variant,
-    table: Vec<Entry>,
+    /// The entries packed two words each ([`Entry::pack`]), in a table that doubles as it
+    /// fills, up to `max` entries (so a small game takes little memory).
+    table: Vec<u64>,
+    used: usize,
+    max: usize,
     nodes: u64,
     limit: u64,
     /// Whether the current subtree met the horizon (or a table entry that did).
@@ -129,11 +141,13 @@ pub fn solve(
     limits: Limits,
     mut progress: impl FnMut(u32, u64),
 ) -> Result<Solution, crate::script::ScriptError> {
-    let entries = (limits.memory / std::mem::size_of::<Entry>()).clamp(1024, 1 << 32);
+    let max = (limits.memory / 16).clamp(1024, 1 << 32);
     let cells = v.rules.geometry.len() + 1;
     let mut s = Solver {
         v,
-        table: vec![Entry::default(); entries],
+        table: vec![0u64; 2 * max.min(1 << 16)],
+        used: 0,
+        max,
         nodes: 0,
         limit: limits.nodes,
         cut: false,
@@ -158,7 +172,7 @@ pub fn solve(
                 break;
             }
             Err(Stop::Interrupted) => {
-                out.stopped = Some("interrupted");
+                out.stopped = Some("Ctrl-C");
                 break;
             }
         };
@@ -232,7 +246,11 @@ impl Solver<'_> {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key % self.table.len() as u64) as usize
+        (key % (self.table.len() / 2) as u64) as usize
+    }
+
+    fn entry(&self, slot: usize) -> Entry {
+        Entry::unpack([self.table[2 * slot], self.table[2 * slot + 1]])
     }
 
     /// The value of `pos` for the player to move, within (`alpha`, `beta`), with `depth`
@@ -249,22 +267,9 @@ impl Solver<'_> {
             return Ok(score_of(r.winner, pos.side(), ply));
         }
         let key = table_key(pos, self.repetition);
-        let e = self.table[self.slot(key)];
-        let mut first = None;
-        if e.bound() != 0 && e.key == key {
-            first = e.best();
-            if e.depth == SURE || e.depth as i32 >= depth {
-                let s = from_table(e.value, ply);
-                let usable = match e.bound() {
-                    EXACT => true,
-                    LOWER => s >= beta,
-                    _ => s <= alpha,
-                };
-                if usable {
-                    self.cut |= e.depth != SURE;
-                    return Ok(s);
-                }
-            }
+        let (known, first) = self.probe(key, depth, (alpha, beta), ply);
+        if let Some(s) = known {
+            return Ok(s);
         }
         let mut moves = Vec::new();
         self.v.legal_moves(pos, &mut moves).map_err(Stop::Failed)?;
@@ -310,16 +315,64 @@ impl Solver<'_> {
         } else {
             EXACT
         };
-        let depth_kept = if self.cut { depth.clamp(0, SURE as i32 - 1) as u16 } else { SURE };
-        let slot = self.slot(key);
-        let old = self.table[slot];
-        // Keep the deeper knowledge: a sure result, else the longer horizon.
-        if old.key == key || old.bound() == 0 || depth_kept >= old.depth {
-            let best = if best_i < 0x3FFE { best_i as u16 + 1 } else { 0 };
-            self.table[slot] = Entry { key, value: to_table(best_score, ply), depth: depth_kept, info: (bound as u16) << 14 | best };
-        }
+        self.store(key, to_table(best_score, ply), depth, bound, best_i);
         self.cut |= outer;
         Ok(best_score)
+    }
+
+    /// What the table knows of the position `key` with `depth` plies left: its score where that
+    /// settles the window (marking the search unsure where the entry met a horizon), and the
+    /// best move's index.
+    fn probe(&mut self, key: u64, depth: i32, (alpha, beta): (i32, i32), ply: usize) -> (Option<i32>, Option<usize>) {
+        let e = self.entry(self.slot(key));
+        if e.bound() == 0 || e.key != key {
+            return (None, None);
+        }
+        if e.depth == SURE || e.depth as i32 >= depth {
+            let s = from_table(e.value, ply);
+            let usable = match e.bound() {
+                EXACT => true,
+                LOWER => s >= beta,
+                _ => s <= alpha,
+            };
+            if usable {
+                self.cut |= e.depth != SURE;
+                return (Some(s), e.best());
+            }
+        }
+        (None, e.best())
+    }
+
+    /// Keeps a result (`value` as the table holds it) unless the slot holds deeper knowledge of
+    /// another position: a sure result, or one with a longer horizon.
+    fn store(&mut self, key: u64, value: i32, depth: i32, bound: u8, best: usize) {
+        let kept = if self.cut { depth.clamp(0, SURE as i32 - 1) as u16 } else { SURE };
+        let slot = self.slot(key);
+        let old = self.entry(slot);
+        if old.key == key || old.bound() == 0 || kept >= old.depth {
+            self.used += usize::from(old.bound() == 0);
+            let best = if best < 0x3FFE { best as u16 + 1 } else { 0 };
+            let [a, b] = Entry { key, value, depth: kept, info: (bound as u16) << 14 | best }.pack();
+            (self.table[2 * slot], self.table[2 * slot + 1]) = (a, b);
+            if self.used * 4 > self.table.len() / 2 * 3 && self.table.len() / 2 < self.max {
+                self.grow();
+            }
+        }
+    }
+
+    /// Doubles the table (up to its limit), every entry moved to its new slot.
+    fn grow(&mut self) {
+        let n = (self.table.len() / 2 * 2).min(self.max);
+        let old = std::mem::replace(&mut self.table, vec![0u64; 2 * n]);
+        self.used = 0;
+        for pair in old.chunks_exact(2) {
+            let e = Entry::unpack([pair[0], pair[1]]);
+            if e.bound() != 0 {
+                let slot = self.slot(e.key);
+                self.used += usize::from(self.entry(slot).bound() == 0);
+                (self.table[2 * slot], self.table[2 * slot + 1]) = (pair[0], pair[1]);
+            }
+        }
     }
 
     /// The line the table holds from `pos`: each position's best move, while it is stored
@@ -329,7 +382,7 @@ impl Solver<'_> {
         let mut seen = Vec::new();
         while line.len() < max && pos.result().is_none() {
             let key = table_key(pos, self.repetition);
-            let e = self.table[self.slot(key)];
+            let e = self.entry(self.slot(key));
             let Some(best) = e.best().filter(|_| e.key == key && !seen.contains(&key)) else { break };
             seen.push(key);
             let mut moves = Vec::new();

@@ -51,7 +51,7 @@ const LAYERS: &[&[&str]] = &[
     &["render", "diagram", "scenario", "autosave"],
     // Machine players.
     &["ai"],
-    &["perft", "protocol", "selfplay", "records"],
+    &["perft", "protocol", "selfplay", "records", "solve"],
     &["session", "arena", "workflow", "diff", "check"],
     &["repl", "serve"],
     &["cli"],
