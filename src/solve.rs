@@ -14,7 +14,7 @@
 //! depend on the line that reached it; the table keys count the repetitions (as the search's
 //! do), which keeps every result found on the line searched.
 
-use crate::ai::search::table_key;
+use crate::ai::search::{MATE as WIN, MATE_BOUND as WIN_BOUND, from_tt as from_table, table_key, to_tt as to_table};
 use crate::interrupt;
 use crate::notation::Move;
 use crate::outcome::Winner;
@@ -22,12 +22,9 @@ use crate::piece::Player;
 use crate::state::Position;
 use crate::variant::Variant;
 
-/// A win's score at the root; a win in `n` plies scores `WIN - n`.
-const WIN: i32 = 1_000_000;
-/// Scores at least this far from 0 are wins or losses.
-const WIN_BOUND: i32 = WIN - 100_000;
-/// The deepest horizon tried (plies).
-pub const MAX_HORIZON: u32 = 10_000;
+/// The deepest horizon tried (plies): a win in `n` plies scores `WIN - n` (the search's mate
+/// scores, whose table keeps them relative to the node), which must stay above `WIN_BOUND`.
+pub const MAX_HORIZON: u32 = 9_000;
 
 /// What the solver may use.
 #[derive(Clone, Copy, Debug)]
@@ -213,27 +210,6 @@ fn score_of(w: Winner, side: Player, ply: usize) -> i32 {
         Winner::Player(p) if p == side => WIN - ply as i32,
         Winner::Player(_) => -(WIN - ply as i32),
         Winner::Draw => 0,
-    }
-}
-
-/// A score as the table keeps it: a win's or a loss's distance from the node, not the root.
-fn to_table(s: i32, ply: usize) -> i32 {
-    if s >= WIN_BOUND {
-        s + ply as i32
-    } else if s <= -WIN_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-fn from_table(s: i32, ply: usize) -> i32 {
-    if s >= WIN_BOUND {
-        s - ply as i32
-    } else if s <= -WIN_BOUND {
-        s + ply as i32
-    } else {
-        s
     }
 }
 

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 /// The score of a win now; a win in n decisions scores `MATE - n`.
 pub const MATE: i32 = 1_000_000;
 /// Scores beyond this (either sign) are proven results.
-const MATE_BOUND: i32 = MATE - 10_000;
+pub(crate) const MATE_BOUND: i32 = MATE - 10_000;
 const INF: i32 = MATE + 1;
 /// The deepest line, in decisions, including the quiescence search.
 const MAX_PLY: usize = 128;
@@ -328,7 +328,7 @@ pub(crate) fn table_key(pos: &Position, repetition: bool) -> u64 {
 }
 
 /// A mate score as stored in the table: relative to the node, not the root.
-fn to_tt(s: i32, ply: usize) -> i32 {
+pub(crate) fn to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s + ply as i32
     } else if s <= -MATE_BOUND {
@@ -338,7 +338,7 @@ fn to_tt(s: i32, ply: usize) -> i32 {
     }
 }
 
-fn from_tt(s: i32, ply: usize) -> i32 {
+pub(crate) fn from_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
         s - ply as i32
     } else if s <= -MATE_BOUND {
