@@ -258,6 +258,22 @@ def amazons_two_parts(p):
     expect("queen on a3 and arrow on a4", ("a3" in occ, "a4" in occ), (True, True))
 
 
+def schess_gating(p):
+    # S-chess: the knight leaving b1 may take the hawk or the elephant in with it; the chooser
+    # names each gate by the piece and its cell, and the hawk then stands on b1.
+    p.open("seirawan")
+    p.click("b1")
+    p.wait_dots({"a3", "c3"})
+    p.click("c3")
+    p.wait("the gating chooser", lambda: p.d.find_element(By.ID, "chooser").is_displayed())
+    choices = p.d.find_elements(By.CSS_SELECTOR, "#chooser button[data-move]")
+    expect("the choices", sorted(b.text for b in choices), ["E@b1", "H@b1", "none"])
+    next(b for b in choices if b.text == "H@b1").click()
+    p.wait_moves(["b1-c3/H@b1"])
+    expect("the piece on b1", p.label("b1"), "H")
+    expect("the knight on c3", p.label("c3"), "N")
+
+
 def machine_move(p):
     p.open("checkers", ["c3-d4"])
     legal = {m["text"] for m in p.state()["legal"]}
@@ -310,7 +326,7 @@ def every_variant(p):
 
 
 CHECKS = [checkers_moves_and_chains, connect_four_drop, chess_promotion, amazons_two_parts,
-          machine_move, pyramida_draw_time, every_variant]
+          schess_gating, machine_move, pyramida_draw_time, every_variant]
 
 
 def main():

@@ -545,7 +545,7 @@ pub(crate) fn by_gate(rules: &Ruleset, pos: &Position, mv: &MoveText, legal: &[M
     };
     let kind = kind_of(code);
     let d = rules.pieces[code.index()].drop.as_ref()?;
-    if d.hand.is_some_and(|s| pos.counter(side, s) <= 0) {
+    if !pos.has_in_hand(rules, code) {
         return Some(format!("{} has no {kind} in hand", rules.player_name(side)));
     }
     let leaves: Vec<u16> = std::iter::once(m.from).chain(m.castling().map(|(r, _)| r)).collect();

@@ -14,7 +14,7 @@
 //! depend on the line that reached it; the table keys count the repetitions (as the search's
 //! do), which keeps every result found on the line searched.
 
-use crate::ai::search::{MATE as WIN, MATE_BOUND as WIN_BOUND, from_tt as from_table, table_key, to_tt as to_table};
+use crate::ai::search::{MATE as WIN, MATE_BOUND as WIN_BOUND, from_tt as from_table, history_index, table_key, to_tt as to_table};
 use crate::interrupt;
 use crate::notation::Move;
 use crate::outcome::Winner;
@@ -139,7 +139,7 @@ pub fn solve(
     mut progress: impl FnMut(u32, u64),
 ) -> Result<Solution, crate::script::ScriptError> {
     let max = (limits.memory / 16).clamp(1024, 1 << 32);
-    let cells = v.rules.geometry.len() + 1;
+    let cells = v.rules.geometry.len();
     let mut s = Solver {
         v,
         table: vec![0u64; 2 * max.min(1 << 16)],
@@ -149,7 +149,7 @@ pub fn solve(
         limit: limits.nodes,
         cut: false,
         repetition: v.rules.repetition,
-        history: vec![0; cells * cells],
+        history: vec![0; (cells + 1) * (cells + 1)],
         cells,
     };
     let mut pos = pos.clone();
@@ -214,13 +214,6 @@ fn score_of(w: Winner, side: Player, ply: usize) -> i32 {
 }
 
 impl Solver<'_> {
-    /// A move's place in the history table: its start and landing cells (the last slot for
-    /// none).
-    fn history_index(&self, m: &Move) -> usize {
-        let at = |c: Option<u16>| c.map_or(self.cells - 1, |c| (c as usize).min(self.cells - 1));
-        at((m.from != crate::geometry::NONE).then_some(m.from)) * self.cells + at(m.to())
-    }
-
     fn slot(&self, key: u64) -> usize {
         (key % (self.table.len() / 2) as u64) as usize
     }
@@ -261,7 +254,7 @@ impl Solver<'_> {
         let (mut best_score, mut best_i) = (-WIN, 0usize);
         let first = first.filter(|&i| i < moves.len());
         let mut order: Vec<usize> = (0..moves.len()).filter(|&i| Some(i) != first).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(self.history[self.history_index(&moves[i])]));
+        order.sort_by_key(|&i| std::cmp::Reverse(self.history[history_index(&moves[i], self.cells)]));
         order.splice(0..0, first);
         for i in order {
             let m = moves[i];
@@ -279,7 +272,7 @@ impl Solver<'_> {
             }
             alpha = alpha.max(score);
             if alpha >= beta {
-                let h = self.history_index(&m);
+                let h = history_index(&m, self.cells);
                 self.history[h] = self.history[h].saturating_add((depth * depth) as u32);
                 break;
             }

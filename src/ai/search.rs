@@ -327,6 +327,14 @@ pub(crate) fn table_key(pos: &Position, repetition: bool) -> u64 {
     k
 }
 
+/// A move's place in a history table of `(cells + 1)²` counts: its start and landing cells
+/// (`cells` for none).
+pub(crate) fn history_index(m: &Move, cells: usize) -> usize {
+    let from = if m.from as usize >= cells { cells } else { m.from as usize };
+    let to = m.to().map_or(cells, |t| t as usize);
+    from * (cells + 1) + to
+}
+
 /// A mate score as stored in the table: relative to the node, not the root.
 pub(crate) fn to_tt(s: i32, ply: usize) -> i32 {
     if s >= MATE_BOUND {
@@ -705,9 +713,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn history_index(&self, m: &Move) -> usize {
-        let from = if m.from as usize >= self.cells { self.cells } else { m.from as usize };
-        let to = m.to().map_or(self.cells, |t| t as usize);
-        from * (self.cells + 1) + to
+        history_index(m, self.cells)
     }
 
     /// Ranks `moves` for [`pick`]: the table's move, captures by the value taken (cheaper

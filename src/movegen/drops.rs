@@ -101,9 +101,6 @@ pub(crate) fn gatings(rules: &Ruleset, pos: &Position, out: &mut MoveList, start
     if gates == 0 {
         return;
     }
-    let in_hand = |code: crate::piece::PieceCode| {
-        rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand).is_some_and(|s| pos.counter(side, s) > 0)
-    };
     let end = out.len();
     for i in start..end {
         let m = out[i];
@@ -117,7 +114,7 @@ pub(crate) fn gatings(rules: &Ruleset, pos: &Position, out: &mut MoveList, start
         };
         for at in cells.into_iter().filter(|&c| c != NONE && gates & 1 << c != 0) {
             for &(code, zone) in &g.codes[side] {
-                if zone & 1 << at != 0 && in_hand(code) {
+                if zone & 1 << at != 0 && pos.has_in_hand(rules, code) {
                     let letter = rules.pieces[code.index()].drop.as_ref().map_or(b'?', |d| d.letter);
                     out.push(m.gate(code, letter, at));
                 }

@@ -1015,7 +1015,12 @@ impl Position {
     /// Whether `p` holds a piece of a gated kind in hand.
     pub(crate) fn gated_in_hand(&self, rules: &Ruleset, p: Player) -> bool {
         let Some(g) = &rules.drops.gating else { return false };
-        g.codes[p].iter().any(|(c, _)| rules.pieces[c.index()].drop.as_ref().and_then(|d| d.hand).is_some_and(|s| self.counter(p, s) > 0))
+        g.codes[p].iter().any(|&(c, _)| self.has_in_hand(rules, c))
+    }
+
+    /// Whether `code`'s owner holds one of it in hand (its kind dropped from a hand).
+    pub(crate) fn has_in_hand(&self, rules: &Ruleset, code: PieceCode) -> bool {
+        rules.pieces[code.index()].drop.as_ref().and_then(|d| d.hand).is_some_and(|s| self.counter(code.owner(), s) > 0)
     }
 
     /// Sets the gates, keeping the hash right.
