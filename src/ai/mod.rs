@@ -20,6 +20,7 @@ pub(crate) mod engine;
 pub(crate) mod eval;
 pub(crate) mod external;
 pub(crate) mod mcts;
+mod prune;
 pub mod search;
 #[cfg(test)]
 mod tests;

@@ -23,6 +23,7 @@
 //! times a second; otherwise it reports nothing and builds no message.
 
 use super::eval::{EVAL_MAX, Evaluator, pieces};
+use super::prune::{self, Pruning};
 use super::{Budget, Rng, SearchError, engine::MAX_DEPTH};
 use crate::geometry::NONE;
 use crate::interrupt::{self, Interrupted};
@@ -70,6 +71,29 @@ const QRECAPTURE: usize = 6;
 /// (or level) looks for progress instead of shuffling, and one who is behind by more still
 /// takes the shuffle.
 const CONTEMPT: i32 = 100;
+/// Reverse futility: a node within 3 decisions of the frontier whose evaluation exceeds beta by
+/// this much per decision of depth left is cut (0.9 of a piece a decision).
+const RFP_MARGIN: i32 = 900;
+/// Futility: within 2 decisions of the frontier, a quiet move is skipped where the evaluation
+/// plus this much per decision of depth cannot reach alpha.
+const FUTILITY_MARGIN: i32 = 1200;
+/// Razoring: within 2 decisions of the frontier, a node whose evaluation plus this much per
+/// decision is below alpha is asked of the quiescence search alone.
+const RAZOR_MARGIN: i32 = 2500;
+/// A null move that fails high at this depth or more is verified by a search without null
+/// moves in its first plies (a zugzwang shows as a fail low).
+const VERIFY_DEPTH: i32 = 8;
+/// The aspiration window's half-width around the last iteration's score (a quarter of a
+/// piece), from depth 4 on; quadrupled at each failure.
+const ASPIRATION: i32 = 250;
+/// Move ordering: the table's move, good captures, the two killers, the counter move, losing
+/// captures (by the static exchange), then quiet moves by history (capped below them).
+const TT_RANK: i32 = 1 << 30;
+const CAPTURE_RANK: i32 = 1 << 26;
+const KILLER_RANK: i32 = 1 << 25;
+const COUNTER_RANK: i32 = KILLER_RANK - 2;
+const BAD_CAPTURE_RANK: i32 = (1 << 24) + 1;
+const HISTORY_MAX: u32 = 1 << 24;
 
 const _: () = assert!(EVAL_MAX < MATE_BOUND && (MAX_DEPTH as usize) + QMAX + 2 < MAX_PLY);
 
@@ -234,7 +258,7 @@ fn run<'a>(
             (w.depth, w.of, w.at, w.mv) = (depth, root.len(), 0, None);
             s.show_progress(true);
         }
-        match s.root(pos, &root, depth as i32) {
+        match s.aspire(pos, &root, depth as i32, score) {
             Ok((sc, i)) => {
                 (best, score, completed) = (root[i], sc, depth);
                 pv = s.pv[0].clone();
@@ -354,6 +378,21 @@ pub(crate) fn from_tt(s: i32, ply: usize) -> i32 {
     } else {
         s
     }
+}
+
+/// Per piece code: its value for ordering captures and for the static exchange: its kind's
+/// value in the evaluation, or [`ROYAL_VALUE`] for a royal piece whose capture ends the game.
+pub(super) fn ordering_values(v: &Variant) -> Vec<i32> {
+    let r = &*v.rules;
+    (0..r.pieces.len())
+        .map(|c| {
+            if c == 0 {
+                return 0;
+            }
+            let k = crate::piece::PieceCode::from_index(c).kind();
+            if r.kind(k).royal && r.royal_ends_game { ROYAL_VALUE } else { r.eval.value(k) }
+        })
+        .collect()
 }
 
 /// A move's fingerprint (never 0, which means "no move").
@@ -519,6 +558,19 @@ struct Searcher<'a> {
     killers: Vec<[u32; 2]>,
     /// Cutoffs by (from, to), for ordering quiet moves.
     history: Vec<u32>,
+    /// By the (from, to) of a move: the quiet move that last refuted it.
+    counter: Vec<u32>,
+    /// The shortcuts the rules allow ([`Pruning`]).
+    pruning: Pruning,
+    /// Per ply, set by the move above it: whether the player to decide there is in check,
+    /// whether that move was a null move, and its history index (`usize::MAX`: none).
+    checked: Vec<bool>,
+    nulled: Vec<bool>,
+    prev: Vec<usize>,
+    /// No null move is tried above this ply (a verification search's own first plies).
+    null_from: usize,
+    /// The depth of the iteration under way (check extensions stay within twice it).
+    root_depth: i32,
     cells: usize,
     /// Per ply: the move list, its moves ranked for the search order, the principal variation
     /// from there.
@@ -593,15 +645,7 @@ impl<'a> Searcher<'a> {
         .min(1 << table_cap.max(1 << 10).ilog2());
         let captures =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
-        let values: Vec<i32> = (0..r.pieces.len())
-            .map(|c| {
-                if c == 0 {
-                    return 0;
-                }
-                let k = crate::piece::PieceCode::from_index(c).kind();
-                if r.kind(k).royal && r.royal_ends_game { ROYAL_VALUE } else { r.eval.value(k) }
-            })
-            .collect();
+        let values = ordering_values(v);
         let cells = r.geometry.len();
         let m = &r.eval;
         let gains = (0..r.pieces.len())
@@ -621,6 +665,13 @@ impl<'a> Searcher<'a> {
             tt: Table::new(size),
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; (cells + 1) * (cells + 1)],
+            counter: vec![0; (cells + 1) * (cells + 1)],
+            pruning: Pruning::of(v, captures, &values),
+            checked: vec![false; MAX_PLY + 2],
+            nulled: vec![false; MAX_PLY + 2],
+            prev: vec![usize::MAX; MAX_PLY + 2],
+            null_from: 0,
+            root_depth: 1,
             cells,
             lists: vec![Vec::new(); MAX_PLY + 1],
             keys: vec![Vec::new(); MAX_PLY + 1],
@@ -717,11 +768,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// Ranks `moves` for [`pick`]: the table's move, captures by the value taken (cheaper
-    /// capturers first), killer moves, then quiet moves by history; ties in list order. With
-    /// `captures_only`, only the captures are ranked (a quiescence search that stands pat
-    /// searches no other move), in the same order among themselves.
+    /// capturers first), killer moves, the counter move, captures that lose material in the
+    /// exchange that follows ([`prune::see`]), then quiet moves by history; ties in list
+    /// order. With `captures_only`, only the captures are ranked (a quiescence search that
+    /// stands pat searches no other move), in the same order among themselves.
     fn rank(&self, pos: &Position, moves: &[Move], tt_mv: u32, ply: usize, captures_only: bool, ranked: &mut Vec<Ranked>) {
         ranked.clear();
+        let counter = self.counter.get(self.prev[ply]).copied().unwrap_or(0);
         for (i, m) in moves.iter().enumerate() {
             let capture = m.is_capture();
             if captures_only && !capture {
@@ -729,20 +782,31 @@ impl<'a> Searcher<'a> {
             }
             let k = move_key(m);
             let s = if k == tt_mv {
-                1 << 30
+                TT_RANK
             } else if capture {
-                let taken: i32 = m.victims().map(|c| self.values[pos.piece(c).index()]).sum();
-                let by = if (m.from as usize) < self.cells { self.values[pos.piece(m.from).index()] } else { 0 };
-                (1 << 26) + taken * 64 - by.min(ROYAL_VALUE)
+                self.capture_rank(pos, m)
             } else if self.killers[ply][0] == k {
-                1 << 25
+                KILLER_RANK
             } else if self.killers[ply][1] == k {
-                (1 << 25) - 1
+                KILLER_RANK - 1
+            } else if counter == k {
+                COUNTER_RANK
             } else {
-                self.history[self.history_index(m)].min((1 << 24) as u32) as i32
+                self.history[self.history_index(m)].min(HISTORY_MAX) as i32
             };
             ranked.push(Ranked { rank: (-s, i as u32), key: k });
         }
+    }
+
+    /// A capture's rank: by the value taken, cheaper capturers first; below the killers where
+    /// the exchange it starts loses material.
+    fn capture_rank(&self, pos: &Position, m: &Move) -> i32 {
+        let taken: i32 = m.victims().map(|c| self.values[pos.piece(c).index()]).sum();
+        let by = if (m.from as usize) < self.cells { self.values[pos.piece(m.from).index()] } else { 0 };
+        if self.pruning.see && by > taken && prune::see(self.v, pos, m, &self.values).is_some_and(|g| g < 0) {
+            return BAD_CAPTURE_RANK;
+        }
+        CAPTURE_RANK + taken * 64 - by.min(ROYAL_VALUE)
     }
 
     /// Sorts `moves` best first, in the order [`pick`] gives them.
@@ -765,32 +829,67 @@ impl<'a> Searcher<'a> {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    /// One iteration at the root: the score and index of the best move.
-    fn root(&mut self, pos: &mut Position, root: &[Move], depth: i32) -> Result<(i32, usize), Stop> {
+    /// One iteration at the root within an aspiration window around `last` (the previous
+    /// iteration's score), widened and searched again while the score falls outside it: the
+    /// score and index of the best move.
+    fn aspire(&mut self, pos: &mut Position, root: &[Move], depth: i32, last: i32) -> Result<(i32, usize), Stop> {
+        self.root_depth = depth;
+        let mut delta = ASPIRATION;
+        let (mut lo, mut hi) = if depth >= 4 && last.abs() < EVAL_MAX { (last - delta, last + delta) } else { (-INF, INF) };
+        loop {
+            let (s, i) = self.root(pos, root, depth, (lo, hi))?;
+            delta = delta.saturating_mul(4);
+            if s <= lo && lo > -INF {
+                lo = if s - delta < -EVAL_MAX { -INF } else { s - delta };
+            } else if s >= hi && hi < INF {
+                hi = if s + delta > EVAL_MAX { INF } else { s + delta };
+            } else {
+                return Ok((s, i));
+            }
+        }
+    }
+
+    /// One pass over the root moves within the window `(lo, hi)`: the best score and its move's
+    /// index (a score at most `lo` or at least `hi` is a bound, not the value).
+    fn root(&mut self, pos: &mut Position, root: &[Move], depth: i32, (lo, hi): (i32, i32)) -> Result<(i32, usize), Stop> {
         self.partial = None;
         self.pv[0].clear();
         let side = pos.side();
-        let (mut alpha, beta) = (-INF, INF);
-        let mut best = 0;
+        let mut alpha = lo;
+        let mut best = (-INF, 0);
         for (i, &m) in root.iter().enumerate() {
             if let Some(w) = &mut self.watch {
                 (w.at, w.mv) = (i, Some(m));
                 self.show_progress(false);
             }
             self.v.make(pos, &m)?;
+            self.enter(pos, 1, &m);
             let same = pos.side() == side;
-            let r = self.pvs(pos, depth - 1, alpha, beta, 1, same, i == 0);
+            let r = self.pvs(pos, depth - 1, alpha, hi, 1, same, i == 0);
             pos.undo();
             let s = r?;
+            if s > best.0 {
+                best = (s, i);
+            }
             if s > alpha {
                 alpha = s;
-                best = i;
                 self.update_pv(0, m);
                 self.partial = Some((s, i));
                 self.partial_pv = self.pv[0].clone();
+                if s >= hi {
+                    break;
+                }
             }
         }
-        Ok((alpha, best))
+        Ok(best)
+    }
+
+    /// Notes, for the node at `ply` that `m` just led to, whether its player is in check, that
+    /// `m` was a real move, and `m`'s history index.
+    fn enter(&mut self, pos: &Position, ply: usize, m: &Move) {
+        self.checked[ply] = self.pruning.checks && self.v.in_check(pos);
+        self.nulled[ply] = false;
+        self.prev[ply] = self.history_index(m);
     }
 
     /// A child searched with a null window first (unless it is the first), then with the full
@@ -818,6 +917,10 @@ impl<'a> Searcher<'a> {
         if self.shuffled_back(pos) {
             return Ok(if pos.side() == self.root_side { -CONTEMPT } else { CONTEMPT });
         }
+        // Check extension: a player in check is searched a decision deeper (while the line is
+        // within twice the iteration's depth, so that checks cannot extend it without end).
+        let check = self.checked[ply];
+        let depth = if check && (ply as i32) < 2 * self.root_depth { depth + 1 } else { depth };
         if depth <= 0 || ply + QMAX + 2 >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, 0, NONE);
         }
@@ -837,23 +940,75 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
+        let (cut, stat) = self.cut_early(pos, depth, (alpha, beta), ply, check)?;
+        if let Some(s) = cut {
+            return Ok(s);
+        }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        let r = self.node_moves(pos, &mut moves, depth, alpha, beta, ply, key, tt_mv);
+        let r = self.node_moves(pos, &mut moves, (depth, alpha, beta, ply), (key, tt_mv), (check, stat));
         self.lists[ply] = moves;
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The cuts a node may take before its moves are listed (none in check, at a node of the
+    /// principal variation, mid-turn, or near a proven result), where [`Pruning`] allows them:
+    /// reverse futility, razoring, the null move. Returns the node's score if one applies, and
+    /// the evaluation where it was computed (for futility among the moves).
+    fn cut_early(&mut self, pos: &mut Position, depth: i32, (alpha, beta): (i32, i32), ply: usize, check: bool) -> Result<(Option<i32>, Option<i32>), Stop> {
+        let p = &self.pruning;
+        if check || beta - alpha > 1 || pos.continuation().is_some() || alpha.abs() >= EVAL_MAX || beta.abs() >= EVAL_MAX || !(p.futility || p.null) {
+            return Ok((None, None));
+        }
+        let e = self.eval.score(pos)?;
+        if self.pruning.futility {
+            if depth <= 3 && e - RFP_MARGIN * depth >= beta {
+                return Ok((Some(e), Some(e)));
+            }
+            if depth <= 2 && e + RAZOR_MARGIN * depth < alpha {
+                let q = self.quiesce(pos, alpha, alpha + 1, ply, 0, NONE)?;
+                if q <= alpha {
+                    return Ok((Some(q), Some(e)));
+                }
+            }
+        }
+        if self.pruning.null && depth >= 2 && e >= beta && ply >= self.null_from && !self.nulled[ply] && self.pruning.has_major(pos) {
+            return Ok((self.null_move(pos, depth, beta, ply, e)?, Some(e)));
+        }
+        Ok((None, Some(e)))
+    }
+
+    /// Null-move pruning: the player to decide passes, and the opponent is searched shallower
+    /// with a window at beta; if even then the player stays at beta or above, the node's
+    /// score (verified from [`VERIFY_DEPTH`] on by a search of the node without null moves).
+    fn null_move(&mut self, pos: &mut Position, depth: i32, beta: i32, ply: usize, e: i32) -> Result<Option<i32>, Stop> {
+        let r = 2 + depth / 4 + ((e - beta) / 2000).min(2);
+        self.v.make_null(pos);
+        (self.checked[ply + 1], self.nulled[ply + 1], self.prev[ply + 1]) = (false, true, usize::MAX);
+        let s = self.node(pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+        pos.undo();
+        let s = -s?;
+        if s < beta {
+            return Ok(None);
+        }
+        let s = s.min(EVAL_MAX);
+        if depth < VERIFY_DEPTH {
+            return Ok(Some(s));
+        }
+        let saved = self.null_from;
+        self.null_from = ply + (3 * (depth - r) / 4) as usize;
+        let verified = self.node(pos, depth - r, beta - 1, beta, ply);
+        self.null_from = saved;
+        Ok((verified? >= beta).then_some(s))
+    }
+
+    /// A node's moves listed, ranked and searched; the result stored in the table.
     fn node_moves(
         &mut self,
         pos: &mut Position,
         moves: &mut MoveList,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        key: u64,
-        tt_mv: u32,
+        (depth, alpha, beta, ply): (i32, i32, i32, usize),
+        (key, tt_mv): (u64, u32),
+        (check, stat): (bool, Option<i32>),
     ) -> Result<i32, Stop> {
         self.v.legal_moves(pos, moves)?;
         if moves.is_empty() {
@@ -861,7 +1016,7 @@ impl<'a> Searcher<'a> {
         }
         let mut ranked = std::mem::take(&mut self.keys[ply]);
         self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
-        let r = self.search_moves(pos, moves, &mut ranked, depth, (alpha, beta), ply);
+        let r = self.search_moves(pos, moves, &mut ranked, (depth, alpha, beta, ply), (check, stat));
         self.keys[ply] = ranked;
         let (best, best_key) = r?;
         self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha, beta));
@@ -869,25 +1024,42 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`Searcher::node_moves`]' loop over `moves` in the order `ranked` gives: the best score
-    /// and its move's fingerprint.
+    /// and its move's fingerprint. Quiet moves late in the order are searched shallower first
+    /// (late-move reductions) and, within 2 decisions of the frontier where the evaluation
+    /// `stat` is far below alpha, skipped (futility); neither for a move that gives check.
     fn search_moves(
         &mut self,
         pos: &mut Position,
         moves: &[Move],
         ranked: &mut [Ranked],
-        depth: i32,
-        (mut alpha, beta): (i32, i32),
-        ply: usize,
+        (depth, mut alpha, beta, ply): (i32, i32, i32, usize),
+        (check, stat): (bool, Option<i32>),
     ) -> Result<(i32, u32), Stop> {
         let side = pos.side();
+        let pv_node = beta - alpha > 1;
+        let futile = stat.filter(|_| depth <= 2 && self.pruning.futility && !check).map(|e| e + FUTILITY_MARGIN * depth);
         let (mut best, mut best_key) = (-INF, 0);
         for i in 0..ranked.len() {
-            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let Ranked { rank: (rank, at), key } = pick(ranked, i);
             let m = moves[at as usize];
+            let quiet = -rank < COUNTER_RANK && !m.is_capture() && m.promoted().is_none();
             self.v.make(pos, &m)?;
             self.tt.touch(self.key(pos));
+            self.enter(pos, ply + 1, &m);
+            let gives = self.checked[ply + 1];
+            if let Some(f) = futile
+                && quiet
+                && !gives
+                && i > 0
+                && f <= alpha
+            {
+                pos.undo();
+                best = best.max(f);
+                continue;
+            }
             let same = pos.side() == side;
-            let r = self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, i == 0);
+            let reduce = if quiet && !gives && !check { (prune::reduction(depth, i) - pv_node as i32).max(0) } else { 0 };
+            let r = self.late(pos, (depth, reduce), (alpha, beta), ply, same, i == 0);
             pos.undo();
             let s = r?;
             if s > best {
@@ -898,13 +1070,7 @@ impl<'a> Searcher<'a> {
                     self.update_pv(ply, m);
                     if s >= beta {
                         if !m.is_capture() {
-                            let k = &mut self.killers[ply];
-                            if k[0] != best_key {
-                                k[1] = k[0];
-                                k[0] = best_key;
-                            }
-                            let h = self.history_index(&m);
-                            self.history[h] = self.history[h].saturating_add((depth * depth) as u32);
+                            self.refuted_by(&m, key, depth, ply);
                         }
                         break;
                     }
@@ -912,6 +1078,33 @@ impl<'a> Searcher<'a> {
             }
         }
         Ok((best, best_key))
+    }
+
+    /// A child searched `reduce` decisions shallower with a null window first, where `reduce`
+    /// is not 0, then as [`Searcher::pvs`] does if it might raise alpha.
+    fn late(&mut self, pos: &mut Position, (depth, reduce): (i32, i32), (alpha, beta): (i32, i32), ply: usize, same: bool, first: bool) -> Result<i32, Stop> {
+        if reduce > 0 {
+            let s = self.child(pos, depth - 1 - reduce, alpha, alpha + 1, ply + 1, same)?;
+            if s <= alpha {
+                return Ok(s);
+            }
+        }
+        self.pvs(pos, depth - 1, alpha, beta, ply + 1, same, first)
+    }
+
+    /// A quiet move `m` (fingerprint `key`) caused a cutoff at `ply`: it becomes a killer there,
+    /// the counter move to the move above, and gains history.
+    fn refuted_by(&mut self, m: &Move, key: u32, depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != key {
+            k[1] = k[0];
+            k[0] = key;
+        }
+        if let Some(c) = self.counter.get_mut(self.prev[ply]) {
+            *c = key;
+        }
+        let h = self.history_index(m);
+        self.history[h] = self.history[h].saturating_add((depth * depth) as u32);
     }
 
     /// The quiescence search: the evaluation, unless a capture (or a decision the player cannot
@@ -1013,9 +1206,10 @@ impl<'a> Searcher<'a> {
         let side = pos.side();
         let (mut best, mut best_key) = (stand.unwrap_or(-INF), 0);
         for i in 0..ranked.len() {
-            let Ranked { rank: (_, at), key } = pick(ranked, i);
+            let Ranked { rank: (rank, at), key } = pick(ranked, i);
             let m = moves[at as usize];
-            if stand.is_some_and(|stand| self.futile(pos, &m, stand, alpha)) {
+            // Standing pat, a capture that loses material in the exchange it starts is not tried.
+            if stand.is_some_and(|stand| -rank == BAD_CAPTURE_RANK || self.futile(pos, &m, stand, alpha)) {
                 continue;
             }
             if only != NONE && !m.victims().any(|c| c == only) {
@@ -1148,21 +1342,35 @@ mod tests {
 
     #[test]
     fn the_depth_reported_is_the_one_the_score_comes_from() {
-        // Checkers' start with the default budget (40,000 positions, seed 1): depth 9 completes,
-        // and the budget runs out in depth 10 after a3-b4, searched first, scored -0.10 there
-        // (at depth 9 it scored +0.08). The score is depth 10's, so the depth reported is 10:
-        // the move searched alone to that depth scores the same.
+        // Checkers' start within node budgets that run out in mid-iteration: the score is that
+        // of the depth reported (the unfinished iteration's where a move searched there set
+        // it), so the best move searched alone to that depth scores the same.
         let v = Variant::load("checkers", &[]).unwrap();
         let mut pos = v.start();
-        let r = search(&v, &mut pos, Budget::Default, &mut rng(1)).unwrap();
-        let best = r.best.unwrap();
-        assert_eq!((best.text(&v.rules.geometry).as_str(), r.score, r.depth), ("a3-b4", Score(-100), 10));
         let mut others = Vec::new();
-        v.legal_moves(&mut pos, &mut others).unwrap();
-        others.retain(|m| *m != best);
-        for (depth, score) in [(9, 80), (10, -100)] {
-            let alone = search_except(&v, &mut pos, Budget::Depth(depth), &mut rng(1), &others).unwrap();
-            assert_eq!((alone.best, alone.score, alone.depth), (Some(best), Score(score), depth));
+        for nodes in [10_000, 25_000, 40_000] {
+            let r = search(&v, &mut pos, Budget::Nodes(nodes), &mut rng(1)).unwrap();
+            let best = r.best.unwrap();
+            v.legal_moves(&mut pos, &mut others).unwrap();
+            others.retain(|m| *m != best);
+            let alone = search_except(&v, &mut pos, Budget::Depth(r.depth), &mut rng(1), &others).unwrap();
+            assert_eq!((alone.best, alone.score, alone.depth), (Some(best), r.score, r.depth), "{nodes} positions");
+        }
+    }
+
+    #[test]
+    fn the_pruned_search_finds_the_shortest_mates() {
+        // Mates in 2 and 3 (Fairy-Stockfish's search agrees): null moves, reductions and
+        // futility must not hide them or lengthen them.
+        let v = Variant::load("chess", &[]).unwrap();
+        for (fen, plies) in [
+            ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 3),
+            ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 5),
+            ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 5),
+        ] {
+            let mut pos = crate::fen::read(&v.rules, fen).unwrap();
+            let r = search(&v, &mut pos, Budget::Nodes(200_000), &mut rng(1)).unwrap();
+            assert_eq!(r.score.win_in(), Some(plies), "{fen}");
         }
     }
 

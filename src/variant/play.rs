@@ -943,6 +943,15 @@ impl Variant {
         Ok(())
     }
 
+    /// A null move, for the search's null-move pruning: the turn passes with nothing moved (the
+    /// kernel's pass: the en passant cell closes, the clock runs), no hook runs and no end is
+    /// judged; [`Position::undo`] takes it back. Callers make one only where the rules allow
+    /// the search to assume a pass is never better than a move.
+    pub(crate) fn make_null(&self, pos: &mut Position) {
+        pos.make_kernel(&self.rules, &Move::PASS);
+        pos.record();
+    }
+
     /// The end conditions checked after a move (of phase [`Phase::AfterMove`]), the first met
     /// written as the result: `fx` is what the kernel's part of `decider`'s move did.
     fn judge_after_move(&self, pos: &mut Position, fx: &MoveEffects, decider: Player) -> Result<(), ScriptError> {
