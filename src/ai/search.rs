@@ -954,9 +954,22 @@ impl<'a> Searcher<'a> {
     /// principal variation, mid-turn, or near a proven result), where [`Pruning`] allows them:
     /// reverse futility, razoring, the null move. Returns the node's score if one applies, and
     /// the evaluation where it was computed (for futility among the moves).
-    fn cut_early(&mut self, pos: &mut Position, depth: i32, (alpha, beta): (i32, i32), ply: usize, check: bool) -> Result<(Option<i32>, Option<i32>), Stop> {
+    fn cut_early(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        check: bool,
+    ) -> Result<(Option<i32>, Option<i32>), Stop> {
         let p = &self.pruning;
-        if check || beta - alpha > 1 || pos.continuation().is_some() || alpha.abs() >= EVAL_MAX || beta.abs() >= EVAL_MAX || !(p.futility || p.null) {
+        if check
+            || beta - alpha > 1
+            || pos.continuation().is_some()
+            || alpha.abs() >= EVAL_MAX
+            || beta.abs() >= EVAL_MAX
+            || !(p.futility || p.null)
+        {
             return Ok((None, None));
         }
         let e = self.eval.score(pos)?;
@@ -1082,7 +1095,15 @@ impl<'a> Searcher<'a> {
 
     /// A child searched `reduce` decisions shallower with a null window first, where `reduce`
     /// is not 0, then as [`Searcher::pvs`] does if it might raise alpha.
-    fn late(&mut self, pos: &mut Position, (depth, reduce): (i32, i32), (alpha, beta): (i32, i32), ply: usize, same: bool, first: bool) -> Result<i32, Stop> {
+    fn late(
+        &mut self,
+        pos: &mut Position,
+        (depth, reduce): (i32, i32),
+        (alpha, beta): (i32, i32),
+        ply: usize,
+        same: bool,
+        first: bool,
+    ) -> Result<i32, Stop> {
         if reduce > 0 {
             let s = self.child(pos, depth - 1 - reduce, alpha, alpha + 1, ply + 1, same)?;
             if s <= alpha {
