@@ -183,7 +183,7 @@ fn games_are_the_same_for_any_number_of_threads() {
     let v = Variant::load("breakthrough", &[("move_limit".into(), "200".into())]).unwrap();
     let ones = Numbers { weights: [1.0; Term::COUNT], ..Numbers::of(&v.rules.eval) }.model(&v.rules);
     let plan = |threads| games::Plan {
-        games: 6,
+        games: 12,
         seed: 3,
         engine: Engine::parse("ab:d1").unwrap(),
         random_plies: 2,

@@ -42,19 +42,19 @@ pub(crate) fn edit(text: &str, e: &Entries) -> Result<String, String> {
 fn set_all(root: &mut dyn TableLike, inline: bool, e: &Entries) -> Result<(), String> {
     let (ai, ai_inline) = child(root, inline, "ai", Shape::Implicit)?;
     if let Some(n) = e.nodes {
-        set(ai, "nodes", Value::from(n));
+        set(ai, ai_inline, "nodes", Value::from(n));
     }
     let (eval, eval_inline) = child(ai, ai_inline, "eval", Shape::Section)?;
     if !e.values.is_empty() {
-        let (values, _) = child(eval, eval_inline, "values", Shape::Inline)?;
+        let (values, inline) = child(eval, eval_inline, "values", Shape::Inline)?;
         for (k, v) in &e.values {
-            set(values, k, Value::from(*v));
+            set(values, inline, k, Value::from(*v));
         }
     }
     if !e.weights.is_empty() {
-        let (weights, _) = child(eval, eval_inline, "weights", Shape::Inline)?;
+        let (weights, inline) = child(eval, eval_inline, "weights", Shape::Inline)?;
         for (k, w) in &e.weights {
-            set(weights, k, weight_value(*w));
+            set(weights, inline, k, weight_value(*w));
         }
     }
     Ok(())
@@ -92,9 +92,11 @@ fn child<'a>(parent: &'a mut dyn TableLike, parent_inline: bool, key: &str, shap
     }
 }
 
-/// Sets `key` to `v`, keeping the comments and spacing around a value already there.
-fn set(t: &mut dyn TableLike, key: &str, mut v: Value) {
+/// Sets `key` to `v`, keeping the comment and spacing around a value already there on its own
+/// line (`inline`: in an inline table, which holds no comment, the spacing is made anew).
+fn set(t: &mut dyn TableLike, inline: bool, key: &str, mut v: Value) {
     match t.get_mut(key).and_then(Item::as_value_mut) {
+        Some(old) if inline => *old = v,
         Some(old) => {
             *v.decor_mut() = old.decor().clone();
             *old = v;
@@ -132,7 +134,7 @@ mod tests {
         );
         // Sub-tables and dotted keys are tables too.
         let text = "[ai.eval.weights]\nmobility = 3 # three\n";
-        assert_eq!(edit(text, &entries()).unwrap(), "[ai.eval.weights]\nmobility = 0.425 # three\nmaterial = 1\n\n[ai.eval]\nvalues = { stack = 143 }\n");
+        assert_eq!(edit(text, &entries()).unwrap(), "[ai.eval]\nvalues = { stack = 143 }\n[ai.eval.weights]\nmobility = 0.425 # three\nmaterial = 1\n");
         let text = "[ai]\neval.weights.mobility = 3\n";
         let out = edit(text, &entries()).unwrap();
         assert!(out.contains("eval.weights.mobility = 0.425") && out.contains("stack = 143"), "{out}");
