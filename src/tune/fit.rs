@@ -97,6 +97,10 @@ pub(crate) fn error(data: &Data, evals: &[f64], k: f64, held_out: bool) -> f64 {
     if n == 0 { 0.0 } else { sum / n as f64 }
 }
 
+/// The smallest K [`fit_k`] tells from none: at or below it, the evaluation does not predict the
+/// results (or predicts them backwards), and scaling every number up would be all the fit did.
+pub(crate) const K_FLOOR: f64 = 2e-7;
+
 /// The K of least training error for these evaluations: a scan over powers of ten, then a
 /// golden-section search around the best (on log K).
 pub(crate) fn fit_k(data: &Data, evals: &[f64]) -> f64 {

@@ -60,6 +60,9 @@ pub(crate) enum TuneError {
     /// The variant's file cannot take the numbers (built in, read-only, not TOML…).
     #[error("{0}")]
     Write(String),
+    /// The games say nothing the evaluation can learn from.
+    #[error("{0}")]
+    NoSignal(String),
 }
 
 /// A parameter with its name, and its number before and after.
@@ -172,6 +175,13 @@ pub(crate) fn tune(v: &Variant, cfg: &Config, report: &mut dyn FnMut(&str)) -> R
     }
     let before = fit::evals(data, &r.eval);
     let k = fit::fit_k(data, &before);
+    if k <= fit::K_FLOOR {
+        return Err(TuneError::NoSignal(format!(
+            "{}: the evaluation as it is does not predict the results of these {} games (K ≈ 0: a better evaluation scores no better), so there is nothing to fit from; try another --engine or more --random-plies",
+            v.name(),
+            played.games
+        )));
+    }
     let err_before = (fit::error(data, &before, k, false), fit::error(data, &before, k, true));
     let fitted = fit::local_search(r, data, k, (&start, &params), cfg.sweeps, &mut |s, e| {
         report(&format!("tune {}: fitting {} numbers to {} positions, sweep {s}, error {e:.5}", v.name(), params.len(), data.len() - held))
