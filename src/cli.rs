@@ -416,6 +416,10 @@ pub(crate) struct TuneArgs {
     /// Keep a kind's value or a term's weight as it is (repeatable).
     #[arg(long, value_name = "KIND|TERM")]
     pub(crate) keep: Vec<String>,
+    /// The kind whose value stays, the scale of the others (default: the kind with the most
+    /// pieces at the start; `none`: fit every value).
+    #[arg(long, value_name = "KIND|none")]
+    pub(crate) unit: Option<String>,
     /// Threads for the games (default: all cores; the numbers do not depend on it).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
@@ -974,7 +978,7 @@ fn tune(a: &TuneArgs, out: &mut dyn Write) -> Result<(), CliError> {
         threads: threads(a.threads),
         max_positions: a.positions as usize,
     };
-    let cfg = Config { plan, sweeps: a.sweeps, keep: a.keep.clone() };
+    let cfg = Config { plan, sweeps: a.sweeps, keep: a.keep.clone(), unit: a.unit.clone() };
     crate::interrupt::install().map_err(CliError::failed)?;
     let line = crate::progress::Spinner::start();
     let t = crate::tune::tune(&v, &cfg, &mut |m| crate::progress::report(m)).map_err(|e| match e {

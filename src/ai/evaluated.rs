@@ -61,7 +61,10 @@ impl Evaluated {
         let file = &self.0.file;
         let v = Variant::load(file, &game.overrides).map_err(|e| format!("@eval={file}: {}", e.render(false)))?;
         if let Some(why) = differs(game, &v) {
-            return Err(format!("@eval={file}: {why}; only its [ai] section (the evaluation, the node budget) may differ from {}'s", game.name()));
+            return Err(format!(
+                "@eval={file}: {why}; only its [ai] section (the evaluation, the node budget) may differ from {}'s",
+                game.name()
+            ));
         }
         let v: &'static Variant = Box::leak(Box::new(v));
         loaded.push((game.rules.clone(), self.0, v));
@@ -110,7 +113,10 @@ mod tests {
             other => panic!("{other:?}"),
         };
         // The same file is the same game.
-        assert!(std::ptr::eq(e("lielow").variant_for(&game).unwrap().rules.as_ref(), e("lielow").variant_for(&game).unwrap().rules.as_ref()));
+        assert!(std::ptr::eq(
+            e("lielow").variant_for(&game).unwrap().rules.as_ref(),
+            e("lielow").variant_for(&game).unwrap().rules.as_ref()
+        ));
         // Another game, or a file that is not there, is refused with the reason.
         let err = e("checkers").variant_for(&game).map(|_| ()).unwrap_err();
         assert!(err.contains("its rules are not the game's"), "{err}");

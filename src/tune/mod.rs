@@ -46,6 +46,9 @@ pub(crate) struct Config {
     pub(crate) sweeps: u32,
     /// Kinds and terms whose numbers stay as they are (by name).
     pub(crate) keep: Vec<String>,
+    /// The kind whose value is the numbers' scale and stays (`--unit`): `None` for the kind with
+    /// the most pieces at the start, `Some("none")` for no unit (every value is fitted).
+    pub(crate) unit: Option<String>,
 }
 
 /// Why tuning could not be done.
@@ -79,6 +82,8 @@ pub(crate) struct Change {
 pub(crate) struct Tuning {
     pub(crate) variant: String,
     pub(crate) plan: Plan,
+    /// The unit's name and value (see [`unit`]).
+    pub(crate) unit: Option<(String, i32)>,
     pub(crate) games: u64,
     pub(crate) seen: u64,
     /// Positions fitted, and held out.
@@ -109,6 +114,16 @@ impl Tuning {
 /// # Errors
 /// A name in `keep` that is neither a kind nor a term.
 fn parameters(v: &Variant, data: &features::Data, start: &Numbers, keep: &[String]) -> Result<Vec<Param>, TuneError> {
+    check_names(v, keep)?;
+    let base = fit::evals(data, &start.model(&v.rules));
+    Ok(fitted_params(v, data, start, keep, &base))
+}
+
+/// Every name in `keep` is a kind or a term of `v`.
+///
+/// # Errors
+/// One is neither.
+fn check_names(v: &Variant, keep: &[String]) -> Result<(), TuneError> {
     let r = &v.rules;
     for name in keep {
         if r.kind_by_name(name).is_none() && !Term::ALL.iter().any(|t| t.name() == name) {
@@ -122,8 +137,13 @@ fn parameters(v: &Variant, data: &features::Data, start: &Numbers, keep: &[Strin
             )));
         }
     }
-    let base = fit::evals(data, &start.model(r));
-    let matters = |n: &Numbers| fit::evals(data, &n.model(r)) != base;
+    Ok(())
+}
+
+/// The parameters the fit moves (see [`parameters`]).
+fn fitted_params(v: &Variant, data: &features::Data, start: &Numbers, keep: &[String], base: &[f64]) -> Vec<Param> {
+    let r = &v.rules;
+    let matters = |n: &Numbers| fit::evals(data, &n.model(r)) != *base;
     let mut params = Vec::new();
     if start.weights[Term::Material.index()] > 0.0 {
         for (k, kind) in r.kinds.iter().enumerate() {
@@ -137,7 +157,42 @@ fn parameters(v: &Variant, data: &features::Data, start: &Numbers, keep: &[Strin
             params.push(Param::Weight(t));
         }
     }
-    Ok(params)
+    params
+}
+
+/// The unit: the kind whose value stays as it is, as Texel's tuners keep the pawn at 100. K is
+/// fitted once with the numbers as they were, so the unit holds the evaluation to its scale
+/// (where the search's fixed margins, a draw's contempt and delta pruning's two pieces, were
+/// set) and the fit moves the other numbers against it. By default the kind with the most
+/// pieces at the start (of those with a value; the first on a tie).
+///
+/// # Errors
+/// `--unit` names no kind of the variant.
+fn unit(v: &Variant, asked: Option<&str>) -> Result<Option<usize>, TuneError> {
+    let r = &v.rules;
+    match asked {
+        Some("none") => Ok(None),
+        Some(name) => r.kind_by_name(name).map(|k| Some(k.0 as usize)).ok_or_else(|| {
+            let kinds: Vec<&str> = r.kinds.iter().map(|k| k.name.as_str()).collect();
+            TuneError::Usage(format!("--unit {name}: not a piece kind of {} (kinds: {}; or none)", v.name(), kinds.join(", ")))
+        }),
+        None => {
+            let start = v.start();
+            let count = |k: usize| {
+                crate::piece::Player::both()
+                    .map(|p| start.count_code(crate::piece::PieceCode::new(crate::piece::KindId(k as u8), p)))
+                    .iter()
+                    .sum::<u32>()
+            };
+            let mut best: Option<(u32, usize)> = None;
+            for k in (0..r.kinds.len()).filter(|&k| r.eval.values[k] > 0 && count(k) > 0) {
+                if best.is_none_or(|(n, _)| count(k) > n) {
+                    best = Some((count(k), k));
+                }
+            }
+            Ok(best.map(|(_, k)| k))
+        }
+    }
 }
 
 /// A parameter's name as `[ai.eval]` writes it (`value stack`, `weight mobility`).
@@ -157,6 +212,11 @@ pub(crate) fn tune(v: &Variant, cfg: &Config, report: &mut dyn FnMut(&str)) -> R
     let r = &v.rules;
     let start = Numbers::of(&r.eval);
     let ones = Numbers { weights: [1.0; Term::COUNT], ..start.clone() }.model(r);
+    // Names checked before the games, so that a typo costs nothing.
+    let unit = unit(v, cfg.unit.as_deref())?;
+    let mut keep = cfg.keep.clone();
+    keep.extend(unit.map(|k| r.kinds[k].name.clone()));
+    check_names(v, &keep)?;
     let plan = &cfg.plan;
     let played = games::play(v, &ones, plan, &mut |g, n| {
         report(&format!("tune {}: {} of {} games played, {} positions", v.name(), g, plan.games, crate::progress::thousands(n as u64)))
@@ -169,9 +229,12 @@ pub(crate) fn tune(v: &Variant, cfg: &Config, report: &mut dyn FnMut(&str)) -> R
         let why = format!("no quiet position to fit in {} games ({} positions seen after the openings)", played.games, played.seen);
         return Err(TuneError::Usage(format!("{why}: play more games (--games), or fewer random plies")));
     }
-    let params = parameters(v, data, &start, &cfg.keep)?;
+    let params = parameters(v, data, &start, &keep)?;
     if params.is_empty() {
-        return Err(TuneError::Usage(format!("{}: no value or weight changes the evaluation of these positions: nothing to fit", v.name())));
+        return Err(TuneError::Usage(format!(
+            "{}: no value or weight changes the evaluation of these positions: nothing to fit",
+            v.name()
+        )));
     }
     let before = fit::evals(data, &r.eval);
     let k = fit::fit_k(data, &before);
@@ -193,6 +256,7 @@ pub(crate) fn tune(v: &Variant, cfg: &Config, report: &mut dyn FnMut(&str)) -> R
     Ok(Tuning {
         variant: v.name().to_string(),
         plan: *plan,
+        unit: unit.map(|k| (r.kinds[k].name.clone(), start.values[k])),
         games: played.games,
         seen: played.seen,
         positions: (data.len() - held, held),
@@ -266,6 +330,9 @@ impl Tuning {
             out.push_str("(interrupted: the games finished before Ctrl-C only)\n");
         }
         let _ = writeln!(out, "K = {:.3e} per unit (result ≈ sigmoid(K × evaluation), fitted with the numbers as they were)", self.k);
+        if let Some((name, value)) = &self.unit {
+            let _ = writeln!(out, "unit: {name} = {value} (held: the scale of the other numbers; --unit none fits it too)");
+        }
         let _ = writeln!(out, "{:<24} {:>10} {:>10}", "number", "was", "now");
         for c in &self.changes {
             let _ = writeln!(out, "{:<24} {:>10} {:>10}", c.name, number(c.param, c.was), number(c.param, c.now));

@@ -52,7 +52,11 @@ fn the_model_of_the_numbers_is_the_model_loaded() {
         let m = &v.rules.eval;
         let n = Numbers::of(m).model(&v.rules);
         assert_eq!((&n.values, &n.material, &n.progress), (&m.values, &m.material, &m.progress), "{name}");
-        assert_eq!((n.mobility, n.tempo, n.fill, n.territory, n.script, &n.hands, &n.exits), (m.mobility, m.tempo, m.fill, m.territory, m.script, &m.hands, &m.exits), "{name}");
+        assert_eq!(
+            (n.mobility, n.tempo, n.fill, n.territory, n.script, &n.hands, &n.exits),
+            (m.mobility, m.tempo, m.fill, m.territory, m.script, &m.hands, &m.exits),
+            "{name}"
+        );
     }
 }
 
@@ -110,6 +114,12 @@ fn the_fit_finds_the_numbers_that_made_the_results() {
     assert!((n.values[pawn] - 160).abs() <= 2, "{n:?}");
     assert!((n.weights[Term::Mobility.index()] - 2.5).abs() < 0.05, "{n:?}");
     assert!((n.weights[Term::Progress.index()] - 0.4).abs() < 0.01, "{n:?}");
+    // The unit: the kind with the most pieces at the start (Breakthrough's only one), or none.
+    assert_eq!(unit(&v, None).unwrap(), Some(pawn));
+    assert_eq!(unit(&v, Some("none")).unwrap(), None);
+    assert!(unit(&v, Some("queen")).unwrap_err().to_string().contains("--unit queen: not a piece kind of breakthrough (kinds: pawn; or none)"));
+    let checkers = Variant::load("checkers", &[]).unwrap();
+    assert_eq!(unit(&checkers, None).unwrap(), checkers.rules.kind_by_name("man").map(|k| k.0 as usize));
     // Kept numbers stay; an unknown name is refused.
     assert_eq!(parameters(&v, &data, &start, &["pawn".into(), "mobility".into()]).unwrap(), [Param::Weight(Term::Progress)]);
     let err = parameters(&v, &data, &start, &["bishop".into()]).unwrap_err().to_string();
@@ -143,6 +153,7 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     let t = Tuning {
         variant: "lielow".into(),
         plan,
+        unit: None,
         games: 0,
         seen: 0,
         positions: (0, 0),

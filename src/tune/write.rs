@@ -134,12 +134,18 @@ mod tests {
         );
         // Sub-tables and dotted keys are tables too.
         let text = "[ai.eval.weights]\nmobility = 3 # three\n";
-        assert_eq!(edit(text, &entries()).unwrap(), "[ai.eval]\nvalues = { stack = 143 }\n[ai.eval.weights]\nmobility = 0.425 # three\nmaterial = 1\n");
+        assert_eq!(
+            edit(text, &entries()).unwrap(),
+            "[ai.eval]\nvalues = { stack = 143 }\n[ai.eval.weights]\nmobility = 0.425 # three\nmaterial = 1\n"
+        );
         let text = "[ai]\neval.weights.mobility = 3\n";
         let out = edit(text, &entries()).unwrap();
         assert!(out.contains("eval.weights.mobility = 0.425") && out.contains("stack = 143"), "{out}");
         let text = "ai = { nodes = 7 }\n";
-        assert_eq!(edit(text, &entries()).unwrap(), "ai = { nodes = 7 , eval = { values = { stack = 143 }, weights = { mobility = 0.425, material = 1 } } }\n");
+        assert_eq!(
+            edit(text, &entries()).unwrap(),
+            "ai = { nodes = 7 , eval = { values = { stack = 143 }, weights = { mobility = 0.425, material = 1 } } }\n"
+        );
     }
 
     #[test]

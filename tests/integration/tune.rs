@@ -22,7 +22,8 @@ fn the_report_is_the_same_for_any_number_of_threads() {
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     let (one, two) = (String::from_utf8(one.stdout).unwrap(), String::from_utf8(two.stdout).unwrap());
     assert_eq!(without_time(&one), without_time(&two));
-    for part in ["tuned on 20 games of ab:d1 against itself", "value pawn", "weight mobility", "held-out positions", "[ai.eval]", "--write"] {
+    for part in ["tuned on 20 games of ab:d1 against itself", "value pawn", "weight mobility", "held-out positions", "[ai.eval]", "--write"]
+    {
         assert!(one.contains(part), "{part}: {one}");
     }
     let _ = std::fs::remove_dir_all(&data);
