@@ -117,7 +117,9 @@ fn the_fit_finds_the_numbers_that_made_the_results() {
     // The unit: the kind with the most pieces at the start (Breakthrough's only one), or none.
     assert_eq!(unit(&v, None).unwrap(), Some(pawn));
     assert_eq!(unit(&v, Some("none")).unwrap(), None);
-    assert!(unit(&v, Some("queen")).unwrap_err().to_string().contains("--unit queen: not a piece kind of breakthrough (kinds: pawn; or none)"));
+    assert!(
+        unit(&v, Some("queen")).unwrap_err().to_string().contains("--unit queen: not a piece kind of breakthrough (kinds: pawn; or none)")
+    );
     let checkers = Variant::load("checkers", &[]).unwrap();
     assert_eq!(unit(&checkers, None).unwrap(), checkers.rules.kind_by_name("man").map(|k| k.0 as usize));
     // Kept numbers stay; an unknown name is refused.
