@@ -74,9 +74,10 @@ impl Evaluated {
 
 /// Why `other` is not the same game as `game` (`None`: it is, [`EvalModel`] aside).
 fn differs(game: &Variant, other: &Variant) -> Option<&'static str> {
-    // The rules as data, with what only names or scores them left out.
+    // The rules as data, with what only names or scores them left out (a copy in a folder of
+    // another name, without a `name` key, is named after its folder).
     let bare = |r: &Ruleset| {
-        let r = Ruleset { eval: EvalModel::default(), title: String::new(), description: String::new(), ..r.clone() };
+        let r = Ruleset { eval: EvalModel::default(), name: String::new(), title: String::new(), description: String::new(), ..r.clone() };
         format!("{r:?}")
     };
     if bare(&game.rules) != bare(&other.rules) {

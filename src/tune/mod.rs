@@ -344,7 +344,11 @@ impl Tuning {
         };
         let _ = writeln!(out, "mean squared error       {:>10} {:>10}  ({} sweeps, {end})", "before", "after", self.fitted.sweeps);
         let _ = writeln!(out, "  fitted positions       {:>10.5} {:>10.5}", self.before.0, self.after.0);
-        let _ = writeln!(out, "  held-out positions     {:>10.5} {:>10.5}", self.before.1, self.after.1);
+        if self.positions.1 > 0 {
+            let _ = writeln!(out, "  held-out positions     {:>10.5} {:>10.5}", self.before.1, self.after.1);
+        } else {
+            out.push_str("  held-out positions              -          -  (none: every tenth game is held out)\n");
+        }
         out.push('\n');
         out.push_str(&write::snippet(&self.entries));
         out

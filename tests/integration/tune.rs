@@ -22,7 +22,8 @@ fn the_report_is_the_same_for_any_number_of_threads() {
     assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
     let (one, two) = (String::from_utf8(one.stdout).unwrap(), String::from_utf8(two.stdout).unwrap());
     assert_eq!(without_time(&one), without_time(&two));
-    for part in ["tuned on 20 games of ab:d1 against itself", "value pawn", "weight mobility", "held-out positions", "[ai.eval]", "--write"]
+    for part in
+        ["tuned on 20 games of ab:d1 against itself", "unit: pawn = 100", "weight mobility", "held-out positions", "[ai.eval]", "--write"]
     {
         assert!(one.contains(part), "{part}: {one}");
     }
@@ -44,7 +45,7 @@ fn write_keeps_the_file_and_the_copy_plays_against_the_defaults() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("(written into "), "{}", String::from_utf8_lossy(&o.stdout));
     let new = std::fs::read_to_string(dir.join("variant.toml")).unwrap();
-    assert!(new.starts_with(&old) && new[old.len()..].starts_with("\n[ai.eval]\nvalues = { pawn = "), "{new}");
+    assert!(new.starts_with(&old) && new[old.len()..].starts_with("\n[ai.eval]\nweights = { progress = "), "{new}");
     assert!(run(&["check", spec], &data).status.success());
     // The tuned copy against the defaults: an engine with the copy's evaluation.
     let eval = format!("ab:d1@eval={spec}");
@@ -75,5 +76,39 @@ fn bad_input_is_refused() {
     fails(&["tune", "breakthrough", "--engine", "minimax"], 2, "--engine");
     fails(&["tune", "breakthrough", "--write", "--dry-run"], 2, "cannot be used with");
     fails(&["tune", "no-such-game"], 2, "unknown variant");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[test]
+fn ctrl_c_fits_on_the_games_finished_and_writes_nothing() {
+    use std::time::{Duration, Instant};
+    let data = crate::scratch("tune-interrupt");
+    let dir = data.join("bt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let old = std::fs::read_to_string(crate::root().join("variants/breakthrough/variant.toml")).unwrap();
+    std::fs::write(dir.join("variant.toml"), &old).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["tune", dir.to_str().unwrap(), "--games", "100000", "--random-plies", "2", "--threads", "2", "--write"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    // The games stop at once and the fit is quick; a run that did not stop is ended.
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if child.try_wait().unwrap().is_none() {
+        child.kill().unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("(interrupted: the games finished before Ctrl-C only)") && out.contains("(not written: interrupted)"), "{out}");
+    assert!(out.contains("weight mobility"), "{out}");
+    assert_eq!(std::fs::read_to_string(dir.join("variant.toml")).unwrap(), old);
     let _ = std::fs::remove_dir_all(&data);
 }
