@@ -240,7 +240,7 @@ pub(crate) fn tune(v: &Variant, cfg: &Config, report: &mut dyn FnMut(&str)) -> R
     let k = fit::fit_k(data, &before);
     if k <= fit::K_FLOOR {
         return Err(TuneError::NoSignal(format!(
-            "{}: the evaluation as it is does not predict the results of these {} games (K ≈ 0: a better evaluation scores no better), so there is nothing to fit from; try another --engine or more --random-plies",
+            "{}: the evaluation as it is does not predict the results of these {} games (K ≈ 0: who wins does not follow its sign), so there is nothing to fit from; try another --engine or more --random-plies",
             v.name(),
             played.games
         )));
