@@ -255,6 +255,10 @@ pub(crate) enum Command {
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
     Arena(ArenaArgs),
+    /// Fit the evaluation's values and weights (`[ai.eval]`) to the results of self-play games
+    /// (Texel's method): print them with the error before and after, and the section to paste,
+    /// or write them into the variant's file (docs/ai.md).
+    Tune(TuneArgs),
     /// Convert a game record between boardlab's record (TOML), PGN (.pgn, the chess family) and
     /// PDN (.pdn, draughts), told by the files' extensions (docs/protocols.md).
     Convert {
@@ -384,6 +388,47 @@ pub(crate) struct ArenaArgs {
     /// bytes); the table's time per move says "not timed".
     #[arg(long)]
     pub(crate) no_times: bool,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct TuneArgs {
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
+    pub(crate) variant: String,
+    #[command(flatten)]
+    pub(crate) sets: Sets,
+    /// Self-play games to learn from (every tenth held out to measure the fit).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=crate::tune::MAX_GAMES))]
+    pub(crate) games: u64,
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// The engine that plays both sides of the games (docs/ai.md).
+    #[arg(long, default_value = "ab:d2")]
+    pub(crate) engine: String,
+    /// Open each game with N uniformly random decisions (0 to 20), so that games differ.
+    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub(crate) random_plies: u32,
+    /// Stop playing once this many quiet positions are read.
+    #[arg(long, default_value_t = 500_000, value_parser = clap::value_parser!(u64).range(1..=crate::tune::MAX_POSITIONS as u64))]
+    pub(crate) positions: u64,
+    /// Sweeps of the local search at most.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=crate::tune::MAX_SWEEPS as i64))]
+    pub(crate) sweeps: u32,
+    /// Keep a kind's value or a term's weight as it is (repeatable).
+    #[arg(long, value_name = "KIND|TERM")]
+    pub(crate) keep: Vec<String>,
+    /// The kind whose value stays, the scale of the others (default: the kind with the most
+    /// pieces at the start; `none`: fit every value).
+    #[arg(long, value_name = "KIND|none")]
+    pub(crate) unit: Option<String>,
+    /// Threads for the games (default: all cores; the numbers do not depend on it).
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// Write the numbers into the variant's file (its [ai.eval]; the rest of the file is kept).
+    #[arg(long, conflicts_with = "dry_run")]
+    pub(crate) write: bool,
+    /// Only print the section to paste (the default).
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 /// An error for `main` to print once, with its exit code.
@@ -560,6 +605,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Report { files, svg, png, openings, mixed } => report(&files, [svg.as_deref(), png.as_deref()], openings, mixed, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
         Command::Convert { input, output } => convert(&input, &output),
+        Command::Tune(a) => tune(&a, out),
     }
 }
 
@@ -915,4 +961,39 @@ fn arena(a: &ArenaArgs) -> Result<String, CliError> {
         ArenaError::Study(e) => study_failed(e, from.as_deref()),
         e => CliError::failed(e),
     })
+}
+
+/// `tune`: the numbers fitted, and written into the variant's file with `--write` (not after
+/// Ctrl-C).
+fn tune(a: &TuneArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    use crate::tune::{Config, Plan, TuneError};
+    let engine = crate::ai::Engine::parse(&a.engine).map_err(|e| CliError::usage(format!("--engine: {e}")))?;
+    let v = load(&a.variant, &crate::selfplay::with_move_limit(&a.sets.pairs()?))?;
+    crate::ai::evaluated::prepare(&v, engine).map_err(CliError::usage)?;
+    let plan = Plan {
+        games: a.games,
+        seed: a.seed,
+        engine,
+        random_plies: a.random_plies,
+        threads: threads(a.threads),
+        max_positions: a.positions as usize,
+    };
+    let cfg = Config { plan, sweeps: a.sweeps, keep: a.keep.clone(), unit: a.unit.clone() };
+    crate::interrupt::install().map_err(CliError::failed)?;
+    let line = crate::progress::Spinner::start();
+    let t = crate::tune::tune(&v, &cfg, &mut |m| crate::progress::report(m)).map_err(|e| match e {
+        TuneError::Usage(m) => CliError::Usage(m),
+        e => CliError::failed(e),
+    })?;
+    drop(line);
+    let mut text = t.text();
+    if a.write && t.interrupted() {
+        text.push_str("(not written: interrupted)\n");
+    } else if a.write {
+        let path = crate::tune::write_into(&v, &t).map_err(CliError::failed)?;
+        text.push_str(&format!("(written into {})\n", path.display()));
+    } else {
+        text.push_str("(paste it into the variant file, or run again with --write)\n");
+    }
+    Ok(out.write_all(text.as_bytes())?)
 }

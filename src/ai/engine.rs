@@ -2,7 +2,8 @@
 //! `mcts:N` (iterations), `ab` (alpha-beta with the variant's node budget), `ab:dN` (to depth N),
 //! `ab:N` (N nodes), `ab:Nms` / `ab:Ns` (a time budget), and another program speaking UCI or USI:
 //! `uci:COMMAND` / `usi:COMMAND` ([`ExternalSpec`], played by [`super::external`]). `:` may also
-//! be a space (`mcts 500`).
+//! be a space (`mcts 500`). `ENGINE@eval=FILE` searches with the evaluation of another variant
+//! file of the same game ([`super::evaluated`]).
 //! [`Engine`]'s `Display` writes the canonical form, which parses back to the same engine.
 
 use std::time::Duration;
@@ -39,6 +40,8 @@ pub enum Engine {
     AlphaBeta(Budget),
     /// Another program, spoken to over UCI or USI.
     External(External),
+    /// Alpha-beta or MCTS searching with another file's evaluation (`ab:d3@eval=FILE`).
+    Evaluated(super::evaluated::Evaluated),
 }
 
 /// Which engine protocol an external engine speaks.
@@ -183,6 +186,9 @@ impl Engine {
     /// Anything else, with what is accepted.
     pub(crate) fn parse(text: &str) -> Result<Engine, EngineError> {
         let t = text.trim();
+        if let Some((base, file)) = t.rsplit_once("@eval=") {
+            return evaluated(t, base, file);
+        }
         let (name, arg) = match t.split_once([':', ' ']) {
             Some((n, a)) => (n, Some(a.trim())),
             None => (t, None),
@@ -206,6 +212,21 @@ impl Engine {
             _ => Err(EngineError::Unknown(t.to_string())),
         }
     }
+}
+
+/// `ENGINE@eval=FILE` (`text`), read as `base` and `file`.
+fn evaluated(text: &str, base: &str, file: &str) -> Result<Engine, EngineError> {
+    use super::evaluated::{Evaluated, EvaluatedSpec};
+    let why = |w: &str| EngineError::Evaluated(text.to_string(), w.to_string());
+    let engine = match Engine::parse(base)? {
+        e @ (Engine::AlphaBeta(_) | Engine::Mcts { .. }) => e,
+        _ => return Err(why("only ab and mcts search with an evaluation")),
+    };
+    let file = file.trim();
+    if file.is_empty() {
+        return Err(why("the variant file is missing"));
+    }
+    Ok(Engine::Evaluated(Evaluated::intern(EvaluatedSpec { engine, file: file.to_string() })))
 }
 
 /// `dN`, `N`, `Nms` or `Ns`.
@@ -234,6 +255,7 @@ impl std::fmt::Display for Engine {
             Engine::AlphaBeta(Budget::Time(t)) if t.as_millis() % 1000 == 0 => write!(f, "ab:{}s", t.as_secs()),
             Engine::AlphaBeta(Budget::Time(t)) => write!(f, "ab:{}ms", t.as_millis()),
             Engine::External(e) => e.spec().fmt(f),
+            Engine::Evaluated(e) => write!(f, "{}@eval={}", e.spec().engine, e.spec().file),
         }
     }
 }
@@ -254,6 +276,8 @@ pub enum EngineError {
     Budget(String),
     #[error("`{}`: {why}; an external engine is uci:COMMAND or usi:COMMAND, then @depth=N, @movetime=MS or @nodes=N", crate::files::quote(.0), why = .1)]
     External(String, String),
+    #[error("`{}`: {why}; an engine with another evaluation is ENGINE@eval=FILE (ab:d3@eval=my-variant)", crate::files::quote(.0), why = .1)]
+    Evaluated(String, String),
     #[error("`{}` is not a player; expected random, mcts[:ITERATIONS], ab[:dDEPTH|:NODES|:TIME], uci:COMMAND or usi:COMMAND", crate::files::quote(.0))]
     Unknown(String),
 }
@@ -314,5 +338,21 @@ mod tests {
         }
         assert_eq!(Engine::parse("ab:2000ms").unwrap().to_string(), "ab:2s");
         assert_eq!(Engine::DEFAULT.to_string(), "ab");
+    }
+
+    #[test]
+    fn evaluated_engines_parse() {
+        let e = Engine::parse("ab:d3@eval=/tmp/my lielow").unwrap();
+        let Engine::Evaluated(x) = e else { panic!("{e:?}") };
+        assert_eq!((x.spec().engine, x.spec().file.as_str()), (Engine::AlphaBeta(Budget::Depth(3)), "/tmp/my lielow"));
+        assert_eq!(e.to_string(), "ab:d3@eval=/tmp/my lielow");
+        assert_eq!(Engine::parse(&e.to_string()), Ok(e));
+        assert_eq!(Engine::parse("mcts@eval=x").unwrap().to_string(), "mcts:1000@eval=x");
+        // The same engine with two files is two engines.
+        assert_ne!(Engine::parse("ab@eval=a"), Engine::parse("ab@eval=b"));
+        for bad in ["random@eval=x", "uci:fs@eval=x", "ab:d3@eval=", "ab:d0@eval=x"] {
+            assert!(Engine::parse(bad).is_err(), "{bad}");
+        }
+        assert!(Engine::parse("random@eval=x").unwrap_err().to_string().contains("only ab and mcts"));
     }
 }

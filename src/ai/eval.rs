@@ -336,10 +336,16 @@ fn lines_by_cells(lines: &Lines, pos: &Position, t: &mut ByPlayer<i32>) {
 
 impl<'a> Evaluator<'a> {
     pub fn new(v: &'a Variant) -> Evaluator<'a> {
-        let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && v.rules.eval.script != 0;
+        Evaluator::with_model(v, &v.rules.eval)
+    }
+
+    /// An evaluator of `v`'s positions with another model of the same rules (`tune` scores
+    /// positions with models built for other `[ai.eval]` numbers).
+    pub(crate) fn with_model(v: &'a Variant, m: &'a EvalModel) -> Evaluator<'a> {
+        let script = v.hook(Hook::Evaluate).is_some() && v.script.is_some() && m.script != 0;
         Evaluator {
             v,
-            m: &v.rules.eval,
+            m,
             scratch: Vec::new(),
             best: Vec::new(),
             script,
@@ -347,7 +353,7 @@ impl<'a> Evaluator<'a> {
             frontier: Vec::new(),
             cells: Vec::new(),
             movers: Vec::new(),
-            fills: if v.rules.eval.territory == 0 {
+            fills: if m.territory == 0 {
                 Vec::new()
             } else {
                 let g = &v.rules.geometry;

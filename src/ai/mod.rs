@@ -10,7 +10,8 @@
 //!   score, depth, nodes, principal variation);
 //! - [`analysis`]: what the machine thinks, in words (`eval`, `hint`, `analyse`);
 //! - [`mcts`]: UCT with short playouts scored by the evaluation, and proven results;
-//! - [`external`]: another program speaking UCI or USI (`uci:PATH`, `usi:PATH`).
+//! - [`external`]: another program speaking UCI or USI (`uci:PATH`, `usi:PATH`);
+//! - [`evaluated`]: a search with another variant file's evaluation (`ab:d3@eval=FILE`).
 //!
 //! Every search checks for Ctrl-C ([`crate::interrupt`]) as it goes and stops with
 //! [`SearchError::Interrupted`]; [`choose`] and [`think`] search a copy of the position.
@@ -18,6 +19,7 @@
 pub mod analysis;
 pub(crate) mod engine;
 pub(crate) mod eval;
+pub(crate) mod evaluated;
 pub(crate) mod external;
 pub(crate) mod mcts;
 mod prune;
@@ -95,5 +97,8 @@ pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Resu
             Ok(Thought { best: r.best, search: Some(r) })
         }
         Engine::External(e) => Ok(Thought { best: external::choose(v, pos, e)?, search: None }),
+        // The other file's variant has the game's rules (checked when it was loaded), so its
+        // moves are the game's.
+        Engine::Evaluated(e) => think(e.variant_for(v).map_err(SearchError::External)?, pos, e.spec().engine, rng),
     }
 }

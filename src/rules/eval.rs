@@ -168,6 +168,8 @@ pub(crate) const NODES_RANGE: std::ops::RangeInclusive<i64> = 1_000..=100_000_00
 pub(crate) struct EvalModel {
     /// Per kind: its value in points (as derived or overridden; always ≥ 0).
     pub(crate) values: Vec<i32>,
+    /// Per term ([`Term::index`]): the weight it was built with (`[ai.eval] weights`, else 1).
+    pub(crate) weights: [f64; Term::COUNT],
     /// `code * cells + cell`: material units (signed, weighted; 0 for the empty code). The same
     /// on every cell, except for kinds that can be converted (below).
     pub(crate) material: Vec<i32>,
@@ -251,10 +253,17 @@ fn units(points: f64, weight: f64) -> i32 {
 /// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
 pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let (overrides, weights) = read_overrides(v, r)?;
+    Ok(build_model(r, &overrides, &weights, read_nodes(v)?))
+}
+
+/// The evaluation of `r` with these per-kind values (`None`: derived from the rules) and
+/// per-term weights: what `[ai.eval]` says, already checked. `tune` builds models for other
+/// numbers with it, so a model it fits is the one the variant file then loads.
+pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64; Term::COUNT], nodes: u64) -> EvalModel {
     let n = r.geometry.len();
     let race = r.ends.iter().any(|e| matches!(e.kind, EndKind::PiecesAtMost { win: true, .. }));
     let exit_dist = exit_distances(r);
-    let values = piece_values(r, &overrides, race, &exit_dist);
+    let values = piece_values(r, overrides, race, &exit_dist);
     let sign = if race { -1.0 } else { 1.0 };
     let material = material_table(r, &values, sign, weights[Term::Material.index()]);
     let wp = weights[Term::Progress.index()];
@@ -266,14 +275,15 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         .map(|(k, slot)| (slot, units(sign * values[k.0 as usize] as f64, weights[Term::Material.index()])))
         .collect();
     let classes = classes_of(&material, &progress, n);
-    Ok(EvalModel {
+    EvalModel {
         values,
+        weights: *weights,
         material,
         progress,
         goals: fill_goals(r, wp),
         fill: units(FILL_POINTS as f64, weights[Term::Fill.index()]),
-        mobility: mobility_units(r, &weights),
-        territory: territory_units(r, &weights),
+        mobility: mobility_units(r, weights),
+        territory: territory_units(r, weights),
         exits,
         tempo: if race { units(TEMPO_POINTS as f64, weights[Term::Tempo.index()]) } else { 0 },
         lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
@@ -281,8 +291,8 @@ pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
         script: units(1.0, weights[Term::Script.index()]),
         cells: n,
         classes,
-        nodes: read_nodes(v)?,
-    })
+        nodes,
+    }
 }
 
 /// The codes of kind `k` for each player.

@@ -90,6 +90,7 @@ pub(crate) fn run_batch(
 ) -> Result<Played, SelfplayError> {
     let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let cfgs = batch.cfgs.iter().map(|c| c.seated(&v.rules)).collect::<Result<Vec<_>, _>>()?;
+    prepare(&v, &cfgs)?;
     let label = Study::of(&v, &cfgs, batch.arena);
     let mine = resumable(&v, &cfgs, &label, resumed)?;
     let total: usize = cfgs.iter().map(|c| c.indices().len()).sum();
@@ -105,6 +106,17 @@ pub(crate) fn run_batch(
         b.finish_and_clear();
     }
     played
+}
+
+/// Loads and checks what the studies' engines need before a game is played (the file of an
+/// `ENGINE@eval=FILE`): a wrong one is the command's error, not a lost game.
+fn prepare(v: &Variant, cfgs: &[Config]) -> Result<(), SelfplayError> {
+    for c in cfgs {
+        for e in [c.first, c.second] {
+            crate::ai::evaluated::prepare(v, e).map_err(SelfplayError::Load)?;
+        }
+    }
+    Ok(())
 }
 
 /// [`run_into`] with nothing resumed and the games kept in the report only.
@@ -123,6 +135,7 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
 pub(crate) fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
     let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let cfg = cfg.seated(&v.rules)?;
+    prepare(&v, std::slice::from_ref(&cfg))?;
     let label = Study::of(&v, std::slice::from_ref(&cfg), None);
     let played = study(&v, std::slice::from_ref(&cfg), &label, 1, vec![vec![]], &mut |g| {
         each(g);

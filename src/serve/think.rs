@@ -123,7 +123,7 @@ fn search_with(
                 ai::mcts::mcts_stoppable(v, &mut pos, iterations, ai::mcts::PLAYOUT_CAP, rng, Some(&stop)).map_err(|e| e.to_string())?;
             (best, None)
         }
-        Engine::Random | Engine::External(_) => {
+        Engine::Random | Engine::External(_) | Engine::Evaluated(_) => {
             let t = ai::think(v, &pos, engine, rng).map_err(|e| e.to_string())?;
             (t.best, t.search.as_ref().map(|r| found_json(v, r)))
         }

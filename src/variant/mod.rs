@@ -7,7 +7,7 @@ mod play;
 mod reference;
 
 pub use locate::shipped_names;
-pub(crate) use locate::{Origin, SHIPPED, all_variants, read_merged};
+pub(crate) use locate::{MAX_FILE_BYTES, Origin, SHIPPED, all_variants, read_merged};
 pub(crate) use play::{MoveListError, PlayError};
 
 use crate::rules::validate::{Merged, validate};
