@@ -224,8 +224,7 @@ impl Player {
             "resign" => Err(EngineFailure("resigned".into())),
             "win" => Err(EngineFailure("claimed a win boardlab does not see (`bestmove win`)".into())),
             "(none)" => Err(EngineFailure("found no move where boardlab has legal ones".into())),
-            t => coords::find_in(self.dialect, t, legal, &v.rules.geometry)
-                .map_err(|e| EngineFailure(format!("played an illegal move: {e}"))),
+            t => coords::find_at(self.dialect, t, legal, &v.rules, pos).map_err(|e| EngineFailure(format!("played an illegal move: {e}"))),
         }
     }
 
@@ -256,10 +255,12 @@ impl Player {
         let moves: Vec<String> = game
             .moves
             .iter()
-            .map(|&(m, royal)| match royal {
+            .map(|&(m, royal, plus)| match royal {
                 // A pass as Fairy-Stockfish writes one (it reads no `0000` as a pass): the
                 // mover's royal piece's cell twice (janggi's `e2e2`).
                 Some(c) if m == Move::PASS => format!("{0}{0}", self.dialect.cell(c, &v.rules.geometry)),
+                // A promotion with no choice of kind, which USI writes with `+` too.
+                _ if plus && self.dialect == Dialect::Usi => format!("{}+", coords::text_in(self.dialect, &m, &v.rules.geometry)),
                 _ => coords::text_in(self.dialect, &m, &v.rules.geometry),
             })
             .collect();
@@ -285,8 +286,9 @@ impl Player {
 /// FEN or SFEN sent), the moves since, the repetition history and the position they reach.
 struct Game {
     root: Option<String>,
-    /// Each move, and for a pass the cell of the mover's one royal piece (if it has one).
-    moves: Vec<(Move, Option<u16>)>,
+    /// Each move, for a pass the cell of the mover's one royal piece (if it has one), and
+    /// whether it promotes its piece with no choice of kind ([`coords::promotes_alone`]).
+    moves: Vec<(Move, Option<u16>, bool)>,
     history: Vec<u64>,
     at: Position,
 }
@@ -318,10 +320,11 @@ impl Game {
                 [c] if m == Move::PASS => Some(*c),
                 _ => None,
             };
+            let plus = coords::promotes_alone(&v.rules, &self.at, &m);
             if v.make(&mut self.at, &m).is_err() {
                 return false;
             }
-            self.moves.push((m, royal));
+            self.moves.push((m, royal, plus));
             self.history.push(want);
         }
         true

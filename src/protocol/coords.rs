@@ -18,6 +18,8 @@
 use crate::geometry::Cell;
 use crate::geometry::Geometry;
 use crate::notation::{Move, MoveKind};
+use crate::rules::Ruleset;
+use crate::state::Position;
 
 /// Which protocol's coordinates: UCI's cell names (`e2`, `a10`), or USI's, files numbered from
 /// the right and ranks lettered from the top as the first player sees the board (`7g`), with
@@ -99,6 +101,40 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
             s
         }
     }
+}
+
+/// Whether `m`, a move of `pos`, promotes its piece with no choice of kind (a shogi pawn
+/// reaching the far rank): the kernel plays it as a plain move, with nothing to write for the
+/// choice, but USI writes every promotion with `+` (`1d1e+`), as Fairy-Stockfish does.
+pub(crate) fn promotes_alone(rules: &Ruleset, pos: &Position, m: &Move) -> bool {
+    if m.kind != MoveKind::Normal || m.from as usize >= pos.board().len() {
+        return false;
+    }
+    let code = pos.piece(m.from);
+    !code.is_empty() && rules.pieces[code.index()].promote.as_ref().is_some_and(|p| p.choices.is_empty() && m.reaches(&rules.geometry, p))
+}
+
+/// [`text_in`] for a move of `pos`: in USI, a promotion with no choice of kind is written with
+/// `+` too ([`promotes_alone`]).
+pub(crate) fn text_at(d: Dialect, m: &Move, rules: &Ruleset, pos: &Position) -> String {
+    let mut s = text_in(d, m, &rules.geometry);
+    if d == Dialect::Usi && promotes_alone(rules, pos, m) {
+        s.push('+');
+    }
+    s
+}
+
+/// [`find_in`] among the legal moves of `pos`: also reads a promotion with no choice of kind
+/// written with USI's `+` (`1d1e+`, [`promotes_alone`]), and without it.
+///
+/// # Errors
+/// As [`find`].
+pub(crate) fn find_at(d: Dialect, text: &str, legal: &[Move], rules: &Ruleset, pos: &Position) -> Result<Move, MoveTextError> {
+    let g = &rules.geometry;
+    find_in(d, text, legal, g).or_else(|e| {
+        let core = text.trim().strip_suffix('+').filter(|_| d == Dialect::Usi).ok_or_else(|| e.clone())?;
+        legal.iter().find(|m| promotes_alone(rules, pos, m) && text_in(d, m, g).eq_ignore_ascii_case(core)).copied().ok_or(e)
+    })
 }
 
 /// The legal move `uci` names: the first of `legal` whose [`text`] is `uci` (letters in any

@@ -346,8 +346,7 @@ impl Engine {
         let mut legal = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             self.v.legal_moves(&mut pos, &mut legal).map_err(|e| e.to_string())?;
-            let mv =
-                coords::find_in(self.dialect, m, &legal, &self.v.rules.geometry).map_err(|e| format!("position: move {}: {e}", i + 1))?;
+            let mv = coords::find_at(self.dialect, m, &legal, &self.v.rules, &pos).map_err(|e| format!("position: move {}: {e}", i + 1))?;
             self.v.make(&mut pos, &mv).map_err(|e| e.to_string())?;
         }
         self.pos = pos;
@@ -410,7 +409,7 @@ impl Engine {
                 answer_ready(&self.ready, false, out)?;
             }
         }
-        let best = r.best.map_or_else(|| self.no_move().to_string(), |m| coords::text_in(self.dialect, &m, &self.v.rules.geometry));
+        let best = r.best.map_or_else(|| self.no_move().to_string(), |m| coords::text_at(self.dialect, &m, &self.v.rules, &self.pos));
         writeln!(out, "bestmove {best}")
     }
 

@@ -55,6 +55,27 @@ mod tests {
     }
 
     #[test]
+    fn a_promotion_without_a_choice_is_written_with_a_plus() {
+        // Sente's pawn on e4 (USI 1b) must promote on e5 (1a): the kernel's move has no choice
+        // to write, but USI (and Fairy-Stockfish) write it 1b1a+. Found in an arena against
+        // Fairy-Stockfish, where the missing `+` made it drop the rest of the moves sent.
+        let v = Variant::load("minishogi", &[]).unwrap();
+        let mut pos = crate::fen::read(&v.rules, "2k2/4P/5/5/KGSBR[] w - - 0 1").unwrap();
+        let m = v.find_move(&mut pos, "e4-e5").unwrap();
+        assert!(coords::promotes_alone(&v.rules, &pos, &m));
+        assert_eq!(coords::text_at(Dialect::Usi, &m, &v.rules, &pos), "1b1a+");
+        let mut legal = Vec::new();
+        v.legal_moves(&mut pos, &mut legal).unwrap();
+        for text in ["1b1a+", "1b1a"] {
+            assert_eq!(coords::find_at(Dialect::Usi, text, &legal, &v.rules, &pos), Ok(m), "{text}");
+        }
+        // A move that does not promote takes no `+`.
+        let rook = v.find_move(&mut pos, "e1-e2").unwrap();
+        assert_eq!(coords::text_at(Dialect::Usi, &rook, &v.rules, &pos), "1e1d");
+        assert!(coords::find_at(Dialect::Usi, "1e1d+", &legal, &v.rules, &pos).is_err());
+    }
+
+    #[test]
     fn a_usi_session_plays_sfen_positions_and_drops() {
         let out = session("usi\nisready\nusinewgame\nposition startpos moves 1e1d\ngo depth 1\nquit\n");
         assert!(out.contains("option name USI_Variant type combo default minishogi") && out.contains("usiok"), "{out}");
