@@ -121,7 +121,7 @@ fn a_hand_counted_table() {
 fn ctrl_c_ends_with_a_table_of_the_finished_games() {
     let data = crate::scratch("arena-interrupt");
     let file = data.join("games.jsonl");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["arena", "checkers", "random", "ab:d2", "--games", "100000", "--seed", "1", "--threads", "2", "--jsonl"])
         .arg(&file)
         .current_dir(crate::root())
@@ -133,17 +133,8 @@ fn ctrl_c_ends_with_a_table_of_the_finished_games() {
     while std::fs::read_to_string(&file).map_or(0, |s| s.lines().count()) < 2 && t.elapsed() < Duration::from_secs(20) {
         std::thread::sleep(Duration::from_millis(10));
     }
-    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
     // It stops within a few moves; a run that did not stop is ended so the test cannot hang.
-    let t = Instant::now();
-    while child.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    if child.try_wait().unwrap().is_none() {
-        child.kill().unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
+    let o = crate::interrupt(child, Duration::from_secs(20));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (games, _) = read_resumable(&file).unwrap();

@@ -82,3 +82,18 @@ pub fn binary_in(dir: &std::path::Path, args: &[&str], input: &str, data: &std::
     std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Sends Ctrl-C (SIGINT) to `child` and waits for it to finish, at most `limit` (then it is
+/// killed, so that a test of stopping cannot hang): its output.
+pub fn interrupt(mut child: std::process::Child, limit: std::time::Duration) -> std::process::Output {
+    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let t = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && t.elapsed() < limit {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    if child.try_wait().unwrap().is_none() {
+        child.kill().unwrap();
+    }
+    child.wait_with_output().unwrap()
+}

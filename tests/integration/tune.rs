@@ -81,30 +81,21 @@ fn bad_input_is_refused() {
 
 #[test]
 fn ctrl_c_fits_on_the_games_finished_and_writes_nothing() {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let data = crate::scratch("tune-interrupt");
     let dir = data.join("bt");
     std::fs::create_dir_all(&dir).unwrap();
     let old = std::fs::read_to_string(crate::root().join("variants/breakthrough/variant.toml")).unwrap();
     std::fs::write(dir.join("variant.toml"), &old).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["tune", dir.to_str().unwrap(), "--games", "100000", "--random-plies", "2", "--threads", "2", "--write"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
-    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(sent.success());
     // The games stop at once and the fit is quick; a run that did not stop is ended.
-    let t = Instant::now();
-    while child.try_wait().unwrap().is_none() && t.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    if child.try_wait().unwrap().is_none() {
-        child.kill().unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
+    let o = crate::interrupt(child, Duration::from_secs(60));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("(interrupted: the games finished before Ctrl-C only)") && out.contains("(not written: interrupted)"), "{out}");
