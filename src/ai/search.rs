@@ -1065,6 +1065,7 @@ impl<'a> Searcher<'a> {
                 && !gives
                 && i > 0
                 && f <= alpha
+                && pos.result().is_none()
             {
                 pos.undo();
                 best = best.max(f);
