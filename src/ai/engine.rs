@@ -91,13 +91,7 @@ impl External {
     /// The stored spec equal to `spec`, stored now if it is new.
     pub(crate) fn intern(spec: ExternalSpec) -> External {
         static STORE: std::sync::Mutex<Vec<&'static ExternalSpec>> = std::sync::Mutex::new(Vec::new());
-        let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = store.iter().find(|s| ***s == spec) {
-            return External(s);
-        }
-        let s: &'static ExternalSpec = Box::leak(Box::new(spec));
-        store.push(s);
-        External(s)
+        External(super::evaluated::intern(&STORE, spec))
     }
 
     pub(crate) fn spec(self) -> &'static ExternalSpec {

@@ -31,17 +31,23 @@ pub struct Evaluated(&'static EvaluatedSpec);
 type Loaded = Vec<(Arc<Ruleset>, &'static EvaluatedSpec, &'static Variant)>;
 static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
 
+/// The one stored value equal to `spec` in `store`, stored (for the whole run) if it is new: an
+/// engine's spec becomes a `Copy` handle that compares by value.
+pub(crate) fn intern<T: PartialEq + 'static>(store: &std::sync::Mutex<Vec<&'static T>>, spec: T) -> &'static T {
+    let mut store = store.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = store.iter().find(|s| ***s == spec) {
+        return s;
+    }
+    let s: &'static T = Box::leak(Box::new(spec));
+    store.push(s);
+    s
+}
+
 impl Evaluated {
     /// The stored spec equal to `spec`, stored now if it is new.
     pub(crate) fn intern(spec: EvaluatedSpec) -> Evaluated {
         static STORE: Mutex<Vec<&'static EvaluatedSpec>> = Mutex::new(Vec::new());
-        let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = store.iter().find(|s| ***s == spec) {
-            return Evaluated(s);
-        }
-        let s: &'static EvaluatedSpec = Box::leak(Box::new(spec));
-        store.push(s);
-        Evaluated(s)
+        Evaluated(intern(&STORE, spec))
     }
 
     pub(crate) fn spec(self) -> &'static EvaluatedSpec {

@@ -75,7 +75,9 @@ fn play_one(v: &Variant, ones: &EvalModel, plan: &Plan, index: u64) -> Result<(D
         let m = if opening_ply {
             moves[rand::RngExt::random_range(&mut opening, 0..moves.len())]
         } else {
-            ai::choose(v, &pos, plan.engine, &mut rng)?.expect("a move exists")
+            // (The list is not empty; an engine that finds no move ends the game as it stands.)
+            let Some(m) = ai::choose(v, &pos, plan.engine, &mut rng)? else { break };
+            m
         };
         v.make(&mut pos, &m)?;
     }
