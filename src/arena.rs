@@ -131,7 +131,7 @@ pub(crate) fn run(
     sink: Sink,
 ) -> Result<Table, ArenaError> {
     let studies = cfg.studies();
-    let batch = selfplay::Batch { cfgs: &studies, arena: Some(&cfg.engines), threads: cfg.threads, progress };
+    let batch = selfplay::Batch { cfgs: &studies, arena: Some(&cfg.engines), threads: cfg.threads, progress, keep: true };
     let played = selfplay::run_batch(spec, sets, &batch, resumed, sink)?;
     let pairs = cfg.pairs().into_iter().zip(played.games).map(|((a, b), games)| Pair::new(a, b, games)).collect();
     Ok(Table {

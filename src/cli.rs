@@ -353,6 +353,12 @@ pub(crate) struct SelfplayArgs {
     /// deterministic engines (fixed depths), which would otherwise replay the same few games.
     #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
     pub(crate) random_plies: u32,
+    /// `full`: also evaluate every position of random players' games, for the metrics that
+    /// follow the evaluation (lead changes, drama…); `lean` (the default) leaves them out of
+    /// random games, where the evaluation costs more than the game. Searching players' games
+    /// are always evaluated.
+    #[arg(long, default_value = "lean", value_parser = ["lean", "full"])]
+    pub(crate) metrics: String,
 }
 
 #[derive(Args, Debug)]
@@ -779,14 +785,11 @@ fn report(
     mixed: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let merged = crate::selfplay::jsonl::merge(files, mixed).map_err(CliError::failed)?;
+    let merged = crate::selfplay::jsonl::merge(files, mixed, openings.into()).map_err(CliError::failed)?;
     for w in &merged.warnings {
         eprintln!("warning: {w}");
     }
-    let mut reports = merged.reports;
-    for r in &mut reports {
-        r.opening_plies = openings.into();
-    }
+    let reports = merged.reports;
     let refs: Vec<&crate::selfplay::Report> = reports.iter().collect();
     write_pictures(&crate::selfplay::svg(&refs), pictures)?;
     let texts: Vec<String> = reports.iter().map(|r| r.text()).collect();
@@ -847,6 +850,8 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         shard: shard(a.shard.as_deref())?,
         record_moves: a.jsonl.is_some() || a.resume_from.is_some() || a.pgn.is_some() || a.pdn.is_some(),
         random_plies: a.random_plies,
+        opening_plies: a.openings.into(),
+        full_metrics: a.metrics == "full",
         ..Config::new(a.games, a.seed)
     };
     let sets = a.sets.pairs()?;
@@ -863,13 +868,11 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         }
         files.write(g)
     };
-    let mut ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
-    ra.opening_plies = a.openings.into();
+    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
     let (text, picture) = match &a.compare {
         Some(b) if !ra.interrupted => {
             let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let mut rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
-            rb.opening_plies = a.openings.into();
+            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
         _ => (ra.text(), svg(&[&ra])),

@@ -4,6 +4,7 @@
 //! a progress bar, and Ctrl-C.
 
 use super::study::{Study, differences};
+use super::tally::Tally;
 use super::{Config, Desk, GameRecord, Report, SelfplayError, describe, game_seed, play_game, title_of, with_move_limit};
 use crate::ai::Engine;
 use crate::variant::Variant;
@@ -31,7 +32,7 @@ pub(crate) fn run_into(
     resumed: &[GameRecord],
     sink: Sink,
 ) -> Result<Report, SelfplayError> {
-    let batch = Batch { cfgs: std::slice::from_ref(cfg), arena: None, threads: cfg.threads, progress };
+    let batch = Batch { cfgs: std::slice::from_ref(cfg), arena: None, threads: cfg.threads, progress, keep: false };
     run_batch(spec, sets, &batch, resumed, sink).map(Played::report)
 }
 
@@ -42,7 +43,9 @@ pub(crate) struct Played {
     pub(crate) title: String,
     /// The variant's players, the first seat's first.
     pub(crate) names: [String; 2],
-    /// Each study's games, in the order of its configuration, by index.
+    /// Each study's numbers, in the order of the configurations.
+    pub(crate) tallies: Vec<Tally>,
+    /// Each study's games by index, when the batch keeps them ([`Batch::keep`]; else empty).
     pub(crate) games: Vec<Vec<GameRecord>>,
     /// Ctrl-C stopped the batch: `games` are those finished.
     pub(crate) interrupted: bool,
@@ -55,7 +58,8 @@ pub(crate) struct Played {
 impl Played {
     /// The report of the first (for a batch of one, the only) study.
     fn report(self) -> Report {
-        let mut report = Report::new(self.title, self.games.into_iter().next().unwrap_or_default(), self.seconds);
+        let tally = self.tallies.into_iter().next().unwrap_or_else(|| Tally::new(1));
+        let mut report = Report::of(self.title, tally, self.seconds);
         report.names = self.names;
         report.interrupted = self.interrupted;
         report.resumed = self.resumed;
@@ -72,6 +76,9 @@ pub(crate) struct Batch<'a> {
     pub(crate) threads: usize,
     /// A progress bar on standard error.
     pub(crate) progress: bool,
+    /// Keep every game's record in [`Played::games`] (the arena's table reads them); a study's
+    /// report needs only its tally, so its memory does not grow with its games.
+    pub(crate) keep: bool,
 }
 
 /// Several studies of one variant played as one (the arena's, one per pair of engines).
@@ -93,10 +100,10 @@ pub(crate) fn run_batch(
     prepare(&v, &cfgs)?;
     let label = Study::of(&v, &cfgs, batch.arena);
     let mine = resumable(&v, &cfgs, &label, resumed)?;
-    let total: usize = cfgs.iter().map(|c| c.indices().len()).sum();
+    let total: usize = cfgs.iter().map(|c| c.indices().count()).sum();
     let done: usize = mine.iter().map(Vec::len).sum();
     let bar = batch.progress.then(|| progress_bar(total as u64, done as u64, v.name()));
-    let played = study(&v, &cfgs, &label, batch.threads, mine, &mut |g| {
+    let played = study(&v, &cfgs, &label, batch, mine, &mut |g| {
         if let Some(b) = &bar {
             b.inc(1);
         }
@@ -127,6 +134,19 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
     run_into(spec, sets, cfg, progress, &[], &mut |_| Ok(()))
 }
 
+/// [`run`], with every game's record (in the order of the indices) beside the report.
+///
+/// # Errors
+/// The variant does not load, or a script hook failed.
+pub fn run_games(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<(Report, Vec<GameRecord>), SelfplayError> {
+    let mut games = Vec::new();
+    let report = run_into(spec, sets, cfg, progress, &[], &mut |g| {
+        games.push(g.clone());
+        Ok(())
+    })?;
+    Ok((report, games))
+}
+
 /// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`);
 /// `each` hears of every finished game (for a progress line).
 ///
@@ -137,7 +157,8 @@ pub(crate) fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameR
     let cfg = cfg.seated(&v.rules)?;
     prepare(&v, std::slice::from_ref(&cfg))?;
     let label = Study::of(&v, std::slice::from_ref(&cfg), None);
-    let played = study(&v, std::slice::from_ref(&cfg), &label, 1, vec![vec![]], &mut |g| {
+    let batch = Batch { cfgs: &[], arena: None, threads: 1, progress: false, keep: false };
+    let played = study(&v, std::slice::from_ref(&cfg), &label, &batch, vec![vec![]], &mut |g| {
         each(g);
         Ok(())
     });
@@ -193,7 +214,7 @@ pub(crate) fn resumable(
             return Err(other(g, format!("it was played by {} against {}, who do not meet here", g.first, g.second)));
         };
         let cfg = &cfgs[k];
-        if !cfg.indices().contains(&g.index) {
+        if !cfg.plays(g.index) {
             return Err(other(g, format!("its index is not among this study's {} games (or this shard's)", cfg.games)));
         }
         let (w, b) = cfg.players(g.index);
@@ -241,13 +262,14 @@ impl InOrder {
     }
 }
 
-/// The games of the studies `cfgs` not in `done` (by study), played on `threads` threads; every
-/// finished game goes to `sink` (on this thread, in the order of the jobs: by study, by index).
+/// The games of the studies `cfgs` not in `done` (by study), played on the batch's threads;
+/// every finished game goes to `sink` (on this thread, in the order of the jobs: by study, by
+/// index) and into its study's tally.
 fn study(
     v: &Variant,
     cfgs: &[Config],
     label: &Study,
-    threads: usize,
+    batch: &Batch,
     done: Vec<Vec<GameRecord>>,
     sink: Sink,
 ) -> Result<Played, SelfplayError> {
@@ -255,14 +277,16 @@ fn study(
     let mut jobs: Vec<(usize, u64)> = Vec::new();
     for (k, cfg) in cfgs.iter().enumerate() {
         let skip: std::collections::BTreeSet<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
-        jobs.extend(cfg.indices().into_iter().filter(|i| !skip.contains(i)).map(|i| (k, i)));
+        jobs.extend(cfg.indices().filter(|i| !skip.contains(i)).map(|i| (k, i)));
     }
     let resumed: usize = done.iter().map(Vec::len).sum();
-    let mut games = done;
-    games.resize(cfgs.len(), vec![]);
-    // Room for every game to come, so that the records are never moved as the lists grow.
-    for (k, list) in games.iter_mut().enumerate() {
-        list.reserve(jobs.iter().filter(|j| j.0 == k).count());
+    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::new(c.opening_plies)).collect();
+    let mut games: Vec<Vec<GameRecord>> = vec![vec![]; cfgs.len()];
+    for (k, list) in done.into_iter().enumerate().take(cfgs.len()) {
+        list.iter().for_each(|g| tallies[k].add(g));
+        if batch.keep {
+            games[k] = list;
+        }
     }
     let mut failure: Option<SelfplayError> = None;
     let mut interrupted = false;
@@ -273,13 +297,14 @@ fn study(
         let k = jobs[at].0;
         let r = r.and_then(|mut g| {
             g.study = Some(label.clone());
-            order.put(at, g.clone(), sink).map(|()| g).map_err(SelfplayError::Output)
+            tallies[k].add(&g);
+            if batch.keep {
+                games[k].push(g.clone());
+            }
+            order.put(at, g, sink).map_err(SelfplayError::Output)
         });
         match r {
-            Ok(g) => {
-                games[k].push(g);
-                true
-            }
+            Ok(()) => true,
             Err(SelfplayError::Interrupted(_)) => {
                 interrupted = true;
                 false
@@ -291,7 +316,7 @@ fn study(
         }
     };
     let play = |desk: &mut Desk, at: usize| (at, play_game(&cfgs[jobs[at].0], jobs[at].1, desk));
-    let panicked = pool(v, threads, jobs.len(), &play, &mut take);
+    let panicked = pool(v, batch.threads, jobs.len(), &play, &mut take);
     if let Err(e) = order.flush(sink) {
         failure.get_or_insert(SelfplayError::Output(e));
     }
@@ -307,7 +332,7 @@ fn study(
     // The speed is for the games played here; resumed games were timed elsewhere.
     let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
     let names = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
-    Ok(Played { title: describe(v), names, games, interrupted, resumed: resumed as u64, seconds })
+    Ok(Played { title: describe(v), names, tallies, games, interrupted, resumed: resumed as u64, seconds })
 }
 
 /// A finished job: its position in the list and its game (or why it did not finish).

@@ -145,7 +145,7 @@ type Group = BTreeMap<(String, u64), (Place, GameRecord)>;
 /// # Errors
 /// A file cannot be read or is over a limit, a line is not a record, a result is unknown, two
 /// studies are mixed, or one game has two different records.
-pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
+pub fn merge(files: &[PathBuf], mixed: bool, opening_plies: usize) -> Result<Merged, SelfplayError> {
     let mut warnings = Vec::new();
     let mut all: Vec<(Place, GameRecord)> = Vec::new();
     for (k, f) in files.iter().enumerate() {
@@ -180,7 +180,7 @@ pub fn merge(files: &[PathBuf], mixed: bool) -> Result<Merged, SelfplayError> {
             let mut games: Vec<GameRecord> = games.into_values().map(|(_, g)| g).collect();
             games.sort_by_key(|g| g.index);
             let missing = missing(&games);
-            let mut r = Report::new(title, games, None);
+            let mut r = Report::of(title, super::tally::Tally::of(&games, opening_plies), None);
             r.warnings = missing;
             r
         })

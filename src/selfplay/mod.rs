@@ -14,9 +14,10 @@ pub(crate) mod openings;
 pub(crate) mod quality;
 pub(crate) mod study;
 mod svg;
+pub(crate) mod tally;
 
-pub use batch::run;
 pub(crate) use batch::{Batch, Sink, run_batch, run_into, run_variant};
+pub use batch::{run, run_games};
 pub use compare::compare;
 pub(crate) use jsonl::GameFiles;
 pub use jsonl::read_resumable;
@@ -38,6 +39,7 @@ use std::time::Instant;
 
 use openings::openings;
 use quality::Quality;
+use tally::Tally;
 
 /// Why a study could not be played or read.
 #[derive(Debug, thiserror::Error)]
@@ -120,6 +122,12 @@ pub struct Config {
     /// The first decisions of each game are uniformly random (the same ones in both games of a
     /// colour-swapped pair when `alternate`): varied openings for deterministic engines.
     pub random_plies: u32,
+    /// The plies the report's opening table looks at (1 to 3).
+    pub opening_plies: usize,
+    /// Evaluate every position where a decision is made even when no player searches, for the
+    /// metrics that follow the evaluation (`--metrics full`); random games skip it otherwise
+    /// (it costs more than the game).
+    pub full_metrics: bool,
 }
 
 /// Mixed into the study's seed for the random openings' generator.
@@ -140,6 +148,8 @@ impl Config {
             alternate: false,
             time_moves: false,
             random_plies: 0,
+            opening_plies: 1,
+            full_metrics: false,
         }
     }
 
@@ -211,8 +221,20 @@ impl Config {
         self.first != Engine::Random || self.second != Engine::Random
     }
 
-    fn indices(&self) -> Vec<u64> {
-        (0..self.games).filter(|i| self.shard.is_none_or(|(k, n)| i % n == k)).collect()
+    /// Whether each position where a decision is made is evaluated (for the metrics that follow
+    /// the evaluation): when a player searches or the full metrics are asked for.
+    pub(crate) fn evaluates(&self) -> bool {
+        self.looks() || self.full_metrics
+    }
+
+    /// The indices of the games this study (or shard) plays.
+    fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.games).filter(|&i| self.plays(i))
+    }
+
+    /// Whether this study (or shard) plays game `index`.
+    fn plays(&self, index: u64) -> bool {
+        index < self.games && self.shard.is_none_or(|(k, n)| index % n == k)
     }
 
     /// Who plays game `index`: (the first seat's engine, the second's).
@@ -508,7 +530,7 @@ impl GameSoFar {
             second: self.names.1,
             first_time: cfg.time_moves.then(|| MoveTimes::of(first_time)),
             second_time: cfg.time_moves.then(|| MoveTimes::of(second_time)),
-            eval: Some(eval.to_vec()),
+            eval: cfg.evaluates().then(|| eval.to_vec()),
             turns: Some(self.turns),
             near_forced: self.near_forced,
             random_plies: cfg.random_plies.min(self.plies),
@@ -558,8 +580,10 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
         let first = side == crate::piece::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: the first
         // player's is the same number or its negation.
-        let e = evaluator.score_counted(pos, listed)?;
-        eval.push(if first { e } else { -e });
+        if cfg.evaluates() {
+            let e = evaluator.score_counted(pos, listed)?;
+            eval.push(if first { e } else { -e });
+        }
         game.decides(side);
         if let Some(n) = &mut game.near_forced {
             *n += u32::from(quality::near_forced(v, evaluator, pos, moves)?);
@@ -657,8 +681,9 @@ impl Share {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub(crate) title: String,
-    /// Every game, by index (what `jsonl` writes).
-    pub games: Vec<GameRecord>,
+    /// The games' numbers, gathered as they ended (what the histogram, the opening table and
+    /// the typical game are drawn from).
+    pub(crate) tally: Tally,
     pub n: u64,
     /// The games that differ ([`GameRecord::identity`]): every statistic below counts each
     /// once, the lowest index of a repeated game standing for it (a repeat tells nothing new).
@@ -691,8 +716,6 @@ pub struct Report {
     pub(crate) warnings: Vec<String>,
     /// Every game-quality metric over the games.
     pub(crate) quality: Quality,
-    /// The plies the opening table looks at (1 by default; `--openings N`).
-    pub(crate) opening_plies: usize,
 }
 
 /// The rows of the opening table a report shows (more when flagged).
@@ -738,115 +761,74 @@ pub(crate) struct Branching {
     pub(crate) positions: u64,
 }
 
-/// Why games ended (`white wins: …`, `draw: …`), most frequent first.
-fn reasons(games: &[GameRecord]) -> Vec<(String, u64)> {
-    let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
-    for g in games {
-        let key = if g.winner().is_none() { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
-        *reasons.entry(key).or_default() += 1;
-    }
-    let mut reasons: Vec<(String, u64)> = reasons.into_iter().collect();
-    reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    reasons
-}
-
 impl Lengths {
-    /// The length statistics of some games.
-    fn of(games: &[GameRecord]) -> Lengths {
-        let mut lens: Vec<u32> = games.iter().map(|g| g.plies).collect();
-        lens.sort_unstable();
-        let lf: Vec<f64> = lens.iter().map(|&x| x as f64).collect();
-        let mean = if lf.is_empty() { 0.0 } else { lf.iter().sum::<f64>() / lf.len() as f64 };
-        Lengths {
-            mean,
-            sd: sd(&lf),
-            median: median(&lf),
-            p10: quantile(&lens, 0.1),
-            p90: quantile(&lens, 0.9),
-            min: lens.first().copied().unwrap_or(0),
-            max: lens.last().copied().unwrap_or(0),
+    /// The length statistics of a tally's distinct games (nearest-rank percentiles).
+    fn of(t: &Tally) -> Lengths {
+        let n = t.distinct;
+        if n == 0 {
+            return Lengths { mean: 0.0, sd: 0.0, median: 0.0, p10: 0, p90: 0, min: 0, max: 0 };
         }
+        let (sum, squares) = t.lengths.iter().fold((0u128, 0u128), |(s, q), (&len, &c)| {
+            (s + u128::from(len) * u128::from(c), q + u128::from(len) * u128::from(len) * u128::from(c))
+        });
+        let mean = sum as f64 / n as f64;
+        let sd = if n < 2 { 0.0 } else { ((squares as f64 - sum as f64 * sum as f64 / n as f64) / (n - 1) as f64).max(0.0).sqrt() };
+        let rank = |q: f64| t.nth_length(((q * n as f64).ceil().max(1.0) as u64).min(n) - 1);
+        let median = (f64::from(t.nth_length((n - 1) / 2)) + f64::from(t.nth_length(n / 2))) / 2.0;
+        Lengths { mean, sd, median, p10: rank(0.1), p90: rank(0.9), min: t.nth_length(0), max: t.nth_length(n - 1) }
     }
 }
 
 impl Branching {
-    /// The branching statistics of some games: overall, per third of each game, the maximum.
-    fn of(games: &[GameRecord]) -> Branching {
-        let mut sum = 0u64;
-        let mut positions = 0u64;
-        let mut phase_sum = [0u64; 3];
-        let mut phase_n = [0u64; 3];
-        let mut max = 0;
-        for g in games {
-            let len = g.branching.len();
-            for (i, &b) in g.branching.iter().enumerate() {
-                sum += b as u64;
-                positions += 1;
-                max = max.max(b);
-                let ph = (i * 3 / len.max(1)).min(2);
-                phase_sum[ph] += b as u64;
-                phase_n[ph] += 1;
-            }
-        }
+    /// The branching statistics of a tally: overall, per third of each game, the maximum.
+    fn of(t: &Tally) -> Branching {
         let avg = |s: u64, n: u64| if n == 0 { 0.0 } else { s as f64 / n as f64 };
-        Branching {
-            mean: avg(sum, positions),
-            phases: [avg(phase_sum[0], phase_n[0]), avg(phase_sum[1], phase_n[1]), avg(phase_sum[2], phase_n[2])],
-            max,
-            positions,
-        }
+        let phase = |k: usize| avg(t.phase_moves[k], t.phase_positions[k]);
+        Branching { mean: avg(t.moves, t.positions), phases: [phase(0), phase(1), phase(2)], max: t.most_moves, positions: t.positions }
     }
-}
-
-/// The value at quantile `q` of sorted data (nearest rank).
-fn quantile(sorted: &[u32], q: f64) -> u32 {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted[rank.min(sorted.len()) - 1]
 }
 
 impl Report {
-    /// The numbers of a study's games (`seconds`: how long they took, when played here).
-    pub(crate) fn new(title: String, games: Vec<GameRecord>, seconds: Option<f64>) -> Report {
-        let n = games.len() as u64;
-        let all = games;
-        let games = distinct_games(&all);
-        let d = games.len() as u64;
-        let count = |seat: Option<usize>| games.iter().filter(|g| g.winner() == seat).count() as u64;
-        let scores: Vec<f64> = games.iter().map(GameRecord::first_points).collect();
-        let capped = Share::new(games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).count() as u64, d);
-        let players = all.first().filter(|g| !g.first.is_empty()).map(|g| (g.first.clone(), g.second.clone()));
-        let players = players.filter(|p| all.iter().all(|g| (&g.first, &g.second) == (&p.0, &p.1)));
-        let names = all.first().map_or(SEAT_NAMES, GameRecord::names).map(String::from);
+    /// The numbers of a study's games (`seconds`: how long they took, when played here), the
+    /// opening table by first move.
+    #[cfg(test)]
+    pub(crate) fn new(title: String, games: &[GameRecord], seconds: Option<f64>) -> Report {
+        Report::of(title, Tally::of(games, 1), seconds)
+    }
+
+    /// The numbers of a tally of a study's games.
+    pub(crate) fn of(title: String, tally: Tally, seconds: Option<f64>) -> Report {
+        let d = tally.distinct;
+        let mut reasons: Vec<(String, u64)> = tally.reasons.iter().map(|(r, &c)| (r.clone(), c)).collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let first_score = if d == 0 {
+            (0.0, 0.0, 0.0)
+        } else {
+            let m = tally.halves as f64 / 2.0 / d as f64;
+            let (lo, hi) = wilson(m, d as f64);
+            (m, lo, hi)
+        };
         Report {
             title,
-            n,
+            n: tally.n,
             distinct: d,
-            names,
-            first: Share::new(count(Some(0)), d),
-            second: Share::new(count(Some(1)), d),
-            draws: Share::new(count(None), d),
-            first_score: score_ci(&scores),
-            reasons: reasons(&games),
-            length: Lengths::of(&games),
-            branching: Branching::of(&games),
+            names: tally.names(),
+            first: Share::new(tally.wins[0], d),
+            second: Share::new(tally.wins[1], d),
+            draws: Share::new(tally.wins[2], d),
+            first_score,
+            reasons,
+            length: Lengths::of(&tally),
+            branching: Branching::of(&tally),
             seconds,
             interrupted: false,
             resumed: 0,
-            capped,
-            players,
+            capped: Share::new(tally.capped, d),
+            players: tally.players(),
             warnings: Vec::new(),
-            quality: Quality::of(&games),
-            opening_plies: 1,
-            games: all,
+            quality: Quality::of(&tally.metrics),
+            tally,
         }
-    }
-
-    /// The games the statistics count: each distinct game once (see [`Report::distinct`]).
-    pub(crate) fn counted(&self) -> Vec<GameRecord> {
-        distinct_games(&self.games)
     }
 
     /// Whether fewer than [`DISTINCT_WARNING`] of the games differ: the players repeat
@@ -875,10 +857,9 @@ impl Report {
     /// games both readable), then the games cut by the move limit as a row of their own
     /// (`capped` true). Rows: (from, to, count, capped).
     pub(crate) fn histogram(&self, bins: usize) -> Vec<(u32, u32, u64, bool)> {
-        let games = self.counted();
-        let lengths: Vec<u32> = games.iter().filter(|g| g.reason != MOVE_LIMIT_REASON).map(|g| g.plies).collect();
+        let lengths = &self.tally.uncapped;
         let mut rows: Vec<(u32, u32, u64, bool)> = Vec::new();
-        if let (Some(&lo), Some(&hi)) = (lengths.iter().min(), lengths.iter().max()) {
+        if let (Some((&lo, _)), Some((&hi, _))) = (lengths.first_key_value(), lengths.last_key_value()) {
             // Edges lo·(hi/lo)^(i/bins), as whole plies, without repeats.
             let (l, h) = ((lo.max(1)) as f64, (hi.max(1)) as f64);
             let mut edges: Vec<u32> = (0..=bins).map(|i| (l * (h / l).powf(i as f64 / bins as f64)).round() as u32).collect();
@@ -891,14 +872,13 @@ impl Report {
                 let last = w[1] == *edges.last().unwrap_or(&hi);
                 rows.push((w[0], if last { w[1] } else { w[1] - 1 }, 0, false));
             }
-            for &x in &lengths {
+            for (&x, &c) in lengths {
                 let i = rows.iter().position(|r| x <= r.1).unwrap_or(rows.len() - 1);
-                rows[i].2 += 1;
+                rows[i].2 += c;
             }
         }
         if self.capped.count > 0 {
-            let at = games.iter().filter(|g| g.reason == MOVE_LIMIT_REASON).map(|g| g.plies).max().unwrap_or(0);
-            rows.push((at, at, self.capped.count, true));
+            rows.push((self.tally.capped_at, self.tally.capped_at, self.capped.count, true));
         }
         rows
     }
@@ -936,7 +916,7 @@ impl Report {
             br.mean, br.phases[0], br.phases[1], br.phases[2], br.max
         );
         s.push_str(&self.quality_text());
-        s.push_str(&openings(&self.counted(), self.opening_plies).text(OPENING_ROWS));
+        s.push_str(&openings(&self.tally.openings).text(OPENING_ROWS));
         s.push_str(&self.speed_line());
         s
     }
@@ -1023,8 +1003,8 @@ impl Report {
             let line = format!("  {:<w$}  {} {}", m.name, m.text(), m.scope());
             let _ = writeln!(s, "{}", line.trim_end());
         }
-        if let Some(g) = quality::typical_game(&self.counted()) {
-            let e = g.eval.as_deref().unwrap_or_default();
+        if let Some(g) = self.tally.typical() {
+            let e = &g.eval;
             let marks: Vec<String> = (0..5).map(|k| crate::ai::eval::pieces(e[(e.len() - 1) * k / 4])).collect();
             let _ = writeln!(
                 s,
@@ -1049,22 +1029,6 @@ impl Report {
             _ => "speed: (not measured: merged from files)\n".into(),
         }
     }
-
-    /// The games as JSON lines.
-    pub fn jsonl(&self) -> String {
-        self.games.iter().map(|g| serde_json::to_string(g).unwrap_or_default() + "\n").collect()
-    }
-}
-
-/// A mean score in [0, 1] with Wilson's 95 % interval (the score taken as a share of points).
-fn score_ci(xs: &[f64]) -> (f64, f64, f64) {
-    let n = xs.len() as f64;
-    if xs.is_empty() {
-        return (0.0, 0.0, 0.0);
-    }
-    let m = xs.iter().sum::<f64>() / n;
-    let (lo, hi) = wilson(m, n);
-    (m, lo, hi)
 }
 
 /// Wilson's 95 % score interval for a share `p` of `n`: always within [0, 1].
@@ -1100,16 +1064,6 @@ pub(crate) fn sig3(x: f64) -> String {
     format!("{rounded:.decimals$}")
 }
 
-/// The sample standard deviation (0 for fewer than two).
-pub(crate) fn sd(xs: &[f64]) -> f64 {
-    if xs.len() < 2 {
-        return 0.0;
-    }
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1127,7 +1081,7 @@ mod tests {
             game(2, "white", 6, vec![1, 1, 1, 1, 1, 7]),
             game(3, "draw", 10, vec![4; 10]),
         ];
-        let r = Report::new("x".into(), games, None);
+        let r = Report::new("x".into(), &games, None);
         assert_eq!((r.first.count, r.second.count, r.draws.count), (2, 1, 1));
         assert!((r.first.p - 0.5).abs() < 1e-12);
         // White's score: (1 + 0 + 1 + 0.5) / 4.
@@ -1182,7 +1136,7 @@ mod tests {
             g.reason = MOVE_LIMIT_REASON.into();
             games.push(g);
         }
-        let r = Report::new("x".into(), games, None);
+        let r = Report::new("x".into(), &games, None);
         let rows = r.histogram(4);
         assert_eq!(rows.last(), Some(&(1000, 1000, 3, true)));
         // Log bins from 2 to 100: edges 2, 5, 14, 38, 100.
@@ -1216,10 +1170,10 @@ mod tests {
 
     #[test]
     fn no_games_and_one_game_are_not_judged() {
-        let r = Report::new("x".into(), vec![], None);
+        let r = Report::new("x".into(), &[], None);
         assert_eq!(r.judged().unwrap_err().to_string(), "fewer than 2 distinct games");
         assert!(!r.text().contains("significant") && !r.text().contains("-50.0"), "{}", r.text());
-        let r = Report::new("x".into(), vec![game(0, "white", 2, vec![1, 1])], None);
+        let r = Report::new("x".into(), &[game(0, "white", 2, vec![1, 1])], None);
         assert!(r.text().contains("(not judged: fewer than 2 distinct games)"), "{}", r.text());
         // The same game three times and another: 2 of 4 distinct, each counted once.
         let mut g = game(0, "white", 2, vec![1, 1]);
@@ -1227,7 +1181,7 @@ mod tests {
         let mut h = game(3, "black", 2, vec![1, 1]);
         h.line = "b".into();
         let games = vec![g.clone(), GameRecord { index: 1, ..g.clone() }, GameRecord { index: 2, ..g }, h];
-        let r = Report::new("x".into(), games, None);
+        let r = Report::new("x".into(), &games, None);
         assert_eq!((r.n, r.distinct, r.first.count, r.second.count), (4, 2, 1, 1));
         assert!(r.text().contains("WARNING: only 2 of the 4 games differ (50.0%)"), "{}", r.text());
     }

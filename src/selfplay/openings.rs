@@ -46,43 +46,57 @@ pub(crate) struct Openings {
     pub(crate) unrecorded: u64,
 }
 
-/// The opening table of `games` by their first `plies` moves (1 to [`MAX_PLIES`]).
-pub(crate) fn openings(games: &[GameRecord], plies: usize) -> Openings {
-    let plies = plies.clamp(1, MAX_PLIES);
-    let mut by: BTreeMap<String, (u64, f64)> = BTreeMap::new();
-    let (mut shorter, mut unrecorded) = (0, 0);
-    for g in games {
-        if (g.plies as usize) < plies {
-            shorter += 1;
-            continue;
-        }
-        if g.moves.len() < plies {
-            unrecorded += 1;
-            continue;
-        }
-        let e = by.entry(g.moves[..plies].join(" ")).or_default();
-        e.0 += 1;
-        e.1 += g.first_points();
+/// What the opening table counts, game by game: games and the first seat's points (in
+/// halves) by their first plies; the games shorter; the games whose moves were not kept.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Counts {
+    plies: usize,
+    by: BTreeMap<String, (u64, u64)>,
+    shorter: u64,
+    unrecorded: u64,
+}
+
+impl Counts {
+    /// Nothing yet, by the first `plies` plies (1 to [`MAX_PLIES`]).
+    pub(crate) fn new(plies: usize) -> Counts {
+        Counts { plies: plies.clamp(1, MAX_PLIES), by: BTreeMap::new(), shorter: 0, unrecorded: 0 }
     }
-    let n: u64 = by.values().map(|x| x.0).sum();
-    let total: f64 = by.values().map(|x| x.1).sum();
-    let overall = if n == 0 { (0.0, 0.0, 0.0) } else { with_interval(total / n as f64, n) };
-    let mut rows: Vec<Opening> = by
-        .into_iter()
-        .map(|(moves, (games, points))| {
-            let (score, lo, hi) = with_interval(points / games as f64, games);
-            let flag = if lo > overall.2 {
-                Some(Flag::WinsMore)
-            } else if hi < overall.1 {
-                Some(Flag::LosesMore)
-            } else {
-                None
-            };
-            Opening { moves, games, score, lo, hi, flag }
-        })
-        .collect();
+
+    pub(crate) fn add(&mut self, g: &GameRecord) {
+        let plies = self.plies;
+        if (g.plies as usize) < plies {
+            self.shorter += 1;
+        } else if g.moves.len() < plies {
+            self.unrecorded += 1;
+        } else {
+            let e = self.by.entry(g.moves[..plies].join(" ")).or_default();
+            e.0 += 1;
+            e.1 += (2.0 * g.first_points()) as u64;
+        }
+    }
+}
+
+/// The opening table of some games' counts.
+pub(crate) fn openings(c: &Counts) -> Openings {
+    let n: u64 = c.by.values().map(|x| x.0).sum();
+    let total: u64 = c.by.values().map(|x| x.1).sum();
+    let overall = if n == 0 { (0.0, 0.0, 0.0) } else { with_interval(total as f64 / 2.0 / n as f64, n) };
+    let mut rows: Vec<Opening> =
+        c.by.iter()
+            .map(|(moves, &(games, halves))| {
+                let (score, lo, hi) = with_interval(halves as f64 / 2.0 / games as f64, games);
+                let flag = if lo > overall.2 {
+                    Some(Flag::WinsMore)
+                } else if hi < overall.1 {
+                    Some(Flag::LosesMore)
+                } else {
+                    None
+                };
+                Opening { moves: moves.clone(), games, score, lo, hi, flag }
+            })
+            .collect();
     rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.moves.cmp(&b.moves)));
-    Openings { plies, overall, rows, shorter, unrecorded }
+    Openings { plies: c.plies, overall, rows, shorter: c.shorter, unrecorded: c.unrecorded }
 }
 
 fn with_interval(p: f64, n: u64) -> (f64, f64, f64) {
@@ -142,6 +156,13 @@ impl Openings {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The opening table of `games` by their first `plies` moves.
+    fn openings(games: &[GameRecord], plies: usize) -> Openings {
+        let mut c = Counts::new(plies);
+        games.iter().for_each(|g| c.add(g));
+        super::openings(&c)
+    }
 
     fn game(moves: &[&str], result: &str) -> GameRecord {
         GameRecord {

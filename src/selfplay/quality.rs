@@ -83,6 +83,58 @@ pub(crate) enum Sample {
     Num(f64),
 }
 
+/// The fixed point of a metric's samples: 2⁻²⁰ (a millionth), far below what a report shows.
+const FIXED: f64 = (1u64 << 20) as f64;
+
+/// One metric's samples, summed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Samples {
+    pub(crate) n: u64,
+    /// Samples above ½ (a share's games).
+    pub(crate) yes: u64,
+    /// The samples and their squares in fixed point ([`FIXED`]).
+    sum: i128,
+    squares: i128,
+    pub(crate) min: f64,
+    pub(crate) max: f64,
+    pub(crate) missing: u64,
+    pub(crate) skipped: u64,
+}
+
+impl Samples {
+    pub(crate) fn add(&mut self, s: Sample) {
+        match s {
+            Sample::Missing => self.missing += 1,
+            Sample::Skip => self.skipped += 1,
+            Sample::Yes(b) => self.number(if b { 1.0 } else { 0.0 }),
+            Sample::Num(x) => self.number(x),
+        }
+    }
+
+    fn number(&mut self, x: f64) {
+        let q = (x * FIXED).round() as i128;
+        self.sum += q;
+        self.squares += q * q;
+        (self.min, self.max) = if self.n == 0 { (x, x) } else { (self.min.min(x), self.max.max(x)) };
+        self.n += 1;
+        self.yes += u64::from(x > 0.5);
+    }
+
+    /// The samples' mean (0 for none).
+    pub(crate) fn mean(&self) -> f64 {
+        if self.n == 0 { 0.0 } else { self.sum as f64 / FIXED / self.n as f64 }
+    }
+
+    /// The samples' standard deviation (0 for fewer than two).
+    pub(crate) fn sd(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let (n, s, q) = (self.n as f64, self.sum as f64, self.squares as f64);
+        (((q - s * s / n) / (n - 1.0)).max(0.0)).sqrt() / FIXED
+    }
+}
+
 /// How a metric's samples are summarized, and compared between two rule sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -127,7 +179,7 @@ impl Needs {
         match self {
             Needs::Results => "the games lack it",
             Needs::Turns => "the games carry no turn count (files written before it was recorded)",
-            Needs::Evaluation => "the games carry no evaluation (files written before it was recorded)",
+            Needs::Evaluation => "the games carry no evaluation (random players' games are evaluated only with --metrics full)",
             Needs::Look => "measured only when a player searches (ab, mcts): a one-ply look at every move costs more than a random game",
         }
     }
@@ -439,24 +491,24 @@ pub(crate) struct Measure {
 
 impl Measure {
     /// Measures `m` over `games`.
+    #[cfg(test)]
     pub(crate) fn of(m: &Metric, games: &[GameRecord]) -> Measure {
-        let (mut xs, mut missing, mut skipped) = (Vec::new(), 0, 0);
+        let mut s = Samples::default();
         for g in games {
-            match (m.sample)(g) {
-                Sample::Missing => missing += 1,
-                Sample::Skip => skipped += 1,
-                Sample::Yes(b) => xs.push(if b { 1.0 } else { 0.0 }),
-                Sample::Num(x) => xs.push(x),
-            }
+            s.add((m.sample)(g));
         }
-        let n = xs.len() as u64;
-        let mean = if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / n as f64 };
-        let sd = super::sd(&xs);
+        Measure::of_samples(m, &s)
+    }
+
+    /// Measures `m` from its samples.
+    pub(crate) fn of_samples(m: &Metric, s: &Samples) -> Measure {
+        let n = s.n;
+        let (mean, sd) = (s.mean(), s.sd());
         let (value, lo, hi) = match m.kind {
             _ if n == 0 => (0.0, 0.0, 0.0),
             Kind::Share => {
-                let s = Share::new(xs.iter().filter(|&&x| x > 0.5).count() as u64, n);
-                (s.p, s.lo, s.hi)
+                let sh = Share::new(s.yes, n);
+                (sh.p, sh.lo, sh.hi)
             }
             Kind::Score => {
                 let (lo, hi) = wilson(mean, n as f64);
@@ -466,11 +518,10 @@ impl Measure {
             Kind::Mean => {
                 // Kept within the samples' range: a share of positions never leaves 0–100 %.
                 let half = 1.96 * sd / (n as f64).sqrt();
-                let (min, max) = range(&xs);
-                (mean, (mean - half).max(min), (mean + half).min(max))
+                (mean, (mean - half).max(s.min), (mean + half).min(s.max))
             }
         };
-        let unavailable = (n == 0).then(|| if missing > 0 { m.needs.missing() } else { "no game it applies to" });
+        let unavailable = (n == 0).then(|| if s.missing > 0 { m.needs.missing() } else { "no game it applies to" });
         Measure {
             name: m.name,
             kind: m.kind,
@@ -479,11 +530,11 @@ impl Measure {
             lo,
             hi,
             n,
-            missing,
-            skipped,
+            missing: s.missing,
+            skipped: s.skipped,
             sd,
-            min: range(&xs).0,
-            max: range(&xs).1,
+            min: s.min,
+            max: s.max,
             unavailable,
         }
     }
@@ -519,14 +570,6 @@ impl Measure {
     }
 }
 
-/// The least and greatest of some samples ((0, 0) for none).
-fn range(xs: &[f64]) -> (f64, f64) {
-    if xs.is_empty() {
-        return (0.0, 0.0);
-    }
-    (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max))
-}
-
 /// BALANCE and its interval from the first player's score `s` and the score's interval: the
 /// map s ↦ 1 − |2s − 1| folded at ½.
 pub(crate) fn balance(s: f64, (lo, hi): (f64, f64)) -> (f64, f64, f64) {
@@ -543,8 +586,14 @@ pub(crate) struct Quality {
 }
 
 impl Quality {
-    /// Measures every metric of [`METRICS`] over `games`.
-    pub(crate) fn of(games: &[GameRecord]) -> Quality {
+    /// Every metric of [`METRICS`] from its samples (in the same order).
+    pub(crate) fn of(samples: &[Samples]) -> Quality {
+        Quality { measures: METRICS.iter().zip(samples).map(|(m, s)| Measure::of_samples(m, s)).collect() }
+    }
+
+    /// Every metric over `games`, each game counted (repeats too).
+    #[cfg(test)]
+    pub(crate) fn of_games(games: &[GameRecord]) -> Quality {
         Quality { measures: METRICS.iter().map(|m| Measure::of(m, games)).collect() }
     }
 
@@ -553,14 +602,6 @@ impl Quality {
     pub(crate) fn get(&self, name: &str) -> Option<&Measure> {
         self.measures.iter().find(|m| m.name == name)
     }
-}
-
-/// The game a report draws as typical: of the games carrying the evaluation, the one of median
-/// length (the shorter middle one for an even count; the lowest index among equal lengths).
-pub(crate) fn typical_game(games: &[GameRecord]) -> Option<&GameRecord> {
-    let mut with: Vec<&GameRecord> = games.iter().filter(|g| g.eval.as_ref().is_some_and(|e| !e.is_empty())).collect();
-    with.sort_by_key(|g| (g.plies, g.index));
-    with.get(with.len().checked_sub(1)? / 2).copied()
 }
 
 #[cfg(test)]
@@ -647,7 +688,7 @@ mod tests {
         let c = game("draw", "stalemate", Some(vec![0, 0]));
         let d = game("black", "r", None);
         let games = [a.clone(), b, c, d];
-        let q = Quality::of(&games);
+        let q = Quality::of_games(&games);
         let get = |n: &str| q.get(n).unwrap().clone();
         // Two of four games have a winner; one draw by a rule, one by the limit.
         assert_eq!(
@@ -668,7 +709,7 @@ mod tests {
         let w = get("won from behind");
         assert_eq!((w.n, w.missing, w.skipped), (1, 1, 2));
         // Without any evaluation: unavailable, and why.
-        let old = Quality::of(&[game("white", "r", None)]);
+        let old = Quality::of_games(&[game("white", "r", None)]);
         assert_eq!(old.get("lead changes").unwrap().unavailable, Some(Needs::Evaluation.missing()));
         assert!(old.get("lead changes").unwrap().text().starts_with("unavailable: the games carry no evaluation"));
     }
@@ -687,11 +728,19 @@ mod tests {
     fn the_typical_game_has_the_median_length() {
         let mut games: Vec<GameRecord> = [3usize, 9, 5, 7].iter().map(|&n| game("white", "r", Some(vec![0; n]))).collect();
         for (i, g) in games.iter_mut().enumerate() {
-            g.index = i as u64;
+            g.index = 10 + i as u64;
+            g.line = format!("{i}");
         }
-        games.push(game("white", "r", None));
-        // Lengths 3, 5, 7, 9: the shorter middle one, 5 (game 2).
-        assert_eq!(typical_game(&games).map(|g| g.index), Some(2));
-        assert!(typical_game(&games[4..]).is_none());
+        games.push(GameRecord { index: 14, line: "4".into(), ..game("white", "r", None) });
+        // Lengths 3, 5, 7, 9: the shorter middle one, 5 (game 12).
+        let typical = |games: &[GameRecord]| crate::selfplay::tally::Tally::of(games, 1).typical().map(|t| t.index);
+        assert_eq!(typical(&games), Some(12));
+        assert_eq!(typical(&games[4..]), None);
+        // Repeats do not move the median; a repeat with a lower index stands for its game.
+        let mut again = games.clone();
+        again.extend([1, 2, 3].map(|i| GameRecord { index: 20 + i, ..games[0].clone() }));
+        assert_eq!(typical(&again), Some(12));
+        again.push(GameRecord { index: 1, ..games[2].clone() });
+        assert_eq!(typical(&again), Some(1));
     }
 }

@@ -73,17 +73,16 @@ pub fn svg(reports: &[&Report]) -> String {
 /// Where the SVG's metric table starts.
 const TABLE_TOP: u32 = 730;
 
-/// The evaluation curve of a report's typical game ([`super::quality::typical_game`]), below
+/// The evaluation curve of a report's typical game ([`super::tally::Tally::typical`]), below
 /// its histogram: white's evaluation in pieces at each decision, on a scale symmetric about 0.
 fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let (cx, top, cw, ch) = (x0 + 10, 520u32, 380u32, 160u32);
     let mid = top + ch / 2;
-    let counted = r.counted();
-    let Some(g) = super::quality::typical_game(&counted) else {
+    let Some(g) = r.tally.typical() else {
         let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation: unavailable (the games carry none)</text>", top - 8);
         return;
     };
-    let e = g.eval.as_deref().unwrap_or_default();
+    let e = &g.eval;
     let unit = super::quality::UNITS_PER_PIECE as f64;
     let scale = (e.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0) as f64 / unit).max(1.0);
     let _ = writeln!(s, "<text x=\"{x0}\" y=\"{}\">evaluation along game #{} (the median length)</text>", top - 8, g.index);
@@ -101,8 +100,8 @@ fn svg_curve(s: &mut String, r: &Report, x0: u32) {
     let _ = writeln!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#4a7ab5\" stroke-width=\"1.5\"/>", points.join(" "));
     let label =
         |y: u32, t: String, anchor: &str, x: u32| format!("<text x=\"{x}\" y=\"{y}\" font-size=\"10\" text-anchor=\"{anchor}\">{t}</text>");
-    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} {} ahead", esc(g.names()[0])), "start", cx + 4));
-    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} {} ahead", esc(g.names()[1])), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + 12, format!("+{scale:.1} {} ahead", esc(&g.names[0])), "start", cx + 4));
+    let _ = writeln!(s, "{}", label(top + ch - 4, format!("−{scale:.1} {} ahead", esc(&g.names[1])), "start", cx + 4));
     let _ = writeln!(s, "{}", label(top + ch + 14, "ply 1".into(), "start", cx));
     let end = if g.result == "draw" { "a draw".to_string() } else { format!("{} won", esc(&g.result)) };
     let _ = writeln!(s, "{}", label(top + ch + 14, format!("ply {}: {end}", e.len()), "end", cx + cw));

@@ -2,10 +2,15 @@
 //! and a variant compared with itself shows no significant difference.
 
 use boardlab::Engine;
-use boardlab::selfplay::{Config, Report, compare, run};
+use boardlab::selfplay::{Config, GameRecord, Report, compare, run_games};
 
 fn cfg(games: u64, threads: usize, shard: Option<(u64, u64)>) -> Config {
     Config { first: Engine::Random, second: Engine::Random, threads, shard, record_moves: true, ..Config::new(games, 42) }
+}
+
+/// Games as JSON lines.
+fn jsonl(games: &[GameRecord]) -> String {
+    games.iter().map(|g| serde_json::to_string(g).unwrap() + "\n").collect()
 }
 
 /// The report without its speed line (the one part that depends on the machine).
@@ -17,9 +22,9 @@ fn body(r: &Report) -> String {
 fn deterministic_across_threads() {
     for name in ["checkers", "pyramida"] {
         let games = if name == "pyramida" { 40 } else { 300 };
-        let one = run(name, &[], &cfg(games, 1, None), false).unwrap();
-        let two = run(name, &[], &cfg(games, 2, None), false).unwrap();
-        assert_eq!(one.games, two.games, "{name}");
+        let (one, one_games) = run_games(name, &[], &cfg(games, 1, None), false).unwrap();
+        let (two, two_games) = run_games(name, &[], &cfg(games, 2, None), false).unwrap();
+        assert_eq!(one_games, two_games, "{name}");
         assert_eq!(body(&one), body(&two));
         assert_eq!(one.n, games);
     }
@@ -29,35 +34,37 @@ fn deterministic_across_threads() {
 fn shards_merge_into_the_single_run() {
     let dir = std::env::temp_dir().join(format!("boardlab-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let whole = run("lielow", &[], &cfg(200, 1, None), false).unwrap();
+    let (whole, whole_games) = run_games("lielow", &[], &cfg(200, 1, None), false).unwrap();
     let mut files = Vec::new();
     for k in 0..3 {
-        let part = run("lielow", &[], &cfg(200, 1, Some((k, 3))), false).unwrap();
-        assert!(part.games.iter().all(|g| g.index % 3 == k));
+        let (_, part) = run_games("lielow", &[], &cfg(200, 1, Some((k, 3))), false).unwrap();
+        assert!(part.iter().all(|g| g.index % 3 == k));
         let f = dir.join(format!("shard{k}.jsonl"));
-        std::fs::write(&f, part.jsonl()).unwrap();
+        std::fs::write(&f, jsonl(&part)).unwrap();
         files.push(f);
     }
-    let merged = boardlab::selfplay::jsonl::merge(&files, false).unwrap();
+    let merged = boardlab::selfplay::jsonl::merge(&files, false, 1).unwrap();
     assert!(merged.warnings.is_empty(), "{:?}", merged.warnings);
     let merged = merged.reports;
     assert_eq!(merged.len(), 1);
     // The records say which shard they came from; all else is the single run's.
-    let unsharded: Vec<_> = merged[0].games.iter().map(|g| g.untimed()).collect();
-    assert_eq!(unsharded, whole.games.iter().map(|g| g.untimed()).collect::<Vec<_>>());
+    let read: Vec<GameRecord> = files.iter().flat_map(|f| boardlab::selfplay::read_resumable(f).unwrap().0).collect();
+    let mut unsharded: Vec<_> = read.iter().map(|g| g.untimed()).collect();
+    unsharded.sort_by_key(|g| g.index);
+    assert_eq!(unsharded, whole_games.iter().map(|g| g.untimed()).collect::<Vec<_>>());
     assert_eq!(body(&merged[0]), body(&whole));
     assert!(merged[0].speed_line().contains("not measured"));
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"index\": 1}\n").unwrap();
-    assert!(boardlab::selfplay::jsonl::merge(&[bad], false).unwrap_err().to_string().contains("bad.jsonl:1"));
+    assert!(boardlab::selfplay::jsonl::merge(&[bad], false, 1).unwrap_err().to_string().contains("bad.jsonl:1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn comparing_a_variant_with_itself_shows_no_difference() {
     // Same seeds: the same games, so every difference is exactly zero.
-    let a = run("basileus", &[], &cfg(300, 2, None), false).unwrap();
-    let b = run("basileus", &[], &cfg(300, 2, None), false).unwrap();
+    let (a, a_games) = run_games("basileus", &[], &cfg(300, 2, None), false).unwrap();
+    let (b, _) = run_games("basileus", &[], &cfg(300, 2, None), false).unwrap();
     let c = compare(&a, &b);
     assert!(!c.contains("significant"), "{c}");
     assert!(c.contains("white wins"));
@@ -65,15 +72,15 @@ fn comparing_a_variant_with_itself_shows_no_difference() {
     // intervals (seeds chosen once, not searched for).
     let mut other = cfg(300, 2, None);
     other.seed = 43;
-    let b = run("basileus", &[], &other, false).unwrap();
-    assert_ne!(a.games, b.games);
+    let (b, b_games) = run_games("basileus", &[], &other, false).unwrap();
+    assert_ne!(a_games, b_games);
     let c = compare(&a, &b);
     assert!(!c.contains("significant"), "{c}");
     // A real tweak on the same seeds: pyramida-calm removes the opening's extra moves, which
     // changes how the games go (checked here only for being reported, not for its size).
-    let p = run("pyramida", &[], &cfg(30, 2, None), false).unwrap();
-    let q = run("pyramida-calm", &[], &cfg(30, 2, None), false).unwrap();
-    assert_ne!(p.games.iter().map(|g| &g.moves).collect::<Vec<_>>(), q.games.iter().map(|g| &g.moves).collect::<Vec<_>>());
+    let (p, p_games) = run_games("pyramida", &[], &cfg(30, 2, None), false).unwrap();
+    let (q, q_games) = run_games("pyramida-calm", &[], &cfg(30, 2, None), false).unwrap();
+    assert_ne!(p_games.iter().map(|g| &g.moves).collect::<Vec<_>>(), q_games.iter().map(|g| &g.moves).collect::<Vec<_>>());
     let svg = boardlab::selfplay::svg(&[&p, &q]);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains("pyramida-calm"));
 }
@@ -155,10 +162,11 @@ fn a_tiny_study_prints_honest_intervals() {
 fn the_recorded_evaluation_is_whites_view_of_each_decision() {
     // Replaying a game and evaluating each position where a decision was made, from the point
     // of view of the player to decide, gives the record's numbers, negated where black decides.
-    let r = run("lielow", &[], &cfg(3, 1, None), false).unwrap();
+    let full = Config { full_metrics: true, ..cfg(3, 1, None) };
+    let (_, games) = run_games("lielow", &[], &full, false).unwrap();
     let v = boardlab::Variant::load("lielow", &[("move_limit".into(), "1000".into())]).unwrap();
-    for g in &r.games {
-        let eval = g.eval.as_ref().expect("self-play records the evaluation");
+    for g in &games {
+        let eval = g.eval.as_ref().expect("self-play records the evaluation with full metrics");
         assert_eq!(eval.len(), g.branching.len());
         assert_eq!(g.turns, Some(g.plies), "Lielow has no continuations: a turn is a ply");
         assert_eq!(g.near_forced, None, "random players: no one-ply look");

@@ -1,0 +1,212 @@
+//! A study's numbers gathered game by game ([`Tally`]): what a report needs of each game is
+//! added as the game ends and the game is dropped, so a study's memory does not grow with its
+//! games (beyond one digest per game, to count the distinct ones).
+//!
+//! Every sum is kept exactly (integers; a metric's numbers in fixed point), so the report is
+//! the same whatever order the games arrive in: any number of threads, shards merged from
+//! files, a study resumed.
+
+use super::openings::Counts;
+use super::quality::{METRICS, Samples};
+use super::{GameRecord, MOVE_LIMIT_REASON, SEAT_NAMES};
+use std::collections::{BTreeMap, HashSet};
+
+/// The typical game's candidates at one length: how many distinct games carry an evaluation,
+/// and the lowest-index one's curve.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Typical {
+    pub(crate) index: u64,
+    pub(crate) plies: u32,
+    pub(crate) eval: Vec<i32>,
+    pub(crate) names: [String; 2],
+    pub(crate) result: String,
+}
+
+/// Who played, as the games say.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Seats {
+    #[default]
+    None,
+    Same(String, String),
+    Mixed,
+}
+
+/// Every number a report gives, gathered game by game.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Tally {
+    /// Games added (repeats among them).
+    pub(crate) n: u64,
+    /// The distinct games ([`GameRecord::identity`]); every statistic below counts each once.
+    pub(crate) distinct: u64,
+    seen: HashSet<u64>,
+    names: Option<[String; 2]>,
+    seats: Seats,
+    /// Distinct games won by the first seat, the second, drawn.
+    pub(crate) wins: [u64; 3],
+    /// The first seat's points, in halves.
+    pub(crate) halves: u64,
+    pub(crate) reasons: BTreeMap<String, u64>,
+    /// Distinct games by length, and those the move limit did not cut.
+    pub(crate) lengths: BTreeMap<u32, u64>,
+    pub(crate) uncapped: BTreeMap<u32, u64>,
+    pub(crate) capped: u64,
+    /// The most plies of a game the move limit cut.
+    pub(crate) capped_at: u32,
+    /// Legal moves summed: over all positions, by third of each game, the greatest.
+    pub(crate) moves: u64,
+    pub(crate) positions: u64,
+    pub(crate) phase_moves: [u64; 3],
+    pub(crate) phase_positions: [u64; 3],
+    pub(crate) most_moves: u32,
+    pub(crate) metrics: Vec<Samples>,
+    /// The opening table's counts.
+    pub(crate) openings: Counts,
+    /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
+    typical: BTreeMap<u32, (u64, Typical)>,
+}
+
+impl Tally {
+    /// Nothing yet; the opening table will look at `opening_plies` plies (1 to 3).
+    pub(crate) fn new(opening_plies: usize) -> Tally {
+        Tally {
+            n: 0,
+            distinct: 0,
+            seen: HashSet::new(),
+            names: None,
+            seats: Seats::None,
+            wins: [0; 3],
+            halves: 0,
+            reasons: BTreeMap::new(),
+            lengths: BTreeMap::new(),
+            uncapped: BTreeMap::new(),
+            capped: 0,
+            capped_at: 0,
+            moves: 0,
+            positions: 0,
+            phase_moves: [0; 3],
+            phase_positions: [0; 3],
+            most_moves: 0,
+            metrics: vec![Samples::default(); METRICS.len()],
+            openings: Counts::new(opening_plies),
+            typical: BTreeMap::new(),
+        }
+    }
+
+    /// The tally of `games`.
+    pub(crate) fn of<'a>(games: impl IntoIterator<Item = &'a GameRecord>, opening_plies: usize) -> Tally {
+        let mut t = Tally::new(opening_plies);
+        for g in games {
+            t.add(g);
+        }
+        t
+    }
+
+    /// Adds one game.
+    pub(crate) fn add(&mut self, g: &GameRecord) {
+        self.n += 1;
+        if self.names.is_none() {
+            self.names = Some(g.names().map(String::from));
+        }
+        self.seats = match std::mem::take(&mut self.seats) {
+            _ if self.n == 1 => Seats::Same(g.first.clone(), g.second.clone()),
+            Seats::Same(a, b) if a == g.first && b == g.second => Seats::Same(a, b),
+            _ => Seats::Mixed,
+        };
+        let fresh = self.seen.insert(digest(g));
+        self.typical_candidate(g, fresh);
+        if !fresh {
+            return;
+        }
+        self.distinct += 1;
+        self.wins[g.winner().map_or(2, |s| s.min(1))] += 1;
+        self.halves += (2.0 * g.first_points()) as u64;
+        let key = if g.winner().is_none() { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+        *self.reasons.entry(key).or_default() += 1;
+        *self.lengths.entry(g.plies).or_default() += 1;
+        if g.reason == MOVE_LIMIT_REASON {
+            self.capped += 1;
+            self.capped_at = self.capped_at.max(g.plies);
+        } else {
+            *self.uncapped.entry(g.plies).or_default() += 1;
+        }
+        self.branching(&g.branching);
+        for (m, s) in METRICS.iter().zip(&mut self.metrics) {
+            s.add((m.sample)(g));
+        }
+        self.openings.add(g);
+    }
+
+    fn branching(&mut self, b: &[u32]) {
+        for (i, &x) in b.iter().enumerate() {
+            self.moves += u64::from(x);
+            self.positions += 1;
+            self.most_moves = self.most_moves.max(x);
+            let ph = (i * 3 / b.len().max(1)).min(2);
+            self.phase_moves[ph] += u64::from(x);
+            self.phase_positions[ph] += 1;
+        }
+    }
+
+    /// Counts a distinct game carrying an evaluation at its length, and keeps the curve of the
+    /// lowest-index game of each length (a repeat may have the lower index).
+    fn typical_candidate(&mut self, g: &GameRecord, fresh: bool) {
+        let Some(eval) = g.eval.as_ref().filter(|e| !e.is_empty()) else { return };
+        let lowest =
+            |i: u64| Typical { index: i, plies: g.plies, eval: eval.clone(), names: g.names().map(String::from), result: g.result.clone() };
+        let e = self.typical.entry(g.plies).or_insert_with(|| (0, lowest(g.index)));
+        e.0 += u64::from(fresh);
+        if g.index < e.1.index {
+            e.1 = lowest(g.index);
+        }
+    }
+
+    /// The game a report draws as typical: of the distinct games carrying the evaluation, the
+    /// lowest-index one of the median length (the shorter middle one for an even count).
+    pub(crate) fn typical(&self) -> Option<&Typical> {
+        let total: u64 = self.typical.values().map(|x| x.0).sum();
+        let mut rank = total.checked_sub(1)? / 2;
+        for (count, t) in self.typical.values() {
+            if rank < *count {
+                return Some(t);
+            }
+            rank -= count;
+        }
+        None
+    }
+
+    /// The players' names, the first seat's first (the old records' seat names without games).
+    pub(crate) fn names(&self) -> [String; 2] {
+        self.names.clone().unwrap_or(SEAT_NAMES.map(String::from))
+    }
+
+    /// The seats' engines, when every game names them and they agree.
+    pub(crate) fn players(&self) -> Option<(String, String)> {
+        match &self.seats {
+            Seats::Same(a, b) if !a.is_empty() => Some((a.clone(), b.clone())),
+            _ => None,
+        }
+    }
+
+    /// The `k`-th shortest distinct game's length (0-based; 0 without games), from `lengths`.
+    pub(crate) fn nth_length(&self, k: u64) -> u32 {
+        let mut k = k;
+        for (&len, &count) in &self.lengths {
+            if k < count {
+                return len;
+            }
+            k -= count;
+        }
+        0
+    }
+}
+
+/// A game's identity as a number: its position digest, or a hash of its moves or index.
+fn digest(g: &GameRecord) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if let Ok(x) = u64::from_str_radix(&g.line, 16) {
+        return x;
+    }
+    let mut h = std::hash::DefaultHasher::new();
+    g.identity().hash(&mut h);
+    h.finish()
+}
