@@ -58,8 +58,9 @@ pub(crate) struct Config {
     /// Keep each game's move texts (for JSON lines).
     pub(crate) record_moves: bool,
     /// Random opening decisions, the same for both games of a pair of games with colours swapped
-    /// (`--random-plies`; [`selfplay::Config::random_plies`]).
-    pub(crate) random_plies: u32,
+    /// (`--random-plies`; [`selfplay::Config::random_plies`]); `None`: for each pair of
+    /// engines, [`selfplay::auto_random_plies`].
+    pub(crate) random_plies: Option<u32>,
     /// Time each move (the records' `first_time` and `second_time`; off with `--no-times`).
     pub(crate) times: bool,
 }
@@ -88,7 +89,7 @@ impl Config {
             }
             parsed.push(e);
         }
-        Ok(Config { engines: parsed, games, seed, threads, record_moves, random_plies: 0, times: true })
+        Ok(Config { engines: parsed, games, seed, threads, record_moves, random_plies: None, times: true })
     }
 
     /// Every pair of engines, each in the order given: (A, B).
@@ -108,7 +109,9 @@ impl Config {
                 record_moves: self.record_moves,
                 alternate: true,
                 time_moves: self.times,
-                random_plies: self.random_plies,
+                random_plies: self
+                    .random_plies
+                    .unwrap_or_else(|| selfplay::auto_random_plies(&[("first".into(), a), ("second".into(), b)])),
                 ..selfplay::Config::new(self.games, self.seed)
             })
             .collect()
@@ -139,7 +142,7 @@ pub(crate) fn run(
         engines: cfg.engines.clone(),
         games: cfg.games,
         seed: cfg.seed,
-        random_plies: cfg.random_plies,
+        random_plies: studies.iter().map(|s| s.random_plies).collect(),
         pairs,
         interrupted: played.interrupted,
         resumed: played.resumed,
@@ -279,8 +282,8 @@ pub(crate) struct Table {
     /// Games asked for per pair.
     pub(crate) games: u64,
     pub(crate) seed: u64,
-    /// Random opening decisions per game (`--random-plies`).
-    pub(crate) random_plies: u32,
+    /// Random opening decisions per game, by pair (`--random-plies`, or each pair's default).
+    pub(crate) random_plies: Vec<u32>,
     pub(crate) pairs: Vec<Pair>,
     /// Ctrl-C stopped the arena: the table covers the games finished.
     pub(crate) interrupted: bool,
@@ -351,9 +354,14 @@ impl Table {
             if self.games == 1 { "game" } else { "games" },
             self.seed
         );
-        if self.random_plies > 0 {
-            let _ =
-                writeln!(s, "each game opens with {} random decisions, the same in both games of a colour-swapped pair", self.random_plies);
+        let most = self.random_plies.iter().copied().max().unwrap_or(0);
+        if most > 0 && self.random_plies.iter().all(|&n| n == most) {
+            let _ = writeln!(s, "each game opens with {most} random decisions, the same in both games of a colour-swapped pair");
+        } else if most > 0 {
+            let _ = writeln!(
+                s,
+                "games between two engines that do not vary their games by themselves open with {most} random decisions (the same in both games of a colour-swapped pair); the others with none"
+            );
         }
         if self.interrupted {
             let _ = writeln!(s, "interrupted (Ctrl-C): the table covers the {played} games finished");

@@ -351,8 +351,10 @@ pub(crate) struct SelfplayArgs {
     pub(crate) openings: u8,
     /// Open each game with N uniformly random decisions (0 to 20): varied games between
     /// deterministic engines (fixed depths), which would otherwise replay the same few games.
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub(crate) random_plies: u32,
+    /// Default: 4 when neither seat's engine varies its games by itself (random and MCTS
+    /// players do), else 0.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub(crate) random_plies: Option<u32>,
     /// `full`: also evaluate every position of random players' games, for the metrics that
     /// follow the evaluation (lead changes, drama…); `lean` (the default) leaves them out of
     /// random games, where the evaluation costs more than the game. Searching players' games
@@ -376,8 +378,10 @@ pub(crate) struct ArenaArgs {
     pub(crate) games: u64,
     /// Open each game with N uniformly random decisions (0 to 20), the same N in both games of
     /// a colour-swapped pair: varied games between deterministic engines (fixed depths).
-    #[arg(long, default_value_t = 0, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
-    pub(crate) random_plies: u32,
+    /// Default: 4 for a pair of engines neither of which varies its games by itself (random and
+    /// MCTS players do), else 0.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub(crate) random_plies: Option<u32>,
     #[arg(long)]
     pub(crate) seed: u64,
     /// Threads (default: all cores).
@@ -845,11 +849,11 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         named.push((name.to_string(), engine(&Some(e.to_string()))?));
     }
     let cfg = Config {
-        named,
+        named: named.clone(),
         threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
         record_moves: a.jsonl.is_some() || a.resume_from.is_some() || a.pgn.is_some() || a.pdn.is_some(),
-        random_plies: a.random_plies,
+        random_plies: a.random_plies.unwrap_or_else(|| crate::selfplay::auto_random_plies(&named)),
         opening_plies: a.openings.into(),
         full_metrics: a.metrics == "full",
         ..Config::new(a.games, a.seed)

@@ -171,6 +171,16 @@ impl Budget {
 }
 
 impl Engine {
+    /// Whether the engine's games differ from seed to seed (random and MCTS players draw from
+    /// the game's seed); a fixed-budget search or an external engine replays the same game.
+    pub fn varies(&self) -> bool {
+        match self {
+            Engine::Random | Engine::Mcts { .. } => true,
+            Engine::AlphaBeta(_) | Engine::External(_) => false,
+            Engine::Evaluated(e) => e.spec().engine.varies(),
+        }
+    }
+
     /// The default machine player: `ab` with the variant's node budget.
     pub const DEFAULT: Engine = Engine::AlphaBeta(DEFAULT_BUDGET);
 

@@ -130,6 +130,18 @@ pub struct Config {
     pub full_metrics: bool,
 }
 
+/// The random opening decisions of a study whose seats' engines are `named` (any seat not
+/// named is random) when none are asked for: [`AUTO_RANDOM_PLIES`] where no seat varies its
+/// games by itself ([`Engine::varies`]), else none.
+pub fn auto_random_plies(named: &[(String, Engine)]) -> u32 {
+    if named.len() >= 2 && named.iter().all(|(_, e)| !e.varies()) { AUTO_RANDOM_PLIES } else { 0 }
+}
+
+/// The random opening decisions a study of two deterministic engines makes by default: enough
+/// that forty games of Connect Four between fixed-depth searches nearly all differ (7⁴ = 2401
+/// openings), few enough that the players, not chance, decide the game.
+pub const AUTO_RANDOM_PLIES: u32 = 4;
+
 /// Mixed into the study's seed for the random openings' generator.
 const OPENING_SALT: u64 = 0x6f70_656e_696e_6773;
 
@@ -177,6 +189,7 @@ impl Config {
         if c.games == 0 {
             return Err(SelfplayError::Usage);
         }
+        c.random_plies = auto_random_plies(&c.named);
         Ok(c)
     }
 
@@ -556,13 +569,14 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
     let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash());
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
+    let (looks, evaluates) = (cfg.looks(), cfg.evaluates());
     // An external engine that failed loses the game, with its reason.
     let mut forfeit = None;
     loop {
         crate::interrupt::check()?;
         // Random players need the list's length and one move of it: where the cell sets can,
         // the moves are counted and only the one drawn is found (the same move, index for index).
-        let counted = !cfg.looks() && v.count_to_pick(pos, shares);
+        let counted = !looks && v.count_to_pick(pos, shares);
         // Where the list is every move the mobility term counts, or was built from them, the
         // evaluation need not count them again.
         let (n, listed) = if counted {
@@ -580,7 +594,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
         let first = side == crate::piece::Player::FIRST;
         // The evaluation is from the point of view of the player to decide: the first
         // player's is the same number or its negation.
-        if cfg.evaluates() {
+        if evaluates {
             let e = evaluator.score_counted(pos, listed)?;
             eval.push(if first { e } else { -e });
         }
@@ -934,6 +948,9 @@ impl Report {
             None => {
                 let _ = writeln!(s, "players: {a} moves first, {b} second");
             }
+        }
+        if self.tally.random_plies > 0 {
+            let _ = writeln!(s, "openings: each game opens with {} random decisions (--random-plies)", self.tally.random_plies);
         }
         for w in &self.warnings {
             let _ = writeln!(s, "WARNING: {w}");

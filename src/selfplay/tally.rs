@@ -61,6 +61,8 @@ pub(crate) struct Tally {
     pub(crate) metrics: Vec<Samples>,
     /// The opening table's counts.
     pub(crate) openings: Counts,
+    /// The most random opening decisions a game made ([`GameRecord::random_plies`]).
+    pub(crate) random_plies: u32,
     /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
     typical: BTreeMap<u32, (u64, Typical)>,
 }
@@ -88,6 +90,7 @@ impl Tally {
             most_moves: 0,
             metrics: vec![Samples::default(); METRICS.len()],
             openings: Counts::new(opening_plies),
+            random_plies: 0,
             typical: BTreeMap::new(),
         }
     }
@@ -104,6 +107,7 @@ impl Tally {
     /// Adds one game.
     pub(crate) fn add(&mut self, g: &GameRecord) {
         self.n += 1;
+        self.random_plies = self.random_plies.max(g.random_plies);
         if self.names.is_none() {
             self.names = Some(g.names().map(String::from));
         }
