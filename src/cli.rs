@@ -252,6 +252,9 @@ pub(crate) enum Command {
         #[arg(long)]
         mixed: bool,
     },
+    /// Self-play under every setting of some options (`--set NAME=V1,V2,…`), the same players,
+    /// seeds and openings for each, ranked by a metric with 95% intervals (docs/selfplay.md).
+    Sweep(Box<SweepArgs>),
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
     Arena(ArenaArgs),
@@ -289,11 +292,7 @@ pub(crate) struct ShowArgs {
 }
 
 #[derive(Args, Debug)]
-pub(crate) struct SelfplayArgs {
-    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
-    pub(crate) variant: String,
-    #[command(flatten)]
-    pub(crate) sets: Sets,
+pub(crate) struct StudyArgs {
     #[arg(long, default_value_t = 1000)]
     pub(crate) games: u64,
     #[arg(long, default_value_t = 1)]
@@ -317,21 +316,9 @@ pub(crate) struct SelfplayArgs {
     /// Threads (default: all cores).
     #[arg(long)]
     pub(crate) threads: Option<usize>,
-    /// Also play VARIANT_B on the same seeds and compare.
-    #[arg(long)]
-    pub(crate) compare: Option<String>,
-    /// Options for VARIANT_B only.
-    #[arg(long = "set-b", value_name = "NAME=VALUE")]
-    pub(crate) set_b: Vec<String>,
     /// Write one JSON object per game to FILE, each as soon as its game ends.
     #[arg(long)]
     pub(crate) jsonl: Option<std::path::PathBuf>,
-    /// Write every game to FILE as PGN (SAN moves; the chess family), when the study ends.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) pgn: Option<std::path::PathBuf>,
-    /// Write every game to FILE as PDN (numbered squares; draughts), when the study ends.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) pdn: Option<std::path::PathBuf>,
     /// Continue a study that was stopped: the games already in FILE (a `--jsonl` file of the
     /// same study) are not played again; new games are appended to it (or go to --jsonl).
     #[arg(long, value_name = "FILE")]
@@ -339,13 +326,6 @@ pub(crate) struct SelfplayArgs {
     /// Play only the games whose index is I mod N.
     #[arg(long, value_name = "I/N")]
     pub(crate) shard: Option<String>,
-    /// Write a one-page SVG picture (result bars, length histogram, a typical game's
-    /// evaluation, the quality metrics).
-    #[arg(long)]
-    pub(crate) svg: Option<std::path::PathBuf>,
-    /// Write the same picture as PNG.
-    #[arg(long)]
-    pub(crate) png: Option<std::path::PathBuf>,
     /// The opening table's plies: scores by first move (1) or by first 2 or 3 plies.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=3))]
     pub(crate) openings: u8,
@@ -361,6 +341,66 @@ pub(crate) struct SelfplayArgs {
     /// are always evaluated.
     #[arg(long, default_value = "lean", value_parser = ["lean", "full"])]
     pub(crate) metrics: String,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SelfplayArgs {
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
+    pub(crate) variant: String,
+    #[command(flatten)]
+    pub(crate) sets: Sets,
+    #[command(flatten)]
+    pub(crate) study: StudyArgs,
+    /// Also play VARIANT_B on the same seeds and compare.
+    #[arg(long)]
+    pub(crate) compare: Option<String>,
+    /// Options for VARIANT_B only.
+    #[arg(long = "set-b", value_name = "NAME=VALUE")]
+    pub(crate) set_b: Vec<String>,
+    /// Write every game to FILE as PGN (SAN moves; the chess family), when the study ends.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) pgn: Option<std::path::PathBuf>,
+    /// Write every game to FILE as PDN (numbered squares; draughts), when the study ends.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) pdn: Option<std::path::PathBuf>,
+    /// Write a one-page SVG picture (result bars, length histogram, a typical game's
+    /// evaluation, the quality metrics).
+    #[arg(long)]
+    pub(crate) svg: Option<std::path::PathBuf>,
+    /// Write the same picture as PNG.
+    #[arg(long)]
+    pub(crate) png: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(crate) struct SweepArgs {
+    /// A variant: a name (looked up as `boardlab list` shows), a folder, or a .toml file.
+    pub(crate) variant: String,
+    /// An option and its values: NAME=V1,V2,… (repeatable; every combination is played, the
+    /// last option varying fastest); NAME=VALUE sets it in every setting.
+    #[arg(long = "set", value_name = "NAME=V1,V2,…")]
+    pub(crate) set: Vec<String>,
+    /// More variants to sweep with the same options (each setting of each variant).
+    #[arg(long, num_args = 1.., value_name = "VARIANT")]
+    pub(crate) variants: Vec<String>,
+    /// Play only N of the settings: the first and N − 1 others drawn with the seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::sweep::MAX_POINTS as u64))]
+    pub(crate) sample: Option<u64>,
+    /// The metric to rank by: balance, decisiveness, draws, move-limit, length, branching,
+    /// forced, drama, lead-changes, comebacks, swing.
+    #[arg(long, default_value = "balance")]
+    pub(crate) by: String,
+    /// Read the games from these JSON-lines files (a sweep's shards) instead of playing.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub(crate) from: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(crate) study: StudyArgs,
+    /// Write the chart (the metric by setting, with intervals) as SVG.
+    #[arg(long)]
+    pub(crate) svg: Option<std::path::PathBuf>,
+    /// Write the chart as PNG.
+    #[arg(long)]
+    pub(crate) png: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -614,6 +654,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Selfplay(a) => Ok(out.write_all(selfplay(&a)?.as_bytes())?),
         Command::Report { files, svg, png, openings, mixed } => report(&files, [svg.as_deref(), png.as_deref()], openings, mixed, out),
         Command::Arena(a) => Ok(out.write_all(arena(&a)?.as_bytes())?),
+        Command::Sweep(a) => Ok(out.write_all(sweep(&a)?.as_bytes())?),
         Command::Convert { input, output } => convert(&input, &output),
         Command::Tune(a) => tune(&a, out),
     }
@@ -835,8 +876,8 @@ fn shard(text: Option<&str>) -> Result<Option<(u64, u64)>, CliError> {
         .ok_or_else(|| CliError::usage(format!("--shard {t}: expected I/N with 0 <= I < N")))
 }
 
-fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
-    use crate::selfplay::{Config, GameFiles, Report, compare, run_into, svg};
+/// A study's configuration from its arguments (`record_moves`: keep every move's text).
+fn study_config(a: &StudyArgs, record_moves: bool) -> Result<crate::selfplay::Config, CliError> {
     let engine = |t: &Option<String>| t.as_deref().map_or(Ok(crate::ai::Engine::Random), crate::ai::Engine::parse).map_err(CliError::usage);
     let mut named = Vec::new();
     for (name, e) in [("first", &a.first), ("second", &a.second), ("white", &a.white), ("black", &a.black)] {
@@ -848,18 +889,24 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         let (name, e) = p.split_once('=').ok_or_else(|| CliError::usage(format!("--player {p}: expected NAME=ENGINE")))?;
         named.push((name.to_string(), engine(&Some(e.to_string()))?));
     }
-    let cfg = Config {
+    Ok(crate::selfplay::Config {
         named: named.clone(),
         threads: threads(a.threads),
         shard: shard(a.shard.as_deref())?,
-        record_moves: a.jsonl.is_some() || a.resume_from.is_some() || a.pgn.is_some() || a.pdn.is_some(),
+        record_moves,
         random_plies: a.random_plies.unwrap_or_else(|| crate::selfplay::auto_random_plies(&named)),
         opening_plies: a.openings.into(),
         full_metrics: a.metrics == "full",
-        ..Config::new(a.games, a.seed)
-    };
+        ..crate::selfplay::Config::new(a.games, a.seed)
+    })
+}
+
+fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
+    use crate::selfplay::{GameFiles, Report, compare, run_into, svg};
+    let record_moves = a.study.jsonl.is_some() || a.study.resume_from.is_some() || a.pgn.is_some() || a.pdn.is_some();
+    let cfg = study_config(&a.study, record_moves)?;
     let sets = a.sets.pairs()?;
-    let mut files = GameFiles::open(a.jsonl.as_deref(), a.resume_from.as_deref()).map_err(CliError::failed)?;
+    let mut files = GameFiles::open(a.study.jsonl.as_deref(), a.study.resume_from.as_deref()).map_err(CliError::failed)?;
     // Without the handler Ctrl-C would end the process before the report is printed.
     crate::interrupt::install().map_err(CliError::failed)?;
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
@@ -896,6 +943,38 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         }
     }
     Ok(text)
+}
+
+/// `sweep`: Ctrl-C stops it and the table covers the settings finished.
+fn sweep(a: &SweepArgs) -> Result<String, CliError> {
+    use crate::sweep::{By, Grid, SweepError};
+    let usage = |e: SweepError| match e {
+        SweepError::Usage(m) => CliError::Usage(m),
+        SweepError::Study(e) => study_failed(e, a.study.resume_from.as_deref()),
+    };
+    let by = By::parse(&a.by).map_err(usage)?;
+    let grid = Grid {
+        variants: [vec![a.variant.clone()], a.variants.clone()].concat(),
+        axes: Grid::axes(&a.set).map_err(usage)?,
+        sample: a.sample.map(|n| n as usize),
+    };
+    let points = grid.points(a.study.seed).map_err(usage)?;
+    let (sweep, warnings) = if a.from.is_empty() {
+        let mut cfg = study_config(&a.study, a.study.jsonl.is_some() || a.study.resume_from.is_some())?;
+        cfg.full_metrics |= by.needs_evaluation();
+        let mut files =
+            crate::selfplay::GameFiles::open(a.study.jsonl.as_deref(), a.study.resume_from.as_deref()).map_err(CliError::failed)?;
+        crate::interrupt::install().map_err(CliError::failed)?;
+        let resumed = std::mem::take(&mut files.resumed);
+        (crate::sweep::run(points, &cfg, by, stderr_is_terminal(), &resumed, &mut |g| files.write(g)).map_err(usage)?, vec![])
+    } else {
+        crate::sweep::merged(points, &a.from, by, a.study.openings.into()).map_err(usage)?
+    };
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    write_pictures(&sweep.svg(), [a.svg.as_deref(), a.png.as_deref()])?;
+    Ok(sweep.text())
 }
 
 /// `convert IN OUT`: between boardlab's record, PGN and PDN, by the files' extensions.

@@ -21,7 +21,7 @@
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
 //!   searches), [`solve`] (a position's value with perfect play, proved), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
 //!   about the variant: game-quality metrics and the opening table), [`arena`] (engines against each other: score, Elo, seconds per
-//!   move, on self-play's machinery), `tune` (the evaluation's numbers fitted to self-play results), `record` (game records), [`records`] (moves in the variant's notation; PGN and PDN), `autosave` (the REPL's autosaves:
+//!   move, on self-play's machinery), `sweep` (one study per setting of some options, ranked by a metric), `tune` (the evaluation's numbers fitted to self-play results), `record` (game records), [`records`] (moves in the variant's notation; PGN and PDN), `autosave` (the REPL's autosaves:
 //!   order, locks, pruning),
 //!   `session` (the I/O-free REPL session) and [`repl`] (its shell), [`serve`] (the board in the
 //!   browser and its JSON API), [`workflow`] (the
@@ -83,6 +83,7 @@ pub mod serve;
 mod session;
 mod setperft;
 pub mod solve;
+mod sweep;
 mod tune;
 pub mod workflow;
 

@@ -22,6 +22,7 @@ pub use compare::compare;
 pub(crate) use jsonl::GameFiles;
 pub use jsonl::read_resumable;
 pub(crate) use study::Study;
+pub(crate) use svg::esc as svg_escape;
 pub use svg::svg;
 
 use crate::ai::{self, Engine, EngineError};

@@ -147,6 +147,7 @@ fn svg_metrics(s: &mut String, reports: &[&Report]) {
     }
 }
 
-fn esc(s: &str) -> String {
+/// `s` as SVG text.
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }

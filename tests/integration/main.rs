@@ -32,6 +32,7 @@ mod serve_live;
 mod serve_panels;
 mod session;
 mod studies;
+mod sweep;
 mod tune;
 mod uci;
 mod workflow;
