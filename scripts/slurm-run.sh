@@ -7,10 +7,12 @@
 # `boardlab report`, plays the same study in one process, and checks that the two reports are
 # equal but for their speed line and that the games recorded are the same.
 #
-# Usage (as root, on Debian): scripts/slurm-run.sh [SCRATCH]      (default /tmp/boardlab-slurm)
-# Environment: VARIANT (connect-four), GAMES (400), SEED (7), SHARDS (8), TIMEOUT (seconds to
-# wait for the array, 600), SLURMCTLD_PORT (6817), SLURMD_PORT (6818), BOARDLAB (the binary;
-# default: $CARGO_TARGET_DIR/release/boardlab, built when missing).
+# Usage (as root, on Debian): scripts/slurm-run.sh [VARIANT [SELFPLAY OPTIONS…]]
+#   the study, as `boardlab selfplay` takes it (default: connect-four --games 400 --seed 7),
+#   without --threads, --shard or --jsonl, which the job array gives each shard.
+# Environment: SHARDS (8), SCRATCH (/tmp/boardlab-slurm), TIMEOUT (seconds to wait for the
+# array, 600), SLURMCTLD_PORT (6817), SLURMD_PORT (6818), BOARDLAB (the binary; default:
+# $CARGO_TARGET_DIR/release/boardlab, built when missing).
 #
 # Everything it writes is under SCRATCH (configuration, munge key, state, logs, results) but
 # the packages themselves; SCRATCH is emptied at the start of each run, so it can be run again.
@@ -21,16 +23,19 @@ die() { echo "slurm-run: error: $*" >&2; exit 1; }
 say() { echo "slurm-run: $*"; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-scratch=${1:-/tmp/boardlab-slurm}
-variant=${VARIANT:-connect-four}
-games=${GAMES:-400}
-seed=${SEED:-7}
+scratch=${SCRATCH:-/tmp/boardlab-slurm}
+if (($#)); then args=("$@"); else args=(connect-four --games 400 --seed 7); fi
+for a in "${args[@]}"; do
+  case $a in --threads* | --shard* | --jsonl* | --resume-from*)
+    die "give the study without $a: the job array gives each shard its own" ;;
+  esac
+done
 shards=${SHARDS:-8}
 timeout=${TIMEOUT:-600}
 ctld_port=${SLURMCTLD_PORT:-6817}
 d_port=${SLURMD_PORT:-6818}
-for n in "$games" "$seed" "$shards" "$timeout" "$ctld_port" "$d_port"; do
-  [[ $n =~ ^[0-9]+$ ]] || die "GAMES, SEED, SHARDS, TIMEOUT and the ports must be whole numbers (got '$n')"
+for n in "$shards" "$timeout" "$ctld_port" "$d_port"; do
+  [[ $n =~ ^[0-9]+$ ]] || die "SHARDS, TIMEOUT and the ports must be whole numbers (got '$n')"
 done
 ((shards >= 1)) || die "SHARDS must be at least 1"
 [ "$(id -u)" -eq 0 ] || die "run as root: it installs packages and starts slurmd, which needs root"
@@ -199,7 +204,6 @@ say "cluster up: $(sinfo -h -o '%P %a %D %T %c CPUs %m MB')"
 
 # --- the job array ----------------------------------------------------------------------------------
 study=$scratch/study
-args=("$variant" --games "$games" --seed "$seed")
 cd "$study"
 job=$(sbatch --parsable --array="0-$((shards - 1))" --chdir="$study" \
   --export="ALL,PATH=$(dirname "$bin"):$PATH" "$repo/scripts/slurm/selfplay.sbatch" "${args[@]}") \
@@ -224,7 +228,12 @@ while read -r line; do
 done < <(grep "ArrayJobId=$job " "$scratch/log/job.txt" | sed 's/.* ArrayTaskId=\([0-9]*\) .*/\1 &/' | sort -n)
 tasks=$(grep -c "ArrayJobId=$job " "$scratch/log/job.txt" || true)
 [ "$tasks" -eq "$shards" ] || die "scontrol shows $tasks tasks of job $job, not $shards"
-((failed == 0)) || die "$failed of $shards tasks did not complete (their output: $study/results/slurm-${job}_*.out)"
+if ((failed)); then
+  for f in results/slurm-"${job}"_*.out; do
+    [ -s "$f" ] && { echo "----- $study/$f" >&2; tail -n 5 "$f" >&2; break; }
+  done
+  die "$failed of $shards tasks did not complete (their output: $study/results/slurm-${job}_*.out)"
+fi
 
 files=()
 for ((i = 0; i < shards; i++)); do
@@ -239,9 +248,9 @@ say "shards: $(wc -l "${files[@]}" | tail -n 1 | awk '{print $1}') games in ${#f
 "$bin" selfplay "${args[@]}" --threads 1 --jsonl one.jsonl >one.txt 2>one.err \
   || { cat one.err >&2; die "the one-process run failed"; }
 # The speed line is the only one that depends on the run (docs/selfplay.md, "Deterministic and
-# parallel"); a merged report has none to give.
-grep -v '^speed: ' merged.txt >merged.cmp
-grep -v '^speed: ' one.txt >one.cmp
+# parallel"; with --compare, one per rule set); a merged report has none to give.
+grep -Ev '^(A |B )?speed: ' merged.txt >merged.cmp
+grep -Ev '^(A |B )?speed: ' one.txt >one.cmp
 if ! diff -u one.cmp merged.cmp >report.diff; then
   cat report.diff >&2
   die "the merged report differs from the one-process report (above; $study)"
@@ -254,4 +263,4 @@ say "merged report of $shards shards == one-process report (all $(wc -l <one.cmp
 echo "----- merged report ($study/merged.txt)"
 cat merged.txt
 echo "----- one-process speed line"
-grep '^speed: ' one.txt || true
+grep -E '^(A |B )?speed: ' one.txt || true
