@@ -21,6 +21,9 @@ set -euo pipefail
 
 die() { echo "slurm-run: error: $*" >&2; exit 1; }
 say() { echo "slurm-run: $*"; }
+# A signal ends the script through `exit`, so the EXIT trap (clean-up) always runs.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 scratch=${SCRATCH:-/tmp/boardlab-slurm}
@@ -93,12 +96,15 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 # Nothing of ours may be listening on the ports we need: another Slurm would answer instead.
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for p in "$ctld_port" "$d_port"; do
-  ! port_busy "$p" || die "port $p is in use (another Slurm?): set SLURMCTLD_PORT / SLURMD_PORT"
+  if port_busy "$p"; then
+    left=$(cat "$scratch"/run/*.pid 2>/dev/null | tr '\n' ' ' || true)
+    die "port $p is in use: another Slurm${left:+, or the daemons of a run that was killed (pids $left)}; stop it or set SLURMCTLD_PORT / SLURMD_PORT"
+  fi
 done
 
 rm -rf "$scratch"
 mkdir -p "$scratch"/{etc,munge,state/ctld,state/d,log,run,study/results}
-chmod 700 "$scratch"
+chmod 755 "$scratch"   # munged wants its socket reachable by every user
 touch "$scratch/$marker"
 
 # --- stop what we started, on any exit --------------------------------------------------------------
@@ -117,10 +123,12 @@ stop_daemons() {
 }
 on_exit() {
   local rc=$?
-  trap - EXIT INT TERM
+  trap - EXIT
   [ -n "${job:-}" ] && [ "$rc" -ne 0 ] && scancel "$job" 2>/dev/null
   stop_daemons
-  if [ "$rc" -ne 0 ]; then
+  if [ "$rc" -eq 130 ] || [ "$rc" -eq 143 ]; then
+    echo "slurm-run: interrupted; the daemons it started are stopped" >&2
+  elif [ "$rc" -ne 0 ]; then
     echo "slurm-run: failed (status $rc); logs are in $scratch/log" >&2
   else
     say "daemons stopped"
@@ -128,8 +136,6 @@ on_exit() {
   exit "$rc"
 }
 trap on_exit EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 wait_for() { # SECONDS DESCRIPTION COMMAND…: poll COMMAND every half second
   local limit=$1 what=$2 t
@@ -152,9 +158,10 @@ echo ok | munge --socket="$sock" | unmunge --socket="$sock" >/dev/null \
   || die "munge cannot encode and decode a credential on $sock"
 
 # --- slurm.conf: one node, this machine ------------------------------------------------------
-host=$(hostname -s)
 node=$(slurmd -C | head -n 1)
 [[ $node == NodeName=* ]] || die "slurmd -C did not describe this machine: $node"
+host=${node%% *}
+host=${host#NodeName=}
 conf=$scratch/etc/slurm.conf
 cat >"$conf" <<EOF
 # Written by boardlab's scripts/slurm-run.sh: a one-node cluster on $host.
@@ -183,6 +190,8 @@ SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 MpiDefault=none
+# No mail is sent; without this slurmctld logs "Configured MailProg is invalid" (no mailutils).
+MailProg=/bin/true
 ReturnToService=2
 # Finished jobs stay visible to scontrol for ten minutes (no sacct without slurmdbd).
 MinJobAge=600
