@@ -1,5 +1,6 @@
 //! Self-play: deterministic for any thread count, shards merge into the single run's report,
-//! and a variant compared with itself shows no significant difference.
+//! a variant compared with itself shows no significant difference, and the docs show the
+//! cluster recipes that ran.
 
 use boardlab::Engine;
 use boardlab::selfplay::{Config, GameRecord, Report, compare, run_games};
@@ -217,4 +218,17 @@ fn searching_players_shards_run_apart_merge_into_the_single_run() {
     assert!(out.contains("lead changes") && out.contains("unavailable: the games carry no evaluation"), "{out}");
     assert!(out.contains("duration (plies)") && out.contains("a2-a3"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// docs/selfplay.md shows the cluster recipes that scripts/slurm-run.sh ran and
+/// scripts/k8s-validate.sh validated, each as a whole fenced block, byte for byte: a recipe
+/// edited in one place only would be a recipe nobody ran.
+#[test]
+fn the_cluster_recipes_in_the_docs_are_the_files_that_ran() {
+    let docs = std::fs::read_to_string(crate::root().join("docs/selfplay.md")).unwrap();
+    for (file, fence) in [("scripts/slurm/selfplay.sbatch", "bash"), ("scripts/k8s/selfplay-job.yaml", "yaml")] {
+        let text = std::fs::read_to_string(crate::root().join(file)).unwrap();
+        let block = format!("\n```{fence}\n{text}```\n");
+        assert!(docs.contains(&block), "docs/selfplay.md should show {file} verbatim in a ```{fence} block:\n{text}");
+    }
 }
