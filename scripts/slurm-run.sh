@@ -106,6 +106,10 @@ rm -rf "$scratch"
 mkdir -p "$scratch"/{etc,munge,state/ctld,state/d,log,run,study/results}
 chmod 755 "$scratch"   # munged wants its socket reachable by every user
 touch "$scratch/$marker"
+# The batch script runs `boardlab` from PATH: a binary under another name is linked as that.
+if [ "$(basename "$bin")" != boardlab ]; then
+  mkdir -p "$scratch/bin" && ln -sf "$bin" "$scratch/bin/boardlab" && bin=$scratch/bin/boardlab
+fi
 
 # --- stop what we started, on any exit --------------------------------------------------------------
 pids=()   # pid files of the daemons this run started, in the order they started
