@@ -362,7 +362,8 @@ fn pool(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::channel();
+        // Bounded: workers that outrun this thread wait, so finished games never pile up here.
+        let (tx, rx) = std::sync::mpsc::sync_channel(64 * threads);
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let tx = tx.clone();
