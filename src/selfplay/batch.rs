@@ -280,7 +280,7 @@ fn study(
         jobs.extend(cfg.indices().filter(|i| !skip.contains(i)).map(|i| (k, i)));
     }
     let resumed: usize = done.iter().map(Vec::len).sum();
-    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::new(c.opening_plies)).collect();
+    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::with_room(c.opening_plies, c.indices().count())).collect();
     let mut games: Vec<Vec<GameRecord>> = vec![vec![]; cfgs.len()];
     for (k, list) in done.into_iter().enumerate().take(cfgs.len()) {
         list.iter().for_each(|g| tallies[k].add(g));

@@ -10,6 +10,7 @@ use super::openings::Counts;
 use super::quality::{METRICS, Samples};
 use super::{GameRecord, MOVE_LIMIT_REASON, SEAT_NAMES};
 use std::collections::{BTreeMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The typical game's candidates at one length: how many distinct games carry an evaluation,
 /// and the lowest-index one's curve.
@@ -38,7 +39,7 @@ pub(crate) struct Tally {
     pub(crate) n: u64,
     /// The distinct games ([`GameRecord::identity`]); every statistic below counts each once.
     pub(crate) distinct: u64,
-    seen: HashSet<u64>,
+    seen: HashSet<u64, BuildHasherDefault<Digest>>,
     names: Option<[String; 2]>,
     seats: Seats,
     /// Distinct games won by the first seat, the second, drawn.
@@ -73,7 +74,7 @@ impl Tally {
         Tally {
             n: 0,
             distinct: 0,
-            seen: HashSet::new(),
+            seen: HashSet::default(),
             names: None,
             seats: Seats::None,
             wins: [0; 3],
@@ -93,6 +94,14 @@ impl Tally {
             random_plies: 0,
             typical: BTreeMap::new(),
         }
+    }
+
+    /// Nothing yet, with room for `games` distinct games (so the set of digests is not copied
+    /// as it grows).
+    pub(crate) fn with_room(opening_plies: usize, games: usize) -> Tally {
+        let mut t = Tally::new(opening_plies);
+        t.seen.reserve(games.min(1 << 24));
+        t
     }
 
     /// The tally of `games`.
@@ -206,11 +215,32 @@ impl Tally {
 
 /// A game's identity as a number: its position digest, or a hash of its moves or index.
 fn digest(g: &GameRecord) -> u64 {
-    use std::hash::{Hash, Hasher};
+    use std::hash::Hash;
     if let Ok(x) = u64::from_str_radix(&g.line, 16) {
         return x;
     }
     let mut h = std::hash::DefaultHasher::new();
     g.identity().hash(&mut h);
     h.finish()
+}
+
+/// The hasher of the set of digests: a digest is already a well-mixed 64-bit number (a position
+/// digest or a SipHash), so it is its own hash.
+#[derive(Default)]
+struct Digest(u64);
+
+impl Hasher for Digest {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
