@@ -52,7 +52,7 @@ const LAYERS: &[&[&str]] = &[
     // Machine players.
     &["ai"],
     &["perft", "protocol", "selfplay", "records", "solve"],
-    &["session", "arena", "workflow", "diff", "check", "tune"],
+    &["session", "arena", "sweep", "workflow", "diff", "check", "tune"],
     &["repl", "serve"],
     &["cli"],
 ];
