@@ -296,7 +296,11 @@ fn study(
     let mut take = |(at, r): (usize, Result<GameRecord, SelfplayError>)| -> bool {
         let k = jobs[at].0;
         let r = r.and_then(|mut g| {
-            g.study = Some(label.clone());
+            // The study's label matters only to a record written down (a file resumed or
+            // merged); a study that writes none skips its copy for every game.
+            if cfgs[k].record_moves {
+                g.study = Some(label.clone());
+            }
             tallies[k].add(&g);
             if batch.keep {
                 games[k].push(g.clone());
