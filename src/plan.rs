@@ -194,7 +194,9 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         drop,
         convert,
         push,
-        to_hand: _, // the policy's `to_hand` answers
+        custodian,
+        surround: _, // read by a mover's `custodian`, which answers
+        to_hand: _,  // the policy's `to_hand` answers
         notes: _,
         thens,
         en_passant: _, // its capture is the form's, its victim a victim
@@ -210,7 +212,8 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         n |= drop_needs(d);
     }
     n.attributes |= !effects.is_empty();
-    n.moves_others |= exit.is_some() || convert.is_some() || push.is_some();
+    // A custodian capture takes pieces the move does not name (its victims are found by make).
+    n.moves_others |= exit.is_some() || convert.is_some() || push.is_some() || custodian.is_some();
     n.pushes |= push.is_some();
     if thens.iter().any(Option::is_some) {
         n |= Needs { second_part: true, moves_others: true, ..Needs::NONE };

@@ -766,6 +766,12 @@ impl Position {
         }
         if general
             && fx.to != NONE
+            && let Some(cu) = &rules.pieces[fx.new_code.index()].custodian
+        {
+            self.custodian(rules, cu, fx.to, &mut fx);
+        }
+        if general
+            && fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
         {
             fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
@@ -1089,6 +1095,17 @@ impl Position {
             }
         }
         n
+    }
+
+    /// The custodian capture of the piece that landed on `at`: every enemy piece it encloses
+    /// (found on the board as it stands after the landing, then taken together).
+    #[inline(never)]
+    fn custodian(&mut self, rules: &Ruleset, cu: &crate::rules::custodian::Custodian, at: u16, fx: &mut MoveEffects) {
+        let mut victims = Vec::new();
+        cu.victims(&rules.geometry, &rules.pieces, &self.board, at, &mut victims);
+        for v in victims {
+            self.take_victim(rules, v, fx);
+        }
     }
 
     /// Takes the moving piece off its start cell: its code and attribute values.

@@ -6,6 +6,7 @@
 //! that wrote the offending value.
 
 mod board;
+mod custodian;
 pub(super) mod context;
 pub(crate) mod merge;
 mod pieces;
