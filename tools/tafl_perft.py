@@ -9,7 +9,8 @@ checks the counts in those variants' perft.txt.
     python3 tools/tafl_perft.py brandubh 2 --rule two_sides
 
 Board text: ranks from the top, a letter per piece (A attacker, D defender, K king), a digit for
-that many empty squares, ranks separated by `/`, then the side to move. A position after a move
+that many empty squares, ranks separated by `/`, then the side to move (black: the attackers,
+white: the king's side). A position after a move
 that ended the game (king captured, king in a corner) has no moves; a side with no move has
 lost, so its position has no moves either. Plain Python, no dependency; depth 1 is counted
 without making the moves (captures do not change how many moves there are).
@@ -26,7 +27,7 @@ class Game:
         self.name = name
         if name == "brandubh":
             self.n = 7
-            self.start = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 attackers"
+            self.start = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 black"
             self.shieldwall = False
             # The king must be surrounded only on the throne and next to it (throne_guard), or
             # nowhere: two attackers take him anywhere (two_sides).
@@ -37,7 +38,7 @@ class Game:
         elif name == "hnefatafl":
             self.n = 11
             self.start = (
-                "3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3 attackers"
+                "3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3 black"
             )
             self.shieldwall = True
             # The king is always captured by surrounding, and never on the board edge.
@@ -64,7 +65,9 @@ def side_of(p):
 
 
 def parse(game, text):
-    rows, side = text.split()
+    rows, side = text.split()[:2]
+    # boardlab names the attackers black and the king's side white.
+    side = {"black": "attackers", "white": "defenders"}.get(side, side)
     board = {}
     ranks = rows.split("/")
     assert len(ranks) == game.n, "wrong number of ranks"
