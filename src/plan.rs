@@ -424,6 +424,8 @@ mod tests {
         cases.push(("basileus".into(), vec![("king_adjacency".into(), "forbidden".into())]));
         cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
         cases.push(("shogi".into(), vec![("drop_mate".into(), "loses".into())]));
+        // The tafl king taken between two anywhere (custodian capture with no `surround` zone).
+        cases.push(("brandubh".into(), vec![("king_capture".into(), "two_sides".into())]));
         cases
     }
 

@@ -756,7 +756,7 @@ impl Ruleset {
                 push,
                 custodian,
                 surround: _, // read only by a mover's custodian capture
-                to_hand: _, // read only under `[captures] to_hand`, tested below
+                to_hand: _,  // read only under `[captures] to_hand`, tested below
                 notes: _,
                 thens,
                 en_passant,

@@ -6,8 +6,8 @@
 //! that wrote the offending value.
 
 mod board;
-mod custodian;
 pub(super) mod context;
+mod custodian;
 pub(crate) mod merge;
 mod pieces;
 mod push;
