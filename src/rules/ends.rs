@@ -26,6 +26,8 @@ pub(crate) enum NoMoves {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum RepetitionResult {
     Loss,
+    /// This player loses, whoever made the repeating move (`loser`).
+    LossOf(Player),
     Draw,
     /// The count of `[rules] points` decides.
     Points,
@@ -317,6 +319,7 @@ impl EndKind {
         match self {
             EndKind::Repetition { count, result } => (repetitions >= *count as usize).then(|| match result {
                 RepetitionResult::Loss => Some(mover.other()),
+                RepetitionResult::LossOf(p) => Some(p.other()),
                 RepetitionResult::Draw => None,
                 RepetitionResult::Points => points(),
             }),
@@ -569,6 +572,7 @@ struct EndCtx<'a> {
     g: &'a Geometry,
     kinds: &'a [KindDef],
     counters: &'a [&'a str],
+    players: &'a ByPlayer<String>,
 }
 
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
@@ -850,13 +854,20 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let count = v.setting(c.f, n)?;
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
     let result = match v.word(c.f, r, &["loss", "draw", "points"])?.as_str() {
-        "loss" => RepetitionResult::Loss,
+        "loss" => match &e.loser {
+            Some(l) => RepetitionResult::LossOf(loser(v, c, l)?),
+            None => RepetitionResult::Loss,
+        },
         "points" => {
             points_declared(v, c, r)?;
             RepetitionResult::Points
         }
         _ => RepetitionResult::Draw,
     };
+    if let Some(l) = e.loser.as_ref().filter(|_| !matches!(result, RepetitionResult::LossOf(_))) {
+        let err = v.err(c.f, l.span(), "`loser` names who loses by repetition", "but the rule's result is not a loss");
+        return Err(err.with_help("write result = \"loss\" with it"));
+    }
     if count == 0 {
         return Ok(None); // 0 turns the rule off
     }
@@ -864,6 +875,13 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         return Err(v.err(c.f, n.span(), format!("a repetition count is 2 to 1000 (0 = off), not {count}"), "here"));
     }
     Ok(Some(EndKind::Repetition { count: count as u32, result }))
+}
+
+/// The player a repetition's `loser` names.
+fn loser(v: &V, c: &EndCtx, l: &toml::Spanned<String>) -> R<Player> {
+    let known = crate::rules::names::Names::new("player", c.players.0.iter().map(String::as_str));
+    let i = v.lookup(c.f, l.span(), &known, l.get_ref(), "", "not a player of this variant")?;
+    Ok(Player::both()[i])
 }
 
 fn quiet_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -913,14 +931,20 @@ fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 }
 
 /// The `[[end]]` tables in force.
-pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef], counters: &[&str]) -> R<Vec<EndRule>> {
+pub(super) fn stage_ends(
+    v: &V,
+    zones: &ZoneMap,
+    g: &Geometry,
+    kinds: &[KindDef],
+    (counters, players): (&[&str], &ByPlayer<String>),
+) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
     let Some(ends) = &v.m.ends else {
         return Ok(out);
     };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
     let mut passes = None;
-    let mut c = EndCtx { f: 0, zones, g, kinds, counters };
+    let mut c = EndCtx { f: 0, zones, g, kinds, counters, players };
     for Src { file, val: e } in ends {
         c.f = *file;
         if let Some(r) = e.remove.as_ref().filter(|r| *r.get_ref()) {

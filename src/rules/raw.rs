@@ -817,6 +817,10 @@ pub(crate) struct RawEnd {
     /// after the second in a row (Fairy-Stockfish's reading), instead of at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) played: Option<Spanned<Setting<bool>>>,
+    /// `repetition` with `result = "loss"`: the player who loses, whoever made the repeating move
+    /// (Copenhagen Hnefatafl: perpetual repetition is a loss for white).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) loser: Option<Spanned<String>>,
     /// `zone_reached` with `safe`: judged after every move for every piece of both players
     /// standing in the zone, not only for the piece that arrived (Fairy-Stockfish's reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -229,7 +229,11 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     text(match s.resolve(rest.trim()) {
         Ok(m) => {
             let (text, note) = (m.text(&s.variant.rules.geometry), s.variant.enclosed_note(&s.pos, &m));
-            if text.eq_ignore_ascii_case(&t) { format!("{text} is legal{note}\n") } else { format!("{} is legal as {text}{note}\n", rest.trim()) }
+            if text.eq_ignore_ascii_case(&t) {
+                format!("{text} is legal{note}\n")
+            } else {
+                format!("{} is legal as {text}{note}\n", rest.trim())
+            }
         }
         Err(e) => format!("{}\n", crate::files::clip_long_words(&e.to_string())),
     })

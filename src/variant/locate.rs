@@ -194,7 +194,11 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     let what = if is_plain_name(spec) {
         let places: Vec<String> = search_folders().iter().map(|(_, d)| d.display().to_string()).collect();
         // (A long list is cut: the message stays short however many variants are found.)
-        let shown = if names.len() > LISTED { format!("{}, … {} more (`boardlab list`)", names[..LISTED].join(", "), names.len() - LISTED) } else { names.join(", ") };
+        let shown = if names.len() > LISTED {
+            format!("{}, … {} more (`boardlab list`)", names[..LISTED].join(", "), names.len() - LISTED)
+        } else {
+            names.join(", ")
+        };
         format!("unknown variant `{}`: not in {} nor shipped; the variants found: {shown}", crate::files::quote(spec), places.join(", "))
     } else {
         format!("no variant at `{spec}` (a .toml file, or a folder holding variant.toml)")
