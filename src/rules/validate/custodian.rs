@@ -11,8 +11,11 @@ use crate::rules::raw::{RawCustodian, RawDirs, RawHostile, RawShieldwall, RawSur
 use crate::rules::{CodeSet, KindSet, enemy_codes};
 use toml::Spanned;
 
+/// A direction (files, ranks) and, per cell, the neighbour that way (or `NONE`).
+type DirTable = ((i8, i8), Vec<u16>);
+
 /// The directions of `d` (default orthogonal), each with its neighbour table.
-fn tables(v: &V, f: usize, d: &Option<Spanned<RawDirs>>, fwd: i8, g: &Geometry) -> R<Vec<((i8, i8), Vec<u16>)>> {
+fn tables(v: &V, f: usize, d: &Option<Spanned<RawDirs>>, fwd: i8, g: &Geometry) -> R<Vec<DirTable>> {
     let dirs = match d {
         Some(d) => dirs_of(v, f, d, fwd, false)?,
         None => vec![(0, 1), (1, 0), (0, -1), (-1, 0)],
@@ -59,15 +62,7 @@ fn hostile(v: &V, f: usize, h: &Spanned<RawHostile>, p: Player, ctx: &PieceCtx) 
 }
 
 /// The shieldwall: its least row, spared kinds, and each direction's perpendicular tables.
-fn shieldwall(
-    v: &V,
-    f: usize,
-    w: &Spanned<RawShieldwall>,
-    p: Player,
-    ctx: &PieceCtx,
-    g: &Geometry,
-    dirs: &[((i8, i8), Vec<u16>)],
-) -> R<Shieldwall> {
+fn shieldwall(v: &V, f: usize, w: &Spanned<RawShieldwall>, p: Player, ctx: &PieceCtx, g: &Geometry, dirs: &[DirTable]) -> R<Shieldwall> {
     let raw = w.get_ref();
     let min = match &raw.min {
         None => 2,
