@@ -130,7 +130,8 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
         | EndKind::ZoneFilled(_)
         | EndKind::Beside { .. }
         | EndKind::PiecesAtMost { .. }
-        | EndKind::InARow { .. } => on_move,
+        | EndKind::InARow { .. }
+        | EndKind::Enclosed { .. } => on_move,
         // `safe`: reached only where the piece cannot be taken at once.
         EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },
         EndKind::BoardFull { result, .. } => match result {
@@ -538,6 +539,10 @@ mod tests {
         // the sets; the check test plays a move on the board alone.
         let (chess, walk) = plan("chess", &[]);
         assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
+        // Custodian capture: make takes pieces the move does not name, so no set walk (its
+        // make is its own); the moves are still counted on the sets (captures change no list).
+        let (brandubh, walk) = plan("brandubh", &[]);
+        assert!(brandubh.rules.moves_others && brandubh.walk.is_none() && !walk && brandubh.counts_moves);
         // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
         let (basileus, walk) = plan("basileus", &[("king_adjacency", "forbidden")]);
         assert!(basileus.hooks.refuses_moves && !basileus.kernel_lists && !basileus.counts_moves && !walk);

@@ -29,6 +29,7 @@ class Game:
             self.n = 7
             self.start = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 black"
             self.shieldwall = False
+            self.encirclement = False
             # The king must be surrounded only on the throne and next to it (throne_guard), or
             # nowhere: two attackers take him anywhere (two_sides).
             c = self.n // 2
@@ -41,6 +42,9 @@ class Game:
                 "3AAAAA3/5A5/11/A4D4A/A3DDD3A/AA1DDKDD1AA/A3DDD3A/A4D4A/11/5A5/3AAAAA3 black"
             )
             self.shieldwall = True
+            # The side whose pieces can no longer reach the edge has lost (the attackers'
+            # ring about the king and all his defenders).
+            self.encirclement = True
             # The king is always captured by surrounding, and never on the board edge.
             self.guard = {(f, r) for f in range(11) for r in range(11)}
             self.edge_immune = True
@@ -209,7 +213,26 @@ def play(game, board, side, mv):
         del b[sq]
     king = [sq for sq, q in b.items() if q == "K"]
     over = not king or king[0] in game.corners
+    if game.encirclement and not over:
+        over = shut_in(game, b, "defenders" if side == "attackers" else "attackers")
     return b, over
+
+
+def shut_in(game, board, side):
+    """Copenhagen's encirclement: no piece of `side` can reach the board edge by rook steps
+    through squares not held by the enemy (its own pieces do not block it)."""
+    todo = [sq for sq, p in board.items() if side_of(p) == side]
+    seen = set(todo)
+    while todo:
+        f, r = todo.pop()
+        if game.on_edge(f, r):
+            return False
+        for df, dr in ORTHO:
+            n = (f + df, r + dr)
+            if game.on(*n) and n not in seen and (n not in board or side_of(board[n]) == side):
+                seen.add(n)
+                todo.append(n)
+    return bool(seen)
 
 
 def perft(game, board, side, depth):

@@ -110,6 +110,10 @@ pub(crate) enum EndKind {
     /// counter `slot` (the checks it has still to give); a player whose counter is 0 or less
     /// after its move wins (three-check), or with `win` false loses.
     Checks { slot: u8, win: bool },
+    /// After a move, none of the opponent's pieces can reach its part of the zone (`cells`, per
+    /// player, a flag per cell) by steps along `neighbours` through cells free of the mover's
+    /// pieces: the mover wins (Copenhagen Hnefatafl's encirclement).
+    Enclosed { cells: ByPlayer<Vec<bool>>, neighbours: CellTable<u16> },
 }
 
 /// What filling the board (or a zone) means.
@@ -226,7 +230,8 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Facing { .. }
-            | EndKind::Checks { .. } => Phase::AfterMove,
+            | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -294,6 +299,9 @@ impl EndKind {
             }
             EndKind::Material { sets, hands } => material_met(m, sets, hands).then_some(None),
             EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
+            EndKind::Enclosed { cells, neighbours } => {
+                enclosed(m.board, m.mover.other(), &cells[m.mover.other()], neighbours).then_some(Some(m.mover))
+            }
             // (Facing is judged by the kernel after a pass, which knows the geometry.)
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
         }
@@ -336,6 +344,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. }
             | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
@@ -360,6 +369,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. }
             | EndKind::Facing { .. }
             | EndKind::Repetition { .. } => None,
         }
@@ -373,6 +383,32 @@ pub(crate) enum NoMovesEnd {
     Rule(NoMoves, Option<KindSet>),
     /// `passes`: the count that decides when both players pass in a row, over these kinds.
     BothPass(Tally, KindSet),
+}
+
+/// Whether none of `p`'s pieces can reach a cell of `zone` by steps along `neighbours` through
+/// cells that hold no piece of the other player (empty, or `p`'s own): a flood fill from `p`'s
+/// pieces. A player with no piece is not enclosed (another rule decides that game).
+fn enclosed(board: &[PieceCode], p: Player, zone: &[bool], neighbours: &CellTable<u16>) -> bool {
+    let mut seen = vec![false; board.len()];
+    let mut stack: Vec<u16> = (0..board.len() as u16).filter(|&c| board[c as usize].is_of(p)).collect();
+    if stack.is_empty() {
+        return false;
+    }
+    for &c in &stack {
+        seen[c as usize] = true;
+    }
+    while let Some(c) = stack.pop() {
+        if zone[c as usize] {
+            return false;
+        }
+        for &n in neighbours.get(c) {
+            if !seen[n as usize] && !board[n as usize].is_of(p.other()) {
+                seen[n as usize] = true;
+                stack.push(n);
+            }
+        }
+    }
+    true
 }
 
 /// Who wins when a condition is met by `p`'s piece: `p` where it is a win, else the opponent.
@@ -532,9 +568,11 @@ pub(crate) fn standing_result(
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
-            EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } | EndKind::BoardFull { .. } | EndKind::Checks { .. } => {
-                judge(e, at(NONE, 0))?
-            }
+            EndKind::ZoneFilled(_)
+            | EndKind::PiecesAtMost { .. }
+            | EndKind::BoardFull { .. }
+            | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. } => judge(e, at(NONE, 0))?,
             EndKind::Beside { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Repetition { .. }
@@ -578,7 +616,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 15] = [
+const CONDITIONS: [(&str, Reader); 16] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -594,6 +632,7 @@ const CONDITIONS: [(&str, Reader); 15] = [
     ("material", material),
     ("checks", checks),
     ("facing", facing),
+    ("enclosed", enclosed_rule),
 ];
 
 /// `result = "points"` needs the count it names (`[rules] points`).
@@ -730,6 +769,21 @@ fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
     };
     Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours: c.g.neighbour_table(&dirs) }))
+}
+
+/// `enclosed`: the zone each player's pieces must be able to reach, and the steps they take.
+fn enclosed_rule(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let z = e.zone.as_ref().ok_or_else(|| need(v, e, c.f, "zone"))?;
+    let mut cells = ByPlayer::new(Vec::new(), Vec::new());
+    for p in Player::both() {
+        let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
+        cells[p] = c.g.cells().map(|x| c.g.zones_of(x.0).meets(m)).collect();
+    }
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs("orthogonal", 1).unwrap_or_default(),
+        Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
+    };
+    Ok(Some(EndKind::Enclosed { cells, neighbours: c.g.neighbour_table(&dirs) }))
 }
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {

@@ -1506,12 +1506,24 @@ mod tests {
 
     /// The per-player and per-code occupancy follow every make and undo, and undo restores
     /// the position exactly (attributes through their log): random games (captures, pushes,
-    /// drops, promotions, pieces leaving the board) in games from 9 to 100 cells, and a board of
-    /// more than 128 cells, which is scanned instead.
+    /// drops, promotions, pieces leaving the board, custodian captures) in games from 9 to 121
+    /// cells, and a board of more than 128 cells, which is scanned instead.
     #[test]
     fn occupancy_follows_make_and_undo() {
         use rand::RngExt;
-        for name in ["checkers", "lielow", "pyramida", "minishogi", "xiangqi", "amazons", "othello", "bivouac", "breakthrough"] {
+        for name in [
+            "checkers",
+            "lielow",
+            "pyramida",
+            "minishogi",
+            "xiangqi",
+            "amazons",
+            "othello",
+            "bivouac",
+            "breakthrough",
+            "brandubh",
+            "hnefatafl",
+        ] {
             let v = Variant::load(name, &[]).unwrap();
             let mut rng = crate::ai::rng(7);
             for _ in 0..3 {
