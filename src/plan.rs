@@ -130,7 +130,8 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
         | EndKind::ZoneFilled(_)
         | EndKind::Beside { .. }
         | EndKind::PiecesAtMost { .. }
-        | EndKind::InARow { .. } => on_move,
+        | EndKind::InARow { .. }
+        | EndKind::Enclosed { .. } => on_move,
         // `safe`: reached only where the piece cannot be taken at once.
         EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },
         EndKind::BoardFull { result, .. } => match result {
@@ -194,7 +195,9 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         drop,
         convert,
         push,
-        to_hand: _, // the policy's `to_hand` answers
+        custodian,
+        surround: _, // read by a mover's `custodian`, which answers
+        to_hand: _,  // the policy's `to_hand` answers
         notes: _,
         thens,
         en_passant: _, // its capture is the form's, its victim a victim
@@ -210,7 +213,8 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         n |= drop_needs(d);
     }
     n.attributes |= !effects.is_empty();
-    n.moves_others |= exit.is_some() || convert.is_some() || push.is_some();
+    // A custodian capture takes pieces the move does not name (its victims are found by make).
+    n.moves_others |= exit.is_some() || convert.is_some() || push.is_some() || custodian.is_some();
     n.pushes |= push.is_some();
     if thens.iter().any(Option::is_some) {
         n |= Needs { second_part: true, moves_others: true, ..Needs::NONE };
@@ -421,6 +425,8 @@ mod tests {
         cases.push(("basileus".into(), vec![("king_adjacency".into(), "forbidden".into())]));
         cases.push(("bivouac".into(), vec![("captures".into(), "compulsory_maximal".into())]));
         cases.push(("shogi".into(), vec![("drop_mate".into(), "loses".into())]));
+        // The tafl king taken between two anywhere (custodian capture with no `surround` zone).
+        cases.push(("brandubh".into(), vec![("king_capture".into(), "two_sides".into())]));
         cases
     }
 
@@ -533,6 +539,10 @@ mod tests {
         // the sets; the check test plays a move on the board alone.
         let (chess, walk) = plan("chess", &[]);
         assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
+        // Custodian capture: make takes pieces the move does not name, so no set walk (its
+        // make is its own); the moves are still counted on the sets (captures change no list).
+        let (brandubh, walk) = plan("brandubh", &[]);
+        assert!(brandubh.rules.moves_others && brandubh.walk.is_none() && !walk && brandubh.counts_moves);
         // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
         let (basileus, walk) = plan("basileus", &[("king_adjacency", "forbidden")]);
         assert!(basileus.hooks.refuses_moves && !basileus.kernel_lists && !basileus.counts_moves && !walk);

@@ -222,6 +222,17 @@ fn breakthrough_win_and_defence() {
 }
 
 #[test]
+fn tafl_win_and_defence() {
+    // Custodian capture is found by make, not listed in the move: b5-d5 closes the fourth side
+    // of the king on the throne, and only it does.
+    wins_in_one("brandubh", "7/4A2/1A5/2AKA2/3A3/7/6D black", "b5-d5");
+    // The king on c7 reaches a7 next (e7 blocks g7): only b2-b7 stops him.
+    avoids_loss_in_one("brandubh", "2K1A2/7/7/7/7/1A3A1/3A3 black");
+    // Copenhagen: the king takes the corner a11 from a8 (a4 blocks a1).
+    wins_in_one("hnefatafl", "11/11/11/K10/11/11/11/A10/11/5A5/5A5 white", "a8-a11");
+}
+
+#[test]
 fn dobutsu_win_and_defence() {
     // Sente's giraffe on a3 takes gote's lion on a4; no other move wins.
     wins_in_one("dobutsu", "l2/G2/3/1L1 sente 0", "a3xa4");

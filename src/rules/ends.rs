@@ -26,6 +26,8 @@ pub(crate) enum NoMoves {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum RepetitionResult {
     Loss,
+    /// This player loses, whoever made the repeating move (`loser`).
+    LossOf(Player),
     Draw,
     /// The count of `[rules] points` decides.
     Points,
@@ -108,6 +110,10 @@ pub(crate) enum EndKind {
     /// counter `slot` (the checks it has still to give); a player whose counter is 0 or less
     /// after its move wins (three-check), or with `win` false loses.
     Checks { slot: u8, win: bool },
+    /// After a move, none of the opponent's pieces can reach its part of the zone (`cells`, per
+    /// player, a flag per cell) by steps along `neighbours` through cells free of the mover's
+    /// pieces: the mover wins (Copenhagen Hnefatafl's encirclement).
+    Enclosed { cells: ByPlayer<Vec<bool>>, neighbours: CellTable<u16> },
 }
 
 /// What filling the board (or a zone) means.
@@ -224,7 +230,8 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Facing { .. }
-            | EndKind::Checks { .. } => Phase::AfterMove,
+            | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. } => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -292,6 +299,9 @@ impl EndKind {
             }
             EndKind::Material { sets, hands } => material_met(m, sets, hands).then_some(None),
             EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
+            EndKind::Enclosed { cells, neighbours } => {
+                enclosed(m.board, m.mover.other(), &cells[m.mover.other()], neighbours).then_some(Some(m.mover))
+            }
             // (Facing is judged by the kernel after a pass, which knows the geometry.)
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
         }
@@ -317,6 +327,7 @@ impl EndKind {
         match self {
             EndKind::Repetition { count, result } => (repetitions >= *count as usize).then(|| match result {
                 RepetitionResult::Loss => Some(mover.other()),
+                RepetitionResult::LossOf(p) => Some(p.other()),
                 RepetitionResult::Draw => None,
                 RepetitionResult::Points => points(),
             }),
@@ -333,6 +344,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. }
             | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
@@ -357,6 +369,7 @@ impl EndKind {
             | EndKind::QuietMoves { .. }
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. }
             | EndKind::Facing { .. }
             | EndKind::Repetition { .. } => None,
         }
@@ -370,6 +383,32 @@ pub(crate) enum NoMovesEnd {
     Rule(NoMoves, Option<KindSet>),
     /// `passes`: the count that decides when both players pass in a row, over these kinds.
     BothPass(Tally, KindSet),
+}
+
+/// Whether none of `p`'s pieces can reach a cell of `zone` by steps along `neighbours` through
+/// cells that hold no piece of the other player (empty, or `p`'s own): a flood fill from `p`'s
+/// pieces. A player with no piece is not enclosed (another rule decides that game).
+fn enclosed(board: &[PieceCode], p: Player, zone: &[bool], neighbours: &CellTable<u16>) -> bool {
+    let mut seen = vec![false; board.len()];
+    let mut stack: Vec<u16> = (0..board.len() as u16).filter(|&c| board[c as usize].is_of(p)).collect();
+    if stack.is_empty() {
+        return false;
+    }
+    for &c in &stack {
+        seen[c as usize] = true;
+    }
+    while let Some(c) = stack.pop() {
+        if zone[c as usize] {
+            return false;
+        }
+        for &n in neighbours.get(c) {
+            if !seen[n as usize] && !board[n as usize].is_of(p.other()) {
+                seen[n as usize] = true;
+                stack.push(n);
+            }
+        }
+    }
+    true
 }
 
 /// Who wins when a condition is met by `p`'s piece: `p` where it is a win, else the opponent.
@@ -529,9 +568,11 @@ pub(crate) fn standing_result(
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
-            EndKind::ZoneFilled(_) | EndKind::PiecesAtMost { .. } | EndKind::BoardFull { .. } | EndKind::Checks { .. } => {
-                judge(e, at(NONE, 0))?
-            }
+            EndKind::ZoneFilled(_)
+            | EndKind::PiecesAtMost { .. }
+            | EndKind::BoardFull { .. }
+            | EndKind::Checks { .. }
+            | EndKind::Enclosed { .. } => judge(e, at(NONE, 0))?,
             EndKind::Beside { .. }
             | EndKind::QuietMoves { .. }
             | EndKind::Repetition { .. }
@@ -569,12 +610,13 @@ struct EndCtx<'a> {
     g: &'a Geometry,
     kinds: &'a [KindDef],
     counters: &'a [&'a str],
+    players: &'a ByPlayer<String>,
 }
 
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 15] = [
+const CONDITIONS: [(&str, Reader); 16] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -590,6 +632,7 @@ const CONDITIONS: [(&str, Reader); 15] = [
     ("material", material),
     ("checks", checks),
     ("facing", facing),
+    ("enclosed", enclosed_rule),
 ];
 
 /// `result = "points"` needs the count it names (`[rules] points`).
@@ -728,6 +771,21 @@ fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours: c.g.neighbour_table(&dirs) }))
 }
 
+/// `enclosed`: the zone each player's pieces must be able to reach, and the steps they take.
+fn enclosed_rule(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    let z = e.zone.as_ref().ok_or_else(|| need(v, e, c.f, "zone"))?;
+    let mut cells = ByPlayer::new(Vec::new(), Vec::new());
+    for p in Player::both() {
+        let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
+        cells[p] = c.g.cells().map(|x| c.g.zones_of(x.0).meets(m)).collect();
+    }
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs("orthogonal", 1).unwrap_or_default(),
+        Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
+    };
+    Ok(Some(EndKind::Enclosed { cells, neighbours: c.g.neighbour_table(&dirs) }))
+}
+
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let n = e.count.as_ref().ok_or_else(|| need(v, e, c.f, "count"))?;
     let win = match &e.result {
@@ -850,13 +908,20 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let count = v.setting(c.f, n)?;
     let r = e.result.as_ref().ok_or_else(|| need(v, e, c.f, "result"))?;
     let result = match v.word(c.f, r, &["loss", "draw", "points"])?.as_str() {
-        "loss" => RepetitionResult::Loss,
+        "loss" => match &e.loser {
+            Some(l) => RepetitionResult::LossOf(loser(v, c, l)?),
+            None => RepetitionResult::Loss,
+        },
         "points" => {
             points_declared(v, c, r)?;
             RepetitionResult::Points
         }
         _ => RepetitionResult::Draw,
     };
+    if let Some(l) = e.loser.as_ref().filter(|_| !matches!(result, RepetitionResult::LossOf(_))) {
+        let err = v.err(c.f, l.span(), "`loser` names who loses by repetition", "but the rule's result is not a loss");
+        return Err(err.with_help("write result = \"loss\" with it"));
+    }
     if count == 0 {
         return Ok(None); // 0 turns the rule off
     }
@@ -864,6 +929,13 @@ fn repetition(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         return Err(v.err(c.f, n.span(), format!("a repetition count is 2 to 1000 (0 = off), not {count}"), "here"));
     }
     Ok(Some(EndKind::Repetition { count: count as u32, result }))
+}
+
+/// The player a repetition's `loser` names.
+fn loser(v: &V, c: &EndCtx, l: &toml::Spanned<String>) -> R<Player> {
+    let known = crate::rules::names::Names::new("player", c.players.0.iter().map(String::as_str));
+    let i = v.lookup(c.f, l.span(), &known, l.get_ref(), "", "not a player of this variant")?;
+    Ok(Player::both()[i])
 }
 
 fn quiet_moves(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -913,14 +985,20 @@ fn material(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 }
 
 /// The `[[end]]` tables in force.
-pub(super) fn stage_ends(v: &V, zones: &ZoneMap, g: &Geometry, kinds: &[KindDef], counters: &[&str]) -> R<Vec<EndRule>> {
+pub(super) fn stage_ends(
+    v: &V,
+    zones: &ZoneMap,
+    g: &Geometry,
+    kinds: &[KindDef],
+    (counters, players): (&[&str], &ByPlayer<String>),
+) -> R<Vec<EndRule>> {
     let mut out = Vec::new();
     let Some(ends) = &v.m.ends else {
         return Ok(out);
     };
     let names: Vec<&str> = CONDITIONS.iter().map(|(n, _)| *n).collect();
     let mut passes = None;
-    let mut c = EndCtx { f: 0, zones, g, kinds, counters };
+    let mut c = EndCtx { f: 0, zones, g, kinds, counters, players };
     for Src { file, val: e } in ends {
         c.f = *file;
         if let Some(r) = e.remove.as_ref().filter(|r| *r.get_ref()) {

@@ -5,6 +5,7 @@
 pub(crate) mod attacks;
 pub(crate) mod betza;
 pub(crate) mod castling;
+pub(crate) mod custodian;
 pub(crate) mod ends;
 pub(crate) mod error;
 pub(crate) mod eval;
@@ -376,6 +377,10 @@ pub(crate) struct PieceRules {
     pub(crate) convert: Option<Convert>,
     /// The enemy pieces it pushes back after a move, if any.
     pub(crate) push: Option<Push>,
+    /// The enemy pieces it captures by enclosing them when it lands, if any.
+    pub(crate) custodian: Option<custodian::Custodian>,
+    /// A piece of this code is captured by enclosure only when closed in on every side.
+    pub(crate) surround: Option<custodian::Surround>,
     /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
     /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
     pub(crate) to_hand: Option<u8>,
@@ -749,7 +754,9 @@ impl Ruleset {
                 drop,
                 convert,
                 push,
-                to_hand: _, // read only under `[captures] to_hand`, tested below
+                custodian,
+                surround: _, // read only by a mover's custodian capture
+                to_hand: _,  // read only under `[captures] to_hand`, tested below
                 notes: _,
                 thens,
                 en_passant,
@@ -759,6 +766,7 @@ impl Ruleset {
             en_passant.is_empty()
                 && convert.is_none()
                 && push.is_none()
+                && custodian.is_none()
                 && exit.is_none()
                 && drop.is_none()
                 && thens.iter().all(Option::is_none)

@@ -407,6 +407,78 @@ pub(crate) struct RawPiece {
     /// Enemy pieces it pushes back when it lands (Pyramida's column and contact attacks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) push: Option<Spanned<RawPush>>,
+    /// Enemy pieces it captures by enclosing them when it lands (tafl's custodian capture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) custodian: Option<Spanned<RawCustodian>>,
+    /// A piece of this kind is captured only when enclosed on every side (a tafl king).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) surround: Option<Spanned<RawSurround>>,
+}
+
+/// `custodian = { directions = "orthogonal", anvils = [...], hostile = [...], shieldwall = {…} }`:
+/// after a move of this kind, an enemy piece next to the landing (along a direction) is
+/// captured when the cell beyond it is an anvil: one of the mover's pieces of the `anvils`
+/// kinds, or a cell `hostile` to the victim's owner.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCustodian {
+    /// The directions looked along from the landing (default orthogonal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) directions: Option<Spanned<RawDirs>>,
+    /// The enemy kinds it captures (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) victims: Option<Vec<Spanned<String>>>,
+    /// The mover's own kinds that close a capture on the far side (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) anvils: Option<Vec<Spanned<String>>>,
+    /// Cells that close a capture like an own piece, per zone (for a per-player zone, the
+    /// victim's part: the cells hostile to that player).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) hostile: Vec<Spanned<RawHostile>>,
+    /// The row capture along the board's edge (Copenhagen's shieldwall).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) shieldwall: Option<Spanned<RawShieldwall>>,
+}
+
+/// `{ zone = "throne", if = "empty" }`: the zone's cells are hostile, always (`any`, the
+/// default) or only while `empty` or `occupied`.
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawHostile {
+    pub(crate) zone: Spanned<String>,
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub(crate) when: Option<Spanned<Setting<String>>>,
+}
+
+/// `shieldwall = { min = 2, spare = ["king"] }`: a row of enemy pieces along the board's edge,
+/// each fronted (on its inner side) by one of the mover's pieces, is captured when the move
+/// brackets it at one end and an anvil closes the other.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawShieldwall {
+    /// The fewest pieces a row has (default 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) min: Option<Spanned<Setting<i64>>>,
+    /// Kinds that may stand in the row but are not captured by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) spare: Option<Vec<Spanned<String>>>,
+}
+
+/// `surround = { zone = "…", edge = "immune" }`: a piece of this kind is captured only when
+/// every side (along `directions`, default orthogonal) is closed by an enemy piece or a cell
+/// hostile to it, after an enemy move next to it; with `zone`, only while it stands in the
+/// zone (elsewhere it is captured as other pieces are).
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSurround {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) directions: Option<Spanned<RawDirs>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) zone: Option<Spanned<Setting<String>>>,
+    /// A side off the board: `immune` (the piece cannot be captured there, the default) or
+    /// `closed` (the edge closes that side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) edge: Option<Spanned<Setting<String>>>,
 }
 
 /// `push = { contact = "diagonal", retreat = "backward_diagonal", … }`: after a move of this
@@ -745,6 +817,10 @@ pub(crate) struct RawEnd {
     /// after the second in a row (Fairy-Stockfish's reading), instead of at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) played: Option<Spanned<Setting<bool>>>,
+    /// `repetition` with `result = "loss"`: the player who loses, whoever made the repeating move
+    /// (Copenhagen Hnefatafl: perpetual repetition is a loss for white).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) loser: Option<Spanned<String>>,
     /// `zone_reached` with `safe`: judged after every move for every piece of both players
     /// standing in the zone, not only for the piece that arrived (Fairy-Stockfish's reading).
     #[serde(default, skip_serializing_if = "Option::is_none")]

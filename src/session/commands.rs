@@ -227,8 +227,14 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     }
     // (SAN is read in its own case: `Kf1` is a king's move, `kf1` nothing.)
     text(match s.resolve(rest.trim()) {
-        Ok(m) if m.text(&s.variant.rules.geometry).eq_ignore_ascii_case(&t) => format!("{} is legal\n", m.text(&s.variant.rules.geometry)),
-        Ok(m) => format!("{} is legal as {}\n", rest.trim(), m.text(&s.variant.rules.geometry)),
+        Ok(m) => {
+            let (text, note) = (m.text(&s.variant.rules.geometry), s.variant.enclosed_note(&s.pos, &m));
+            if text.eq_ignore_ascii_case(&t) {
+                format!("{text} is legal{note}\n")
+            } else {
+                format!("{} is legal as {text}{note}\n", rest.trim())
+            }
+        }
         Err(e) => format!("{}\n", crate::files::clip_long_words(&e.to_string())),
     })
 }

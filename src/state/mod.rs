@@ -766,6 +766,12 @@ impl Position {
         }
         if general
             && fx.to != NONE
+            && let Some(cu) = &rules.pieces[fx.new_code.index()].custodian
+        {
+            self.custodian(rules, cu, fx.to, &mut fx);
+        }
+        if general
+            && fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
         {
             fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
@@ -1089,6 +1095,17 @@ impl Position {
             }
         }
         n
+    }
+
+    /// The custodian capture of the piece that landed on `at`: every enemy piece it encloses
+    /// (found on the board as it stands after the landing, then taken together).
+    #[inline(never)]
+    fn custodian(&mut self, rules: &Ruleset, cu: &crate::rules::custodian::Custodian, at: u16, fx: &mut MoveEffects) {
+        let mut victims = Vec::new();
+        cu.victims(&rules.geometry, &rules.pieces, &self.board, at, &mut victims);
+        for v in victims {
+            self.take_victim(rules, v, fx);
+        }
     }
 
     /// Takes the moving piece off its start cell: its code and attribute values.
@@ -1489,12 +1506,24 @@ mod tests {
 
     /// The per-player and per-code occupancy follow every make and undo, and undo restores
     /// the position exactly (attributes through their log): random games (captures, pushes,
-    /// drops, promotions, pieces leaving the board) in games from 9 to 100 cells, and a board of
-    /// more than 128 cells, which is scanned instead.
+    /// drops, promotions, pieces leaving the board, custodian captures) in games from 9 to 121
+    /// cells, and a board of more than 128 cells, which is scanned instead.
     #[test]
     fn occupancy_follows_make_and_undo() {
         use rand::RngExt;
-        for name in ["checkers", "lielow", "pyramida", "minishogi", "xiangqi", "amazons", "othello", "bivouac", "breakthrough"] {
+        for name in [
+            "checkers",
+            "lielow",
+            "pyramida",
+            "minishogi",
+            "xiangqi",
+            "amazons",
+            "othello",
+            "bivouac",
+            "breakthrough",
+            "brandubh",
+            "hnefatafl",
+        ] {
             let v = Variant::load(name, &[]).unwrap();
             let mut rng = crate::ai::rng(7);
             for _ in 0..3 {

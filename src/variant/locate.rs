@@ -161,6 +161,9 @@ pub fn shipped_names() -> Vec<String> {
     v
 }
 
+/// How many variant names an "unknown variant" error lists.
+const LISTED: usize = 24;
+
 /// Finds a variant by name or path: (origin, file name in it, variant name).
 fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     let p = Path::new(spec);
@@ -190,12 +193,13 @@ fn locate(spec: &str) -> Result<(Origin, String, String), LoadError> {
     names.dedup();
     let what = if is_plain_name(spec) {
         let places: Vec<String> = search_folders().iter().map(|(_, d)| d.display().to_string()).collect();
-        format!(
-            "unknown variant `{}`: not in {} nor shipped; the variants found: {}",
-            crate::files::quote(spec),
-            places.join(", "),
+        // (A long list is cut: the message stays short however many variants are found.)
+        let shown = if names.len() > LISTED {
+            format!("{}, … {} more (`boardlab list`)", names[..LISTED].join(", "), names.len() - LISTED)
+        } else {
             names.join(", ")
-        )
+        };
+        format!("unknown variant `{}`: not in {} nor shipped; the variants found: {shown}", crate::files::quote(spec), places.join(", "))
     } else {
         format!("no variant at `{spec}` (a .toml file, or a folder holding variant.toml)")
     };

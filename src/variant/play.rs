@@ -885,6 +885,24 @@ impl Variant {
         Ok(())
     }
 
+    /// Where the rules capture by enclosing (`custodian`), the pieces the legal move `m` takes
+    /// that its text does not name, as words to follow "is legal": `; it takes c3 (enclosed)`
+    /// (empty otherwise).
+    pub(crate) fn enclosed_note(&self, pos: &Position, m: &Move) -> String {
+        let g = &self.rules.geometry;
+        let mut after = pos.clone();
+        if !self.rules.pieces.iter().any(|p| p.custodian.is_some()) || self.make(&mut after, m).is_err() {
+            return String::new();
+        }
+        let named: Vec<u16> = m.victims().collect();
+        let foe = pos.side().other();
+        let taken: Vec<&str> = (0..g.len() as u16)
+            .filter(|&c| pos.board()[c as usize].is_of(foe) && after.board()[c as usize].is_empty() && !named.contains(&c))
+            .map(|c| g.name(crate::geometry::Cell(c)))
+            .collect();
+        if taken.is_empty() { String::new() } else { format!("; it takes {} (enclosed)", taken.join(", ")) }
+    }
+
     /// Plays a move known to be legal: the kernel's part, hooks, then end conditions.
     ///
     /// # Errors

@@ -399,6 +399,12 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     if let Some(x) = &raw.val.push {
         rules.push = Some(super::push::stage_push(v, f, x, p, ctx, g)?);
     }
+    if let Some(c) = &raw.val.custodian {
+        rules.custodian = Some(super::custodian::stage_custodian(v, f, c, p, ctx, g)?);
+    }
+    if let Some(s) = &raw.val.surround {
+        rules.surround = Some(super::custodian::stage_surround(v, f, s, p, ctx, g)?);
+    }
     if let Some(d) = &raw.val.drop {
         rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
         if let Some(m) = &d.get_ref().must_convert

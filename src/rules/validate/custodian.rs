@@ -1,0 +1,93 @@
+//! `custodian = { … }` and `surround = { … }` on a piece kind, compiled for one owner: the
+//! neighbour tables of their directions, the codes of their kinds, the hostile zones resolved
+//! for the victims' owner (see `rules::custodian`).
+
+use super::{R, V};
+use crate::geometry::{Geometry, NONE};
+use crate::piece::Player;
+use crate::rules::custodian::{Custodian, Hostile, HostileWhen, Shieldwall, Surround};
+use crate::rules::movement::{PieceCtx, dirs_of};
+use crate::rules::raw::{RawCustodian, RawDirs, RawHostile, RawShieldwall, RawSurround};
+use crate::rules::{CodeSet, KindSet, enemy_codes};
+use toml::Spanned;
+
+/// A direction (files, ranks) and, per cell, the neighbour that way (or `NONE`).
+type DirTable = ((i8, i8), Vec<u16>);
+
+/// The directions of `d` (default orthogonal), each with its neighbour table.
+fn tables(v: &V, f: usize, d: &Option<Spanned<RawDirs>>, fwd: i8, g: &Geometry) -> R<Vec<DirTable>> {
+    let dirs = match d {
+        Some(d) => dirs_of(v, f, d, fwd, false)?,
+        None => vec![(0, 1), (1, 0), (0, -1), (-1, 0)],
+    };
+    Ok(dirs.into_iter().map(|dir| (dir, next_table(g, dir))).collect())
+}
+
+/// Per cell, the neighbour along `dir` (or `NONE`).
+fn next_table(g: &Geometry, dir: (i8, i8)) -> Vec<u16> {
+    g.cells().map(|c| g.offset(c, dir)).collect()
+}
+
+/// The codes of `p`'s own kinds in `kinds`.
+fn own_codes(kinds: KindSet, p: Player) -> CodeSet {
+    enemy_codes(kinds, p.other())
+}
+
+/// A mover's custodian capture, for owner `p`.
+pub(super) fn stage_custodian(v: &V, f: usize, c: &Spanned<RawCustodian>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<Custodian> {
+    let raw = c.get_ref();
+    let dirs = tables(v, f, &raw.directions, ctx.forward[p], g)?;
+    let hostile = raw.hostile.iter().map(|h| hostile(v, f, h, p, ctx)).collect::<R<Vec<_>>>()?;
+    let anvils = own_codes(v.kind_set(f, &raw.anvils, ctx.kinds)?, p);
+    let shieldwall = raw.shieldwall.as_ref().map(|w| shieldwall(v, f, w, p, ctx, g, &dirs)).transpose()?;
+    Ok(Custodian {
+        victims: enemy_codes(v.kind_set(f, &raw.victims, ctx.kinds)?, p),
+        anvils,
+        hostile,
+        shieldwall,
+        next: dirs.into_iter().map(|(_, t)| t).collect(),
+    })
+}
+
+/// A hostile zone, resolved for the victims' owner (the enemy of `p`).
+fn hostile(v: &V, f: usize, h: &Spanned<RawHostile>, p: Player, ctx: &PieceCtx) -> R<Hostile> {
+    let raw = h.get_ref();
+    let zone = v.zone_named(f, raw.zone.get_ref(), raw.zone.span(), ctx.zones, p.other())?;
+    let when = match raw.when.as_ref().map(|w| v.word(f, w, &["any", "empty", "occupied"])).transpose()?.as_deref() {
+        Some("empty") => HostileWhen::Empty,
+        Some("occupied") => HostileWhen::Occupied,
+        _ => HostileWhen::Always,
+    };
+    Ok(Hostile { zone, when })
+}
+
+/// The shieldwall: its least row, spared kinds, and each direction's perpendicular tables.
+fn shieldwall(v: &V, f: usize, w: &Spanned<RawShieldwall>, p: Player, ctx: &PieceCtx, g: &Geometry, dirs: &[DirTable]) -> R<Shieldwall> {
+    let raw = w.get_ref();
+    let min = match &raw.min {
+        None => 2,
+        Some(s) => {
+            let n = v.setting(f, s)?;
+            if !(1..=99).contains(&n) {
+                return Err(v.err(f, s.span(), format!("a shieldwall's `min` is 1 to 99 pieces, not {n}"), "here"));
+            }
+            n as u16
+        }
+    };
+    let spare = match &raw.spare {
+        None => 0,
+        some => enemy_codes(v.kind_set(f, some, ctx.kinds)?, p),
+    };
+    let sides = dirs.iter().map(|&((dx, dy), _)| [next_table(g, (-dy, dx)), next_table(g, (dy, -dx))]).collect();
+    Ok(Shieldwall { min, spare, sides })
+}
+
+/// A victim kind's `surround`, for owner `p` (the piece's own owner).
+pub(super) fn stage_surround(v: &V, f: usize, s: &Spanned<RawSurround>, p: Player, ctx: &PieceCtx, g: &Geometry) -> R<Surround> {
+    let raw = s.get_ref();
+    let sides: Vec<Vec<u16>> = tables(v, f, &raw.directions, ctx.forward[p], g)?.into_iter().map(|(_, t)| t).collect();
+    let zone = raw.zone.as_ref().map(|_| v.zone_ref(f, &raw.zone, ctx.zones, p)).transpose()?;
+    let edge_closed = raw.edge.as_ref().map(|e| v.word(f, e, &["immune", "closed"])).transpose()?.as_deref() == Some("closed");
+    debug_assert!(sides.iter().all(|t| t.len() == g.len() && t.iter().all(|&c| c == NONE || (c as usize) < g.len())));
+    Ok(Surround { sides, zone, edge_closed })
+}
