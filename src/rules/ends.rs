@@ -67,9 +67,11 @@ pub(crate) enum EndKind {
     /// count, the game goes on.
     PiecesAtMost { count: i64, win: bool, reply: bool },
     /// A line of `length` pieces of one player (of `kinds`) along one of `axes` through the cell
-    /// where the move's piece landed: that player wins (or, with `loss`, loses).
+    /// where the move's piece landed (of exactly `length` when `exactly`, else at least): that
+    /// player wins (or, with `loss`, loses).
     InARow {
         length: u32,
+        exactly: bool,
         kinds: KindSet,
         /// Per axis, per cell: the next cell each way along it (or `NONE`).
         axes: Vec<Vec<(u16, u16)>>,
@@ -281,7 +283,9 @@ impl EndKind {
                 [m.mover.other(), m.mover].into_iter().find(|&p| (m.counts[p] as i64) <= *count).map(|p| Some(winner(*win, p)))
             }
             EndKind::PiecesAtMost { count, reply: true, .. } => pieces_at_most_replied(m, *count),
-            EndKind::InARow { length, kinds, axes, win } => completes_row(m, *length, *kinds, axes).map(|o| Some(winner(*win, o))),
+            EndKind::InARow { length, exactly, kinds, axes, win } => {
+                completes_row(m, (*length, *exactly), *kinds, axes).map(|o| Some(winner(*win, o)))
+            }
             EndKind::BoardFull { cells, result } => {
                 let full = match cells {
                     None => (m.counts[Player::FIRST] + m.counts[Player::SECOND]) as usize == m.board.len(),
@@ -451,8 +455,9 @@ fn pieces_at_most_replied(m: &AfterMove, count: i64) -> Option<Option<Player>> {
 }
 
 /// `in_a_row`: the owner of the moved piece, if it is of `kinds` and now ends a line of
-/// `length` of its owner's pieces of `kinds` along one of `axes`.
-fn completes_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u16)>]) -> Option<Player> {
+/// `length` of its owner's pieces of `kinds` along one of `axes` (exactly that many when
+/// `exactly`: a longer line does not count).
+fn completes_row(m: &AfterMove, (length, exactly): (u32, bool), kinds: KindSet, axes: &[Vec<(u16, u16)>]) -> Option<Player> {
     let to = m.effects.to;
     let code = *m.board.get(to as usize)?;
     if code.is_empty() || !kinds.contains(code.kind()) {
@@ -470,7 +475,7 @@ fn completes_row(m: &AfterMove, length: u32, kinds: KindSet, axes: &[Vec<(u16, u
             n += 1;
             b = axis[b as usize].1;
         }
-        n >= length
+        if exactly { n == length } else { n >= length }
     };
     axes.iter().any(line).then_some(code.owner())
 }
@@ -831,7 +836,11 @@ fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     axes.sort();
     axes.dedup();
     let axes = axes.iter().map(|&(dx, dy)| c.g.cells().map(|x| (c.g.offset(x, (dx, dy)), c.g.offset(x, (-dx, -dy)))).collect()).collect();
-    Ok(Some(EndKind::InARow { length: length as u32, kinds, axes, win }))
+    let exactly = match &e.exactly {
+        Some(x) => v.setting(c.f, x)?,
+        None => false,
+    };
+    Ok(Some(EndKind::InARow { length: length as u32, exactly, kinds, axes, win }))
 }
 
 fn board_full(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
@@ -1049,6 +1058,32 @@ pub(super) fn stage_ends(
 mod tests {
     use crate::rules::EndChecks;
     use crate::variant::Variant;
+
+    /// `in_a_row` with `exactly`: on a 7 × 2 board, white's a1 b1 d1 then c1 makes four in a
+    /// row, a win for "at least three" and nothing for "exactly three"; black's e2 f2 g2 then
+    /// wins with exactly three.
+    #[test]
+    fn exactly_counts_only_a_line_of_that_length() {
+        let dir = std::env::temp_dir().join(format!("boardlab-exactly-{}", std::process::id()));
+        let result = |exactly: bool, moves: &str| {
+            std::fs::create_dir_all(&dir).unwrap();
+            let toml = format!(
+                "name = \"exact\"\n[board]\nfiles = 7\nranks = 2\n[players]\nnames = [\"white\", \"black\"]\n[pieces.mark]\nsymbol = {{ white = \"X\", black = \"O\" }}\ndrop = {{ supply = \"unlimited\" }}\n[[end]]\ncondition = \"in_a_row\"\nlength = 3\nexactly = {exactly}\ndirections = \"orthogonal\"\nreason = \"three\"\n[setup]\nrows = \"\"\"\n7\n7\n\"\"\"\n"
+            );
+            std::fs::write(dir.join("variant.toml"), toml).unwrap();
+            let v = Variant::load(dir.to_str().unwrap(), &[]).unwrap();
+            let mut pos = v.start();
+            for m in moves.split_whitespace() {
+                v.play(&mut pos, m).unwrap();
+            }
+            pos.result().map(|o| o.winner)
+        };
+        let four = "@a1 @a2 @b1 @g2 @d1 @f2 @c1";
+        assert_eq!(result(false, four), Some(crate::outcome::Winner::Player(crate::piece::Player::FIRST)));
+        assert_eq!(result(true, four), None);
+        assert_eq!(result(true, &format!("{four} @e2")), Some(crate::outcome::Winner::Player(crate::piece::Player::SECOND)));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// Make checks the end conditions after the moves that can meet one: no move in checkers
     /// (its only end is having no move), only a move that takes a king or takes one off the

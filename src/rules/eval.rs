@@ -512,7 +512,7 @@ fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
         return out;
     }
     for e in &r.ends {
-        let EndKind::InARow { length, kinds, axes, win: true } = &e.kind else { continue };
+        let EndKind::InARow { length, kinds, axes, win: true, .. } = &e.kind else { continue };
         let length = *length as usize;
         let mut windows = Vec::new();
         for axis in axes {

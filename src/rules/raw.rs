@@ -804,6 +804,9 @@ pub(crate) struct RawEnd {
     /// `in_a_row`: the lines' directions (default `all`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) directions: Option<Spanned<RawDirs>>,
+    /// `in_a_row`: only a line of exactly `length` counts, not a longer one (default: at least).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) exactly: Option<Spanned<Setting<bool>>>,
     /// `beside`: the enemy kinds whose neighbourhood ends the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) of: Option<Vec<Spanned<String>>>,
