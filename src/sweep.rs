@@ -7,7 +7,7 @@
 //! Ctrl-C resumes (`--resume-from`) and a sweep played as shards merges (`--from`) exactly as a
 //! study does ([`crate::selfplay`]).
 
-use crate::selfplay::quality::{Kind, Measure, Unit};
+use crate::selfplay::quality::{Measure, Unit};
 use crate::selfplay::svg_escape as esc;
 use crate::selfplay::{self, Config, GameRecord, Report, SelfplayError, Sink};
 use std::fmt::Write;
@@ -273,13 +273,7 @@ impl Sweep {
             return None;
         }
         let d = y.value - x.value;
-        let (lo, hi) = match x.kind {
-            Kind::Share | Kind::Score | Kind::Balance => selfplay::newcombe(x.value, (x.lo, x.hi), y.value, (y.lo, y.hi)),
-            Kind::Mean => {
-                let half = 1.96 * (x.sd * x.sd / x.n as f64 + y.sd * y.sd / y.n as f64).sqrt();
-                (d - half, d + half)
-            }
-        };
+        let (lo, hi) = selfplay::difference_interval(x, y);
         let judged = a.judged().is_ok() && b.judged().is_ok();
         Some((d, lo, hi, judged && (lo > 0.0 || hi < 0.0)))
     }

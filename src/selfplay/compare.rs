@@ -79,21 +79,28 @@ pub(super) fn metric_difference(x: &super::quality::Measure, y: &super::quality:
     // Percent shares differ in points (one decimal, as the results); other units in their own.
     let (k, dp) = if x.unit == Unit::Percent { (100.0, 1) } else { (1.0, 2) };
     let d = (y.value - x.value) * k;
-    let interval = match x.kind {
-        Kind::Share | Kind::Score => Some(newcombe(x.value, (x.lo, x.hi), y.value, (y.lo, y.hi))),
-        Kind::Mean => {
-            let half = 1.96 * (x.sd * x.sd / x.n as f64 + y.sd * y.sd / y.n as f64).sqrt();
-            let d = y.value - x.value;
-            Some(((d - half).max(y.min - x.max), (d + half).min(y.max - x.min)))
-        }
-        Kind::Balance => None,
-    };
+    let interval = if x.kind == Kind::Balance { None } else { Some(difference_interval(x, y)) };
     match interval {
         Some((lo, hi)) => {
             let mark = if judge && (lo > 0.0 || hi < 0.0) { "  significant" } else { "" };
             format!("{d:>+8.dp$} [{:+.dp$}, {:+.dp$}]{mark}", lo * k, hi * k)
         }
         None => format!("{d:>+8.dp$}"),
+    }
+}
+
+/// The 95 % interval of the difference B − A of one metric measured on both: Newcombe's hybrid
+/// score interval from the two intervals for shares, the score and the balance; Welch's for
+/// means, kept within what the data allow.
+pub(crate) fn difference_interval(x: &super::quality::Measure, y: &super::quality::Measure) -> (f64, f64) {
+    use super::quality::Kind;
+    match x.kind {
+        Kind::Share | Kind::Score | Kind::Balance => newcombe(x.value, (x.lo, x.hi), y.value, (y.lo, y.hi)),
+        Kind::Mean => {
+            let half = 1.96 * (x.sd * x.sd / x.n as f64 + y.sd * y.sd / y.n as f64).sqrt();
+            let d = y.value - x.value;
+            ((d - half).max(y.min - x.max), (d + half).min(y.max - x.min))
+        }
     }
 }
 

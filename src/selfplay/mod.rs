@@ -19,6 +19,7 @@ pub(crate) mod tally;
 pub(crate) use batch::{Batch, Sink, run_batch, run_into, run_variant};
 pub use batch::{run, run_games};
 pub use compare::compare;
+pub(crate) use compare::difference_interval;
 pub(crate) use jsonl::GameFiles;
 pub use jsonl::read_resumable;
 pub(crate) use study::Study;
