@@ -6,7 +6,10 @@
 //!   ([`super::api`]), not by Rhai (its packages and keywords); or with a number of arguments no
 //!   definition takes; `Fn("name")` of such a function;
 //! - a text passed where the API expects a cell, zone, player, kind, attribute, counter,
-//!   option or direction that the variant does not have (`place(c, "pawnn", me)`).
+//!   option or direction that the variant does not have (`place(c, "pawnn", me)`);
+//! - a read of a variable the function cannot see: a closure reading its maker's variable (no
+//!   capture under `no_closure`), a function reading the top level (never run), a name defined
+//!   nowhere in the function.
 //!
 //! Warnings (legal, but never true): a text compared with `kind(…)`, `owner(…)`, `side()` or
 //! `opponent(…)` that no piece kind or player has (`kind(c) == "pawnn"`).
@@ -19,7 +22,7 @@ use super::api::{self, NameParam};
 use crate::rules::names::Names;
 use crate::rules::{Hook, Ruleset, SourceFile};
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
-use rhai::{AST, ASTNode, Engine, Expr, FnCallExpr, FnPtr};
+use rhai::{AST, ASTNode, Engine, Expr, FnCallExpr, FnPtr, Stmt};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -105,11 +108,16 @@ pub(crate) fn lint(file: &SourceFile, rules: &Ruleset) -> Vec<Finding> {
     });
     let places = Places::of(&ast);
     let mut out = Vec::new();
+    variables(&ast, &places, &mut out);
+    let mut current = None;
     ast.walk(&mut |path: &[ASTNode]| {
         let Some(node) = path.last() else { return true };
-        let label = places.label(node.position());
+        if path.len() == 1 {
+            current = places.root(node.position());
+        }
+        let label = places.label(current);
         match node {
-            ASTNode::Stmt(rhai::Stmt::FnCall(x, pos)) => function_call(&known, &label, x, *pos, &mut out),
+            ASTNode::Stmt(Stmt::FnCall(x, pos)) => function_call(&known, &label, x, *pos, &mut out),
             ASTNode::Expr(e) => expression(&known, &label, e, &mut out),
             _ => {}
         }
@@ -123,49 +131,131 @@ pub(crate) fn lint(file: &SourceFile, rules: &Ruleset) -> Vec<Finding> {
 /// A line and a column.
 type At = (usize, usize);
 
-/// A function's body: where it starts and ends, and the function's name (`anon$…` for a closure).
-type Body = (At, At, String);
+fn at(p: rhai::Position) -> At {
+    (p.line().unwrap_or(0), p.position().unwrap_or(0))
+}
 
-/// Where each function's body lies in the script, to say which function a node is in.
+/// A function's body: where it starts and ends (`None` for a closure whose body is one
+/// expression: Rhai gives it no end), and the function's name (`anon$…` for a closure).
+type Body = (At, Option<At>, String);
+
+/// Where each function's body lies in the script, to say which function a node is in. A walk of
+/// the script visits the top level, then each function's body (a closure's too) from its own
+/// statements: the function a node is in is the one its walk's root statement is in.
 struct Places {
     bodies: Vec<Body>,
 }
 
 impl Places {
     fn of(ast: &AST) -> Places {
-        let at = |p: rhai::Position| (p.line().unwrap_or(0), p.position().unwrap_or(0));
-        let bodies = ast.iter_fn_def().map(|f| (at(f.body.start_position()), at(f.body.end_position()), f.name.to_string())).collect();
+        let end = |p: rhai::Position| (!p.is_none()).then(|| at(p));
+        let bodies = ast.iter_fn_def().map(|f| (at(f.body.start_position()), end(f.body.end_position()), f.name.to_string())).collect();
         Places { bodies }
     }
 
-    /// The innermost function body around `(line, column)`.
-    fn around(&self, p: At) -> Option<&Body> {
-        self.bodies.iter().filter(|(a, b, _)| *a <= p && p <= *b).min_by_key(|(a, b, _)| (b.0 - a.0, b.1.abs_diff(a.1)))
+    /// The function (an index into `bodies`; `None`: the top level) of a walk's root statement:
+    /// the closure whose one-expression body it is, else the innermost body around it.
+    fn root(&self, pos: rhai::Position) -> Option<usize> {
+        let p = at(pos);
+        if let Some(i) = self.bodies.iter().position(|b| b.1.is_none() && b.0 == p) {
+            return Some(i);
+        }
+        self.innermost(p, |_| true)
+    }
+
+    /// The innermost body with an end around `p` whose name passes `keep`.
+    fn innermost(&self, p: At, keep: impl Fn(&str) -> bool) -> Option<usize> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, (a, b, n))| b.map(|b| (i, (*a, b), n)))
+            .filter(|&(_, (a, b), n)| a <= p && p <= b && keep(n))
+            .min_by_key(|&(_, (a, b), _)| (b.0 - a.0, b.1.abs_diff(a.1)))
+            .map(|(i, ..)| i)
+    }
+
+    fn is_closure(&self, f: usize) -> bool {
+        self.bodies[f].2.starts_with("anon$")
+    }
+
+    /// The named function a closure's body lies in (the one that makes it).
+    fn enclosing(&self, f: usize) -> Option<usize> {
+        self.innermost(self.bodies[f].0, |n| !n.starts_with("anon$"))
     }
 
     /// ``hook `after_move` ``, ``fn `helper` ``, `a closure in …`, or `the top level`.
-    fn label(&self, pos: rhai::Position) -> String {
+    fn label(&self, f: Option<usize>) -> String {
         let named = |name: &str| match Hook::ALL.into_iter().find(|h| h.name() == name) {
             Some(_) => format!("hook `{name}`"),
             None => format!("fn `{name}`"),
         };
-        let p = (pos.line().unwrap_or(0), pos.position().unwrap_or(0));
-        match self.around(p) {
+        match f {
             None => "the top level".into(),
-            Some((a, _, name)) if name.starts_with("anon$") => {
-                // The closure's own body lies inside the function that makes it.
-                let outer = self
-                    .bodies
-                    .iter()
-                    .filter(|(x, y, n)| !n.starts_with("anon$") && *x <= *a && *a <= *y)
-                    .min_by_key(|(x, y, _)| (y.0 - x.0, y.1.abs_diff(x.1)));
-                match outer {
-                    Some((.., n)) => format!("a closure in {}", named(n)),
-                    None => "a closure".into(),
+            Some(f) if self.is_closure(f) => match self.enclosing(f) {
+                Some(n) => format!("a closure in {}", named(&self.bodies[n].2)),
+                None => "a closure".into(),
+            },
+            Some(f) => named(&self.bodies[f].2),
+        }
+    }
+}
+
+/// Reads of variables a function cannot see. A function (a hook, a helper, a closure) sees its
+/// parameters and its own `let`, `const`, loop and `catch` variables, nothing else: boardlab never
+/// runs the script's top level (so its constants do not exist when a hook runs, not even as
+/// `global::NAME`), and closures capture nothing (Rhai's `no_closure`). Each such read fails with
+/// "Variable not found" when its line runs. A name declared anywhere in the function counts as
+/// seen (blocks are not told apart), so what is reported can only fail.
+fn variables(ast: &AST, places: &Places, out: &mut Vec<Finding>) {
+    // Per function (`None`: the top level), the names it declares; the reads, with their function.
+    let mut declared: BTreeMap<Option<usize>, BTreeSet<String>> = BTreeMap::new();
+    for (i, f) in ast.iter_fn_def().enumerate() {
+        declared.entry(Some(i)).or_default().extend(f.params.iter().map(|p| p.to_string()));
+    }
+    let mut reads = Vec::new();
+    let mut current = None;
+    ast.walk(&mut |path: &[ASTNode]| {
+        let Some(node) = path.last() else { return true };
+        if path.len() == 1 {
+            current = places.root(node.position());
+        }
+        let names = declared.entry(current).or_default();
+        match node {
+            ASTNode::Stmt(Stmt::Var(x, ..)) => _ = names.insert(x.0.name.to_string()),
+            ASTNode::Stmt(Stmt::For(x, _)) => names.extend([Some(&x.0), x.1.as_ref()].into_iter().flatten().map(|v| v.name.to_string())),
+            ASTNode::Stmt(Stmt::TryCatch(x, _)) => {
+                if let Expr::Variable(v, ..) = &x.expr {
+                    names.insert(v.1.to_string());
                 }
             }
-            Some((.., name)) => named(name),
+            ASTNode::Expr(Expr::Variable(v, _, pos)) if v.2.is_empty() => reads.push((current, v.1.to_string(), *pos)),
+            _ => {}
         }
+        true
+    });
+    let none = BTreeSet::new();
+    let declares = |f: Option<usize>, name: &str| declared.get(&f).is_some_and(|d| d.contains(name));
+    for (f, name, pos) in reads {
+        let Some(i) = f else { continue };
+        if declares(f, &name) {
+            continue;
+        }
+        let label = places.label(f);
+        let (message, mark, help) = if places.is_closure(i) && places.enclosing(i).is_some_and(|o| declares(Some(o), &name)) {
+            let msg = format!("{label} reads `{name}`, a variable of the function around it: closures here capture nothing");
+            let help = format!("pass it in: `(|{name}, x| …).curry({name})`, or write a `for` loop instead of the closure");
+            (msg, "not visible in the closure", Some(help))
+        } else if declares(None, &name) {
+            let msg =
+                format!("{label} reads `{name}`, defined at the top level: a function cannot see the top level, which boardlab never runs");
+            let help = format!("define `{name}` inside the function, or make it a function: `fn {}() {{ … }}`", name.to_lowercase());
+            (msg, "not visible here", Some(help))
+        } else {
+            let own = declared.get(&f).unwrap_or(&none);
+            let msg = format!("{label} reads `{name}`, which it never defines");
+            (msg, "no such variable", Names::new("variable", own.iter().map(String::as_str)).hint(&name))
+        };
+        out.push(finding(Severity::Error, &label, pos, name.len(), message, mark, help));
     }
 }
 
@@ -462,5 +552,24 @@ mod tests {
         assert_eq!(f.len(), 2, "{f:?}");
         assert!(f[0].starts_with("2:48 a closure in hook `outcome` calls `kindd`"), "{f:?}");
         assert!(f[1].starts_with("4:1 the top level calls `nothing`"), "{f:?}");
+    }
+
+    #[test]
+    fn reads_of_variables_a_function_cannot_see_are_errors() {
+        // A closure reading a local of its function; a hook reading a top-level constant; a typo.
+        let script = "const LIMIT = 3;\nfn outcome() {\n  let me = side();\n  let mine = cells().filter(|c| owner(c) == me);\n  if mine.len() > LIMIT { draw(\"x\"); }\n  print(mee);\n}\n";
+        let f = found(script);
+        assert_eq!(f.len(), 3, "{f:?}");
+        assert!(f[0].starts_with("4:45 a closure in hook `outcome` reads `me`, a variable of the function around it"), "{f:?}");
+        assert!(f[1].starts_with("5:19 hook `outcome` reads `LIMIT`, defined at the top level"), "{f:?}");
+        assert!(f[2].starts_with("6:9 hook `outcome` reads `mee`, which it never defines"), "{f:?}");
+    }
+
+    #[test]
+    fn what_a_function_declares_itself_is_seen() {
+        // Parameters, `let`, `const`, loop variables and counters, `catch`, closure parameters,
+        // curried values; a top-level read of the top level.
+        let script = "const K = 1;\nlet t = K;\nfn evaluate(player) {\n  const M = 2;\n  let n = 0;\n  for (c, i) in cells() { n += i; }\n  try { n += 1; } catch (err) { print(err); }\n  let f = |me, c| owner(c) == me;\n  let g = f.curry(player);\n  n + M + cells().filter(|c| kind(c) == \"man\").len()\n}\n";
+        assert!(found(script).is_empty(), "{:?}", found(script));
     }
 }
