@@ -34,7 +34,9 @@ pub(crate) fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 ///
 /// The last level is counted, not made: every legal move leads to a node that counts 1 at
 /// depth 0, finished or not, so the count of the moves is the count of the leaves ("bulk
-/// counting", as shakmaty's perft does). [`perft_made`] makes every leaf instead.
+/// counting", as shakmaty's perft does). [`perft_made`] makes every leaf instead, and so does
+/// this where the script has an `after_move` or `outcome` hook: a leaf's hooks cannot change
+/// the count, but one that fails must fail it rather than leave a plausible number.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed (checked at every node two or more plies from
@@ -49,7 +51,8 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchE
         Some(sets) => Ok(sets.perft(pos, depth, false)?),
         None => {
             let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-            perft_inner(v, pos, depth, &mut lists, Leaves::Counted)
+            let leaves = if v.hooks_after_moves() { Leaves::Made } else { Leaves::Counted };
+            perft_inner(v, pos, depth, &mut lists, leaves)
         }
     }
 }
@@ -75,7 +78,7 @@ pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, Se
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_inner(v, pos, depth, &mut lists, if made { Leaves::Made } else { Leaves::Listed })
+    perft_inner(v, pos, depth, &mut lists, if made || v.hooks_after_moves() { Leaves::Made } else { Leaves::Listed })
 }
 
 /// [`perft`] by the reference mode ([`Variant::reference_moves`]): every node's moves listed

@@ -588,6 +588,10 @@ pub(crate) enum MoveStyle {
     },
 }
 
+/// The most attributes a variant may declare: make/undo carry a piece's values in a fixed array
+/// of this length.
+pub(crate) const MAX_ATTRIBUTES: usize = 16;
+
 /// A variant's validated rules under one assignment of its options.
 #[derive(Clone, Debug)]
 pub struct Ruleset {
@@ -827,7 +831,7 @@ impl Ruleset {
         self.attack_reach[code.index() * self.geometry.len() + from as usize]
     }
 
-    /// The number of attribute slots each cell carries.
+    /// The number of attribute slots each cell carries (at most [`MAX_ATTRIBUTES`]).
     #[inline]
     pub(crate) fn nattr(&self) -> usize {
         self.attributes.len()

@@ -287,6 +287,8 @@ pub(crate) struct HookMove {
     ncaptured: u8,
     /// The tag of the continuation it is made in.
     continuation: Option<ImmutableString>,
+    /// The moving piece's attribute values before the move, by slot (zero for a drop or a pass).
+    attrs: [i32; crate::rules::MAX_ATTRIBUTES],
 }
 
 impl HookMove {
@@ -307,7 +309,13 @@ impl HookMove {
             }
         }
         let continuation = pos.continuation().map(|c| (&*c.tag).into());
-        HookMove { m: *m, code, player: pos.side(), captured, ncaptured: n as u8, continuation }
+        let mut attrs = [0; crate::rules::MAX_ATTRIBUTES];
+        if m.dropped().is_none() && !code.is_empty() {
+            for (slot, a) in attrs.iter_mut().enumerate().take(pos.nattr()) {
+                *a = pos.attr(m.from, slot as u8);
+            }
+        }
+        HookMove { m: *m, code, player: pos.side(), captured, ncaptured: n as u8, continuation, attrs }
     }
 }
 
@@ -342,6 +350,18 @@ fn register_move(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     prop!("owner", |c, m| if m.code.is_empty() { "".into() } else { Dynamic::from(player_str(c, m.code.owner())) });
     prop!("player", |c, m| Dynamic::from(player_str(c, m.player)));
     prop!("continuation", |_c, m| m.continuation.clone().map_or_else(|| "".into(), Dynamic::from));
+    // `m.attr(name)`: the moving piece's attribute as it was before the move (the value a dropped
+    // piece starts with), kept for the hook even when the piece left the board.
+    let cx = ctx.clone();
+    engine.register_fn("attr", move |m: &mut HookMove, name: &str| -> RR<i64> {
+        let c = cx.borrow();
+        let rules = rules(&c);
+        let slot = rules.attribute_slot(name).ok_or_else(|| format!("`{name}` is not an attribute"))?;
+        Ok(match m.m.dropped() {
+            Some(code) => rules.kind(code.kind()).attributes.iter().find(|a| a.0 == slot).map_or(0, |a| a.1),
+            None => m.attrs[slot as usize],
+        } as i64)
+    });
 }
 
 /// Registers the API on an engine; every function works on `ctx`.

@@ -16,7 +16,7 @@ use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
 use crate::rules::ends::EndKind;
 use crate::rules::movement::{Distance, Form};
-use crate::rules::{CodeSet, Crown, Effect, Ruleset};
+use crate::rules::{CodeSet, Crown, Effect, MAX_ATTRIBUTES, Ruleset};
 use crate::state::{Position, Top, apply_effects, crown_move};
 
 /// The most piece codes a node holds (the empty code's set among them, unused).
@@ -183,7 +183,7 @@ impl LeanPerft {
         let me = node.side;
         let by = self.crown.map(|c| c.by as usize);
         let marker = self.crown.map_or(0, |c| c.marker as usize);
-        let mut vals = [0i32; 16];
+        let mut vals = [0i32; MAX_ATTRIBUTES];
         for (v, &x) in vals[..n].iter_mut().zip(&node.vals[from * n..from * n + n]) {
             *v = x as i32;
         }

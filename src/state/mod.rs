@@ -16,7 +16,7 @@ use crate::notation::{Move, MoveKind};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
-use crate::rules::{CastleRights, Convert, EffectOn, MakePath, MoveEffects, Ruleset, Zobrist};
+use crate::rules::{CastleRights, Convert, EffectOn, MAX_ATTRIBUTES, MakePath, MoveEffects, Ruleset, Zobrist};
 use push::Prior;
 use std::sync::Arc;
 
@@ -568,6 +568,11 @@ impl Position {
         self.board[cell as usize]
     }
 
+    /// The number of attribute slots each cell carries.
+    pub(crate) fn nattr(&self) -> usize {
+        self.nattr
+    }
+
     #[inline]
     pub fn attr(&self, cell: u16, slot: u8) -> i32 {
         self.attrs[cell as usize * self.nattr + slot as usize]
@@ -686,7 +691,7 @@ impl Position {
     /// Moves whatever stands on `from` to `to` (replacing what was there), attributes included.
     pub(crate) fn relocate(&mut self, z: &Zobrist, from: u16, to: u16) {
         let code = self.board[from as usize];
-        let mut vals = [0i32; 16];
+        let mut vals = [0i32; MAX_ATTRIBUTES];
         let n = self.nattr.min(16);
         for (s, v) in vals.iter_mut().enumerate().take(n) {
             *v = self.attr(from, s as u8);
@@ -876,7 +881,7 @@ impl Position {
         }
         let pr = &rules.pieces[code.index()];
         let (f0, t0) = (from as usize * n, to as usize * n);
-        let mut vals = [0i32; 16];
+        let mut vals = [0i32; MAX_ATTRIBUTES];
         vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
         let by = self.crown_by as usize;
         let before = if by < n { vals[by] } else { 0 };
@@ -1110,11 +1115,11 @@ impl Position {
 
     /// Takes the moving piece off its start cell: its code and attribute values.
     #[inline]
-    fn lift(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) -> (PieceCode, [i32; 16]) {
+    fn lift(&mut self, rules: &Ruleset, mv: &Move, fx: &mut MoveEffects) -> (PieceCode, [i32; MAX_ATTRIBUTES]) {
         let from = mv.from;
         let code = self.board[from as usize];
         fx.code = code;
-        let mut vals = [0i32; 16];
+        let mut vals = [0i32; MAX_ATTRIBUTES];
         for (s, v) in vals.iter_mut().enumerate().take(self.nattr) {
             *v = self.attr(from, s as u8);
         }
@@ -1331,8 +1336,8 @@ impl Position {
 pub struct PositionError(pub(crate) String);
 
 /// The attribute values a new piece of `code` starts with (dropped or placed).
-fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; 16] {
-    let mut vals = [0i32; 16];
+fn initial_attrs(rules: &Ruleset, code: PieceCode) -> [i32; MAX_ATTRIBUTES] {
+    let mut vals = [0i32; MAX_ATTRIBUTES];
     for &(slot, init) in &rules.kind(code.kind()).attributes {
         vals[slot as usize] = init;
     }
@@ -1358,7 +1363,7 @@ fn castle_key(r: CastleRights) -> u64 {
 /// Applies the piece's attribute effects to its values `vals` (of `n` attributes) as it lands,
 /// having taken `captured` pieces.
 #[inline(always)]
-pub(crate) fn apply_effects(effects: &[crate::rules::Effect], n: usize, vals: &mut [i32; 16], captured: u32) {
+pub(crate) fn apply_effects(effects: &[crate::rules::Effect], n: usize, vals: &mut [i32; MAX_ATTRIBUTES], captured: u32) {
     for e in effects.iter().filter(|e| (e.slot as usize) < n) {
         let applies = match e.on {
             EffectOn::Any => true,

@@ -114,6 +114,12 @@ impl Variant {
     pub(crate) fn hook(&self, h: Hook) -> Option<&HookFilter> {
         self.hooks[h as usize].as_ref()
     }
+
+    /// Whether playing a move runs the script (`after_move` or `outcome`): perft then plays its
+    /// last ply rather than counting it, so a hook that fails fails the count.
+    pub(crate) fn hooks_after_moves(&self) -> bool {
+        self.hook(Hook::AfterMove).is_some() || self.hook(Hook::Outcome).is_some()
+    }
 }
 
 /// The hooks that run: those the script defines, unless `[hooks]` turns them off. A hook that

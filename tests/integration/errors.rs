@@ -259,3 +259,23 @@ fn check_reports_undefined_functions_and_unknown_names_in_the_script() {
         assert!(o.status.success() && out.starts_with(&format!("{v}: ok")) && !out.contains('⚠'), "{out}");
     }
 }
+
+/// A rule that asks whether a piece is attacked cannot see custodian captures (they are made by
+/// make, not moves of the attack query): with `custodian` it is an error at its key.
+#[test]
+fn custodian_capture_with_an_attack_rule_is_refused_at_the_rule() {
+    let dir = crate::scratch("errors-custodian-check");
+    let cases = [
+        ("[rules]\ncheck = \"illegal\"\n", "variant.toml:4:9", "`check = \"illegal\"` asks whether a piece is attacked"),
+        ("[[end]]\ncondition = \"no_moves\"\nresult = \"loss\"\nif_attacked = [\"king\"]\n", "variant.toml:6:16", "`if_attacked` asks"),
+    ];
+    for (toml, at, msg) in cases {
+        std::fs::write(dir.join("variant.toml"), format!("name = \"mine\"\nextends = \"brandubh\"\n{toml}")).unwrap();
+        let e = match Variant::load(dir.to_str().unwrap(), &[]) {
+            Ok(_) => panic!("loaded:\n{toml}"),
+            Err(e) => e.render_plain(),
+        };
+        assert!(e.contains(msg) && e.contains("`custodian`") && e.contains(at), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

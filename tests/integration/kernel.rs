@@ -95,6 +95,22 @@ fn a_continuation_tag_that_is_not_a_word_is_a_script_error() {
     assert_eq!(pos, before);
 }
 
+/// Perft plays the last ply where the script has an `after_move` hook, so a hook that fails
+/// fails the count rather than leaving a plausible number (every mode but the reference's,
+/// which plays every leaf anyway).
+#[test]
+fn perft_runs_the_hooks_of_its_last_ply() {
+    let v = Variant::load("tests/scripted/bad_tag/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    assert_eq!(boardlab::perft::perft(&v, &mut pos, 0).unwrap(), 1);
+    for general in [false, true] {
+        let e = if general { boardlab::perft::perft_general(&v, &mut pos, 1, false) } else { boardlab::perft::perft(&v, &mut pos, 1) };
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("hook `after_move`") && e.contains("the tag `move again: now` is not one word"), "{e}");
+        assert_eq!(pos, v.start());
+    }
+}
+
 /// `test` on a variant that does not load says so once, not once per scenario.
 #[test]
 fn test_prints_a_broken_variants_error_once() {

@@ -225,3 +225,19 @@ fn hook_move_properties() {
         "text=d4xf6 from=d4 to=f6 path=[\"f6\"] captured=[\"e5\"] captured_kinds=[\"man\"] capture=true off=false pass=false drop=false placed= kind=man owner=white player=white continuation="
     );
 }
+
+/// A piece that leaves the board keeps its attributes for `after_move` (`m.attr`), though its
+/// cell is empty by then; and `generate_moves` may return "pass", listed and played as a pass.
+#[test]
+fn a_leaving_piece_keeps_its_attributes_for_after_move_and_a_script_may_pass() {
+    let v = boardlab::Variant::load("tests/scripted/leaving_piece/variant.toml", &[]).unwrap();
+    let mut pos = v.start();
+    // a2-a3 raises the piece to level 7 (the hook); black passes (the script's move).
+    v.play(&mut pos, "a2-a3").unwrap();
+    let mut moves = Vec::new();
+    v.legal_moves(&mut pos, &mut moves).unwrap();
+    assert!(moves.contains(&boardlab::Move::PASS));
+    v.play(&mut pos, "pass").unwrap();
+    v.play(&mut pos, "a3-off").unwrap();
+    assert_eq!(v.take_output(), vec!["a3-off: level before 7, cell now ".to_string()]);
+}

@@ -91,3 +91,40 @@ pub(super) fn stage_surround(v: &V, f: usize, s: &Spanned<RawSurround>, p: Playe
     debug_assert!(sides.iter().all(|t| t.len() == g.len() && t.iter().all(|&c| c == NONE || (c as usize) < g.len())));
     Ok(Surround { sides, zone, edge_closed })
 }
+
+/// Custodian captures are made by make, not listed by the attack query: a rule that asks whether
+/// a piece is attacked (`[rules] check = "illegal"`, `give_check = false`, an end's `if_attacked`
+/// or `safe`) would not see them as threats, and would silently answer wrong. Refused at that
+/// key, naming the kind with `custodian`, until the attack query knows enclosures.
+pub(super) fn refuse_unseen_threats(v: &V, check_illegal: bool, no_giving_check: bool) -> R<()> {
+    let Some(kind) = v.m.pieces.iter().find_map(|(name, p)| p.val.custodian.as_ref().map(|_| name)) else { return Ok(()) };
+    let mut asks = Vec::new();
+    if let Some(r) = &v.m.rules {
+        if let Some(c) = r.val.check.as_ref().filter(|_| check_illegal) {
+            asks.push((r.file, c.span(), "`check = \"illegal\"`"));
+        }
+        if let Some(g) = r.val.give_check.as_ref().filter(|_| no_giving_check) {
+            asks.push((r.file, g.span(), "`give_check = false`"));
+        }
+    }
+    for e in v.m.ends.iter().flatten() {
+        if !v.when(e.file, &e.val.when)? {
+            continue;
+        }
+        if let Some(k) = e.val.if_attacked.as_ref().and_then(|k| k.first()) {
+            asks.push((e.file, k.span(), "`if_attacked`"));
+        }
+        if let Some(s) = &e.val.safe
+            && v.setting(e.file, s)?
+        {
+            asks.push((e.file, s.span(), "`safe = true`"));
+        }
+    }
+    match asks.first() {
+        None => Ok(()),
+        Some((f, span, what)) => {
+            let msg = format!("{what} asks whether a piece is attacked, but custodian captures (`{kind}` has `custodian`) are not moves the attack query sees");
+            Err(v.err(*f, span.clone(), msg, "would miss enclosures").with_help("leave this rule out, or decide the end with a hook until the attack query knows custodian captures"))
+        }
+    }
+}

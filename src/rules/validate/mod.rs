@@ -47,6 +47,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (captures, attacks) = (pieces::stage_captures(&v, &kinds, &geometry)?, super::attacks::Attacks::build(&mut geometry, &pieces));
     let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, (&counter_names, &player_names))?;
+    custodian::refuse_unseen_threats(&v, check_illegal, no_giving_check)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
     let (fairy_stockfish, fen_checks) = (setup::stage_fairy_stockfish(&v)?, setup::stage_fen_checks(&v, &counter_names)?);

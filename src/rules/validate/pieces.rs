@@ -28,9 +28,9 @@ pub(super) fn stage_attributes(v: &V) -> R<Vec<String>> {
     }
     a.sort();
     a.dedup();
-    if a.len() > 16 {
-        // make/undo carry a piece's attributes in a fixed array of 16.
-        return Err(LoadError::plain(format!("a variant may declare at most 16 attributes; this one has {}: {}", a.len(), a.join(", "))));
+    if a.len() > crate::rules::MAX_ATTRIBUTES {
+        let max = crate::rules::MAX_ATTRIBUTES;
+        return Err(LoadError::plain(format!("a variant may declare at most {max} attributes; this one has {}: {}", a.len(), a.join(", "))));
     }
     Ok(a)
 }
