@@ -123,8 +123,12 @@ pub(super) fn refuse_unseen_threats(v: &V, check_illegal: bool, no_giving_check:
     match asks.first() {
         None => Ok(()),
         Some((f, span, what)) => {
-            let msg = format!("{what} asks whether a piece is attacked, but custodian captures (`{kind}` has `custodian`) are not moves the attack query sees");
-            Err(v.err(*f, span.clone(), msg, "would miss enclosures").with_help("leave this rule out, or decide the end with a hook until the attack query knows custodian captures"))
+            let msg = format!(
+                "{what} asks whether a piece is attacked, but custodian captures (`{kind}` has `custodian`) are not moves the attack query sees"
+            );
+            Err(v
+                .err(*f, span.clone(), msg, "would miss enclosures")
+                .with_help("leave this rule out, or decide the end with a hook until the attack query knows custodian captures"))
         }
     }
 }

@@ -30,7 +30,11 @@ pub(super) fn stage_attributes(v: &V) -> R<Vec<String>> {
     a.dedup();
     if a.len() > crate::rules::MAX_ATTRIBUTES {
         let max = crate::rules::MAX_ATTRIBUTES;
-        return Err(LoadError::plain(format!("a variant may declare at most {max} attributes; this one has {}: {}", a.len(), a.join(", "))));
+        return Err(LoadError::plain(format!(
+            "a variant may declare at most {max} attributes; this one has {}: {}",
+            a.len(),
+            a.join(", ")
+        )));
     }
     Ok(a)
 }
