@@ -47,7 +47,6 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (captures, attacks) = (pieces::stage_captures(&v, &kinds, &geometry)?, super::attacks::Attacks::build(&mut geometry, &pieces));
     let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, (&counter_names, &player_names))?;
-    custodian::refuse_unseen_threats(&v, check_illegal, no_giving_check)?;
     let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
     let (fairy_stockfish, fen_checks) = (setup::stage_fairy_stockfish(&v)?, setup::stage_fen_checks(&v, &counter_names)?);
@@ -109,8 +108,9 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
 }
 
 /// What the rules derive from the rest once it is read: the capture policy's place, the
-/// evaluation, the cell-set tables and the make path.
+/// evaluation, the cell-set tables and the make path; and what they cannot combine, refused.
 fn derive(v: &V, mut rules: Ruleset) -> R<Ruleset> {
+    custodian::refuse_unseen_threats(v, rules.check_illegal, rules.no_giving_check)?;
     move_policy_after_check(&mut rules);
     super::promoted::twin_letters(&mut rules);
     rules.eval = super::eval::stage_eval(v, &rules)?;
