@@ -61,6 +61,22 @@ fn open(path: &Path) -> Result<impl BufRead, SelfplayError> {
 /// The file cannot be read, is over a limit, or holds a line that is not a record (but a cut
 /// last line) or a record with an unknown result.
 pub(crate) fn read_records(path: &Path) -> Result<Records, SelfplayError> {
+    let mut games = Vec::new();
+    let mut r = read_each(path, |number, g| {
+        games.push((number, g));
+        Ok(())
+    })?;
+    r.games = games;
+    Ok(r)
+}
+
+/// Reads the records of a JSON-lines file one at a time, handing each to `each` with its line
+/// number (from 1): the file is never held whole. The [`Records`] returned say what else was
+/// found, with no games.
+///
+/// # Errors
+/// As [`read_records`], or what `each` returns.
+fn read_each(path: &Path, mut each: impl FnMut(usize, GameRecord) -> Result<(), SelfplayError>) -> Result<Records, SelfplayError> {
     let mut r = open(path)?;
     let mut out = Records::default();
     let mut buf = Vec::new();
@@ -89,7 +105,7 @@ pub(crate) fn read_records(path: &Path) -> Result<Records, SelfplayError> {
                 return Err(SelfplayError::UnknownResult { path: path.to_path_buf(), line: number, result, players });
             }
             Ok(g) => {
-                out.games.push((number, g));
+                each(number, g)?;
                 out.good = at;
                 out.unterminated = !ended;
             }
@@ -127,102 +143,135 @@ pub struct Merged {
 /// Where a record was read: (file, line).
 type Place = (usize, usize);
 
-/// A game found twice with the same record: where first, where again, its index.
-type Twice = (Place, Place, u64);
+/// One rule set's games as they are read: their tally, and per game (its study but the shard,
+/// hashed, and its index) where it was first read and a hash of its record without times, to
+/// find a game read twice. Per study (but its shard), what `missing` needs.
+struct Group {
+    title: String,
+    tally: super::tally::Tally,
+    games: std::collections::HashMap<(u64, u64), (Place, u64)>,
+    studies: BTreeMap<String, StudySeen>,
+}
 
-/// Every rule set's [`Group`] (by title, in the order first seen), and the games found twice.
-type Grouped = (Vec<(String, Group)>, Vec<Twice>);
+/// A study's games in one rule set: its description (from the first game read), the shards
+/// seen, and how many distinct games.
+struct StudySeen {
+    study: Option<super::study::Study>,
+    shards: BTreeSet<(u64, u64)>,
+    games: u64,
+}
 
-/// A rule set's records by (study but its shard, index), with where each was read.
-type Group = BTreeMap<(String, u64), (Place, GameRecord)>;
+/// What a merge keeps while it reads: the first record (every other must be of its study unless
+/// `mixed`), the groups in the order first seen, and the games found twice with the same record
+/// (how many, and the first: where first, where again, its index).
+struct Merging {
+    mixed: bool,
+    opening_plies: usize,
+    first: Option<(Place, GameRecord)>,
+    groups: Vec<Group>,
+    twice: (usize, Option<(Place, Place, u64)>),
+}
+
+/// A number standing for a value's JSON text (the same text, the same number, in any run).
+fn hash_of(value: &impl serde::Serialize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    serde_json::to_vec(value).unwrap_or_default().hash(&mut h);
+    h.finish()
+}
+
+impl Merging {
+    /// Takes one record read at `p`.
+    ///
+    /// # Errors
+    /// Two studies are mixed, or one game has two different records (`at` names places).
+    fn add(&mut self, p: Place, g: GameRecord, at: &dyn Fn(Place) -> String) -> Result<(), SelfplayError> {
+        match &self.first {
+            None => self.first = Some((p, g.clone())),
+            Some((q, first)) if !self.mixed => {
+                let d = differences(first, &g, false);
+                if !d.is_empty() {
+                    return Err(SelfplayError::OtherStudy(format!(
+                        "{} and {} are games of different studies ({}); `report --mixed` reports them together anyway",
+                        at(*q),
+                        at(p),
+                        d.join(", ")
+                    )));
+                }
+            }
+            Some(_) => {}
+        }
+        let title = title_of(&g);
+        let i = match self.groups.iter().position(|x| x.title == title) {
+            Some(i) => i,
+            None => {
+                let tally = super::tally::Tally::new(self.opening_plies);
+                self.groups.push(Group { title, tally, games: Default::default(), studies: BTreeMap::new() });
+                self.groups.len() - 1
+            }
+        };
+        let group = &mut self.groups[i];
+        let study = study_key(&g);
+        let record = hash_of(&g.untimed());
+        match group.games.get(&(hash_of(&study), g.index)) {
+            Some((q, h)) if *h == record => {
+                self.twice.0 += 1;
+                self.twice.1.get_or_insert((*q, p, g.index));
+                return Ok(());
+            }
+            Some((q, _)) => {
+                let msg = format!("game {} of {} has two different records: {} and {}", g.index, group.title, at(*q), at(p));
+                return Err(SelfplayError::OtherStudy(msg));
+            }
+            None => _ = group.games.insert((hash_of(&study), g.index), (p, record)),
+        }
+        let seen = group.studies.entry(study).or_insert_with(|| StudySeen { study: g.study.clone(), shards: BTreeSet::new(), games: 0 });
+        seen.games += 1;
+        seen.shards.extend(g.study.as_ref().and_then(|s| s.shard()));
+        group.tally.add(&g);
+        Ok(())
+    }
+}
 
 /// Reads JSON-lines files (shards) into reports, one per rule set (variant and options) in the
-/// order first seen. Unless `mixed`, every record must be of one study (or of a comparison of
-/// rule sets played alike); a game index found twice counts once if both records agree (times
-/// and shard aside) and is an error if they do not. A report says which shards and how many
-/// of the study's games are missing.
+/// order first seen, one record at a time (the files are never held whole). Unless `mixed`,
+/// every record must be of one study (or of a comparison of rule sets played alike); a game
+/// index found twice counts once if both records agree (times and shard aside) and is an error
+/// if they do not. A report says which shards and how many of the study's games are missing.
 ///
 /// # Errors
 /// A file cannot be read or is over a limit, a line is not a record, a result is unknown, two
 /// studies are mixed, or one game has two different records.
 pub fn merge(files: &[PathBuf], mixed: bool, opening_plies: usize) -> Result<Merged, SelfplayError> {
     let mut warnings = Vec::new();
-    let mut all: Vec<(Place, GameRecord)> = Vec::new();
+    let at = |(k, line): Place| format!("{}:{line}", files[k].display());
+    let mut m = Merging { mixed, opening_plies, first: None, groups: Vec::new(), twice: (0, None) };
     for (k, f) in files.iter().enumerate() {
-        let r = read_records(f)?;
+        let r = read_each(f, |line, g| m.add((k, line), g, &at))?;
         if let Some(line) = r.cut {
             warnings.push(cut_warning(f, line));
         }
-        all.extend(r.games.into_iter().map(|(line, g)| ((k, line), g)));
     }
-    let at = |(k, line): Place| format!("{}:{line}", files[k].display());
-    let Some((first_at, first)) = all.first().cloned() else { return Err(SelfplayError::NoGames) };
-    if !mixed && let Some((p, d)) = all.iter().map(|(p, g)| (p, differences(&first, g, false))).find(|(_, d)| !d.is_empty()) {
-        return Err(SelfplayError::OtherStudy(format!(
-            "{} and {} are games of different studies ({}); `report --mixed` reports them together anyway",
-            at(first_at),
-            at(*p),
-            d.join(", ")
-        )));
+    if m.first.is_none() {
+        return Err(SelfplayError::NoGames);
     }
-    let (groups, identical) = group(all, &at)?;
-    if let Some((q, p, index)) = identical.first() {
+    if let (n, Some((q, p, index))) = m.twice {
         warnings.push(format!(
-            "{} games are in these files twice with the same record, each counted once (the first: game {index}, {} and {})",
-            identical.len(),
-            at(*q),
-            at(*p)
+            "{n} games are in these files twice with the same record, each counted once (the first: game {index}, {} and {})",
+            at(q),
+            at(p)
         ));
     }
-    let reports = groups
+    let reports = m
+        .groups
         .into_iter()
-        .map(|(title, games)| {
-            let mut games: Vec<GameRecord> = games.into_values().map(|(_, g)| g).collect();
-            games.sort_by_key(|g| g.index);
-            let missing = missing(&games);
-            let mut r = Report::of(title, super::tally::Tally::of(&games, opening_plies), None);
-            r.warnings = missing;
+        .map(|g| {
+            let mut r = Report::of(g.title, g.tally, None);
+            r.warnings = missing(&g.studies);
             r
         })
         .collect();
     Ok(Merged { reports, warnings })
-}
-
-/// Records by rule set, then by (study but its shard, index), and the games found twice with
-/// the same record: (where first, where again, index).
-///
-/// # Errors
-/// One game with two different records (`at` names where each was read).
-fn group(all: Vec<(Place, GameRecord)>, at: &dyn Fn(Place) -> String) -> Result<Grouped, SelfplayError> {
-    let mut groups: Vec<(String, Group)> = Vec::new();
-    let mut identical: Vec<Twice> = Vec::new();
-    for (p, g) in all {
-        let title = title_of(&g);
-        let key = (study_key(&g), g.index);
-        let i = match groups.iter().position(|x| x.0 == title) {
-            Some(i) => i,
-            None => {
-                groups.push((title, BTreeMap::new()));
-                groups.len() - 1
-            }
-        };
-        match groups[i].1.get(&key) {
-            Some((q, h)) if h.untimed() == g.untimed() => identical.push((*q, p, g.index)),
-            Some((q, _)) => {
-                return Err(SelfplayError::OtherStudy(format!(
-                    "game {} of {} has two different records: {} and {}",
-                    g.index,
-                    groups[i].0,
-                    at(*q),
-                    at(p)
-                )));
-            }
-            None => {
-                groups[i].1.insert(key, (p, g));
-            }
-        }
-    }
-    Ok((groups, identical))
 }
 
 /// What tells the records of one study apart from another's in one rule set: the study without
@@ -237,29 +286,24 @@ fn study_key(g: &GameRecord) -> String {
 
 /// What the games of one rule set lack of their studies: shards never seen, and games asked for
 /// and not in the files (an interrupted run).
-fn missing(games: &[GameRecord]) -> Vec<String> {
-    let mut by_study: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
-    for g in games {
-        by_study.entry(study_key(g)).or_default().push(g);
-    }
+fn missing(studies: &BTreeMap<String, StudySeen>) -> Vec<String> {
     let mut out = Vec::new();
-    for gs in by_study.values() {
-        let Some(s) = gs[0].study.as_ref() else { continue };
-        let seen: BTreeSet<(u64, u64)> = gs.iter().filter_map(|g| g.study.as_ref()?.shard()).collect();
-        if let Some(&(_, n)) = seen.iter().next() {
-            let absent: Vec<String> = (0..n.min(1000)).filter(|i| !seen.contains(&(*i, n))).map(|i| format!("{i}/{n}")).collect();
+    for seen in studies.values() {
+        let Some(s) = seen.study.as_ref() else { continue };
+        if let Some(&(_, n)) = seen.shards.iter().next() {
+            let absent: Vec<String> = (0..n.min(1000)).filter(|i| !seen.shards.contains(&(*i, n))).map(|i| format!("{i}/{n}")).collect();
             if !absent.is_empty() {
                 out.push(format!(
                     "shards missing from these files: {} (the report covers {} of {n} shards)",
                     absent.join(", "),
-                    seen.len()
+                    seen.shards.len()
                 ));
             }
         }
         let pairs = if s.kind == "arena" { (s.engines.len() * s.engines.len().saturating_sub(1) / 2).max(1) as u64 } else { 1 };
         let asked = s.games.saturating_mul(pairs);
-        if (gs.len() as u64) < asked {
-            out.push(format!("these files hold {} of the study's {asked} games (a run stopped early or a shard missing)", gs.len()));
+        if seen.games < asked {
+            out.push(format!("these files hold {} of the study's {asked} games (a run stopped early or a shard missing)", seen.games));
         }
     }
     out

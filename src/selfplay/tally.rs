@@ -40,7 +40,8 @@ pub(crate) struct Tally {
     /// The distinct games ([`GameRecord::identity`]); every statistic below counts each once.
     pub(crate) distinct: u64,
     seen: HashSet<u64, BuildHasherDefault<Digest>>,
-    names: Option<[String; 2]>,
+    /// The lowest-index game's player names, and its index (the same whatever order games come in).
+    names: Option<(u64, [String; 2])>,
     seats: Seats,
     /// Distinct games won by the first seat, the second, drawn.
     pub(crate) wins: [u64; 3],
@@ -105,6 +106,7 @@ impl Tally {
     }
 
     /// The tally of `games`.
+    #[cfg(test)]
     pub(crate) fn of<'a>(games: impl IntoIterator<Item = &'a GameRecord>, opening_plies: usize) -> Tally {
         let mut t = Tally::new(opening_plies);
         for g in games {
@@ -117,8 +119,8 @@ impl Tally {
     pub(crate) fn add(&mut self, g: &GameRecord) {
         self.n += 1;
         self.random_plies = self.random_plies.max(g.random_plies);
-        if self.names.is_none() {
-            self.names = Some(g.names().map(String::from));
+        if self.names.as_ref().is_none_or(|(i, _)| g.index < *i) {
+            self.names = Some((g.index, g.names().map(String::from)));
         }
         self.seats = match std::mem::take(&mut self.seats) {
             _ if self.n == 1 => Seats::Same(g.first.clone(), g.second.clone()),
@@ -189,7 +191,7 @@ impl Tally {
 
     /// The players' names, the first seat's first (the old records' seat names without games).
     pub(crate) fn names(&self) -> [String; 2] {
-        self.names.clone().unwrap_or(SEAT_NAMES.map(String::from))
+        self.names.as_ref().map_or(SEAT_NAMES.map(String::from), |(_, n)| n.clone())
     }
 
     /// The seats' engines, when every game names them and they agree.
