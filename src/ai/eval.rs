@@ -407,6 +407,7 @@ impl<'a> Evaluator<'a> {
             Term::Lines => !m.lines.is_empty(),
             Term::Territory => m.territory != 0,
             Term::Script => self.script,
+            Term::Connection => m.connection != 0,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -476,6 +477,9 @@ impl<'a> Evaluator<'a> {
                 None => lines_by_cells(lines, pos, t),
             }
         }
+        if m.connection != 0 {
+            connection_term(&self.v.rules.ends, pos.board(), m.connection, &mut t[Term::Connection.index()]);
+        }
         if self.script
             && let Some(s) = &self.v.script
         {
@@ -486,6 +490,21 @@ impl<'a> Evaluator<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The connection term: per `connected` end, each player loses `units` per piece it still
+/// needs to place to join its zones (a player who no longer can, as many as the board has
+/// cells); a misère connection counts the other way.
+fn connection_term(ends: &[crate::rules::EndRule], board: &[crate::piece::PieceCode], units: i32, t: &mut ByPlayer<i32>) {
+    for e in ends {
+        if let crate::rules::EndKind::Connected(c) = &e.kind {
+            let sign = if c.win { -1 } else { 1 };
+            for p in Player::both() {
+                let need = c.needed(board, p).unwrap_or(board.len() as u32);
+                t[p] += sign * units * need as i32;
+            }
+        }
     }
 }
 

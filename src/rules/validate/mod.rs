@@ -59,6 +59,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         check_illegal,
         no_giving_check,
         may_pass: pieces::stage_pass(&v)?,
+        pie: super::pie::stage_pie(&v, &geometry)?,
         calm_forms: pieces.iter().any(|p| p.calm.contains(&true)),
         score: pieces::stage_score(&v, &kinds, &player_names)?,
         facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
