@@ -251,21 +251,6 @@ fn layers(v: &Variant) -> Vec<Layer> {
                 (name_of(&cells[p.index()], p, "goal"), Some(role))
             });
         }
-        if let crate::rules::EndKind::Connected(c) = &e.kind {
-            // The zones each player's chain must join (Hex's sides), one layer per player.
-            let cells = Player::both().map(|p| c.marks[p].iter().map(|&m| m != 0).collect::<Vec<bool>>());
-            per_player(&mut out, cells.clone(), |p, both| {
-                let role = if both { format!("{} joins them", r.player_name(p)) } else { "joining them wins".to_string() };
-                (name_of(&cells[p.index()], p, "sides"), Some(role))
-            });
-            if cells[0] != cells[1] {
-                for p in Player::both() {
-                    if let Some(l) = out.iter_mut().find(|l| l.cells == cells[p.index()] && l.tint.is_none()) {
-                        l.tint = tint_of(v, p);
-                    }
-                }
-            }
-        }
         if let crate::rules::EndKind::ZoneReached { cells, .. } = &e.kind {
             let cells = Player::both().map(|p| cells[p].clone());
             per_player(&mut out, cells.clone(), |p, both| {
@@ -274,10 +259,32 @@ fn layers(v: &Variant) -> Vec<Layer> {
             });
         }
     }
+    connection_layers(v, &mut out);
     // The most specific zone shows where zones overlap (a goal inside a camp); the sort is
     // stable, so equal sizes keep the order above.
     out.sort_by_key(|l| l.size);
     out
+}
+
+/// The zones each player's chain must join (a `connected` end: Hex's sides), one layer per
+/// player in a tint of its colour where they differ.
+fn connection_layers(v: &Variant, out: &mut Vec<Layer>) {
+    let r = &v.rules;
+    for e in &r.ends {
+        let crate::rules::EndKind::Connected(c) = &e.kind else { continue };
+        let cells = Player::both().map(|p| c.marks[p].iter().map(|&m| m != 0).collect::<Vec<bool>>());
+        per_player(out, cells.clone(), |p, both| {
+            let role = if both { format!("{} joins them", r.player_name(p)) } else { "joining them wins".to_string() };
+            ("sides".to_string(), Some(role))
+        });
+        if cells[0] != cells[1] {
+            for p in Player::both() {
+                if let Some(l) = out.iter_mut().find(|l| l.cells == cells[p.index()] && l.tint.is_none()) {
+                    l.tint = tint_of(v, p);
+                }
+            }
+        }
+    }
 }
 
 /// Adds a zone or a rule's cells for each player: one layer when they are the same for both,
@@ -1013,7 +1020,7 @@ mod tests {
     #[test]
     fn svg_flipped_puts_the_second_players_side_at_the_bottom() {
         let v = Variant::load("checkers", &[]).unwrap();
-        let frame = Frame { files: 8, ranks: 8, flip: false, x0: 0.0, y0: 0.0 };
+        let frame = Frame { files: 8, ranks: 8, flip: false, hex: false, x0: 0.0, y0: 0.0 };
         assert_eq!(frame.corner(0, 0), (0.0, 7.0 * CELL));
         let flipped = Frame { flip: true, ..frame };
         assert_eq!(flipped.corner(0, 0), (7.0 * CELL, 0.0));

@@ -60,3 +60,36 @@ pub(super) fn stage_pie(v: &V, g: &Geometry) -> R<Option<Pie>> {
     }
     Ok(Some(Pie { mirror: Some(mirror) }))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::Move;
+    use crate::variant::Variant;
+
+    /// Whether the swap is on offer is in the hash: after each ply of a Hex game (the swap
+    /// taken or not) the hash kept by make equals the one computed from scratch, and undo
+    /// restores it; the swap is listed at ply 1 only.
+    #[test]
+    fn the_swap_on_offer_is_hashed() {
+        let v = Variant::load("hex", &[]).unwrap();
+        for line in [["@c2", "swap", "@d4"], ["@c2", "@b3", "@d4"]] {
+            let mut pos = v.start();
+            let mut hashes = vec![pos.hash()];
+            for (ply, m) in line.iter().enumerate() {
+                let mut list = crate::movegen::MoveList::new();
+                v.legal_moves(&mut pos, &mut list).unwrap();
+                assert_eq!(list.contains(&Move::SWAP), ply == 1, "{line:?} at ply {ply}");
+                v.play(&mut pos, m).unwrap();
+                let kept = pos.hash();
+                pos.rehash(&v.rules);
+                assert_eq!(kept, pos.hash(), "{line:?} after {m}");
+                hashes.push(kept);
+            }
+            for _ in line {
+                pos.undo();
+                hashes.pop();
+                assert_eq!(pos.hash(), *hashes.last().unwrap());
+            }
+        }
+    }
+}
