@@ -440,21 +440,22 @@ fn hex_cells(g: &Geometry, (shade, layers): (&[Option<usize>], &[Layer]), marked
     s
 }
 
-/// A hex board's coordinates: each file's letter under its lowest cell, each rank's number left
-/// of its first cell (turned with the board when flipped).
+/// A hex board's coordinates: each file's letter under its cell drawn lowest, each rank's
+/// number left of its cell drawn leftmost (the board turned half a turn when flipped).
 fn hex_coordinates(g: &Geometry, frame: &Frame) -> String {
     let mut s = format!("<g id=\"coordinates\" font-size=\"{FONT}\" fill=\"#555555\" text-anchor=\"middle\">\n");
-    let below = if frame.flip { -1.0 } else { 1.0 };
+    // Drawn lowest: the lowest rank, or the highest when flipped; drawn leftmost likewise.
+    let order = |n: i32| -> Vec<i32> { if frame.flip { (0..n).rev().collect() } else { (0..n).collect() } };
     for f in 0..frame.files {
-        let Some(low) = (0..frame.ranks).find(|&r| g.at(f, r).is_some()) else { continue };
+        let Some(low) = order(frame.ranks).into_iter().find(|&r| g.at(f, r).is_some()) else { continue };
         let (x, y) = frame.hex_centre(f, low);
-        let (x, y) = (x - below * CELL / 4.0, y + below * (HEX_R + 12.0));
+        let (x, y) = (x - CELL / 4.0, y + HEX_R + 12.0);
         let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x), num(y + FONT * 0.36), crate::geometry::file_letter(f as u8));
     }
     for r in 0..frame.ranks {
-        let Some(first) = (0..frame.files).find(|&f| g.at(f, r).is_some()) else { continue };
+        let Some(first) = order(frame.files).into_iter().find(|&f| g.at(f, r).is_some()) else { continue };
         let (x, y) = frame.hex_centre(first, r);
-        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x - below * (CELL / 2.0 + 11.0)), num(y + FONT * 0.36), r + 1);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x - CELL / 2.0 - 11.0), num(y + FONT * 0.36), r + 1);
     }
     s.push_str("</g>\n");
     s
