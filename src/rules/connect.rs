@@ -36,24 +36,49 @@ impl Connection {
         code.is_of(p) && self.kinds.contains(code.kind())
     }
 
-    /// The owner of the piece on `to`, if that piece's chain joins every zone of its owner.
+    /// The owner of the piece on `to`, if that piece's chain joins every zone of its owner. On
+    /// a board of at most 128 cells the chain is a cell set and a stack on the call stack (no
+    /// allocation per move); a larger board floods a flag per cell.
     pub(crate) fn joined_at(&self, board: &[PieceCode], to: u16) -> Option<Player> {
         let code = *board.get(to as usize)?;
         if code.is_empty() || !self.kinds.contains(code.kind()) {
             return None;
         }
         let p = code.owner();
-        let mut seen = vec![false; board.len()];
-        crate::geometry::flood(&[to], |c| self.links(board[c as usize], p), &self.neighbours, &mut seen);
-        let got = seen.iter().zip(&self.marks[p]).filter(|(s, _)| **s).fold(0u8, |got, (_, &m)| got | m);
-        (got == self.all).then_some(p)
+        let marks = &self.marks[p];
+        if !crate::cellset::CellSet::fits(board.len()) {
+            let mut seen = vec![false; board.len()];
+            crate::geometry::flood(&[to], |c| self.links(board[c as usize], p), &self.neighbours, &mut seen);
+            let got = seen.iter().zip(marks).filter(|(s, _)| **s).fold(0u8, |got, (_, &m)| got | m);
+            return (got == self.all).then_some(p);
+        }
+        let (mut seen, mut stack, mut top) = (1u128 << to, [0u16; 128], 1);
+        stack[0] = to;
+        let mut got = 0u8;
+        while top > 0 {
+            top -= 1;
+            let c = stack[top];
+            got |= marks[c as usize];
+            if got == self.all {
+                return Some(p);
+            }
+            for &n in self.neighbours.get(c) {
+                if seen & (1u128 << n) == 0 && self.links(board[n as usize], p) {
+                    seen |= 1u128 << n;
+                    stack[top] = n;
+                    top += 1;
+                }
+            }
+        }
+        None
     }
 
     /// How many more pieces `p` must place, at the least, for one chain to join all its zones:
     /// a path through `p`'s pieces (free) and empty cells (one each), never through the other
     /// player's pieces; for three zones or more, the cheapest cell to meet at, summing the
-    /// paths from each zone to it. `None`: no chain can join them any more.
-    pub(crate) fn needed(&self, board: &[PieceCode], p: Player) -> Option<u32> {
+    /// paths from each zone to it. `None`: no chain can join them any more. `s` is scratch
+    /// (kept by the caller, so that an evaluation allocates nothing once it has grown).
+    pub(crate) fn needed(&self, board: &[PieceCode], p: Player, s: &mut Scratch) -> Option<u32> {
         let n = board.len();
         let cost = |c: usize| -> Option<u32> {
             let code = board[c];
@@ -66,11 +91,12 @@ impl Connection {
             }
         };
         let zones = self.all.count_ones() as usize;
-        let mut sum = vec![0u32; n];
-        let mut dist = vec![u32::MAX; n];
-        let mut queue = VecDeque::with_capacity(n);
+        s.sum.clear();
+        s.sum.resize(n, 0);
         for z in 0..zones {
-            dist.fill(u32::MAX);
+            s.dist.clear();
+            s.dist.resize(n, u32::MAX);
+            let (dist, queue) = (&mut s.dist, &mut s.queue);
             for c in 0..n {
                 if self.marks[p][c] & (1 << z) != 0
                     && let Some(k) = cost(c)
@@ -90,12 +116,20 @@ impl Connection {
                     }
                 }
             }
-            for c in 0..n {
-                sum[c] = if dist[c] == u32::MAX || sum[c] == u32::MAX { u32::MAX } else { sum[c] + dist[c] };
+            for (sum, &d) in s.sum.iter_mut().zip(dist.iter()) {
+                *sum = if d == u32::MAX || *sum == u32::MAX { u32::MAX } else { *sum + d };
             }
         }
-        (0..n).filter(|&c| sum[c] != u32::MAX).map(|c| sum[c] - (zones as u32 - 1) * cost(c).unwrap_or(0)).min()
+        (0..n).filter(|&c| s.sum[c] != u32::MAX).map(|c| s.sum[c] - (zones as u32 - 1) * cost(c).unwrap_or(0)).min()
     }
+}
+
+/// What [`Connection::needed`] works in: each cell's summed and current distance, the queue.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    sum: Vec<u32>,
+    dist: Vec<u32>,
+    queue: VecDeque<u16>,
 }
 
 #[cfg(test)]
@@ -145,11 +179,11 @@ mod tests {
     #[test]
     fn needed_counts_the_empty_cells_of_the_shortest_chain() {
         let (c, g) = hex3();
-        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST), Some(3));
-        assert_eq!(c.needed(&board(&g, &["a1", "c1"], &[]), Player::FIRST), Some(1));
-        assert_eq!(c.needed(&board(&g, &["a1", "b1", "c1"], &[]), Player::FIRST), Some(0));
-        assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::FIRST), None);
+        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST, &mut Scratch::default()), Some(3));
+        assert_eq!(c.needed(&board(&g, &["a1", "c1"], &[]), Player::FIRST, &mut Scratch::default()), Some(1));
+        assert_eq!(c.needed(&board(&g, &["a1", "b1", "c1"], &[]), Player::FIRST, &mut Scratch::default()), Some(0));
+        assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::FIRST, &mut Scratch::default()), None);
         // Black's a1-a2-a3 joins ranks 1 and 3.
-        assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::SECOND), Some(0));
+        assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::SECOND, &mut Scratch::default()), Some(0));
     }
 }

@@ -695,28 +695,28 @@ impl Position {
         rules.pie.is_some() && self.ply == 1 && self.side == Player::SECOND && self.cont.is_none()
     }
 
-    /// The swap: every piece changes owner (and cell, with the rule's mirror), attributes
-    /// kept; each counter's two values change places.
+    /// The swap: every piece changes owner (and cell, with the rule's mirror, which maps each
+    /// cell's mirror back to it: each pair is exchanged once), attributes kept; each counter's
+    /// two values change places. Nothing is allocated.
     fn swap_sides(&mut self, rules: &Ruleset) {
         let z = &rules.zobrist;
+        let mirror = rules.pie.as_ref().and_then(|p| p.mirror.as_deref());
         let n = self.nattr.min(16);
-        let mut pieces = Vec::new();
+        let turned = |code: PieceCode| if code.is_empty() { code } else { PieceCode::new(code.kind(), code.owner().other()) };
         for c in 0..self.board.len() as u16 {
-            let code = self.board[c as usize];
-            if code.is_empty() {
+            let d = mirror.map_or(c, |m| m[c as usize]);
+            let (a, b) = (self.board[c as usize], self.board[d as usize]);
+            if d < c || (a.is_empty() && b.is_empty()) {
                 continue;
             }
-            let mut vals = [0i32; 16];
-            for (s, v) in vals.iter_mut().enumerate().take(n) {
-                *v = self.attr(c, s as u8);
+            let (mut va, mut vb) = ([0i32; 16], [0i32; 16]);
+            for s in 0..n {
+                (va[s], vb[s]) = (self.attr(c, s as u8), self.attr(d, s as u8));
             }
-            pieces.push((c, PieceCode::new(code.kind(), code.owner().other()), vals));
-            self.clear_cell(z, c);
-        }
-        let mirror = rules.pie.as_ref().and_then(|p| p.mirror.as_ref());
-        for (c, code, vals) in pieces {
-            let to = mirror.map_or(c, |m| m[c as usize]);
-            self.put(z, to, code, &vals[..n]);
+            self.put(z, c, turned(b), &vb[..n]);
+            if d != c {
+                self.put(z, d, turned(a), &va[..n]);
+            }
         }
         for slot in 0..self.counters.len() {
             let v = self.counters[slot];

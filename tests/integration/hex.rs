@@ -60,7 +60,7 @@ fn a_hex_board_has_six_neighbours() {
     let v = load("diag", &toml("diagonal")).unwrap();
     let mut pos = boardlab::Position::from_text(&v.rules, &format!("{} white", board_with_king("c3"))).unwrap();
     assert_eq!(boardlab::perft::perft(&v, &mut pos, 1).unwrap(), 6);
-    let e = load("north", &toml("n")).unwrap_err();
+    let Err(e) = load("north", &toml("n")) else { panic!("`n` loaded on a hex board") };
     assert!(e.contains("`n` is not a direction set on a hex board") && e.contains("variant.toml:"), "{e}");
 }
 
@@ -176,7 +176,18 @@ fn mistakes_point_at_the_key() {
         ),
     ];
     for (name, toml, want) in cases {
-        let e = load(name, &toml).unwrap_err();
+        let Err(e) = load(name, &toml) else { panic!("{name} loaded") };
         assert!(e.contains(want) && e.contains("variant.toml:"), "{name}: {e}");
     }
+}
+
+/// Past 128 cells (the cell sets' limit) the chain is found by the general flood: on a 20 × 20
+/// hex board red's file a joins ranks 1 and 20 on its 20th stone, not before.
+#[test]
+fn large_boards_join_chains_too() {
+    let rest = "[zones.low]\nranks = [1]\n[zones.high]\nranks = [20]\n[[end]]\ncondition = \"connected\"\nzones = [\"low\", \"high\"]\nreason = \"joined\"\n";
+    let v = load("hex20", &placement(true, 20, 20, rest)).unwrap();
+    let moves: Vec<String> = (1..=20).flat_map(|r| [format!("@a{r}"), format!("@c{r}")]).collect();
+    assert_eq!(winner(&v, &moves[..37].join(" ")), None);
+    assert_eq!(winner(&v, &moves[..39].join(" ")), RED);
 }
