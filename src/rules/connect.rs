@@ -97,11 +97,11 @@ impl Connection {
             s.dist.clear();
             s.dist.resize(n, u32::MAX);
             let (dist, queue) = (&mut s.dist, &mut s.queue);
-            for c in 0..n {
+            for (c, d) in dist.iter_mut().enumerate() {
                 if self.marks[p][c] & (1 << z) != 0
                     && let Some(k) = cost(c)
                 {
-                    dist[c] = k;
+                    *d = k;
                     if k == 0 { queue.push_front(c as u16) } else { queue.push_back(c as u16) }
                 }
             }

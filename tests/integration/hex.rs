@@ -170,6 +170,11 @@ fn mistakes_point_at_the_key() {
         ("mirror_word", placement(true, 3, 3, "[rules]\npie = true\npie_mirror = \"vertical\"\n"), "`vertical` is not a pie mirror"),
         ("mirror_alone", placement(true, 3, 3, "[rules]\npie_mirror = \"diagonal\"\n"), "but `pie` is not on"),
         (
+            "betza",
+            placement(true, 3, 3, "").replace("drop = { supply = \"unlimited\" }", "betza = \"K\""),
+            "Betza's notation describes moves on a square board",
+        ),
+        (
             "mirror_oblong",
             placement(true, 4, 3, "[rules]\npie = true\npie_mirror = \"diagonal\"\n"),
             "has no mirror across the a1 diagonal",
