@@ -117,6 +117,41 @@ struct Layer {
     label: String,
     cells: Vec<bool>,
     size: usize,
+    /// A player's own shade (light, dark) instead of the next zone colour: the zones a
+    /// connection asks a player to join, in a tint of that player's colour.
+    tint: Option<(&'static str, &'static str)>,
+}
+
+impl Layer {
+    /// The layer's shade: its tint, or the `i`-th zone colour (light, or dark on a checkered board).
+    fn fill(&self, i: usize, checkered: bool) -> &'static str {
+        let (light, dark) = self.tint.unwrap_or(ZONE_COLOURS[i % ZONE_COLOURS.len()]);
+        if checkered { dark } else { light }
+    }
+}
+
+/// A light and a dark tint of each named player colour ([`NAMED_COLOURS`]), for the player's
+/// own zones.
+const TINTS: [(&str, (&str, &str)); 12] = [
+    ("white", ("#f4f1e8", "#d6d2c4")),
+    ("black", ("#a6a6a6", "#6e6e6e")),
+    ("red", ("#f2aaaa", "#c96a6a")),
+    ("blue", ("#a9cce8", "#6b9cc4")),
+    ("green", ("#b9dca6", "#79ad62")),
+    ("yellow", ("#f5e59a", "#c9ad3a")),
+    ("orange", ("#f4bf8e", "#cf8a4e")),
+    ("purple", ("#d2bde4", "#9a7cb8")),
+    ("brown", ("#dcc0a2", "#a67c52")),
+    ("grey", ("#d6d6d6", "#8f8f8f")),
+    ("gray", ("#d6d6d6", "#8f8f8f")),
+    ("pink", ("#f7cddc", "#c98aa2")),
+];
+
+/// The tint of `p`'s colour (as [`player_colours`] chooses it).
+fn tint_of(v: &Variant, p: Player) -> Option<(&'static str, &'static str)> {
+    let fill = player_colours(v)[p.index()].fill;
+    let name = NAMED_COLOURS.iter().find(|(_, c)| c.fill == fill).map(|(n, _)| *n)?;
+    TINTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// What a grid point of the board's rectangle is drawn as.
@@ -224,10 +259,32 @@ fn layers(v: &Variant) -> Vec<Layer> {
             });
         }
     }
+    connection_layers(v, &mut out);
     // The most specific zone shows where zones overlap (a goal inside a camp); the sort is
     // stable, so equal sizes keep the order above.
     out.sort_by_key(|l| l.size);
     out
+}
+
+/// The zones each player's chain must join (a `connected` end: Hex's sides), one layer per
+/// player in a tint of its colour where they differ.
+fn connection_layers(v: &Variant, out: &mut Vec<Layer>) {
+    let r = &v.rules;
+    for e in &r.ends {
+        let crate::rules::EndKind::Connected(c) = &e.kind else { continue };
+        let cells = Player::both().map(|p| c.marks[p].iter().map(|&m| m != 0).collect::<Vec<bool>>());
+        per_player(out, cells.clone(), |p, both| {
+            let role = if both { format!("{} joins them", r.player_name(p)) } else { "joining them wins".to_string() };
+            ("sides".to_string(), Some(role))
+        });
+        if cells[0] != cells[1] {
+            for p in Player::both() {
+                if let Some(l) = out.iter_mut().find(|l| l.cells == cells[p.index()] && l.tint.is_none()) {
+                    l.tint = tint_of(v, p);
+                }
+            }
+        }
+    }
 }
 
 /// Adds a zone or a rule's cells for each player: one layer when they are the same for both,
@@ -257,7 +314,7 @@ fn per_player(out: &mut Vec<Layer>, cells: [Vec<bool>; 2], label: impl Fn(Player
                     Some(role) => format!("{zone} ({role})"),
                     None => zone,
                 };
-                out.push(Layer { label, cells: set.clone(), size });
+                out.push(Layer { label, cells: set.clone(), size, tint: None });
             }
         }
     }
@@ -284,6 +341,8 @@ struct Frame {
     files: i32,
     ranks: i32,
     flip: bool,
+    /// A hex board: cells are hexagons, each rank half a cell right of the one below.
+    hex: bool,
     /// The board's top-left corner.
     x0: f64,
     y0: f64,
@@ -292,7 +351,7 @@ struct Frame {
 impl Frame {
     /// The frame [`svg`] draws a board of `g` in (the caption changes nothing above it).
     fn of(g: &Geometry, opts: Options) -> Frame {
-        Frame { files: g.files as i32, ranks: g.ranks as i32, flip: opts.flip, x0: MARGIN + COORDS, y0: MARGIN }
+        Frame { files: g.files as i32, ranks: g.ranks as i32, flip: opts.flip, hex: g.hex, x0: MARGIN + COORDS, y0: MARGIN }
     }
 
     /// The top-left corner of the square of a grid point (may lie outside the board).
@@ -302,6 +361,9 @@ impl Frame {
     }
 
     fn centre(&self, f: i32, r: i32) -> (f64, f64) {
+        if self.hex {
+            return self.hex_centre(f, r);
+        }
         let (x, y) = self.corner(f, r);
         (x + CELL / 2.0, y + CELL / 2.0)
     }
@@ -311,6 +373,95 @@ impl Frame {
         self.centre(f as i32, r as i32)
     }
 }
+
+// ---- hexagonal boards (issue 51, part 2) ----
+
+/// A hexagon's circumradius: its centre to a corner (pointy-top hexagons `CELL` wide).
+const HEX_R: f64 = CELL / 1.732_050_807_568_877_2;
+/// The distance between two ranks' centres.
+const HEX_ROW: f64 = 1.5 * HEX_R;
+
+impl Frame {
+    /// The board's width and height.
+    fn size(&self) -> (f64, f64) {
+        if self.hex {
+            ((self.files as f64 + (self.ranks - 1) as f64 / 2.0) * CELL, (self.ranks - 1) as f64 * HEX_ROW + 2.0 * HEX_R)
+        } else {
+            (self.files as f64 * CELL, self.ranks as f64 * CELL)
+        }
+    }
+
+    /// A hex cell's centre: rank `r` is shifted right by half a cell per rank above rank 1
+    /// (turned half a turn when flipped).
+    fn hex_centre(&self, f: i32, r: i32) -> (f64, f64) {
+        let (cf, cr) = if self.flip { (self.files - 1 - f, self.ranks - 1 - r) } else { (f, r) };
+        let x = self.x0 + CELL / 2.0 + (cf as f64 + cr as f64 / 2.0) * CELL;
+        let y = self.y0 + HEX_R + (self.ranks - 1 - cr) as f64 * HEX_ROW;
+        (x, y)
+    }
+
+    /// The six corners of the hexagon of a cell, as SVG points.
+    fn hexagon(&self, f: i32, r: i32) -> String {
+        let (x, y) = self.hex_centre(f, r);
+        let pts: Vec<String> = (0..6)
+            .map(|i| {
+                let a = std::f64::consts::PI / 3.0 * i as f64 + std::f64::consts::PI / 6.0;
+                format!("{},{}", num(x + HEX_R * a.cos()), num(y + HEX_R * a.sin()))
+            })
+            .collect();
+        pts.join(" ")
+    }
+}
+
+/// A hex board's cells: hexagons in their zone's shade or the board's tone, the last move's
+/// cells highlighted, and the board's outline as the hexagons' own edges.
+fn hex_cells(g: &Geometry, (shade, layers): (&[Option<usize>], &[Layer]), marked: &[u16], frame: &Frame) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "<g id=\"squares\" stroke=\"{GRID}\" stroke-width=\"1\">");
+    for c in g.cells() {
+        let (f, r) = g.coords(c);
+        let fill = match shade[c.0 as usize] {
+            Some(i) => layers[i].fill(i, false),
+            None => FULL_LIGHT,
+        };
+        let _ = writeln!(s, "<polygon points=\"{}\" fill=\"{fill}\"/>", frame.hexagon(f as i32, r as i32));
+    }
+    let _ = writeln!(s, "</g>");
+    if !marked.is_empty() {
+        let _ = writeln!(s, "<g id=\"last-move\" fill=\"{HIGHLIGHT}\" fill-opacity=\"0.55\">");
+        for (i, &c) in marked.iter().enumerate() {
+            if !marked[..i].contains(&c) {
+                let (f, r) = g.coords(Cell(c));
+                let _ = writeln!(s, "<polygon points=\"{}\"/>", frame.hexagon(f as i32, r as i32));
+            }
+        }
+        let _ = writeln!(s, "</g>");
+    }
+    s
+}
+
+/// A hex board's coordinates: each file's letter under its cell drawn lowest, each rank's
+/// number left of its cell drawn leftmost (the board turned half a turn when flipped).
+fn hex_coordinates(g: &Geometry, frame: &Frame) -> String {
+    let mut s = format!("<g id=\"coordinates\" font-size=\"{FONT}\" fill=\"#555555\" text-anchor=\"middle\">\n");
+    // Drawn lowest: the lowest rank, or the highest when flipped; drawn leftmost likewise.
+    let order = |n: i32| -> Vec<i32> { if frame.flip { (0..n).rev().collect() } else { (0..n).collect() } };
+    for f in 0..frame.files {
+        let Some(low) = order(frame.ranks).into_iter().find(|&r| g.at(f, r).is_some()) else { continue };
+        let (x, y) = frame.hex_centre(f, low);
+        let (x, y) = (x - CELL / 4.0, y + HEX_R + 12.0);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x), num(y + FONT * 0.36), crate::geometry::file_letter(f as u8));
+    }
+    for r in 0..frame.ranks {
+        let Some(first) = order(frame.files).into_iter().find(|&f| g.at(f, r).is_some()) else { continue };
+        let (x, y) = frame.hex_centre(first, r);
+        let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x - CELL / 2.0 - 11.0), num(y + FONT * 0.36), r + 1);
+    }
+    s.push_str("</g>\n");
+    s
+}
+
+// ---- end of hexagonal boards ----
 
 /// The side of a cell's square in [`svg`]'s units: a cell is hit within half of it of its centre.
 pub(crate) const CELL_SIDE: f64 = CELL;
@@ -328,10 +479,8 @@ pub(crate) fn cell_centres(v: &Variant, opts: Options) -> Vec<(f64, f64)> {
 pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> String {
     let r = &v.rules;
     let g = &r.geometry;
-    let (files, ranks) = (g.files as i32, g.ranks as i32);
     let frame = Frame::of(g, opts);
-    let board_w = files as f64 * CELL;
-    let board_h = ranks as f64 * CELL;
+    let (board_w, board_h) = frame.size();
     let squares = squares(g);
     let layers = layers(v);
     // Each cell shows its most specific zone.
@@ -357,17 +506,21 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
     let _ = writeln!(s, "<desc>{}</desc>", esc(&pos.to_text(r)));
     let _ = writeln!(s, "<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>", num(width), num(height));
 
-    s.push_str(&square_cells(g, &squares, &shade, checkered, &frame));
-    s.push_str(&outline(&squares, &frame));
     let path = last.map_or(vec![], last_path);
-    s.push_str(&last_move(g, last, &path, &frame));
+    if g.hex {
+        s.push_str(&hex_cells(g, (&shade, &layers), &path, &frame));
+    } else {
+        s.push_str(&square_cells(g, &squares, (&shade, &layers), checkered, &frame));
+        s.push_str(&outline(&squares, &frame));
+        s.push_str(&last_move(g, last, &path, &frame));
+    }
 
     s.push_str(&pieces(v, pos, &frame, colours));
     if let Some(m) = last {
         s.push_str(&arrow(g, m, &path, &frame));
         s.push_str(&captures(g, pos, m, &frame));
     }
-    s.push_str(&coordinates(&frame, board_h));
+    s.push_str(&if g.hex { hex_coordinates(g, &frame) } else { coordinates(&frame, board_h) });
     if !caption.rows.is_empty() {
         s.push_str(&caption.draw(MARGIN, caption_top));
     }
@@ -377,7 +530,7 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
 
 /// The squares: cells in their zone's shade (`shade`, a layer per cell) or the board's tones,
 /// unused squares light.
-fn square_cells(g: &Geometry, squares: &[Square], shade: &[Option<usize>], checkered: bool, frame: &Frame) -> String {
+fn square_cells(g: &Geometry, squares: &[Square], (shade, layers): (&[Option<usize>], &[Layer]), checkered: bool, frame: &Frame) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "<g id=\"squares\" stroke=\"{GRID}\" stroke-width=\"0.8\">");
     for rk in 0..frame.ranks {
@@ -386,10 +539,7 @@ fn square_cells(g: &Geometry, squares: &[Square], shade: &[Option<usize>], check
                 Square::Gap => continue,
                 Square::Unused => UNUSED,
                 Square::Cell(c) => match shade[c.0 as usize] {
-                    Some(i) => {
-                        let (light, dark) = ZONE_COLOURS[i % ZONE_COLOURS.len()];
-                        if checkered { dark } else { light }
-                    }
+                    Some(i) => layers[i].fill(i, checkered),
                     None if checkered => PLAYED,
                     None if g.is_dark(c) => FULL_DARK,
                     None => FULL_LIGHT,
@@ -734,8 +884,7 @@ fn caption(v: &Variant, pos: &Position, last: Option<&Move>, layers: &[Layer], s
     let mut legend: Vec<Item> = Vec::new();
     for (i, l) in layers.iter().enumerate() {
         if shade.contains(&Some(i)) {
-            let (light, dark) = ZONE_COLOURS[i % ZONE_COLOURS.len()];
-            legend.push(Item::Swatch { fill: if checkered { dark } else { light }, label: l.label.clone() });
+            legend.push(Item::Swatch { fill: l.fill(i, checkered), label: l.label.clone() });
         }
     }
     if r.kinds.len() > 1 {
@@ -872,7 +1021,7 @@ mod tests {
     #[test]
     fn svg_flipped_puts_the_second_players_side_at_the_bottom() {
         let v = Variant::load("checkers", &[]).unwrap();
-        let frame = Frame { files: 8, ranks: 8, flip: false, x0: 0.0, y0: 0.0 };
+        let frame = Frame { files: 8, ranks: 8, flip: false, hex: false, x0: 0.0, y0: 0.0 };
         assert_eq!(frame.corner(0, 0), (0.0, 7.0 * CELL));
         let flipped = Frame { flip: true, ..frame };
         assert_eq!(flipped.corner(0, 0), (7.0 * CELL, 0.0));

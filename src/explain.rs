@@ -40,6 +40,12 @@ pub enum IllegalReason {
     PendingDecision { player: String, tag: String, choices: Moves },
     #[error("passing is allowed only when the rules give no move")]
     PassNotAllowed,
+    /// `swap` where the pie rule does not offer it (`None`: the rules have no pie rule).
+    #[error("{}", match .0 {
+        None => "these rules have no pie rule ([rules] pie = true): there is no swap".to_string(),
+        Some(p) => format!("the pie rule's swap is only the second player's first move ({p}'s move right after the first), and this is not it"),
+    })]
+    SwapNotOffered(Option<String>),
     /// A hook refused it, with the hook's words.
     #[error("{0}")]
     Refused(String),
@@ -188,6 +194,9 @@ pub(crate) fn explain(rules: &Ruleset, pos: &Position, mv: &MoveText, l: &Lists)
     }
     if let MoveText::Drop { letter, to } = mv {
         return by_drop(rules, pos, *letter, *to).unwrap_or(IllegalReason::Filtered);
+    }
+    if let MoveText::Swap = mv {
+        return IllegalReason::SwapNotOffered(rules.pie.as_ref().map(|_| names(crate::piece::Player::SECOND)));
     }
     let Some(from) = mv.from() else { return IllegalReason::PassNotAllowed };
     let text = mv.text(&rules.geometry);

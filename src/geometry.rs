@@ -19,6 +19,46 @@ pub(crate) const NONE: u16 = u16::MAX;
 pub(crate) const COMPASS: [(&str, (i8, i8)); 8] =
     [("n", (0, 1)), ("ne", (1, 1)), ("e", (1, 0)), ("se", (1, -1)), ("s", (0, -1)), ("sw", (-1, -1)), ("w", (-1, 0)), ("nw", (-1, 1))];
 
+// ---- Hexagonal boards (issue 51, part 2) ----
+
+/// The six directions of a hex board, as (file delta, rank delta) on its grid: a hex board is
+/// the grid of a rhombus whose rank `r` is drawn shifted right by half a cell per rank above
+/// rank 1, so that `(0, 1)` is up and to the right. Counter-clockwise from east.
+pub(crate) const HEX_COMPASS: [(&str, (i8, i8)); 6] =
+    [("e", (1, 0)), ("ne", (0, 1)), ("nw", (-1, 1)), ("w", (-1, 0)), ("sw", (0, -1)), ("se", (1, -1))];
+
+/// The six diagonals of a hex board (each between two of [`HEX_COMPASS`], two cells' width
+/// away: Gliński's bishop), counter-clockwise from east-north-east.
+pub(crate) const HEX_DIAGONALS: [(i8, i8); 6] = [(1, 1), (-1, 2), (-2, 1), (-1, -1), (1, -2), (2, -1)];
+
+/// The vector of a compass name on a square (`hex` false) or hex board.
+pub(crate) fn compass_vector_on(name: &str, hex: bool) -> Option<(i8, i8)> {
+    if hex { HEX_COMPASS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d) } else { compass_vector(name) }
+}
+
+/// Cells that `seed` reaches through cells of `through` by steps of `neighbours` (the seed
+/// cells included, whether or not they are in `through`): a flood fill, over a flag per cell.
+/// `through` and the result are flags per cell, so any board size works.
+pub(crate) fn flood(seed: &[u16], through: impl Fn(u16) -> bool, neighbours: &CellTable<u16>, seen: &mut Vec<bool>) {
+    let n = seen.len();
+    seen.clear();
+    seen.resize(n, false);
+    let mut stack: Vec<u16> = seed.to_vec();
+    for &c in seed {
+        seen[c as usize] = true;
+    }
+    while let Some(c) = stack.pop() {
+        for &x in neighbours.get(c) {
+            if !seen[x as usize] && through(x) {
+                seen[x as usize] = true;
+                stack.push(x);
+            }
+        }
+    }
+}
+
+// ---- end of hexagonal boards ----
+
 /// The compass index of a unit vector (its place in [`COMPASS`]), or 255.
 pub(crate) fn compass_index(v: (i8, i8)) -> u8 {
     COMPASS.iter().position(|(_, d)| *d == v).map_or(255, |i| i as u8)
@@ -109,6 +149,9 @@ pub struct Geometry {
     /// cell → bit set of the zones it belongs to.
     zone_bits: Vec<ZoneSet>,
     zone_names: Vec<String>,
+    /// A hex board (`[board] geometry = "hex"`): six neighbours per cell ([`HEX_COMPASS`]),
+    /// drawn as hexagons.
+    pub(crate) hex: bool,
 }
 
 impl Geometry {
@@ -139,6 +182,7 @@ impl Geometry {
             ray_up: Vec::new(),
             zone_bits: vec![ZoneSet::BOARD; n],
             zone_names: Vec::new(),
+            hex: false,
         }
     }
 

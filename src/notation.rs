@@ -34,6 +34,9 @@ pub(crate) enum MoveKind {
         written: bool,
     },
     Pass,
+    /// The pie rule's swap (`[rules] pie`): every piece on the board changes owner (and, with
+    /// `pie_mirror`, cell); written `swap`.
+    Swap,
     /// A move like [`MoveKind::Normal`], after which a piece of `code` is placed on `at` (a
     /// two-part turn: Amazons' arrow); `letter`: 0 where the placed kind goes without saying
     /// (written `/g7`), else its symbol in upper case (a gated piece: written `/H@b1`).
@@ -100,6 +103,8 @@ const _: () = assert!(std::mem::size_of::<Move>() <= 16);
 
 impl Move {
     pub const PASS: Move = Move { kind: MoveKind::Pass, from: NONE, len: 0, last: NONE, slot: [NONE, 0] };
+    /// The pie rule's swap.
+    pub const SWAP: Move = Move { kind: MoveKind::Swap, from: NONE, len: 0, last: NONE, slot: [NONE, 0] };
 
     /// A step or slide to an empty cell.
     pub(crate) fn quiet(from: u16, to: u16) -> Move {
@@ -295,7 +300,7 @@ impl Move {
     /// The landing cell, if the piece stays on the board.
     #[inline]
     pub(crate) fn to(&self) -> Option<u16> {
-        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass) || self.len == 0 { None } else { Some(self.last) }
+        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass | MoveKind::Swap) || self.len == 0 { None } else { Some(self.last) }
     }
 
     /// The landings, in order (a chain's come from the table).
@@ -329,6 +334,7 @@ impl Move {
         let mut s = String::new();
         match self.kind {
             MoveKind::Pass => s.push_str("pass"),
+            MoveKind::Swap => s.push_str("swap"),
             MoveKind::Off { dir } => {
                 s.push_str(g.name(crate::geometry::Cell(self.from)));
                 s.push_str("-off");
@@ -374,6 +380,8 @@ impl Move {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveText {
     Pass,
+    /// `swap` (the pie rule).
+    Swap,
     /// `e2-off` or `e2-off:n` (`dir` in the compass order, 255 for none).
     Off {
         from: u16,
@@ -513,6 +521,9 @@ impl MoveText {
         if t == "pass" {
             return Ok(MoveText::Pass);
         }
+        if t == "swap" {
+            return Ok(MoveText::Swap);
+        }
         let (castle, gate) = t.split_once('/').unwrap_or((&t, ""));
         let castle_then = || if gate.is_empty() { Ok(None) } else { Placed::parse(gate, g).map(Some) };
         match castle {
@@ -577,6 +588,7 @@ impl MoveText {
     pub fn names(&self, m: &Move) -> bool {
         match self {
             MoveText::Pass => m.kind == MoveKind::Pass,
+            MoveText::Swap => m.kind == MoveKind::Swap,
             MoveText::Castle { east, then } => {
                 m.castles_east() == Some(*east)
                     && match (then, m.gated()) {
@@ -607,7 +619,7 @@ impl MoveText {
     /// The start cell, if the move has one.
     pub(crate) fn from(&self) -> Option<u16> {
         match self {
-            MoveText::Pass | MoveText::Drop { .. } | MoveText::Castle { .. } => None,
+            MoveText::Pass | MoveText::Swap | MoveText::Drop { .. } | MoveText::Castle { .. } => None,
             MoveText::Off { from, .. } | MoveText::Path { from, .. } => Some(*from),
         }
     }
@@ -635,6 +647,7 @@ impl MoveText {
     pub(crate) fn capturing_at_landings(&self) -> Move {
         match self {
             MoveText::Pass | MoveText::Castle { .. } => Move::PASS,
+            MoveText::Swap => Move::SWAP,
             MoveText::Drop { letter, to } => Move::drop(PieceCode::EMPTY, letter.map_or(0, |c| c as u8), letter.is_some(), *to),
             MoveText::Off { from, dir } => Move::off(*from, *dir),
             MoveText::Path { from, landings, capture, then, .. } => {
@@ -652,6 +665,7 @@ impl MoveText {
     pub(crate) fn text(&self, g: &Geometry) -> String {
         match self {
             MoveText::Pass => "pass".into(),
+            MoveText::Swap => "swap".into(),
             MoveText::Castle { east, then } => {
                 format!("{}{}", if *east { "O-O" } else { "O-O-O" }, then.map_or(String::new(), |p| p.text(g)))
             }
@@ -855,7 +869,7 @@ mod tests {
     fn move_text_round_trip() {
         let g = g();
         let parse = |t: &str| MoveText::parse(t, &g);
-        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "a1xa3", "@c3", "K@c3", "d1-d7/g7", "a1xa3/a1"] {
+        for t in ["e2-d3", "c3xc5xe5", "h2-off", "a2-off:w", "pass", "swap", "a1xa3", "@c3", "K@c3", "d1-d7/g7", "a1xa3/a1"] {
             let m = parse(t).unwrap();
             assert_eq!(m.capturing_at_landings().text(&g), t);
             assert!(m.names(&m.capturing_at_landings()));

@@ -131,6 +131,7 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
         | EndKind::Beside { .. }
         | EndKind::PiecesAtMost { .. }
         | EndKind::InARow { .. }
+        | EndKind::Connected(_)
         | EndKind::Enclosed { .. } => on_move,
         // `safe`: reached only where the piece cannot be taken at once.
         EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },
@@ -246,6 +247,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     }
     if rules.may_pass {
         n |= Needs { adds_moves: true, ..Needs::NONE };
+    }
+    if rules.pie.is_some() {
+        // The swap is a move of its own, and changes the owner of every piece.
+        n |= Needs { adds_moves: true, moves_others: true, ..Needs::NONE };
     }
     if rules.drops.gating.is_some() {
         // A move from a gate, again with each gated kind in hand placed on the cell it leaves.

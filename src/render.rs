@@ -36,12 +36,17 @@ pub(crate) fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::
     let captured: Vec<u16> = last.map(|m| m.victims().collect()).unwrap_or_default();
     // With a display attribute, each cell shows the symbol, the value and `*` on a crowned piece.
     let width = if r.display_attribute.is_some() { 5 } else { 3 };
+    // A hex board: a space more per cell, each rank half a cell right of the one below.
+    let (gap, width) = if g.hex { (" ", width + 1) } else { ("", width) };
     for rank in (0..g.ranks as i32).rev() {
         let _ = write!(s, "{:>3} ", rank + 1);
+        if g.hex {
+            s.push_str(&" ".repeat(rank as usize * width / 2));
+        }
         for f in 0..g.files as i32 {
             s.push_str(&match g.at(f, rank) {
                 None => " ".repeat(width),
-                Some(c) => cell_text(v, pos, c, marked.contains(&c.0), captured.contains(&c.0), style),
+                Some(c) => cell_text(v, pos, c, marked.contains(&c.0), captured.contains(&c.0), style) + gap,
             });
         }
         let trimmed = s.trim_end_matches(' ').len();

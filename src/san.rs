@@ -165,6 +165,7 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
         }
         MoveKind::Then { .. } if m.gated().is_some() => None,
         MoveKind::Pass => return Some("pass".into()),
+        MoveKind::Swap => return Some("swap".into()),
         MoveKind::Drop { letter, .. } if letter.is_ascii_alphabetic() => return Some(format!("{}@{}", letter as char, name(m.to()?))),
         MoveKind::Drop { .. } => return Some(format!("@{}", name(m.to()?))),
         MoveKind::Promote { stay: true, .. } | MoveKind::Normal => None,

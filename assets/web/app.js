@@ -207,10 +207,13 @@ function cellAt(evt) {
   pt.y = evt.clientY;
   const p = pt.matrixTransform(svg.getScreenCTM().inverse());
   const half = board.cell_side / 2;
+  // The nearest centre within half a cell each way (hex cells' squares overlap between rows).
+  let best = null, bestD = Infinity;
   for (const [name, [x, y]] of Object.entries(board.cells)) {
-    if (Math.abs(p.x - x) <= half && Math.abs(p.y - y) <= half) return name;
+    const d = (p.x - x) ** 2 + (p.y - y) ** 2;
+    if (Math.abs(p.x - x) <= half && Math.abs(p.y - y) <= half && d < bestD) [best, bestD] = [name, d];
   }
-  return null;
+  return best;
 }
 
 function onClick(evt) {

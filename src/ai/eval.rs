@@ -216,6 +216,8 @@ pub struct Evaluator<'a> {
     fills: Vec<Option<Vec<crate::rules::movement::Fill>>>,
     /// For one [`Evaluator::score_counted`] call, the mobility of the player to decide.
     own_moves: Option<usize>,
+    /// The connection term's distances.
+    conn: crate::rules::connect::Scratch,
 }
 
 /// The material and progress terms of `pos`, summed on the cell sets where the model groups
@@ -361,6 +363,7 @@ impl<'a> Evaluator<'a> {
                 v.rules.pieces.iter().map(|p| by_code(p).map(|fs| fs.into_iter().flatten().collect())).collect()
             },
             own_moves: None,
+            conn: crate::rules::connect::Scratch::default(),
         }
     }
 
@@ -407,6 +410,7 @@ impl<'a> Evaluator<'a> {
             Term::Lines => !m.lines.is_empty(),
             Term::Territory => m.territory != 0,
             Term::Script => self.script,
+            Term::Connection => m.connection != 0,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -476,6 +480,9 @@ impl<'a> Evaluator<'a> {
                 None => lines_by_cells(lines, pos, t),
             }
         }
+        if m.connection != 0 {
+            connection_term(&self.v.rules.ends, pos.board(), (m.connection, &mut self.conn), &mut t[Term::Connection.index()]);
+        }
         if self.script
             && let Some(s) = &self.v.script
         {
@@ -486,6 +493,26 @@ impl<'a> Evaluator<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// The connection term: per `connected` end, each player loses `units` per piece it still
+/// needs to place to join its zones (a player who no longer can, as many as the board has
+/// cells); a misère connection counts the other way.
+fn connection_term(
+    ends: &[crate::rules::EndRule],
+    board: &[crate::piece::PieceCode],
+    (units, scratch): (i32, &mut crate::rules::connect::Scratch),
+    t: &mut ByPlayer<i32>,
+) {
+    for e in ends {
+        if let crate::rules::EndKind::Connected(c) = &e.kind {
+            let sign = if c.win { -1 } else { 1 };
+            for p in Player::both() {
+                let need = c.needed(board, p, scratch).unwrap_or(board.len() as u32);
+                t[p] += sign * units * need as i32;
+            }
+        }
     }
 }
 

@@ -57,6 +57,8 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
     let name = |c: u16| d.cell(c, g);
     match m.kind {
         MoveKind::Pass => "0000".into(),
+        // The pie rule's swap: the word, as Hex programs write it.
+        MoveKind::Swap => "swap".into(),
         MoveKind::Off { .. } => m.text(g),
         MoveKind::Drop { letter, .. } => {
             let to = m.to().map(name).unwrap_or_default();

@@ -116,6 +116,9 @@ pub(crate) enum EndKind {
     /// player, a flag per cell) by steps along `neighbours` through cells free of the mover's
     /// pieces: the mover wins (Copenhagen Hnefatafl's encirclement).
     Enclosed { cells: ByPlayer<Vec<bool>>, neighbours: CellTable<u16> },
+    /// After a move, the chain of the moved or dropped piece joins its owner's part of every
+    /// zone of the list: its owner wins (or loses). Hex, Y ([`super::connect`]).
+    Connected(super::connect::Connection),
 }
 
 /// What filling the board (or a zone) means.
@@ -233,7 +236,8 @@ impl EndKind {
             | EndKind::Material { .. }
             | EndKind::Facing { .. }
             | EndKind::Checks { .. }
-            | EndKind::Enclosed { .. } => Phase::AfterMove,
+            | EndKind::Enclosed { .. }
+            | EndKind::Connected(_) => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -306,6 +310,7 @@ impl EndKind {
             EndKind::Enclosed { cells, neighbours } => {
                 enclosed(m.board, m.mover.other(), &cells[m.mover.other()], neighbours).then_some(Some(m.mover))
             }
+            EndKind::Connected(c) => c.joined_at(m.board, m.effects.to).map(|p| Some(winner(c.win, p))),
             // (Facing is judged by the kernel after a pass, which knows the geometry.)
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
         }
@@ -349,6 +354,7 @@ impl EndKind {
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
             | EndKind::Enclosed { .. }
+            | EndKind::Connected(_)
             | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
@@ -374,6 +380,7 @@ impl EndKind {
             | EndKind::Material { .. }
             | EndKind::Checks { .. }
             | EndKind::Enclosed { .. }
+            | EndKind::Connected(_)
             | EndKind::Facing { .. }
             | EndKind::Repetition { .. } => None,
         }
@@ -567,9 +574,11 @@ pub(crate) fn standing_result(
             EndKind::ZoneReached { cells, kinds, win, standing: true, .. } => {
                 standing_in_zone(board, cells, *kinds, mover, &safe).map(|w| w.map(|p| if *win { p } else { p.other() }))?
             }
-            EndKind::InARow { .. } | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => (0..board.len() as u16)
-                .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
-                .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?,
+            EndKind::InARow { .. } | EndKind::Connected(_) | EndKind::ZoneReached { .. } | EndKind::Beside { after_capture: false, .. } => {
+                (0..board.len() as u16)
+                    .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
+                    .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
+            }
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
@@ -621,7 +630,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 16] = [
+const CONDITIONS: [(&str, Reader); 17] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -638,6 +647,7 @@ const CONDITIONS: [(&str, Reader); 16] = [
     ("checks", checks),
     ("facing", facing),
     ("enclosed", enclosed_rule),
+    ("connected", connected),
 ];
 
 /// `result = "points"` needs the count it names (`[rules] points`).
@@ -770,7 +780,7 @@ fn beside(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         Some(a) => v.word(c.f, a, &["any_move", "capture"])? == "capture",
     };
     let dirs = match &e.directions {
-        None => crate::rules::movement::named_dirs("all", 1).unwrap_or_default(),
+        None => crate::rules::movement::named_dirs_on("all", 1, c.g.hex).unwrap_or_default(),
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
     };
     Ok(Some(EndKind::Beside { kinds, of, after_capture, win, neighbours: c.g.neighbour_table(&dirs) }))
@@ -785,11 +795,54 @@ fn enclosed_rule(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         cells[p] = c.g.cells().map(|x| c.g.zones_of(x.0).meets(m)).collect();
     }
     let dirs = match &e.directions {
-        None => crate::rules::movement::named_dirs("orthogonal", 1).unwrap_or_default(),
+        None => crate::rules::movement::named_dirs_on("orthogonal", 1, c.g.hex).unwrap_or_default(),
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
     };
     Ok(Some(EndKind::Enclosed { cells, neighbours: c.g.neighbour_table(&dirs) }))
 }
+
+// ---- connection (issue 51, part 3) ----
+
+/// `connected`: the zones a chain must join (2 to 8, each with a cell in each player's part),
+/// the chain's adjacency (`directions`, default the board's: `orthogonal`, six on a hex
+/// board), the kinds that make chains, and whether joining wins.
+fn connected(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    use super::connect::{Connection, MAX_ZONES};
+    let zs = e.zones.as_ref().ok_or_else(|| need(v, e, c.f, "zones"))?;
+    let n = zs.get_ref().len();
+    if !(2..=MAX_ZONES).contains(&n) {
+        let err = v.err(c.f, zs.span(), format!("a connection joins 2 to {MAX_ZONES} zones, not {n}"), "here");
+        return Err(err.with_help("zones = [\"north_edge\", \"south_edge\"] (a per-player zone gives each player its own sides)"));
+    }
+    let mut marks = ByPlayer::new(vec![0u8; c.g.len()], vec![0u8; c.g.len()]);
+    for (i, z) in zs.get_ref().iter().enumerate() {
+        for p in Player::both() {
+            let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
+            let mut any = false;
+            for x in c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)) {
+                marks[p][x.0 as usize] |= 1 << i;
+                any = true;
+            }
+            if !any {
+                let msg = format!("zone `{}` has no cell for {}: no chain could join it", z.get_ref(), c.players[p]);
+                return Err(v.err(c.f, z.span(), msg, "here"));
+            }
+        }
+    }
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs_on("orthogonal", 1, c.g.hex).unwrap_or_default(),
+        Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
+    };
+    let win = match &e.result {
+        None => true,
+        Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
+    };
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    let all = ((1u16 << n) - 1) as u8;
+    Ok(Some(EndKind::Connected(Connection { marks, all, kinds, neighbours: c.g.neighbour_table(&dirs), win })))
+}
+
+// ---- end of connection ----
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let n = e.count.as_ref().ok_or_else(|| need(v, e, c.f, "count"))?;
@@ -828,7 +881,7 @@ fn in_a_row(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     };
     let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
     let dirs = match &e.directions {
-        None => crate::rules::movement::named_dirs("all", 1).unwrap_or_default(),
+        None => crate::rules::movement::named_dirs_on("all", 1, c.g.hex).unwrap_or_default(),
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
     };
     // A direction and its opposite are one axis.

@@ -63,6 +63,9 @@ pub(crate) const TEMPO_POINTS: i32 = 5;
 /// `LINE_POINTS * k²`.
 pub(crate) const LINE_POINTS: i32 = 4;
 
+/// Points per piece a player still needs to place to make a connection (`connected`).
+pub(crate) const CONNECT_POINTS: i32 = 30;
+
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Term {
@@ -75,13 +78,24 @@ pub(crate) enum Term {
     Lines,
     Territory,
     Script,
+    Connection,
 }
 
 impl Term {
     /// How many terms there are.
-    pub(crate) const COUNT: usize = 9;
-    pub(crate) const ALL: [Term; Term::COUNT] =
-        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Territory, Term::Script];
+    pub(crate) const COUNT: usize = 10;
+    pub(crate) const ALL: [Term; Term::COUNT] = [
+        Term::Material,
+        Term::Progress,
+        Term::Fill,
+        Term::Mobility,
+        Term::Exits,
+        Term::Tempo,
+        Term::Lines,
+        Term::Territory,
+        Term::Script,
+        Term::Connection,
+    ];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
     pub(crate) fn name(self) -> &'static str {
@@ -95,6 +109,7 @@ impl Term {
             Term::Lines => "lines",
             Term::Territory => "territory",
             Term::Script => "script",
+            Term::Connection => "connection",
         }
     }
 
@@ -110,6 +125,7 @@ impl Term {
             Term::Lines => "open lines towards n in a row, the fuller the more",
             Term::Territory => "empty cells the player's pieces reach in fewer moves than the opponent's",
             Term::Script => "the script's evaluate hook",
+            Term::Connection => "pieces still to place for a chain to join the zones of `connected` (fewer is better)",
         }
     }
 
@@ -194,6 +210,8 @@ pub(crate) struct EvalModel {
     pub(crate) hands: Vec<(u8, i32)>,
     /// Units per point the script's `evaluate` returns.
     pub(crate) script: i32,
+    /// Units per piece still needed to connect (`connected`; 0: not measured).
+    pub(crate) connection: i32,
     /// The number of cells (the stride of the per-cell tables).
     pub(crate) cells: usize,
     /// Per code, its cells grouped by the same (material, progress) units: `(material,
@@ -289,6 +307,11 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
         hands,
         script: units(1.0, weights[Term::Script.index()]),
+        connection: if r.ends.iter().any(|e| matches!(e.kind, EndKind::Connected(_))) {
+            units(CONNECT_POINTS as f64, weights[Term::Connection.index()])
+        } else {
+            0
+        },
         cells: n,
         classes,
         nodes,

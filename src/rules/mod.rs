@@ -5,6 +5,7 @@
 pub(crate) mod attacks;
 pub(crate) mod betza;
 pub(crate) mod castling;
+pub(crate) mod connect;
 pub(crate) mod custodian;
 pub(crate) mod ends;
 pub(crate) mod error;
@@ -13,6 +14,7 @@ pub(crate) mod hooks;
 pub(crate) mod movement;
 pub(crate) mod names;
 pub(crate) mod options;
+pub(crate) mod pie;
 pub(crate) mod promoted;
 pub(crate) mod raw;
 pub(crate) mod setwise;
@@ -523,6 +525,9 @@ impl Zobrist {
         if value == 0 { 0 } else { mix(((cell as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64) ^ 0xA5A5_0000_0000_0000) }
     }
 
+    /// The key of the pie rule's swap on offer ([`pie::Pie`]).
+    pub(crate) const PIE: u64 = 0x6A09_E667_F3BC_C908;
+
     /// The key of an open en passant cell.
     #[inline]
     pub(crate) fn en_passant(cell: u16) -> u64 {
@@ -647,6 +652,8 @@ pub struct Ruleset {
     /// `[rules] pass = true`: a player may pass at any turn (a pass in check is refused by the
     /// check rule like any move that leaves the king attacked).
     pub(crate) may_pass: bool,
+    /// `[rules] pie = true`: the second player's first move may be `swap` ([`pie::Pie`]).
+    pub(crate) pie: Option<pie::Pie>,
     /// The capture policy where it applies to the legal moves, after the check test, instead
     /// of in move generation (`captures` then holds none): where `check = "illegal"` meets a
     /// compulsory or maximal capture, a capture that would leave the king attacked does not

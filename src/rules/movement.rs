@@ -1186,6 +1186,33 @@ pub(crate) fn named_dirs(name: &str, fwd: i8) -> Option<Vec<(i8, i8)>> {
     Some(v)
 }
 
+// ---- hexagonal boards (issue 51, part 2) ----
+
+/// Direction sets by name on a square board (`hex` false, [`named_dirs`]) or a hex board: there
+/// `orthogonal` and `all` are the six neighbours, `diagonal` the six hex diagonals (Gliński's
+/// bishop), `forward` the two neighbours ahead (`ne`, `nw` for a player whose forward is
+/// north), `backward` the two behind, `sideways` east and west; the single directions are `e`,
+/// `ne`, `nw`, `w`, `sw`, `se`. The other forward-relative sets have no meaning there (`None`).
+pub(crate) fn named_dirs_on(name: &str, fwd: i8, hex: bool) -> Option<Vec<(i8, i8)>> {
+    if !hex {
+        return named_dirs(name, fwd);
+    }
+    let six: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
+    let v = match name {
+        "orthogonal" | "all" => six,
+        "diagonal" => crate::geometry::HEX_DIAGONALS.to_vec(),
+        "forward" => vec![(0, fwd), (-fwd, fwd)],
+        "backward" => vec![(0, -fwd), (fwd, -fwd)],
+        "sideways" => vec![(1, 0), (-1, 0)],
+        other => vec![crate::geometry::compass_vector_on(other, true)?],
+    };
+    Some(v)
+}
+
+const HEX_DIR_NAMES: &str = "orthogonal, diagonal, all, forward, backward, sideways, e, ne, nw, w, sw, se, or [dx, dy] vectors";
+
+// ---- end of hexagonal boards ----
+
 const DIR_NAMES: &str = "orthogonal, diagonal, all, forward, backward, sideways, forward_diagonal, backward_diagonal, forward_all, backward_all, n, ne, e, se, s, sw, w, nw, or [dx, dy] vectors";
 
 pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, relative: bool) -> R<Vec<(i8, i8)>> {
@@ -1194,15 +1221,18 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
         RawDirs::One(s) => vec![RawDir::Name(s.clone())],
         RawDirs::List(l) => l.clone(),
     };
+    let hex = v.hex_board()?;
+    let (dir_names, board) = if hex { (HEX_DIR_NAMES, " on a hex board") } else { (DIR_NAMES, "") };
     for it in items {
         match it {
             RawDir::Name(n) => {
-                let ds = named_dirs(&n, fwd).ok_or_else(|| {
-                    let names: Vec<&str> = DIR_NAMES.split(", ").collect();
-                    let mut e =
-                        v.err(f, d.span(), format!("`{n}` is not a direction set"), "here").with_help(format!("expected {DIR_NAMES}"));
+                let ds = named_dirs_on(&n, fwd, hex).ok_or_else(|| {
+                    let names: Vec<&str> = dir_names.split(", ").collect();
+                    let mut e = v
+                        .err(f, d.span(), format!("`{n}` is not a direction set{board}"), "here")
+                        .with_help(format!("expected {dir_names}"));
                     if let Some(h) = did_you_mean(&n, names) {
-                        e = e.with_help(format!("{h} (expected {DIR_NAMES})"));
+                        e = e.with_help(format!("{h} (expected {dir_names})"));
                     }
                     e
                 })?;
@@ -1294,5 +1324,23 @@ mod tests {
         assert_eq!(named_dirs("all", 1).unwrap().len(), 8);
         assert_eq!(named_dirs("ne", -1), Some(vec![(1, 1)]));
         assert_eq!(named_dirs("sideways-ish", 1), None);
+    }
+
+    /// On a hex board every set has six directions or two, a direction and its opposite
+    /// negate each other, and forward turns with the player.
+    #[test]
+    fn hex_directions() {
+        assert_eq!(named_dirs_on("all", 1, true).unwrap().len(), 6);
+        assert_eq!(named_dirs_on("orthogonal", 1, true), named_dirs_on("all", -1, true));
+        assert_eq!(named_dirs_on("ne", 1, true), Some(vec![(0, 1)]));
+        assert_eq!(named_dirs_on("sw", 1, true), Some(vec![(0, -1)]));
+        assert_eq!(named_dirs_on("n", 1, true), None);
+        assert_eq!(named_dirs_on("forward_diagonal", 1, true), None);
+        let fwd = named_dirs_on("forward", -1, true).unwrap();
+        assert_eq!(fwd, named_dirs_on("backward", 1, true).unwrap());
+        for d in named_dirs_on("diagonal", 1, true).unwrap() {
+            assert!(named_dirs_on("diagonal", 1, true).unwrap().contains(&(-d.0, -d.1)));
+        }
+        assert_eq!(named_dirs_on("ne", 1, false), Some(vec![(1, 1)]));
     }
 }

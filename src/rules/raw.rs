@@ -272,6 +272,14 @@ pub(crate) struct RawRules {
     /// Player → points added to its count (janggi's 1.5 for the second player).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) points_bonus: Option<BTreeMap<Spanned<String>, Spanned<f64>>>,
+    // ---- the pie rule (issue 51, part 3) ----
+    /// `true`: the second player's first move may be `swap` (the pie rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pie: Option<Spanned<Setting<bool>>>,
+    /// `"none"` (default) or `"diagonal"`: where a swapped piece goes (its own cell, or the
+    /// cell mirrored across the a1 diagonal: file ↔ rank).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pie_mirror: Option<Spanned<String>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
@@ -328,6 +336,10 @@ pub(crate) struct RawBoard {
     pub(crate) mask: Option<Spanned<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) holes: Vec<Spanned<String>>,
+    // ---- hexagonal boards (issue 51, part 2) ----
+    /// `"square"` (default) or `"hex"`: a hex board's cells have six neighbours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) geometry: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -848,6 +860,11 @@ pub(crate) struct RawEnd {
     /// `checks`: the counter of the checks each player has still to give.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) counter: Option<Spanned<String>>,
+    // ---- connection (issue 51, part 3) ----
+    /// `connected`: the zones one chain of a player's pieces must join (each player's part of
+    /// each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) zones: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]

@@ -6,7 +6,7 @@
 //! signatures is snapshot-tested so an API change shows up as a diff.
 
 use super::Ctx;
-use crate::geometry::{Cell, NONE, ZoneSet, compass_vector};
+use crate::geometry::{Cell, NONE, ZoneSet};
 use crate::notation::{Move, MoveText, NotationError};
 use crate::outcome::Outcome;
 use crate::piece::PieceCode;
@@ -148,11 +148,14 @@ fn player_str(c: &Ctx, p: Player) -> ImmutableString {
 }
 
 /// A direction set for the neighbour functions: any direction-set name of the variant format
-/// (`diagonal`, `ne`, …, read with forward = north), or an array of them.
-fn dir_set(d: &Dynamic) -> RR<Vec<(i8, i8)>> {
+/// (`diagonal`, `ne`, …, read with forward = north; on a hex board its six: `hex`), or an
+/// array of them.
+fn dir_set(d: &Dynamic, hex: bool) -> RR<Vec<(i8, i8)>> {
     let one = |n: &str| -> RR<Vec<(i8, i8)>> {
-        crate::rules::movement::named_dirs(n, 1)
-            .ok_or_else(|| format!("`{n}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all, …)").into())
+        crate::rules::movement::named_dirs_on(n, 1, hex).ok_or_else(|| {
+            let names = if hex { "e ne nw w sw se" } else { "n ne e se s sw w nw" };
+            format!("`{n}` is not a direction ({names}, orthogonal, diagonal, all, …)").into()
+        })
     };
     if let Some(s) = d.read_lock::<ImmutableString>() {
         return one(&s);
@@ -172,7 +175,7 @@ fn dir_set(d: &Dynamic) -> RR<Vec<(i8, i8)>> {
 fn neighbours(c: &Ctx, cell: u16, d: &Dynamic) -> RR<Vec<u16>> {
     let g = &rules(c).geometry;
     let (f, r) = g.coords(Cell(cell));
-    Ok(dir_set(d)?.into_iter().filter_map(|v| g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32)).map(|t| t.0).collect())
+    Ok(dir_set(d, g.hex)?.into_iter().filter_map(|v| g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32)).map(|t| t.0).collect())
 }
 
 fn zone_mask(c: &Ctx, zone: &str, p: Player) -> RR<ZoneSet> {
@@ -390,8 +393,9 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Rc<RefCell<Ctx>>) {
     reg!("is_dark", |c, cell: &str| -> RR<bool> { Ok(rules(c).geometry.is_dark(Cell(cell_of(c, cell)?))) });
     reg!("neighbour", |c, cell: &str, dir: &str| -> RR<Dynamic> {
         let x = cell_of(c, cell)?;
-        let v = compass_vector(dir).ok_or_else(|| format!("`{dir}` is not a direction (n ne e se s sw w nw)"))?;
         let g = &rules(c).geometry;
+        let v = crate::geometry::compass_vector_on(dir, g.hex)
+            .ok_or_else(|| format!("`{dir}` is not a direction ({})", if g.hex { "e ne nw w sw se" } else { "n ne e se s sw w nw" }))?;
         let (f, r) = g.coords(Cell(x));
         Ok(g.at(f as i32 + v.0 as i32, r as i32 + v.1 as i32).map_or(Dynamic::UNIT, |t| name_of(c, t.0)))
     });

@@ -411,9 +411,9 @@ fn check_name(rules: &Ruleset, param: NameParam, text: &str) -> Result<(), (Stri
         NameParam::Counter => miss(Names::new("counter", rules.counters.iter().map(|(c, _)| c.as_str())), text),
         NameParam::Option if rules.options.decl(text).is_some() => Ok(()),
         NameParam::Option => miss(Names::new("option", rules.options.decls.iter().map(|d| d.name.as_str())), text),
-        NameParam::Direction if crate::geometry::compass_vector(text).is_some() => Ok(()),
+        NameParam::Direction if crate::geometry::compass_vector_on(text, rules.geometry.hex).is_some() => Ok(()),
         NameParam::Direction => Err((format!("`{text}` is not a compass direction (n ne e se s sw w nw)"), None)),
-        NameParam::Directions if crate::rules::movement::named_dirs(text, 1).is_some() => Ok(()),
+        NameParam::Directions if crate::rules::movement::named_dirs_on(text, 1, rules.geometry.hex).is_some() => Ok(()),
         NameParam::Directions => Err((format!("`{text}` is not a direction (n ne e se s sw w nw, orthogonal, diagonal, all, …)"), None)),
     }
 }

@@ -444,6 +444,9 @@ impl Position {
         }
         h ^= castle_key(self.castle);
         h ^= gates_key(self.gates);
+        if self.swap_open(rules) {
+            h ^= Zobrist::PIE;
+        }
         self.hash = h;
         self.counts = counts;
         self.occupied = occupied;
@@ -688,6 +691,47 @@ impl Position {
         }
     }
 
+    // ---- the pie rule (issue 51, part 3) ----
+
+    /// Whether the pie rule's `swap` is on offer: the rules have it, one ply has been played
+    /// from the start, and the second player decides with no turn going on.
+    #[inline]
+    pub(crate) fn swap_open(&self, rules: &Ruleset) -> bool {
+        rules.pie.is_some() && self.ply == 1 && self.side == Player::SECOND && self.cont.is_none()
+    }
+
+    /// The swap: every piece changes owner (and cell, with the rule's mirror, which maps each
+    /// cell's mirror back to it: each pair is exchanged once), attributes kept; each counter's
+    /// two values change places. Nothing is allocated.
+    fn swap_sides(&mut self, rules: &Ruleset) {
+        let z = &rules.zobrist;
+        let mirror = rules.pie.as_ref().and_then(|p| p.mirror.as_deref());
+        let n = self.nattr.min(16);
+        let turned = |code: PieceCode| if code.is_empty() { code } else { PieceCode::new(code.kind(), code.owner().other()) };
+        for c in 0..self.board.len() as u16 {
+            let d = mirror.map_or(c, |m| m[c as usize]);
+            let (a, b) = (self.board[c as usize], self.board[d as usize]);
+            if d < c || (a.is_empty() && b.is_empty()) {
+                continue;
+            }
+            let (mut va, mut vb) = ([0i32; 16], [0i32; 16]);
+            for s in 0..n {
+                (va[s], vb[s]) = (self.attr(c, s as u8), self.attr(d, s as u8));
+            }
+            self.put(z, c, turned(b), &vb[..n]);
+            if d != c {
+                self.put(z, d, turned(a), &va[..n]);
+            }
+        }
+        for slot in 0..self.counters.len() {
+            let v = self.counters[slot];
+            self.set_counter(Player::FIRST, slot as u8, v[Player::SECOND]);
+            self.set_counter(Player::SECOND, slot as u8, v[Player::FIRST]);
+        }
+    }
+
+    // ---- end of the pie rule ----
+
     /// Moves whatever stands on `from` to `to` (replacing what was there), attributes included.
     pub(crate) fn relocate(&mut self, z: &Zobrist, from: u16, to: u16) {
         let code = self.board[from as usize];
@@ -754,6 +798,7 @@ impl Position {
         self.begin();
         let z = &rules.zobrist;
         let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
+        let swap_was = rules.pie.is_some() && self.swap_open(rules);
         // Rules with none of the constructs below, in a position with no continuation or open
         // en passant cell, skip them all on this one test.
         let general = rules.make_path == MakePath::General || self.cont.is_some() || self.en_passant.is_some();
@@ -765,6 +810,7 @@ impl Position {
             MoveKind::Drop { code, .. } => self.drop_piece(rules, mv, code, &mut fx),
             MoveKind::Castle { .. } => self.castle_pieces(rules, mv, &mut fx),
             MoveKind::Pass => {}
+            MoveKind::Swap => self.swap_sides(rules),
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => {
                 self.move_piece(rules, mv, &mut fx)
             }
@@ -803,6 +849,9 @@ impl Position {
         }
         self.ply += 1;
         self.set_side(z, turn.other());
+        if rules.pie.is_some() && swap_was != self.swap_open(rules) {
+            self.hash ^= Zobrist::PIE;
+        }
         if rules.push {
             push::after_move(self, rules, mv, &fx, prior, turn);
         }

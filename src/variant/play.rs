@@ -169,6 +169,10 @@ impl Variant {
         if self.rules.may_pass && pos.continuation().is_none() {
             out.push(Move::PASS);
         }
+        // The pie rule's swap, on the second player's first move.
+        if pos.swap_open(&self.rules) {
+            out.push(Move::SWAP);
+        }
         self.apply_filters(pos, out, start, None)?;
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
@@ -890,6 +894,12 @@ impl Variant {
     /// (empty otherwise).
     pub(crate) fn enclosed_note(&self, pos: &Position, m: &Move) -> String {
         let g = &self.rules.geometry;
+        if m.kind == MoveKind::Swap {
+            let first = self.rules.player_name(pos.side().other());
+            let mirror = self.rules.pie.as_ref().is_some_and(|p| p.mirror.is_some());
+            let whither = if mirror { ", each mirrored across the a1 diagonal (file and rank exchanged)" } else { "" };
+            return format!("; the pie rule: it takes over {first}'s opening: every piece changes owner{whither}, and {first} moves next");
+        }
         let mut after = pos.clone();
         if !self.rules.pieces.iter().any(|p| p.custodian.is_some()) || self.make(&mut after, m).is_err() {
             return String::new();

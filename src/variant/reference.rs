@@ -44,6 +44,10 @@ impl Variant {
         if self.rules.may_pass && pos.continuation().is_none() {
             out.push(Move::PASS);
         }
+        // The pie rule's swap, on the second player's first move.
+        if pos.swap_open(&self.rules) {
+            out.push(Move::SWAP);
+        }
         let me = pos.side();
         let mut kept = Vec::with_capacity(out.len());
         for &m in &out[start..] {

@@ -65,6 +65,10 @@ fn perft_allocates_nothing_per_node() {
         ("amazons", 2),
         // Pushes, retreat choices and extra moves: continuations are copied, not allocated.
         ("pyramida", 5),
+        // A chain looked for after every stone (cell sets and a stack on the call stack), and
+        // the pie rule's swap at the second ply.
+        ("hex", 2),
+        ("y", 3),
     ] {
         let v = Variant::load(name, &[]).unwrap();
         let mut pos = v.start();

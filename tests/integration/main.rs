@@ -16,6 +16,7 @@ mod fen_fs;
 mod files;
 mod fn_length;
 mod fuzz;
+mod hex;
 mod kernel;
 mod layers;
 mod limits;

@@ -62,7 +62,26 @@ pub(super) fn stage_geometry(v: &V) -> R<Geometry> {
     if g.is_empty() {
         return Err(v.err(f, raw.files.span(), "the board has no cells", "here"));
     }
+    g.hex = v.hex_board()?;
     Ok(g)
+}
+
+impl V<'_> {
+    /// Whether `[board] geometry = "hex"` (a hex board); any other word than `square` or `hex`
+    /// is an error at it.
+    pub(in crate::rules) fn hex_board(&self) -> R<bool> {
+        let Some(b) = &self.m.board else { return Ok(false) };
+        match b.val.geometry.as_ref() {
+            None => Ok(false),
+            Some(gm) => match gm.get_ref().as_str() {
+                "square" => Ok(false),
+                "hex" => Ok(true),
+                other => Err(self
+                    .err(b.file, gm.span(), format!("`{other}` is not a board geometry"), "here")
+                    .with_help("expected square (the default) or hex")),
+            },
+        }
+    }
 }
 
 pub(super) fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)> {

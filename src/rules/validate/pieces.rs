@@ -442,6 +442,10 @@ fn stage_forms(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 let e = v.err(f, m.span(), "a piece's movement is `moves` or `betza`, not both", "these moves");
                 return Err(e.with_help("keep one of them"));
             }
+            if g.hex {
+                let e = v.err(f, b.span(), "Betza's notation describes moves on a square board", "but this board is hex");
+                return Err(e.with_help("write the piece's `moves` with the hex directions (e, ne, nw, w, sw, se, orthogonal, diagonal)"));
+            }
             Some(crate::rules::betza::forms(b).map_err(|why| v.err(f, b.span(), format!("Betza notation: {why}"), "here"))?)
         }
     };
