@@ -8,6 +8,7 @@
 mod board;
 pub(super) mod context;
 mod custodian;
+mod groups;
 pub(crate) mod merge;
 mod pieces;
 mod push;
@@ -60,7 +61,15 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         no_giving_check,
         may_pass: pieces::stage_pass(&v)?,
         calm_forms: pieces.iter().any(|p| p.calm.contains(&true)),
-        score: pieces::stage_score(&v, &kinds, &player_names)?,
+        score: groups::stage_territory(
+            &v,
+            pieces::stage_score(&v, &kinds, &player_names)?,
+            &geometry,
+            pieces.iter().find_map(|p| p.liberties.as_ref()),
+        )?,
+        ko: groups::stage_ko(&v)?,
+        intersections: groups::stage_draw(&v)?,
+        random: groups::stage_random(&v)?,
         facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
         late_policy: None,
         castling,
