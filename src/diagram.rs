@@ -416,7 +416,8 @@ fn lines(g: &Geometry, frame: &Frame) -> String {
     let (x0, y0) = frame.corner(0, frame.ranks - 1);
     let (w, h) = (frame.files as f64 * CELL, frame.ranks as f64 * CELL);
     let mut s = String::new();
-    let _ = writeln!(s, "<rect id=\"ground\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{WOOD}\"/>", num(x0), num(y0), num(w), num(h));
+    let _ =
+        writeln!(s, "<rect id=\"ground\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{WOOD}\"/>", num(x0), num(y0), num(w), num(h));
     let (mut inner, mut edge) = (String::new(), String::new());
     for c in g.cells() {
         let (x, y) = frame.cell_centre(g, c.0);

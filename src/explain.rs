@@ -431,7 +431,8 @@ fn suicide_words(rules: &Ruleset, pos: &Position, l: &crate::rules::groups::Libe
     let g = &rules.geometry;
     let side = pos.side();
     let name = |c: u16| g.name(crate::geometry::Cell(c)).to_string();
-    let joined: Vec<String> = l.n.of(to).iter().filter(|&&x| x != crate::geometry::NONE && pos.board()[x as usize].is_of(side)).map(|&x| name(x)).collect();
+    let joined: Vec<String> =
+        l.n.of(to).iter().filter(|&&x| x != crate::geometry::NONE && pos.board()[x as usize].is_of(side)).map(|&x| name(x)).collect();
     let with = if joined.is_empty() { String::new() } else { format!(" (with your pieces on {})", joined.join(", ")) };
     format!(
         "suicide: {} {kind} on {} would leave its group{with} without a liberty, and it takes no enemy group; these rules forbid a suicide",

@@ -198,7 +198,7 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         custodian,
         surround: _, // read by a mover's `custodian`, which answers
         liberties,
-        to_hand: _,  // the policy's `to_hand` answers
+        to_hand: _, // the policy's `to_hand` answers
         notes: _,
         thens,
         en_passant: _, // its capture is the form's, its victim a victim

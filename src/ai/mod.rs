@@ -119,7 +119,10 @@ pub(crate) fn random_index(v: &Variant, pos: &Position, moves: &[Move], rng: &mu
         }
         policy.no_own_eyes
             && m.dropped().is_some_and(|code| {
-                v.rules.pieces[code.index()].liberties.as_ref().is_some_and(|l| crate::rules::groups::own_eye(&l.n, board, m.landings()[0], side))
+                v.rules.pieces[code.index()]
+                    .liberties
+                    .as_ref()
+                    .is_some_and(|l| crate::rules::groups::own_eye(&l.n, board, m.landings()[0], side))
             })
     };
     let kept: Vec<u16> = (0..moves.len()).filter(|&i| !left_out(&moves[i])).map(|i| i as u16).collect();

@@ -259,7 +259,11 @@ pub(crate) fn territory_estimate(n: &Neighbours, board: &[PieceCode]) -> ByPlaye
             continue;
         }
         let near = match borders[c] {
-            3 => n.of(c as u16).iter().filter(|&&x| x != NONE && !board[x as usize].is_empty()).fold(0u8, |m, &x| m | 1 << board[x as usize].owner().index()),
+            3 => n
+                .of(c as u16)
+                .iter()
+                .filter(|&&x| x != NONE && !board[x as usize].is_empty())
+                .fold(0u8, |m, &x| m | 1 << board[x as usize].owner().index()),
             b => b,
         };
         match near {

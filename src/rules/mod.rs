@@ -6,10 +6,10 @@ pub(crate) mod attacks;
 pub(crate) mod betza;
 pub(crate) mod castling;
 pub(crate) mod custodian;
-pub(crate) mod groups;
 pub(crate) mod ends;
 pub(crate) mod error;
 pub(crate) mod eval;
+pub(crate) mod groups;
 pub(crate) mod hooks;
 pub(crate) mod movement;
 pub(crate) mod names;
@@ -783,7 +783,7 @@ impl Ruleset {
                 custodian,
                 surround: _, // read only by a mover's custodian capture
                 liberties,
-                to_hand: _,  // read only under `[captures] to_hand`, tested below
+                to_hand: _, // read only under `[captures] to_hand`, tested below
                 notes: _,
                 thens,
                 en_passant,

@@ -1145,7 +1145,14 @@ impl Position {
     /// liberty rule `l` (the groups it takes removed, and its own where it is a suicide the
     /// rules allow), the other player then to move: what the ko rule compares, found without
     /// making the move (`scratch` is overwritten).
-    pub(crate) fn key_after_placement(&self, rules: &Ruleset, l: &crate::rules::groups::Liberties, at: u16, code: PieceCode, scratch: &mut Vec<u16>) -> u64 {
+    pub(crate) fn key_after_placement(
+        &self,
+        rules: &Ruleset,
+        l: &crate::rules::groups::Liberties,
+        at: u16,
+        code: PieceCode,
+        scratch: &mut Vec<u16>,
+    ) -> u64 {
         use crate::rules::groups::{group, placement};
         let z = &rules.zobrist;
         let me = code.owner();

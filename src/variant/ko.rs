@@ -101,9 +101,9 @@ impl Variant {
             Ko::Positional => {
                 format!("it would bring back the board of {ago} plies ago: positional superko forbids repeating any earlier board")
             }
-            _ => format!(
-                "it would bring back the position of {ago} plies ago, with the same player to move: situational superko forbids it"
-            ),
+            _ => {
+                format!("it would bring back the position of {ago} plies ago, with the same player to move: situational superko forbids it")
+            }
         }
     }
 }
