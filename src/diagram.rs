@@ -359,7 +359,7 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
     let _ = writeln!(s, "<desc>{}</desc>", esc(&pos.to_text(r)));
     let _ = writeln!(s, "<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>", num(width), num(height));
 
-    if r.intersections {
+    if r.go.intersections {
         s.push_str(&lines(g, &frame));
     } else {
         s.push_str(&square_cells(g, &squares, &shade, checkered, &frame));

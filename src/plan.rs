@@ -257,7 +257,7 @@ fn rule_needs(rules: &Ruleset) -> Needs {
         // A move from a gate, again with each gated kind in hand placed on the cell it leaves.
         n |= Needs { adds_moves: true, second_part: true, moves_others: true, ..Needs::NONE };
     }
-    if rules.ko != crate::rules::groups::Ko::None {
+    if rules.go.ko != crate::rules::groups::Ko::None {
         // A move that brings back an earlier position is refused.
         n |= Needs { refuses_moves: true, history: true, ..Needs::NONE };
     }

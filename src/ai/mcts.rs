@@ -281,7 +281,7 @@ fn playout(
     loop {
         // Where the cell sets can count the moves, only the one drawn is found (the same move
         // the list would give: see `Variant::nth_move`).
-        let counted = v.rules.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, &mut shares);
+        let counted = v.rules.go.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, &mut shares);
         if !counted {
             v.legal_moves(pos, scratch)?;
             if scratch.is_empty() {

@@ -108,7 +108,7 @@ pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Resu
 /// (a pass while another move is left, a drop on a one-cell eye of the player's own), among
 /// the rest; when none is left, the pass if listed, else any move.
 pub(crate) fn random_index(v: &Variant, pos: &Position, moves: &[Move], rng: &mut Rng) -> usize {
-    let policy = v.rules.random;
+    let policy = v.rules.go.random;
     if policy == crate::rules::groups::RandomPolicy::default() {
         return rng.random_range(0..moves.len());
     }

@@ -65,6 +65,17 @@ pub(crate) enum Ko {
     Situational,
 }
 
+/// The Go family's keys beside the pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GoKeys {
+    /// `[rules] ko`: which earlier positions a move may not bring back.
+    pub(crate) ko: Ko,
+    /// `[ai] random`: what random players and playouts leave out while another move is left.
+    pub(crate) random: RandomPolicy,
+    /// `[board] draw = "intersections"`: diagrams draw cells as the crossings of lines.
+    pub(crate) intersections: bool,
+}
+
 /// `[ai] random`: the moves random players and playouts leave out while another is left.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct RandomPolicy {

@@ -660,12 +660,8 @@ pub struct Ruleset {
     /// An end `facing`: while the players' royal pieces face each other, the player to move
     /// must break it or pass ([`EndKind::Facing`]).
     pub(crate) facing: bool,
-    /// `[board] draw = "intersections"`: diagrams draw cells as the crossings of lines.
-    pub(crate) intersections: bool,
-    /// `[rules] ko`: which earlier positions a move may not bring back.
-    pub(crate) ko: groups::Ko,
-    /// `[ai] random`: what random players and playouts leave out while another move is left.
-    pub(crate) random: groups::RandomPolicy,
+    /// The Go family's keys beside the pieces: `[rules] ko`, `[ai] random`, `[board] draw`.
+    pub(crate) go: groups::GoKeys,
     /// `[rules] pass = true`: a player may pass at any turn (a pass in check is refused by the
     /// check rule like any move that leaves the king attacked).
     pub(crate) may_pass: bool,

@@ -583,7 +583,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
         crate::interrupt::check()?;
         // Random players need the list's length and one move of it: where the cell sets can,
         // the moves are counted and only the one drawn is found (the same move, index for index).
-        let counted = !looks && v.rules.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, shares);
+        let counted = !looks && v.rules.go.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, shares);
         // Where the list is every move the mobility term counts, or was built from them, the
         // evaluation need not count them again.
         let (n, listed) = if counted {

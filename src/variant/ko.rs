@@ -44,7 +44,7 @@ impl Variant {
     /// Where the ko rule refuses `m`: the ply (0 = the start) of the earlier position it brings
     /// back.
     fn ko_repeats(&self, pos: &mut Position, m: &Move, scratch: &mut Vec<u16>) -> Option<usize> {
-        if self.rules.ko == Ko::None || m.kind == MoveKind::Pass || pos.continuation().is_some() {
+        if self.rules.go.ko == Ko::None || m.kind == MoveKind::Pass || pos.continuation().is_some() {
             return None;
         }
         let key = self.key_after(pos, m, scratch);
@@ -54,7 +54,7 @@ impl Variant {
     /// Where the position of key `key`, reached by a move of the player to decide in `pos`,
     /// is one the ko rule forbids: the ply of the earlier position it repeats.
     fn repeated(&self, pos: &Position, key: u64) -> Option<usize> {
-        let ko = self.rules.ko;
+        let ko = self.rules.go.ko;
         let z = &self.rules.zobrist;
         let me = pos.side();
         // The same position with the mover to move instead.
@@ -72,7 +72,7 @@ impl Variant {
     /// The reference mode's ko rule: each move of `out[start..]` but a pass played in full by
     /// the kernel, and refused where the position after it repeats one the rule forbids.
     pub(super) fn reference_ko(&self, pos: &mut Position, out: &mut MoveList, start: usize) {
-        if self.rules.ko == Ko::None || pos.continuation().is_some() {
+        if self.rules.go.ko == Ko::None || pos.continuation().is_some() {
             return;
         }
         let mut kept = start;
@@ -96,7 +96,7 @@ impl Variant {
     /// counted from the history's start).
     fn ko_words(&self, pos: &Position, ply: usize) -> String {
         let ago = pos.history().len() - ply;
-        match self.rules.ko {
+        match self.rules.go.ko {
             Ko::Simple => "it would take back the ko at once: the board would be as it was before the opponent's last move (ko)".into(),
             Ko::Positional => {
                 format!("it would bring back the board of {ago} plies ago: positional superko forbids repeating any earlier board")

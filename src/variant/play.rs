@@ -262,7 +262,7 @@ impl Variant {
         if r.facing {
             self.remove_unbroken_facing(pos, out, start, refused.as_deref_mut())?;
         }
-        if r.ko != crate::rules::groups::Ko::None {
+        if r.go.ko != crate::rules::groups::Ko::None {
             self.remove_ko(pos, out, start, refused.as_deref_mut())?;
         }
         if r.calm_forms {

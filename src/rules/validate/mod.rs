@@ -61,15 +61,8 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         no_giving_check,
         may_pass: pieces::stage_pass(&v)?,
         calm_forms: pieces.iter().any(|p| p.calm.contains(&true)),
-        score: groups::stage_territory(
-            &v,
-            pieces::stage_score(&v, &kinds, &player_names)?,
-            &geometry,
-            pieces.iter().find_map(|p| p.liberties.as_ref()),
-        )?,
-        ko: groups::stage_ko(&v)?,
-        intersections: groups::stage_draw(&v)?,
-        random: groups::stage_random(&v)?,
+        score: pieces::stage_score(&v, &kinds, &player_names)?,
+        go: super::groups::GoKeys::default(), // read in `derive`
         facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
         late_policy: None,
         castling,
@@ -121,6 +114,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
 fn derive(v: &V, mut rules: Ruleset) -> R<Ruleset> {
     move_policy_after_check(&mut rules);
     super::promoted::twin_letters(&mut rules);
+    groups::stage(v, &mut rules)?; // before the evaluation: its territory term reads the count
     rules.eval = super::eval::stage_eval(v, &rules)?;
     rules.setwise = super::setwise::Setwise::of(&rules);
     rules.make_path = rules.make_path_of();
