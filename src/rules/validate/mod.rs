@@ -28,8 +28,7 @@ use crate::piece::PieceCode;
 /// # Errors
 /// The first problem found, pointing into the file that caused it.
 pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
-    let mut v = V { m, opts: Options::default() };
-    v.opts = settings::stage_options(&v, overrides)?;
+    let v = V { m, opts: settings::stage_options(&V { m, opts: Options::default() }, overrides)? };
     let mut geometry = board::stage_geometry(&v)?;
     let (player_names, first, forward) = board::stage_players(&v)?;
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
