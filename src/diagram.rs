@@ -58,6 +58,8 @@ const FULL_DARK: &str = "#e2cfa5";
 const PLAYED: &str = "#b58a5c";
 const UNUSED: &str = "#f3e6cc";
 const GRID: &str = "#8c7553";
+/// The ground of a board drawn as lines (`draw = "intersections"`).
+const WOOD: &str = "#dcb35c";
 const INK: &str = "#222222";
 /// The last move: its squares, its path, what it captured; a royal or crowned piece's ring.
 const HIGHLIGHT: &str = "#ffd43b";
@@ -509,6 +511,9 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
     let path = last.map_or(vec![], last_path);
     if g.hex {
         s.push_str(&hex_cells(g, (&shade, &layers), &path, &frame));
+    } else if r.go.intersections {
+        s.push_str(&lines(g, &frame));
+        s.push_str(&last_move(g, last, &path, &frame));
     } else {
         s.push_str(&square_cells(g, &squares, (&shade, &layers), checkered, &frame));
         s.push_str(&outline(&squares, &frame));
@@ -550,6 +555,35 @@ fn square_cells(g: &Geometry, squares: &[Square], (shade, layers): (&[Option<usi
         }
     }
     let _ = writeln!(s, "</g>");
+    s
+}
+
+/// A board drawn as lines (`[board] draw = "intersections"`): a wooden ground, and through
+/// each cell's centre a line to each orthogonal neighbour, so that the cells are the lines'
+/// crossings (Go's board); the outer lines drawn heavier.
+fn lines(g: &Geometry, frame: &Frame) -> String {
+    let (x0, y0) = frame.corner(0, frame.ranks - 1);
+    let (w, h) = (frame.files as f64 * CELL, frame.ranks as f64 * CELL);
+    let mut s = String::new();
+    let _ =
+        writeln!(s, "<rect id=\"ground\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{WOOD}\"/>", num(x0), num(y0), num(w), num(h));
+    let (mut inner, mut edge) = (String::new(), String::new());
+    for c in g.cells() {
+        let (x, y) = frame.cell_centre(g, c.0);
+        for dir in [(1, 0), (0, 1)] {
+            let n = g.offset(c, dir);
+            if n == NONE {
+                continue;
+            }
+            let (nx, ny) = frame.cell_centre(g, n);
+            // A line along the board's border is heavier.
+            let side = |d: (i8, i8)| g.offset(c, d) == NONE && g.offset(Cell(n), d) == NONE;
+            let border = if dir.0 == 1 { side((0, 1)) || side((0, -1)) } else { side((1, 0)) || side((-1, 0)) };
+            let _ = write!(if border { &mut edge } else { &mut inner }, "M{} {}L{} {}", num(x), num(y), num(nx), num(ny));
+        }
+    }
+    let _ = writeln!(s, "<path id=\"lines\" d=\"{inner}\" stroke=\"{INK}\" stroke-width=\"1\" fill=\"none\"/>");
+    let _ = writeln!(s, "<path id=\"outline\" d=\"{edge}\" stroke=\"{INK}\" stroke-width=\"2\" fill=\"none\" stroke-linecap=\"square\"/>");
     s
 }
 

@@ -426,7 +426,27 @@ fn by_drop(rules: &Ruleset, pos: &Position, letter: Option<char>, to: u16) -> Op
         };
         return Some(IllegalReason::ConvertsNothing { kind, cell: name(to), how });
     }
-    None
+    suicide(rules, pos, code, to, &kind)
+}
+
+/// Where the drop of `code` on `to` is a suicide the liberty rule refuses: why (the pieces of
+/// the player's it would join, and that it takes no enemy group).
+fn suicide(rules: &Ruleset, pos: &Position, code: crate::piece::PieceCode, to: u16, kind: &str) -> Option<IllegalReason> {
+    let l = rules.pieces[code.index()].liberties.as_ref()?;
+    if crate::rules::groups::placement_legal(&l.n, pos.board(), to, pos.side(), l.suicide) {
+        return None;
+    }
+    let g = &rules.geometry;
+    let side = pos.side();
+    let name = |c: u16| g.name(crate::geometry::Cell(c)).to_string();
+    let joined: Vec<String> =
+        l.n.of(to).iter().filter(|&&x| x != crate::geometry::NONE && pos.board()[x as usize].is_of(side)).map(|&x| name(x)).collect();
+    let with = if joined.is_empty() { String::new() } else { format!(" (with your pieces on {})", joined.join(", ")) };
+    Some(IllegalReason::Refused(format!(
+        "suicide: {} {kind} on {} would leave its group{with} without a liberty, and it takes no enemy group; these rules forbid a suicide",
+        a(kind),
+        name(to)
+    )))
 }
 
 /// A move the pieces can make that the capture policy (or a filter) took away.

@@ -198,7 +198,8 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         push,
         custodian,
         surround: _, // read by a mover's `custodian`, which answers
-        to_hand: _,  // the policy's `to_hand` answers
+        liberties,
+        to_hand: _, // the policy's `to_hand` answers
         notes: _,
         thens,
         en_passant: _, // its capture is the form's, its victim a victim
@@ -217,6 +218,11 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     // A custodian capture takes pieces the move does not name (its victims are found by make).
     n.moves_others |= exit.is_some() || convert.is_some() || push.is_some() || custodian.is_some();
     n.pushes |= push.is_some();
+    if let Some(l) = liberties {
+        // Groups without a liberty are taken (cells the move does not name); a suicide is
+        // refused unless allowed.
+        n |= Needs { moves_others: true, refuses_moves: !l.suicide, ..Needs::NONE };
+    }
     if thens.iter().any(Option::is_some) {
         n |= Needs { second_part: true, moves_others: true, ..Needs::NONE };
     }
@@ -255,6 +261,10 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     if rules.drops.gating.is_some() {
         // A move from a gate, again with each gated kind in hand placed on the cell it leaves.
         n |= Needs { adds_moves: true, second_part: true, moves_others: true, ..Needs::NONE };
+    }
+    if rules.go.ko != crate::rules::groups::Ko::None {
+        // A move that brings back an earlier position is refused.
+        n |= Needs { refuses_moves: true, history: true, ..Needs::NONE };
     }
     if rules.calm_forms {
         // In check, the forms barred then are asked again.

@@ -455,7 +455,14 @@ impl<'a> Evaluator<'a> {
                 t[Term::Mobility.index()][p] = m.mobility * n as i32;
             }
         }
-        if m.territory != 0 {
+        if m.territory != 0
+            && let Some(n) = self.v.rules.score.as_ref().and_then(|s| s.territory.as_ref())
+        {
+            let won = crate::rules::groups::territory_estimate(n, pos.board());
+            for p in Player::both() {
+                t[Term::Territory.index()][p] += m.territory * won[p] as i32;
+            }
+        } else if m.territory != 0 {
             for p in Player::both() {
                 self.distances(pos, p);
             }

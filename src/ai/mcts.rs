@@ -281,7 +281,7 @@ fn playout(
     loop {
         // Where the cell sets can count the moves, only the one drawn is found (the same move
         // the list would give: see `Variant::nth_move`).
-        let counted = v.count_to_pick(pos, &mut shares);
+        let counted = v.rules.go.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, &mut shares);
         if !counted {
             v.legal_moves(pos, scratch)?;
             if scratch.is_empty() {
@@ -299,7 +299,7 @@ fn playout(
             let k = rng.random_range(0..shares.n as usize);
             v.nth_move(pos, &shares, k as u64, scratch)
         } else {
-            scratch[rng.random_range(0..scratch.len())]
+            scratch[super::random_index(v, pos, scratch, rng)]
         };
         v.make(pos, &m)?;
         plies += 1;

@@ -89,7 +89,7 @@ pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Resu
         Engine::Random => {
             let mut moves = Vec::new();
             v.legal_moves(&mut work, &mut moves)?;
-            Ok(Thought { best: (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]), search: None })
+            Ok(Thought { best: (!moves.is_empty()).then(|| moves[random_index(v, &work, &moves, rng)]), search: None })
         }
         Engine::Mcts { iterations } => Ok(Thought { best: mcts::mcts(v, &mut work, iterations, mcts::PLAYOUT_CAP, rng)?, search: None }),
         Engine::AlphaBeta(budget) => {
@@ -101,4 +101,33 @@ pub fn think(v: &Variant, pos: &Position, engine: Engine, rng: &mut Rng) -> Resu
         // moves are the game's.
         Engine::Evaluated(e) => think(e.variant_for(v).map_err(SearchError::External)?, pos, e.spec().engine, rng),
     }
+}
+
+/// The index of the move a random player draws from `moves`, the legal moves of `pos` (not
+/// empty): uniformly among them all, or where the variant's `[ai] random` leaves some out
+/// (a pass while another move is left, a drop on a one-cell eye of the player's own), among
+/// the rest; when none is left, the pass if listed, else any move.
+pub(crate) fn random_index(v: &Variant, pos: &Position, moves: &[Move], rng: &mut Rng) -> usize {
+    let policy = v.rules.go.random;
+    if policy == crate::rules::groups::RandomPolicy::default() {
+        return rng.random_range(0..moves.len());
+    }
+    let (board, side) = (pos.board(), pos.side());
+    let left_out = |m: &Move| {
+        if *m == Move::PASS {
+            return policy.pass_last;
+        }
+        policy.no_own_eyes
+            && m.dropped().is_some_and(|code| {
+                v.rules.pieces[code.index()]
+                    .liberties
+                    .as_ref()
+                    .is_some_and(|l| crate::rules::groups::own_eye(&l.n, board, m.landings()[0], side))
+            })
+    };
+    let kept: Vec<u16> = (0..moves.len()).filter(|&i| !left_out(&moves[i])).map(|i| i as u16).collect();
+    if kept.is_empty() {
+        return moves.iter().position(|m| *m == Move::PASS).unwrap_or_else(|| rng.random_range(0..moves.len()));
+    }
+    kept[rng.random_range(0..kept.len())] as usize
 }

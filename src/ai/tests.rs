@@ -240,6 +240,20 @@ fn dobutsu_win_and_defence() {
     avoids_loss_in_one("dobutsu", "2l/3/g2/L2 sente 0");
 }
 
+/// Go: the count at two passes is seen by the evaluation's territory term and the material of
+/// a capture. Black takes white's two stones c1-d1 (one liberty left, e1) rather than play
+/// elsewhere, and the search sees the count: black's evaluation is ahead after it.
+#[test]
+fn go_takes_a_group_in_atari() {
+    let v = load("go");
+    let mut pos = Position::from_text(&v.rules, "9/9/9/9/9/9/9/2XX5/1XOO5 black").unwrap();
+    let r = searched(&v, &mut pos, Budget::Depth(2));
+    assert_eq!(r.best.map(|m| mtext(&v, &m)).as_deref(), Some("@e1"));
+    v.play(&mut pos, "@e1").unwrap();
+    let mut e = Evaluator::new(&v);
+    assert!(e.score(&mut pos).unwrap() < 0, "white to move, behind: {}", e.score(&mut pos).unwrap());
+}
+
 #[test]
 fn same_seed_and_nodes_give_the_same_search() {
     for name in ["bivouac", "pyramida", "lielow"] {

@@ -45,6 +45,7 @@ pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut Mov
             }
             continue;
         }
+        let first = out.len();
         if d.must_convert {
             // Othello: a drop must convert; only cells that do (gravity applies first).
             let Some(cv) = &pr.convert else { continue };
@@ -86,6 +87,19 @@ pub(crate) fn drops(rules: &Ruleset, pos: &Position, side: Player, out: &mut Mov
                     out.push(Move::drop(code, d.letter, d.written, c));
                 }
             }
+        }
+        if let Some(l) = &pr.liberties
+            && !l.suicide
+        {
+            // The liberty rule: no drop that leaves its group without a liberty and takes nothing.
+            let mut kept = first;
+            for i in first..out.len() {
+                if crate::rules::groups::placement_legal(&l.n, board, out[i].landings()[0], side, false) {
+                    out[kept] = out[i];
+                    kept += 1;
+                }
+            }
+            out.truncate(kept);
         }
     }
 }

@@ -123,7 +123,9 @@ impl Term {
             Term::Exits => "pieces that left the game through an exit",
             Term::Tempo => "the move in hand, in a race (half a step for the player to decide)",
             Term::Lines => "open lines towards n in a row, the fuller the more",
-            Term::Territory => "empty cells the player's pieces reach in fewer moves than the opponent's",
+            Term::Territory => {
+                "empty cells the player's pieces reach in fewer moves than the opponent's (where the count scores regions: those only its pieces border, and cells next to its pieces alone)"
+            }
             Term::Script => "the script's evaluate hook",
             Term::Connection => "pieces still to place for a chain to join the zones of `connected` (fewer is better)",
         }
@@ -471,7 +473,9 @@ fn territory_units(r: &Ruleset, weights: &[f64; Term::COUNT]) -> i32 {
     let blocking = matches!(r.no_moves_rule().map(|(_, n)| n), None | Some(NoMoves::Loss))
         && r.pieces.iter().all(|p| p.jumps.is_empty() && p.quiet.iter().all(|f| !f.captures()))
         && r.pieces.iter().any(|p| !p.quiet.is_empty());
-    if blocking { units(TERRITORY_POINTS as f64, weights[Term::Territory.index()]) } else { 0 }
+    // Where the count at the end scores regions (`points_territory`), the same term counts them.
+    let counted = r.score.as_ref().is_some_and(|s| s.territory.is_some());
+    if blocking || counted { units(TERRITORY_POINTS as f64, weights[Term::Territory.index()]) } else { 0 }
 }
 
 /// Exit counters (slot, units per exit): each exit is worth the most valuable kind leaving by it.

@@ -10,6 +10,7 @@ pub(crate) mod custodian;
 pub(crate) mod ends;
 pub(crate) mod error;
 pub(crate) mod eval;
+pub(crate) mod groups;
 pub(crate) mod hooks;
 pub(crate) mod movement;
 pub(crate) mod names;
@@ -139,6 +140,9 @@ pub(crate) struct Score {
     pub(crate) points: Vec<f64>,
     /// Per player, the points added to its count.
     pub(crate) bonus: ByPlayer<f64>,
+    /// `points_territory`: each player also counts the empty cells of the regions (joined
+    /// along these neighbours) that only its pieces border.
+    pub(crate) territory: Option<groups::Neighbours>,
 }
 
 impl Score {
@@ -148,7 +152,21 @@ impl Score {
         for c in board.iter().filter(|c| !c.is_empty()) {
             total[c.owner()] += self.points[c.kind().0 as usize];
         }
+        if let Some(n) = &self.territory {
+            let (area, counts) = (groups::area(n, board), groups::pieces(board));
+            for p in Player::both() {
+                total[p] += f64::from(area[p] - counts[p]);
+            }
+        }
         total
+    }
+
+    /// The player with more points on `board` (its bonus included), `None` for equal counts,
+    /// and by how many half points (rounded down to a half).
+    pub(crate) fn winner_by(&self, board: &[PieceCode]) -> (Option<Player>, u32) {
+        let total = self.totals(board);
+        let halves = ((total[Player::FIRST] - total[Player::SECOND]).abs() * 2.0).floor() as u32;
+        (self.winner(board), halves)
     }
 
     /// The player with more points on `board` (its bonus included); `None` for equal counts.
@@ -383,6 +401,8 @@ pub(crate) struct PieceRules {
     pub(crate) custodian: Option<custodian::Custodian>,
     /// A piece of this code is captured by enclosure only when closed in on every side.
     pub(crate) surround: Option<custodian::Surround>,
+    /// Capture by liberties when it lands (`liberties`), and whether a suicide is legal.
+    pub(crate) liberties: Option<groups::Liberties>,
     /// With `[captures] to_hand`: the captor's counter slot that a capture of this piece raises
     /// (the hand of the kind it becomes, `in_hand`); `None`: a captured piece leaves the game.
     pub(crate) to_hand: Option<u8>,
@@ -649,6 +669,8 @@ pub struct Ruleset {
     /// An end `facing`: while the players' royal pieces face each other, the player to move
     /// must break it or pass ([`EndKind::Facing`]).
     pub(crate) facing: bool,
+    /// The Go family's keys beside the pieces: `[rules] ko`, `[ai] random`, `[board] draw`.
+    pub(crate) go: groups::GoKeys,
     /// `[rules] pass = true`: a player may pass at any turn (a pass in check is refused by the
     /// check rule like any move that leaves the king attacked).
     pub(crate) may_pass: bool,
@@ -767,7 +789,8 @@ impl Ruleset {
                 push,
                 custodian,
                 surround: _, // read only by a mover's custodian capture
-                to_hand: _,  // read only under `[captures] to_hand`, tested below
+                liberties,
+                to_hand: _, // read only under `[captures] to_hand`, tested below
                 notes: _,
                 thens,
                 en_passant,
@@ -778,6 +801,7 @@ impl Ruleset {
                 && convert.is_none()
                 && push.is_none()
                 && custodian.is_none()
+                && liberties.is_none()
                 && exit.is_none()
                 && drop.is_none()
                 && thens.iter().all(Option::is_none)
@@ -947,7 +971,7 @@ mod tests {
     /// the second player's 1.5.
     #[test]
     fn points_count_the_board_and_the_bonus() {
-        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 1.5) };
+        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 1.5), territory: None };
         let (r, c) = (KindId(0), KindId(1));
         let mut board = vec![PieceCode::EMPTY; 6];
         board[0] = PieceCode::new(r, Player::FIRST);
@@ -958,7 +982,7 @@ mod tests {
         assert_eq!(s.winner(&board), Some(Player::FIRST));
         board[1] = PieceCode::new(c, Player::FIRST);
         assert_eq!(s.winner(&board), Some(Player::SECOND)); // 20 against 21.5
-        let even = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.0) };
+        let even = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.0), territory: None };
         assert_eq!(even.winner(&board), None); // 20 against 20
     }
 }

@@ -280,6 +280,14 @@ pub(crate) struct RawRules {
     /// cell mirrored across the a1 diagonal: file ↔ rank).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) pie_mirror: Option<Spanned<String>>,
+    /// The Go family: `"none"` (default), `"simple"`, `"positional"` or `"situational"`: which
+    /// earlier positions a move may not bring back (ko and superko).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) ko: Option<Spanned<Setting<String>>>,
+    /// The Go family: `true`: the count of `points` adds, per player, the empty cells of the
+    /// regions only its pieces border (area scoring).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) points_territory: Option<Spanned<bool>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).
@@ -291,6 +299,9 @@ pub(crate) struct RawAi {
     /// The node budget of a bare `ab` in this game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) nodes: Option<Spanned<i64>>,
+    /// What random players (and playouts) leave out of their draw (the Go family's section).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) random: Option<Spanned<RawRandom>>,
 }
 
 /// Overrides of the evaluation derived from the rules (`[ai.eval]`).
@@ -340,6 +351,10 @@ pub(crate) struct RawBoard {
     /// `"square"` (default) or `"hex"`: a hex board's cells have six neighbours.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) geometry: Option<Spanned<String>>,
+    /// `"squares"` (default) or `"intersections"`: how diagrams draw the board (Go's stones
+    /// stand on the lines' crossings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) draw: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug)]
@@ -425,6 +440,10 @@ pub(crate) struct RawPiece {
     /// A piece of this kind is captured only when enclosed on every side (a tafl king).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) surround: Option<Spanned<RawSurround>>,
+    /// Go's capture: enemy groups it leaves without a liberty are taken when it lands (see the
+    /// Go family's section at the end of this file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) liberties: Option<Spanned<RawLiberties>>,
 }
 
 /// `custodian = { directions = "orthogonal", anvils = [...], hostile = [...], shieldwall = {…} }`:
@@ -1092,4 +1111,35 @@ fn one_table<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Opt
         }
     }
     d.deserialize_map(OneTable(std::marker::PhantomData)).map(Some)
+}
+
+// ---- The Go family: capture by liberties, ko, area scoring, random playouts ----
+
+/// `liberties = { directions = "orthogonal", suicide = "illegal" }` on a piece kind: when a
+/// piece of the kind lands, each enemy group next to it (pieces of one player joined along the
+/// directions) left with no empty neighbour is taken; a landing whose own group is then left
+/// with none is a suicide.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawLiberties {
+    /// What joins pieces into groups and what a liberty is next to (default orthogonal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) directions: Option<Spanned<RawDirs>>,
+    /// `"illegal"` (default) or `"allowed"` (the mover's own group is taken: self-capture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) suicide: Option<Spanned<Setting<String>>>,
+}
+
+/// `[ai] random = { pass = "last", own_eyes = false }`: the moves random players (and the
+/// playouts of `mcts`) leave out while they have another.
+#[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRandom {
+    /// `"any"` (default) or `"last"`: a pass is drawn only when no other move is left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) pass: Option<Spanned<Setting<String>>>,
+    /// `false`: a drop on a one-cell eye of the player's own (every neighbour along its kind's
+    /// `liberties` directions its own piece or off the board) is not drawn. Default `true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) own_eyes: Option<Spanned<bool>>,
 }

@@ -289,6 +289,10 @@ pub struct GameRecord {
     /// The winner's name (one of [`GameRecord::names`]) or `draw`.
     pub result: String,
     pub(crate) reason: String,
+    /// Where a count decided the game (`result = "points"`): the winner's margin in half
+    /// points (Go's `white wins by 3.5` is 7; absent otherwise, and in files written before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) margin: Option<u32>,
     pub plies: u32,
     pub moves: Vec<String>,
     /// The number of legal moves in each position where a decision was made.
@@ -537,6 +541,7 @@ impl GameSoFar {
             players,
             result,
             reason: out.reason.to_string(),
+            margin: out.margin,
             plies: self.plies,
             moves: self.texts,
             branching: branching.to_vec(),
@@ -578,7 +583,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
         crate::interrupt::check()?;
         // Random players need the list's length and one move of it: where the cell sets can,
         // the moves are counted and only the one drawn is found (the same move, index for index).
-        let counted = !looks && v.count_to_pick(pos, shares);
+        let counted = !looks && v.rules.go.random == crate::rules::groups::RandomPolicy::default() && v.count_to_pick(pos, shares);
         // Where the list is every move the mobility term counts, or was built from them, the
         // evaluation need not count them again.
         let (n, listed) = if counted {
@@ -609,6 +614,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
             _ if game.plies < cfg.random_plies => {
                 drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut opening, 0..n), moves)
             }
+            Engine::Random if !counted => moves[ai::random_index(v, pos, moves, &mut rng)],
             Engine::Random => drawn(v, pos, counted.then_some(&*shares), rand::RngExt::random_range(&mut rng, 0..n), moves),
             e => match ai::choose(v, pos, e, &mut rng) {
                 Err(ai::SearchError::External(why)) => {
@@ -904,6 +910,16 @@ impl Report {
         self.capped.p > CAPPED_WARNING
     }
 
+    /// Where counts decided games (Go's `black wins by 1.5`): how many, and the first seat's
+    /// mean margin over them (its losses negative), in points.
+    fn margin_text(&self) -> Option<String> {
+        let (n, halves) = self.tally.margins;
+        (n > 0).then(|| {
+            let mean = halves as f64 / 2.0 / n as f64;
+            format!("counted results: {n} games, {}'s mean margin {mean:+.1} points", self.names[0])
+        })
+    }
+
     /// The report as text.
     pub fn text(&self) -> String {
         let mut s = self.head_text();
@@ -911,6 +927,9 @@ impl Report {
         let _ = writeln!(s, "why games ended");
         for (r, c) in &self.reasons {
             let _ = writeln!(s, "  {c:>6}  {r}");
+        }
+        if let Some(line) = self.margin_text() {
+            let _ = writeln!(s, "{line}");
         }
         let l = &self.length;
         let _ = writeln!(

@@ -48,6 +48,9 @@ pub(crate) struct Tally {
     /// The first seat's points, in halves.
     pub(crate) halves: u64,
     pub(crate) reasons: BTreeMap<String, u64>,
+    /// Distinct games a count decided (a margin), and the first seat's margins summed, in half
+    /// points (its losses negative).
+    pub(crate) margins: (u64, i64),
     /// Distinct games by length, and those the move limit did not cut.
     pub(crate) lengths: BTreeMap<u32, u64>,
     pub(crate) uncapped: BTreeMap<u32, u64>,
@@ -81,6 +84,7 @@ impl Tally {
             wins: [0; 3],
             halves: 0,
             reasons: BTreeMap::new(),
+            margins: (0, 0),
             lengths: BTreeMap::new(),
             uncapped: BTreeMap::new(),
             capped: 0,
@@ -136,6 +140,10 @@ impl Tally {
         self.wins[g.winner().map_or(2, |s| s.min(1))] += 1;
         self.halves += (2.0 * g.first_points()) as u64;
         let key = if g.winner().is_none() { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+        if let Some(m) = g.margin {
+            let signed = if g.winner() == Some(0) { i64::from(m) } else { -i64::from(m) };
+            self.margins = (self.margins.0 + 1, self.margins.1 + signed);
+        }
         *self.reasons.entry(key).or_default() += 1;
         *self.lengths.entry(g.plies).or_default() += 1;
         if g.reason == MOVE_LIMIT_REASON {

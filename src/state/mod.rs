@@ -823,6 +823,12 @@ impl Position {
         }
         if general
             && fx.to != NONE
+            && let Some(l) = &rules.pieces[fx.new_code.index()].liberties
+        {
+            self.take_groups(rules, l, fx.to, &mut fx);
+        }
+        if general
+            && fx.to != NONE
             && let Some(cv) = &rules.pieces[fx.new_code.index()].convert
         {
             fx.converted = self.convert(z, cv, fx.to, fx.new_code.owner());
@@ -1160,6 +1166,69 @@ impl Position {
         for v in victims {
             self.take_victim(rules, v, fx);
         }
+    }
+
+    /// Capture by liberties after a piece landed on `at`: each enemy group next to it without a
+    /// liberty is taken; then, where the piece's own group has none (a suicide the rules allow,
+    /// or a move played without the legal list's test), that group is taken.
+    #[inline(never)]
+    fn take_groups(&mut self, rules: &Ruleset, l: &crate::rules::groups::Liberties, at: u16, fx: &mut MoveEffects) {
+        use crate::rules::groups::{group, has_liberty};
+        let me = self.board[at as usize].owner();
+        let mut victims = Vec::new();
+        for &x in l.n.of(at) {
+            if x != NONE && self.board[x as usize].is_of(me.other()) && !has_liberty(&l.n, &self.board, x, NONE) {
+                victims.clear();
+                group(&l.n, &self.board, x, &mut victims);
+                for &v in &victims {
+                    self.take_victim(rules, v, fx);
+                }
+            }
+        }
+        if fx.captured == 0 && !has_liberty(&l.n, &self.board, at, NONE) {
+            victims.clear();
+            group(&l.n, &self.board, at, &mut victims);
+            for &v in &victims {
+                self.clear_cell(&rules.zobrist, v);
+            }
+            fx.to = NONE;
+        }
+    }
+
+    /// The repetition key after `p`'s piece `code` is placed on the empty cell `at` under the
+    /// liberty rule `l` (the groups it takes removed, and its own where it is a suicide the
+    /// rules allow), the other player then to move: what the ko rule compares, found without
+    /// making the move (`scratch` is overwritten).
+    pub(crate) fn key_after_placement(
+        &self,
+        rules: &Ruleset,
+        l: &crate::rules::groups::Liberties,
+        at: u16,
+        code: PieceCode,
+        scratch: &mut Vec<u16>,
+    ) -> u64 {
+        use crate::rules::groups::{group, placement};
+        let z = &rules.zobrist;
+        let me = code.owner();
+        let mut h = self.hash ^ z.piece(at, code) ^ z.side[me.index()] ^ z.side[me.other().index()];
+        let pl = placement(&l.n, &self.board, at, me);
+        scratch.clear();
+        if pl.takes.is_empty() && !pl.breathes {
+            // A suicide: the piece and its group leave (the piece's own key cancels).
+            h ^= z.piece(at, code);
+            for &x in l.n.of(at) {
+                if x != NONE && self.board[x as usize].is_of(me) && !scratch.contains(&x) {
+                    group(&l.n, &self.board, x, scratch);
+                }
+            }
+        }
+        for &t in &pl.takes {
+            group(&l.n, &self.board, t, scratch);
+        }
+        for &c in scratch.iter() {
+            h ^= z.piece(c, self.board[c as usize]);
+        }
+        h
     }
 
     /// Takes the moving piece off its start cell: its code and attribute values.

@@ -246,12 +246,25 @@ fn continuation(rules: &Ruleset, v: &str) -> Result<Continuation, PositionError>
     Ok(Continuation { player: player(rules, bits[0])?, turn: player(rules, bits[1])?, tag, kind, moves, normal })
 }
 
-/// `result="white wins: reason"` or `result="draw: reason"`.
+/// `result="white wins: reason"`, `result="white wins by 3.5: reason"` (a count's margin) or
+/// `result="draw: reason"`.
 fn result(rules: &Ruleset, v: &str) -> Result<Outcome, PositionError> {
-    let form = || PositionError("result is \"white wins: reason\" or \"draw: reason\"".into());
+    let form = || PositionError("result is \"white wins: reason\", \"white wins by 3.5: reason\" or \"draw: reason\"".into());
     let (who, reason) = v.trim_matches('"').split_once(": ").ok_or_else(form)?;
     if who == "draw" {
         return Ok(Outcome::draw(reason));
     }
-    Ok(Outcome::win(player(rules, who.strip_suffix(" wins").ok_or_else(form)?)?, reason))
+    let (who, margin) = match who.split_once(" wins by ") {
+        Some((w, m)) => {
+            // Half points: `3.5` is 7, `12` is 24.
+            let halves = match m.split_once('.') {
+                Some((i, "5")) => i.parse::<u32>().ok().and_then(|i| i.checked_mul(2)?.checked_add(1)),
+                Some(_) => None,
+                None => m.parse::<u32>().ok().and_then(|i| i.checked_mul(2)),
+            };
+            (w, Some(halves.ok_or_else(form)?))
+        }
+        None => (who.strip_suffix(" wins").ok_or_else(form)?, None),
+    };
+    Ok(Outcome::win(player(rules, who)?, reason).by(margin))
 }

@@ -2,6 +2,7 @@
 //! applied, rules validated, script compiled and its hooks matched with `[hooks]`; the game
 //! operations that involve hooks are in [`play`].
 
+mod ko;
 mod locate;
 mod play;
 mod reference;

@@ -266,6 +266,9 @@ impl Variant {
         if r.facing {
             self.remove_unbroken_facing(pos, out, start, refused.as_deref_mut())?;
         }
+        if r.go.ko != crate::rules::groups::Ko::None {
+            self.remove_ko(pos, out, start, refused.as_deref_mut())?;
+        }
         if r.calm_forms {
             self.remove_calm_in_check(pos, out, start, refused);
         }
@@ -1138,7 +1141,8 @@ impl Variant {
     fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
         let (e, t, kinds) = self.rules.both_pass_rule()?;
         if t == crate::rules::ends::Tally::Points {
-            return Some(e.outcome(self.rules.score.as_ref().and_then(|s| s.winner(pos.board()))));
+            let (winner, margin) = self.rules.score.as_ref().map_or((None, 0), |s| s.winner_by(pos.board()));
+            return Some(e.outcome(winner).by(winner.map(|_| margin)));
         }
         let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);
         for &code in pos.board().iter().filter(|c| !c.is_empty() && kinds.contains(c.kind())) {
@@ -1465,7 +1469,7 @@ impl Variant {
 /// over refused ones: one pass, no shifting per removal). `refuse` says why a move is refused;
 /// its second argument says whether the words are wanted (`refused` hears each refused move
 /// and its words, when given).
-fn keep_unrefused(
+pub(super) fn keep_unrefused(
     out: &mut MoveList,
     start: usize,
     mut refused: Option<&mut Vec<(Move, String)>>,

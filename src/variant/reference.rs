@@ -57,6 +57,7 @@ impl Variant {
         }
         out.truncate(start);
         out.extend(kept);
+        self.reference_ko(pos, out, start);
         if self.rules.facing {
             self.reference_facing(pos, out, start)?;
         }

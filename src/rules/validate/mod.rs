@@ -8,6 +8,7 @@
 mod board;
 pub(super) mod context;
 mod custodian;
+mod groups;
 pub(crate) mod merge;
 mod pieces;
 mod push;
@@ -27,8 +28,7 @@ use crate::piece::PieceCode;
 /// # Errors
 /// The first problem found, pointing into the file that caused it.
 pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
-    let mut v = V { m, opts: Options::default() };
-    v.opts = settings::stage_options(&v, overrides)?;
+    let v = V { m, opts: settings::stage_options(&V { m, opts: Options::default() }, overrides)? };
     let (mut geometry, (player_names, first, forward)) = (board::stage_geometry(&v)?, board::stage_players(&v)?);
     let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
     let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
@@ -61,6 +61,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         pie: super::pie::stage_pie(&v, &geometry)?,
         calm_forms: pieces.iter().any(|p| p.calm.contains(&true)),
         score: pieces::stage_score(&v, &kinds, &player_names)?,
+        go: super::groups::GoKeys::default(), // read in `derive`
         facing: ends.iter().any(|e| matches!(e.kind, ends::EndKind::Facing { .. })),
         late_policy: None,
         castling,
@@ -113,6 +114,7 @@ fn derive(v: &V, mut rules: Ruleset) -> R<Ruleset> {
     custodian::refuse_unseen_threats(v, rules.check_illegal, rules.no_giving_check)?;
     move_policy_after_check(&mut rules);
     super::promoted::twin_letters(&mut rules);
+    groups::stage(v, &mut rules)?; // before the evaluation: its territory term reads the count
     rules.eval = super::eval::stage_eval(v, &rules)?;
     rules.setwise = super::setwise::Setwise::of(&rules);
     rules.make_path = rules.make_path_of();

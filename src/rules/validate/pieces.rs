@@ -409,6 +409,9 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
     if let Some(s) = &raw.val.surround {
         rules.surround = Some(super::custodian::stage_surround(v, f, s, p, ctx, g)?);
     }
+    if let Some(l) = &raw.val.liberties {
+        rules.liberties = Some(super::groups::stage_liberties(v, f, l, ctx.forward[p], g)?);
+    }
     if let Some(d) = &raw.val.drop {
         rules.drop = Some(stage_drop(v, f, d, p, ctx, g, kind)?);
         if let Some(m) = &d.get_ref().must_convert
@@ -422,7 +425,10 @@ fn stage_piece(v: &V, raw: &Src<RawPiece>, p: Player, ctx: &PieceCtx, g: &mut Ge
                 d.must_convert = true;
             }
         }
-        if let Some(d) = &mut rules.drop {
+        if let Some(d) = &mut rules.drop
+            && rules.liberties.is_none()
+        {
+            // (A drop under the liberty rule is tested cell by cell: a suicide is refused.)
             d.sets = crate::rules::setwise::DropSets::of(d, rules.convert.as_ref(), g.len(), ctx.kinds.len());
         }
     }
@@ -768,7 +774,7 @@ pub(super) fn stage_score(v: &V, kinds: &[KindDef], players: &ByPlayer<String>) 
         return Ok(None);
     };
     let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
-    let mut score = Score { points: vec![0.0; kinds.len()], bonus: ByPlayer::new(0.0, 0.0) };
+    let mut score = Score { points: vec![0.0; kinds.len()], bonus: ByPlayer::new(0.0, 0.0), territory: None };
     let sane = |x: &Spanned<f64>| -> R<f64> {
         let n = *x.get_ref();
         if n.is_finite() && n.abs() <= 1e6 {
