@@ -59,6 +59,9 @@ pub(crate) enum MoveKind {
         rook_from: u16,
         gate: Gate,
     },
+    /// Sowing (mancala): the seeds of the pit `from` sown along the mover's track; written as
+    /// the pit alone (`c1`).
+    Sow,
 }
 
 /// A castling's gated piece: its code ([`PieceCode::EMPTY`]: none) and letter, the letter's
@@ -234,6 +237,11 @@ impl Move {
         }
     }
 
+    /// Sowing the pit `from` (`[sowing]`).
+    pub(crate) fn sow(from: u16) -> Move {
+        Move { kind: MoveKind::Sow, from, len: 0, last: NONE, slot: [NONE, 0] }
+    }
+
     pub(crate) fn off(from: u16, dir: u8) -> Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, last: NONE, slot: [NONE, 0] }
     }
@@ -295,7 +303,7 @@ impl Move {
     /// The landing cell, if the piece stays on the board.
     #[inline]
     pub(crate) fn to(&self) -> Option<u16> {
-        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass) || self.len == 0 { None } else { Some(self.last) }
+        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass | MoveKind::Sow) || self.len == 0 { None } else { Some(self.last) }
     }
 
     /// The landings, in order (a chain's come from the table).
@@ -329,6 +337,7 @@ impl Move {
         let mut s = String::new();
         match self.kind {
             MoveKind::Pass => s.push_str("pass"),
+            MoveKind::Sow => s.push_str(g.name(crate::geometry::Cell(self.from))),
             MoveKind::Off { dir } => {
                 s.push_str(g.name(crate::geometry::Cell(self.from)));
                 s.push_str("-off");

@@ -407,6 +407,7 @@ impl<'a> Evaluator<'a> {
             Term::Lines => !m.lines.is_empty(),
             Term::Territory => m.territory != 0,
             Term::Script => self.script,
+            Term::Stores => m.stores != 0,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -474,6 +475,14 @@ impl<'a> Evaluator<'a> {
             match counted_cells(lines, pos) {
                 Some(counted) => lines_by_sets(lines, pos, counted, t),
                 None => lines_by_cells(lines, pos, t),
+            }
+        }
+        if m.stores != 0
+            && let Some(sw) = &self.v.rules.sowing
+        {
+            for p in Player::both() {
+                let quarters = 4 * i32::from(pos.seeds()[sw.store[p] as usize]) + sw.side_seeds(pos.seeds(), p) as i32;
+                t[Term::Stores.index()][p] = m.stores * quarters;
             }
         }
         if self.script

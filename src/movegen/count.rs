@@ -36,7 +36,11 @@ pub(crate) fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Pla
             }
         }
     }
-    n + count_drops(rules, pos, side, scratch)
+    let mut sown = 0;
+    if let Some(sw) = &rules.sowing {
+        sw.moves(pos.seeds(), side, |_| sown += 1);
+    }
+    n + count_drops(rules, pos, side, scratch) + sown
 }
 
 /// The number of legal moves of the side to move, counted without listing them where the cell

@@ -57,7 +57,7 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
     let name = |c: u16| d.cell(c, g);
     match m.kind {
         MoveKind::Pass => "0000".into(),
-        MoveKind::Off { .. } => m.text(g),
+        MoveKind::Off { .. } | MoveKind::Sow => m.text(g),
         MoveKind::Drop { letter, .. } => {
             let to = m.to().map(name).unwrap_or_default();
             let at = if d == Dialect::Usi { '*' } else { '@' };

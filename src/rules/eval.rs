@@ -27,6 +27,9 @@
 //!   loses: Amazons), the empty cells a player's pieces reach in fewer moves than the
 //!   opponent's, by a breadth-first search over their own movement on the current board.
 //! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
+//! - **stores**: where the rules sow (`[sowing]`), the seeds in each player's store, each worth
+//!   an ordinary piece, and a quarter of that for each seed in the player's pits (they are its
+//!   own when the game ends, but may still be sown away or captured).
 
 use super::raw::RawEval;
 use super::validate::context::{R, V};
@@ -53,6 +56,8 @@ pub(crate) const MOBILITY_POINTS: i32 = 3;
 /// Points per empty cell a player's pieces reach in fewer moves than the opponent's, in a
 /// blocking game (no captures, and having no move loses: Amazons).
 pub(crate) const TERRITORY_POINTS: i32 = 10;
+/// Points per quarter of a seed (sowing): a seed in store is an ordinary piece (100).
+pub(crate) const STORE_POINTS: i32 = 25;
 
 /// Points for the player to decide, in a race: the move in hand is worth about half a step, so
 /// that lines whose last decision falls to different players (extra moves, retreats chosen by
@@ -75,13 +80,25 @@ pub(crate) enum Term {
     Lines,
     Territory,
     Script,
+    // ---- Sowing (mancala) ----
+    Stores,
 }
 
 impl Term {
     /// How many terms there are.
-    pub(crate) const COUNT: usize = 9;
-    pub(crate) const ALL: [Term; Term::COUNT] =
-        [Term::Material, Term::Progress, Term::Fill, Term::Mobility, Term::Exits, Term::Tempo, Term::Lines, Term::Territory, Term::Script];
+    pub(crate) const COUNT: usize = 10;
+    pub(crate) const ALL: [Term; Term::COUNT] = [
+        Term::Material,
+        Term::Progress,
+        Term::Fill,
+        Term::Mobility,
+        Term::Exits,
+        Term::Tempo,
+        Term::Lines,
+        Term::Territory,
+        Term::Script,
+        Term::Stores,
+    ];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
     pub(crate) fn name(self) -> &'static str {
@@ -95,6 +112,7 @@ impl Term {
             Term::Lines => "lines",
             Term::Territory => "territory",
             Term::Script => "script",
+            Term::Stores => "stores",
         }
     }
 
@@ -110,6 +128,7 @@ impl Term {
             Term::Lines => "open lines towards n in a row, the fuller the more",
             Term::Territory => "empty cells the player's pieces reach in fewer moves than the opponent's",
             Term::Script => "the script's evaluate hook",
+            Term::Stores => "seeds in the player's store (a piece each), and a quarter for each seed on its side (sowing)",
         }
     }
 
@@ -194,6 +213,9 @@ pub(crate) struct EvalModel {
     pub(crate) hands: Vec<(u8, i32)>,
     /// Units per point the script's `evaluate` returns.
     pub(crate) script: i32,
+    /// Units per quarter seed: a seed in store counts four, a seed in a pit one (0: the rules
+    /// do not sow).
+    pub(crate) stores: i32,
     /// The number of cells (the stride of the per-cell tables).
     pub(crate) cells: usize,
     /// Per code, its cells grouped by the same (material, progress) units: `(material,
@@ -289,6 +311,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         lines: line_windows(r, units(LINE_POINTS as f64, weights[Term::Lines.index()])),
         hands,
         script: units(1.0, weights[Term::Script.index()]),
+        stores: if r.sowing.is_some() { units(STORE_POINTS as f64, weights[Term::Stores.index()]) } else { 0 },
         cells: n,
         classes,
         nodes,

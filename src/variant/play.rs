@@ -1174,7 +1174,11 @@ impl Variant {
             // Not boardlab's notation: perhaps SAN (`Nc3`, `exd5`, `e8=Q`).
             // Or numbered squares (`11-15`), or a column's letter for its one drop (`d`).
             Err(e) => {
-                let other = self.find_san(pos, text).or_else(|| self.find_numbered(pos, text)).or_else(|| self.find_column(pos, text));
+                let other = self
+                    .find_sow(pos, text)
+                    .or_else(|| self.find_san(pos, text))
+                    .or_else(|| self.find_numbered(pos, text))
+                    .or_else(|| self.find_column(pos, text));
                 return other.unwrap_or(Err(e.into()));
             }
         };
@@ -1428,6 +1432,9 @@ impl Variant {
     /// # Errors
     /// A failing hook.
     pub(crate) fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
+        if let Some(r) = self.explain_sow(pos, cell) {
+            return Ok(r);
+        }
         // The explanation of a move from this cell that no piece can make (onto itself).
         let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None, promote: None };
         self.explain_move(pos, &mv, legal)

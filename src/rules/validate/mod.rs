@@ -13,6 +13,8 @@ mod pieces;
 mod push;
 pub(super) mod settings;
 mod setup;
+// Sowing (mancala).
+mod sowing;
 pub(super) mod zones;
 
 pub(super) use context::{R, V};
@@ -51,6 +53,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
     let (fairy_stockfish, fen_checks) = (setup::stage_fairy_stockfish(&v)?, setup::stage_fen_checks(&v, &counter_names)?);
     let (move_style, pdn) = setup::stage_move_style(&v, first);
+    let sowing = sowing::stage_sowing(&v, &geometry, &player_names)?;
     let rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),
@@ -103,6 +106,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
         setwise: None,
+        sowing,
     };
     derive(&v, rules)
 }
