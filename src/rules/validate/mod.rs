@@ -31,9 +31,8 @@ use crate::piece::PieceCode;
 pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let mut v = V { m, opts: Options::default() };
     v.opts = settings::stage_options(&v, overrides)?;
-    let mut geometry = board::stage_geometry(&v)?;
-    let (player_names, first, forward) = board::stage_players(&v)?;
-    let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
+    let (mut geometry, (player_names, first, forward)) = (board::stage_geometry(&v)?, board::stage_players(&v)?);
+    let (zones, sowing) = (zones::stage_zones(&v, &mut geometry, &player_names)?, sowing::stage_sowing(&v, &geometry, &player_names)?);
     let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?; // before the forms: `initial` reads it
@@ -49,11 +48,10 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (captures, attacks) = (pieces::stage_captures(&v, &kinds, &geometry)?, super::attacks::Attacks::build(&mut geometry, &pieces));
     let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
     let ends = ends::stage_ends(&v, &zones, &geometry, &kinds, (&counter_names, &player_names))?;
-    let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (crown, display_attribute) = (setup::stage_crown(&v, &attributes)?, setup::stage_display(&v, &attributes)?);
     let (fairy_stockfish, fen_checks) = (setup::stage_fairy_stockfish(&v)?, setup::stage_fen_checks(&v, &counter_names)?);
+    let hooks = hooks::stage_hooks(&v, &kinds, &geometry, &zones, &counter_names)?;
     let (move_style, pdn) = setup::stage_move_style(&v, first);
-    let sowing = sowing::stage_sowing(&v, &geometry, &player_names)?;
     let rules = Ruleset {
         name: m.name.clone(),
         title: m.title.clone().unwrap_or_else(|| m.name.clone()),

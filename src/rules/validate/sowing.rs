@@ -35,27 +35,8 @@ pub(super) fn stage_sowing(v: &V, g: &Geometry, players: &ByPlayer<String>) -> R
     if track.0.iter().any(|t| t.len() < 2) {
         return Err(v.err(f, raw.track.span(), "each player's track needs at least two cells besides the skipped store", "too short"));
     }
-    let place = track.map(|t| {
-        let mut v = vec![u16::MAX; g.len()];
-        for (i, &c) in t.iter().enumerate() {
-            v[c as usize] = i as u16;
-        }
-        v
-    });
-    let mut owner = vec![None; g.len()];
-    for p in Player::both() {
-        for &c in pits[p].iter().chain([&store[p]]) {
-            owner[c as usize] = Some(p);
-        }
-    }
-    let mut opposite = vec![NONE; g.len()];
-    if pits[Player::FIRST].len() == pits[Player::FIRST.other()].len() {
-        let (a, b) = (&pits[Player::FIRST], &pits[Player::FIRST.other()]);
-        for (i, &c) in a.iter().enumerate() {
-            opposite[c as usize] = b[b.len() - 1 - i];
-            opposite[b[b.len() - 1 - i] as usize] = c;
-        }
-    }
+    let place = track.map(|t| places(t, g.len()));
+    let (owner, opposite) = owners_and_opposites(&pits, &store, g.len());
     let n = *raw.seeds.get_ref();
     if !(0..=MAX_START).contains(&n) {
         return Err(v
@@ -99,6 +80,35 @@ pub(super) fn stage_sowing(v: &V, g: &Geometry, players: &ByPlayer<String>) -> R
         start,
         tag: "extra_move".into(),
     }))
+}
+
+/// Per cell, its place on `track` (`u16::MAX`: not on it).
+fn places(track: &[u16], cells: usize) -> Vec<u16> {
+    let mut v = vec![u16::MAX; cells];
+    for (i, &c) in track.iter().enumerate() {
+        v[c as usize] = i as u16;
+    }
+    v
+}
+
+/// Per cell, the player whose pit or store it is, and the pit facing it (pit `i` of one player
+/// faces pit `n − 1 − i` of the other, where both have `n`).
+fn owners_and_opposites(pits: &ByPlayer<Vec<u16>>, store: &ByPlayer<u16>, cells: usize) -> (Vec<Option<Player>>, Vec<u16>) {
+    let mut owner = vec![None; cells];
+    for p in Player::both() {
+        for &c in pits[p].iter().chain([&store[p]]) {
+            owner[c as usize] = Some(p);
+        }
+    }
+    let mut opposite = vec![NONE; cells];
+    let (a, b) = (&pits[Player::FIRST], &pits[Player::FIRST.other()]);
+    if a.len() == b.len() {
+        for (i, &c) in a.iter().enumerate() {
+            opposite[c as usize] = b[b.len() - 1 - i];
+            opposite[b[b.len() - 1 - i] as usize] = c;
+        }
+    }
+    (owner, opposite)
 }
 
 /// The capture rule and its settings.
