@@ -567,7 +567,13 @@ impl MoveText {
         }
         let parts: Vec<&str> = t.split(['x', '-']).collect();
         if parts.len() < 2 {
-            return Err(bad("expected from-to, fromxto(xto…), from-off or pass"));
+            // A cell alone: a move with no landing (a pit sown, `c1`).
+            return match (g.parse_cell(parts[0]), then, promote) {
+                (Ok(c), None, None) if !capture && !quiet => {
+                    Ok(MoveText::Path { from: c.0, landings: vec![], capture: false, then: None, promote: None })
+                }
+                _ => Err(bad("expected from-to, fromxto(xto…), from-off or pass")),
+            };
         }
         if quiet && parts.len() > 2 {
             return Err(bad("a non-capturing move has one landing cell"));
@@ -606,6 +612,7 @@ impl MoveText {
                     (MoveKind::Promote { letter, .. }, None, Some(c)) => letter as char == *c,
                     // Castling may also be written as the king's move, `e1-g1`.
                     (MoveKind::Castle { .. }, None, None) => true,
+                    (MoveKind::Sow, None, None) => true,
                     _ => false,
                 };
                 kind_ok && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
