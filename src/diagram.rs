@@ -521,6 +521,7 @@ pub fn svg(v: &Variant, pos: &Position, last: Option<&Move>, opts: Options) -> S
     }
 
     s.push_str(&pieces(v, pos, &frame, colours));
+    s.push_str(&sowing_pits(v, pos, &frame));
     if let Some(m) = last {
         s.push_str(&arrow(g, m, &path, &frame));
         s.push_str(&captures(g, pos, m, &frame));
@@ -1006,6 +1007,54 @@ pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, PngError> {
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PngError::Size(w, h))?;
     resvg::render(&tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| PngError::Encode(e.to_string()))
+}
+
+// ---- Sowing (mancala) ----
+
+/// The pits and stores of `[sowing]` with the seeds each holds: a pit is a round hollow with
+/// its count, a store a long hollow over its whole file (the board's end), its count in the
+/// middle; the side to move's pits rimmed darker.
+fn sowing_pits(v: &Variant, pos: &Position, frame: &Frame) -> String {
+    let Some(sw) = &v.rules.sowing else { return String::new() };
+    let g = &v.rules.geometry;
+    let mut s = "<g id=\"pits\" font-weight=\"bold\" text-anchor=\"middle\">\n".to_string();
+    for p in Player::both() {
+        let rim = if pos.side() == p && pos.result().is_none() { "#5a3210" } else { "#a07850" };
+        for &c in &sw.pits[p] {
+            let (x, y) = frame.cell_centre(g, c);
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#c8a070\" stroke=\"{rim}\" stroke-width=\"2.5\"/>",
+                num(x),
+                num(y),
+                num(CELL * 0.42)
+            );
+            seed_count(&mut s, x, y, pos.seeds()[c as usize]);
+        }
+        let c = sw.store[p];
+        let (f, _) = g.coords(Cell(c));
+        let (x0, y0) = frame.corner(f as i32, frame.ranks - 1);
+        let (_, y1) = frame.corner(f as i32, 0);
+        let (x0, y0, y1) = (x0, y0.min(y1), y0.max(y1) + CELL);
+        let _ = writeln!(
+            s,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"#b88c5c\" stroke=\"#5a3210\" stroke-width=\"2.5\"/>",
+            num(x0 + CELL * 0.08),
+            num(y0 + CELL * 0.08),
+            num(CELL * 0.84),
+            num(y1 - y0 - CELL * 0.16),
+            num(CELL * 0.42)
+        );
+        seed_count(&mut s, x0 + CELL / 2.0, (y0 + y1) / 2.0, pos.seeds()[c as usize]);
+    }
+    s.push_str("</g>\n");
+    s
+}
+
+/// A count of seeds written at (x, y).
+fn seed_count(s: &mut String, x: f64, y: f64, n: u16) {
+    let size = if n > 99 { 13.0 } else { 17.0 };
+    let _ = writeln!(s, "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"#2a1606\">{n}</text>", num(x), num(y + size * 0.36), num(size));
 }
 
 #[cfg(test)]

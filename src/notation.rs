@@ -62,6 +62,9 @@ pub(crate) enum MoveKind {
         rook_from: u16,
         gate: Gate,
     },
+    /// Sowing (mancala): the seeds of the pit `from` sown along the mover's track; written as
+    /// the pit alone (`c1`).
+    Sow,
 }
 
 /// A castling's gated piece: its code ([`PieceCode::EMPTY`]: none) and letter, the letter's
@@ -239,6 +242,11 @@ impl Move {
         }
     }
 
+    /// Sowing the pit `from` (`[sowing]`).
+    pub(crate) fn sow(from: u16) -> Move {
+        Move { kind: MoveKind::Sow, from, len: 0, last: NONE, slot: [NONE, 0] }
+    }
+
     pub(crate) fn off(from: u16, dir: u8) -> Move {
         Move { kind: MoveKind::Off { dir }, from, len: 0, last: NONE, slot: [NONE, 0] }
     }
@@ -300,7 +308,11 @@ impl Move {
     /// The landing cell, if the piece stays on the board.
     #[inline]
     pub(crate) fn to(&self) -> Option<u16> {
-        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass | MoveKind::Swap) || self.len == 0 { None } else { Some(self.last) }
+        if matches!(self.kind, MoveKind::Off { .. } | MoveKind::Pass | MoveKind::Swap | MoveKind::Sow) || self.len == 0 {
+            None
+        } else {
+            Some(self.last)
+        }
     }
 
     /// The landings, in order (a chain's come from the table).
@@ -335,6 +347,7 @@ impl Move {
         match self.kind {
             MoveKind::Pass => s.push_str("pass"),
             MoveKind::Swap => s.push_str("swap"),
+            MoveKind::Sow => s.push_str(g.name(crate::geometry::Cell(self.from))),
             MoveKind::Off { dir } => {
                 s.push_str(g.name(crate::geometry::Cell(self.from)));
                 s.push_str("-off");
@@ -569,7 +582,13 @@ impl MoveText {
         }
         let parts: Vec<&str> = t.split(['x', '-']).collect();
         if parts.len() < 2 {
-            return Err(bad("expected from-to, fromxto(xto…), from-off or pass"));
+            // A cell alone: a move with no landing (a pit sown, `c1`).
+            return match (g.parse_cell(parts[0]), then, promote) {
+                (Ok(c), None, None) if !capture && !quiet => {
+                    Ok(MoveText::Path { from: c.0, landings: vec![], capture: false, then: None, promote: None })
+                }
+                _ => Err(bad("expected from-to, fromxto(xto…), from-off or pass")),
+            };
         }
         if quiet && parts.len() > 2 {
             return Err(bad("a non-capturing move has one landing cell"));
@@ -609,6 +628,7 @@ impl MoveText {
                     (MoveKind::Promote { letter, .. }, None, Some(c)) => letter as char == *c,
                     // Castling may also be written as the king's move, `e1-g1`.
                     (MoveKind::Castle { .. }, None, None) => true,
+                    (MoveKind::Sow, None, None) => true,
                     _ => false,
                 };
                 kind_ok && m.from == *from && m.landings() == &landings[..] && m.is_capture() == *capture
@@ -878,7 +898,9 @@ mod tests {
         assert!(parse("e2-d3-d4").is_err());
         assert!(parse("e2xd3-d4").is_err());
         assert!(parse("e9-e8").unwrap_err().to_string().contains("not on the board"));
-        assert!(parse("e2").is_err());
+        // A cell alone is a move with no landing (a pit sown); a cell off the board is not.
+        assert!(matches!(parse("e2"), Ok(MoveText::Path { ref landings, .. }) if landings.is_empty()));
+        assert!(parse("e9").is_err() && parse("e2x").is_err());
         assert!(parse("e2-e3/").is_err());
         assert!(parse("e2-e3/z9").is_err());
         assert!(parse("h2-off:up").is_err());

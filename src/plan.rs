@@ -285,6 +285,20 @@ fn rule_needs(rules: &Ruleset) -> Needs {
         n |= Needs { moves_others: true, ..Needs::NONE };
     }
     n.merges_moves |= rules.dedup;
+    // ---- Sowing (mancala) ----
+    if rules.sowing.is_some() {
+        // Moves that are not the pieces' forms, counts changed along the track, an extra move,
+        // and the game ended by a move.
+        n |= Needs {
+            adds_moves: true,
+            refuses_moves: true,
+            moves_others: true,
+            ends_on_move: true,
+            draws_on_move: true,
+            attributes: true,
+            ..Needs::NONE
+        };
+    }
     n
 }
 

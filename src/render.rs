@@ -35,7 +35,13 @@ pub(crate) fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::
         .unwrap_or_default();
     let captured: Vec<u16> = last.map(|m| m.victims().collect()).unwrap_or_default();
     // With a display attribute, each cell shows the symbol, the value and `*` on a crowned piece.
-    let width = if r.display_attribute.is_some() { 5 } else { 3 };
+    let width = if r.sowing.is_some() {
+        4 // sowing: a count of seeds of up to two digits, and the marks
+    } else if r.display_attribute.is_some() {
+        5
+    } else {
+        3
+    };
     // A hex board: a space more per cell, each rank half a cell right of the one below.
     let (gap, width) = if g.hex { (" ", width + 1) } else { ("", width) };
     for rank in (0..g.ranks as i32).rev() {
@@ -70,6 +76,9 @@ pub(crate) fn board(v: &Variant, pos: &Position, last: Option<&crate::notation::
 /// last move's mark.
 fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool, style: Style) -> String {
     let r = &v.rules;
+    if let Some(sw) = &r.sowing {
+        return sowing_cell(sw, pos, c, is_last, style);
+    }
     let code = pos.board()[c.0 as usize];
     let mut label = match (code.is_empty(), captured) {
         (true, true) => '×',
@@ -92,6 +101,24 @@ fn cell_text(v: &Variant, pos: &Position, c: Cell, is_last: bool, captured: bool
         style.paint("1;37", &label)
     } else {
         style.paint("1;31", &label)
+    };
+    match (is_last, style.color) {
+        (true, true) => format!("[{body}]"),
+        (true, false) => format!("({body})"),
+        (false, _) => format!(" {body} "),
+    }
+}
+
+// ---- Sowing (mancala) ----
+
+/// A cell of a sowing board: the seeds of a pit or store (`.` for none of them), the pit the
+/// last move sowed marked.
+fn sowing_cell(sw: &crate::rules::sowing::Sowing, pos: &Position, c: Cell, is_last: bool, style: Style) -> String {
+    let label = if sw.owner[c.0 as usize].is_some() { format!("{:>2}", pos.seeds()[c.0 as usize]) } else { " .".to_string() };
+    let body = match sw.owner[c.0 as usize] {
+        Some(p) if p == crate::piece::Player::FIRST => style.paint("1;37", &label),
+        Some(_) => style.paint("1;31", &label),
+        None => style.paint("2", &label),
     };
     match (is_last, style.color) {
         (true, true) => format!("[{body}]"),
@@ -336,6 +363,9 @@ fn resolved_toml(v: &Variant) -> String {
     }
     if let Some(r) = &m.rules {
         section(r.file, RawVariant { rules: Some(r.val.clone()), ..Default::default() });
+    }
+    if let Some(w) = &m.sowing {
+        section(w.file, RawVariant { sowing: Some(w.val.clone()), ..Default::default() });
     }
     if let Some(c) = &m.castling {
         section(c.file, RawVariant { castling: Some(c.val.clone()), ..Default::default() });

@@ -171,6 +171,7 @@ pub(crate) fn write(m: &Move, rules: &Ruleset, pos: &Position, pawn: Option<Kind
         MoveKind::Promote { stay: true, .. } | MoveKind::Normal => None,
         MoveKind::Promote { letter, .. } => Some(letter as char),
         MoveKind::Off { .. } | MoveKind::Then { .. } => return None,
+        MoveKind::Sow => return Some(m.text(g)),
     };
     let (to, code) = (m.to()?, pos.piece(m.from));
     if m.len() != 1 || code.is_empty() {

@@ -141,7 +141,7 @@ pub fn run(sc: &Scenario, spec: &str) -> Result<String, ScenarioError> {
     let _ = writeln!(s, "{}", format!("legal moves ({}): {}", texts.len(), texts.join(" ")).trim_end());
     for w in &sc.why {
         let r = match v.find_move(&mut pos, w) {
-            Ok(m) => format!("{} is legal{}", m.text(&v.rules.geometry), v.enclosed_note(&pos, &m)),
+            Ok(m) => format!("{} is legal{}{}", m.text(&v.rules.geometry), v.enclosed_note(&pos, &m), v.sow_note(&pos, &m)),
             Err(e) => e.to_string(),
         };
         let _ = writeln!(s, "why {w}: {r}");

@@ -264,7 +264,10 @@ function onClick(evt) {
       return why(`${from}-${c}`);
     }
   }
-  if (game.legal.some((m) => m.from === c)) return select(c);
+  // A move written as its cell alone (a pit sown) is played on one click.
+  const whole = game.legal.filter((m) => m.from === c);
+  if (whole.length === 1 && whole[0].to === null && whole[0].text === c) return play(whole[0].text);
+  if (whole.length) return select(c);
   const drops = game.legal.filter((m) => m.from === null && m.to === c);
   if (drops.length) return pick(drops);
   why(c);

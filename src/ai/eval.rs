@@ -411,6 +411,7 @@ impl<'a> Evaluator<'a> {
             Term::Territory => m.territory != 0,
             Term::Script => self.script,
             Term::Connection => m.connection != 0,
+            Term::Stores => m.stores != 0,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -489,6 +490,14 @@ impl<'a> Evaluator<'a> {
         }
         if m.connection != 0 {
             connection_term(&self.v.rules.ends, pos.board(), (m.connection, &mut self.conn), &mut t[Term::Connection.index()]);
+        }
+        if m.stores != 0
+            && let Some(sw) = &self.v.rules.sowing
+        {
+            for p in Player::both() {
+                let quarters = 4 * i32::from(pos.seeds()[sw.store[p] as usize]) + sw.side_seeds(pos.seeds(), p) as i32;
+                t[Term::Stores.index()][p] = m.stores * quarters;
+            }
         }
         if self.script
             && let Some(s) = &self.v.script

@@ -402,6 +402,7 @@ fn move_key(m: &Move) -> u32 {
         MoveKind::Off { dir } => 2 + dir as u64,
         MoveKind::Pass => 300,
         MoveKind::Swap => 301,
+        MoveKind::Sow => 350,
         MoveKind::Drop { code, .. } => 400 + code.index() as u64,
         MoveKind::Then { code, at, .. } => 1000 + ((code.index() as u64) << 16 | at as u64),
         MoveKind::Promote { code, .. } => 2000 + code.index() as u64,

@@ -36,7 +36,16 @@ pub(crate) fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Pla
             }
         }
     }
-    n + count_drops(rules, pos, side, scratch)
+    n + count_drops(rules, pos, side, scratch) + sowings_of(rules, pos, side)
+}
+
+/// How many sowing moves `p` has (`[sowing]`; 0 without).
+fn sowings_of(rules: &Ruleset, pos: &Position, p: Player) -> usize {
+    let mut n = 0;
+    if let Some(sw) = &rules.sowing {
+        sw.moves(pos.seeds(), p, |_| n += 1);
+    }
+    n
 }
 
 /// The number of legal moves of the side to move, counted without listing them where the cell
@@ -491,7 +500,7 @@ pub(crate) fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: 
         && let Some(steps) = sw.count_steps(pos, &sets, p, true)
         && let Some(jumpers) = sw.jumpers(&sets, p)
     {
-        return (steps + tally_chains(rules, pos, p, jumpers, false)) as usize;
+        return (steps + tally_chains(rules, pos, p, jumpers, false)) as usize + sowings_of(rules, pos, p);
     }
     let mut t = Tally { maximum: false, best: 0, n: 0 };
     captures_into(rules, pos.board_scratch(), p, &mut t);

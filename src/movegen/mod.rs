@@ -35,7 +35,7 @@ pub(crate) use finish::{dedup, expand_promotions, finish, late_policy, merge_sam
 #[cfg(test)]
 pub(crate) use quiet::quiet_first_parts;
 use quiet::{captures_from_forms, quiet_from};
-pub(crate) use quiet::{has_quiet_move, quiet_moves};
+pub(crate) use quiet::{has_quiet_move, quiet_moves, sowings};
 
 /// A reusable list of moves.
 pub type MoveList = Vec<Move>;
@@ -48,6 +48,7 @@ const FEW_PIECES: u32 = 8;
 pub(crate) fn normal_moves(rules: &Ruleset, pos: &mut Position, out: &mut MoveList) {
     let side = pos.side();
     let start = out.len();
+    sowings(rules, pos, side, out);
     let compulsory = rules.captures.compulsory;
     let mut s = Scratch::new();
     // One pass over the board: each piece's captures, then (unless a capture is already known

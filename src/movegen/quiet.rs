@@ -31,6 +31,15 @@ pub(super) fn quiet_moves_of(rules: &Ruleset, pos: &Position, side: Player, out:
         quiet_from(rules, pos, from, pos.board()[from as usize], out, whole);
     }
     drops(rules, pos, side, out);
+    sowings(rules, pos, side, out);
+}
+
+/// Appends `side`'s sowing moves (`[sowing]`), in the order of its pits.
+#[inline]
+pub(crate) fn sowings(rules: &Ruleset, pos: &Position, side: Player, out: &mut MoveList) {
+    if let Some(sw) = &rules.sowing {
+        sw.moves(pos.seeds(), side, |c| out.push(Move::sow(c)));
+    }
 }
 
 /// Appends the non-chaining moves of the piece `code` on `from`: each of its forms that
@@ -96,6 +105,9 @@ pub(super) fn captures_from_forms(rules: &Ruleset, pos: &Position, from: u16, co
 /// stopping at the first: how a search of a game without captures tells a finished position
 /// from one to evaluate without listing every move. `scratch` is overwritten.
 pub(crate) fn has_quiet_move(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> bool {
+    if rules.sowing.as_ref().is_some_and(|sw| sw.can_move(pos.seeds(), side)) {
+        return true;
+    }
     let own = pos.counts()[side];
     let board = pos.view();
     for from in pos.cells_of(side) {

@@ -59,7 +59,7 @@ pub(crate) fn text_in(d: Dialect, m: &Move, g: &Geometry) -> String {
         MoveKind::Pass => "0000".into(),
         // The pie rule's swap: the word, as Hex programs write it.
         MoveKind::Swap => "swap".into(),
-        MoveKind::Off { .. } => m.text(g),
+        MoveKind::Off { .. } | MoveKind::Sow => m.text(g),
         MoveKind::Drop { letter, .. } => {
             let to = m.to().map(name).unwrap_or_default();
             let at = if d == Dialect::Usi { '*' } else { '@' };

@@ -27,6 +27,9 @@
 //!   loses: Amazons), the empty cells a player's pieces reach in fewer moves than the
 //!   opponent's, by a breadth-first search over their own movement on the current board.
 //! - **script**: what the script's `evaluate(player)` hook returns, if it defines one.
+//! - **stores**: where the rules sow (`[sowing]`), the seeds in each player's store, each worth
+//!   an ordinary piece, and a quarter of that for each seed in the player's pits (they are its
+//!   own when the game ends, but may still be sown away or captured).
 
 use super::raw::RawEval;
 use super::validate::context::{R, V};
@@ -53,6 +56,8 @@ pub(crate) const MOBILITY_POINTS: i32 = 3;
 /// Points per empty cell a player's pieces reach in fewer moves than the opponent's, in a
 /// blocking game (no captures, and having no move loses: Amazons).
 pub(crate) const TERRITORY_POINTS: i32 = 10;
+/// Points per quarter of a seed (sowing): a seed in store is an ordinary piece (100).
+pub(crate) const STORE_POINTS: i32 = 25;
 
 /// Points for the player to decide, in a race: the move in hand is worth about half a step, so
 /// that lines whose last decision falls to different players (extra moves, retreats chosen by
@@ -79,11 +84,13 @@ pub(crate) enum Term {
     Territory,
     Script,
     Connection,
+    // ---- Sowing (mancala) ----
+    Stores,
 }
 
 impl Term {
     /// How many terms there are.
-    pub(crate) const COUNT: usize = 10;
+    pub(crate) const COUNT: usize = 11;
     pub(crate) const ALL: [Term; Term::COUNT] = [
         Term::Material,
         Term::Progress,
@@ -95,6 +102,7 @@ impl Term {
         Term::Territory,
         Term::Script,
         Term::Connection,
+        Term::Stores,
     ];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
@@ -110,6 +118,7 @@ impl Term {
             Term::Territory => "territory",
             Term::Script => "script",
             Term::Connection => "connection",
+            Term::Stores => "stores",
         }
     }
 
@@ -128,6 +137,7 @@ impl Term {
             }
             Term::Script => "the script's evaluate hook",
             Term::Connection => "pieces still to place for a chain to join the zones of `connected` (fewer is better)",
+            Term::Stores => "seeds in the player's store (a piece each), and a quarter for each seed on its side (sowing)",
         }
     }
 
@@ -214,6 +224,9 @@ pub(crate) struct EvalModel {
     pub(crate) script: i32,
     /// Units per piece still needed to connect (`connected`; 0: not measured).
     pub(crate) connection: i32,
+    /// Units per quarter seed: a seed in store counts four, a seed in a pit one (0: the rules
+    /// do not sow).
+    pub(crate) stores: i32,
     /// The number of cells (the stride of the per-cell tables).
     pub(crate) cells: usize,
     /// Per code, its cells grouped by the same (material, progress) units: `(material,
@@ -314,6 +327,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         } else {
             0
         },
+        stores: if r.sowing.is_some() { units(STORE_POINTS as f64, weights[Term::Stores.index()]) } else { 0 },
         cells: n,
         classes,
         nodes,

@@ -19,6 +19,8 @@ pub(crate) mod pie;
 pub(crate) mod promoted;
 pub(crate) mod raw;
 pub(crate) mod setwise;
+// Sowing (mancala).
+pub(crate) mod sowing;
 pub(crate) mod validate;
 
 pub(crate) use castling::{CastleRights, Castling};
@@ -571,6 +573,12 @@ impl Zobrist {
     pub(crate) fn counter(player: Player, slot: u8, value: i32) -> u64 {
         if value == 0 { 0 } else { mix(0x5151_0000_0000_0000 ^ ((player.0 as u64) << 40) ^ ((slot as u64) << 32) ^ (value as u32 as u64)) }
     }
+
+    /// The key of a cell holding `count` seeds (sowing; 0 for none).
+    #[inline]
+    pub(crate) fn seeds(cell: u16, count: u16) -> u64 {
+        if count == 0 { 0 } else { mix(0x5EED_0000_0000_0000 ^ ((cell as u64) << 20) ^ count as u64) }
+    }
 }
 
 /// splitmix64's finaliser.
@@ -728,6 +736,9 @@ pub struct Ruleset {
     /// The pieces' steps and jumps as shifts of cell sets, where the board and codes allow
     /// ([`setwise`]).
     pub(crate) setwise: Option<setwise::Setwise>,
+    // ---- Sowing (mancala) ----
+    /// `[sowing]`: seeds counted per cell and moves that sow them ([`sowing`]).
+    pub(crate) sowing: Option<sowing::Sowing>,
 }
 
 /// After which moves make checks the end conditions (decided at load from the conditions).

@@ -132,6 +132,8 @@ pub(crate) struct RawVariant {
     pub(crate) castling: Option<Spanned<CastlingSection>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) notation: Option<RawNotation>,
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "one_table")]
+    pub(crate) sowing: Option<RawSowing>,
 }
 
 /// `[notation]`: how the variant's moves and positions are named to other programs.
@@ -1142,4 +1144,52 @@ pub(crate) struct RawRandom {
     /// `liberties` directions its own piece or off the board) is not drawn. Default `true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) own_eyes: Option<Spanned<bool>>,
+}
+
+// ---- Sowing (mancala): `[sowing]` ----
+
+/// `[sowing]`: cells that hold a count of seeds (pits and stores), and moves that sow them
+/// along a track (see docs/variant-format.md, "Sowing").
+#[derive(Deserialize, Serialize, Clone, Debug)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSowing {
+    /// Every cell sown, in sowing order (a circuit: after the last comes the first).
+    pub(crate) track: Spanned<Vec<Spanned<String>>>,
+    /// Per player, the pits a move may start from (the player's side of the board).
+    pub(crate) pits: Spanned<BTreeMap<String, Spanned<Vec<Spanned<String>>>>>,
+    /// Per player, the store its captures go to.
+    pub(crate) stores: Spanned<BTreeMap<String, Spanned<String>>>,
+    /// Seeds in every pit at the start (stores start empty).
+    pub(crate) seeds: Spanned<i64>,
+    /// Cells passed over while sowing: `origin` (the pit sown from, when a lap passes it),
+    /// `opponent_store`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) skip: Vec<Spanned<String>>,
+    /// The last seed in the mover's own store earns another move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) extra_move: Option<Spanned<bool>>,
+    /// What the last seed captures: `none` (default), `own_empty`, `counts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) capture: Option<Spanned<String>>,
+    /// With `own_empty`: the capture happens even when the opposite pit is empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) capture_empty_opposite: Option<Spanned<bool>>,
+    /// With `counts`: the counts that capture (Oware: [2, 3]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) counts: Option<Spanned<Vec<Spanned<i64>>>>,
+    /// With `counts`: a move that would take all the opponent's seeds: `no_capture` (default),
+    /// `capture`, `illegal`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) grand_slam: Option<Spanned<String>>,
+    /// A player whose opponent has no seeds must sow into the opponent's pits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) feed: Option<Spanned<bool>>,
+    /// When the game ends: `side_empty` (after a move that leaves either side's pits empty)
+    /// or `no_move` (the player to move has no legal move); the seeds left go to the owner of
+    /// the pit they lie in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) end: Option<Spanned<String>>,
+    /// A store holding more than half of all seeds ends the game at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) majority: Option<Spanned<bool>>,
 }

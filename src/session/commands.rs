@@ -228,7 +228,8 @@ fn why(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError> 
     // (SAN is read in its own case: `Kf1` is a king's move, `kf1` nothing.)
     text(match s.resolve(rest.trim()) {
         Ok(m) => {
-            let (text, note) = (m.text(&s.variant.rules.geometry), s.variant.enclosed_note(&s.pos, &m));
+            let note = s.variant.enclosed_note(&s.pos, &m) + s.variant.sow_note(&s.pos, &m).as_str();
+            let text = m.text(&s.variant.rules.geometry);
             if text.eq_ignore_ascii_case(&t) {
                 format!("{text} is legal{note}\n")
             } else {

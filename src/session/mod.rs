@@ -585,6 +585,10 @@ impl Session {
         let mut legal = Vec::new();
         self.variant.legal_moves(&mut self.pos, &mut legal)?;
         let g = &self.variant.rules.geometry;
+        if let Some(m) = legal.iter().find(|m| m.from == c.0 && m.kind == crate::notation::MoveKind::Sow) {
+            // A pit's one move: what it sows.
+            return Ok(format!("{} is legal{}", m.text(g), self.variant.sow_note(&self.pos, m)));
+        }
         let mut own: Vec<String> = legal.iter().filter(|m| m.from == c.0).map(|m| m.text(g)).collect();
         own.sort();
         if !own.is_empty() {
@@ -592,6 +596,8 @@ impl Session {
         }
         let name = g.name(c).to_string();
         Ok(match self.variant.explain_cell(&mut self.pos, c.0, &legal)? {
+            // A pit's refusal names the pit itself (there is no piece on it).
+            r if self.variant.rules.sowing.is_some() => r.to_string(),
             r @ (crate::explain::IllegalReason::OnlyCaptures(_)
             | crate::explain::IllegalReason::Refused(_)
             | crate::explain::IllegalReason::Filtered) => {

@@ -21,6 +21,8 @@ use push::Prior;
 use std::sync::Arc;
 
 mod push;
+// Sowing (mancala).
+mod sow;
 mod text;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical
@@ -186,6 +188,7 @@ struct Frame {
     history_len: u32,
     cell_log_len: u32,
     attr_log_len: u32,
+    seed_log_len: u32,
     side: Player,
     en_passant: Option<(u16, u16)>,
     castle: CastleRights,
@@ -249,6 +252,12 @@ pub struct Position {
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
+    // ---- Sowing (mancala) ----
+    /// Per cell, the seeds it holds (empty without `[sowing]`); hashed, and logged like the
+    /// board.
+    seeds: Vec<u16>,
+    /// Each seed write since the first unfinished move: (cell, the count before).
+    seed_log: Vec<(u16, u16)>,
 }
 
 impl Clone for Position {
@@ -289,6 +298,8 @@ impl Clone for Position {
             saved_gates,
             saved_extra,
             frames,
+            seeds,
+            seed_log,
         } = self;
         board.clone_from(&o.board);
         attrs.clone_from(&o.attrs);
@@ -316,6 +327,8 @@ impl Clone for Position {
         saved_gates.clone_from(&o.saved_gates);
         saved_extra.clone_from(&o.saved_extra);
         frames.clone_from(&o.frames);
+        seeds.clone_from(&o.seeds);
+        seed_log.clone_from(&o.seed_log);
     }
 }
 
@@ -371,6 +384,7 @@ impl PartialEq for Position {
             && self.gates == o.gates
             && self.clock == o.clock
             && self.history == o.history
+            && self.seeds == o.seeds
     }
 }
 
@@ -384,6 +398,7 @@ impl Position {
             counters: rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect(),
             side: rules.first,
             castle: rules.castling.as_ref().map_or(CastleRights::NONE, |c| c.start_rights(&rules.geometry, &rules.setup.board)),
+            seeds: rules.sowing.as_ref().map_or_else(Vec::new, |s| s.start.clone()),
             ..Position::default()
         };
         p.rehash(rules);
@@ -446,6 +461,9 @@ impl Position {
         h ^= gates_key(self.gates);
         if self.swap_open(rules) {
             h ^= Zobrist::PIE;
+        }
+        for (c, &n) in self.seeds.iter().enumerate() {
+            h ^= Zobrist::seeds(c as u16, n);
         }
         self.hash = h;
         self.counts = counts;
@@ -777,6 +795,7 @@ impl Position {
             history_len: self.history.len() as u32,
             cell_log_len: self.cell_log.len() as u32,
             attr_log_len: self.attr_log.len() as u32,
+            seed_log_len: self.seed_log.len() as u32,
             side: self.side,
             en_passant: self.en_passant,
             castle: self.castle,
@@ -811,6 +830,7 @@ impl Position {
             MoveKind::Castle { .. } => self.castle_pieces(rules, mv, &mut fx),
             MoveKind::Pass => {}
             MoveKind::Swap => self.swap_sides(rules),
+            MoveKind::Sow => {}
             MoveKind::Normal | MoveKind::Promote { .. } | MoveKind::Then { .. } | MoveKind::Off { .. } => {
                 self.move_piece(rules, mv, &mut fx)
             }
@@ -860,6 +880,11 @@ impl Position {
         }
         if rules.push {
             push::after_move(self, rules, mv, &fx, prior, turn);
+        }
+        if let Some(sw) = &rules.sowing
+            && mv.kind == MoveKind::Sow
+        {
+            fx.captured = sow::after_move(self, rules, sw, mv.from, turn);
         }
         fx
     }
@@ -1374,6 +1399,10 @@ impl Position {
         while self.attr_log.len() > f.attr_log_len as usize {
             let (index, old) = self.attr_log.pop().expect("longer than the mark");
             self.attrs[index as usize] = old;
+        }
+        while self.seed_log.len() > f.seed_log_len as usize {
+            let (cell, old) = self.seed_log.pop().expect("longer than the mark");
+            self.seeds[cell as usize] = old;
         }
         if !self.counters.is_empty() {
             let n = self.counters.len();

@@ -55,6 +55,12 @@ impl Position {
                 crate::cellset::CellSet::from_bits(gates).into_iter().map(|c| g.name(crate::geometry::Cell(c))).collect();
             s.push_str(&format!(" gates={}", cells.join(",")));
         }
+        if let Some(sw) = &rules.sowing {
+            // Sowing: the seeds of each cell of the track in its declared order, then of the
+            // stores not on it.
+            let counts: Vec<String> = sw.listed.iter().map(|&c| self.seeds[c as usize].to_string()).collect();
+            s.push_str(&format!(" seeds={}", counts.join(",")));
+        }
         if let Some(r) = &self.result {
             s.push_str(&format!(" result=\"{}\"", r.describe(&rules.player_names)));
         }
@@ -82,7 +88,8 @@ impl Position {
             crate::board_text::parse_board(&rules.geometry, &fields[0], &lookup, &ka, rules.nattr()).map_err(|e| bad(e.0))?;
         let side = player(rules, &fields[1].to_ascii_lowercase())?;
         let counters = rules.counters.iter().map(|&(_, v)| ByPlayer::new(v, v)).collect();
-        let mut p = Position { board, attrs, nattr: rules.nattr(), counters, side, ..Position::default() };
+        let seeds = rules.sowing.as_ref().map_or_else(Vec::new, |s| s.start.clone());
+        let mut p = Position { board, attrs, nattr: rules.nattr(), counters, side, seeds, ..Position::default() };
         let mut rest = &fields[2..];
         if let Some(first) = rest.first()
             && let Ok(ply) = first.parse::<u32>()
@@ -122,6 +129,7 @@ impl Position {
                 }
                 "castle" => p.read_castle(rules, v)?,
                 "gates" => p.read_gates(rules, v)?,
+                "seeds" => p.read_seeds(rules, v)?,
                 "clock" => {
                     p.clock =
                         v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::files::quote(v))))?;
@@ -138,6 +146,26 @@ impl Position {
         p.rehash(rules);
         p.history.push(p.hash);
         Ok(p)
+    }
+
+    /// `seeds=4,4,…`: the seeds of each cell of the sowing track, in its declared order.
+    fn read_seeds(&mut self, rules: &Ruleset, v: &str) -> Result<(), PositionError> {
+        let bad = |m: String| PositionError(m);
+        let sw = rules.sowing.as_ref().ok_or_else(|| bad("seeds=…: this variant does not sow".into()))?;
+        let counts: Vec<&str> = v.split(',').collect();
+        if counts.len() != sw.listed.len() {
+            return Err(bad(format!("seeds=…: {} counts, one for each of the {} pits and stores", counts.len(), sw.listed.len())));
+        }
+        let mut total = 0u32;
+        for (&c, n) in sw.listed.iter().zip(counts) {
+            let n: u16 = n.trim().parse().map_err(|_| bad(format!("seeds=…: `{}` is not a count of seeds", crate::files::quote(n))))?;
+            total += u32::from(n);
+            if total > crate::rules::sowing::MAX_SEEDS {
+                return Err(bad(format!("seeds=…: more than {} seeds in all", crate::rules::sowing::MAX_SEEDS)));
+            }
+            self.seeds[c as usize] = n;
+        }
+        Ok(())
     }
 
     /// `gates=b1,c1,g8`: the gates ([`crate::rules::Gating`]), each its piece's player's.

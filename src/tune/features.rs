@@ -32,6 +32,8 @@ pub(crate) struct Counts {
     pub(crate) territory: f32,
     /// The script's points.
     pub(crate) script: f32,
+    /// Quarter seeds (the stores term, sowing).
+    pub(crate) stores: f32,
     /// Held goal cells², over the goal's size (the fill term).
     pub(crate) fill: f32,
     /// Progress towards `zone_filled` goals, in units at progress weight 1.
@@ -100,6 +102,7 @@ impl<'a> Reader<'a> {
             lines: per(diff(Term::Lines), lines_units) as f32,
             territory: per(diff(Term::Territory), m.territory) as f32,
             script: per(diff(Term::Script), m.script) as f32,
+            stores: per(diff(Term::Stores), m.stores) as f32,
             fill: per(diff(Term::Fill), m.fill) as f32,
             goals: (diff(Term::Progress) - board_progress as f64) as f32,
         });
@@ -166,6 +169,7 @@ impl Data {
             + lines_units as f64 * c.lines as f64
             + m.territory as f64 * c.territory as f64
             + m.script as f64 * c.script as f64
+            + m.stores as f64 * c.stores as f64
             + m.fill as f64 * c.fill as f64
             + m.weights[Term::Progress.index()] * c.goals as f64;
         (e as f64 + scaled).clamp(-(EVAL_MAX as f64), EVAL_MAX as f64)

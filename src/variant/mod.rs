@@ -6,6 +6,8 @@ mod ko;
 mod locate;
 mod play;
 mod reference;
+// Sowing (mancala).
+mod sow;
 
 pub use locate::shipped_names;
 pub(crate) use locate::{MAX_FILE_BYTES, Origin, SHIPPED, all_variants, read_merged};

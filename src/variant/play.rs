@@ -1179,7 +1179,16 @@ impl Variant {
     /// # Errors
     /// Unparsable text or an illegal move, with the reason; a failing hook.
     pub fn find_move(&self, pos: &mut Position, text: &str) -> Result<Move, PlayError> {
+        if let Some(r) = self.find_sow(pos, text) {
+            return r;
+        }
         let mv = match MoveText::parse(text, &self.rules.geometry) {
+            // A cell alone names no move here (it is a pit only where the rules sow): SAN's `e4`.
+            Ok(MoveText::Path { landings, .. }) if landings.is_empty() => {
+                let e = NotationError::Unreadable(text.trim().to_ascii_lowercase(), "expected from-to, fromxto(xto…), from-off or pass");
+                let other = self.find_san(pos, text).or_else(|| self.find_numbered(pos, text)).or_else(|| self.find_column(pos, text));
+                return other.unwrap_or(Err(e.into()));
+            }
             Ok(mv) => mv,
             // SAN's closing marks on boardlab's notation (`O-O+`, `e7-e8=Q#`).
             Err(_) if crate::san::strip_marks(text) != text.trim() && !crate::san::strip_marks(text).is_empty() => {
@@ -1442,6 +1451,9 @@ impl Variant {
     /// # Errors
     /// A failing hook.
     pub(crate) fn explain_cell(&self, pos: &mut Position, cell: u16, legal: &[Move]) -> Result<IllegalReason, ScriptError> {
+        if let Some(r) = self.explain_sow(pos, cell) {
+            return Ok(r);
+        }
         // The explanation of a move from this cell that no piece can make (onto itself).
         let mv = MoveText::Path { from: cell, landings: vec![], capture: false, then: None, promote: None };
         self.explain_move(pos, &mv, legal)

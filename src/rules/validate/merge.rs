@@ -63,6 +63,8 @@ pub(crate) struct Merged {
     pub(crate) castling: Option<Src<toml::Spanned<CastlingSection>>>,
     /// `[notation]`; its `fairy_stockfish` name comes from the most derived file only.
     pub(crate) notation: Option<Src<RawNotation>>,
+    /// `[sowing]` (replaced whole by a later file's).
+    pub(crate) sowing: Option<Src<crate::rules::raw::RawSowing>>,
 }
 
 impl Merged {
@@ -122,6 +124,9 @@ impl Merged {
             self.hooks = Some(Src { file, val: h });
         }
         self.overlay_notation(file, raw.notation);
+        if let Some(w) = raw.sowing {
+            self.sowing = Some(Src { file, val: w });
+        }
         for (k, o) in raw.options {
             match self.options.get_mut(&k) {
                 Some(existing) if o.values.is_none() && o.min.is_none() && o.max.is_none() => {

@@ -14,6 +14,8 @@ mod pieces;
 mod push;
 pub(super) mod settings;
 mod setup;
+// Sowing (mancala).
+mod sowing;
 pub(super) mod zones;
 
 pub(super) use context::{R, V};
@@ -30,7 +32,7 @@ use crate::piece::PieceCode;
 pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset> {
     let v = V { m, opts: settings::stage_options(&V { m, opts: Options::default() }, overrides)? };
     let (mut geometry, (player_names, first, forward)) = (board::stage_geometry(&v)?, board::stage_players(&v)?);
-    let zones = zones::stage_zones(&v, &mut geometry, &player_names)?;
+    let (zones, sowing) = (zones::stage_zones(&v, &mut geometry, &player_names)?, sowing::stage_sowing(&v, &geometry, &player_names)?);
     let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?; // before the forms: `initial` reads it
@@ -104,6 +106,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         zones: zones.into_iter().collect(),
         eval: EvalModel::default(),
         setwise: None,
+        sowing,
     };
     derive(&v, rules)
 }

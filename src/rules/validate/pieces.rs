@@ -41,7 +41,8 @@ pub(super) fn stage_attributes(v: &V) -> R<Vec<String>> {
 
 /// The piece kinds with their symbols and attribute slots.
 pub(super) fn stage_kinds(v: &V, players: &ByPlayer<String>, attributes: &[String]) -> R<Vec<KindDef>> {
-    if v.m.pieces.is_empty() {
+    // (A sowing game moves seeds, not pieces: it may declare none.)
+    if v.m.pieces.is_empty() && v.m.sowing.is_none() {
         return Err(LoadError::at(v.file(v.main_file()), 0..0, "the variant declares no [pieces]", "expected [pieces.NAME] tables"));
     }
     if v.m.pieces.len() > 60 {
