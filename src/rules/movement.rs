@@ -291,6 +291,19 @@ pub(crate) struct PieceCtx<'a> {
     pub(crate) start: &'a [PieceCode],
 }
 
+impl<'a> PieceCtx<'a> {
+    pub(crate) fn new(
+        kinds: &'a [KindDef],
+        counters: &'a [&'a str],
+        zones: &'a ZoneMap,
+        forward: &'a ByPlayer<i8>,
+        attributes: &'a [String],
+        start: &'a [PieceCode],
+    ) -> PieceCtx<'a> {
+        PieceCtx { kinds, counters, zones, forward, attributes, start }
+    }
+}
+
 /// What generation reads of a position.
 #[derive(Clone, Copy)]
 pub struct BoardView<'a> {

@@ -36,14 +36,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
     let (attributes, kinds, counters) = stage_names(&v, &player_names)?;
     let counter_names: Vec<&str> = counters.iter().map(|(n, _)| n.as_str()).collect();
     let setup = setup::stage_setup(&v, &geometry, &kinds, &player_names, attributes.len())?; // before the forms: `initial` reads it
-    let ctx = movement::PieceCtx {
-        kinds: &kinds,
-        counters: &counter_names,
-        zones: &zones,
-        forward: &forward,
-        attributes: &attributes,
-        start: &setup.board,
-    };
+    let ctx = movement::PieceCtx::new(&kinds, &counter_names, &zones, &forward, &attributes, &setup.board);
     let (pieces, dedup, drops) = pieces::stage_pieces(&v, &ctx, &mut geometry)?;
     let (captures, attacks) = (pieces::stage_captures(&v, &kinds, &geometry)?, super::attacks::Attacks::build(&mut geometry, &pieces));
     let ((check_illegal, no_giving_check), castling) = (pieces::stage_check(&v, &kinds)?, pieces::stage_castling(&v, &kinds, &geometry)?);
