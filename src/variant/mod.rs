@@ -118,10 +118,11 @@ impl Variant {
         self.hooks[h as usize].as_ref()
     }
 
-    /// Whether playing a move runs the script (`after_move` or `outcome`): perft then plays its
-    /// last ply rather than counting it, so a hook that fails fails the count.
+    /// Whether playing a move runs a hook (one whose needs, in the load-time plan, include
+    /// ending the game on a move: `after_move`, `outcome`): perft then plays its last ply rather
+    /// than counting it, so a hook that fails fails the count.
     pub(crate) fn hooks_after_moves(&self) -> bool {
-        self.hook(Hook::AfterMove).is_some() || self.hook(Hook::Outcome).is_some()
+        self.plan.hooks.ends_on_move
     }
 }
 
