@@ -223,9 +223,14 @@ fn state_lines(v: &Variant, pos: &Position) -> String {
         let _ = writeln!(s, "gates: {}", each.join(", "));
     }
     if let Some(score) = &r.score {
-        let t = score.totals(pos.board());
+        let t = score.totals(pos.board(), pos.prisoners());
         let each: Vec<String> = crate::piece::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), t[p])).collect();
         let _ = writeln!(s, "points: {}", each.join(", "));
+        if score.keeps_prisoners() {
+            let taken = pos.prisoners();
+            let each: Vec<String> = crate::piece::Player::both().iter().map(|&p| format!("{} {}", r.player_name(p), taken[p])).collect();
+            let _ = writeln!(s, "prisoners: {}", each.join(", "));
+        }
     }
     for (i, (name, _)) in r.counters.iter().enumerate() {
         if hands.iter().any(|&(slot, _)| slot as usize == i) {

@@ -16,6 +16,10 @@ enemy group next to it without an empty neighbour is removed; then the stone's o
 have an empty neighbour (else the move is a suicide: illegal). A stone whose resulting board
 equals any earlier board of the game is illegal (positional superko; a pass is always legal).
 Two passes in a row end the game: the position after them has no moves. Plain Python.
+
+`--ko simple` (variants/go-japanese) replaces superko by the simple ko rule: a stone is
+illegal only if the board after it equals the board as it was before the opponent's last move
+(an immediate retake); earlier boards may come back.
 """
 
 import argparse
@@ -86,7 +90,9 @@ class Go:
         return b if free else None
 
     def moves(self, board, colour, seen):
-        """The legal stones (boards after them) of colour; `seen` holds the earlier boards."""
+        """The legal stones (boards after them) of colour; `seen` holds the boards a stone may
+        not bring back (every earlier one, or under simple ko the one before the opponent's
+        last move)."""
         out = []
         for p in self.points:
             if p in board:
@@ -95,6 +101,21 @@ class Go:
             if b is not None and frozenset(b.items()) not in seen:
                 out.append(b)
         return out
+
+    def perft_simple(self, board, colour, depth, before, passed):
+        """Leaves at depth under simple ko: `before` is the board before the last move (None at
+        the start)."""
+        if depth == 0:
+            return 1
+        other = "O" if colour == "X" else "X"
+        seen = {} if before is None else {frozenset(before.items()): 1}
+        stones = self.moves(board, colour, seen)
+        if depth == 1:
+            return len(stones) + 1
+        total = sum(self.perft_simple(b, other, depth - 1, board, False) for b in stones)
+        if not passed:
+            total += self.perft_simple(board, other, depth - 1, board, True)
+        return total
 
     def perft(self, board, colour, depth, seen, passed):
         """Leaves at depth. `seen`: the boards so far (a multiset as a dict); `passed`: the
@@ -125,11 +146,15 @@ def main():
     ap.add_argument("depth", type=int)
     ap.add_argument("--size", type=int, default=9)
     ap.add_argument("--position", default=None)
+    ap.add_argument("--ko", choices=["positional", "simple"], default="positional")
     a = ap.parse_args()
     n = a.size
     text = a.position or ("/".join([str(n)] * n) + " black")
     board, colour = parse(text, n)
     g = Go(n)
+    if a.ko == "simple":
+        print(g.perft_simple(board, colour, a.depth, None, False))
+        return
     seen = {frozenset(board.items()): 1}
     print(g.perft(board, colour, a.depth, seen, False))
 

@@ -175,7 +175,8 @@ pub fn read(rules: &Ruleset, text: &str) -> Result<Position, PositionError> {
         let mover = pos.side().other();
         let by = |c: u16| pos.board()[c as usize].owner().other();
         let safe = |c: u16| crate::attack::attacker(rules, pos.view(), by(c), c).is_none();
-        let r = crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.counters(), pos.ply(), mover, safe);
+        let r =
+            crate::rules::ends::standing_result(rules, pos.board(), pos.counts(), pos.counters(), pos.prisoners(), pos.ply(), mover, safe);
         pos.set_result(r);
     }
     Ok(pos)

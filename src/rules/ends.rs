@@ -218,6 +218,8 @@ pub(crate) struct AfterMove<'a> {
     pub(crate) counters: &'a [ByPlayer<i32>],
     /// `[rules] points`, if declared.
     pub(crate) score: Option<&'a super::Score>,
+    /// Per player, the opponent's pieces it took (for `points_prisoners`).
+    pub(crate) prisoners: ByPlayer<u32>,
 }
 
 impl EndKind {
@@ -303,7 +305,7 @@ impl EndKind {
                 })
             }
             EndKind::QuietMoves { plies, points, .. } => {
-                (m.clock >= *plies).then(|| if *points { m.score.and_then(|s| s.winner(m.board)) } else { None })
+                (m.clock >= *plies).then(|| if *points { m.score.and_then(|s| s.winner(m.board, m.prisoners)) } else { None })
             }
             EndKind::Material { sets, hands } => material_met(m, sets, hands).then_some(None),
             EndKind::Checks { slot, win } => (m.counters[*slot as usize][m.mover] <= 0).then_some(Some(winner(*win, m.mover))),
@@ -550,7 +552,7 @@ pub(crate) fn standing_in_zone(
 /// position whose turn goes on (a pending continuation: who moved last is not known, the player
 /// deciding may be the one who moved): the caller leaves those out.
 ///
-/// `board`, `counts`, `counters` and `ply` are the position's, `mover` the player not to decide,
+/// `board`, `counts`, `counters`, `prisoners` and `ply` are the position's, `mover` the player not to decide,
 /// `safe` whether the owner's opponent cannot take the piece on a cell.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn standing_result(
@@ -558,6 +560,7 @@ pub(crate) fn standing_result(
     board: &[PieceCode],
     counts: ByPlayer<u32>,
     counters: &[ByPlayer<i32>],
+    prisoners: ByPlayer<u32>,
     ply: u32,
     mover: Player,
     safe: impl Fn(u16) -> bool,
@@ -567,7 +570,16 @@ pub(crate) fn standing_result(
     let at =
         |to: u16, captured: u32| MoveEffects { to, captured, royal_victim: royal_gone, royal_left: royal_gone, ..MoveEffects::default() };
     let judge = |e: &EndRule, fx: MoveEffects| {
-        e.kind.after_move(&AfterMove { board, counts: &counts, effects: &fx, mover, clock: 0, counters, score: rules.score.as_ref() })
+        e.kind.after_move(&AfterMove {
+            board,
+            counts: &counts,
+            effects: &fx,
+            mover,
+            clock: 0,
+            counters,
+            score: rules.score.as_ref(),
+            prisoners,
+        })
     };
     let found = rules.ends.iter().find_map(|e| {
         let winner = match &e.kind {
@@ -650,9 +662,13 @@ const CONDITIONS: [(&str, Reader); 17] = [
     ("connected", connected),
 ];
 
-/// `result = "points"` needs the count it names (`[rules] points`).
+/// `result = "points"` needs the count it names (`[rules] points`, or territory scoring's
+/// `points_territory` or `points_prisoners`).
 fn points_declared(v: &V, c: &EndCtx, r: &toml::Spanned<super::raw::Setting<String>>) -> R<()> {
-    if v.m.rules.as_ref().is_some_and(|x| x.val.points.is_some()) {
+    let counts = |x: &super::raw::RawRules| {
+        x.points.is_some() || x.points_prisoners.is_some() || x.points_territory.as_ref().is_some_and(|t| *t.get_ref())
+    };
+    if v.m.rules.as_ref().is_some_and(|x| counts(&x.val)) {
         return Ok(());
     }
     Err(v

@@ -145,12 +145,24 @@ pub(crate) struct Score {
     /// `points_territory`: each player also counts the empty cells of the regions (joined
     /// along these neighbours) that only its pieces border.
     pub(crate) territory: Option<groups::Neighbours>,
+    /// `points_prisoners`: each player also counts this per piece of the opponent's its moves
+    /// took off the board (territory scoring's prisoners); 0 without.
+    pub(crate) prisoners: f64,
 }
 
 impl Score {
-    /// Each player's points on `board`, its bonus included.
-    pub(crate) fn totals(&self, board: &[PieceCode]) -> ByPlayer<f64> {
+    /// Whether the count needs each player's prisoners kept.
+    pub(crate) fn keeps_prisoners(&self) -> bool {
+        self.prisoners != 0.0
+    }
+
+    /// Each player's points on `board` with `prisoners` taken (see [`Score::prisoners`]), its
+    /// bonus included.
+    pub(crate) fn totals(&self, board: &[PieceCode], prisoners: ByPlayer<u32>) -> ByPlayer<f64> {
         let mut total = self.bonus;
+        for p in Player::both() {
+            total[p] += self.prisoners * f64::from(prisoners[p]);
+        }
         for c in board.iter().filter(|c| !c.is_empty()) {
             total[c.owner()] += self.points[c.kind().0 as usize];
         }
@@ -165,15 +177,15 @@ impl Score {
 
     /// The player with more points on `board` (its bonus included), `None` for equal counts,
     /// and by how many half points (rounded down to a half).
-    pub(crate) fn winner_by(&self, board: &[PieceCode]) -> (Option<Player>, u32) {
-        let total = self.totals(board);
+    pub(crate) fn winner_by(&self, board: &[PieceCode], prisoners: ByPlayer<u32>) -> (Option<Player>, u32) {
+        let total = self.totals(board, prisoners);
         let halves = ((total[Player::FIRST] - total[Player::SECOND]).abs() * 2.0).floor() as u32;
-        (self.winner(board), halves)
+        (self.winner(board, prisoners), halves)
     }
 
     /// The player with more points on `board` (its bonus included); `None` for equal counts.
-    pub(crate) fn winner(&self, board: &[PieceCode]) -> Option<Player> {
-        let total = self.totals(board);
+    pub(crate) fn winner(&self, board: &[PieceCode], prisoners: ByPlayer<u32>) -> Option<Player> {
+        let total = self.totals(board, prisoners);
         let (a, b) = (total[Player::FIRST], total[Player::SECOND]);
         if a > b {
             Some(Player::FIRST)
@@ -978,22 +990,42 @@ mod tests {
     use super::Score;
     use crate::piece::{ByPlayer, KindId, PieceCode, Player};
 
+    const NONE_TAKEN: ByPlayer<u32> = ByPlayer([0, 0]);
+
     /// Janggi's count, by hand: two chariots (26) against one chariot and a cannon (20), and
     /// the second player's 1.5.
     #[test]
     fn points_count_the_board_and_the_bonus() {
-        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 1.5), territory: None };
+        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 1.5), territory: None, prisoners: 0.0 };
         let (r, c) = (KindId(0), KindId(1));
         let mut board = vec![PieceCode::EMPTY; 6];
         board[0] = PieceCode::new(r, Player::FIRST);
         board[1] = PieceCode::new(r, Player::FIRST);
         board[2] = PieceCode::new(r, Player::SECOND);
         board[3] = PieceCode::new(c, Player::SECOND);
-        assert_eq!(s.totals(&board), ByPlayer::new(26.0, 21.5));
-        assert_eq!(s.winner(&board), Some(Player::FIRST));
+        assert_eq!(s.totals(&board, NONE_TAKEN), ByPlayer::new(26.0, 21.5));
+        assert_eq!(s.winner(&board, NONE_TAKEN), Some(Player::FIRST));
         board[1] = PieceCode::new(c, Player::FIRST);
-        assert_eq!(s.winner(&board), Some(Player::SECOND)); // 20 against 21.5
-        let even = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.0), territory: None };
-        assert_eq!(even.winner(&board), None); // 20 against 20
+        assert_eq!(s.winner(&board, NONE_TAKEN), Some(Player::SECOND)); // 20 against 21.5
+        let even = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.0), territory: None, prisoners: 0.0 };
+        assert_eq!(even.winner(&board, NONE_TAKEN), None); // 20 against 20
+    }
+
+    /// Territory scoring's prisoners, by hand: the board above (20 against 20) and a point per
+    /// piece taken; the winner's margin in half points.
+    #[test]
+    fn prisoners_add_their_points() {
+        let (r, c) = (KindId(0), KindId(1));
+        let mut board = vec![PieceCode::EMPTY; 4];
+        board[0] = PieceCode::new(r, Player::FIRST);
+        board[1] = PieceCode::new(c, Player::FIRST);
+        board[2] = PieceCode::new(r, Player::SECOND);
+        board[3] = PieceCode::new(c, Player::SECOND);
+        let s = Score { points: vec![13.0, 7.0], bonus: ByPlayer::new(0.0, 0.5), territory: None, prisoners: 1.0 };
+        assert!(s.keeps_prisoners());
+        assert_eq!(s.totals(&board, ByPlayer::new(3, 1)), ByPlayer::new(23.0, 21.5));
+        assert_eq!(s.winner_by(&board, ByPlayer::new(3, 1)), (Some(Player::FIRST), 3));
+        assert_eq!(s.winner_by(&board, ByPlayer::new(1, 1)), (Some(Player::SECOND), 1));
+        assert!(!Score { prisoners: 0.0, ..s }.keeps_prisoners());
     }
 }

@@ -290,6 +290,10 @@ pub(crate) struct RawRules {
     /// regions only its pieces border (area scoring).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) points_territory: Option<Spanned<bool>>,
+    /// Territory scoring: the points each player counts per piece of the opponent's its moves
+    /// took off the board (prisoners).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) points_prisoners: Option<Spanned<f64>>,
 }
 
 /// What the machine player is told about the game (`[ai]`).

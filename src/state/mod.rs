@@ -23,6 +23,7 @@ use std::sync::Arc;
 mod push;
 // Sowing (mancala).
 mod sow;
+pub(crate) use sow::final_count;
 mod text;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical
@@ -193,6 +194,7 @@ struct Frame {
     en_passant: Option<(u16, u16)>,
     castle: CastleRights,
     clock: u32,
+    prisoners: [u32; 2],
     top: [Top; 2],
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
@@ -223,6 +225,9 @@ pub struct Position {
     /// Plies since the last capture or move of a clock kind (`quiet_moves`; not hashed: the
     /// same position at another clock is the same position).
     clock: u32,
+    /// Per player, the opponent's pieces its moves took off the board (`[rules]
+    /// points_prisoners`; kept only where the count declares it; not hashed, as the clock).
+    prisoners: ByPlayer<u32>,
     /// Kept up to date by every setter.
     hash: u64,
     counts: ByPlayer<u32>,
@@ -285,6 +290,7 @@ impl Clone for Position {
             gates,
             gating,
             clock,
+            prisoners,
             hash,
             counts,
             occupied,
@@ -314,6 +320,7 @@ impl Clone for Position {
         *gates = o.gates;
         *gating = o.gating;
         *clock = o.clock;
+        *prisoners = o.prisoners;
         *hash = o.hash;
         *counts = o.counts;
         *occupied = o.occupied;
@@ -383,6 +390,7 @@ impl PartialEq for Position {
             && self.castle == o.castle
             && self.gates == o.gates
             && self.clock == o.clock
+            && self.prisoners == o.prisoners
             && self.history == o.history
             && self.seeds == o.seeds
     }
@@ -800,6 +808,7 @@ impl Position {
             en_passant: self.en_passant,
             castle: self.castle,
             clock: self.clock,
+            prisoners: self.prisoners.0,
             top: self.top.0,
             extra,
         });
@@ -1126,6 +1135,18 @@ impl Position {
         self.gates
     }
 
+    /// Per player, the opponent's pieces its moves took (kept where `[rules] points_prisoners`
+    /// is declared, else 0).
+    pub(crate) fn prisoners(&self) -> ByPlayer<u32> {
+        self.prisoners
+    }
+
+    /// Adds `n` to the pieces `p` took (the move that took them was begun: its undo restores
+    /// the count).
+    pub(crate) fn add_prisoners(&mut self, p: Player, n: u32) {
+        self.prisoners[p] = self.prisoners[p].saturating_add(n);
+    }
+
     /// Plies since the last capture or move of a kind that restarts the `quiet_moves` clock.
     pub(crate) fn clock(&self) -> u32 {
         self.clock
@@ -1427,6 +1448,7 @@ impl Position {
         self.en_passant = f.en_passant;
         self.castle = f.castle;
         self.clock = f.clock;
+        self.prisoners = ByPlayer(f.prisoners);
         self.top = ByPlayer(f.top);
         self.history.truncate(f.history_len as usize);
         self.frames.pop();
@@ -1569,7 +1591,7 @@ mod tests {
     #[test]
     fn clone_from_resets_every_field() {
         use rand::RngExt;
-        for name in ["lielow", "pyramida", "chess", "othello"] {
+        for name in ["lielow", "pyramida", "chess", "othello", "go-japanese"] {
             let v = Variant::load(name, &[]).unwrap();
             let start = v.start();
             let mut rng = crate::ai::rng(5);
@@ -1588,6 +1610,51 @@ mod tests {
             assert_eq!(pos, start, "{name}");
             assert_eq!(format!("{pos:?}"), format!("{start:?}"), "{name}: the undo machinery too");
         }
+    }
+
+    /// Territory scoring's prisoners over random Go games, against an independent count: with
+    /// suicide illegal, a player has taken exactly the stones the opponent placed and no longer
+    /// has on the board. Undo restores the count, and the position text carries it.
+    #[test]
+    fn prisoners_are_the_stones_placed_and_gone() {
+        use rand::RngExt;
+        let v = Variant::load("go-japanese", &[]).unwrap();
+        let mut rng = crate::ai::rng(11);
+        let mut moves = Vec::new();
+        let mut taken_some = false;
+        for _ in 0..4 {
+            let mut pos = v.start();
+            let mut placed = ByPlayer::new(0u32, 0);
+            let mut seen = vec![pos.prisoners()];
+            for _ in 0..250 {
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                let stones: Vec<Move> = moves.iter().filter(|m| m.kind != MoveKind::Pass).copied().collect();
+                if stones.is_empty() {
+                    break;
+                }
+                let m = stones[rng.random_range(0..stones.len())];
+                placed[pos.side()] += 1;
+                v.make(&mut pos, &m).unwrap();
+                for p in Player::both() {
+                    assert_eq!(pos.prisoners()[p], placed[p.other()] - pos.counts()[p.other()]);
+                }
+                let back = Position::from_line(&v.rules, &pos.to_text(&v.rules)).unwrap();
+                assert_eq!(back.prisoners(), pos.prisoners());
+                seen.push(pos.prisoners());
+            }
+            taken_some |= seen.last().is_some_and(|t| t[Player::FIRST] + t[Player::SECOND] > 0);
+            while pos.ply() > 0 {
+                seen.pop();
+                pos.undo();
+                assert_eq!(Some(&pos.prisoners()), seen.last());
+            }
+        }
+        assert!(taken_some, "the games took stones");
+        let go = Variant::load("go", &[]).unwrap();
+        let e = Position::from_line(&go.rules, "9/9/9/9/9/9/9/9/9 black 0 prisoners=1:0").unwrap_err();
+        assert!(e.0.contains("no points_prisoners"), "{}", e.0);
+        let e = Position::from_line(&v.rules, "9/9/9/9/9/9/9/9/9 black 0 prisoners=1").unwrap_err();
+        assert!(e.0.contains("prisoners=N:M"), "{}", e.0);
     }
 
     /// Under plain and lean rules ([`MakePath`]), make's short paths leave every move exactly as

@@ -30,6 +30,17 @@ impl Position {
     }
 }
 
+/// The result of a sowing game over with `seeds` (the pits already swept, or swept here on a
+/// copy): more seeds in store wins.
+pub(crate) fn final_count(sw: &Sowing, seeds: &[u16]) -> Outcome {
+    let mut swept: smallvec::SmallVec<[u16; 64]> = seeds.into();
+    sw.sweep(&mut swept);
+    match sw.leader(&swept) {
+        Some(p) => Outcome::win(p, "more seeds in store"),
+        None => Outcome::draw("equal seeds in store"),
+    }
+}
+
 /// `turn`'s sowing from `from`, after the kernel passed the turn: the seeds moved, then the
 /// extra move or the end. Returns the seeds captured.
 pub(super) fn after_move(pos: &mut Position, rules: &Ruleset, sw: &Sowing, from: u16, turn: Player) -> u32 {
@@ -45,11 +56,7 @@ pub(super) fn after_move(pos: &mut Position, rules: &Ruleset, sw: &Sowing, from:
     }
     let z = &rules.zobrist;
     if over {
-        let result = match sw.leader(&seeds) {
-            Some(p) => Outcome::win(p, "more seeds in store"),
-            None => Outcome::draw("equal seeds in store"),
-        };
-        pos.set_result(Some(result));
+        pos.set_result(Some(final_count(sw, &seeds)));
     } else if sown.extra {
         let c = Continuation {
             player: turn,

@@ -9,6 +9,9 @@ use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::Ruleset;
 use std::sync::Arc;
 
+/// The most prisoners a position text may give a player.
+const MAX_PRISONERS: u32 = 1_000_000;
+
 impl Position {
     /// The one-line position text (see [`crate::notation`]).
     pub fn to_text(&self, rules: &Ruleset) -> String {
@@ -44,6 +47,9 @@ impl Position {
         }
         if self.clock > 0 {
             s.push_str(&format!(" clock={}", self.clock));
+        }
+        if self.prisoners != ByPlayer::new(0, 0) {
+            s.push_str(&format!(" prisoners={}:{}", self.prisoners[Player::FIRST], self.prisoners[Player::SECOND]));
         }
         if self.castle.any() {
             let rooks: Vec<&str> = self.castle.iter().map(|(_, _, r)| g.name(crate::geometry::Cell(r))).collect();
@@ -130,6 +136,7 @@ impl Position {
                 "castle" => p.read_castle(rules, v)?,
                 "gates" => p.read_gates(rules, v)?,
                 "seeds" => p.read_seeds(rules, v)?,
+                "prisoners" => p.read_prisoners(rules, v)?,
                 "clock" => {
                     p.clock =
                         v.parse().map_err(|_| bad(format!("clock={v}: the clock is a count of plies", v = crate::files::quote(v))))?;
@@ -165,6 +172,21 @@ impl Position {
             }
             self.seeds[c as usize] = n;
         }
+        Ok(())
+    }
+
+    /// `prisoners=3:1`: the opponent's pieces each player took, the first player's first.
+    fn read_prisoners(&mut self, rules: &Ruleset, v: &str) -> Result<(), PositionError> {
+        let bad = |m: String| PositionError(m);
+        if !rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners) {
+            return Err(bad(format!("prisoners={}: this variant's count has no points_prisoners", crate::files::quote(v))));
+        }
+        let form = || {
+            bad(format!("prisoners={}: write prisoners=N:M (pieces each player took, the first player's first)", crate::files::quote(v)))
+        };
+        let (a, b) = v.split_once(':').ok_or_else(form)?;
+        let n = |t: &str| t.parse::<u32>().ok().filter(|&n| n <= MAX_PRISONERS).ok_or_else(form);
+        self.prisoners = ByPlayer::new(n(a)?, n(b)?);
         Ok(())
     }
 

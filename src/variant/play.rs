@@ -930,6 +930,9 @@ impl Variant {
             (true, Some(s)) => Some((s, HookMove::new(pos, mv))),
             _ => None,
         };
+        // Territory scoring's prisoners: the opponent's pieces this move (hooks included) took.
+        let prisoners = rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners);
+        let (taker, theirs) = (pos.continuation().map_or(decider, |c| c.turn), pos.counts());
         let fx = pos.make_kernel(rules, mv);
         if let Some((s, m)) = hooked {
             if let Err(mut e) = s.after_move(pos, m, "") {
@@ -949,6 +952,10 @@ impl Variant {
         {
             pos.undo();
             return Err(e);
+        }
+        if prisoners {
+            let taken = theirs[taker.other()].saturating_sub(pos.counts()[taker.other()]);
+            pos.add_prisoners(taker, taken);
         }
         if let Some(slot) = rules.check_counter {
             self.count_check(pos, slot, decider);
@@ -996,6 +1003,7 @@ impl Variant {
             clock: pos.clock(),
             counters: pos.counters(),
             score: rules.score.as_ref(),
+            prisoners: pos.prisoners(),
         };
         let r = rules.ends.iter().filter(|e| e.kind.phase() == Phase::AfterMove).find_map(|e| {
             if let EndKind::ZoneReached { cells, kinds, win, standing: true, .. } = &e.kind {
@@ -1031,7 +1039,7 @@ impl Variant {
         pos.record();
         if rules.repetition && pos.result().is_none() {
             let n = pos.repetitions();
-            let points = || rules.score.as_ref().and_then(|s| s.winner(pos.board()));
+            let points = || rules.score.as_ref().and_then(|s| s.winner(pos.board(), pos.prisoners()));
             if let Some(r) = rules.ends.iter().find_map(|e| Some(e.outcome(e.kind.after_record(n, decider, points)?))) {
                 pos.set_result(Some(r));
             }
@@ -1069,7 +1077,7 @@ impl Variant {
             EndKind::Facing { points } => Some((e, points)),
             _ => None,
         }) {
-            let winner = if points { rules.score.as_ref().and_then(|s| s.winner(pos.board())) } else { None };
+            let winner = if points { rules.score.as_ref().and_then(|s| s.winner(pos.board(), pos.prisoners())) } else { None };
             pos.set_result(Some(e.outcome(winner)));
         }
     }
@@ -1124,9 +1132,13 @@ impl Variant {
     /// (a loss without one), or, where it passes and the `passes` rule ends the game because
     /// neither player can move, that rule's tally.
     pub(crate) fn no_moves_outcome(&self, pos: &Position) -> Outcome {
-        let (reason, rule) = match self.no_moves_rule_at(pos) {
-            Some((e, n)) => (e.reason.clone(), n),
-            None => ("no moves".into(), NoMoves::Loss),
+        let (reason, rule) = match (self.no_moves_rule_at(pos), &self.rules.sowing) {
+            (Some((e, n)), _) => (e.reason.clone(), n),
+            // A sowing game's end (a side empty, or no move) is judged after each sowing; a
+            // position set up with no move ends as that judgement would: the pits swept to
+            // their owners, more seeds in store winning.
+            (None, Some(sw)) => return crate::state::final_count(sw, pos.seeds()),
+            (None, None) => ("no moves".into(), NoMoves::Loss),
         };
         match (rule, self.rules.both_pass_rule()) {
             (NoMoves::Loss, _) => Outcome::win(pos.side().other(), reason),
@@ -1141,7 +1153,7 @@ impl Variant {
     fn tally_outcome(&self, pos: &Position) -> Option<Outcome> {
         let (e, t, kinds) = self.rules.both_pass_rule()?;
         if t == crate::rules::ends::Tally::Points {
-            let (winner, margin) = self.rules.score.as_ref().map_or((None, 0), |s| s.winner_by(pos.board()));
+            let (winner, margin) = self.rules.score.as_ref().map_or((None, 0), |s| s.winner_by(pos.board(), pos.prisoners()));
             return Some(e.outcome(winner).by(winner.map(|_| margin)));
         }
         let mut counts = crate::piece::ByPlayer::new(0u32, 0u32);

@@ -62,10 +62,8 @@ fn stage_territory(v: &V, score: Option<Score>, g: &Geometry, lib: Option<&Liber
     if !*t.get_ref() {
         return Ok(score);
     }
-    let Some(mut score) = score else {
-        let e = v.err(f, t.span(), "`points_territory` adds to a count of `points`", "but [rules] has no `points`");
-        return Err(e.with_help("area scoring: [rules] points = { stone = 1 } and points_territory = true"));
-    };
+    // `stage_score` made a count for `points_territory` alone.
+    let Some(mut score) = score else { return Ok(None) };
     if g.len() > MAX_CELLS {
         return Err(too_large(v, f, t.span(), g, "points_territory"));
     }

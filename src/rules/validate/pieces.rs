@@ -765,17 +765,26 @@ pub(super) fn stage_pass(v: &V) -> R<bool> {
     }
 }
 
-/// `[rules] points` and `points_bonus`: the count an end with `result = "points"` uses.
+/// `[rules] points`, `points_bonus` and `points_prisoners`: the count an end with `result =
+/// "points"` uses. Territory scoring counts no piece: `points_territory` or `points_prisoners`
+/// alone make a count (every kind 0 points).
 pub(super) fn stage_score(v: &V, kinds: &[KindDef], players: &ByPlayer<String>) -> R<Option<Score>> {
     let Some(r) = &v.m.rules else { return Ok(None) };
-    let (f, Some(points)) = (r.file, &r.val.points) else {
-        if let Some((k, _)) = r.val.points_bonus.as_ref().and_then(|b| b.iter().next()) {
-            return Err(v.err(r.file, k.span(), "`points_bonus` adds to a count of `points`", "but [rules] has no `points`"));
+    let counted = r.val.points_territory.as_ref().is_some_and(|t| *t.get_ref()) || r.val.points_prisoners.is_some();
+    let f = r.file;
+    let empty = std::collections::BTreeMap::new();
+    let points = match &r.val.points {
+        Some(p) => p.get_ref(),
+        None if counted => &empty,
+        None => {
+            if let Some((k, _)) = r.val.points_bonus.as_ref().and_then(|b| b.iter().next()) {
+                return Err(v.err(f, k.span(), "`points_bonus` adds to a count of `points`", "but [rules] has no `points`"));
+            }
+            return Ok(None);
         }
-        return Ok(None);
     };
     let known = Names::new("piece kind", kinds.iter().map(|k| k.name.as_str()));
-    let mut score = Score { points: vec![0.0; kinds.len()], bonus: ByPlayer::new(0.0, 0.0), territory: None };
+    let mut score = Score { points: vec![0.0; kinds.len()], bonus: ByPlayer::new(0.0, 0.0), territory: None, prisoners: 0.0 };
     let sane = |x: &Spanned<f64>| -> R<f64> {
         let n = *x.get_ref();
         if n.is_finite() && n.abs() <= 1e6 {
@@ -784,11 +793,14 @@ pub(super) fn stage_score(v: &V, kinds: &[KindDef], players: &ByPlayer<String>) 
             Err(v.err(f, x.span(), format!("points are numbers from -1000000 to 1000000, not {n}"), "here"))
         }
     };
-    for (k, n) in points.get_ref() {
+    for (k, n) in points {
         score.points[v.lookup(f, k.span(), &known, k.get_ref(), "", "not a kind of this variant")?] = sane(n)?;
     }
     for (p, n) in r.val.points_bonus.iter().flatten() {
         score.bonus[v.player(f, p.span(), players, p.get_ref(), "unknown player")?] = sane(n)?;
+    }
+    if let Some(n) = &r.val.points_prisoners {
+        score.prisoners = sane(n)?;
     }
     Ok(Some(score))
 }
