@@ -63,6 +63,11 @@ fn hostile(v: &V, f: usize, h: &Spanned<RawHostile>, p: Player, ctx: &PieceCtx) 
 
 /// The shieldwall: its least row, spared kinds, and each direction's perpendicular tables.
 fn shieldwall(v: &V, f: usize, w: &Spanned<RawShieldwall>, p: Player, ctx: &PieceCtx, g: &Geometry, dirs: &[DirTable]) -> R<Shieldwall> {
+    if g.hex {
+        // A row along a hex board's edge has two cells on its inner side, not one in front.
+        let e = v.err(f, w.span(), "the shieldwall needs the cell in front of each piece of a row", "but this board is hex");
+        return Err(e.with_help("a shieldwall works on square boards; custodian capture itself works on hex boards"));
+    }
     let raw = w.get_ref();
     let min = match &raw.min {
         None => 2,
