@@ -277,7 +277,8 @@ fn connection_layers(v: &Variant, out: &mut Vec<Layer>) {
         let cells = Player::both().map(|p| c.marks[p].iter().map(|&m| m != 0).collect::<Vec<bool>>());
         per_player(out, cells.clone(), |p, both| {
             let role = if both { format!("{} joins them", r.player_name(p)) } else { "joining them wins".to_string() };
-            ("sides".to_string(), Some(role))
+            let zone = if c.each_cell { "goal cells" } else { "sides" };
+            (zone.to_string(), Some(role))
         });
         if cells[0] != cells[1] {
             for p in Player::both() {

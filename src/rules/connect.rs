@@ -1,26 +1,32 @@
 //! The connection end condition (`connected`, issue 51 part 3): a player wins when one chain of
 //! its pieces (cells joined by the board's adjacency, `directions`) touches its part of every
-//! zone the condition names: Hex's two sides, Y's three. Read once into [`Connection`] (a bit
-//! per zone per cell, per player, and the neighbour table); judged after a move from the cell
-//! where the move's piece stands, since any new chain of the mover's runs through it; and
-//! measured for the machine player as the pieces a player still needs to place to connect
-//! ([`Connection::needed`]).
+//! goal the condition names (Hex's two sides, Y's three), or of `at_least` of them (Havannah's
+//! fork: three of six edges; its bridge: two of six corners, each cell of one zone a goal with
+//! `each_cell`). Read once into [`Connection`] (a bit per goal per cell, per player, and the
+//! neighbour table); judged after a move from the cell where the move's piece stands, since
+//! any new chain of the mover's runs through it; and measured for the machine player as the
+//! pieces a player still needs to place to connect ([`Connection::needed`]).
 
 use super::KindSet;
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
 use std::collections::VecDeque;
 
-/// The most zones one connection may join.
-pub(crate) const MAX_ZONES: usize = 8;
+/// The most goals one connection may join (zones, or with `each_cell` their cells).
+pub(crate) const MAX_GOALS: usize = 16;
 
 /// A declared connection: whose chain joins what.
 #[derive(Clone, Debug)]
 pub(crate) struct Connection {
-    /// Per player, per cell: a bit per zone of the list whose player's part holds the cell.
-    pub(crate) marks: ByPlayer<Vec<u8>>,
-    /// Every zone's bit: a chain whose cells' marks OR to this joins them all.
-    pub(crate) all: u8,
+    /// Per player, per cell: a bit per goal (a zone of the list, or with `each_cell` one of its
+    /// cells) whose player's part holds the cell.
+    pub(crate) marks: ByPlayer<Vec<u16>>,
+    /// Per player, how many goals it has (its goals are the bits below that).
+    pub(crate) goals: ByPlayer<u32>,
+    /// Per player, how many of its goals one chain must touch (`at_least`; default: all).
+    pub(crate) at_least: ByPlayer<u32>,
+    /// Whether each cell of a listed zone is a goal of its own (`each_cell`).
+    pub(crate) each_cell: bool,
     /// The kinds whose pieces make chains (default: every kind).
     pub(crate) kinds: KindSet,
     /// Per cell, its neighbours (the chain's adjacency).
@@ -36,30 +42,32 @@ impl Connection {
         code.is_of(p) && self.kinds.contains(code.kind())
     }
 
-    /// The owner of the piece on `to`, if that piece's chain joins every zone of its owner. On
-    /// a board of at most 128 cells the chain is a cell set and a stack on the call stack (no
-    /// allocation per move); a larger board floods a flag per cell.
+    /// The owner of the piece on `to`, if that piece's chain touches enough of its owner's
+    /// goals. On a board of at most 128 cells the chain is a cell set and a stack on the call
+    /// stack; a larger board floods [`CellBits`] (no allocation per move either way).
     pub(crate) fn joined_at(&self, board: &[PieceCode], to: u16) -> Option<Player> {
         let code = *board.get(to as usize)?;
         if code.is_empty() || !self.kinds.contains(code.kind()) {
             return None;
         }
         let p = code.owner();
-        let marks = &self.marks[p];
+        let (marks, need) = (&self.marks[p], self.at_least[p]);
+        let mut got = 0u16;
         if !crate::cellset::CellSet::fits(board.len()) {
-            let mut seen = vec![false; board.len()];
-            crate::geometry::flood(&[to], |c| self.links(board[c as usize], p), &self.neighbours, &mut seen);
-            let got = seen.iter().zip(marks).filter(|(s, _)| **s).fold(0u8, |got, (_, &m)| got | m);
-            return (got == self.all).then_some(p);
+            let mut seen = CellBits::new();
+            let joined = seen.flood(to, &self.neighbours, |c| self.links(board[c as usize], p), |c| {
+                got |= marks[c as usize];
+                got.count_ones() >= need
+            });
+            return joined.then_some(p);
         }
         let (mut seen, mut stack, mut top) = (1u128 << to, [0u16; 128], 1);
         stack[0] = to;
-        let mut got = 0u8;
         while top > 0 {
             top -= 1;
             let c = stack[top];
             got |= marks[c as usize];
-            if got == self.all {
+            if got.count_ones() >= need {
                 return Some(p);
             }
             for &n in self.neighbours.get(c) {
@@ -73,11 +81,12 @@ impl Connection {
         None
     }
 
-    /// How many more pieces `p` must place, at the least, for one chain to join all its zones:
-    /// a path through `p`'s pieces (free) and empty cells (one each), never through the other
-    /// player's pieces; for three zones or more, the cheapest cell to meet at, summing the
-    /// paths from each zone to it. `None`: no chain can join them any more. `s` is scratch
-    /// (kept by the caller, so that an evaluation allocates nothing once it has grown).
+    /// How many more pieces `p` must place, at the least, for one chain to touch enough of its
+    /// goals: a path through `p`'s pieces (free) and empty cells (one each), never through
+    /// the other player's pieces; for three goals or more, the cheapest cell to meet at,
+    /// summing the paths from the `at_least` nearest goals to it. `None`: no chain can join
+    /// them any more. `s` is scratch (kept by the caller, so that an evaluation allocates
+    /// nothing once it has grown).
     pub(crate) fn needed(&self, board: &[PieceCode], p: Player, s: &mut Scratch) -> Option<u32> {
         let n = board.len();
         let cost = |c: usize| -> Option<u32> {
@@ -90,13 +99,11 @@ impl Connection {
                 None
             }
         };
-        let zones = self.all.count_ones() as usize;
-        s.sum.clear();
-        s.sum.resize(n, 0);
-        for z in 0..zones {
-            s.dist.clear();
-            s.dist.resize(n, u32::MAX);
-            let (dist, queue) = (&mut s.dist, &mut s.queue);
+        let (goals, k) = (self.goals[p] as usize, self.at_least[p] as usize);
+        s.dist.clear();
+        s.dist.resize(goals * n, u32::MAX);
+        for z in 0..goals {
+            let (dist, queue) = (&mut s.dist[z * n..(z + 1) * n], &mut s.queue);
             for (c, d) in dist.iter_mut().enumerate() {
                 if self.marks[p][c] & (1 << z) != 0
                     && let Some(k) = cost(c)
@@ -116,20 +123,87 @@ impl Connection {
                     }
                 }
             }
-            for (sum, &d) in s.sum.iter_mut().zip(dist.iter()) {
-                *sum = if d == u32::MAX || *sum == u32::MAX { u32::MAX } else { *sum + d };
-            }
         }
-        (0..n).filter(|&c| s.sum[c] != u32::MAX).map(|c| s.sum[c] - (zones as u32 - 1) * cost(c).unwrap_or(0)).min()
+        let mut best = None;
+        let mut near = [u32::MAX; MAX_GOALS];
+        for c in 0..n {
+            let Some(own) = cost(c) else { continue };
+            for (z, d) in near.iter_mut().enumerate().take(goals) {
+                *d = s.dist[z * n + c];
+            }
+            near[..goals].sort_unstable();
+            if near[k - 1] == u32::MAX {
+                continue;
+            }
+            // The meeting cell is counted in each of the k paths: once is enough.
+            let sum = near[..k].iter().sum::<u32>() - (k as u32 - 1) * own;
+            best = Some(best.map_or(sum, |b: u32| b.min(sum)));
+        }
+        best
     }
 }
 
-/// What [`Connection::needed`] works in: each cell's summed and current distance, the queue.
+/// What [`Connection::needed`] works in: each goal's distances to every cell, the queue.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
-    sum: Vec<u32>,
     dist: Vec<u32>,
     queue: VecDeque<u16>,
+}
+
+/// The most cells a board has (26 files × 99 ranks, `validate/board.rs`).
+const MAX_CELLS: usize = 26 * 99;
+
+/// A set of cells of any board, on the call stack: what a flood fill on a board too large for
+/// a [`crate::cellset::CellSet`] marks, without allocating.
+pub(crate) struct CellBits([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellBits {
+    pub(crate) fn new() -> CellBits {
+        CellBits([0; MAX_CELLS.div_ceil(64)])
+    }
+
+    #[inline]
+    pub(crate) fn has(&self, c: u16) -> bool {
+        self.0[c as usize / 64] & (1 << (c % 64)) != 0
+    }
+
+    #[inline]
+    pub(crate) fn add(&mut self, c: u16) {
+        self.0[c as usize / 64] |= 1 << (c % 64);
+    }
+
+    /// Floods from `seed` (added to the set) through the cells not yet in the set for which
+    /// `through` holds, adding each; `visit` sees every cell reached (the seed first) and stops
+    /// the fill by returning `true`, which is then returned. The cells still to visit are a
+    /// second set, taken lowest first: no stack, so no allocation on any board.
+    pub(crate) fn flood(
+        &mut self,
+        seed: u16,
+        neighbours: &CellTable<u16>,
+        through: impl Fn(u16) -> bool,
+        mut visit: impl FnMut(u16) -> bool,
+    ) -> bool {
+        let mut todo = CellBits::new();
+        let mut low = seed as usize / 64;
+        self.add(seed);
+        todo.add(seed);
+        while let Some(w) = (low..todo.0.len()).find(|&w| todo.0[w] != 0) {
+            low = w;
+            let c = (w * 64 + todo.0[w].trailing_zeros() as usize) as u16;
+            todo.0[w] &= todo.0[w] - 1;
+            if visit(c) {
+                return true;
+            }
+            for &x in neighbours.get(c) {
+                if !self.has(x) && through(x) {
+                    self.add(x);
+                    todo.add(x);
+                    low = low.min(x as usize / 64);
+                }
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]
@@ -144,10 +218,11 @@ mod tests {
         g.hex = true;
         let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
         let neighbours = g.neighbour_table(&dirs);
-        let mark = |f: &dyn Fn(u8, u8) -> u8| g.cells().map(|c| f(g.coords(c).0, g.coords(c).1)).collect::<Vec<u8>>();
-        let white = mark(&|f, _| (f == 0) as u8 | ((f == 2) as u8) << 1);
-        let black = mark(&|_, r| (r == 0) as u8 | ((r == 2) as u8) << 1);
-        (Connection { marks: ByPlayer::new(white, black), all: 3, kinds: KindSet::ALL, neighbours, win: true }, g)
+        let mark = |f: &dyn Fn(u8, u8) -> u16| g.cells().map(|c| f(g.coords(c).0, g.coords(c).1)).collect::<Vec<u16>>();
+        let white = mark(&|f, _| (f == 0) as u16 | ((f == 2) as u16) << 1);
+        let black = mark(&|_, r| (r == 0) as u16 | ((r == 2) as u16) << 1);
+        let two = ByPlayer::new(2, 2);
+        (Connection { marks: ByPlayer::new(white, black), goals: two, at_least: two, each_cell: false, kinds: KindSet::ALL, neighbours, win: true }, g)
     }
 
     fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {
