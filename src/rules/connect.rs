@@ -10,7 +10,6 @@
 use super::KindSet;
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
-use std::collections::VecDeque;
 
 /// The most goals one connection may join (zones, or with `each_cell` their cells).
 pub(crate) const MAX_GOALS: usize = 16;
@@ -88,46 +87,26 @@ impl Connection {
     /// them any more. `s` is scratch (kept by the caller, so that an evaluation allocates
     /// nothing once it has grown).
     pub(crate) fn needed(&self, board: &[PieceCode], p: Player, s: &mut Scratch) -> Option<u32> {
-        let n = board.len();
-        let cost = |c: usize| -> Option<u32> {
-            let code = board[c];
-            if self.links(code, p) {
-                Some(0)
-            } else if code.is_empty() {
-                Some(1)
-            } else {
-                None
-            }
-        };
+        // Per cell: 0 for a piece of the chain, 1 for an empty cell, BLOCKED for the others.
+        s.cost.clear();
+        s.cost.extend(board.iter().map(|&code| if self.links(code, p) { 0 } else if code.is_empty() { 1 } else { BLOCKED }));
+        if self.at_least[p] == 2 && self.goals[p] > 2 { self.nearest_pair(p, s) } else { self.meeting(p, s) }
+    }
+
+    /// [`Connection::needed`] in general, once `s.cost` is filled: a search from each goal,
+    /// then the cheapest cell for the `at_least` nearest of them to meet at.
+    fn meeting(&self, p: Player, s: &mut Scratch) -> Option<u32> {
+        let n = s.cost.len();
         let (goals, k) = (self.goals[p] as usize, self.at_least[p] as usize);
         s.dist.clear();
         s.dist.resize(goals * n, u32::MAX);
         for z in 0..goals {
-            let (dist, queue) = (&mut s.dist[z * n..(z + 1) * n], &mut s.queue);
-            for (c, d) in dist.iter_mut().enumerate() {
-                if self.marks[p][c] & (1 << z) != 0
-                    && let Some(k) = cost(c)
-                {
-                    *d = k;
-                    if k == 0 { queue.push_front(c as u16) } else { queue.push_back(c as u16) }
-                }
-            }
-            // 0-1 breadth-first: a cell's distance counts its own cost.
-            while let Some(c) = queue.pop_front() {
-                let d = dist[c as usize];
-                for &x in self.neighbours.get(c) {
-                    let Some(k) = cost(x as usize) else { continue };
-                    if d + k < dist[x as usize] {
-                        dist[x as usize] = d + k;
-                        if k == 0 { queue.push_front(x) } else { queue.push_back(x) }
-                    }
-                }
-            }
+            let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
+            distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
         }
         let mut best = None;
         let mut near = [u32::MAX; MAX_GOALS];
-        for c in 0..n {
-            let Some(own) = cost(c) else { continue };
+        for c in (0..n).filter(|&c| s.cost[c] != BLOCKED) {
             for (z, d) in near.iter_mut().enumerate().take(goals) {
                 *d = s.dist[z * n + c];
             }
@@ -136,18 +115,102 @@ impl Connection {
                 continue;
             }
             // The meeting cell is counted in each of the k paths: once is enough.
-            let sum = near[..k].iter().sum::<u32>() - (k as u32 - 1) * own;
+            let sum = near[..k].iter().sum::<u32>() - (k as u32 - 1) * u32::from(s.cost[c]);
             best = Some(best.map_or(sum, |b: u32| b.min(sum)));
         }
         best
     }
 }
 
-/// What [`Connection::needed`] works in: each goal's distances to every cell, the queue.
+impl Connection {
+    /// [`Connection::needed`] for any two of several goals (Havannah's bridge): one search from
+    /// every goal at once, each cell labelled with the goal it was reached from (a goal's cell
+    /// with its own). The shortest path between two goals crosses, somewhere, from a cell of
+    /// one label to a neighbour of another: it costs their two distances. A cell in two goals
+    /// joins them by itself.
+    fn nearest_pair(&self, p: Player, s: &mut Scratch) -> Option<u32> {
+        let n = s.cost.len();
+        let marks = &self.marks[p];
+        s.dist.clear();
+        s.dist.resize(n, u32::MAX);
+        s.label.clear();
+        s.label.extend(marks.iter().map(|&m| m & m.wrapping_neg()));
+        let starts = (0..n).filter(|&c| marks[c] != 0);
+        distances(&self.neighbours, starts, &s.cost, &mut s.dist, (&mut s.cur, &mut s.next), Some(&mut s.label));
+        let mut best = u32::MAX;
+        for c in (0..n).filter(|&c| s.dist[c] != u32::MAX) {
+            if marks[c].count_ones() >= 2 {
+                best = best.min(u32::from(s.cost[c]));
+            }
+            for &x in self.neighbours.get(c as u16) {
+                if s.dist[x as usize] != u32::MAX && s.label[x as usize] != s.label[c] {
+                    best = best.min(s.dist[c] + s.dist[x as usize]);
+                }
+            }
+        }
+        (best != u32::MAX).then_some(best)
+    }
+}
+
+/// A cell no chain of the player can pass (the other player's piece).
+const BLOCKED: u8 = u8::MAX;
+
+/// The pieces needed to reach each cell from the cells of `starts`, into `dist` (every entry
+/// `u32::MAX` on entry): a 0-1 breadth-first search, level by level, where entering a cell
+/// costs `cost` (0 or 1, never a `BLOCKED` cell) and a distance counts the cell's own cost.
+/// With `label`, each cell reached takes the label of the cell it was reached from.
+fn distances(
+    neighbours: &CellTable<u16>,
+    starts: impl Iterator<Item = usize>,
+    cost: &[u8],
+    dist: &mut [u32],
+    (cur, next): (&mut Vec<u16>, &mut Vec<u16>),
+    mut label: Option<&mut Vec<u16>>,
+) {
+    cur.clear();
+    next.clear();
+    for c in starts.filter(|&c| cost[c] != BLOCKED) {
+        dist[c] = u32::from(cost[c]);
+        if cost[c] == 0 { cur.push(c as u16) } else { next.push(c as u16) }
+    }
+    let mut level = 0;
+    loop {
+        let mut i = 0;
+        while let Some(&c) = cur.get(i) {
+            i += 1;
+            if dist[c as usize] != level {
+                continue; // reached again more cheaply
+            }
+            for &x in neighbours.get(c) {
+                let k = cost[x as usize];
+                if k != BLOCKED && level + u32::from(k) < dist[x as usize] {
+                    dist[x as usize] = level + u32::from(k);
+                    if let Some(l) = label.as_deref_mut() {
+                        l[x as usize] = l[c as usize];
+                    }
+                    if k == 0 { cur.push(x) } else { next.push(x) }
+                }
+            }
+        }
+        if next.is_empty() {
+            return;
+        }
+        std::mem::swap(cur, next);
+        next.clear();
+        level += 1;
+    }
+}
+
+/// What [`Connection::needed`] works in: each cell's cost, each goal's distances to every cell,
+/// the two levels of the search.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
+    cost: Vec<u8>,
+    /// [`Connection::nearest_pair`]: the goal each cell was reached from.
+    label: Vec<u16>,
     dist: Vec<u32>,
-    queue: VecDeque<u16>,
+    cur: Vec<u16>,
+    next: Vec<u16>,
 }
 
 /// The most cells a board has (26 files × 99 ranks, `validate/board.rs`).
@@ -247,6 +310,79 @@ mod tests {
         // a1 and b2 are not neighbours on a hex board (b2 is a1's diagonal).
         assert_eq!(at(&board(&g, &["a1", "b2", "c2"], &[]), "b2"), None);
         assert_eq!(at(&board(&g, &[], &["b1", "b2", "a3"]), "b2"), Some(Player::SECOND));
+    }
+
+    /// A hex board of 7 × 7 whose six goals are single cells (each a goal, as with
+    /// `each_cell`), two of which are needed: Havannah's bridge on a small board.
+    fn six_goals() -> (Connection, Geometry) {
+        let (mut c, g) = hex3();
+        let mut g7 = Geometry::new(7, 7, |_, _| true);
+        g7.hex = true;
+        let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
+        c.neighbours = g7.neighbour_table(&dirs);
+        let goals = ["a1", "g1", "a4", "d7", "g4", "g7"];
+        let mut marks = vec![0u16; g7.len()];
+        for (i, x) in goals.iter().enumerate() {
+            marks[g7.parse_cell(x).unwrap().0 as usize] = 1 << i;
+        }
+        (c.marks, c.goals, c.at_least) = (ByPlayer::new(marks.clone(), marks), ByPlayer::new(6, 6), ByPlayer::new(2, 2));
+        let _ = g;
+        (c, g7)
+    }
+
+    /// Any two of six goals: the one search from every goal (labelled) finds what a search from
+    /// each goal finds, on random boards; a chain touching two goals has joined them.
+    #[test]
+    fn two_of_many_goals_in_one_search() {
+        let (c, g) = six_goals();
+        let mut rng = crate::ai::rng(7);
+        for _ in 0..300 {
+            let b: Vec<PieceCode> = (0..g.len())
+                .map(|_| match rand::RngExt::random_range(&mut rng, 0..5) {
+                    0 => PieceCode::new(KindId(0), Player::FIRST),
+                    1 => PieceCode::new(KindId(0), Player::SECOND),
+                    _ => PieceCode::EMPTY,
+                })
+                .collect();
+            for p in Player::both() {
+                let mut s = Scratch::default();
+                let one = c.needed(&b, p, &mut s);
+                let each = c.meeting(p, &mut s);
+                assert_eq!(one, each, "{p:?}");
+            }
+        }
+        let at = |b: &[PieceCode], x: &str| c.joined_at(b, g.parse_cell(x).unwrap().0);
+        let edge = ["a1", "b1", "c1", "d1", "e1", "f1"];
+        assert_eq!(at(&board(&g, &edge, &[]), "c1"), None);
+        assert_eq!(at(&board(&g, &[&edge[..], &["g1"]].concat(), &[]), "c1"), Some(Player::FIRST));
+        assert_eq!(c.needed(&board(&g, &edge, &[]), Player::FIRST, &mut Scratch::default()), Some(1));
+        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST, &mut Scratch::default()), Some(4));
+    }
+
+    /// `at_least` 2 of three zones (files a, c and e of a 5 × 5 hex board): the chain a1-b1-c1
+    /// joins two, which is enough; the pieces needed are the cheapest two zones' path.
+    #[test]
+    fn at_least_some_of_the_zones() {
+        let mut g = Geometry::new(5, 5, |_, _| true);
+        g.hex = true;
+        let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
+        let marks: Vec<u16> = g.cells().map(|x| [0, 2, 4].iter().position(|&f| f == g.coords(x).0).map_or(0, |i| 1 << i)).collect();
+        let mut c = Connection {
+            marks: ByPlayer::new(marks.clone(), marks),
+            goals: ByPlayer::new(3, 3),
+            at_least: ByPlayer::new(3, 3),
+            each_cell: false,
+            kinds: KindSet::ALL,
+            neighbours: g.neighbour_table(&dirs),
+            win: true,
+        };
+        let b = board(&g, &["a1", "b1", "c1"], &[]);
+        assert_eq!(c.joined_at(&b, g.parse_cell("b1").unwrap().0), None);
+        assert_eq!(c.needed(&b, Player::FIRST, &mut Scratch::default()), Some(2));
+        c.at_least = ByPlayer::new(2, 2);
+        assert_eq!(c.joined_at(&b, g.parse_cell("b1").unwrap().0), Some(Player::FIRST));
+        assert_eq!(c.needed(&b, Player::FIRST, &mut Scratch::default()), Some(0));
+        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST, &mut Scratch::default()), Some(3));
     }
 
     /// The pieces still needed: 3 on the empty board, 1 with a1 and c1 placed, 0 once joined,

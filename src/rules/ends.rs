@@ -545,6 +545,7 @@ pub(crate) fn standing_in_zone(
 ///
 /// - a condition about the moved piece (`in_a_row`, `zone_reached`, `beside`) holds if it holds
 ///   for any piece of that player (`zone_reached` with `safe`: one the opponent cannot take);
+/// - `ring`: any chain of that player encloses a cell (the whole board looked at);
 /// - `royal_captured` and `royal_left_board`: a player who has royal pieces at the start and
 ///   none on the board has lost;
 /// - `zone_filled`, `pieces_at_most`, `board_full`, `material` and the move limit read the board
@@ -586,7 +587,7 @@ pub(crate) fn standing_result(
                     .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
                     .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
             }
-            EndKind::Ring(r) => r.any(board, [mover, mover.other()]).map(|p| Some(winner(r.win, p)))?,
+            EndKind::Ring(r) => r.any(board, mover).then_some(Some(winner(r.win, mover)))?,
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
