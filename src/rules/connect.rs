@@ -54,10 +54,15 @@ impl Connection {
         let mut got = 0u16;
         if !crate::cellset::CellSet::fits(board.len()) {
             let mut seen = CellBits::new();
-            let joined = seen.flood(to, &self.neighbours, |c| self.links(board[c as usize], p), |c| {
-                got |= marks[c as usize];
-                got.count_ones() >= need
-            });
+            let joined = seen.flood(
+                to,
+                &self.neighbours,
+                |c| self.links(board[c as usize], p),
+                |c| {
+                    got |= marks[c as usize];
+                    got.count_ones() >= need
+                },
+            );
             return joined.then_some(p);
         }
         let (mut seen, mut stack, mut top) = (1u128 << to, [0u16; 128], 1);
@@ -89,7 +94,15 @@ impl Connection {
     pub(crate) fn needed(&self, board: &[PieceCode], p: Player, s: &mut Scratch) -> Option<u32> {
         // Per cell: 0 for a piece of the chain, 1 for an empty cell, BLOCKED for the others.
         s.cost.clear();
-        s.cost.extend(board.iter().map(|&code| if self.links(code, p) { 0 } else if code.is_empty() { 1 } else { BLOCKED }));
+        s.cost.extend(board.iter().map(|&code| {
+            if self.links(code, p) {
+                0
+            } else if code.is_empty() {
+                1
+            } else {
+                BLOCKED
+            }
+        }));
         if self.at_least[p] == 2 && self.goals[p] > 2 { self.nearest_pair(p, s) } else { self.meeting(p, s) }
     }
 
@@ -285,7 +298,18 @@ mod tests {
         let white = mark(&|f, _| (f == 0) as u16 | ((f == 2) as u16) << 1);
         let black = mark(&|_, r| (r == 0) as u16 | ((r == 2) as u16) << 1);
         let two = ByPlayer::new(2, 2);
-        (Connection { marks: ByPlayer::new(white, black), goals: two, at_least: two, each_cell: false, kinds: KindSet::ALL, neighbours, win: true }, g)
+        (
+            Connection {
+                marks: ByPlayer::new(white, black),
+                goals: two,
+                at_least: two,
+                each_cell: false,
+                kinds: KindSet::ALL,
+                neighbours,
+                win: true,
+            },
+            g,
+        )
     }
 
     fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {

@@ -204,7 +204,8 @@ fn large_boards_join_chains_too() {
 #[test]
 fn at_least_some_zones_win() {
     let zones = "[zones.a]\nfiles = [\"a\"]\n[zones.c]\nfiles = [\"c\"]\n[zones.e]\nfiles = [\"e\"]\n";
-    let end = |extra: &str| format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\", \"e\"]\n{extra}reason = \"joined\"\n");
+    let end =
+        |extra: &str| format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\", \"e\"]\n{extra}reason = \"joined\"\n");
     let two = load("two_of_three", &placement(true, 5, 5, &end("at_least = 2\n"))).unwrap();
     assert_eq!(winner(&two, "@a1 @a5 @b1 @b5 @c1"), RED);
     let all = load("all_three", &placement(true, 5, 5, &end(""))).unwrap();
@@ -223,10 +224,9 @@ fn at_least_some_zones_win() {
 fn rings_enclose_cells_and_the_mask_is_outside() {
     let mask = "mask = \"\"\"\nooo--\noooo-\nooooo\n-oooo\n--ooo\n\"\"\"\n";
     let rest = "[[end]]\ncondition = \"ring\"\nreason = \"ring\"\n";
-    let toml = placement(true, 5, 5, rest).replace("ranks = 5\n", &format!("ranks = 5\n{mask}")).replace(
-        "rows = \"\"\"\n5\n5\n5\n5\n5\n\"\"\"",
-        "rows = \"\"\"\n3\n4\n5\n4\n3\n\"\"\"",
-    );
+    let toml = placement(true, 5, 5, rest)
+        .replace("ranks = 5\n", &format!("ranks = 5\n{mask}"))
+        .replace("rows = \"\"\"\n5\n5\n5\n5\n5\n\"\"\"", "rows = \"\"\"\n3\n4\n5\n4\n3\n\"\"\"");
     let v = load("hexagon", &toml).unwrap();
     // Around c3: d3 c4 b4 b3 c2 d2; blue's stone on c3 inside.
     assert_eq!(winner(&v, "@d3 @c3 @c4 @e1 @b4 @e2 @b3 @e3 @c2 @a5 @d2"), RED);
@@ -253,10 +253,15 @@ fn havannah_mistakes_point_at_the_key() {
             format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\"]\nat_least = 1\n"),
             "`at_least` is 2 to 2",
         ),
-        ("at_least_elsewhere", "[[end]]\ncondition = \"ring\"\nat_least = 2\n".to_string(), "`at_least` belongs to `connected`, not to `ring`"),
+        (
+            "at_least_elsewhere",
+            "[[end]]\ncondition = \"ring\"\nat_least = 2\n".to_string(),
+            "`at_least` belongs to `connected`, not to `ring`",
+        ),
         (
             "too_many_goals",
-            "[zones.all]\nranks = [1, 2, 3, 4, 5]\n[[end]]\ncondition = \"connected\"\nzones = [\"all\"]\neach_cell = true\nat_least = 2\n".to_string(),
+            "[zones.all]\nranks = [1, 2, 3, 4, 5]\n[[end]]\ncondition = \"connected\"\nzones = [\"all\"]\neach_cell = true\nat_least = 2\n"
+                .to_string(),
             "a connection joins at most 16 goals",
         ),
         ("ring_result", "[[end]]\ncondition = \"ring\"\nresult = \"draw\"\n".to_string(), "draw"),
