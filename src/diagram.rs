@@ -276,8 +276,14 @@ fn connection_layers(v: &Variant, out: &mut Vec<Layer>) {
         let crate::rules::EndKind::Connected(c) = &e.kind else { continue };
         let cells = Player::both().map(|p| c.marks[p].iter().map(|&m| m != 0).collect::<Vec<bool>>());
         per_player(out, cells.clone(), |p, both| {
-            let role = if both { format!("{} joins them", r.player_name(p)) } else { "joining them wins".to_string() };
-            ("sides".to_string(), Some(role))
+            let role = match (c.at_least[p] < c.goals[p], both) {
+                (false, true) => format!("{} joins them", r.player_name(p)),
+                (false, false) => "joining them wins".to_string(),
+                (true, true) => format!("{} joins {} of them", r.player_name(p), c.at_least[p]),
+                (true, false) => format!("joining {} of them wins", c.at_least[p]),
+            };
+            let zone = if c.each_cell { "goal cells" } else { "sides" };
+            (zone.to_string(), Some(role))
         });
         if cells[0] != cells[1] {
             for p in Player::both() {
@@ -353,7 +359,8 @@ struct Frame {
 impl Frame {
     /// The frame [`svg`] draws a board of `g` in (the caption changes nothing above it).
     fn of(g: &Geometry, opts: Options) -> Frame {
-        Frame { files: g.files as i32, ranks: g.ranks as i32, flip: opts.flip, hex: g.hex, x0: MARGIN + COORDS, y0: MARGIN }
+        let top = if letters_on_top(g, opts.flip) { COORDS } else { 0.0 };
+        Frame { files: g.files as i32, ranks: g.ranks as i32, flip: opts.flip, hex: g.hex, x0: MARGIN + COORDS, y0: MARGIN + top }
     }
 
     /// The top-left corner of the square of a grid point (may lie outside the board).
@@ -442,16 +449,31 @@ fn hex_cells(g: &Geometry, (shade, layers): (&[Option<usize>], &[Layer]), marked
     s
 }
 
+/// Whether a hex board writes some file's letter above the board ([`hex_coordinates`]): a file
+/// with no cell on the rank drawn lowest and one on the rank drawn highest.
+fn letters_on_top(g: &Geometry, flip: bool) -> bool {
+    let (low, high) = if flip { (g.ranks as i32 - 1, 0) } else { (0, g.ranks as i32 - 1) };
+    g.hex && (0..g.files as i32).any(|f| g.at(f, low).is_none() && g.at(f, high).is_some())
+}
+
 /// A hex board's coordinates: each file's letter under its cell drawn lowest, each rank's
-/// number left of its cell drawn leftmost (the board turned half a turn when flipped).
+/// number left of its cell drawn leftmost (the board turned half a turn when flipped). A file
+/// with no cell on the bottom rank but one on the top rank (a hexagon's left half, whose
+/// lowest cells line the lower left edge beside the rank numbers) has its letter above it.
 fn hex_coordinates(g: &Geometry, frame: &Frame) -> String {
     let mut s = format!("<g id=\"coordinates\" font-size=\"{FONT}\" fill=\"#555555\" text-anchor=\"middle\">\n");
     // Drawn lowest: the lowest rank, or the highest when flipped; drawn leftmost likewise.
     let order = |n: i32| -> Vec<i32> { if frame.flip { (0..n).rev().collect() } else { (0..n).collect() } };
+    let (bottom, top) = (order(frame.ranks)[0], *order(frame.ranks).last().unwrap_or(&0));
     for f in 0..frame.files {
         let Some(low) = order(frame.ranks).into_iter().find(|&r| g.at(f, r).is_some()) else { continue };
-        let (x, y) = frame.hex_centre(f, low);
-        let (x, y) = (x - CELL / 4.0, y + HEX_R + 12.0);
+        let (x, y) = if low != bottom && g.at(f, top).is_some() {
+            let (x, y) = frame.hex_centre(f, top);
+            (x + CELL / 4.0, y - HEX_R - 12.0)
+        } else {
+            let (x, y) = frame.hex_centre(f, low);
+            (x - CELL / 4.0, y + HEX_R + 12.0)
+        };
         let _ = writeln!(s, "<text x=\"{}\" y=\"{}\">{}</text>", num(x), num(y + FONT * 0.36), crate::geometry::file_letter(f as u8));
     }
     for r in 0..frame.ranks {

@@ -36,27 +36,6 @@ pub(crate) fn compass_vector_on(name: &str, hex: bool) -> Option<(i8, i8)> {
     if hex { HEX_COMPASS.iter().find(|(n, _)| *n == name).map(|(_, d)| *d) } else { compass_vector(name) }
 }
 
-/// Cells that `seed` reaches through cells of `through` by steps of `neighbours` (the seed
-/// cells included, whether or not they are in `through`): a flood fill, over a flag per cell.
-/// `through` and the result are flags per cell, so any board size works.
-pub(crate) fn flood(seed: &[u16], through: impl Fn(u16) -> bool, neighbours: &CellTable<u16>, seen: &mut Vec<bool>) {
-    let n = seen.len();
-    seen.clear();
-    seen.resize(n, false);
-    let mut stack: Vec<u16> = seed.to_vec();
-    for &c in seed {
-        seen[c as usize] = true;
-    }
-    while let Some(c) = stack.pop() {
-        for &x in neighbours.get(c) {
-            if !seen[x as usize] && through(x) {
-                seen[x as usize] = true;
-                stack.push(x);
-            }
-        }
-    }
-}
-
 // ---- end of hexagonal boards ----
 
 /// The compass index of a unit vector (its place in [`COMPASS`]), or 255.

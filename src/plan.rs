@@ -132,6 +132,7 @@ pub(crate) fn end_needs(e: &EndKind) -> Needs {
         | EndKind::PiecesAtMost { .. }
         | EndKind::InARow { .. }
         | EndKind::Connected(_)
+        | EndKind::Ring(_)
         | EndKind::Enclosed { .. } => on_move,
         // `safe`: reached only where the piece cannot be taken at once.
         EndKind::ZoneReached { safe, .. } => Needs { attacks: *safe, ..on_move },

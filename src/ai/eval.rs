@@ -512,22 +512,30 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// The connection term: per `connected` end, each player loses `units` per piece it still
-/// needs to place to join its zones (a player who no longer can, as many as the board has
-/// cells); a misère connection counts the other way.
+/// The connection term: each player loses `units` per piece it still needs to place to win by
+/// a `connected` end, by the nearest of them where there are several (Havannah's fork and
+/// bridge: the one it is closest to; a player who can no longer join any, as many as the board
+/// has cells); a misère connection counts the other way, each one.
 fn connection_term(
     ends: &[crate::rules::EndRule],
     board: &[crate::piece::PieceCode],
     (units, scratch): (i32, &mut crate::rules::connect::Scratch),
     t: &mut ByPlayer<i32>,
 ) {
-    for e in ends {
-        if let crate::rules::EndKind::Connected(c) = &e.kind {
-            let sign = if c.win { -1 } else { 1 };
-            for p in Player::both() {
+    for p in Player::both() {
+        let mut nearest: Option<u32> = None;
+        for e in ends {
+            if let crate::rules::EndKind::Connected(c) = &e.kind {
                 let need = c.needed(board, p, scratch).unwrap_or(board.len() as u32);
-                t[p] += sign * units * need as i32;
+                if c.win {
+                    nearest = Some(nearest.map_or(need, |n| n.min(need)));
+                } else {
+                    t[p] += units * need as i32;
+                }
             }
+        }
+        if let Some(need) = nearest {
+            t[p] -= units * need as i32;
         }
     }
 }

@@ -1,26 +1,31 @@
 //! The connection end condition (`connected`, issue 51 part 3): a player wins when one chain of
 //! its pieces (cells joined by the board's adjacency, `directions`) touches its part of every
-//! zone the condition names: Hex's two sides, Y's three. Read once into [`Connection`] (a bit
-//! per zone per cell, per player, and the neighbour table); judged after a move from the cell
-//! where the move's piece stands, since any new chain of the mover's runs through it; and
-//! measured for the machine player as the pieces a player still needs to place to connect
-//! ([`Connection::needed`]).
+//! goal the condition names (Hex's two sides, Y's three), or of `at_least` of them (Havannah's
+//! fork: three of six edges; its bridge: two of six corners, each cell of one zone a goal with
+//! `each_cell`). Read once into [`Connection`] (a bit per goal per cell, per player, and the
+//! neighbour table); judged after a move from the cell where the move's piece stands, since
+//! any new chain of the mover's runs through it; and measured for the machine player as the
+//! pieces a player still needs to place to connect ([`Connection::needed`]).
 
 use super::KindSet;
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
-use std::collections::VecDeque;
 
-/// The most zones one connection may join.
-pub(crate) const MAX_ZONES: usize = 8;
+/// The most goals one connection may join (zones, or with `each_cell` their cells).
+pub(crate) const MAX_GOALS: usize = 16;
 
 /// A declared connection: whose chain joins what.
 #[derive(Clone, Debug)]
 pub(crate) struct Connection {
-    /// Per player, per cell: a bit per zone of the list whose player's part holds the cell.
-    pub(crate) marks: ByPlayer<Vec<u8>>,
-    /// Every zone's bit: a chain whose cells' marks OR to this joins them all.
-    pub(crate) all: u8,
+    /// Per player, per cell: a bit per goal (a zone of the list, or with `each_cell` one of its
+    /// cells) whose player's part holds the cell.
+    pub(crate) marks: ByPlayer<Vec<u16>>,
+    /// Per player, how many goals it has (its goals are the bits below that).
+    pub(crate) goals: ByPlayer<u32>,
+    /// Per player, how many of its goals one chain must touch (`at_least`; default: all).
+    pub(crate) at_least: ByPlayer<u32>,
+    /// Whether each cell of a listed zone is a goal of its own (`each_cell`).
+    pub(crate) each_cell: bool,
     /// The kinds whose pieces make chains (default: every kind).
     pub(crate) kinds: KindSet,
     /// Per cell, its neighbours (the chain's adjacency).
@@ -36,30 +41,37 @@ impl Connection {
         code.is_of(p) && self.kinds.contains(code.kind())
     }
 
-    /// The owner of the piece on `to`, if that piece's chain joins every zone of its owner. On
-    /// a board of at most 128 cells the chain is a cell set and a stack on the call stack (no
-    /// allocation per move); a larger board floods a flag per cell.
+    /// The owner of the piece on `to`, if that piece's chain touches enough of its owner's
+    /// goals. On a board of at most 128 cells the chain is a cell set and a stack on the call
+    /// stack; a larger board floods [`CellBits`] (no allocation per move either way).
     pub(crate) fn joined_at(&self, board: &[PieceCode], to: u16) -> Option<Player> {
         let code = *board.get(to as usize)?;
         if code.is_empty() || !self.kinds.contains(code.kind()) {
             return None;
         }
         let p = code.owner();
-        let marks = &self.marks[p];
+        let (marks, need) = (&self.marks[p], self.at_least[p]);
+        let mut got = 0u16;
         if !crate::cellset::CellSet::fits(board.len()) {
-            let mut seen = vec![false; board.len()];
-            crate::geometry::flood(&[to], |c| self.links(board[c as usize], p), &self.neighbours, &mut seen);
-            let got = seen.iter().zip(marks).filter(|(s, _)| **s).fold(0u8, |got, (_, &m)| got | m);
-            return (got == self.all).then_some(p);
+            let mut seen = CellBits::new();
+            let joined = seen.flood(
+                to,
+                &self.neighbours,
+                |c| self.links(board[c as usize], p),
+                |c| {
+                    got |= marks[c as usize];
+                    got.count_ones() >= need
+                },
+            );
+            return joined.then_some(p);
         }
         let (mut seen, mut stack, mut top) = (1u128 << to, [0u16; 128], 1);
         stack[0] = to;
-        let mut got = 0u8;
         while top > 0 {
             top -= 1;
             let c = stack[top];
             got |= marks[c as usize];
-            if got == self.all {
+            if got.count_ones() >= need {
                 return Some(p);
             }
             for &n in self.neighbours.get(c) {
@@ -73,63 +85,201 @@ impl Connection {
         None
     }
 
-    /// How many more pieces `p` must place, at the least, for one chain to join all its zones:
-    /// a path through `p`'s pieces (free) and empty cells (one each), never through the other
-    /// player's pieces; for three zones or more, the cheapest cell to meet at, summing the
-    /// paths from each zone to it. `None`: no chain can join them any more. `s` is scratch
-    /// (kept by the caller, so that an evaluation allocates nothing once it has grown).
+    /// How many more pieces `p` must place, at the least, for one chain to touch enough of its
+    /// goals: a path through `p`'s pieces (free) and empty cells (one each), never through
+    /// the other player's pieces; for three goals or more, the cheapest cell to meet at,
+    /// summing the paths from the `at_least` nearest goals to it. `None`: no chain can join
+    /// them any more. `s` is scratch (kept by the caller, so that an evaluation allocates
+    /// nothing once it has grown).
     pub(crate) fn needed(&self, board: &[PieceCode], p: Player, s: &mut Scratch) -> Option<u32> {
-        let n = board.len();
-        let cost = |c: usize| -> Option<u32> {
-            let code = board[c];
+        // Per cell: 0 for a piece of the chain, 1 for an empty cell, BLOCKED for the others.
+        s.cost.clear();
+        s.cost.extend(board.iter().map(|&code| {
             if self.links(code, p) {
-                Some(0)
+                0
             } else if code.is_empty() {
-                Some(1)
+                1
             } else {
-                None
+                BLOCKED
             }
-        };
-        let zones = self.all.count_ones() as usize;
-        s.sum.clear();
-        s.sum.resize(n, 0);
-        for z in 0..zones {
-            s.dist.clear();
-            s.dist.resize(n, u32::MAX);
-            let (dist, queue) = (&mut s.dist, &mut s.queue);
-            for (c, d) in dist.iter_mut().enumerate() {
-                if self.marks[p][c] & (1 << z) != 0
-                    && let Some(k) = cost(c)
-                {
-                    *d = k;
-                    if k == 0 { queue.push_front(c as u16) } else { queue.push_back(c as u16) }
-                }
-            }
-            // 0-1 breadth-first: a cell's distance counts its own cost.
-            while let Some(c) = queue.pop_front() {
-                let d = dist[c as usize];
-                for &x in self.neighbours.get(c) {
-                    let Some(k) = cost(x as usize) else { continue };
-                    if d + k < dist[x as usize] {
-                        dist[x as usize] = d + k;
-                        if k == 0 { queue.push_front(x) } else { queue.push_back(x) }
-                    }
-                }
-            }
-            for (sum, &d) in s.sum.iter_mut().zip(dist.iter()) {
-                *sum = if d == u32::MAX || *sum == u32::MAX { u32::MAX } else { *sum + d };
-            }
+        }));
+        if self.at_least[p] == 2 && self.goals[p] > 2 { self.nearest_pair(p, s) } else { self.meeting(p, s) }
+    }
+
+    /// [`Connection::needed`] in general, once `s.cost` is filled: a search from each goal,
+    /// then the cheapest cell for the `at_least` nearest of them to meet at.
+    fn meeting(&self, p: Player, s: &mut Scratch) -> Option<u32> {
+        let n = s.cost.len();
+        let (goals, k) = (self.goals[p] as usize, self.at_least[p] as usize);
+        s.dist.clear();
+        s.dist.resize(goals * n, u32::MAX);
+        for z in 0..goals {
+            let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
+            distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
         }
-        (0..n).filter(|&c| s.sum[c] != u32::MAX).map(|c| s.sum[c] - (zones as u32 - 1) * cost(c).unwrap_or(0)).min()
+        let mut best = None;
+        let mut near = [u32::MAX; MAX_GOALS];
+        for c in (0..n).filter(|&c| s.cost[c] != BLOCKED) {
+            for (z, d) in near.iter_mut().enumerate().take(goals) {
+                *d = s.dist[z * n + c];
+            }
+            near[..goals].sort_unstable();
+            if near[k - 1] == u32::MAX {
+                continue;
+            }
+            // The meeting cell is counted in each of the k paths: once is enough.
+            let sum = near[..k].iter().sum::<u32>() - (k as u32 - 1) * u32::from(s.cost[c]);
+            best = Some(best.map_or(sum, |b: u32| b.min(sum)));
+        }
+        best
     }
 }
 
-/// What [`Connection::needed`] works in: each cell's summed and current distance, the queue.
+impl Connection {
+    /// [`Connection::needed`] for any two of several goals (Havannah's bridge): one search from
+    /// every goal at once, each cell labelled with the goal it was reached from (a goal's cell
+    /// with its own). The shortest path between two goals crosses, somewhere, from a cell of
+    /// one label to a neighbour of another: it costs their two distances. A cell in two goals
+    /// joins them by itself.
+    fn nearest_pair(&self, p: Player, s: &mut Scratch) -> Option<u32> {
+        let n = s.cost.len();
+        let marks = &self.marks[p];
+        s.dist.clear();
+        s.dist.resize(n, u32::MAX);
+        s.label.clear();
+        s.label.extend(marks.iter().map(|&m| m & m.wrapping_neg()));
+        let starts = (0..n).filter(|&c| marks[c] != 0);
+        distances(&self.neighbours, starts, &s.cost, &mut s.dist, (&mut s.cur, &mut s.next), Some(&mut s.label));
+        let mut best = u32::MAX;
+        for c in (0..n).filter(|&c| s.dist[c] != u32::MAX) {
+            if marks[c].count_ones() >= 2 {
+                best = best.min(u32::from(s.cost[c]));
+            }
+            for &x in self.neighbours.get(c as u16) {
+                if s.dist[x as usize] != u32::MAX && s.label[x as usize] != s.label[c] {
+                    best = best.min(s.dist[c] + s.dist[x as usize]);
+                }
+            }
+        }
+        (best != u32::MAX).then_some(best)
+    }
+}
+
+/// A cell no chain of the player can pass (the other player's piece).
+const BLOCKED: u8 = u8::MAX;
+
+/// The pieces needed to reach each cell from the cells of `starts`, into `dist` (every entry
+/// `u32::MAX` on entry): a 0-1 breadth-first search, level by level, where entering a cell
+/// costs `cost` (0 or 1, never a `BLOCKED` cell) and a distance counts the cell's own cost.
+/// With `label`, each cell reached takes the label of the cell it was reached from.
+fn distances(
+    neighbours: &CellTable<u16>,
+    starts: impl Iterator<Item = usize>,
+    cost: &[u8],
+    dist: &mut [u32],
+    (cur, next): (&mut Vec<u16>, &mut Vec<u16>),
+    mut label: Option<&mut Vec<u16>>,
+) {
+    cur.clear();
+    next.clear();
+    for c in starts.filter(|&c| cost[c] != BLOCKED) {
+        dist[c] = u32::from(cost[c]);
+        if cost[c] == 0 { cur.push(c as u16) } else { next.push(c as u16) }
+    }
+    let mut level = 0;
+    loop {
+        let mut i = 0;
+        while let Some(&c) = cur.get(i) {
+            i += 1;
+            if dist[c as usize] != level {
+                continue; // reached again more cheaply
+            }
+            for &x in neighbours.get(c) {
+                let k = cost[x as usize];
+                if k != BLOCKED && level + u32::from(k) < dist[x as usize] {
+                    dist[x as usize] = level + u32::from(k);
+                    if let Some(l) = label.as_deref_mut() {
+                        l[x as usize] = l[c as usize];
+                    }
+                    if k == 0 { cur.push(x) } else { next.push(x) }
+                }
+            }
+        }
+        if next.is_empty() {
+            return;
+        }
+        std::mem::swap(cur, next);
+        next.clear();
+        level += 1;
+    }
+}
+
+/// What [`Connection::needed`] works in: each cell's cost, each goal's distances to every cell,
+/// the two levels of the search.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
-    sum: Vec<u32>,
+    cost: Vec<u8>,
+    /// [`Connection::nearest_pair`]: the goal each cell was reached from.
+    label: Vec<u16>,
     dist: Vec<u32>,
-    queue: VecDeque<u16>,
+    cur: Vec<u16>,
+    next: Vec<u16>,
+}
+
+/// The most cells a board has (26 files × 99 ranks, `validate/board.rs`).
+const MAX_CELLS: usize = 26 * 99;
+
+/// A set of cells of any board, on the call stack: what a flood fill on a board too large for
+/// a [`crate::cellset::CellSet`] marks, without allocating.
+pub(crate) struct CellBits([u64; MAX_CELLS.div_ceil(64)]);
+
+impl CellBits {
+    pub(crate) fn new() -> CellBits {
+        CellBits([0; MAX_CELLS.div_ceil(64)])
+    }
+
+    #[inline]
+    pub(crate) fn has(&self, c: u16) -> bool {
+        self.0[c as usize / 64] & (1 << (c % 64)) != 0
+    }
+
+    #[inline]
+    pub(crate) fn add(&mut self, c: u16) {
+        self.0[c as usize / 64] |= 1 << (c % 64);
+    }
+
+    /// Floods from `seed` (added to the set) through the cells not yet in the set for which
+    /// `through` holds, adding each; `visit` sees every cell reached (the seed first) and stops
+    /// the fill by returning `true`, which is then returned. The cells still to visit are a
+    /// second set, taken lowest first: no stack, so no allocation on any board.
+    pub(crate) fn flood(
+        &mut self,
+        seed: u16,
+        neighbours: &CellTable<u16>,
+        through: impl Fn(u16) -> bool,
+        mut visit: impl FnMut(u16) -> bool,
+    ) -> bool {
+        let mut todo = CellBits::new();
+        let mut low = seed as usize / 64;
+        self.add(seed);
+        todo.add(seed);
+        while let Some(w) = (low..todo.0.len()).find(|&w| todo.0[w] != 0) {
+            low = w;
+            let c = (w * 64 + todo.0[w].trailing_zeros() as usize) as u16;
+            todo.0[w] &= todo.0[w] - 1;
+            if visit(c) {
+                return true;
+            }
+            for &x in neighbours.get(c) {
+                if !self.has(x) && through(x) {
+                    self.add(x);
+                    todo.add(x);
+                    low = low.min(x as usize / 64);
+                }
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]
@@ -144,10 +294,22 @@ mod tests {
         g.hex = true;
         let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
         let neighbours = g.neighbour_table(&dirs);
-        let mark = |f: &dyn Fn(u8, u8) -> u8| g.cells().map(|c| f(g.coords(c).0, g.coords(c).1)).collect::<Vec<u8>>();
-        let white = mark(&|f, _| (f == 0) as u8 | ((f == 2) as u8) << 1);
-        let black = mark(&|_, r| (r == 0) as u8 | ((r == 2) as u8) << 1);
-        (Connection { marks: ByPlayer::new(white, black), all: 3, kinds: KindSet::ALL, neighbours, win: true }, g)
+        let mark = |f: &dyn Fn(u8, u8) -> u16| g.cells().map(|c| f(g.coords(c).0, g.coords(c).1)).collect::<Vec<u16>>();
+        let white = mark(&|f, _| (f == 0) as u16 | ((f == 2) as u16) << 1);
+        let black = mark(&|_, r| (r == 0) as u16 | ((r == 2) as u16) << 1);
+        let two = ByPlayer::new(2, 2);
+        (
+            Connection {
+                marks: ByPlayer::new(white, black),
+                goals: two,
+                at_least: two,
+                each_cell: false,
+                kinds: KindSet::ALL,
+                neighbours,
+                win: true,
+            },
+            g,
+        )
     }
 
     fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {
@@ -172,6 +334,79 @@ mod tests {
         // a1 and b2 are not neighbours on a hex board (b2 is a1's diagonal).
         assert_eq!(at(&board(&g, &["a1", "b2", "c2"], &[]), "b2"), None);
         assert_eq!(at(&board(&g, &[], &["b1", "b2", "a3"]), "b2"), Some(Player::SECOND));
+    }
+
+    /// A hex board of 7 × 7 whose six goals are single cells (each a goal, as with
+    /// `each_cell`), two of which are needed: Havannah's bridge on a small board.
+    fn six_goals() -> (Connection, Geometry) {
+        let (mut c, g) = hex3();
+        let mut g7 = Geometry::new(7, 7, |_, _| true);
+        g7.hex = true;
+        let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
+        c.neighbours = g7.neighbour_table(&dirs);
+        let goals = ["a1", "g1", "a4", "d7", "g4", "g7"];
+        let mut marks = vec![0u16; g7.len()];
+        for (i, x) in goals.iter().enumerate() {
+            marks[g7.parse_cell(x).unwrap().0 as usize] = 1 << i;
+        }
+        (c.marks, c.goals, c.at_least) = (ByPlayer::new(marks.clone(), marks), ByPlayer::new(6, 6), ByPlayer::new(2, 2));
+        let _ = g;
+        (c, g7)
+    }
+
+    /// Any two of six goals: the one search from every goal (labelled) finds what a search from
+    /// each goal finds, on random boards; a chain touching two goals has joined them.
+    #[test]
+    fn two_of_many_goals_in_one_search() {
+        let (c, g) = six_goals();
+        let mut rng = crate::ai::rng(7);
+        for _ in 0..300 {
+            let b: Vec<PieceCode> = (0..g.len())
+                .map(|_| match rand::RngExt::random_range(&mut rng, 0..5) {
+                    0 => PieceCode::new(KindId(0), Player::FIRST),
+                    1 => PieceCode::new(KindId(0), Player::SECOND),
+                    _ => PieceCode::EMPTY,
+                })
+                .collect();
+            for p in Player::both() {
+                let mut s = Scratch::default();
+                let one = c.needed(&b, p, &mut s);
+                let each = c.meeting(p, &mut s);
+                assert_eq!(one, each, "{p:?}");
+            }
+        }
+        let at = |b: &[PieceCode], x: &str| c.joined_at(b, g.parse_cell(x).unwrap().0);
+        let edge = ["a1", "b1", "c1", "d1", "e1", "f1"];
+        assert_eq!(at(&board(&g, &edge, &[]), "c1"), None);
+        assert_eq!(at(&board(&g, &[&edge[..], &["g1"]].concat(), &[]), "c1"), Some(Player::FIRST));
+        assert_eq!(c.needed(&board(&g, &edge, &[]), Player::FIRST, &mut Scratch::default()), Some(1));
+        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST, &mut Scratch::default()), Some(4));
+    }
+
+    /// `at_least` 2 of three zones (files a, c and e of a 5 × 5 hex board): the chain a1-b1-c1
+    /// joins two, which is enough; the pieces needed are the cheapest two zones' path.
+    #[test]
+    fn at_least_some_of_the_zones() {
+        let mut g = Geometry::new(5, 5, |_, _| true);
+        g.hex = true;
+        let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
+        let marks: Vec<u16> = g.cells().map(|x| [0, 2, 4].iter().position(|&f| f == g.coords(x).0).map_or(0, |i| 1 << i)).collect();
+        let mut c = Connection {
+            marks: ByPlayer::new(marks.clone(), marks),
+            goals: ByPlayer::new(3, 3),
+            at_least: ByPlayer::new(3, 3),
+            each_cell: false,
+            kinds: KindSet::ALL,
+            neighbours: g.neighbour_table(&dirs),
+            win: true,
+        };
+        let b = board(&g, &["a1", "b1", "c1"], &[]);
+        assert_eq!(c.joined_at(&b, g.parse_cell("b1").unwrap().0), None);
+        assert_eq!(c.needed(&b, Player::FIRST, &mut Scratch::default()), Some(2));
+        c.at_least = ByPlayer::new(2, 2);
+        assert_eq!(c.joined_at(&b, g.parse_cell("b1").unwrap().0), Some(Player::FIRST));
+        assert_eq!(c.needed(&b, Player::FIRST, &mut Scratch::default()), Some(0));
+        assert_eq!(c.needed(&board(&g, &[], &[]), Player::FIRST, &mut Scratch::default()), Some(3));
     }
 
     /// The pieces still needed: 3 on the empty board, 1 with a1 and c1 placed, 0 once joined,

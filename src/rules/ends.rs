@@ -119,6 +119,9 @@ pub(crate) enum EndKind {
     /// After a move, the chain of the moved or dropped piece joins its owner's part of every
     /// zone of the list: its owner wins (or loses). Hex, Y ([`super::connect`]).
     Connected(super::connect::Connection),
+    /// After a move, the chain of the moved or dropped piece encloses a cell (Havannah's ring,
+    /// [`super::ring`]): its owner wins (or loses).
+    Ring(super::ring::Ring),
 }
 
 /// What filling the board (or a zone) means.
@@ -239,7 +242,8 @@ impl EndKind {
             | EndKind::Facing { .. }
             | EndKind::Checks { .. }
             | EndKind::Enclosed { .. }
-            | EndKind::Connected(_) => Phase::AfterMove,
+            | EndKind::Connected(_)
+            | EndKind::Ring(_) => Phase::AfterMove,
             EndKind::Repetition { .. } => Phase::AfterRecord,
             EndKind::NoMoves { .. } | EndKind::BothPass(..) => Phase::NoMoves,
         }
@@ -313,6 +317,7 @@ impl EndKind {
                 enclosed(m.board, m.mover.other(), &cells[m.mover.other()], neighbours).then_some(Some(m.mover))
             }
             EndKind::Connected(c) => c.joined_at(m.board, m.effects.to).map(|p| Some(winner(c.win, p))),
+            EndKind::Ring(r) => r.closed_at(m.board, m.effects.to).map(|p| Some(winner(r.win, p))),
             // (Facing is judged by the kernel after a pass, which knows the geometry.)
             EndKind::NoMoves { .. } | EndKind::BothPass(..) | EndKind::Repetition { .. } | EndKind::Facing { .. } => None,
         }
@@ -357,6 +362,7 @@ impl EndKind {
             | EndKind::Checks { .. }
             | EndKind::Enclosed { .. }
             | EndKind::Connected(_)
+            | EndKind::Ring(_)
             | EndKind::Facing { .. }
             | EndKind::NoMoves { .. }
             | EndKind::BothPass(..) => None,
@@ -383,6 +389,7 @@ impl EndKind {
             | EndKind::Checks { .. }
             | EndKind::Enclosed { .. }
             | EndKind::Connected(_)
+            | EndKind::Ring(_)
             | EndKind::Facing { .. }
             | EndKind::Repetition { .. } => None,
         }
@@ -540,6 +547,7 @@ pub(crate) fn standing_in_zone(
 ///
 /// - a condition about the moved piece (`in_a_row`, `zone_reached`, `beside`) holds if it holds
 ///   for any piece of that player (`zone_reached` with `safe`: one the opponent cannot take);
+/// - `ring`: any chain of that player encloses a cell (the whole board looked at);
 /// - `royal_captured` and `royal_left_board`: a player who has royal pieces at the start and
 ///   none on the board has lost;
 /// - `zone_filled`, `pieces_at_most`, `board_full`, `material` and the move limit read the board
@@ -591,6 +599,7 @@ pub(crate) fn standing_result(
                     .filter(|&c| !board[c as usize].is_empty() && board[c as usize].owner() == mover)
                     .find_map(|c| judge(e, at(c, 0)).filter(|_| !e.kind.needs_safety() || safe(c)))?
             }
+            EndKind::Ring(r) => r.any(board, mover).then_some(Some(winner(r.win, mover)))?,
             EndKind::RoyalCaptured { .. } | EndKind::RoyalLeftBoard => judge(e, at(NONE, 1))?,
             // A capture (or promotion) is what makes these look at the material.
             EndKind::Material { .. } => judge(e, at(NONE, 1))?,
@@ -642,7 +651,7 @@ struct EndCtx<'a> {
 type Reader = fn(&V, &RawEnd, &EndCtx) -> R<Option<EndKind>>;
 
 /// Every condition by name, with its reader (`None` from a reader: the rule is off).
-const CONDITIONS: [(&str, Reader); 17] = [
+const CONDITIONS: [(&str, Reader); 18] = [
     ("royal_captured", royal_captured),
     ("royal_left_board", |_, _, _| Ok(Some(EndKind::RoyalLeftBoard))),
     ("zone_filled", zone_filled),
@@ -660,6 +669,7 @@ const CONDITIONS: [(&str, Reader); 17] = [
     ("facing", facing),
     ("enclosed", enclosed_rule),
     ("connected", connected),
+    ("ring", ring),
 ];
 
 /// `result = "points"` needs the count it names (`[rules] points`, or territory scoring's
@@ -819,32 +829,45 @@ fn enclosed_rule(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
 
 // ---- connection (issue 51, part 3) ----
 
-/// `connected`: the zones a chain must join (2 to 8, each with a cell in each player's part),
-/// the chain's adjacency (`directions`, default the board's: `orthogonal`, six on a hex
-/// board), the kinds that make chains, and whether joining wins.
+/// `connected`: the zones a chain must join (2 to 16 goals, each with a cell in each
+/// player's part; with `each_cell` every cell of a zone is a goal), how many of them
+/// (`at_least`), the chain's adjacency (`directions`, default the board's: `orthogonal`, six
+/// on a hex board), the kinds that make chains, and whether joining wins.
 fn connected(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
-    use super::connect::{Connection, MAX_ZONES};
+    use super::connect::{Connection, MAX_GOALS};
     let zs = e.zones.as_ref().ok_or_else(|| need(v, e, c.f, "zones"))?;
+    let each_cell = match &e.each_cell {
+        Some(x) => v.setting(c.f, x)?,
+        None => false,
+    };
     let n = zs.get_ref().len();
-    if !(2..=MAX_ZONES).contains(&n) {
-        let err = v.err(c.f, zs.span(), format!("a connection joins 2 to {MAX_ZONES} zones, not {n}"), "here");
+    if !(1..=MAX_GOALS).contains(&n) || (n == 1 && !each_cell) {
+        let err = v.err(c.f, zs.span(), format!("a connection joins 2 to {MAX_GOALS} zones, not {n}"), "here");
         return Err(err.with_help("zones = [\"north_edge\", \"south_edge\"] (a per-player zone gives each player its own sides)"));
     }
-    let mut marks = ByPlayer::new(vec![0u8; c.g.len()], vec![0u8; c.g.len()]);
-    for (i, z) in zs.get_ref().iter().enumerate() {
+    let mut marks = ByPlayer::new(vec![0u16; c.g.len()], vec![0u16; c.g.len()]);
+    let mut goals = ByPlayer::new(0u32, 0u32);
+    for z in zs.get_ref() {
         for p in Player::both() {
             let m = v.zone_named(c.f, z.get_ref(), z.span(), c.zones, p)?;
-            let mut any = false;
-            for x in c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)) {
-                marks[p][x.0 as usize] |= 1 << i;
-                any = true;
-            }
-            if !any {
+            let cells: Vec<u16> = c.g.cells().filter(|x| c.g.zones_of(x.0).meets(m)).map(|x| x.0).collect();
+            if cells.is_empty() {
                 let msg = format!("zone `{}` has no cell for {}: no chain could join it", z.get_ref(), c.players[p]);
                 return Err(v.err(c.f, z.span(), msg, "here"));
             }
+            let first = goals[p];
+            goals[p] += if each_cell { cells.len() as u32 } else { 1 };
+            if goals[p] as usize > MAX_GOALS {
+                let what = if each_cell { "cells (each a goal with `each_cell`)" } else { "zones" };
+                let msg = format!("a connection joins at most {MAX_GOALS} goals; {} has more {what}", c.players[p]);
+                return Err(v.err(c.f, z.span(), msg, "the goals pass the limit here"));
+            }
+            for (i, x) in cells.iter().enumerate() {
+                marks[p][*x as usize] |= 1 << (first + if each_cell { i as u32 } else { 0 });
+            }
         }
     }
+    let at_least = connected_at_least(v, e, c, goals)?;
     let dirs = match &e.directions {
         None => crate::rules::movement::named_dirs_on("orthogonal", 1, c.g.hex).unwrap_or_default(),
         Some(d) => crate::rules::movement::dirs_of(v, c.f, d, 1, false)?,
@@ -854,11 +877,71 @@ fn connected(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
         Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
     };
     let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
-    let all = ((1u16 << n) - 1) as u8;
-    Ok(Some(EndKind::Connected(Connection { marks, all, kinds, neighbours: c.g.neighbour_table(&dirs), win })))
+    let neighbours = c.g.neighbour_table(&dirs);
+    Ok(Some(EndKind::Connected(Connection { marks, goals, at_least, each_cell, kinds, neighbours, win })))
+}
+
+/// `connected`'s `at_least`: 2 to the fewer goals a player has (default: each player's all).
+fn connected_at_least(v: &V, e: &RawEnd, c: &EndCtx, goals: ByPlayer<u32>) -> R<ByPlayer<u32>> {
+    let Some(a) = &e.at_least else {
+        if goals.0.contains(&1) {
+            let zs = e.zones.as_ref().map_or(e.condition.span(), |z| z.span());
+            let err = v.err(c.f, zs, "a connection joins 2 goals or more", "this zone has one cell, one goal");
+            return Err(err.with_help("list a zone of several cells with `each_cell = true`, or more zones"));
+        }
+        return Ok(goals);
+    };
+    let n: i64 = v.setting(c.f, a)?;
+    let most = goals.0.iter().copied().min().unwrap_or(0) as i64;
+    if !(2..=most).contains(&n) {
+        let err = v.err(c.f, a.span(), format!("`at_least` is 2 to {most} (the goals the chain may touch), not {n}"), "here");
+        return Err(err.with_help("a chain touching one goal would win with any piece in it: write zone_reached for that"));
+    }
+    Ok(ByPlayer::new(n as u32, n as u32))
 }
 
 // ---- end of connection ----
+
+// ---- ring (issue 51, part 3: Havannah) ----
+
+/// `at_least` and `each_cell` belong to `connected`: elsewhere they are an error at the key.
+fn connection_keys_only_there(v: &V, e: &RawEnd, f: usize) -> R<()> {
+    let cname = e.condition.get_ref();
+    let span = e.at_least.as_ref().map(|x| x.span()).or_else(|| e.each_cell.as_ref().map(|x| x.span()));
+    match span {
+        Some(span) if cname != "connected" => {
+            let key = if e.at_least.is_some() { "at_least" } else { "each_cell" };
+            let err = v.err(f, span, format!("`{key}` belongs to `connected`, not to `{cname}`"), "here");
+            Err(err.with_help("it says how many of a connection's goals one chain must touch, or makes each cell a goal"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `ring`: the chain's adjacency (`directions`, default the board's `orthogonal`: six on a hex
+/// board; at most 16), the kinds that make chains, and whether a ring wins.
+fn ring(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
+    use super::ring::{MAX_DIRECTIONS, Ring};
+    let dirs = match &e.directions {
+        None => crate::rules::movement::named_dirs_on("orthogonal", 1, c.g.hex).unwrap_or_default(),
+        Some(d) => {
+            let dirs = crate::rules::movement::dirs_of(v, c.f, d, 1, false)?;
+            if dirs.len() > MAX_DIRECTIONS {
+                let msg = format!("a ring's chain is joined along at most {MAX_DIRECTIONS} directions, not {}", dirs.len());
+                return Err(v.err(c.f, d.span(), msg, "here"));
+            }
+            dirs
+        }
+    };
+    let win = match &e.result {
+        None => true,
+        Some(r) => v.word(c.f, r, &["win", "loss"])? == "win",
+    };
+    let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
+    Ok(Some(EndKind::Ring(Ring::new(c.g.len(), &dirs, |x, d| c.g.offset(crate::geometry::Cell(x), d), kinds, win))))
+}
+
+// ---- end of ring ----
 
 fn pieces_at_most(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     let n = e.count.as_ref().ok_or_else(|| need(v, e, c.f, "count"))?;
@@ -1103,6 +1186,7 @@ pub(super) fn stage_ends(
             let err = v.err(c.f, span, format!("`if_attacked` belongs to `no_moves`, not to `{cname}`"), "here");
             return Err(err.with_help("it makes a no-moves result depend on an attack (checkmate as against stalemate)"));
         }
+        connection_keys_only_there(v, e, c.f)?;
         if let Some(kind) = read(v, e, &c)? {
             if let EndKind::BothPass(_, _, played) = kind {
                 passes = Some((c.f, e.condition.span(), played));

@@ -18,6 +18,7 @@ pub(crate) mod options;
 pub(crate) mod pie;
 pub(crate) mod promoted;
 pub(crate) mod raw;
+pub(crate) mod ring;
 pub(crate) mod setwise;
 // Sowing (mancala).
 pub(crate) mod sowing;

@@ -890,6 +890,14 @@ pub(crate) struct RawEnd {
     /// each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) zones: Option<Spanned<Vec<Spanned<String>>>>,
+    // ---- Havannah's ends (issue 51, part 3) ----
+    /// `connected`: how many of the goals one chain must touch (default: all of them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) at_least: Option<Spanned<Setting<i64>>>,
+    /// `connected`: each cell of each listed zone is a goal of its own (default: each zone is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) each_cell: Option<Spanned<Setting<bool>>>,
+    // ---- end of Havannah's ends ----
 }
 
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]

@@ -69,6 +69,9 @@ fn perft_allocates_nothing_per_node() {
         // the pie rule's swap at the second ply.
         ("hex", 2),
         ("y", 3),
+        // Past 128 cells: the chains (a bridge's, a fork's) flooded over cell bits on the
+        // call stack.
+        ("havannah", 2),
     ] {
         let v = Variant::load(name, &[]).unwrap();
         let mut pos = v.start();

@@ -159,7 +159,7 @@ fn mistakes_point_at_the_key() {
         (
             "one_zone",
             placement(true, 3, 3, "[zones.low]\nranks = [1]\n[[end]]\ncondition = \"connected\"\nzones = [\"low\"]\n"),
-            "a connection joins 2 to 8 zones, not 1",
+            "a connection joins 2 to 16 zones, not 1",
         ),
         ("no_zones", placement(true, 3, 3, "[[end]]\ncondition = \"connected\"\n"), "end condition `connected` needs `zones`"),
         (
@@ -196,3 +196,77 @@ fn large_boards_join_chains_too() {
     assert_eq!(winner(&v, &moves[..37].join(" ")), None);
     assert_eq!(winner(&v, &moves[..39].join(" ")), RED);
 }
+
+// ---- Havannah's ends (issue 51, part 3) ----
+
+/// Three zones (files a, c, e of a 5 × 5 hex board), of which `at_least` 2: red's a1-b1-c1
+/// joins two and wins; with every zone needed it does not.
+#[test]
+fn at_least_some_zones_win() {
+    let zones = "[zones.a]\nfiles = [\"a\"]\n[zones.c]\nfiles = [\"c\"]\n[zones.e]\nfiles = [\"e\"]\n";
+    let end =
+        |extra: &str| format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\", \"e\"]\n{extra}reason = \"joined\"\n");
+    let two = load("two_of_three", &placement(true, 5, 5, &end("at_least = 2\n"))).unwrap();
+    assert_eq!(winner(&two, "@a1 @a5 @b1 @b5 @c1"), RED);
+    let all = load("all_three", &placement(true, 5, 5, &end(""))).unwrap();
+    assert_eq!(winner(&all, "@a1 @a5 @b1 @b5 @c1"), None);
+    // Each cell of one zone a goal: any two corners of the board.
+    let corners = "[zones.corners]\ncells = [\"a1\", \"e1\", \"a5\", \"e5\"]\n[[end]]\ncondition = \"connected\"\nzones = [\"corners\"]\neach_cell = true\nat_least = 2\nreason = \"bridge\"\n";
+    let v = load("corners", &placement(true, 5, 5, corners)).unwrap();
+    assert_eq!(winner(&v, "@a1 @c3 @b1 @c4 @c1 @d4 @d1"), None);
+    assert_eq!(winner(&v, "@a1 @c3 @b1 @c4 @c1 @d4 @d1 @b4 @e1"), RED);
+}
+
+/// A ring on a hexagon (a masked hex board): six stones around c3 win, whatever c3 holds; a
+/// loop around a cell of the rim (d1, beside cells the mask leaves out) does not.
+#[test]
+fn rings_enclose_cells_and_the_mask_is_outside() {
+    let mask = "mask = \"\"\"\nooo--\noooo-\nooooo\n-oooo\n--ooo\n\"\"\"\n";
+    let rest = "[[end]]\ncondition = \"ring\"\nreason = \"ring\"\n";
+    let toml = placement(true, 5, 5, rest)
+        .replace("ranks = 5\n", &format!("ranks = 5\n{mask}"))
+        .replace("rows = \"\"\"\n5\n5\n5\n5\n5\n\"\"\"", "rows = \"\"\"\n3\n4\n5\n4\n3\n\"\"\"");
+    let v = load("hexagon", &toml).unwrap();
+    // Around c3: d3 c4 b4 b3 c2 d2; blue's stone on c3 inside.
+    assert_eq!(winner(&v, "@d3 @c3 @c4 @e1 @b4 @e2 @b3 @e3 @c2 @a5 @d2"), RED);
+    assert_eq!(winner(&v, "@d3 @e1 @c4 @e2 @b4 @e3 @b3 @a5 @c2"), None);
+    // d1 is on the rim (its two southern neighbours are off the board): c1 c2 d2 e1 around it
+    // enclose nothing.
+    assert_eq!(winner(&v, "@c1 @a5 @c2 @b5 @d2 @c5 @e1"), None);
+}
+
+/// The new keys' mistakes are errors at the key.
+#[test]
+fn havannah_mistakes_point_at_the_key() {
+    let zones = "[zones.a]\nfiles = [\"a\"]\n[zones.c]\nfiles = [\"c\"]\n";
+    let cases = [
+        (
+            "at_least_high",
+            format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\"]\nat_least = 3\n"),
+            "`at_least` is 2 to 2 (the goals the chain may touch), not 3",
+        ),
+        (
+            "at_least_one",
+            format!("{zones}[[end]]\ncondition = \"connected\"\nzones = [\"a\", \"c\"]\nat_least = 1\n"),
+            "`at_least` is 2 to 2",
+        ),
+        (
+            "at_least_elsewhere",
+            "[[end]]\ncondition = \"ring\"\nat_least = 2\n".to_string(),
+            "`at_least` belongs to `connected`, not to `ring`",
+        ),
+        (
+            "too_many_goals",
+            "[zones.all]\nranks = [1, 2, 3, 4, 5]\n[[end]]\ncondition = \"connected\"\nzones = [\"all\"]\neach_cell = true\nat_least = 2\n"
+                .to_string(),
+            "a connection joins at most 16 goals",
+        ),
+        ("ring_result", "[[end]]\ncondition = \"ring\"\nresult = \"draw\"\n".to_string(), "draw"),
+    ];
+    for (name, rest, want) in cases {
+        let Err(e) = load(name, &placement(true, 5, 5, &rest)) else { panic!("{name} loaded") };
+        assert!(e.contains(want) && e.contains("variant.toml:"), "{name}: {e}");
+    }
+}
+
+// ---- end of Havannah's ends ----
