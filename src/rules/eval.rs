@@ -236,6 +236,9 @@ pub(crate) struct EvalModel {
     pub(crate) classes: Vec<Vec<(i32, i32, u128)>>,
     /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
     pub(crate) nodes: u64,
+    /// `[ai] implicit_takes = false`: the search counts as captures only the moves that list a
+    /// victim, even where the rules take or convert pieces a move does not list.
+    pub(crate) listed_takes_only: bool,
 }
 
 /// The most (material, progress) groups of one code summed on the cell sets: past it, one
@@ -286,7 +289,8 @@ fn units(points: f64, weight: f64) -> i32 {
 /// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
 pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let (overrides, weights) = read_overrides(v, r)?;
-    Ok(build_model(r, &overrides, &weights, read_nodes(v)?))
+    let listed_takes_only = v.m.ai.as_ref().and_then(|ai| ai.val.implicit_takes.as_ref()).is_some_and(|t| !*t.get_ref());
+    Ok(EvalModel { listed_takes_only, ..build_model(r, &overrides, &weights, read_nodes(v)?) })
 }
 
 /// The evaluation of `r` with these per-kind values (`None`: derived from the rules) and
@@ -331,6 +335,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         cells: n,
         classes,
         nodes,
+        listed_takes_only: false,
     }
 }
 

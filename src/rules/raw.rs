@@ -301,6 +301,10 @@ pub(crate) struct RawAi {
     /// The node budget of a bare `ab` in this game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) nodes: Option<Spanned<i64>>,
+    /// Whether the search counts a move that takes or converts pieces it does not list (a
+    /// custodian capture, a group, a sowing's capture, a conversion) as a capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) implicit_takes: Option<Spanned<bool>>,
     /// What random players (and playouts) leave out of their draw (the Go family's section).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) random: Option<Spanned<RawRandom>>,

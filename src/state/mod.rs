@@ -23,6 +23,8 @@ use std::sync::Arc;
 mod push;
 // Sowing (mancala).
 mod sow;
+// What a move takes that it does not list (for the search).
+mod takes;
 mod text;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical
