@@ -1398,6 +1398,68 @@ mod tests {
     }
 
     #[test]
+    fn the_quiescence_search_sees_a_custodian_capture() {
+        // White's f3-f5 takes the attacker on e5 (against the defender on d5), but opens row 3:
+        // a3-f3 then takes the king between f3 and f1. A custodian capture lists no victim:
+        // counting only listed victims, a depth-1 search sees the attacker won and stops
+        // there; counting what moves take, its quiescence search plays a3-f3.
+        let on = Variant::load("brandubh", &[]).unwrap();
+        let mut off = Variant::load("brandubh", &[]).unwrap();
+        Arc::make_mut(&mut off.rules).eval.listed_takes_only = true;
+        let at = "7/7/3DA2/7/A4D1/5K1/5A1 white";
+        for seed in 1..4 {
+            assert_eq!(best(&off, at, Budget::Depth(1), seed).0, "f3-f5");
+            let (m, r) = best(&on, at, Budget::Depth(1), seed);
+            assert_ne!(m, "f3-f5", "seed {seed}");
+            assert!(r.score.0 > -MATE_BOUND);
+            // At depth 2 both see it.
+            assert_ne!(best(&off, at, Budget::Depth(2), seed).0, "f3-f5");
+        }
+    }
+
+    /// (game, depth, positions) of [`games_without_implicit_takes_search_as_before`].
+    const BEFORE: &[(&str, u32, u64)] = &[
+        ("chess", 5, 5_033),
+        ("checkers", 8, 7_578),
+        ("shogi", 3, 1_323),
+        ("amazons", 2, 12_493),
+        ("lielow", 5, 22_453),
+        ("connect-four", 8, 23_197),
+        ("xiangqi", 4, 7_128),
+    ];
+    const BEFORE_OFF: &[(&str, u32, u64)] = &[
+        ("brandubh", 4, 16_252),
+        ("hnefatafl", 3, 17_661),
+        ("go", 3, 7_233),
+        ("kalah", 6, 994),
+        ("oware", 6, 1_954),
+        ("othello", 5, 380),
+        ("ataxx", 3, 586),
+    ];
+
+    #[test]
+    fn games_without_implicit_takes_search_as_before() {
+        // Positions searched to fixed depths from the start, as the search counted them before
+        // moves that take what they do not list were told apart (commit 41956ae, `boardlab
+        // analyse NAME --engine ab:dN --lines 1`): where no construct takes what a move does
+        // not list, a move takes exactly when it lists a victim, and the search is unchanged.
+        for (name, depth, nodes) in BEFORE {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(!v.plan.takes_unlisted, "{name}");
+            let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
+            assert_eq!(r.nodes, *nodes, "{name} to depth {depth}");
+        }
+        // With `[ai] implicit_takes = false`, a game that has such constructs searches as before.
+        for (name, depth, nodes) in BEFORE_OFF {
+            let mut v = Variant::load(name, &[]).unwrap();
+            assert!(v.plan.takes_unlisted, "{name}");
+            Arc::make_mut(&mut v.rules).eval.listed_takes_only = true;
+            let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
+            assert_eq!(r.nodes, *nodes, "{name} to depth {depth}, implicit takes off");
+        }
+    }
+
+    #[test]
     fn lielow_takes_the_king() {
         // h6xh8 captures the black king; nine other moves do not.
         let v = Variant::load("lielow", &[]).unwrap();

@@ -126,6 +126,15 @@ mod tests {
     }
 
     #[test]
+    fn the_ai_section_may_turn_implicit_takes_off() {
+        assert!(!Variant::load("brandubh", &[]).unwrap().rules.eval.listed_takes_only);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("variant.toml"), "extends = \"brandubh\"\n[ai]\nimplicit_takes = false\n").unwrap();
+        let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
+        assert!(v.rules.eval.listed_takes_only && v.plan.takes_unlisted);
+    }
+
+    #[test]
     fn games_without_implicit_takes_say_so() {
         for name in ["chess", "checkers", "shogi", "amazons", "connect-four", "lielow"] {
             assert!(!Variant::load(name, &[]).unwrap().plan.takes_unlisted, "{name}");
