@@ -50,10 +50,12 @@ pub(crate) struct Needs {
     pub(crate) attacks: bool,
     /// It reads or writes attributes or counters.
     pub(crate) attributes: bool,
-    /// A move may take or convert enemy pieces (or seeds) it does not list as victims: a
-    /// custodian capture, groups left without a liberty, a sowing's capture, a conversion. The
-    /// search's quiescence and move ordering then ask the move's effects, not its text.
+    /// A move may take enemy pieces (or seeds) it does not list as victims: a custodian
+    /// capture, groups left without a liberty, a sowing's capture. The search's quiescence and
+    /// move ordering then ask the move's effects, not its text.
     pub(crate) takes_unlisted: bool,
+    /// A move may convert enemy pieces (which it does not list either).
+    pub(crate) converts: bool,
 }
 
 impl std::ops::BitOr for Needs {
@@ -77,6 +79,7 @@ impl std::ops::BitOr for Needs {
             attacks: self.attacks | o.attacks,
             attributes: self.attributes | o.attributes,
             takes_unlisted: self.takes_unlisted | o.takes_unlisted,
+            converts: self.converts | o.converts,
         }
     }
 }
@@ -106,6 +109,7 @@ impl Needs {
         attacks: false,
         attributes: false,
         takes_unlisted: false,
+        converts: false,
     };
 
     /// Whether the move list may differ from what the kernel's forms make.
@@ -226,7 +230,8 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     // A custodian capture takes pieces the move does not name (its victims are found by make).
     n.moves_others |= exit.is_some() || convert.is_some() || push.is_some() || custodian.is_some();
     // (A push only sends pieces back; an exit takes the mover itself, not an enemy piece.)
-    n.takes_unlisted |= convert.is_some() || custodian.is_some();
+    n.takes_unlisted |= custodian.is_some();
+    n.converts |= convert.is_some();
     n.pushes |= push.is_some();
     if let Some(l) = liberties {
         // Groups without a liberty are taken (cells the move does not name); a suicide is
@@ -364,10 +369,13 @@ pub(crate) struct Plan {
     /// The walk on the cell sets perft may take, if the constructs allow one (its tables may
     /// still not fit: see [`crate::setperft::SetWalk::of`]).
     pub(crate) walk: Option<WalkKind>,
-    /// Some construct of the rules may take or convert what a move does not list
-    /// ([`Needs::takes_unlisted`]): where it is false, a move takes something exactly when it
-    /// lists a victim ([`crate::notation::Move::is_capture`]).
+    /// Some construct of the rules may take what a move does not list
+    /// ([`Needs::takes_unlisted`]): where it is false (and conversions are not counted), a
+    /// move takes something exactly when it lists a victim
+    /// ([`crate::notation::Move::is_capture`]).
     pub(crate) takes_unlisted: bool,
+    /// Some construct may convert enemy pieces ([`Needs::converts`]).
+    pub(crate) converts: bool,
 }
 
 impl Plan {
@@ -418,6 +426,7 @@ impl Plan {
             exit_codes,
             walk: None,
             takes_unlisted: all.takes_unlisted,
+            converts: all.converts,
         };
         Plan { walk: plan.walk_of(rules), ..plan }
     }

@@ -31,6 +31,7 @@ use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind};
 use crate::outcome::{Outcome, Winner};
 use crate::piece::Player;
+use crate::rules::eval::ImplicitTakes;
 use crate::rules::{Form, Hook, mix};
 use crate::script::ScriptError;
 use crate::state::Position;
@@ -602,10 +603,13 @@ struct Searcher<'a> {
     /// Whether some move may take something (a listed capture, or one of the rules' implicit
     /// takes where `implicit`): otherwise the quiescence search only evaluates.
     captures: bool,
-    /// The rules take or convert what a move does not list (`Plan::takes_unlisted`) and the
-    /// variant does not turn that off (`[ai] implicit_takes = false`): a move takes something
-    /// when it lists a victim or when its effects take or convert ([`Searcher::takes`]).
+    /// The rules take what a move does not list (`Plan::takes_unlisted`), or convert pieces
+    /// where `[ai] implicit_takes = "all"` counts conversions, and the variant does not say
+    /// `"none"`: a move takes something when it lists a victim or when its effects take (or
+    /// convert) something ([`Searcher::unlisted_takes`]).
     implicit: bool,
+    /// Conversions count as takes (`[ai] implicit_takes = "all"`).
+    conversions: bool,
     /// No piece can capture and no hook adds or refuses moves: a quiescence leaf needs only to
     /// know that some move exists, not the whole list (Amazons: ~2000 turns).
     quiet_game: bool,
@@ -660,7 +664,11 @@ impl<'a> Searcher<'a> {
         .min(1 << table_cap.max(1 << 10).ilog2());
         let listed =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
-        let implicit = v.plan.takes_unlisted && !r.eval.listed_takes_only;
+        let (implicit, conversions) = match r.eval.implicit_takes {
+            ImplicitTakes::Captures => (v.plan.takes_unlisted, false),
+            ImplicitTakes::All => (v.plan.takes_unlisted || v.plan.converts, true),
+            ImplicitTakes::None => (false, false),
+        };
         let captures = listed || implicit;
         let values = ordering_values(v);
         let cells = r.geometry.len();
@@ -710,6 +718,7 @@ impl<'a> Searcher<'a> {
             promotes: r.pieces.iter().map(|p| p.promote.is_some()).collect(),
             captures,
             implicit,
+            conversions,
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.compulsory(),
             repetition: r.repetition,
@@ -830,7 +839,7 @@ impl<'a> Searcher<'a> {
     #[inline]
     fn unlisted_takes(&self, pos: &mut Position, m: &Move) -> u32 {
         let r = &*self.v.rules;
-        if pos.may_take_unlisted(r, m) { pos.unlisted_takes(r, m) } else { 0 }
+        if pos.may_take_unlisted(r, m, self.conversions) { pos.unlisted_takes(r, m, self.conversions) } else { 0 }
     }
 
     /// A capture's rank: by the value taken, cheaper capturers first; below the killers where
@@ -1372,7 +1381,8 @@ mod tests {
         // the point where picking turns to sorting.
         let mut r = rng(7);
         for n in 0..12 {
-            let mut ranked: Vec<Ranked> = (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32, takes: false }).collect();
+            let mut ranked: Vec<Ranked> =
+                (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32, takes: false }).collect();
             let mut sorted = ranked.clone();
             sorted.sort_by_key(|x| x.rank);
             let picked: Vec<(i32, u32, u32)> = (0..n).map(|i| pick(&mut ranked, i)).map(|x| (x.rank.0, x.rank.1, x.key)).collect();
@@ -1405,7 +1415,7 @@ mod tests {
         // there; counting what moves take, its quiescence search plays a3-f3.
         let on = Variant::load("brandubh", &[]).unwrap();
         let mut off = Variant::load("brandubh", &[]).unwrap();
-        Arc::make_mut(&mut off.rules).eval.listed_takes_only = true;
+        Arc::make_mut(&mut off.rules).eval.implicit_takes = ImplicitTakes::None;
         let at = "7/7/3DA2/7/A4D1/5K1/5A1 white";
         for seed in 1..4 {
             assert_eq!(best(&off, at, Budget::Depth(1), seed).0, "f3-f5");
@@ -1426,16 +1436,12 @@ mod tests {
         ("lielow", 5, 22_453),
         ("connect-four", 8, 23_197),
         ("xiangqi", 4, 7_128),
-    ];
-    const BEFORE_OFF: &[(&str, u32, u64)] = &[
-        ("brandubh", 4, 16_252),
-        ("hnefatafl", 3, 17_661),
-        ("go", 3, 7_233),
-        ("kalah", 6, 994),
-        ("oware", 6, 1_954),
+        // (Conversions are not counted unless the variant says so.)
         ("othello", 5, 380),
         ("ataxx", 3, 586),
     ];
+    const BEFORE_OFF: &[(&str, u32, u64)] =
+        &[("brandubh", 4, 16_252), ("hnefatafl", 3, 17_661), ("go", 3, 7_233), ("kalah", 6, 994), ("oware", 6, 1_954)];
 
     #[test]
     fn games_without_implicit_takes_search_as_before() {
@@ -1449,11 +1455,11 @@ mod tests {
             let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
             assert_eq!(r.nodes, *nodes, "{name} to depth {depth}");
         }
-        // With `[ai] implicit_takes = false`, a game that has such constructs searches as before.
+        // With `[ai] implicit_takes = "none"`, a game that has such constructs searches as before.
         for (name, depth, nodes) in BEFORE_OFF {
             let mut v = Variant::load(name, &[]).unwrap();
             assert!(v.plan.takes_unlisted, "{name}");
-            Arc::make_mut(&mut v.rules).eval.listed_takes_only = true;
+            Arc::make_mut(&mut v.rules).eval.implicit_takes = ImplicitTakes::None;
             let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
             assert_eq!(r.nodes, *nodes, "{name} to depth {depth}, implicit takes off");
         }

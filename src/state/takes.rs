@@ -15,15 +15,15 @@ use crate::piece::PieceCode;
 use crate::rules::Ruleset;
 
 impl Position {
-    /// What `mv` takes or converts beyond the victims it lists: enemy pieces taken by a
-    /// custodian capture or with their group, seeds a sowing captures into the mover's store,
-    /// enemy pieces converted. Played by the kernel and taken back (the position is left as it
-    /// was). A listed victim is not counted; a script's `after_move` is not run.
-    pub(crate) fn unlisted_takes(&mut self, rules: &Ruleset, mv: &Move) -> u32 {
+    /// What `mv` takes beyond the victims it lists: enemy pieces taken by a custodian capture
+    /// or with their group, seeds a sowing captures into the mover's store, and with
+    /// `conversions` enemy pieces converted. Played by the kernel and taken back (the position
+    /// is left as it was). A listed victim is not counted; a script's `after_move` is not run.
+    pub(crate) fn unlisted_takes(&mut self, rules: &Ruleset, mv: &Move, conversions: bool) -> u32 {
         let listed = mv.victims().filter(|&c| !self.board[c as usize].is_empty()).count() as u32;
         let fx = self.make_kernel(rules, mv);
         self.undo();
-        fx.captured.saturating_sub(listed) + fx.converted
+        fx.captured.saturating_sub(listed) + if conversions { fx.converted } else { 0 }
     }
 
     /// Whether `mv` may take or convert something it does not list, judged on the board before
@@ -31,7 +31,7 @@ impl Position {
     /// taken and a conversion all start next to the landing, so a piece that lands with no
     /// enemy piece on a neighbour its construct looks at takes nothing; other moves (a sowing,
     /// castling, a second part) are answered by playing them.
-    pub(crate) fn may_take_unlisted(&self, rules: &Ruleset, mv: &Move) -> bool {
+    pub(crate) fn may_take_unlisted(&self, rules: &Ruleset, mv: &Move, conversions: bool) -> bool {
         let code = match mv.kind {
             MoveKind::Drop { code, .. } => code,
             MoveKind::Normal | MoveKind::Promote { .. } if (mv.from as usize) < self.board.len() => {
@@ -44,11 +44,11 @@ impl Position {
         if to == NONE || code.is_empty() {
             return true;
         }
-        self.may_take_at(rules, to, code)
+        self.may_take_at(rules, to, code, conversions)
     }
 
     /// [`Position::may_take_unlisted`] for the piece `code` landing on `to`.
-    fn may_take_at(&self, rules: &Ruleset, to: u16, code: PieceCode) -> bool {
+    fn may_take_at(&self, rules: &Ruleset, to: u16, code: PieceCode, conversions: bool) -> bool {
         let p = &rules.pieces[code.index()];
         let enemy = |c: u16| c != NONE && self.board[c as usize].is_of(code.owner().other());
         if let Some(cu) = &p.custodian {
@@ -64,7 +64,8 @@ impl Position {
         {
             return true;
         }
-        if let Some(cv) = &p.convert
+        if conversions
+            && let Some(cv) = &p.convert
             && cv.converts_any(&self.board, to, code.owner())
         {
             return true;
@@ -85,9 +86,9 @@ mod tests {
         let before = pos.clone();
         let m = v.find_move(&mut pos, text).unwrap();
         assert!(!m.is_capture(), "{text} lists no victim");
-        let n = pos.unlisted_takes(&v.rules, &m);
+        let n = pos.unlisted_takes(&v.rules, &m, true);
         assert_eq!(pos, before, "{text}: taken back");
-        (n, pos.may_take_unlisted(&v.rules, &m))
+        (n, pos.may_take_unlisted(&v.rules, &m, true))
     }
 
     #[test]
@@ -127,11 +128,15 @@ mod tests {
 
     #[test]
     fn the_ai_section_may_turn_implicit_takes_off() {
-        assert!(!Variant::load("brandubh", &[]).unwrap().rules.eval.listed_takes_only);
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("variant.toml"), "extends = \"brandubh\"\n[ai]\nimplicit_takes = false\n").unwrap();
-        let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
-        assert!(v.rules.eval.listed_takes_only && v.plan.takes_unlisted);
+        use crate::rules::eval::ImplicitTakes;
+        assert_eq!(Variant::load("brandubh", &[]).unwrap().rules.eval.implicit_takes, ImplicitTakes::Captures);
+        for (word, x) in [("none", ImplicitTakes::None), ("all", ImplicitTakes::All), ("captures", ImplicitTakes::Captures)] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("variant.toml"), format!("extends = \"brandubh\"\n[ai]\nimplicit_takes = \"{word}\"\n"))
+                .unwrap();
+            let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
+            assert_eq!((v.rules.eval.implicit_takes, v.plan.takes_unlisted), (x, true));
+        }
     }
 
     #[test]
@@ -139,8 +144,13 @@ mod tests {
         for name in ["chess", "checkers", "shogi", "amazons", "connect-four", "lielow"] {
             assert!(!Variant::load(name, &[]).unwrap().plan.takes_unlisted, "{name}");
         }
-        for name in ["brandubh", "hnefatafl", "go", "go19", "kalah", "oware", "othello", "ataxx"] {
+        for name in ["brandubh", "hnefatafl", "go", "go19", "kalah", "oware"] {
             assert!(Variant::load(name, &[]).unwrap().plan.takes_unlisted, "{name}");
+        }
+        // Conversions are told apart: they are counted only where the variant asks.
+        for name in ["othello", "ataxx"] {
+            let p = Variant::load(name, &[]).unwrap().plan;
+            assert!(p.converts && !p.takes_unlisted, "{name}");
         }
     }
 
@@ -165,7 +175,7 @@ mod tests {
                         break;
                     }
                     for m in moves.iter().filter(|m| !m.is_capture()) {
-                        let n = pos.unlisted_takes(&v.rules, m);
+                        let n = pos.unlisted_takes(&v.rules, m, true);
                         if !sows {
                             let opp = pos.side().other();
                             let before = pos.counts()[opp];
@@ -176,7 +186,7 @@ mod tests {
                         }
                         if n > 0 {
                             seen += 1;
-                            assert!(pos.may_take_unlisted(&v.rules, m), "{name}: {} takes {n}", m.text(&v.rules.geometry));
+                            assert!(pos.may_take_unlisted(&v.rules, m, true), "{name}: {} takes {n}", m.text(&v.rules.geometry));
                         }
                     }
                     let m = moves[rng.random_range(0..moves.len())];
