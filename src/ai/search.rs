@@ -401,6 +401,16 @@ pub(super) fn ordering_values(v: &Variant) -> Vec<i32> {
         .collect()
 }
 
+/// Whether the search tells moves that take what they do not list, and whether conversions
+/// count: from the rules' constructs (the plan) and `[ai] implicit_takes`.
+fn implicit_takes(v: &Variant) -> (bool, bool) {
+    match v.rules.eval.implicit_takes {
+        ImplicitTakes::Captures => (v.plan.takes_unlisted, false),
+        ImplicitTakes::All => (v.plan.takes_unlisted || v.plan.converts, true),
+        ImplicitTakes::None => (false, false),
+    }
+}
+
 /// A move's fingerprint (never 0, which means "no move").
 fn move_key(m: &Move) -> u32 {
     let kind = match m.kind {
@@ -664,11 +674,7 @@ impl<'a> Searcher<'a> {
         .min(1 << table_cap.max(1 << 10).ilog2());
         let listed =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
-        let (implicit, conversions) = match r.eval.implicit_takes {
-            ImplicitTakes::Captures => (v.plan.takes_unlisted, false),
-            ImplicitTakes::All => (v.plan.takes_unlisted || v.plan.converts, true),
-            ImplicitTakes::None => (false, false),
-        };
+        let (implicit, conversions) = implicit_takes(v);
         let captures = listed || implicit;
         let values = ordering_values(v);
         let cells = r.geometry.len();

@@ -4,7 +4,8 @@
 //! constructs is the load-time plan's (`Plan::takes_unlisted`), read by the caller.
 //!
 //! The answer is the kernel's own: the move is played ([`Position::make_kernel`]) and taken
-//! back, and its effects counted. [`Position::may_take_unlisted`] is a test on the board as it
+//! back, and its effects counted (a sowing is sown on a copy of the counts, by the same
+//! function the kernel sows with). [`Position::may_take_unlisted`] is a test on the board as it
 //! stands that is false only where that count is 0 (a property test holds it so), so most
 //! quiet moves are answered without being played.
 
@@ -20,6 +21,20 @@ impl Position {
     /// `conversions` enemy pieces converted. Played by the kernel and taken back (the position
     /// is left as it was). A listed victim is not counted; a script's `after_move` is not run.
     pub(crate) fn unlisted_takes(&mut self, rules: &Ruleset, mv: &Move, conversions: bool) -> u32 {
+        // A sowing is the kernel's own sowing on a copy of the counts (the seeds it captures
+        // are all a sowing takes: nothing lands on the board).
+        if mv.kind == MoveKind::Sow
+            && let Some(sw) = &rules.sowing
+        {
+            let mut seeds: smallvec::SmallVec<[u16; 64]> = self.seeds.as_slice().into();
+            let turn = self.cont.as_ref().map_or(self.side, |c| c.turn);
+            return sw.sow(&mut seeds, turn, mv.from).captured;
+        }
+        self.unlisted_takes_made(rules, mv, conversions)
+    }
+
+    /// [`Position::unlisted_takes`] with every move played by the kernel and taken back.
+    fn unlisted_takes_made(&mut self, rules: &Ruleset, mv: &Move, conversions: bool) -> u32 {
         let listed = mv.victims().filter(|&c| !self.board[c as usize].is_empty()).count() as u32;
         let fx = self.make_kernel(rules, mv);
         self.undo();
@@ -155,9 +170,10 @@ mod tests {
     }
 
     /// Over random games (fixed seeds) of every game with implicit takes, for every legal move:
-    /// the kernel's count is what the board shows (the opponent's pieces before and after a
-    /// full make; a sowing's captured seeds are the kernel's own count), and the test on the
-    /// board before the move is false only where the count is 0.
+    /// the count is the kernel's, played (a sowing is counted on a copy of the seeds), and
+    /// what the board shows (the opponent's pieces before and after a full make; a sowing's
+    /// captured seeds are the kernel's own count), and the test on the board before the move
+    /// is false only where the count is 0.
     #[test]
     fn the_board_test_never_misses_a_take() {
         use rand::RngExt;
@@ -176,6 +192,7 @@ mod tests {
                     }
                     for m in moves.iter().filter(|m| !m.is_capture()) {
                         let n = pos.unlisted_takes(&v.rules, m, true);
+                        assert_eq!(n, pos.unlisted_takes_made(&v.rules, m, true), "{name}: {}", m.text(&v.rules.geometry));
                         if !sows {
                             let opp = pos.side().other();
                             let before = pos.counts()[opp];
