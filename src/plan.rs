@@ -50,6 +50,12 @@ pub(crate) struct Needs {
     pub(crate) attacks: bool,
     /// It reads or writes attributes or counters.
     pub(crate) attributes: bool,
+    /// A move may take enemy pieces (or seeds) it does not list as victims: a custodian
+    /// capture, groups left without a liberty, a sowing's capture. The search's quiescence and
+    /// move ordering then ask the move's effects, not its text.
+    pub(crate) takes_unlisted: bool,
+    /// A move may convert enemy pieces (which it does not list either).
+    pub(crate) converts: bool,
 }
 
 impl std::ops::BitOr for Needs {
@@ -72,6 +78,8 @@ impl std::ops::BitOr for Needs {
             history: self.history | o.history,
             attacks: self.attacks | o.attacks,
             attributes: self.attributes | o.attributes,
+            takes_unlisted: self.takes_unlisted | o.takes_unlisted,
+            converts: self.converts | o.converts,
         }
     }
 }
@@ -100,6 +108,8 @@ impl Needs {
         history: false,
         attacks: false,
         attributes: false,
+        takes_unlisted: false,
+        converts: false,
     };
 
     /// Whether the move list may differ from what the kernel's forms make.
@@ -111,7 +121,9 @@ impl Needs {
 /// What a hook may do while it runs.
 pub(crate) fn hook_needs(h: Hook) -> Needs {
     match h {
-        // A script may move any piece, change attributes and counters, and end the game.
+        // A script may move any piece, change attributes and counters, and end the game. (What
+        // it takes is not `takes_unlisted`: the search's take test plays only the kernel's part
+        // of a move, never a script.)
         Hook::AfterMove => Needs { moves_others: true, ends_on_move: true, draws_on_move: true, attributes: true, ..Needs::NONE },
         Hook::AllowMove => Needs { refuses_moves: true, ..Needs::NONE },
         Hook::GenerateMoves => Needs { adds_moves: true, ..Needs::NONE },
@@ -218,11 +230,14 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
     n.attributes |= !effects.is_empty();
     // A custodian capture takes pieces the move does not name (its victims are found by make).
     n.moves_others |= exit.is_some() || convert.is_some() || push.is_some() || custodian.is_some();
+    // (A push only sends pieces back; an exit takes the mover itself, not an enemy piece.)
+    n.takes_unlisted |= custodian.is_some();
+    n.converts |= convert.is_some();
     n.pushes |= push.is_some();
     if let Some(l) = liberties {
         // Groups without a liberty are taken (cells the move does not name); a suicide is
         // refused unless allowed.
-        n |= Needs { moves_others: true, refuses_moves: !l.suicide, ..Needs::NONE };
+        n |= Needs { moves_others: true, refuses_moves: !l.suicide, takes_unlisted: true, ..Needs::NONE };
     }
     if thens.iter().any(Option::is_some) {
         n |= Needs { second_part: true, moves_others: true, ..Needs::NONE };
@@ -282,14 +297,16 @@ fn rule_needs(rules: &Ruleset) -> Needs {
         n |= Needs { moves_others: true, attributes: true, ..Needs::NONE };
     }
     if rules.captures.explode.is_some() {
-        // A capture removes the pieces around its landing, the mover's royal piece maybe.
+        // A capture removes the pieces around its landing, the mover's royal piece maybe (only
+        // after a capture, so not `takes_unlisted`: the move took something already).
         n |= Needs { moves_others: true, ..Needs::NONE };
     }
     n.merges_moves |= rules.dedup;
     // ---- Sowing (mancala) ----
-    if rules.sowing.is_some() {
+    if let Some(sw) = &rules.sowing {
         // Moves that are not the pieces' forms, counts changed along the track, an extra move,
-        // and the game ended by a move.
+        // and the game ended by a move; seeds captured into the mover's store, where a capture
+        // rule is declared (a sowing lists no victims).
         n |= Needs {
             adds_moves: true,
             refuses_moves: true,
@@ -297,6 +314,7 @@ fn rule_needs(rules: &Ruleset) -> Needs {
             ends_on_move: true,
             draws_on_move: true,
             attributes: true,
+            takes_unlisted: sw.capture != crate::rules::sowing::SowCapture::None,
             ..Needs::NONE
         };
     }
@@ -352,6 +370,13 @@ pub(crate) struct Plan {
     /// The walk on the cell sets perft may take, if the constructs allow one (its tables may
     /// still not fit: see [`crate::setperft::SetWalk::of`]).
     pub(crate) walk: Option<WalkKind>,
+    /// Some construct of the rules may take what a move does not list
+    /// ([`Needs::takes_unlisted`]): where it is false (and conversions are not counted), a
+    /// move takes something exactly when it lists a victim
+    /// ([`crate::notation::Move::is_capture`]).
+    pub(crate) takes_unlisted: bool,
+    /// Some construct may convert enemy pieces ([`Needs::converts`]).
+    pub(crate) converts: bool,
 }
 
 impl Plan {
@@ -401,6 +426,8 @@ impl Plan {
             codes_of,
             exit_codes,
             walk: None,
+            takes_unlisted: all.takes_unlisted,
+            converts: all.converts,
         };
         Plan { walk: plan.walk_of(rules), ..plan }
     }

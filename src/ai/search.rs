@@ -31,6 +31,7 @@ use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind};
 use crate::outcome::{Outcome, Winner};
 use crate::piece::Player;
+use crate::rules::eval::ImplicitTakes;
 use crate::rules::{Form, Hook, mix};
 use crate::script::ScriptError;
 use crate::state::Position;
@@ -94,6 +95,11 @@ const KILLER_RANK: i32 = 1 << 25;
 const COUNTER_RANK: i32 = KILLER_RANK - 2;
 const BAD_CAPTURE_RANK: i32 = (1 << 24) + 1;
 const HISTORY_MAX: u32 = 1 << 24;
+/// A move that takes what it does not list ranks among the captures by how many pieces (or
+/// seeds) it takes, this much each (an ordinary piece's value, as [`Searcher::capture_rank`]
+/// counts it), up to [`UNLISTED_MAX`] of them.
+const UNLISTED_RANK: i32 = 100 * 64;
+const UNLISTED_MAX: u32 = 1000;
 
 const _: () = assert!(EVAL_MAX < MATE_BOUND && (MAX_DEPTH as usize) + QMAX + 2 < MAX_PLY);
 
@@ -395,6 +401,16 @@ pub(super) fn ordering_values(v: &Variant) -> Vec<i32> {
         .collect()
 }
 
+/// Whether the search tells moves that take what they do not list, and whether conversions
+/// count: from the rules' constructs (the plan) and `[ai] implicit_takes`.
+fn implicit_takes(v: &Variant) -> (bool, bool) {
+    match v.rules.eval.implicit_takes {
+        ImplicitTakes::Captures => (v.plan.takes_unlisted, false),
+        ImplicitTakes::All => (v.plan.takes_unlisted || v.plan.converts, true),
+        ImplicitTakes::None => (false, false),
+    }
+}
+
 /// A move's fingerprint (never 0, which means "no move").
 fn move_key(m: &Move) -> u32 {
     let kind = match m.kind {
@@ -427,6 +443,8 @@ fn move_key(m: &Move) -> u32 {
 struct Ranked {
     rank: (i32, u32),
     key: u32,
+    /// Whether the move takes something ([`Searcher::takes`]).
+    takes: bool,
 }
 
 /// How many moves [`pick`] selects one by one before it sorts the rest.
@@ -592,7 +610,16 @@ struct Searcher<'a> {
     gains: Vec<Option<i32>>,
     /// Per piece code: whether it may promote (the quiescence search never skips its captures).
     promotes: Vec<bool>,
+    /// Whether some move may take something (a listed capture, or one of the rules' implicit
+    /// takes where `implicit`): otherwise the quiescence search only evaluates.
     captures: bool,
+    /// The rules take what a move does not list (`Plan::takes_unlisted`), or convert pieces
+    /// where `[ai] implicit_takes = "all"` counts conversions, and the variant does not say
+    /// `"none"`: a move takes something when it lists a victim or when its effects take (or
+    /// convert) something ([`Searcher::unlisted_takes`]).
+    implicit: bool,
+    /// Conversions count as takes (`[ai] implicit_takes = "all"`).
+    conversions: bool,
     /// No piece can capture and no hook adds or refuses moves: a quiescence leaf needs only to
     /// know that some move exists, not the whole list (Amazons: ~2000 turns).
     quiet_game: bool,
@@ -645,8 +672,10 @@ impl<'a> Searcher<'a> {
             Budget::Time(_) | Budget::Default => TABLE_ENTRIES,
         }
         .min(1 << table_cap.max(1 << 10).ilog2());
-        let captures =
+        let listed =
             v.hook(Hook::GenerateMoves).is_some() || r.pieces.iter().any(|p| !p.jumps.is_empty() || p.quiet.iter().any(Form::captures));
+        let (implicit, conversions) = implicit_takes(v);
+        let captures = listed || implicit;
         let values = ordering_values(v);
         let cells = r.geometry.len();
         let m = &r.eval;
@@ -668,7 +697,9 @@ impl<'a> Searcher<'a> {
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; (cells + 1) * (cells + 1)],
             counter: vec![0; (cells + 1) * (cells + 1)],
-            pruning: Pruning::of(v, captures, &values),
+            // (The shortcuts are decided on the listed captures: implicit takes change what the
+            // search plays out, not what it may skip.)
+            pruning: Pruning::of(v, listed, &values),
             checked: vec![false; MAX_PLY + 2],
             nulled: vec![false; MAX_PLY + 2],
             prev: vec![usize::MAX; MAX_PLY + 2],
@@ -692,6 +723,8 @@ impl<'a> Searcher<'a> {
             gains,
             promotes: r.pieces.iter().map(|p| p.promote.is_some()).collect(),
             captures,
+            implicit,
+            conversions,
             quiet_game: !captures && v.hook(Hook::AllowMove).is_none(),
             compulsory: r.compulsory(),
             repetition: r.repetition,
@@ -774,17 +807,22 @@ impl<'a> Searcher<'a> {
     /// exchange that follows ([`prune::see`]), then quiet moves by history; ties in list
     /// order. With `captures_only`, only the captures are ranked (a quiescence search that
     /// stands pat searches no other move), in the same order among themselves.
-    fn rank(&self, pos: &Position, moves: &[Move], tt_mv: u32, ply: usize, captures_only: bool, ranked: &mut Vec<Ranked>) {
+    fn rank(&self, pos: &mut Position, moves: &[Move], tt_mv: u32, ply: usize, captures_only: bool, ranked: &mut Vec<Ranked>) {
         ranked.clear();
         let counter = self.counter.get(self.prev[ply]).copied().unwrap_or(0);
         for (i, m) in moves.iter().enumerate() {
-            let capture = m.is_capture();
+            let listed = m.is_capture();
+            let unlisted = if listed || !self.implicit { 0 } else { self.unlisted_takes(pos, m) };
+            let capture = listed || unlisted > 0;
             if captures_only && !capture {
                 continue;
             }
             let k = move_key(m);
             let s = if k == tt_mv {
                 TT_RANK
+            } else if unlisted > 0 {
+                // (What it takes is not listed: ranked by how many, each as an ordinary piece.)
+                CAPTURE_RANK + unlisted.min(UNLISTED_MAX) as i32 * UNLISTED_RANK
             } else if capture {
                 self.capture_rank(pos, m)
             } else if self.killers[ply][0] == k {
@@ -796,8 +834,18 @@ impl<'a> Searcher<'a> {
             } else {
                 self.history[self.history_index(m)].min(HISTORY_MAX) as i32
             };
-            ranked.push(Ranked { rank: (-s, i as u32), key: k });
+            ranked.push(Ranked { rank: (-s, i as u32), key: k, takes: capture });
         }
+    }
+
+    /// How much `m`, which lists no victim, takes or converts where the rules take what a move
+    /// does not list: 0 where the board before it shows it cannot
+    /// ([`Position::may_take_unlisted`]), else played by the kernel and taken back
+    /// ([`Position::unlisted_takes`]).
+    #[inline]
+    fn unlisted_takes(&self, pos: &mut Position, m: &Move) -> u32 {
+        let r = &*self.v.rules;
+        if pos.may_take_unlisted(r, m, self.conversions) { pos.unlisted_takes(r, m, self.conversions) } else { 0 }
     }
 
     /// A capture's rank: by the value taken, cheaper capturers first; below the killers where
@@ -812,7 +860,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Sorts `moves` best first, in the order [`pick`] gives them.
-    fn order(&mut self, pos: &Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
+    fn order(&mut self, pos: &mut Position, moves: &mut MoveList, tt_mv: u32, ply: usize) {
         let mut ranked = std::mem::take(&mut self.keys[ply]);
         self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
         // (The ranks are distinct: an unstable sort gives the stable order.)
@@ -1055,9 +1103,9 @@ impl<'a> Searcher<'a> {
         let futile = stat.filter(|_| depth <= 2 && self.pruning.futility && !check).map(|e| e + FUTILITY_MARGIN * depth);
         let (mut best, mut best_key) = (-INF, 0);
         for i in 0..ranked.len() {
-            let Ranked { rank: (rank, at), key } = pick(ranked, i);
+            let Ranked { rank: (rank, at), key, takes } = pick(ranked, i);
             let m = moves[at as usize];
-            let quiet = -rank < COUNTER_RANK && !m.is_capture() && m.promoted().is_none();
+            let quiet = -rank < COUNTER_RANK && !takes && m.promoted().is_none();
             self.v.make(pos, &m)?;
             self.tt.touch(self.key(pos));
             self.enter(pos, ply + 1, &m);
@@ -1085,7 +1133,7 @@ impl<'a> Searcher<'a> {
                     alpha = s;
                     self.update_pv(ply, m);
                     if s >= beta {
-                        if !m.is_capture() {
+                        if !takes {
                             self.refuted_by(&m, key, depth, ply);
                         }
                         break;
@@ -1172,8 +1220,10 @@ impl<'a> Searcher<'a> {
         }
         // A position whose moves are all steps to empty cells (no capture) is evaluated as the
         // list would lead to, from the moves' count (the mobility term's own count where the
-        // list is every kernel move).
-        if let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos) {
+        // list is every kernel move). (Not where a step may take what it does not list.)
+        if !self.implicit
+            && let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos)
+        {
             return Ok(match n {
                 0 => self.no_moves_score(pos, ply),
                 n => self.eval.score_counted(pos, self.v.plan.kernel_moves_listed.then_some(n as usize))?,
@@ -1197,13 +1247,19 @@ impl<'a> Searcher<'a> {
             }
             alpha = alpha.max(s);
             stand = Some(s);
-            if !moves.iter().any(Move::is_capture) {
+            if !self.implicit && !moves.iter().any(Move::is_capture) {
                 return Ok(s);
             }
         }
         let mut ranked = std::mem::take(&mut self.keys[ply]);
-        // (Standing pat, only captures are searched.)
+        // (Standing pat, only captures are searched: where none takes anything, the stand.)
         self.rank(pos, moves, tt_mv, ply, !forced, &mut ranked);
+        if let Some(s) = stand
+            && ranked.is_empty()
+        {
+            self.keys[ply] = ranked;
+            return Ok(s);
+        }
         let only = if q >= QRECAPTURE && !forced { last } else { NONE };
         let r = self.quiesce_loop(pos, moves, &mut ranked, (alpha, beta), (ply, q), (stand, only));
         self.keys[ply] = ranked;
@@ -1230,10 +1286,11 @@ impl<'a> Searcher<'a> {
         let side = pos.side();
         let (mut best, mut best_key) = (stand.unwrap_or(-INF), 0);
         for i in 0..ranked.len() {
-            let Ranked { rank: (rank, at), key } = pick(ranked, i);
+            let Ranked { rank: (rank, at), key, .. } = pick(ranked, i);
             let m = moves[at as usize];
             // Standing pat, a capture that loses material in the exchange it starts is not tried.
-            if stand.is_some_and(|stand| -rank == BAD_CAPTURE_RANK || self.futile(pos, &m, stand, alpha)) {
+            // (A take the move does not list is never skipped so: what it takes is not known.)
+            if stand.is_some_and(|stand| -rank == BAD_CAPTURE_RANK || (m.is_capture() && self.futile(pos, &m, stand, alpha))) {
                 continue;
             }
             if only != NONE && !m.victims().any(|c| c == only) {
@@ -1330,7 +1387,8 @@ mod tests {
         // the point where picking turns to sorting.
         let mut r = rng(7);
         for n in 0..12 {
-            let mut ranked: Vec<Ranked> = (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32 }).collect();
+            let mut ranked: Vec<Ranked> =
+                (0..n).map(|i| Ranked { rank: (-r.random_range(0..4), i as u32), key: 100 + i as u32, takes: false }).collect();
             let mut sorted = ranked.clone();
             sorted.sort_by_key(|x| x.rank);
             let picked: Vec<(i32, u32, u32)> = (0..n).map(|i| pick(&mut ranked, i)).map(|x| (x.rank.0, x.rank.1, x.key)).collect();
@@ -1353,6 +1411,64 @@ mod tests {
         assert_eq!(pos, before, "the search restores the position");
         assert!(r.nodes < 30_000, "{} positions", r.nodes);
         assert_eq!(r.depth, 2);
+    }
+
+    #[test]
+    fn the_quiescence_search_sees_a_custodian_capture() {
+        // White's f3-f5 takes the attacker on e5 (against the defender on d5), but opens row 3:
+        // a3-f3 then takes the king between f3 and f1. A custodian capture lists no victim:
+        // counting only listed victims, a depth-1 search sees the attacker won and stops
+        // there; counting what moves take, its quiescence search plays a3-f3.
+        let on = Variant::load("brandubh", &[]).unwrap();
+        let mut off = Variant::load("brandubh", &[]).unwrap();
+        Arc::make_mut(&mut off.rules).eval.implicit_takes = ImplicitTakes::None;
+        let at = "7/7/3DA2/7/A4D1/5K1/5A1 white";
+        for seed in 1..4 {
+            assert_eq!(best(&off, at, Budget::Depth(1), seed).0, "f3-f5");
+            let (m, r) = best(&on, at, Budget::Depth(1), seed);
+            assert_ne!(m, "f3-f5", "seed {seed}");
+            assert!(r.score.0 > -MATE_BOUND);
+            // At depth 2 both see it.
+            assert_ne!(best(&off, at, Budget::Depth(2), seed).0, "f3-f5");
+        }
+    }
+
+    /// (game, depth, positions) of [`games_without_implicit_takes_search_as_before`].
+    const BEFORE: &[(&str, u32, u64)] = &[
+        ("chess", 5, 5_033),
+        ("checkers", 8, 7_578),
+        ("shogi", 3, 1_323),
+        ("amazons", 2, 12_493),
+        ("lielow", 5, 22_453),
+        ("connect-four", 8, 23_197),
+        ("xiangqi", 4, 7_128),
+        // (Conversions are not counted unless the variant says so.)
+        ("othello", 5, 380),
+        ("ataxx", 3, 586),
+    ];
+    const BEFORE_OFF: &[(&str, u32, u64)] =
+        &[("brandubh", 4, 16_252), ("hnefatafl", 3, 17_661), ("go", 3, 7_233), ("kalah", 6, 994), ("oware", 6, 1_954)];
+
+    #[test]
+    fn games_without_implicit_takes_search_as_before() {
+        // Positions searched to fixed depths from the start, as the search counted them before
+        // moves that take what they do not list were told apart (commit 41956ae, `boardlab
+        // analyse NAME --engine ab:dN --lines 1`): where no construct takes what a move does
+        // not list, a move takes exactly when it lists a victim, and the search is unchanged.
+        for (name, depth, nodes) in BEFORE {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(!v.plan.takes_unlisted, "{name}");
+            let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
+            assert_eq!(r.nodes, *nodes, "{name} to depth {depth}");
+        }
+        // With `[ai] implicit_takes = "none"`, a game that has such constructs searches as before.
+        for (name, depth, nodes) in BEFORE_OFF {
+            let mut v = Variant::load(name, &[]).unwrap();
+            assert!(v.plan.takes_unlisted, "{name}");
+            Arc::make_mut(&mut v.rules).eval.implicit_takes = ImplicitTakes::None;
+            let r = search(&v, &mut v.start(), Budget::Depth(*depth), &mut rng(1)).unwrap();
+            assert_eq!(r.nodes, *nodes, "{name} to depth {depth}, implicit takes off");
+        }
     }
 
     #[test]

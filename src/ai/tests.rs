@@ -241,14 +241,18 @@ fn dobutsu_win_and_defence() {
 }
 
 /// Go: the count at two passes is seen by the evaluation's territory term and the material of
-/// a capture. Black takes white's two stones c1-d1 (one liberty left, e1) rather than play
-/// elsewhere, and the search sees the count: black's evaluation is ahead after it.
+/// a capture. White's two stones c1-d1 have one liberty left (e1): black takes them (@e1), or
+/// plays @e2, after which white's @e1 leaves them one liberty (f1) and black takes three (the
+/// quiescence search plays the taking stones out, so both win the group); not elsewhere. The
+/// search sees the count: black's evaluation is ahead after the capture.
 #[test]
 fn go_takes_a_group_in_atari() {
     let v = load("go");
     let mut pos = Position::from_text(&v.rules, "9/9/9/9/9/9/9/2XX5/1XOO5 black").unwrap();
     let r = searched(&v, &mut pos, Budget::Depth(2));
-    assert_eq!(r.best.map(|m| mtext(&v, &m)).as_deref(), Some("@e1"));
+    let best = r.best.map(|m| mtext(&v, &m)).unwrap_or_default();
+    assert!(["@e1", "@e2"].contains(&best.as_str()), "{best}");
+    assert!(r.score.0 > 0, "{}", r.score);
     v.play(&mut pos, "@e1").unwrap();
     let mut e = Evaluator::new(&v);
     assert!(e.score(&mut pos).unwrap() < 0, "white to move, behind: {}", e.score(&mut pos).unwrap());

@@ -236,6 +236,28 @@ pub(crate) struct EvalModel {
     pub(crate) classes: Vec<Vec<(i32, i32, u128)>>,
     /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
     pub(crate) nodes: u64,
+    /// `[ai] implicit_takes`: which moves that take or convert what they do not list the search
+    /// counts as captures.
+    pub(crate) implicit_takes: ImplicitTakes,
+}
+
+/// `[ai] implicit_takes`: which moves that take or convert pieces they do not list the search
+/// counts as captures (its quiescence and move ordering; see docs/ai.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum ImplicitTakes {
+    /// Custodian captures, groups without a liberty, a sowing's captured seeds (the default).
+    #[default]
+    Captures,
+    /// Those and conversions.
+    All,
+    /// Only the victims a move lists.
+    None,
+}
+
+impl ImplicitTakes {
+    /// The words the key takes, with their values.
+    const WORDS: [(&'static str, ImplicitTakes); 3] =
+        [("captures", ImplicitTakes::Captures), ("all", ImplicitTakes::All), ("none", ImplicitTakes::None)];
 }
 
 /// The most (material, progress) groups of one code summed on the cell sets: past it, one
@@ -286,7 +308,21 @@ fn units(points: f64, weight: f64) -> i32 {
 /// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
 pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
     let (overrides, weights) = read_overrides(v, r)?;
-    Ok(build_model(r, &overrides, &weights, read_nodes(v)?))
+    Ok(EvalModel { implicit_takes: read_implicit_takes(v)?, ..build_model(r, &overrides, &weights, read_nodes(v)?) })
+}
+
+/// `[ai] implicit_takes`, checked.
+fn read_implicit_takes(v: &V) -> R<ImplicitTakes> {
+    let Some((f, t)) = v.m.ai.as_ref().and_then(|ai| ai.val.implicit_takes.as_ref().map(|t| (ai.file, t))) else {
+        return Ok(ImplicitTakes::default());
+    };
+    match ImplicitTakes::WORDS.iter().find(|(w, _)| *w == t.get_ref().as_str()) {
+        Some((_, x)) => Ok(*x),
+        None => {
+            let e = v.err(f, t.span(), format!("`implicit_takes` is \"captures\", \"all\" or \"none\", not {:?}", t.get_ref()), "here");
+            Err(e.with_help("which moves that take or convert pieces they do not list the search plays out as captures (docs/ai.md)"))
+        }
+    }
 }
 
 /// The evaluation of `r` with these per-kind values (`None`: derived from the rules) and
@@ -331,6 +367,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         cells: n,
         classes,
         nodes,
+        implicit_takes: ImplicitTakes::default(),
     }
 }
 

@@ -305,6 +305,11 @@ pub(crate) struct RawAi {
     /// The node budget of a bare `ab` in this game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) nodes: Option<Spanned<i64>>,
+    /// Which moves that take or convert pieces they do not list the search counts as captures:
+    /// `captures` (custodian captures, groups, sowing's captures), `all` (conversions too),
+    /// `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) implicit_takes: Option<Spanned<String>>,
     /// What random players (and playouts) leave out of their draw (the Go family's section).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) random: Option<Spanned<RawRandom>>,

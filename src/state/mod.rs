@@ -24,6 +24,8 @@ mod push;
 // Sowing (mancala).
 mod sow;
 pub(crate) use sow::final_count;
+// What a move takes that it does not list (for the search).
+mod takes;
 mod text;
 
 /// The moves a start position has room for on its undo stacks before they grow (a typical

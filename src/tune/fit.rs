@@ -43,7 +43,7 @@ impl Numbers {
     /// The model of these numbers for `r`.
     pub(crate) fn model(&self, r: &Ruleset) -> EvalModel {
         let overrides: Vec<Option<i32>> = self.values.iter().map(|&v| Some(v)).collect();
-        build_model(r, &overrides, &self.weights, r.eval.nodes)
+        EvalModel { implicit_takes: r.eval.implicit_takes, ..build_model(r, &overrides, &self.weights, r.eval.nodes) }
     }
 
     pub(crate) fn get(&self, p: Param) -> f64 {
