@@ -283,7 +283,7 @@ impl CellBits {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::geometry::Geometry;
     use crate::piece::KindId;
@@ -312,7 +312,9 @@ mod tests {
         )
     }
 
-    fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {
+    /// A board of `g` with one kind's pieces of the first player on `white`'s cells and of the
+    /// second on `black`'s (for the connection and ring tests).
+    pub(crate) fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {
         let mut b = vec![PieceCode::EMPTY; g.len()];
         for (cells, p) in [(white, Player::FIRST), (black, Player::SECOND)] {
             for c in cells {

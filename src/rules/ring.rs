@@ -140,7 +140,7 @@ impl Ring {
 mod tests {
     use super::*;
     use crate::geometry::{Cell, Geometry, HEX_COMPASS};
-    use crate::piece::KindId;
+    use crate::rules::connect::tests::board;
 
     /// A hex board of `n` × `n` and its ring table (six directions, every kind).
     fn hex(n: u8) -> (Ring, Geometry) {
@@ -148,16 +148,6 @@ mod tests {
         g.hex = true;
         let dirs: Vec<(i8, i8)> = HEX_COMPASS.iter().map(|(_, d)| *d).collect();
         (Ring::new(g.len(), &dirs, |c, d| g.offset(Cell(c), d), KindSet::ALL, true), g)
-    }
-
-    fn board(g: &Geometry, white: &[&str], black: &[&str]) -> Vec<PieceCode> {
-        let mut b = vec![PieceCode::EMPTY; g.len()];
-        for (cells, p) in [(white, Player::FIRST), (black, Player::SECOND)] {
-            for c in cells {
-                b[g.parse_cell(c).unwrap().0 as usize] = PieceCode::new(KindId(0), p);
-            }
-        }
-        b
     }
 
     /// The six cells around c3 (d3 e, c4 ne, b4 nw, b3 w, c2 sw, d2 se) make a ring whichever
