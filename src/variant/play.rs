@@ -932,7 +932,7 @@ impl Variant {
         };
         // Territory scoring's prisoners: the opponent's pieces this move (hooks included) took.
         let prisoners = rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners);
-        let (taker, theirs) = (pos.continuation().map_or(decider, |c| c.turn), pos.counts());
+        let before = prisoners.then(|| (pos.continuation().map_or(decider, |c| c.turn), pos.counts()));
         let fx = pos.make_kernel(rules, mv);
         if let Some((s, m)) = hooked {
             if let Err(mut e) = s.after_move(pos, m, "") {
@@ -953,7 +953,7 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
-        if prisoners {
+        if let Some((taker, theirs)) = before {
             let taken = theirs[taker.other()].saturating_sub(pos.counts()[taker.other()]);
             pos.add_prisoners(taker, taken);
         }
