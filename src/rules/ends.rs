@@ -675,10 +675,7 @@ const CONDITIONS: [(&str, Reader); 18] = [
 /// `result = "points"` needs the count it names (`[rules] points`, or territory scoring's
 /// `points_territory` or `points_prisoners`).
 fn points_declared(v: &V, c: &EndCtx, r: &toml::Spanned<super::raw::Setting<String>>) -> R<()> {
-    let counts = |x: &super::raw::RawRules| {
-        x.points.is_some() || x.points_prisoners.is_some() || x.points_territory.as_ref().is_some_and(|t| *t.get_ref())
-    };
-    if v.m.rules.as_ref().is_some_and(|x| counts(&x.val)) {
+    if v.m.rules.as_ref().is_some_and(|x| x.val.declares_count()) {
         return Ok(());
     }
     Err(v

@@ -181,12 +181,16 @@ impl Score {
     pub(crate) fn winner_by(&self, board: &[PieceCode], prisoners: ByPlayer<u32>) -> (Option<Player>, u32) {
         let total = self.totals(board, prisoners);
         let halves = ((total[Player::FIRST] - total[Player::SECOND]).abs() * 2.0).floor() as u32;
-        (self.winner(board, prisoners), halves)
+        (Self::ahead(total), halves)
     }
 
     /// The player with more points on `board` (its bonus included); `None` for equal counts.
     pub(crate) fn winner(&self, board: &[PieceCode], prisoners: ByPlayer<u32>) -> Option<Player> {
-        let total = self.totals(board, prisoners);
+        Self::ahead(self.totals(board, prisoners))
+    }
+
+    /// The player with more points in `total`; `None` for equal counts.
+    fn ahead(total: ByPlayer<f64>) -> Option<Player> {
         let (a, b) = (total[Player::FIRST], total[Player::SECOND]);
         if a > b {
             Some(Player::FIRST)

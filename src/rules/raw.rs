@@ -296,6 +296,14 @@ pub(crate) struct RawRules {
     pub(crate) points_prisoners: Option<Spanned<f64>>,
 }
 
+impl RawRules {
+    /// Whether the rules declare a count for `result = "points"`: `points`, or territory
+    /// scoring's `points_territory` or `points_prisoners` alone (every kind then 0).
+    pub(crate) fn declares_count(&self) -> bool {
+        self.points.is_some() || self.points_prisoners.is_some() || self.points_territory.as_ref().is_some_and(|t| *t.get_ref())
+    }
+}
+
 /// What the machine player is told about the game (`[ai]`).
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
 #[serde(deny_unknown_fields)]

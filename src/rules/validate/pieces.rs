@@ -770,7 +770,7 @@ pub(super) fn stage_pass(v: &V) -> R<bool> {
 /// alone make a count (every kind 0 points).
 pub(super) fn stage_score(v: &V, kinds: &[KindDef], players: &ByPlayer<String>) -> R<Option<Score>> {
     let Some(r) = &v.m.rules else { return Ok(None) };
-    let counted = r.val.points_territory.as_ref().is_some_and(|t| *t.get_ref()) || r.val.points_prisoners.is_some();
+    let counted = r.val.declares_count();
     let f = r.file;
     let empty = std::collections::BTreeMap::new();
     let points = match &r.val.points {
