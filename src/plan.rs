@@ -328,6 +328,9 @@ pub(crate) enum WalkKind {
     Steps,
     /// Leaps of pieces that carry attribute values.
     Lean,
+    /// Pieces only placed, never moved: drops, lines and a full board
+    /// ([`crate::setperft::PlaceWalk`]; self-play's random players walk it too).
+    Place,
 }
 
 /// Every shortcut the kernel may take for one loaded variant (rules and hooks), decided once.
@@ -438,6 +441,17 @@ impl Plan {
     fn walk_of(&self, rules: &Ruleset) -> Option<WalkKind> {
         let h = self.hooks;
         let quiet_hooks = !h.changes_list() && !h.moves_others && !h.ends_on_move && !h.draws_on_move && !h.attributes;
+        // Drops and nothing else: no rule adds, refuses, merges or changes moves, no end reads
+        // the history, an attack or a counter (which ends the tables take is theirs to say).
+        let e = self.ends;
+        let place = self.rules == Needs { drops: true, ..Needs::NONE }
+            && !e.changes_list()
+            && !e.history
+            && !e.attacks
+            && !e.attributes;
+        if quiet_hooks && self.kernel_lists && place {
+            return Some(WalkKind::Place);
+        }
         if !quiet_hooks || !self.counts_moves {
             return None;
         }

@@ -19,13 +19,16 @@ use crate::rules::{Chain, CodeSet, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 
 mod lean;
+pub(crate) mod place;
 pub(crate) use lean::LeanPerft;
+pub(crate) use place::PlaceWalk;
 
 /// Which walk on the cell sets a variant's perft takes: steps and short capture chains, or
 /// leaps of pieces that carry attribute values ([`lean`]).
 pub(crate) enum SetWalk {
     Steps(SetPerft),
     Lean(LeanPerft),
+    Place(PlaceWalk),
 }
 
 impl SetWalk {
@@ -35,6 +38,7 @@ impl SetWalk {
         match walk {
             WalkKind::Steps => SetPerft::of(rules).map(SetWalk::Steps),
             WalkKind::Lean => LeanPerft::of(rules).map(SetWalk::Lean),
+            WalkKind::Place => PlaceWalk::of(rules).map(SetWalk::Place),
         }
     }
 
@@ -43,6 +47,7 @@ impl SetWalk {
         match self {
             SetWalk::Steps(s) => s.applies(pos, depth),
             SetWalk::Lean(l) => l.applies(pos, depth),
+            SetWalk::Place(p) => p.applies(pos, depth),
         }
     }
 
@@ -55,6 +60,7 @@ impl SetWalk {
         match self {
             SetWalk::Steps(s) => s.perft(pos, depth, made),
             SetWalk::Lean(l) => l.perft(pos, depth, made),
+            SetWalk::Place(p) => p.perft(pos, depth, made),
         }
     }
 }

@@ -525,6 +525,13 @@ impl DropSets {
         })
     }
 
+    /// The cells a drop that need not convert may land on, the cells in `taken` holding a
+    /// piece: its zone's empty cells with nothing empty next along the fall.
+    #[inline(always)]
+    pub(crate) fn open(&self, taken: u128) -> u128 {
+        self.cells & !taken & (self.floor | before(&self.fall, taken))
+    }
+
     /// The cells `side` may drop on in `pos` (`None` where the convertible pieces are not all
     /// of a kind and `pos` keeps no per-code sets).
     #[inline]

@@ -9,6 +9,7 @@
 
 mod batch;
 mod compare;
+mod placed;
 pub mod jsonl;
 pub(crate) mod openings;
 pub(crate) mod quality;
@@ -563,6 +564,23 @@ impl GameSoFar {
 /// # Errors
 /// A script hook failed.
 pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
+    // Random players of a game where pieces are only placed, unevaluated: on the cell sets.
+    let v = desk.v;
+    if !cfg.evaluates()
+        && v.rules.go.random == crate::rules::groups::RandomPolicy::default()
+        && let Some(walk) = v.place_walk().filter(|w| w.applies(&desk.start, 0))
+    {
+        return placed::play_placed(cfg, index, desk, walk);
+    }
+    play_on_kernel(cfg, index, desk)
+}
+
+/// Plays game `index` of a study on `desk` with the kernel's moves and make (every game and
+/// player; [`play_game`] takes the cell sets where they hold).
+///
+/// # Errors
+/// A script hook failed.
+fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
     let (first_engine, second_engine) = cfg.players(index);

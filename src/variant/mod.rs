@@ -108,6 +108,15 @@ impl Variant {
         self.set_perft.as_ref().filter(|s| s.applies(pos, depth))
     }
 
+    /// The walk on the cell sets of a game where pieces are only placed, where the plan
+    /// chose it and its tables fit (self-play's random players play on it).
+    pub(crate) fn place_walk(&self) -> Option<&crate::setperft::PlaceWalk> {
+        match &self.set_perft {
+            Some(crate::setperft::SetWalk::Place(p)) => Some(p),
+            _ => None,
+        }
+    }
+
     /// The start position.
     pub fn start(&self) -> Position {
         Position::start(&self.rules)

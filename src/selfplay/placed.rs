@@ -1,0 +1,96 @@
+//! Games between random players where pieces are only placed, played on the cell sets
+//! ([`crate::setperft::PlaceWalk`]): the walk lists the kernel's moves in the kernel's order and
+//! keeps its position key, so a game here draws the same moves from the same seed, and its
+//! record is the one [`super::play_game`]'s kernel loop writes (a test holds whole studies
+//! equal).
+
+use super::{Config, Desk, GameRecord, GameSoFar, OPENING_SALT, SelfplayError, game_seed, line_step};
+use crate::ai;
+use crate::setperft::PlaceWalk;
+use crate::variant::Variant;
+use rand::RngExt;
+use std::time::Instant;
+
+/// Plays game `index` of a study of random players on `walk`.
+///
+/// # Errors
+/// Ctrl-C was pressed.
+pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &PlaceWalk) -> Result<GameRecord, SelfplayError> {
+    crate::interrupt::check()?;
+    let seed = game_seed(cfg.seed, index);
+    let mut rng = ai::rng(seed);
+    let (first_engine, second_engine) = cfg.players(index);
+    let names = (desk.name(first_engine), desk.name(second_engine));
+    let Desk { v, start, pos, moves, branching, .. } = desk;
+    let v: &Variant = v;
+    let g = &v.rules.geometry;
+    branching.clear();
+    moves.clear();
+    let mut game = GameSoFar::new(cfg, index, seed, names, start.hash());
+    let pair = if cfg.alternate { index / 2 } else { index };
+    let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
+    let mut node = walk.node(start);
+    let ended = loop {
+        let n = walk.count(&node);
+        if n == 0 {
+            break None;
+        }
+        branching.push(n);
+        let side = node.side();
+        game.decides(side);
+        let t = cfg.time_moves.then(Instant::now);
+        // The draws of the kernel's loop: the opening's generator first, then the game's.
+        let i = if game.plies < cfg.random_plies { opening.random_range(0..n as usize) } else { rng.random_range(0..n as usize) };
+        let m = walk.nth(&node, i as u32);
+        let kernel_move = walk.move_of(&node, m);
+        moves.push(kernel_move);
+        game.chose(cfg, &kernel_move, g, side == crate::piece::Player::FIRST, t.map(|t| t.elapsed().as_secs_f64()));
+        let out = walk.play(&v.rules, &mut node, m);
+        game.line = line_step(game.line, node.hash());
+        if out.is_some() {
+            break out;
+        }
+    };
+    let out = match ended {
+        Some(o) => o,
+        // No move: the rules' own judgement of that, on the kernel's position.
+        None => {
+            pos.clone_from(start);
+            for m in moves.iter() {
+                v.make(pos, m)?;
+            }
+            v.outcome(pos)?.expect("a finished game has a result")
+        }
+    };
+    Ok(game.record(cfg, v, out, branching, &[]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Config, Desk, play_game, play_on_kernel};
+    use crate::Variant;
+
+    /// Games on the sets are the kernel's games record for record: the moves, the branching,
+    /// the line, the result and its reason, with and without random openings, swapped seats
+    /// and every move written; also where a game ends with no move (judged by the kernel).
+    #[test]
+    fn games_on_the_sets_are_the_kernels() {
+        let dir = std::env::temp_dir().join(format!("boardlab-placed-{}", std::process::id()));
+        let mut names: Vec<String> = vec!["tic-tac-toe".into(), "connect-four".into()];
+        names.extend(crate::setperft::place::tests::made_variants(&dir));
+        for name in &names {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(v.place_walk().is_some(), "{name}");
+            for (plies, alternate, record) in [(0, false, false), (3, true, true)] {
+                let cfg = Config { random_plies: plies, alternate, record_moves: record, opening_plies: 3, ..Config::new(200, 11) };
+                let (mut on_sets, mut on_kernel) = (Desk::new(&v), Desk::new(&v));
+                for i in 0..cfg.games {
+                    let a = play_game(&cfg, i, &mut on_sets).unwrap();
+                    let b = play_on_kernel(&cfg, i, &mut on_kernel).unwrap();
+                    assert_eq!(a, b, "{name}: game {i}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
