@@ -344,6 +344,12 @@ impl Move {
     /// The canonical text of the move.
     pub fn text(&self, g: &Geometry) -> String {
         let mut s = String::new();
+        self.write_text(g, &mut s);
+        s
+    }
+
+    /// Appends [`Move::text`] to `s` (a caller that writes many keeps one buffer).
+    pub(crate) fn write_text(&self, g: &Geometry, s: &mut String) {
         match self.kind {
             MoveKind::Pass => s.push_str("pass"),
             MoveKind::Swap => s.push_str("swap"),
@@ -384,7 +390,6 @@ impl Move {
         if let Some((_, at, letter)) = self.gated() {
             let _ = write!(s, "/{}@{}", letter as char, g.name(crate::geometry::Cell(at)));
         }
-        s
     }
 }
 

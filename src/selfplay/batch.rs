@@ -243,9 +243,15 @@ struct InOrder {
 }
 
 impl InOrder {
-    /// Takes job `at`'s game and sends every game now due.
-    fn put(&mut self, at: usize, g: GameRecord, sink: Sink) -> std::io::Result<()> {
-        self.waiting.insert(at, g);
+    /// Takes job `at`'s game and sends every game now due (the game due goes straight out;
+    /// one that must wait is moved here, leaving an empty record in `g`).
+    fn put(&mut self, at: usize, g: &mut GameRecord, sink: Sink) -> std::io::Result<()> {
+        if at == self.next {
+            sink(g)?;
+            self.next += 1;
+        } else {
+            self.waiting.insert(at, std::mem::take(g));
+        }
         while let Some(g) = self.waiting.remove(&self.next) {
             sink(&g)?;
             self.next += 1;
@@ -293,15 +299,15 @@ fn study(
     let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
     let t = Instant::now();
     // Takes job `at`'s finished game (or why it did not finish); false: stop the study.
-    let mut take = |(at, r): (usize, Result<GameRecord, SelfplayError>)| -> bool {
+    let mut take = |at: usize, r: Result<&mut GameRecord, SelfplayError>| -> bool {
         let k = jobs[at].0;
-        let r = r.and_then(|mut g| {
+        let r = r.and_then(|g| {
             // The study's label matters only to a record written down (a file resumed or
             // merged); a study that writes none skips its copy for every game.
             if cfgs[k].record_moves {
                 g.study = Some(label.clone());
             }
-            tallies[k].add(&g);
+            tallies[k].add(g);
             if batch.keep {
                 games[k].push(g.clone());
             }
@@ -319,7 +325,7 @@ fn study(
             }
         }
     };
-    let play = |desk: &mut Desk, at: usize| (at, play_game(&cfgs[jobs[at].0], jobs[at].1, desk));
+    let play = |desk: &mut Desk, at: usize, rec: &mut GameRecord| play_game(&cfgs[jobs[at].0], jobs[at].1, desk, rec);
     let panicked = pool(v, batch.threads, jobs.len(), &play, &mut take);
     if let Err(e) = order.flush(sink) {
         failure.get_or_insert(SelfplayError::Output(e));
@@ -339,25 +345,27 @@ fn study(
     Ok(Played { title: describe(v), names, tallies, games, interrupted, resumed: resumed as u64, seconds })
 }
 
-/// A finished job: its position in the list and its game (or why it did not finish).
-type Done = (usize, Result<GameRecord, SelfplayError>);
+/// Plays job `at` on a desk into a record (a finished game's record, reused).
+type Play<'a> = dyn Fn(&mut Desk, usize, &mut GameRecord) -> Result<(), SelfplayError> + Sync + 'a;
 
 /// Plays jobs `0..n` with `play` on `threads` threads (each with a desk of its own), handing
-/// each finished one to `take` on this thread until it says stop (false) or a job fails;
-/// returns whether a thread panicked.
+/// each finished one (job, its game or why it did not finish) to `take` on this thread until
+/// it says stop (false) or a job fails; returns whether a thread panicked. Records go back to
+/// the thread that played them once taken, so a study allocates no record per game.
 fn pool(
     v: &Variant,
     threads: usize,
     n: usize,
-    play: &(dyn Fn(&mut Desk, usize) -> Done + Sync),
-    take: &mut dyn FnMut(Done) -> bool,
+    play: &Play,
+    take: &mut dyn FnMut(usize, Result<&mut GameRecord, SelfplayError>) -> bool,
 ) -> bool {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let threads = threads.max(1).min(n.max(1));
     if threads == 1 {
-        let mut desk = Desk::new(v);
+        let (mut desk, mut rec) = (Desk::new(v), GameRecord::default());
         for at in 0..n {
-            if !take(play(&mut desk, at)) {
+            let r = play(&mut desk, at, &mut rec).map(|()| &mut rec);
+            if !take(at, r) {
                 break;
             }
         }
@@ -368,9 +376,12 @@ fn pool(
     std::thread::scope(|s| {
         // Bounded: workers that outrun this thread wait, so finished games never pile up here.
         let (tx, rx) = std::sync::mpsc::sync_channel(64 * threads);
+        let mut backs = Vec::new();
         let handles: Vec<_> = (0..threads)
-            .map(|_| {
+            .map(|w| {
                 let tx = tx.clone();
+                let (back, spares) = std::sync::mpsc::channel::<GameRecord>();
+                backs.push(back);
                 let (next, stop) = (&next, &stop);
                 s.spawn(move || {
                     let mut desk = Desk::new(v);
@@ -379,9 +390,10 @@ fn pool(
                         if at >= n {
                             break;
                         }
-                        let r = play(&mut desk, at);
-                        let failed = r.1.is_err();
-                        if tx.send(r).is_err() || failed {
+                        let mut rec = spares.try_recv().unwrap_or_default();
+                        let r = play(&mut desk, at, &mut rec).map(|()| rec);
+                        let failed = r.is_err();
+                        if tx.send((w, at, r)).is_err() || failed {
                             break;
                         }
                     }
@@ -389,8 +401,17 @@ fn pool(
             })
             .collect();
         drop(tx);
-        for r in &rx {
-            if !take(r) {
+        for (w, at, r) in &rx {
+            let go = match r {
+                Ok(mut rec) => {
+                    let go = take(at, Ok(&mut rec));
+                    // (A worker that has stopped no longer takes records back.)
+                    let _ = backs[w].send(rec);
+                    go
+                }
+                Err(e) => take(at, Err(e)),
+            };
+            if !go {
                 break;
             }
         }
@@ -448,7 +469,7 @@ mod tests {
         let g = |i: u64| GameRecord { index: i, ..GameRecord::default() };
         for at in [2usize, 0, 3, 1, 5] {
             order
-                .put(at, g(at as u64), &mut |g| {
+                .put(at, &mut g(at as u64), &mut |g| {
                     out.push(g.index);
                     Ok(())
                 })

@@ -438,7 +438,7 @@ pub(crate) struct Desk<'a> {
     branching: Vec<u32>,
     eval: Vec<i32>,
     /// The players' names as written in records (a study has one or two players).
-    names: Vec<(Engine, String)>,
+    names: Vec<(Engine, std::sync::Arc<str>)>,
 }
 
 impl<'a> Desk<'a> {
@@ -459,11 +459,11 @@ impl<'a> Desk<'a> {
     }
 
     /// `e`'s name as records write it.
-    fn name(&mut self, e: Engine) -> String {
+    fn name(&mut self, e: Engine) -> std::sync::Arc<str> {
         if let Some((_, n)) = self.names.iter().find(|(x, _)| *x == e) {
             return n.clone();
         }
-        let n = e.to_string();
+        let n: std::sync::Arc<str> = e.to_string().into();
         self.names.push((e, n.clone()));
         n
     }
@@ -474,10 +474,12 @@ struct GameSoFar {
     index: u64,
     seed: u64,
     /// The engines' names as records write them (first, second).
-    names: (String, String),
+    names: (std::sync::Arc<str>, std::sync::Arc<str>),
     plies: u32,
-    /// The moves as text: every move, or the opening's with `record_moves` off.
+    /// The moves as text: every move, or the opening's with `record_moves` off; the first
+    /// `written` are this game's (the rest are the last game's strings, kept for their room).
     texts: Vec<String>,
+    written: usize,
     /// Seconds per decision, by player (first, second).
     times: [Vec<f64>; 2],
     turns: u32,
@@ -487,13 +489,23 @@ struct GameSoFar {
 }
 
 impl GameSoFar {
-    fn new(cfg: &Config, index: u64, seed: u64, names: (String, String), start: u64) -> GameSoFar {
+    /// A game about to start from the position keyed `start`, writing its moves' texts into
+    /// `texts` (a record's, reused).
+    fn new(
+        cfg: &Config,
+        index: u64,
+        seed: u64,
+        names: (std::sync::Arc<str>, std::sync::Arc<str>),
+        start: u64,
+        texts: Vec<String>,
+    ) -> GameSoFar {
         GameSoFar {
             index,
             seed,
             names,
             plies: 0,
-            texts: Vec::with_capacity(if cfg.record_moves { 0 } else { OPENING_PLIES }),
+            texts,
+            written: 0,
             times: [vec![], vec![]],
             turns: 0,
             last_side: None,
@@ -518,44 +530,95 @@ impl GameSoFar {
         {
             self.times[usize::from(!first)].push(s);
         }
-        if cfg.record_moves || self.texts.len() < OPENING_PLIES {
-            self.texts.push(m.text(g));
+        if cfg.record_moves || self.written < OPENING_PLIES {
+            match self.texts.get_mut(self.written) {
+                Some(t) => {
+                    t.clear();
+                    m.write_text(g, t);
+                }
+                None => self.texts.push(m.text(g)),
+            }
+            self.written += 1;
         }
         self.plies += 1;
     }
 
-    /// The finished game's record, its result `out`.
-    fn record(self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32]) -> GameRecord {
+    /// The finished game's record, its result `out`, written over `rec` (a record of an
+    /// earlier game, whose strings and lists keep their room: a study of many short games
+    /// allocates nothing per game).
+    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
         // The winner by the variant's own name for it; `players` says which seat that is.
         let result = match out.winner {
-            Winner::Player(p) => v.rules.player_name(p).to_string(),
-            Winner::Draw => "draw".into(),
+            Winner::Player(p) => v.rules.player_name(p),
+            Winner::Draw => "draw",
         };
-        let players = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
         let [first_time, second_time] = self.times;
-        GameRecord {
-            index: self.index,
-            seed: self.seed,
-            variant: v.name().to_string(),
-            options: v.overrides.iter().cloned().collect(),
-            study: None,
+        // Every field named: a new one does not compile until it is written here.
+        let GameRecord {
+            index,
+            seed,
+            variant,
+            options,
+            study,
             players,
-            result,
-            reason: out.reason.to_string(),
-            margin: out.margin,
-            plies: self.plies,
-            moves: self.texts,
-            branching: branching.to_vec(),
-            line: format!("{:016x}", self.line),
-            first: self.names.0,
-            second: self.names.1,
-            first_time: cfg.time_moves.then(|| MoveTimes::of(first_time)),
-            second_time: cfg.time_moves.then(|| MoveTimes::of(second_time)),
-            eval: cfg.evaluates().then(|| eval.to_vec()),
-            turns: Some(self.turns),
-            near_forced: self.near_forced,
-            random_plies: cfg.random_plies.min(self.plies),
+            result: rec_result,
+            reason,
+            margin,
+            plies,
+            moves,
+            branching: rec_branching,
+            line,
+            first,
+            second,
+            first_time: rec_first_time,
+            second_time: rec_second_time,
+            eval: rec_eval,
+            turns,
+            near_forced,
+            random_plies,
+        } = rec;
+        *index = self.index;
+        *seed = self.seed;
+        set(variant, v.name());
+        if !options.iter().map(|(a, b)| (a.as_str(), b.as_str())).eq(v.overrides.iter().map(|(a, b)| (a.as_str(), b.as_str()))) {
+            *options = v.overrides.iter().cloned().collect();
         }
+        *study = None;
+        for (name, p) in players.iter_mut().zip([crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()]) {
+            set(name, v.rules.player_name(p));
+        }
+        set(rec_result, result);
+        set(reason, &out.reason);
+        *margin = out.margin;
+        *plies = self.plies;
+        self.texts.truncate(self.written);
+        *moves = self.texts;
+        rec_branching.clear();
+        rec_branching.extend_from_slice(branching);
+        line.clear();
+        let _ = write!(line, "{:016x}", self.line);
+        set(first, &self.names.0);
+        set(second, &self.names.1);
+        *rec_first_time = cfg.time_moves.then(|| MoveTimes::of(first_time));
+        *rec_second_time = cfg.time_moves.then(|| MoveTimes::of(second_time));
+        match rec_eval {
+            Some(e) if cfg.evaluates() => {
+                e.clear();
+                e.extend_from_slice(eval);
+            }
+            e => *e = cfg.evaluates().then(|| eval.to_vec()),
+        }
+        *turns = Some(self.turns);
+        *near_forced = self.near_forced;
+        *random_plies = cfg.random_plies.min(self.plies);
+    }
+}
+
+/// Writes `value` over `s`, in its room where it fits.
+fn set(s: &mut String, value: &str) {
+    if s != value {
+        s.clear();
+        s.push_str(value);
     }
 }
 
@@ -563,16 +626,16 @@ impl GameSoFar {
 ///
 /// # Errors
 /// A script hook failed.
-pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
+pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameRecord) -> Result<(), SelfplayError> {
     // Random players of a game where pieces are only placed, unevaluated: on the cell sets.
     let v = desk.v;
     if !cfg.evaluates()
         && v.rules.go.random == crate::rules::groups::RandomPolicy::default()
         && let Some(walk) = v.place_walk().filter(|w| w.applies(&desk.start, 0))
     {
-        return placed::play_placed(cfg, index, desk, walk);
+        return placed::play_placed(cfg, index, desk, walk, rec);
     }
-    play_on_kernel(cfg, index, desk)
+    play_on_kernel(cfg, index, desk, rec)
 }
 
 /// Plays game `index` of a study on `desk` with the kernel's moves and make (every game and
@@ -580,7 +643,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result
 ///
 /// # Errors
 /// A script hook failed.
-fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameRecord, SelfplayError> {
+fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameRecord) -> Result<(), SelfplayError> {
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
     let (first_engine, second_engine) = cfg.players(index);
@@ -591,7 +654,7 @@ fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameR
     let g = &v.rules.geometry;
     branching.clear();
     eval.clear();
-    let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash());
+    let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash(), std::mem::take(&mut rec.moves));
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     let (looks, evaluates) = (cfg.looks(), cfg.evaluates());
@@ -650,7 +713,8 @@ fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>) -> Result<GameR
         Some(o) => o,
         None => v.outcome(pos)?.expect("a finished game has a result"),
     };
-    Ok(game.record(cfg, v, out, branching, eval))
+    game.record_into(cfg, v, out, branching, eval, rec);
+    Ok(())
 }
 
 /// The legal move at `index`: from `moves`, the legal list, or where the moves were only

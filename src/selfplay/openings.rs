@@ -54,12 +54,13 @@ pub(crate) struct Counts {
     by: BTreeMap<String, (u64, u64)>,
     shorter: u64,
     unrecorded: u64,
+    key: super::tally::Scratch,
 }
 
 impl Counts {
     /// Nothing yet, by the first `plies` plies (1 to [`MAX_PLIES`]).
     pub(crate) fn new(plies: usize) -> Counts {
-        Counts { plies: plies.clamp(1, MAX_PLIES), by: BTreeMap::new(), shorter: 0, unrecorded: 0 }
+        Counts { plies: plies.clamp(1, MAX_PLIES), by: BTreeMap::new(), shorter: 0, unrecorded: 0, key: Default::default() }
     }
 
     pub(crate) fn add(&mut self, g: &GameRecord) {
@@ -69,9 +70,21 @@ impl Counts {
         } else if g.moves.len() < plies {
             self.unrecorded += 1;
         } else {
-            let e = self.by.entry(g.moves[..plies].join(" ")).or_default();
-            e.0 += 1;
-            e.1 += (2.0 * g.first_points()) as u64;
+            // The moves joined in a buffer kept from game to game: a key is copied only when new.
+            let key = self.key.cleared();
+            for (i, m) in g.moves[..plies].iter().enumerate() {
+                if i > 0 {
+                    key.push(' ');
+                }
+                key.push_str(m);
+            }
+            let halves = (2.0 * g.first_points()) as u64;
+            match self.by.get_mut(key.as_str()) {
+                Some(e) => *e = (e.0 + 1, e.1 + halves),
+                None => {
+                    self.by.insert(key.clone(), (1, halves));
+                }
+            }
         }
     }
 }

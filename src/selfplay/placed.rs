@@ -15,7 +15,7 @@ use std::time::Instant;
 ///
 /// # Errors
 /// Ctrl-C was pressed.
-pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &PlaceWalk) -> Result<GameRecord, SelfplayError> {
+pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &PlaceWalk, rec: &mut GameRecord) -> Result<(), SelfplayError> {
     crate::interrupt::check()?;
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);
@@ -26,7 +26,7 @@ pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &
     let g = &v.rules.geometry;
     branching.clear();
     moves.clear();
-    let mut game = GameSoFar::new(cfg, index, seed, names, start.hash());
+    let mut game = GameSoFar::new(cfg, index, seed, names, start.hash(), std::mem::take(&mut rec.moves));
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     let mut node = walk.node(start);
@@ -62,7 +62,8 @@ pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &
             v.outcome(pos)?.expect("a finished game has a result")
         }
     };
-    Ok(game.record(cfg, v, out, branching, &[]))
+    game.record_into(cfg, v, out, branching, &[], rec);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -84,9 +85,11 @@ mod tests {
             for (plies, alternate, record) in [(0, false, false), (3, true, true)] {
                 let cfg = Config { random_plies: plies, alternate, record_moves: record, opening_plies: 3, ..Config::new(200, 11) };
                 let (mut on_sets, mut on_kernel) = (Desk::new(&v), Desk::new(&v));
+                // (Each side reuses one record, as a study does.)
+                let (mut a, mut b) = (super::super::GameRecord::default(), super::super::GameRecord::default());
                 for i in 0..cfg.games {
-                    let a = play_game(&cfg, i, &mut on_sets).unwrap();
-                    let b = play_on_kernel(&cfg, i, &mut on_kernel).unwrap();
+                    play_game(&cfg, i, &mut on_sets, &mut a).unwrap();
+                    play_on_kernel(&cfg, i, &mut on_kernel, &mut b).unwrap();
                     assert_eq!(a, b, "{name}: game {i}");
                 }
             }

@@ -70,6 +70,7 @@ pub(crate) struct Tally {
     pub(crate) random_plies: u32,
     /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
     typical: BTreeMap<u32, (u64, Typical)>,
+    key: Scratch,
 }
 
 impl Tally {
@@ -98,6 +99,7 @@ impl Tally {
             openings: Counts::new(opening_plies),
             random_plies: 0,
             typical: BTreeMap::new(),
+            key: Scratch::default(),
         }
     }
 
@@ -139,12 +141,24 @@ impl Tally {
         self.distinct += 1;
         self.wins[g.winner().map_or(2, |s| s.min(1))] += 1;
         self.halves += (2.0 * g.first_points()) as u64;
-        let key = if g.winner().is_none() { format!("draw: {}", g.reason) } else { format!("{} wins: {}", g.result, g.reason) };
+        let key = self.key.cleared();
+        if g.winner().is_none() {
+            key.push_str("draw: ");
+        } else {
+            key.push_str(&g.result);
+            key.push_str(" wins: ");
+        }
+        key.push_str(&g.reason);
         if let Some(m) = g.margin {
             let signed = if g.winner() == Some(0) { i64::from(m) } else { -i64::from(m) };
             self.margins = (self.margins.0 + 1, self.margins.1 + signed);
         }
-        *self.reasons.entry(key).or_default() += 1;
+        match self.reasons.get_mut(key.as_str()) {
+            Some(n) => *n += 1,
+            None => {
+                self.reasons.insert(key.clone(), 1);
+            }
+        }
         *self.lengths.entry(g.plies).or_default() += 1;
         if g.reason == MOVE_LIMIT_REASON {
             self.capped += 1;
@@ -224,6 +238,25 @@ impl Tally {
 }
 
 /// A game's identity as a number: its position digest, or a hash of its moves or index.
+/// A buffer for map keys built game by game, kept so that a key is allocated only when it is
+/// new. Not part of what a tally counts: any two are equal.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch(String);
+
+impl Scratch {
+    /// The buffer, emptied.
+    pub(crate) fn cleared(&mut self) -> &mut String {
+        self.0.clear();
+        &mut self.0
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
+        true
+    }
+}
+
 fn digest(g: &GameRecord) -> u64 {
     use std::hash::Hash;
     if let Ok(x) = u64::from_str_radix(&g.line, 16) {

@@ -60,8 +60,8 @@ struct PlaceDrop {
 /// An end condition the walk judges after every drop, in the rules' order.
 enum PlaceEnd {
     /// `in_a_row` over every kind: `length` (or exactly `length`) of the mover's pieces in a
-    /// line through the cell it dropped on; per axis, per cell, the next cell each way.
-    Row { rule: usize, length: u32, exactly: bool, axes: Vec<Vec<(u16, u16)>>, win: bool },
+    /// line through the cell it dropped on.
+    Row { rule: usize, lines: Lines, win: bool },
     /// `board_full`: every cell of `cells` holds a piece.
     Full { rule: usize, cells: u128, result: FullResult },
 }
@@ -120,7 +120,7 @@ impl PlaceWalk {
         for (rule, e) in rules.ends.iter().enumerate() {
             match &e.kind {
                 EndKind::InARow { length, exactly, kinds, axes, win } if every_kind(*kinds) => {
-                    ends.push(PlaceEnd::Row { rule, length: *length, exactly: *exactly, axes: axes.clone(), win: *win });
+                    ends.push(PlaceEnd::Row { rule, lines: Lines::of(axes, cells, *length, *exactly), win: *win });
                 }
                 EndKind::BoardFull { cells: whole, result } => {
                     let all = whole.as_ref().map_or((0..cells as u16).collect(), |c| c.iter().copied().collect::<crate::cellset::CellSet>());
@@ -215,8 +215,8 @@ impl PlaceWalk {
         let own = node.occ[mover.index()];
         for e in &self.ends {
             match e {
-                PlaceEnd::Row { rule, length, exactly, axes, win } => {
-                    if row_through(own, to, *length, *exactly, axes) {
+                PlaceEnd::Row { rule, lines, win } => {
+                    if lines.through(own, to) {
                         return Some(Ended::Rule(*rule, Some(if *win { mover } else { mover.other() })));
                     }
                 }
@@ -248,24 +248,59 @@ enum Ended {
     Limit,
 }
 
-/// Whether `own` holds a line of `length` (exactly, or at least) through `to` along one of
-/// `axes`.
-#[inline]
-fn row_through(own: u128, to: u16, length: u32, exactly: bool, axes: &[Vec<(u16, u16)>]) -> bool {
-    let has = |c: u16| c != NONE && own >> c & 1 != 0;
-    axes.iter().any(|axis| {
-        let mut n = 1;
-        let (mut a, mut b) = axis[to as usize];
-        while has(a) {
-            n += 1;
-            a = axis[a as usize].0;
+/// The lines of an `in_a_row` as cell sets: per cell, every window of `length` cells along an
+/// axis that holds it, with the cells just beyond its two ends (only where the line must be
+/// exactly that long: a longer line fills one of them).
+struct Lines {
+    /// (the window, the cells beyond it), the windows of cell `c` at `at[c]..at[c + 1]`.
+    windows: Vec<(u128, u128)>,
+    at: Vec<u32>,
+}
+
+impl Lines {
+    /// The windows of `cells` cells along `axes` (per axis, per cell: the next cell each way,
+    /// or [`NONE`]).
+    fn of(axes: &[Vec<(u16, u16)>], cells: usize, length: u32, exactly: bool) -> Lines {
+        let (mut windows, mut at) = (Vec::new(), vec![0]);
+        for c in 0..cells as u16 {
+            for axis in axes {
+                // Each start at most `length − 1` cells back from `c` whose window fits.
+                let mut start = c;
+                for _ in 0..length {
+                    if start == NONE {
+                        break;
+                    }
+                    let (mut line, mut last) = (0u128, start);
+                    for k in 0..length {
+                        if k > 0 {
+                            last = if last == NONE { NONE } else { axis[last as usize].0 };
+                        }
+                        if last == NONE {
+                            break;
+                        }
+                        line |= 1u128 << last;
+                    }
+                    if line.count_ones() == length {
+                        let beyond = [axis[start as usize].1, axis[last as usize].0]
+                            .into_iter()
+                            .filter(|&b| exactly && b != NONE)
+                            .fold(0u128, |m, b| m | 1u128 << b);
+                        windows.push((line, beyond));
+                    }
+                    start = axis[start as usize].1;
+                }
+            }
+            at.push(windows.len() as u32);
         }
-        while has(b) {
-            n += 1;
-            b = axis[b as usize].1;
-        }
-        if exactly { n == length } else { n >= length }
-    })
+        Lines { windows, at }
+    }
+
+    /// Whether `own` holds one of the lines through `to`.
+    #[inline]
+    fn through(&self, own: u128, to: u16) -> bool {
+        let (a, b) = (self.at[to as usize] as usize, self.at[to as usize + 1] as usize);
+        self.windows[a..b].iter().any(|&(line, beyond)| own & line == line && own & beyond == 0)
+    }
 }
 
 /// The index of the `k`-th set bit of `x` (counting from 0, from the lowest).
@@ -325,6 +360,29 @@ pub(crate) mod tests {
         let x: u128 = 0b1011 | 1 << 64 | 1 << 100;
         let found: Vec<u16> = (0..x.count_ones()).map(|k| nth_bit(x, k)).collect();
         assert_eq!(found, vec![0, 1, 3, 64, 100]);
+    }
+
+    /// The windows by hand: tic-tac-toe's corner is on 3 lines, an edge on 2, the centre on 4;
+    /// Connect Four's d1 on 4 across, 1 up and 1 each diagonal; with `exactly`, a window's
+    /// cells beyond its ends.
+    #[test]
+    fn lines_through_a_cell() {
+        let windows = |name: &str, cell: &str| {
+            let v = Variant::load(name, &[]).unwrap();
+            let EndKind::InARow { length, axes, .. } = &v.rules.ends[0].kind else { panic!("{name}: a line first") };
+            let c = v.rules.geometry.parse_cell(cell).unwrap().0;
+            let lines = Lines::of(axes, v.rules.geometry.len(), *length, true);
+            lines.windows[lines.at[c as usize] as usize..lines.at[c as usize + 1] as usize].to_vec()
+        };
+        let count = |name: &str, cell: &str| windows(name, cell).len();
+        assert_eq!([count("tic-tac-toe", "a1"), count("tic-tac-toe", "b1"), count("tic-tac-toe", "b2")], [3, 2, 4]);
+        assert_eq!(count("connect-four", "d1"), 7);
+        // Connect Four's a1 to d1 has e1 beyond it (a1 is at the edge); b1 to e1 has a1 and f1.
+        let w = windows("connect-four", "a1");
+        let bit = |c: u16| 1u128 << c;
+        assert!(w.contains(&(bit(0) | bit(1) | bit(2) | bit(3), bit(4))), "{w:?}");
+        let w = windows("connect-four", "b1");
+        assert!(w.contains(&(bit(1) | bit(2) | bit(3) | bit(4), bit(0) | bit(5))), "{w:?}");
     }
 
     /// Variants made for the test: a line of exactly three loses and a full board is never
