@@ -21,7 +21,7 @@ use crate::state::Position;
 mod lean;
 pub(crate) mod place;
 pub(crate) use lean::LeanPerft;
-pub(crate) use place::PlaceWalk;
+pub(crate) use place::{PlaceMove, PlaceWalk};
 
 /// Which walk on the cell sets a variant's perft takes: steps and short capture chains, or
 /// leaps of pieces that carry attribute values ([`lean`]).

@@ -437,6 +437,8 @@ pub(crate) struct Desk<'a> {
     /// so neither a game nor the study's memory pays for room a short game never used.
     branching: Vec<u32>,
     eval: Vec<i32>,
+    /// The moves of a game on the placement walk ([`placed`]).
+    placed: Vec<crate::setperft::PlaceMove>,
     /// The players' names as written in records (a study has one or two players).
     names: Vec<(Engine, std::sync::Arc<str>)>,
 }
@@ -454,6 +456,7 @@ impl<'a> Desk<'a> {
             evaluator: ai::Evaluator::new(v),
             branching: Vec::new(),
             eval: Vec::new(),
+            placed: Vec::new(),
             names: Vec::new(),
         }
     }
@@ -525,12 +528,19 @@ impl GameSoFar {
     /// Notes move `m`, chosen by the first player or not, in `secs` (`None`: not timed), before
     /// it is made.
     fn chose(&mut self, cfg: &Config, m: &Move, g: &crate::geometry::Geometry, first: bool, secs: Option<f64>) {
+        self.chose_lazily(cfg, || *m, g, first, secs);
+    }
+
+    /// [`GameSoFar::chose`] for a move made by `m` only where its text is kept.
+    #[inline]
+    fn chose_lazily(&mut self, cfg: &Config, m: impl FnOnce() -> Move, g: &crate::geometry::Geometry, first: bool, secs: Option<f64>) {
         if let Some(s) = secs
             && self.plies >= cfg.random_plies
         {
             self.times[usize::from(!first)].push(s);
         }
         if cfg.record_moves || self.written < OPENING_PLIES {
+            let m = m();
             match self.texts.get_mut(self.written) {
                 Some(t) => {
                     t.clear();

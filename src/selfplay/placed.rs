@@ -21,17 +21,18 @@ pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &
     let mut rng = ai::rng(seed);
     let (first_engine, second_engine) = cfg.players(index);
     let names = (desk.name(first_engine), desk.name(second_engine));
-    let Desk { v, start, pos, moves, branching, .. } = desk;
+    let Desk { v, start, pos, placed, branching, .. } = desk;
     let v: &Variant = v;
     let g = &v.rules.geometry;
     branching.clear();
-    moves.clear();
+    placed.clear();
     let mut game = GameSoFar::new(cfg, index, seed, names, start.hash(), std::mem::take(&mut rec.moves));
     let pair = if cfg.alternate { index / 2 } else { index };
     let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     let mut node = walk.node(start);
     let ended = loop {
-        let n = walk.count(&node);
+        let open = walk.open_moves(&node);
+        let n = open.n;
         if n == 0 {
             break None;
         }
@@ -41,10 +42,10 @@ pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &
         let t = cfg.time_moves.then(Instant::now);
         // The draws of the kernel's loop: the opening's generator first, then the game's.
         let i = if game.plies < cfg.random_plies { opening.random_range(0..n as usize) } else { rng.random_range(0..n as usize) };
-        let m = walk.nth(&node, i as u32);
-        let kernel_move = walk.move_of(&node, m);
-        moves.push(kernel_move);
-        game.chose(cfg, &kernel_move, g, side == crate::piece::Player::FIRST, t.map(|t| t.elapsed().as_secs_f64()));
+        let m = open.nth(i as u32);
+        placed.push(m);
+        let first = side == crate::piece::Player::FIRST;
+        game.chose_lazily(cfg, || walk.move_of(&node, m), g, first, t.map(|t| t.elapsed().as_secs_f64()));
         let out = walk.play(&v.rules, &mut node, m);
         game.line = line_step(game.line, node.hash());
         if out.is_some() {
@@ -56,8 +57,10 @@ pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &
         // No move: the rules' own judgement of that, on the kernel's position.
         None => {
             pos.clone_from(start);
-            for m in moves.iter() {
-                v.make(pos, m)?;
+            let mut at = walk.node(start);
+            for &m in placed.iter() {
+                v.make(pos, &walk.move_of(&at, m))?;
+                walk.play(&v.rules, &mut at, m);
             }
             v.outcome(pos)?.expect("a finished game has a result")
         }

@@ -173,15 +173,19 @@ impl Tally {
         self.openings.add(g);
     }
 
+    /// Counts a game's branching: in all, and by thirds of the game (the position at `i` of
+    /// `n` is in third `3i / n`: the thirds start at ⌈n/3⌉ and ⌈2n/3⌉).
     fn branching(&mut self, b: &[u32]) {
-        for (i, &x) in b.iter().enumerate() {
-            self.moves += u64::from(x);
-            self.positions += 1;
-            self.most_moves = self.most_moves.max(x);
-            let ph = (i * 3 / b.len().max(1)).min(2);
-            self.phase_moves[ph] += u64::from(x);
-            self.phase_positions[ph] += 1;
+        let n = b.len();
+        let (one, two) = (n.div_ceil(3), (2 * n).div_ceil(3));
+        for (ph, part) in [&b[..one], &b[one..two], &b[two..]].into_iter().enumerate() {
+            let moves: u64 = part.iter().map(|&x| u64::from(x)).sum();
+            self.phase_moves[ph] += moves;
+            self.phase_positions[ph] += part.len() as u64;
+            self.moves += moves;
         }
+        self.positions += n as u64;
+        self.most_moves = self.most_moves.max(b.iter().copied().max().unwrap_or(0));
     }
 
     /// Counts a distinct game carrying an evaluation at its length, and keeps the curve of the
@@ -285,5 +289,27 @@ impl Hasher for Digest {
 
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The thirds by hand: position `i` of `n` in third `3i / n`, as the division says.
+    #[test]
+    fn branching_by_thirds() {
+        for n in 0..40usize {
+            let b: Vec<u32> = (0..n as u32).map(|i| i + 1).collect();
+            let mut t = Tally::new(1);
+            t.branching(&b);
+            let mut want = ([0u64; 3], [0u64; 3]);
+            for (i, &x) in b.iter().enumerate() {
+                want.0[i * 3 / n] += u64::from(x);
+                want.1[i * 3 / n] += 1;
+            }
+            assert_eq!((t.phase_moves, t.phase_positions), want, "{n}");
+            assert_eq!((t.moves, t.positions, t.most_moves), (want.0.iter().sum(), n as u64, n as u32));
+        }
     }
 }

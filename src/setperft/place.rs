@@ -49,6 +49,33 @@ pub(crate) struct PlaceMove {
     cell: u16,
 }
 
+/// The most codes a player may drop that the walk holds.
+const MAX_DROPS: usize = 4;
+
+/// The moves of a node: per droppable code of the side to move (in the kernel's order), the
+/// cells it may land on; `n` in all.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Open {
+    cells: [u128; MAX_DROPS],
+    pub(crate) n: u32,
+}
+
+impl Open {
+    /// The move at `index` (below `n`) in the kernel's order.
+    #[inline]
+    pub(crate) fn nth(&self, index: u32) -> PlaceMove {
+        let mut i = index;
+        for (k, &open) in self.cells.iter().enumerate() {
+            let n = open.count_ones();
+            if i < n {
+                return PlaceMove { drop: k as u8, cell: nth_bit(open, i) };
+            }
+            i -= n;
+        }
+        unreachable!("index {index} below the count of moves")
+    }
+}
+
 /// One droppable code of a player.
 struct PlaceDrop {
     code: PieceCode,
@@ -114,6 +141,9 @@ impl PlaceWalk {
                 }
                 drops[p].push(PlaceDrop { code, sets: d.sets.clone()?, letter: d.letter, written: d.written });
             }
+            if drops[p].len() > MAX_DROPS {
+                return None;
+            }
         }
         let every_kind = |k: crate::rules::KindSet| (0..rules.kinds.len()).all(|i| k.contains(crate::piece::KindId(i as u8)));
         let mut ends = Vec::new();
@@ -155,25 +185,27 @@ impl PlaceWalk {
         d.sets.open(node.occ[0] | node.occ[1])
     }
 
+    /// The moves of the side to move: each of its drops' open cells, and how many in all.
+    #[inline]
+    pub(crate) fn open_moves(&self, node: &Node) -> Open {
+        let mut o = Open { cells: [0; MAX_DROPS], n: 0 };
+        for (k, d) in self.drops[node.side].iter().enumerate() {
+            o.cells[k] = self.open(node, d);
+            o.n += o.cells[k].count_ones();
+        }
+        o
+    }
+
     /// The number of moves of the side to move.
     #[inline]
     pub(crate) fn count(&self, node: &Node) -> u32 {
-        self.drops[node.side].iter().map(|d| self.open(node, d).count_ones()).sum()
+        self.open_moves(node).n
     }
 
     /// The move at `index` (below [`PlaceWalk::count`]) in the kernel's order.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn nth(&self, node: &Node, index: u32) -> PlaceMove {
-        let mut i = index;
-        for (k, d) in self.drops[node.side].iter().enumerate() {
-            let open = self.open(node, d);
-            let n = open.count_ones();
-            if i < n {
-                return PlaceMove { drop: k as u8, cell: nth_bit(open, i) };
-            }
-            i -= n;
-        }
-        unreachable!("index {index} below the count of moves")
+        self.open_moves(node).nth(index)
     }
 
     /// The kernel's move for `m` (made by the side to move of `node`).
