@@ -235,6 +235,56 @@ pub(crate) fn resumable(
     Ok(out.into_iter().map(|m| m.into_values().collect()).collect())
 }
 
+/// The games to play, by study then index, without a list of them (a study of a million
+/// games would hold 16 MB of it): per study, the indices it plays (every `step`-th from
+/// `first`, `count` of them) less the positions among them of the games already done.
+struct Jobs {
+    studies: Vec<(u64, u64, Vec<u64>)>,
+    /// Per study, the jobs before it; then the number of jobs.
+    starts: Vec<usize>,
+}
+
+impl Jobs {
+    /// The games of `cfgs` not in `done` (by study).
+    fn new(cfgs: &[Config], done: &[Vec<GameRecord>]) -> Jobs {
+        let (mut studies, mut starts) = (Vec::new(), vec![0]);
+        for (k, cfg) in cfgs.iter().enumerate() {
+            let (first, step, count) = Jobs::played(cfg);
+            let mut skip: Vec<u64> = done.get(k).into_iter().flatten().map(|g| g.index).filter(|&i| cfg.plays(i)).map(|i| (i - first) / step).collect();
+            skip.sort_unstable();
+            skip.dedup();
+            starts.push(starts[k] + (count - skip.len() as u64) as usize);
+            studies.push((first, step, skip));
+        }
+        Jobs { studies, starts }
+    }
+
+    /// The indices `cfg` plays: (the first, the step, how many), as [`Config::plays`] says.
+    fn played(cfg: &Config) -> (u64, u64, u64) {
+        let (first, step) = cfg.shard.unwrap_or((0, 1));
+        (first, step, if first < cfg.games { (cfg.games - first).div_ceil(step) } else { 0 })
+    }
+
+    fn len(&self) -> usize {
+        self.starts[self.starts.len() - 1]
+    }
+
+    /// Job `at`: (its study, its index).
+    fn get(&self, at: usize) -> (usize, u64) {
+        let k = self.starts.partition_point(|&s| s <= at) - 1;
+        let (first, step, skip) = &self.studies[k];
+        let j = (at - self.starts[k]) as u64;
+        // The `j`-th position not skipped: the least p with more than j positions up to it left.
+        let left = |p: u64| p + 1 - skip.partition_point(|&d| d <= p) as u64;
+        let (mut lo, mut hi) = (j, j + skip.len() as u64);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if left(mid) > j { hi = mid } else { lo = mid + 1 }
+        }
+        (k, first + lo * step)
+    }
+}
+
 /// Hands finished games to a sink in the order of the jobs, whatever order they finish in: a
 /// game waits here until every earlier job's game has gone.
 struct InOrder {
@@ -279,14 +329,9 @@ fn study(
     done: Vec<Vec<GameRecord>>,
     sink: Sink,
 ) -> Result<Played, SelfplayError> {
-    // Each game to play: (its study, its index).
-    let mut jobs: Vec<(usize, u64)> = Vec::new();
-    for (k, cfg) in cfgs.iter().enumerate() {
-        let skip: std::collections::BTreeSet<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
-        jobs.extend(cfg.indices().filter(|i| !skip.contains(i)).map(|i| (k, i)));
-    }
+    let jobs = Jobs::new(cfgs, &done);
     let resumed: usize = done.iter().map(Vec::len).sum();
-    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::with_room(c.opening_plies, c.indices().count())).collect();
+    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::with_room(c.opening_plies, Jobs::played(c).2 as usize)).collect();
     let mut games: Vec<Vec<GameRecord>> = vec![vec![]; cfgs.len()];
     for (k, list) in done.into_iter().enumerate().take(cfgs.len()) {
         list.iter().for_each(|g| tallies[k].add(g));
@@ -300,7 +345,7 @@ fn study(
     let t = Instant::now();
     // Takes job `at`'s finished game (or why it did not finish); false: stop the study.
     let mut take = |at: usize, r: Result<&mut GameRecord, SelfplayError>| -> bool {
-        let k = jobs[at].0;
+        let k = jobs.get(at).0;
         let r = r.and_then(|g| {
             // The study's label matters only to a record written down (a file resumed or
             // merged); a study that writes none skips its copy for every game.
@@ -325,7 +370,10 @@ fn study(
             }
         }
     };
-    let play = |desk: &mut Desk, at: usize, rec: &mut GameRecord| play_game(&cfgs[jobs[at].0], jobs[at].1, desk, rec);
+    let play = |desk: &mut Desk, at: usize, rec: &mut GameRecord| {
+        let (k, index) = jobs.get(at);
+        play_game(&cfgs[k], index, desk, rec)
+    };
     let panicked = pool(v, batch.threads, jobs.len(), &play, &mut take);
     if let Err(e) = order.flush(sink) {
         failure.get_or_insert(SelfplayError::Output(e));
@@ -460,6 +508,30 @@ mod tests {
         assert_eq!(rate_and_eta(0, 100, 3.0), "waiting for the first game to end");
         // 4 games in 2 s: 2 games/s, 10 left: 5 s.
         assert_eq!(rate_and_eta(4, 10, 2.0), "2.00 games/s, eta 5 seconds");
+    }
+
+    /// The jobs are the list the studies' indices make less the games done, in order: shards,
+    /// games done (some of another shard, some twice), studies of no game.
+    #[test]
+    fn jobs_are_the_indices_not_done() {
+        let game = |i: u64| GameRecord { index: i, ..GameRecord::default() };
+        let cases: Vec<(Vec<Config>, Vec<Vec<GameRecord>>)> = vec![
+            (vec![Config::new(10, 1)], vec![]),
+            (vec![Config::new(10, 1)], vec![vec![game(0), game(3), game(3), game(9)]]),
+            (vec![Config { shard: Some((2, 3)), ..Config::new(20, 1) }], vec![vec![game(5), game(4), game(17), game(30)]]),
+            (vec![Config::new(0, 1), Config::new(5, 1), Config { shard: Some((7, 4)), ..Config::new(6, 1) }], vec![vec![], vec![game(4)]]),
+            (vec![Config::new(4, 1), Config::new(3, 1)], vec![vec![game(0), game(1), game(2), game(3)], vec![game(1)]]),
+        ];
+        for (cfgs, done) in cases {
+            let mut want = Vec::new();
+            for (k, cfg) in cfgs.iter().enumerate() {
+                let skip: Vec<u64> = done.get(k).into_iter().flatten().map(|g| g.index).collect();
+                want.extend(cfg.indices().filter(|i| !skip.contains(i)).map(|i| (k, i)));
+            }
+            let jobs = Jobs::new(&cfgs, &done);
+            let got: Vec<(usize, u64)> = (0..jobs.len()).map(|at| jobs.get(at)).collect();
+            assert_eq!(got, want);
+        }
     }
 
     #[test]

@@ -112,7 +112,10 @@ impl Samples {
     }
 
     fn number(&mut self, x: f64) {
-        let q = (x * FIXED).round() as i128;
+        // (Through i64 where it fits: a float's conversion to i128 is a call, to i64 an
+        // instruction; the value is the same.)
+        let r = (x * FIXED).round();
+        let q = if r.abs() < 9.0e18 { i128::from(r as i64) } else { r as i128 };
         self.sum += q;
         self.squares += q * q;
         (self.min, self.max) = if self.n == 0 { (x, x) } else { (self.min.min(x), self.max.max(x)) };

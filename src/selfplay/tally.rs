@@ -103,11 +103,13 @@ impl Tally {
         }
     }
 
-    /// Nothing yet, with room for `games` distinct games (so the set of digests is not copied
-    /// as it grows).
+    /// Nothing yet, with room for the distinct games of a study of `games` games up to 65,536
+    /// (past that the set of digests grows as distinct games come: a small game's million
+    /// games repeat, and a set sized for all of them would spread its few digests over tens of
+    /// megabytes, a cache miss each).
     pub(crate) fn with_room(opening_plies: usize, games: usize) -> Tally {
         let mut t = Tally::new(opening_plies);
-        t.seen.reserve(games.min(1 << 24));
+        t.seen.reserve(games.min(1 << 16));
         t
     }
 
