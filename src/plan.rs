@@ -444,11 +444,7 @@ impl Plan {
         // Drops and nothing else: no rule adds, refuses, merges or changes moves, no end reads
         // the history, an attack or a counter (which ends the tables take is theirs to say).
         let e = self.ends;
-        let place = self.rules == Needs { drops: true, ..Needs::NONE }
-            && !e.changes_list()
-            && !e.history
-            && !e.attacks
-            && !e.attributes;
+        let place = self.rules == Needs { drops: true, ..Needs::NONE } && !e.changes_list() && !e.history && !e.attacks && !e.attributes;
         if quiet_hooks && self.kernel_lists && place {
             return Some(WalkKind::Place);
         }

@@ -250,7 +250,8 @@ impl Jobs {
         let (mut studies, mut starts) = (Vec::new(), vec![0]);
         for (k, cfg) in cfgs.iter().enumerate() {
             let (first, step, count) = Jobs::played(cfg);
-            let mut skip: Vec<u64> = done.get(k).into_iter().flatten().map(|g| g.index).filter(|&i| cfg.plays(i)).map(|i| (i - first) / step).collect();
+            let mut skip: Vec<u64> =
+                done.get(k).into_iter().flatten().map(|g| g.index).filter(|&i| cfg.plays(i)).map(|i| (i - first) / step).collect();
             skip.sort_unstable();
             skip.dedup();
             starts.push(starts[k] + (count - skip.len() as u64) as usize);

@@ -15,7 +15,13 @@ use std::time::Instant;
 ///
 /// # Errors
 /// Ctrl-C was pressed.
-pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &PlaceWalk, rec: &mut GameRecord) -> Result<(), SelfplayError> {
+pub(super) fn play_placed(
+    cfg: &Config,
+    index: u64,
+    desk: &mut Desk<'_>,
+    walk: &PlaceWalk,
+    rec: &mut GameRecord,
+) -> Result<(), SelfplayError> {
     crate::interrupt::check()?;
     let seed = game_seed(cfg.seed, index);
     let mut rng = ai::rng(seed);

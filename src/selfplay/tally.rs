@@ -132,7 +132,7 @@ impl Tally {
         }
         self.seats = match std::mem::take(&mut self.seats) {
             _ if self.n == 1 => Seats::Same(g.first.clone(), g.second.clone()),
-            Seats::Same(a, b) if a == g.first && b == g.second => Seats::Same(a, b),
+            Seats::Same(a, b) if super::same(&a, &g.first) && super::same(&b, &g.second) => Seats::Same(a, b),
             _ => Seats::Mixed,
         };
         let fresh = self.seen.insert(digest(g));
@@ -265,6 +265,18 @@ impl PartialEq for Scratch {
 
 fn digest(g: &GameRecord) -> u64 {
     use std::hash::Hash;
+    // Sixteen lower-case hex digits, as records write them, read in line; else the library's
+    // reading (files written by hand).
+    let hex = |b: u8| match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    };
+    if g.line.len() == 16
+        && let Some(x) = g.line.bytes().try_fold(0u64, |x, b| Some(x << 4 | u64::from(hex(b)?)))
+    {
+        return x;
+    }
     if let Ok(x) = u64::from_str_radix(&g.line, 16) {
         return x;
     }

@@ -153,7 +153,8 @@ impl PlaceWalk {
                     ends.push(PlaceEnd::Row { rule, lines: Lines::of(axes, cells, *length, *exactly), win: *win });
                 }
                 EndKind::BoardFull { cells: whole, result } => {
-                    let all = whole.as_ref().map_or((0..cells as u16).collect(), |c| c.iter().copied().collect::<crate::cellset::CellSet>());
+                    let all =
+                        whole.as_ref().map_or((0..cells as u16).collect(), |c| c.iter().copied().collect::<crate::cellset::CellSet>());
                     ends.push(PlaceEnd::Full { rule, cells: all.bits(), result: *result });
                 }
                 // Judged where a player has no move: the walk stops there (see `moves`).
@@ -422,8 +423,20 @@ pub(crate) mod tests {
     /// dropped only on a zone, and a full zone is won by the most pieces.
     pub(crate) fn made_variants(dir: &std::path::Path) -> Vec<String> {
         let cases = [
-            ("misere", "files = 4\nranks = 4", "drop = { supply = \"unlimited\" }", "[[end]]\ncondition = \"in_a_row\"\nlength = 3\nexactly = true\nresult = \"loss\"\ndirections = \"orthogonal\"\nreason = \"three\"\n", "4\n4\n4\n4"),
-            ("sideways", "files = 5\nranks = 4", "drop = { supply = \"unlimited\", gravity = \"w\", zone = \"low\" }", "[zones.low]\nranks = [1, 2, 3]\n[[end]]\ncondition = \"in_a_row\"\nlength = 4\nreason = \"four\"\n[[end]]\ncondition = \"board_full\"\nzone = \"low\"\nresult = \"most_pieces\"\nreason = \"full\"\n", "5\n5\n5\n5"),
+            (
+                "misere",
+                "files = 4\nranks = 4",
+                "drop = { supply = \"unlimited\" }",
+                "[[end]]\ncondition = \"in_a_row\"\nlength = 3\nexactly = true\nresult = \"loss\"\ndirections = \"orthogonal\"\nreason = \"three\"\n",
+                "4\n4\n4\n4",
+            ),
+            (
+                "sideways",
+                "files = 5\nranks = 4",
+                "drop = { supply = \"unlimited\", gravity = \"w\", zone = \"low\" }",
+                "[zones.low]\nranks = [1, 2, 3]\n[[end]]\ncondition = \"in_a_row\"\nlength = 4\nreason = \"four\"\n[[end]]\ncondition = \"board_full\"\nzone = \"low\"\nresult = \"most_pieces\"\nreason = \"full\"\n",
+                "5\n5\n5\n5",
+            ),
         ];
         cases
             .iter()
