@@ -536,7 +536,9 @@ mod tests {
                 positions += 1;
             });
             if positions > 0 {
-                assert!(positions > 100, "{name}: only {positions} positions");
+                // (Random games of a placement game are short: tic-tac-toe's last 9 plies.)
+                let least = if v.place_walk().is_some() { 40 } else { 100 };
+                assert!(positions > least, "{name}: only {positions} positions");
                 applied.push(name.as_str());
             }
         }
