@@ -54,7 +54,7 @@ pub(crate) struct Counts {
     by: BTreeMap<String, (u64, u64)>,
     shorter: u64,
     unrecorded: u64,
-    key: super::tally::Scratch,
+    key: Scratch,
 }
 
 impl Counts {
@@ -86,6 +86,25 @@ impl Counts {
                 }
             }
         }
+    }
+}
+
+/// A buffer for map keys built game by game, kept so that a key is allocated only when it is
+/// new. Not part of what a tally counts: any two are equal.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch(String);
+
+impl Scratch {
+    /// The buffer, emptied.
+    pub(crate) fn cleared(&mut self) -> &mut String {
+        self.0.clear();
+        &mut self.0
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Scratch) -> bool {
+        true
     }
 }
 

@@ -70,7 +70,7 @@ pub(crate) struct Tally {
     pub(crate) random_plies: u32,
     /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
     typical: BTreeMap<u32, (u64, Typical)>,
-    key: Scratch,
+    key: super::openings::Scratch,
 }
 
 impl Tally {
@@ -99,7 +99,7 @@ impl Tally {
             openings: Counts::new(opening_plies),
             random_plies: 0,
             typical: BTreeMap::new(),
-            key: Scratch::default(),
+            key: super::openings::Scratch::default(),
         }
     }
 
@@ -244,25 +244,6 @@ impl Tally {
 }
 
 /// A game's identity as a number: its position digest, or a hash of its moves or index.
-/// A buffer for map keys built game by game, kept so that a key is allocated only when it is
-/// new. Not part of what a tally counts: any two are equal.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Scratch(String);
-
-impl Scratch {
-    /// The buffer, emptied.
-    pub(crate) fn cleared(&mut self) -> &mut String {
-        self.0.clear();
-        &mut self.0
-    }
-}
-
-impl PartialEq for Scratch {
-    fn eq(&self, _: &Scratch) -> bool {
-        true
-    }
-}
-
 fn digest(g: &GameRecord) -> u64 {
     use std::hash::Hash;
     // Sixteen lower-case hex digits, as records write them, read in line; else the library's
