@@ -407,11 +407,14 @@ impl<'a> Evaluator<'a> {
             Term::Mobility => m.mobility != 0,
             Term::Exits => !m.exits.is_empty(),
             Term::Tempo => m.tempo != 0,
-            Term::Lines => !m.lines.is_empty(),
+            Term::Lines => m.lines.iter().any(|l| l.units != 0),
             Term::Territory => m.territory != 0,
             Term::Script => self.script,
             Term::Connection => m.connection != 0,
             Term::Stores => m.stores != 0,
+            Term::Threats => m.threats != 0,
+            Term::Royal => m.royal != 0,
+            Term::Attributes => m.level_units != 0,
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -481,7 +484,7 @@ impl<'a> Evaluator<'a> {
             }
         }
         t[Term::Tempo.index()][pos.side()] = m.tempo;
-        for lines in &m.lines {
+        for lines in m.lines.iter().filter(|l| l.units != 0) {
             let t = &mut t[Term::Lines.index()];
             match counted_cells(lines, pos) {
                 Some(counted) => lines_by_sets(lines, pos, counted, t),
@@ -499,6 +502,23 @@ impl<'a> Evaluator<'a> {
                 t[Term::Stores.index()][p] = m.stores * quarters;
             }
         }
+        if m.threats != 0 {
+            threats_term(m, pos, &mut t[Term::Threats.index()]);
+        }
+        if m.royal != 0 {
+            self.royal_term(pos, &mut t[Term::Royal.index()]);
+        }
+        if m.level_units != 0 {
+            for p in Player::both() {
+                let board = pos.board();
+                let points = |cell: u16| {
+                    m.levels[board[cell as usize].index()]
+                        .as_ref()
+                        .map_or(0, |(slot, tab)| tab[(pos.attr(cell, *slot).max(0) as usize).min(tab.len() - 1)])
+                };
+                t[Term::Attributes.index()][p] = m.level_units * pos.cells_of(p).map(points).sum::<i32>();
+            }
+        }
         if self.script
             && let Some(s) = &self.v.script
         {
@@ -509,6 +529,64 @@ impl<'a> Evaluator<'a> {
             }
         }
         Ok(())
+    }
+}
+
+impl Evaluator<'_> {
+    /// The royal term: each of a player's royal pieces (of a royal kind, or crowned) that the
+    /// opponent attacks costs it `royal` units.
+    fn royal_term(&self, pos: &Position, t: &mut ByPlayer<i32>) {
+        let r = &self.v.rules;
+        let board = pos.board();
+        for p in Player::both() {
+            let codes = r.royal_codes[p];
+            let royal = |c: u16| codes >> board[c as usize].index() & 1 != 0 || r.crown.is_some_and(|k| pos.attr(c, k.marker) != 0);
+            for cell in pos.cells_of(p).filter(|&c| royal(c)) {
+                if crate::attack::attacker(r, pos.view(), p.other(), cell).is_some() {
+                    t[p] -= self.m.royal;
+                }
+            }
+        }
+    }
+}
+
+/// The threats term: per player, the empty cells that would complete one of its open windows
+/// (the window's other cells all its counted pieces), each once, weighed by its row's parity
+/// for that player; none above a threat of the opponent's in its column (the lower one is
+/// decided first). On the cell sets (the model has threats only on boards of at most 128 cells).
+fn threats_term(m: &EvalModel, pos: &Position, t: &mut ByPlayer<i32>) {
+    let mut threats = ByPlayer::new(0u128, 0u128);
+    for lines in &m.lines {
+        let Some(counted) = counted_cells(lines, pos) else { continue };
+        for p in Player::both() {
+            let blockers = pos.occupied(p.other()) | (pos.occupied(p) & !counted[p]);
+            let mine = counted[p];
+            for &w in &lines.masks {
+                if w & blockers == 0 && (w & mine).count_ones() as usize + 1 == lines.length {
+                    threats[p] |= w & !mine;
+                }
+            }
+        }
+    }
+    if threats[Player::FIRST] | threats[Player::SECOND] == 0 {
+        return;
+    }
+    let shape = &m.threat_shape;
+    for col in &shape.columns {
+        // Whether each player's threats are already under one of the opponent's.
+        let mut covered = [false; 2];
+        for &c in col {
+            let bit = 1u128 << c;
+            let here = Player::both().map(|p| threats[p] & bit != 0);
+            for p in Player::both() {
+                if here[p.index()] && !covered[p.index()] {
+                    t[p] += m.threats * i32::from(shape.parity[p][c as usize]);
+                }
+            }
+            for p in Player::both() {
+                covered[p.other().index()] |= here[p.index()];
+            }
+        }
     }
 }
 
@@ -678,7 +756,10 @@ mod tests {
     /// so (own minus opponent's) changes sign when the players' pieces are swapped.
     fn antisymmetric(name: &str, mirror: impl Fn(u8, u8) -> (u8, u8) + Copy) {
         let v = Variant::load(name, &[]).unwrap();
-        let mut ev = Evaluator::new(&v);
+        // The threats term is the one the players' order makes asymmetric (odd rows are the
+        // first player's; see `threats_count_by_parity_below_the_opponents`): left out here.
+        let model = EvalModel { threats: 0, ..v.rules.eval.clone() };
+        let mut ev = Evaluator::with_model(&v, &model);
         let mut r = rng(3);
         let mut moves = Vec::new();
         let mut checked = 0;
@@ -742,6 +823,56 @@ mod tests {
             let files = Variant::load(name, &[]).unwrap().rules.geometry.files;
             antisymmetric(name, move |x, y| (files - 1 - x, y));
         }
+    }
+
+    /// The terms of `v` after `moves`, for the player to decide and the other.
+    fn term_after(v: &Variant, moves: &str, term: Term) -> [i32; 2] {
+        let mut pos = v.start();
+        for m in moves.split_whitespace() {
+            v.play(&mut pos, m).unwrap();
+        }
+        let e = Evaluator::new(v).breakdown(&mut pos).unwrap();
+        let x = e.terms.iter().find(|(t, _)| *t == term).unwrap().1;
+        [x[pos.side()], x[pos.side().other()]]
+    }
+
+    #[test]
+    fn threats_count_by_parity_below_the_opponents() {
+        let v = Variant::load("connect-four", &[]).unwrap();
+        let u = v.rules.eval.threats;
+        assert_eq!(u, 150);
+        // White (first) holds b1 d1 b2 c2 d2, black c1 g1 g2 g3, black to move. White's
+        // threats: a2 and e2, on the second row (even: black's parity), once each; black's:
+        // g4, on an even row, three times.
+        let moves = "@b1 @c1 @d1 @g1 @b2 @g2 @c2 @g3 @d2";
+        assert_eq!(term_after(&v, moves, Term::Threats), [3 * u, 2 * u]);
+        // Black's e1 makes e2 playable (still white's threat); white takes a1 and black fills
+        // a2: white is left with e2, black still has g4.
+        assert_eq!(term_after(&v, &format!("{moves} @e1 @a1 @a2"), Term::Threats), [u, 3 * u]);
+        let m = &v.rules.eval.threat_shape;
+        assert_eq!(m.columns.len(), 7);
+        assert!(m.columns.iter().all(|c| c.len() == 6));
+        let a1 = v.rules.geometry.parse_cell("a1").unwrap().0 as usize;
+        let a2 = v.rules.geometry.parse_cell("a2").unwrap().0 as usize;
+        assert_eq!((m.parity[Player::FIRST][a1], m.parity[Player::FIRST][a2]), (3, 1));
+        assert_eq!((m.parity[Player::SECOND][a1], m.parity[Player::SECOND][a2]), (1, 3));
+        // Tic-tac-toe: nothing falls, no threats term.
+        assert_eq!(Variant::load("tic-tac-toe", &[]).unwrap().rules.eval.threats, 0);
+    }
+
+    #[test]
+    fn a_royal_piece_attacked_costs_its_owner() {
+        let v = Variant::load("lielow", &[]).unwrap();
+        let u = v.rules.eval.royal;
+        assert_eq!(u, 500);
+        // A random game of Lielow: after white's d3-d5 (level 3), black's king, the crowned
+        // stack, stands where a white stack lands exactly; white's is safe.
+        let moves = "f2-g1 b7-a6 g1-e1 d7-e8 e2-d3 e8-g8 h2-g1 c7-c8 e1-h1 e7-d7 h1-d1 c8-c6 d2-e3 a7-off \
+                     d1-d6 d7-d5 a2-b3 a6-off b2-a3 d5-a8 c2-c1 c6-c3";
+        assert_eq!(term_after(&v, moves, Term::Royal), [0, 0]);
+        assert_eq!(term_after(&v, &format!("{moves} d3-d5"), Term::Royal), [-u, 0]);
+        // Chess: check is illegal and the king is never captured; no royal term.
+        assert_eq!(Variant::load("chess", &[]).unwrap().rules.eval.royal, 0);
     }
 
     #[test]

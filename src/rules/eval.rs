@@ -30,6 +30,19 @@
 //! - **stores**: where the rules sow (`[sowing]`), the seeds in each player's store, each worth
 //!   an ordinary piece, and a quarter of that for each seed in the player's pits (they are its
 //!   own when the game ends, but may still be sown away or captured).
+//! - **threats**: where pieces are dropped with gravity and `in_a_row` wins, the empty cells that
+//!   would complete a player's line (every other cell of an open window is its), counted once a
+//!   cell; a threat on a row of the player's parity counts three times (rows counted from where
+//!   the fall ends: odd rows for the player who moves first, even ones for the other, the
+//!   zugzwang rule of column games).
+//! - **royal**: where a royal piece's capture ends the game (a royal kind, or a crown held by
+//!   attribute) and pieces capture by landing (what the attack query answers), each of a
+//!   player's royal pieces that the opponent attacks costs half a piece.
+//! - **attributes**: where a piece moves exactly as far as one of its attributes says (`distance
+//!   = "level"`), what it gains or loses as that attribute changes: derived as kinds' values
+//!   are, 100 points times the square root of its reach on an empty board at that distance
+//!   relative to its reach at the starting value, less 100 (a Lielow stack of level 7 reaches
+//!   few cells of an 8 × 8 board, and is worth less than one of level 1).
 
 use super::raw::RawEval;
 use super::validate::context::{R, V};
@@ -37,7 +50,7 @@ use super::{EndKind, KindSet, NoMoves, Ruleset};
 use crate::cellset::CellSet;
 use crate::geometry::{Geometry, NONE, ZoneSet};
 use crate::piece::{ByPlayer, KindId, PieceCode, Player};
-use crate::rules::movement::Form;
+use crate::rules::movement::{Distance, Form};
 use crate::rules::names::Names;
 
 /// Evaluation units per point: a TOML value of 100 (an ordinary piece) is 1000 units, so that
@@ -71,6 +84,15 @@ pub(crate) const LINE_POINTS: i32 = 4;
 /// Points per piece a player still needs to place to make a connection (`connected`).
 pub(crate) const CONNECT_POINTS: i32 = 30;
 
+/// Points of a threat (a cell that would complete a player's `in_a_row` window) in a game whose
+/// pieces fall; one on a row of the player's parity counts [`GOOD_PARITY`] times.
+pub(crate) const THREAT_POINTS: i32 = 15;
+/// How many times a threat on a row of its player's parity counts.
+pub(crate) const GOOD_PARITY: u8 = 3;
+
+/// Points a royal piece under attack costs its owner.
+pub(crate) const ROYAL_POINTS: i32 = 50;
+
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Term {
@@ -86,11 +108,14 @@ pub(crate) enum Term {
     Connection,
     // ---- Sowing (mancala) ----
     Stores,
+    Threats,
+    Royal,
+    Attributes,
 }
 
 impl Term {
     /// How many terms there are.
-    pub(crate) const COUNT: usize = 11;
+    pub(crate) const COUNT: usize = 14;
     pub(crate) const ALL: [Term; Term::COUNT] = [
         Term::Material,
         Term::Progress,
@@ -103,6 +128,9 @@ impl Term {
         Term::Script,
         Term::Connection,
         Term::Stores,
+        Term::Threats,
+        Term::Royal,
+        Term::Attributes,
     ];
 
     /// The term's name, as `[ai.eval] weights` and the evaluation breakdown write it.
@@ -119,6 +147,9 @@ impl Term {
             Term::Script => "script",
             Term::Connection => "connection",
             Term::Stores => "stores",
+            Term::Threats => "threats",
+            Term::Royal => "royal",
+            Term::Attributes => "attributes",
         }
     }
 
@@ -138,6 +169,11 @@ impl Term {
             Term::Script => "the script's evaluate hook",
             Term::Connection => "pieces still to place for a chain to join the zones of `connected` (fewer is better)",
             Term::Stores => "seeds in the player's store (a piece each), and a quarter for each seed on its side (sowing)",
+            Term::Threats => {
+                "empty cells that would complete the player's line where pieces fall (three times on rows of its parity: odd ones for the first player)"
+            }
+            Term::Royal => "royal pieces the opponent attacks (a cost)",
+            Term::Attributes => "what pieces gain or lose as the attribute that sets how far they move changes (from their reach)",
         }
     }
 
@@ -236,6 +272,18 @@ pub(crate) struct EvalModel {
     pub(crate) classes: Vec<Vec<(i32, i32, u128)>>,
     /// The node budget of a bare `ab` (`[ai] nodes`, or [`DEFAULT_NODES`]).
     pub(crate) nodes: u64,
+    /// Units per threat (0: not measured: no gravity drop, or no `in_a_row` win).
+    pub(crate) threats: i32,
+    /// Where threats are measured: their parity and the columns they are read along.
+    pub(crate) threat_shape: ThreatShape,
+    /// Units a royal piece under attack costs (0: no royal piece whose capture ends the game).
+    pub(crate) royal: i32,
+    /// Per code: the attribute slot that sets its move distance, and per value of it the points
+    /// its value gains (or loses) against the value it starts with (`None`: no such attribute).
+    pub(crate) levels: Vec<Option<(u8, Vec<i32>)>>,
+    /// Units per point of `levels` (0: not measured).
+    pub(crate) level_units: i32,
+
     /// `[ai] implicit_takes`: which moves that take or convert what they do not list the search
     /// counts as captures.
     pub(crate) implicit_takes: ImplicitTakes,
@@ -344,6 +392,8 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         .map(|(k, slot)| (slot, units(sign * values[k.0 as usize] as f64, weights[Term::Material.index()])))
         .collect();
     let classes = classes_of(&material, &progress, n);
+    let threat_shape = threat_shape(r);
+    let levels = level_points(r, sign);
     EvalModel {
         values,
         weights: *weights,
@@ -368,7 +418,128 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         classes,
         nodes,
         implicit_takes: ImplicitTakes::default(),
+        threats: if threat_shape.columns.is_empty() { 0 } else { units(THREAT_POINTS as f64, weights[Term::Threats.index()]) },
+        threat_shape,
+        level_units: if levels.iter().any(Option::is_some) { units(1.0, weights[Term::Attributes.index()]) } else { 0 },
+        levels,
+        royal: if royal_is_result(r) && royal_pieces(r) && r.landing_captures {
+            units(ROYAL_POINTS as f64, weights[Term::Royal.index()])
+        } else {
+            0
+        },
     }
+}
+
+/// Whether capturing (or driving off) a royal piece ends the game.
+fn royal_is_result(r: &Ruleset) -> bool {
+    r.royal_ends_game || r.ends.iter().any(|e| matches!(e.kind, EndKind::RoyalLeftBoard))
+}
+
+/// Whether a royal piece can stand on the board: a royal kind, or a crown.
+fn royal_pieces(r: &Ruleset) -> bool {
+    r.crown.is_some() || r.kinds.iter().any(|k| k.royal)
+}
+
+/// Per code whose move distance is one of its attributes: that slot, and per value of it (0 up
+/// to the board's longer side) the points a piece gains against its starting value: an
+/// ordinary piece's 100 points times the square root of its reach on an empty board at that
+/// distance over its reach at the start, less 100 (as kinds' values are derived from reach;
+/// not the kind's own value, so that the term stays one number times a count for `tune`).
+fn level_points(r: &Ruleset, sign: f64) -> Vec<Option<(u8, Vec<i32>)>> {
+    let g = &r.geometry;
+    let longest = i32::from(g.files.max(g.ranks));
+    let reach = |vecs: &[(i8, i8)], d: i32| -> f64 {
+        let cells = g.cells().count().max(1);
+        let landings: usize = g
+            .cells()
+            .map(|c| {
+                let (x, y) = g.coords(c);
+                vecs.iter().filter(|&&(dx, dy)| g.at(i32::from(x) + d * i32::from(dx), i32::from(y) + d * i32::from(dy)).is_some()).count()
+            })
+            .sum();
+        landings as f64 / cells as f64
+    };
+    (0..PieceCode::count(r.kinds.len()))
+        .map(|c| {
+            let leap = r.pieces[c].quiet.iter().find_map(|f| match f {
+                Form::Leap { vecs, distance: Distance::Attribute(s), .. } if c > 0 => Some((*s, vecs)),
+                _ => None,
+            });
+            let (slot, vecs) = leap?;
+            let k = PieceCode::from_index(c).kind();
+            let start = r.kinds[k.0 as usize].attributes.iter().find(|(s, _)| *s == slot).map_or(1, |&(_, v)| v);
+            let base = reach(vecs, start);
+            if base <= 0.0 {
+                return None;
+            }
+            let points = (0..=longest).map(|d| (sign * 100.0 * ((reach(vecs, d) / base).sqrt() - 1.0)).round() as i32).collect();
+            Some((slot, points))
+        })
+        .collect()
+}
+
+/// Where threats are measured (a game whose pieces fall, won by `in_a_row`; empty otherwise).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ThreatShape {
+    /// Per player, per cell: how many times a threat there counts (1, or [`GOOD_PARITY`]).
+    pub(crate) parity: ByPlayer<Vec<u8>>,
+    /// Each column's cells from where the fall ends upwards (a threat above the opponent's in
+    /// its column is worth nothing: the lower one decides the column first).
+    pub(crate) columns: Vec<Vec<u16>>,
+}
+
+/// The threats' shape, in a game whose pieces fall and an `in_a_row` wins. Rows are counted
+/// along the fall from where it ends (1 there): a threat on an odd row counts [`GOOD_PARITY`]
+/// times for the player who moves first, on an even row for the other (Allis's zugzwang rule
+/// of Connect Four: with columns of even height filled in turn, the first player gets the odd
+/// cells).
+fn threat_shape(r: &Ruleset) -> ThreatShape {
+    let lines = r.ends.iter().any(|e| matches!(e.kind, EndKind::InARow { win: true, .. }));
+    let Some(fall) = r.pieces.iter().filter_map(|p| p.drop.as_ref()).find(|d| d.gravity.is_some()).map(|d| &d.fall) else {
+        return ThreatShape::default();
+    };
+    if !lines || fall.len() != r.geometry.len() || !CellSet::fits(fall.len()) {
+        return ThreatShape::default();
+    }
+    let parity = parity_of(fall, r.first);
+    // Each column from its bottom (where the fall ends) up, along the fall backwards.
+    let mut up = vec![NONE; fall.len()];
+    for (c, &below) in fall.iter().enumerate().filter(|(_, b)| **b != NONE) {
+        up[below as usize] = c as u16;
+    }
+    let mut columns = Vec::new();
+    for bottom in (0..fall.len() as u16).filter(|&c| fall[c as usize] == NONE) {
+        let mut col = vec![bottom];
+        while let Some(&top) = col.last()
+            && up[top as usize] != NONE
+            && col.len() <= fall.len()
+        {
+            col.push(up[top as usize]);
+        }
+        columns.push(col);
+    }
+    ThreatShape { parity, columns }
+}
+
+/// [`ThreatShape::parity`] of a fall (`first`: who moves first).
+fn parity_of(fall: &[u16], first: Player) -> ByPlayer<Vec<u8>> {
+    let depth = |mut c: u16| {
+        let mut d = 0usize;
+        while fall[c as usize] != NONE && d <= fall.len() {
+            c = fall[c as usize];
+            d += 1;
+        }
+        d
+    };
+    let mut out = ByPlayer::new(Vec::new(), Vec::new());
+    for cell in 0..fall.len() as u16 {
+        let odd_row = depth(cell) % 2 == 0;
+        for p in Player::both() {
+            let good = odd_row == (p == first);
+            out[p].push(if good { GOOD_PARITY } else { 1 });
+        }
+    }
+    out
 }
 
 /// The codes of kind `k` for each player.
@@ -387,7 +558,7 @@ fn exit_distances(r: &Ruleset) -> Vec<Option<Vec<u16>>> {
 /// Each kind's value in points: overridden, or derived from mobility (a race's pieces are worth
 /// their way out; a royal piece whose loss ends the game nothing).
 fn piece_values(r: &Ruleset, overrides: &[Option<i32>], race: bool, exit_dist: &[Option<Vec<u16>>]) -> Vec<i32> {
-    let royal_is_result = r.royal_ends_game || r.ends.iter().any(|e| matches!(e.kind, EndKind::RoyalLeftBoard));
+    let royal_is_result = royal_is_result(r);
     let max_exit = |k: usize| codes_of(k).iter().filter_map(|c| exit_dist[c.index()].as_ref().map(|d| max_finite(d))).max();
     let mobility: Vec<f64> = (0..r.kinds.len()).map(|k| empty_board_mobility(r, codes_of(k)[0].index())).collect();
     let reference = mobility
@@ -585,10 +756,8 @@ fn conversion_exposure(r: &Ruleset) -> Vec<u32> {
 
 /// Every window of an `in_a_row` win: `length` cells in a line along one of its axes.
 fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
+    // Built at any weight: the threats term reads the same windows.
     let mut out = Vec::new();
-    if units == 0 {
-        return out;
-    }
     for e in &r.ends {
         let EndKind::InARow { length, kinds, axes, win: true, .. } = &e.kind else { continue };
         let length = *length as usize;
@@ -796,6 +965,25 @@ mod tests {
         assert_eq!(g.need.0, [4, 4]);
         // No move is a draw in Bivouac: mobility does not count.
         assert_eq!(m.mobility, 0);
+    }
+
+    #[test]
+    fn a_stack_is_worth_its_reach_at_its_level() {
+        // Lielow: a stack moves exactly its level in 8 directions. On the empty 8 × 8 board a
+        // level-1 stack reaches 420 / 64 cells on average (a king's moves), a level-2 one
+        // 336 / 64 (48 landings along each file or rank direction, 36 along each diagonal),
+        // a level-8 one none. Worth 100 points times sqrt(reach / reach at level 1), less 100.
+        let v = Variant::load("lielow", &[]).unwrap();
+        let m = &v.rules.eval;
+        let (slot, tab) = m.levels[PieceCode::new(KindId(0), Player::FIRST).index()].clone().unwrap();
+        assert_eq!(slot, v.rules.attributes.iter().position(|a| a == "level").unwrap() as u8);
+        assert_eq!(tab.len(), 9);
+        assert_eq!((tab[1], tab[2], tab[8]), (0, (100.0 * ((336.0f64 / 420.0).sqrt() - 1.0)).round() as i32, -100));
+        assert!(tab[1..].windows(2).all(|w| w[0] >= w[1]), "{tab:?}");
+        assert!(m.level_units > 0);
+        // Checkers has no attribute: nothing measured.
+        let v = Variant::load("checkers", &[]).unwrap();
+        assert!(v.rules.eval.levels.iter().all(Option::is_none) && v.rules.eval.level_units == 0);
     }
 
     #[test]

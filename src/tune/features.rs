@@ -3,8 +3,8 @@
 //! model's per-code, per-cell tables (material and progress: values, their signs, promotion
 //! gains, races and cells that can be turned over are all in the tables), each counter (pieces in
 //! hand, exits), and the counts the other terms multiply (moves, open-line squares, territory,
-//! the script's points, goal cells held). Everything is from the point of view of the player to
-//! decide, as the evaluation is.
+//! the script's points, goal cells held, threats, royal pieces attacked, distance attributes).
+//! Everything is from the point of view of the player to decide, as the evaluation is.
 //!
 //! The model for some numbers is built by the variant loader's own builder
 //! ([`crate::rules::eval::build_model`]), so the tables are exactly those a variant file with
@@ -38,6 +38,12 @@ pub(crate) struct Counts {
     pub(crate) fill: f32,
     /// Progress towards `zone_filled` goals, in units at progress weight 1.
     pub(crate) goals: f32,
+    /// Threats, each counted by its parity (the threats term).
+    pub(crate) threats: f32,
+    /// Royal pieces under attack (the royal term, a cost).
+    pub(crate) royal: f32,
+    /// Points of pieces' distance attributes (the attributes term).
+    pub(crate) attributes: f32,
 }
 
 /// Positions read for tuning (see the module documentation), with their results.
@@ -105,6 +111,9 @@ impl<'a> Reader<'a> {
             stores: per(diff(Term::Stores), m.stores) as f32,
             fill: per(diff(Term::Fill), m.fill) as f32,
             goals: (diff(Term::Progress) - board_progress as f64) as f32,
+            threats: per(diff(Term::Threats), m.threats) as f32,
+            royal: per(diff(Term::Royal), m.royal) as f32,
+            attributes: per(diff(Term::Attributes), m.level_units) as f32,
         });
         data.results.push(result);
         data.held_out.push(held_out);
@@ -171,6 +180,9 @@ impl Data {
             + m.script as f64 * c.script as f64
             + m.stores as f64 * c.stores as f64
             + m.fill as f64 * c.fill as f64
+            + m.threats as f64 * c.threats as f64
+            + m.royal as f64 * c.royal as f64
+            + m.level_units as f64 * c.attributes as f64
             + m.weights[Term::Progress.index()] * c.goals as f64;
         (e as f64 + scaled).clamp(-(EVAL_MAX as f64), EVAL_MAX as f64)
     }

@@ -172,7 +172,11 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     write_into(&v, &t).unwrap();
     let new = std::fs::read_to_string(dir.join("variant.toml")).unwrap();
     // The file is the old one and the section.
-    assert!(new.starts_with(&old) && new.ends_with("[ai.eval]\nvalues = { stack = 137 }\nweights = { mobility = 0.457 }\n"), "{new}");
+    assert!(
+        new.starts_with(&old)
+            && new.ends_with("[ai.eval]\nvalues = { stack = 137 }\nweights = { mobility = 0.457, royal = 1, attributes = 1 }\n"),
+        "{new}"
+    );
     // Loaded, it evaluates every position as the model fitted.
     let w = Variant::load(&spec, &[]).unwrap();
     agrees(&w, &w.rules.eval, &data, &mut positions, 0.0);
