@@ -424,25 +424,45 @@ fn pool(
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
         // Bounded: workers that outrun this thread wait, so finished games never pile up here.
-        let (tx, rx) = std::sync::mpsc::sync_channel(64 * threads);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Run)>(4 * threads);
         let mut backs = Vec::new();
         let handles: Vec<_> = (0..threads)
             .map(|w| {
                 let tx = tx.clone();
-                let (back, spares) = std::sync::mpsc::channel::<GameRecord>();
+                let (back, spares) = std::sync::mpsc::channel::<Run>();
                 backs.push(back);
                 let (next, stop) = (&next, &stop);
                 s.spawn(move || {
                     let mut desk = Desk::new(v);
+                    // Games are taken a run at a time, the run doubling while it lasts under a
+                    // millisecond (a game cheaper than its hand-over goes in a batch of many;
+                    // a searching player's, one at a time).
+                    let mut run = 1;
                     while !stop.load(Ordering::Relaxed) {
-                        let at = next.fetch_add(1, Ordering::Relaxed);
-                        if at >= n {
+                        let first = next.fetch_add(run, Ordering::Relaxed);
+                        if first >= n {
                             break;
                         }
-                        let mut rec = spares.try_recv().unwrap_or_default();
-                        let r = play(&mut desk, at, &mut rec).map(|()| rec);
-                        let failed = r.is_err();
-                        if tx.send((w, at, r)).is_err() || failed {
+                        let mut batch: Run = spares.try_recv().unwrap_or_default();
+                        batch.done.clear();
+                        let t = std::time::Instant::now();
+                        let mut failed = false;
+                        for at in first..(first + run).min(n) {
+                            let k = batch.done.len();
+                            if batch.records.len() <= k {
+                                batch.records.push(GameRecord::default());
+                            }
+                            let r = play(&mut desk, at, &mut batch.records[k]);
+                            failed = r.is_err();
+                            batch.done.push((at, r));
+                            if failed {
+                                break;
+                            }
+                        }
+                        if t.elapsed() < std::time::Duration::from_millis(1) && run < 256 {
+                            run *= 2;
+                        }
+                        if tx.send((w, batch)).is_err() || failed {
                             break;
                         }
                     }
@@ -450,24 +470,29 @@ fn pool(
             })
             .collect();
         drop(tx);
-        for (w, at, r) in &rx {
-            let go = match r {
-                Ok(mut rec) => {
-                    let go = take(at, Ok(&mut rec));
-                    // (A worker that has stopped no longer takes records back.)
-                    let _ = backs[w].send(rec);
-                    go
+        'batches: for (w, mut batch) in &rx {
+            let Run { done, records } = &mut batch;
+            for (k, (at, r)) in done.drain(..).enumerate() {
+                let r = r.map(|()| &mut records[k]);
+                if !take(at, r) {
+                    break 'batches;
                 }
-                Err(e) => take(at, Err(e)),
-            };
-            if !go {
-                break;
             }
+            // (A worker that has stopped no longer takes its batches back.)
+            let _ = backs[w].send(batch);
         }
         stop.store(true, Ordering::Relaxed);
         drop(rx);
         handles.into_iter().any(|h| h.join().is_err())
     })
+}
+
+/// A run of finished jobs a worker hands over at once: each job and whether it finished, its
+/// game in `records` at the same place (records beyond are spares).
+#[derive(Default)]
+struct Run {
+    done: Vec<(usize, Result<(), SelfplayError>)>,
+    records: Vec<GameRecord>,
 }
 
 /// What the progress bar says after its count: the rate and the time left once a game played
