@@ -131,7 +131,7 @@ impl<'a> Dfpn<'a> {
     /// Searches `pos` (not finished) until it is decided for the prover within `left` plies,
     /// or a limit stops it. The path above `pos` is `self.path`'s.
     pub fn run(&mut self, pos: &mut Position, left: u32) -> Result<Val, Stop> {
-        let v = self.look(pos, left);
+        let v = self.leaf(pos, left)?;
         if v.is_proved() || v.is_disproved() {
             return Ok(v);
         }
@@ -161,6 +161,18 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// [`look`](Self::look), and at the horizon whether the player to move has no move (a
+    /// game over, not a line cut).
+    fn leaf(&self, pos: &mut Position, left: u32) -> Result<Val, Stop> {
+        let v = self.look(pos, left);
+        if left > 0 || pos.result().is_some() || v.cycle {
+            return Ok(v);
+        }
+        let mut moves = Vec::new();
+        self.v.legal_moves(pos, &mut moves)?;
+        Ok(if moves.is_empty() { self.over(self.v.no_moves_outcome(pos).winner) } else { v })
+    }
+
     /// A finished game for the prover.
     fn over(&self, w: Winner) -> Val {
         if w == Winner::Player(self.prover) { Val::proved(0) } else { Val::disproved(SURE) }
@@ -187,8 +199,9 @@ impl<'a> Dfpn<'a> {
         for m in moves {
             self.v.make(pos, m)?;
             let counted = self.count();
-            kids.push(self.look(pos, left - 1));
+            let kid = if counted.is_ok() { self.leaf(pos, left - 1) } else { Ok(Val::UNKNOWN) };
             pos.undo();
+            kids.push(kid?);
             counted?;
         }
         Ok(kids)
@@ -211,11 +224,17 @@ impl<'a> Dfpn<'a> {
         self.path.push(key);
         let r = self.deepen(pos, &moves, &mut kids, th, left, or);
         self.path.pop();
-        let v = r?;
+        // Stopped by a limit, the numbers so far are kept too: the next search from the root
+        // goes on from them.
+        let (v, stop) = match r {
+            Ok(v) => (v, None),
+            Err(e @ (Stop::Nodes | Stop::Interrupted)) => (combine(&kids, or), Some(e)),
+            Err(e) => return Err(e),
+        };
         if !v.cycle {
             self.keep(key, v, start);
         }
-        Ok(v)
+        stop.map_or(Ok(v), Err)
     }
 
     /// `mid`'s loop over the children.

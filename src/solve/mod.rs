@@ -70,6 +70,9 @@ pub struct Solution {
     pub table: (usize, usize),
     /// Why it stopped before proving a value (or before a win's length was the shortest).
     pub stopped: Option<&'static str>,
+    /// Unproved, each question's proof and disproof numbers at the root when it stopped (how
+    /// far it got: a proof number of 1,000 means that many more positions at least).
+    pub open: Vec<(Player, u32, u32)>,
 }
 
 /// The first budget of positions for each question; it doubles each round.
@@ -83,7 +86,7 @@ pub fn solve(v: &Variant, pos: &Position, limits: Limits, mut progress: impl FnM
     let mut pos = pos.clone();
     let horizon = limits.horizon.clamp(1, MAX_HORIZON);
     let mut out =
-        Solution { value: None, exact: true, best: None, line: Vec::new(), horizon, nodes: 0, table: (0, 0), stopped: None };
+        Solution { value: None, exact: true, best: None, line: Vec::new(), horizon, nodes: 0, table: (0, 0), stopped: None, open: Vec::new() };
     if let Some(r) = pos.result() {
         out.value = Some(value_of(r.winner, pos.side(), 0));
         return Ok(out);
@@ -94,13 +97,13 @@ pub fn solve(v: &Variant, pos: &Position, limits: Limits, mut progress: impl FnM
             "solving: can {} win? {} positions, table {}% full",
             rules.player_name(p),
             crate::progress::thousands(n),
-            t.used * 100 / t.len().max(1)
+            t.used * 100 / t.capacity().max(1)
         ))
     };
     let mut s = Dfpn::new(v, limits.memory, &mut report);
     let r = settle(&mut s, &mut pos, limits.nodes, horizon, &mut out);
     out.nodes = s.nodes;
-    out.table = (s.table.used, s.table.len());
+    out.table = (s.table.used, s.table.capacity());
     r?;
     Ok(out)
 }
@@ -121,7 +124,17 @@ fn settle(s: &mut Dfpn, pos: &mut Position, nodes: u64, horizon: u32, out: &mut 
                 Ok(a) if a.is_proved() => return shorten(s, pos, nodes, a.dist, i == 0, out),
                 Ok(a) => answers[i] = Some(a),
                 Err(Stop::Nodes) if s.nodes < nodes => {}
-                Err(e) => return stopped(e, out),
+                Err(e) => {
+                    // How far each open question got.
+                    for (j, p) in sides.iter().enumerate() {
+                        if answers[j].is_none() {
+                            s.ask(*p);
+                            let a = s.look(pos, horizon);
+                            out.open.push((*p, a.pn, a.dn));
+                        }
+                    }
+                    return stopped(e, out);
+                }
             }
         }
         if let [Some(a), Some(b)] = answers {
@@ -287,9 +300,12 @@ impl Solution {
             let line: Vec<String> = self.line.iter().map(|m| m.text(g)).collect();
             s.push_str(&format!("line: {}\n", line.join(" ")));
         }
+        for &(p, pn, dn) in &self.open {
+            s.push_str(&format!("can {} win? proof number {pn}, disproof number {dn}\n", v.rules.player_name(p)));
+        }
         s.push_str(&format!("positions visited: {}\n", self.nodes));
         let (used, size) = self.table;
-        s.push_str(&format!("table: {used} of {size} entries ({} MiB)\n", (size * ENTRY_BYTES) >> 20));
+        s.push_str(&format!("table: {used} positions kept, room for {size} ({} MiB)\n", (size * ENTRY_BYTES) >> 20));
         s
     }
 }
@@ -325,6 +341,31 @@ mod tests {
         // A finished game is its own value.
         let (s, _, _) = solved("chess", Some("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"), Limits::default());
         assert_eq!(s.value, Some(Value::Loss(0)));
+    }
+
+    #[test]
+    fn three_chess_mates_with_their_length_in_any_table() {
+        // Fairy-Stockfish: mate in 2, in 3 and in 3 (3, 5 and 5 plies); the smallest table
+        // (1,024 positions) forgets and proves again, and must find the same lengths.
+        for (fen, plies) in [
+            ("kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 3),
+            ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 5),
+            ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 5),
+        ] {
+            for memory in [1 << 20, 0] {
+                let (s, v, mut pos) = solved("chess", Some(fen), Limits { memory, ..Limits::default() });
+                assert_eq!((s.value, s.exact), (Some(Value::Win(plies)), true), "{fen} {memory}");
+                // The line is the proof's: it ends in the mate (the loser's replies are the
+                // longest the table's proofs know, so it may be shorter).
+                assert!(s.line.len() <= plies as usize && s.line.len() % 2 == 1, "{fen} {memory}");
+                for m in &s.line {
+                    v.make(&mut pos, m).unwrap();
+                }
+                let mut moves = Vec::new();
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                assert!(moves.is_empty(), "{fen} {memory}");
+            }
+        }
     }
 
     #[test]

@@ -59,17 +59,26 @@ pub(super) struct Table {
     /// only the pages it touches.
     slots: Vec<[u64; 3]>,
     pub used: usize,
+    /// The most entries: the table starts small and doubles as it fills, up to this.
+    max: usize,
 }
 
 impl Table {
     /// A table within `bytes` (at least 1,024 entries).
     pub fn new(bytes: usize) -> Table {
-        let n = (bytes / ENTRY_BYTES).max(1024) / WAYS * WAYS;
-        Table { slots: vec![[0u64; 3]; n], used: 0 }
+        let max = (bytes / ENTRY_BYTES).max(1024) / WAYS * WAYS;
+        Table { slots: vec![[0u64; 3]; max.min(1 << 16)], used: 0, max }
     }
 
+    /// The entries it has room for now.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.slots.len()
+    }
+
+    /// The entries it may grow to.
+    pub fn capacity(&self) -> usize {
+        self.max
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -87,21 +96,36 @@ impl Table {
     /// over the bucket's entry of least work.
     pub fn put(&mut self, mut e: Entry) {
         let b = self.bucket(e.key);
-        let bucket = &mut self.slots[b..b + WAYS];
-        let i = match bucket.iter().position(|s| s[0] == e.key && !empty(s)) {
-            Some(i) => {
-                e.work = e.work.saturating_add(Entry::unpack(bucket[i]).work);
+        let own = self.slots[b..b + WAYS].iter().position(|s| s[0] == e.key && !empty(s));
+        let free = self.slots[b..b + WAYS].iter().position(empty);
+        let i = match (own, free) {
+            (Some(i), _) => {
+                e.work = e.work.saturating_add(Entry::unpack(self.slots[b + i]).work);
                 i
             }
-            None => match bucket.iter().position(empty) {
-                Some(i) => {
-                    self.used += 1;
-                    i
-                }
-                None => (0..WAYS).min_by_key(|&i| Entry::unpack(bucket[i]).work).unwrap_or(0),
-            },
+            (None, Some(_)) if (self.used + 1) * 4 > self.slots.len() * 3 && self.slots.len() < self.max => {
+                self.grow();
+                return self.put(e);
+            }
+            (None, Some(i)) => {
+                self.used += 1;
+                i
+            }
+            (None, None) => (0..WAYS).min_by_key(|&i| Entry::unpack(self.slots[b + i]).work).unwrap_or(0),
         };
-        bucket[i] = e.pack();
+        self.slots[b + i] = e.pack();
+    }
+}
+
+impl Table {
+    /// Doubles the table (up to its limit), every entry moved to its new bucket.
+    fn grow(&mut self) {
+        let n = (self.slots.len() * 2).min(self.max);
+        let old = std::mem::replace(&mut self.slots, vec![[0u64; 3]; n]);
+        self.used = 0;
+        for s in old.iter().filter(|s| !empty(s)) {
+            self.put(Entry::unpack(*s));
+        }
     }
 }
 
@@ -114,7 +138,7 @@ mod tests {
         let e = Entry { key: 7, pn: INF, dn: 0, work: 123, dist: SURE, best: 9 };
         assert_eq!(Entry::unpack(e.pack()), e);
         let mut t = Table::new(0);
-        assert_eq!(t.len(), 1024);
+        assert_eq!((t.len(), t.capacity()), (1024, 1024));
         // Five keys in one bucket: the fifth replaces the one of least work.
         let b = t.bucket(1);
         let keys: Vec<u64> = (1..u64::MAX).filter(|&k| t.bucket(k) == b).take(5).collect();
@@ -126,5 +150,19 @@ mod tests {
         // A position stored again keeps its place and adds its work.
         t.put(Entry { key: keys[0], pn: 0, dn: INF, work: 1, dist: 3, best: 1 });
         assert_eq!(t.get(keys[0]).map(|e| (e.pn, e.work)), Some((0, 51)));
+    }
+
+    #[test]
+    fn the_table_doubles_as_it_fills_and_keeps_its_entries() {
+        let mut t = Table::new(1 << 22);
+        let (start, max) = (t.len(), t.capacity());
+        assert!(start < max);
+        for k in 1..=start as u64 {
+            t.put(Entry { key: k * 0x9E37_79B9_7F4A_7C15, pn: 1, dn: 2, work: 1, dist: 0, best: 0 });
+        }
+        assert!(t.len() > start && t.len() <= max);
+        // A full bucket may have given one up before the table grew: nearly all are there.
+        let kept = (1..=start as u64).filter(|k| t.get(k * 0x9E37_79B9_7F4A_7C15).is_some()).count();
+        assert!(kept * 100 >= start * 99, "{kept} of {start}");
     }
 }
