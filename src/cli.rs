@@ -728,6 +728,8 @@ fn analyse(game: &Game, engine: &str, lines: usize, seed: u64, out: &mut dyn Wri
 
 fn solve(game: &Game, limits: crate::solve::Limits, out: &mut dyn Write) -> Result<(), CliError> {
     let (v, pos) = setup(game)?;
+    // Ctrl-C stops it with what it proved.
+    crate::interrupt::install().map_err(CliError::failed)?;
     let line = crate::progress::Spinner::start();
     let solution = crate::solve::solve(&v, &pos, limits, crate::progress::report).map_err(CliError::failed)?;
     drop(line);

@@ -85,8 +85,17 @@ const FIRST_BUDGET: u64 = 1 << 16;
 pub fn solve(v: &Variant, pos: &Position, limits: Limits, mut progress: impl FnMut(&str)) -> Result<Solution, crate::script::ScriptError> {
     let mut pos = pos.clone();
     let horizon = limits.horizon.clamp(1, MAX_HORIZON);
-    let mut out =
-        Solution { value: None, exact: true, best: None, line: Vec::new(), horizon, nodes: 0, table: (0, 0), stopped: None, open: Vec::new() };
+    let mut out = Solution {
+        value: None,
+        exact: true,
+        best: None,
+        line: Vec::new(),
+        horizon,
+        nodes: 0,
+        table: (0, 0),
+        stopped: None,
+        open: Vec::new(),
+    };
     if let Some(r) = pos.result() {
         out.value = Some(value_of(r.winner, pos.side(), 0));
         return Ok(out);
@@ -163,7 +172,14 @@ fn stopped(e: Stop, out: &mut Solution) -> Result<(), crate::script::ScriptError
 
 /// The prover (`s`'s) wins in `len` plies: searches again within one ply less until it cannot
 /// (then `len` is the shortest), and walks the line.
-fn shorten(s: &mut Dfpn, pos: &mut Position, nodes: u64, mut len: u16, mover: bool, out: &mut Solution) -> Result<(), crate::script::ScriptError> {
+fn shorten(
+    s: &mut Dfpn,
+    pos: &mut Position,
+    nodes: u64,
+    mut len: u16,
+    mover: bool,
+    out: &mut Solution,
+) -> Result<(), crate::script::ScriptError> {
     s.limit = nodes;
     while len > 1 {
         match s.run(pos, u32::from(len) - 1) {
