@@ -199,7 +199,7 @@ pub(crate) enum Command {
         /// Stop after visiting this many positions.
         #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
         nodes: u64,
-        /// The longest line tried, in plies.
+        /// The longest line searched, in plies (a line cut there counts as a draw).
         #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=crate::solve::MAX_HORIZON as i64))]
         horizon: u32,
     },
@@ -728,11 +728,10 @@ fn analyse(game: &Game, engine: &str, lines: usize, seed: u64, out: &mut dyn Wri
 
 fn solve(game: &Game, limits: crate::solve::Limits, out: &mut dyn Write) -> Result<(), CliError> {
     let (v, pos) = setup(game)?;
+    // Ctrl-C stops it with what it proved.
+    crate::interrupt::install().map_err(CliError::failed)?;
     let line = crate::progress::Spinner::start();
-    let report = |h: u32, n: u64| {
-        crate::progress::report(&format!("solving: lines of {h} plies searched, {} positions", crate::progress::thousands(n)))
-    };
-    let solution = crate::solve::solve(&v, &pos, limits, report).map_err(CliError::failed)?;
+    let solution = crate::solve::solve(&v, &pos, limits, crate::progress::report).map_err(CliError::failed)?;
     drop(line);
     Ok(out.write_all(solution.text(&v, &pos).as_bytes())?)
 }

@@ -583,9 +583,7 @@ fn solve(s: &mut Session, c: &Command, rest: &str) -> Result<Reply, CommandError
         }
     }
     s.report("solving (Ctrl-C stops)");
-    let solution = crate::solve::solve(&s.variant, &s.pos, limits, |h, n| {
-        crate::progress::report(&format!("solving: lines of {h} plies searched, {} positions", crate::progress::thousands(n)))
-    })?;
+    let solution = crate::solve::solve(&s.variant, &s.pos, limits, crate::progress::report)?;
     text(solution.text(&s.variant, &s.pos))
 }
 
