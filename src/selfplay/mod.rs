@@ -461,6 +461,21 @@ impl<'a> Desk<'a> {
         }
     }
 
+    /// Game `index`'s seed, its generators (the game's, and the opening's, shared by the two
+    /// games of a pair when the seats alternate), its engines by seat and their names.
+    fn seeds(&mut self, cfg: &Config, index: u64) -> Seeds {
+        let seed = game_seed(cfg.seed, index);
+        let engines = cfg.players(index);
+        let pair = if cfg.alternate { index / 2 } else { index };
+        Seeds {
+            seed,
+            rng: ai::rng(seed),
+            opening: ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair)),
+            engines,
+            names: (self.name(engines.0), self.name(engines.1)),
+        }
+    }
+
     /// `e`'s name as records write it.
     fn name(&mut self, e: Engine) -> std::sync::Arc<str> {
         if let Some((_, n)) = self.names.iter().find(|(x, _)| *x == e) {
@@ -470,6 +485,15 @@ impl<'a> Desk<'a> {
         self.names.push((e, n.clone()));
         n
     }
+}
+
+/// What a game starts from ([`Desk::seeds`]).
+struct Seeds {
+    seed: u64,
+    rng: ai::Rng,
+    opening: ai::Rng,
+    engines: (Engine, Engine),
+    names: (std::sync::Arc<str>, std::sync::Arc<str>),
 }
 
 /// What a game gathers as it is played, for its record.
@@ -667,10 +691,7 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut
 /// # Errors
 /// A script hook failed.
 fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameRecord) -> Result<(), SelfplayError> {
-    let seed = game_seed(cfg.seed, index);
-    let mut rng = ai::rng(seed);
-    let (first_engine, second_engine) = cfg.players(index);
-    let names = (desk.name(first_engine), desk.name(second_engine));
+    let Seeds { seed, mut rng, mut opening, engines: (first_engine, second_engine), names } = desk.seeds(cfg, index);
     let Desk { v, start, pos, moves, shares, evaluator, branching, eval, .. } = desk;
     let v: &Variant = v;
     pos.clone_from(start);
@@ -678,8 +699,6 @@ fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameR
     branching.clear();
     eval.clear();
     let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash(), std::mem::take(&mut rec.moves));
-    let pair = if cfg.alternate { index / 2 } else { index };
-    let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     let (looks, evaluates) = (cfg.looks(), cfg.evaluates());
     // An external engine that failed loses the game, with its reason.
     let mut forfeit = None;

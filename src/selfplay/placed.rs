@@ -4,8 +4,7 @@
 //! record is the one [`super::play_game`]'s kernel loop writes (a test holds whole studies
 //! equal).
 
-use super::{Config, Desk, GameRecord, GameSoFar, OPENING_SALT, SelfplayError, game_seed, line_step};
-use crate::ai;
+use super::{Config, Desk, GameRecord, GameSoFar, Seeds, SelfplayError, line_step};
 use crate::setperft::PlaceWalk;
 use crate::variant::Variant;
 use rand::RngExt;
@@ -23,18 +22,13 @@ pub(super) fn play_placed(
     rec: &mut GameRecord,
 ) -> Result<(), SelfplayError> {
     crate::interrupt::check()?;
-    let seed = game_seed(cfg.seed, index);
-    let mut rng = ai::rng(seed);
-    let (first_engine, second_engine) = cfg.players(index);
-    let names = (desk.name(first_engine), desk.name(second_engine));
+    let Seeds { seed, mut rng, mut opening, names, .. } = desk.seeds(cfg, index);
     let Desk { v, start, pos, placed, branching, .. } = desk;
     let v: &Variant = v;
     let g = &v.rules.geometry;
     branching.clear();
     placed.clear();
     let mut game = GameSoFar::new(cfg, index, seed, names, start.hash(), std::mem::take(&mut rec.moves));
-    let pair = if cfg.alternate { index / 2 } else { index };
-    let mut opening = ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair));
     let mut node = walk.node(start);
     let ended = loop {
         let open = walk.open_moves(&node);
