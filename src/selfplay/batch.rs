@@ -432,41 +432,7 @@ fn pool(
                 let (back, spares) = std::sync::mpsc::channel::<Run>();
                 backs.push(back);
                 let (next, stop) = (&next, &stop);
-                s.spawn(move || {
-                    let mut desk = Desk::new(v);
-                    // Games are taken a run at a time, the run doubling while it lasts under a
-                    // millisecond (a game cheaper than its hand-over goes in a batch of many;
-                    // a searching player's, one at a time).
-                    let mut run = 1;
-                    while !stop.load(Ordering::Relaxed) {
-                        let first = next.fetch_add(run, Ordering::Relaxed);
-                        if first >= n {
-                            break;
-                        }
-                        let mut batch: Run = spares.try_recv().unwrap_or_default();
-                        batch.done.clear();
-                        let t = std::time::Instant::now();
-                        let mut failed = false;
-                        for at in first..(first + run).min(n) {
-                            let k = batch.done.len();
-                            if batch.records.len() <= k {
-                                batch.records.push(GameRecord::default());
-                            }
-                            let r = play(&mut desk, at, &mut batch.records[k]);
-                            failed = r.is_err();
-                            batch.done.push((at, r));
-                            if failed {
-                                break;
-                            }
-                        }
-                        if t.elapsed() < std::time::Duration::from_millis(1) && run < 256 {
-                            run *= 2;
-                        }
-                        if tx.send((w, batch)).is_err() || failed {
-                            break;
-                        }
-                    }
-                })
+                s.spawn(move || work(v, n, play, (next, stop), (&spares, &tx, w)))
             })
             .collect();
         drop(tx);
@@ -485,6 +451,51 @@ fn pool(
         drop(rx);
         handles.into_iter().any(|h| h.join().is_err())
     })
+}
+
+/// A worker of [`pool`]: takes jobs below `n` from `next` in runs that double while a run
+/// takes under a millisecond (a game cheaper than its hand-over goes in a run of many, a
+/// searching player's one at a time), plays them into a run from `spares` (or a new one) and
+/// sends it as worker `w`, until the jobs run out, `stop` is set, the receiver is gone or a
+/// job fails.
+fn work(
+    v: &Variant,
+    n: usize,
+    play: &Play,
+    (next, stop): (&std::sync::atomic::AtomicUsize, &std::sync::atomic::AtomicBool),
+    (spares, tx, w): (&std::sync::mpsc::Receiver<Run>, &std::sync::mpsc::SyncSender<(usize, Run)>, usize),
+) {
+    use std::sync::atomic::Ordering;
+    let mut desk = Desk::new(v);
+    let mut run = 1;
+    while !stop.load(Ordering::Relaxed) {
+        let first = next.fetch_add(run, Ordering::Relaxed);
+        if first >= n {
+            break;
+        }
+        let mut batch: Run = spares.try_recv().unwrap_or_default();
+        batch.done.clear();
+        let t = std::time::Instant::now();
+        let mut failed = false;
+        for at in first..(first + run).min(n) {
+            let k = batch.done.len();
+            if batch.records.len() <= k {
+                batch.records.push(GameRecord::default());
+            }
+            let r = play(&mut desk, at, &mut batch.records[k]);
+            failed = r.is_err();
+            batch.done.push((at, r));
+            if failed {
+                break;
+            }
+        }
+        if t.elapsed() < std::time::Duration::from_millis(1) && run < 256 {
+            run *= 2;
+        }
+        if tx.send((w, batch)).is_err() || failed {
+            break;
+        }
+    }
 }
 
 /// A run of finished jobs a worker hands over at once: each job and whether it finished, its
