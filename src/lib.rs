@@ -6,6 +6,7 @@
 //! make/undo, notation, perft, machine players, self-play, and a REPL.
 //!
 //! The modules, in the order data flows through them (each depends only on those above it):
+//! - a leaf: `cache` (hints to the memory system: a prefetch);
 //! - vocabulary: `geometry` (cells, directions, zones), `cellset` (sets of cells), `piece` (players, kinds, [`ByPlayer`]),
 //!   `outcome` (results and their reasons);
 //! - [`rules`]: TOML → [`Ruleset`], with diagnostics; movement forms, end conditions and hooks
@@ -41,6 +42,7 @@
 #![allow(clippy::result_large_err)]
 
 mod board_text;
+mod cache;
 mod cellset;
 mod geometry;
 mod outcome;

@@ -490,7 +490,7 @@ mod tests {
             let games: Vec<GameRecord> = (0..40)
                 .map(|i| GameRecord {
                     index: i,
-                    line: format!("{i:x}"),
+                    line: format!("{i:x}").as_str().into(),
                     variant: "v".into(),
                     result: if i < wins {
                         "white"

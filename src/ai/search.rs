@@ -546,15 +546,7 @@ impl Table {
     /// (28 % of a checkers search's time).
     #[inline(always)]
     fn touch(&self, key: u64) {
-        let slot: *const [u64; 2] = &self.slots[key as usize & self.mask];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch reads nothing and cannot fault, whatever the address; this one is
-        // an element of the table besides.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = slot;
+        crate::cache::prefetch(&self.slots[key as usize & self.mask]);
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {

@@ -344,8 +344,16 @@ fn study(
     let mut interrupted = false;
     let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
     let t = Instant::now();
-    // Takes job `at`'s finished game (or why it did not finish); false: stop the study.
-    let mut take = |at: usize, r: Result<&mut GameRecord, SelfplayError>| -> bool {
+    // Expects a game (asks for what its tally will read), or takes job `at`'s finished game (or
+    // why it did not finish); false: stop the study.
+    let mut take = |step: Step| -> bool {
+        let (at, r) = match step {
+            Step::Expect(at, g) => {
+                tallies[jobs.get(at).0].expect(g);
+                return true;
+            }
+            Step::Take(at, r) => (at, r),
+        };
         let k = jobs.get(at).0;
         let r = r.and_then(|g| {
             // The study's label matters only to a record written down (a file resumed or
@@ -397,26 +405,31 @@ fn study(
 /// Plays job `at` on a desk into a record (a finished game's record, reused).
 type Play<'a> = dyn Fn(&mut Desk, usize, &mut GameRecord) -> Result<(), SelfplayError> + Sync + 'a;
 
+/// What [`pool`] hands the study, a run of finished jobs at a time: each finished game ahead of
+/// its turn (to ask for what taking it will read, so that a run's cache misses overlap), then
+/// each job in turn (its game or why it did not finish).
+pub(super) enum Step<'a> {
+    Expect(usize, &'a GameRecord),
+    Take(usize, Result<&'a mut GameRecord, SelfplayError>),
+}
+
 /// Plays jobs `0..n` with `play` on `threads` threads (each with a desk of its own), handing
-/// each finished one (job, its game or why it did not finish) to `take` on this thread until
-/// it says stop (false) or a job fails; returns whether a thread panicked. Records go back to
-/// the thread that played them once taken, so a study allocates no record per game.
-fn pool(
-    v: &Variant,
-    threads: usize,
-    n: usize,
-    play: &Play,
-    take: &mut dyn FnMut(usize, Result<&mut GameRecord, SelfplayError>) -> bool,
-) -> bool {
+/// each finished one to `take` on this thread ([`Step`]) until it says stop (false) or a job
+/// fails; returns whether a thread panicked. Records go back to the thread that played them
+/// once taken, so a study allocates no record per game.
+fn pool(v: &Variant, threads: usize, n: usize, play: &Play, take: &mut dyn FnMut(Step) -> bool) -> bool {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let threads = threads.max(1).min(n.max(1));
     if threads == 1 {
-        let (mut desk, mut rec) = (Desk::new(v), GameRecord::default());
-        for at in 0..n {
-            let r = play(&mut desk, at, &mut rec).map(|()| &mut rec);
-            if !take(at, r) {
+        let (mut desk, mut run, mut size) = (Desk::new(v), Run::default(), 1);
+        let mut first = 0;
+        while first < n {
+            let end = (first + size).min(n);
+            let failed = run.play(&mut desk, play, first..end, &mut size);
+            if !run.hand_over(take) || failed {
                 break;
             }
+            first = end;
         }
         return false;
     }
@@ -436,16 +449,12 @@ fn pool(
             })
             .collect();
         drop(tx);
-        'batches: for (w, mut batch) in &rx {
-            let Run { done, records } = &mut batch;
-            for (k, (at, r)) in done.drain(..).enumerate() {
-                let r = r.map(|()| &mut records[k]);
-                if !take(at, r) {
-                    break 'batches;
-                }
+        for (w, mut run) in &rx {
+            if !run.hand_over(take) {
+                break;
             }
-            // (A worker that has stopped no longer takes its batches back.)
-            let _ = backs[w].send(batch);
+            // (A worker that has stopped no longer takes its runs back.)
+            let _ = backs[w].send(run);
         }
         stop.store(true, Ordering::Relaxed);
         drop(rx);
@@ -453,11 +462,9 @@ fn pool(
     })
 }
 
-/// A worker of [`pool`]: takes jobs below `n` from `next` in runs that double while a run
-/// takes under a millisecond (a game cheaper than its hand-over goes in a run of many, a
-/// searching player's one at a time), plays them into a run from `spares` (or a new one) and
-/// sends it as worker `w`, until the jobs run out, `stop` is set, the receiver is gone or a
-/// job fails.
+/// A worker of [`pool`]: takes jobs below `n` from `next` in runs ([`Run::play`]), plays them
+/// into a run from `spares` (or a new one) and sends it as worker `w`, until the jobs run out,
+/// `stop` is set, the receiver is gone or a job fails.
 fn work(
     v: &Variant,
     n: usize,
@@ -466,44 +473,67 @@ fn work(
     (spares, tx, w): (&std::sync::mpsc::Receiver<Run>, &std::sync::mpsc::SyncSender<(usize, Run)>, usize),
 ) {
     use std::sync::atomic::Ordering;
-    let mut desk = Desk::new(v);
-    let mut run = 1;
+    let (mut desk, mut size) = (Desk::new(v), 1);
     while !stop.load(Ordering::Relaxed) {
-        let first = next.fetch_add(run, Ordering::Relaxed);
+        let first = next.fetch_add(size, Ordering::Relaxed);
         if first >= n {
             break;
         }
-        let mut batch: Run = spares.try_recv().unwrap_or_default();
-        batch.done.clear();
-        let t = std::time::Instant::now();
-        let mut failed = false;
-        for at in first..(first + run).min(n) {
-            let k = batch.done.len();
-            if batch.records.len() <= k {
-                batch.records.push(GameRecord::default());
-            }
-            let r = play(&mut desk, at, &mut batch.records[k]);
-            failed = r.is_err();
-            batch.done.push((at, r));
-            if failed {
-                break;
-            }
-        }
-        if t.elapsed() < std::time::Duration::from_millis(1) && run < 256 {
-            run *= 2;
-        }
-        if tx.send((w, batch)).is_err() || failed {
+        let mut run: Run = spares.try_recv().unwrap_or_default();
+        let failed = run.play(&mut desk, play, first..(first + size).min(n), &mut size);
+        if tx.send((w, run)).is_err() || failed {
             break;
         }
     }
 }
 
-/// A run of finished jobs a worker hands over at once: each job and whether it finished, its
-/// game in `records` at the same place (records beyond are spares).
+/// A run of finished jobs handed over at once: each job and whether it finished, its game in
+/// `records` at the same place (records beyond are spares).
 #[derive(Default)]
 struct Run {
     done: Vec<(usize, Result<(), SelfplayError>)>,
     records: Vec<GameRecord>,
+}
+
+impl Run {
+    /// The most jobs in a run.
+    const MOST: usize = 256;
+
+    /// Plays `jobs` into this run (what it held is dropped), stopping at a job that fails;
+    /// whether one did. `size` (the next run's) doubles while a run takes under a millisecond:
+    /// a game cheaper than its hand-over goes in a run of many, a searching player's alone.
+    fn play(&mut self, desk: &mut Desk, play: &Play, jobs: std::ops::Range<usize>, size: &mut usize) -> bool {
+        self.done.clear();
+        let t = std::time::Instant::now();
+        for at in jobs {
+            let k = self.done.len();
+            if self.records.len() <= k {
+                self.records.push(GameRecord::default());
+            }
+            let r = play(desk, at, &mut self.records[k]);
+            let failed = r.is_err();
+            self.done.push((at, r));
+            if failed {
+                return true;
+            }
+        }
+        if t.elapsed() < std::time::Duration::from_millis(1) && *size < Self::MOST {
+            *size *= 2;
+        }
+        false
+    }
+
+    /// Hands every finished game to `take` to expect, then each job to take; false: `take`
+    /// said stop.
+    fn hand_over(&mut self, take: &mut dyn FnMut(Step) -> bool) -> bool {
+        let Run { done, records } = self;
+        for (k, (at, r)) in done.iter().enumerate() {
+            if r.is_ok() {
+                take(Step::Expect(*at, &records[k]));
+            }
+        }
+        done.drain(..).enumerate().all(|(k, (at, r))| take(Step::Take(at, r.map(|()| &mut records[k]))))
+    }
 }
 
 /// What the progress bar says after its count: the rate and the time left once a game played

@@ -10,6 +10,7 @@
 mod batch;
 mod compare;
 pub mod jsonl;
+pub(crate) mod line;
 pub(crate) mod openings;
 mod placed;
 pub(crate) mod quality;
@@ -40,6 +41,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
 
+use line::{Line, line_step};
 use openings::openings;
 use quality::Quality;
 use tally::Tally;
@@ -301,8 +303,8 @@ pub struct GameRecord {
     /// A digest of the positions the game went through ([`line_step`]; 16 hex digits): games
     /// with the same digest are the same game ([`Report::distinct`]). Absent in files written
     /// before: then the moves' texts tell games apart where they are all kept.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub(crate) line: String,
+    #[serde(default, skip_serializing_if = "Line::is_none")]
+    pub(crate) line: Line,
     /// The seats' engines (`random`, `mcts:1000`), so a resumed study is the same study (absent
     /// in files written before they were recorded; older files call them `white` and `black`).
     #[serde(default, alias = "white", skip_serializing_if = "String::is_empty")]
@@ -378,19 +380,14 @@ impl GameRecord {
     /// What tells this game apart from others: its [`GameRecord::line`], else its moves when
     /// all are kept, else its index (taken as distinct).
     pub(crate) fn identity(&self) -> String {
-        if !self.line.is_empty() {
-            self.line.clone()
+        if !self.line.is_none() {
+            self.line.text()
         } else if self.moves.len() == self.plies as usize {
             format!("moves {}", self.moves.join(" "))
         } else {
             format!("index {}", self.index)
         }
     }
-}
-
-/// One step of a game's [`GameRecord::line`]: the digest so far and the next position's hash.
-pub(crate) fn line_step(line: u64, position: u64) -> u64 {
-    game_seed(line, position)
 }
 
 /// The plies of each game kept for the opening table when the moves are not all recorded.
@@ -629,7 +626,7 @@ impl GameSoFar {
         *moves = self.texts;
         rec_branching.clear();
         rec_branching.extend_from_slice(branching);
-        hex16(self.line, line);
+        *line = Line::Digest(self.line);
         set(first, &self.names.0);
         set(second, &self.names.1);
         *rec_first_time = cfg.time_moves.then(|| MoveTimes::of(first_time));
@@ -653,13 +650,6 @@ fn set(s: &mut String, value: &str) {
         s.clear();
         s.push_str(value);
     }
-}
-
-/// Writes `x` over `s` as sixteen lower-case hex digits (`format!("{x:016x}")` without the
-/// formatting machinery).
-fn hex16(x: u64, s: &mut String) {
-    s.clear();
-    s.extend((0..16).rev().map(|k| char::from(b"0123456789abcdef"[(x >> (4 * k)) as usize & 15])));
 }
 
 /// Whether two short strings are equal, compared in line (`==` calls the C library's memcmp,
@@ -1262,12 +1252,7 @@ mod tests {
     }
 
     #[test]
-    fn hex_and_same_are_the_librarys() {
-        let mut s = String::from("left over");
-        for x in [0, 1, 0xabc, u64::MAX, 0x0123_4567_89ab_cdef, game_seed(5, 9)] {
-            hex16(x, &mut s);
-            assert_eq!(s, format!("{x:016x}"));
-        }
+    fn same_is_the_librarys() {
         for (a, b) in [("white", "white"), ("white", "black"), ("", ""), ("draw", "drawn"), ("é", "e")] {
             assert_eq!(same(a, b), a == b, "{a} {b}");
         }

@@ -4,7 +4,8 @@
 //! record is the one [`super::play_game`]'s kernel loop writes (a test holds whole studies
 //! equal).
 
-use super::{Config, Desk, GameRecord, GameSoFar, Seeds, SelfplayError, line_step};
+use super::line::line_step;
+use super::{Config, Desk, GameRecord, GameSoFar, Seeds, SelfplayError};
 use crate::setperft::PlaceWalk;
 use crate::variant::Variant;
 use rand::RngExt;

@@ -732,7 +732,7 @@ mod tests {
         let mut games: Vec<GameRecord> = [3usize, 9, 5, 7].iter().map(|&n| game("white", "r", Some(vec![0; n]))).collect();
         for (i, g) in games.iter_mut().enumerate() {
             g.index = 10 + i as u64;
-            g.line = format!("{i}");
+            g.line = format!("{i}").as_str().into();
         }
         games.push(GameRecord { index: 14, line: "4".into(), ..game("white", "r", None) });
         // Lengths 3, 5, 7, 9: the shorter middle one, 5 (game 12).

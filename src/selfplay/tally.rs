@@ -6,11 +6,11 @@
 //! the same whatever order the games arrive in: any number of threads, shards merged from
 //! files, a study resumed.
 
+use super::line::{Digests, Line};
 use super::openings::Counts;
 use super::quality::{METRICS, Samples};
 use super::{GameRecord, MOVE_LIMIT_REASON, SEAT_NAMES};
-use std::collections::{BTreeMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 
 /// The typical game's candidates at one length: how many distinct games carry an evaluation,
 /// and the lowest-index one's curve.
@@ -39,7 +39,7 @@ pub(crate) struct Tally {
     pub(crate) n: u64,
     /// The distinct games ([`GameRecord::identity`]); every statistic below counts each once.
     pub(crate) distinct: u64,
-    seen: HashSet<u64, BuildHasherDefault<Digest>>,
+    seen: Digests,
     /// The lowest-index game's player names, and its index (the same whatever order games come in).
     names: Option<(u64, [String; 2])>,
     seats: Seats,
@@ -79,7 +79,7 @@ impl Tally {
         Tally {
             n: 0,
             distinct: 0,
-            seen: HashSet::default(),
+            seen: Digests::default(),
             names: None,
             seats: Seats::None,
             wins: [0; 3],
@@ -108,9 +108,7 @@ impl Tally {
     /// games repeat, and a set sized for all of them would spread its few digests over tens of
     /// megabytes, a cache miss each).
     pub(crate) fn with_room(opening_plies: usize, games: usize) -> Tally {
-        let mut t = Tally::new(opening_plies);
-        t.seen.reserve(games.min(1 << 16));
-        t
+        Tally { seen: Digests::with_room(games.min(1 << 16)), ..Tally::new(opening_plies) }
     }
 
     /// The tally of `games`.
@@ -121,6 +119,12 @@ impl Tally {
             t.add(g);
         }
         t
+    }
+
+    /// Asks for what adding `g` will read first to be brought into the cache (its digest's
+    /// place in the set of distinct games).
+    pub(crate) fn expect(&self, g: &GameRecord) {
+        self.seen.expect(digest(g));
     }
 
     /// Adds one game.
@@ -243,47 +247,18 @@ impl Tally {
     }
 }
 
-/// A game's identity as a number: its position digest, or a hash of its moves or index.
+/// A game's identity as a number: its line's digest, or a hash of its line's text, moves or
+/// index.
 fn digest(g: &GameRecord) -> u64 {
-    use std::hash::Hash;
-    // Sixteen lower-case hex digits, as records write them, read in line; else the library's
-    // reading (files written by hand).
-    let hex = |b: u8| match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        _ => None,
-    };
-    if g.line.len() == 16
-        && let Some(x) = g.line.bytes().try_fold(0u64, |x, b| Some(x << 4 | u64::from(hex(b)?)))
-    {
-        return x;
-    }
-    if let Ok(x) = u64::from_str_radix(&g.line, 16) {
-        return x;
-    }
-    let mut h = std::hash::DefaultHasher::new();
-    g.identity().hash(&mut h);
-    h.finish()
-}
-
-/// The hasher of the set of digests: a digest is already a well-mixed 64-bit number (a position
-/// digest or a SipHash), so it is its own hash.
-#[derive(Default)]
-struct Digest(u64);
-
-impl Hasher for Digest {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
+    use std::hash::{Hash, Hasher};
+    match &g.line {
+        Line::Digest(x) => *x,
+        Line::Text(t) if let Ok(x) = u64::from_str_radix(t, 16) => x,
+        _ => {
+            let mut h = std::hash::DefaultHasher::new();
+            g.identity().hash(&mut h);
+            h.finish()
         }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
     }
 }
 

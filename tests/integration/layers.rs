@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 /// (`serve::games`); a file takes the layer of the longest entry that is its module or an
 /// ancestor of it. Names of modules not in the tree are allowed (work on other branches).
 const LAYERS: &[&[&str]] = &[
-    // Leaves: files, interruption, progress.
-    &["files", "interrupt", "progress"],
+    // Leaves: cache hints, files, interruption, progress.
+    &["cache", "files", "interrupt", "progress"],
     // Vocabulary: cells and sets of them, players and pieces, results, game records, the
     // board text (the variant file's setup rows and the position line share it).
     &["geometry", "cellset", "piece", "outcome", "record", "board_text"],
