@@ -529,7 +529,13 @@ impl DropSets {
     /// piece: its zone's empty cells with nothing empty next along the fall.
     #[inline(always)]
     pub(crate) fn open(&self, taken: u128) -> u128 {
-        self.cells & !taken & (self.floor | before(&self.fall, taken))
+        self.open_in(taken)
+    }
+
+    /// [`DropSets::open`] in words of `W` (where the board's cells fit).
+    #[inline(always)]
+    pub(crate) fn open_in<W: Word>(&self, taken: W) -> W {
+        W::of(self.cells) & !taken & (W::of(self.floor) | before(&self.fall, taken))
     }
 
     /// The cells `side` may drop on in `pos` (`None` where the convertible pieces are not all

@@ -16,7 +16,7 @@ use crate::notation::Move;
 use crate::outcome::Outcome;
 use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::ends::{EndKind, FullResult, Tally};
-use crate::rules::setwise::DropSets;
+use crate::rules::setwise::{DropSets, Word};
 use crate::rules::{EndChecks, Ruleset, Zobrist};
 use crate::state::Position;
 
@@ -183,7 +183,9 @@ impl PlaceWalk {
     /// The cells drop `d` of the side to move may land on.
     #[inline(always)]
     fn open(&self, node: &Node, d: &PlaceDrop) -> u128 {
-        d.sets.open(node.occ[0] | node.occ[1])
+        let taken = node.occ[0] | node.occ[1];
+        // (One word where the board fits 64 cells: half the work.)
+        if self.cells <= 64 { u128::from(d.sets.open_in(taken as u64)) } else { d.sets.open(taken) }
     }
 
     /// The moves of the side to move: each of its drops' open cells, and how many in all.
@@ -231,21 +233,26 @@ impl PlaceWalk {
     fn place(&self, node: &mut Node, m: PlaceMove) -> Option<Ended> {
         let me = node.side;
         let code = self.drops[me][m.drop as usize].code;
-        node.occ[me.index()] |= 1u128 << m.cell;
+        // The sets as the judge reads them, from registers: read back from the node, the word
+        // just written (only its changed part, as the compiler narrows the store) would wait
+        // for the store to land.
+        let own = node.occ[me.index()] | 1u128 << m.cell;
+        let theirs = node.occ[me.other().index()];
+        node.occ[me.index()] = own;
         let z = &self.zobrist;
         node.hash ^= z.piece(m.cell, code) ^ z.side[me.index()] ^ z.side[me.other().index()];
         node.side = me.other();
         node.ply += 1;
-        if let Some(e) = self.judge(node, me, m.cell) {
+        if let Some(e) = self.judge([own, theirs], me, m.cell) {
             return Some(e);
         }
         (self.move_limit > 0 && node.ply >= self.move_limit).then_some(Ended::Limit)
     }
 
-    /// The first end condition `mover`'s drop on `to` met.
+    /// The first end condition `mover`'s drop on `to` met, `mover`'s cells and the other's
+    /// after it.
     #[inline]
-    fn judge(&self, node: &Node, mover: Player, to: u16) -> Option<Ended> {
-        let own = node.occ[mover.index()];
+    fn judge(&self, [own, theirs]: [u128; 2], mover: Player, to: u16) -> Option<Ended> {
         for e in &self.ends {
             match e {
                 PlaceEnd::Row { rule, lines, win } => {
@@ -254,8 +261,9 @@ impl PlaceWalk {
                     }
                 }
                 PlaceEnd::Full { rule, cells, result } => {
-                    if (node.occ[0] | node.occ[1]) & cells == *cells {
-                        let counts = ByPlayer::new(node.occ[0].count_ones(), node.occ[1].count_ones());
+                    if (own | theirs) & cells == *cells {
+                        let (mine, other) = (own.count_ones(), theirs.count_ones());
+                        let counts = if mover == Player::FIRST { ByPlayer::new(mine, other) } else { ByPlayer::new(other, mine) };
                         let winner = match result {
                             FullResult::Draw => None,
                             FullResult::Win => Some(mover),
@@ -283,20 +291,53 @@ enum Ended {
 
 /// The lines of an `in_a_row` as cell sets: per cell, every window of `length` cells along an
 /// axis that holds it, with the cells just beyond its two ends (only where the line must be
-/// exactly that long: a longer line fills one of them).
+/// exactly that long: a longer line fills one of them); grouped by axis, with each group's
+/// cells, so that an axis where the mover has fewer than `length` pieces is passed over with one
+/// count.
 struct Lines {
-    /// (the window, the cells beyond it), the windows of cell `c` at `at[c]..at[c + 1]`.
-    windows: Vec<(u128, u128)>,
+    sets: LineSets,
+    /// The groups of cell `c` at `at[c]..at[c + 1]`.
     at: Vec<u32>,
+    length: u32,
+}
+
+/// The sets in one word where the board fits 64 cells (half the work of two), else in two.
+enum LineSets {
+    Narrow(Sets<u64>),
+    Wide(Sets<u128>),
+}
+
+/// Per cell and axis, a group: (the cells of its windows, its windows' range in `windows`).
+struct Sets<W> {
+    groups: Vec<(W, u32, u32)>,
+    windows: Vec<(W, W)>,
+}
+
+impl<W: Word> Sets<W> {
+    fn of(groups: &[(u128, u32, u32)], windows: &[(u128, u128)]) -> Sets<W> {
+        Sets {
+            groups: groups.iter().map(|&(near, a, b)| (W::of(near), a, b)).collect(),
+            windows: windows.iter().map(|&(w, b)| (W::of(w), W::of(b))).collect(),
+        }
+    }
+
+    #[inline]
+    fn through(&self, own: W, groups: std::ops::Range<usize>, length: u32) -> bool {
+        self.groups[groups].iter().any(|&(near, a, b)| {
+            (own & near).count() >= length
+                && self.windows[a as usize..b as usize].iter().any(|&(line, beyond)| own & line == line && own & beyond == W::ZERO)
+        })
+    }
 }
 
 impl Lines {
     /// The windows of `cells` cells along `axes` (per axis, per cell: the next cell each way,
     /// or [`NONE`]).
     fn of(axes: &[Vec<(u16, u16)>], cells: usize, length: u32, exactly: bool) -> Lines {
-        let (mut windows, mut at) = (Vec::new(), vec![0]);
+        let (mut windows, mut groups, mut at) = (Vec::new(), Vec::new(), vec![0]);
         for c in 0..cells as u16 {
             for axis in axes {
+                let first = windows.len() as u32;
                 // Each start at most `length − 1` cells back from `c` whose window fits.
                 let mut start = c;
                 for _ in 0..length {
@@ -322,17 +363,39 @@ impl Lines {
                     }
                     start = axis[start as usize].1;
                 }
+                let last = windows.len() as u32;
+                if last > first {
+                    let near = windows[first as usize..].iter().fold(0u128, |m, &(w, _)| m | w);
+                    groups.push((near, first, last));
+                }
             }
-            at.push(windows.len() as u32);
+            at.push(groups.len() as u32);
         }
-        Lines { windows, at }
+        let sets = if cells <= 64 { LineSets::Narrow(Sets::of(&groups, &windows)) } else { LineSets::Wide(Sets::of(&groups, &windows)) };
+        Lines { sets, at, length }
+    }
+
+    /// The windows through cell `c` (as two-word sets).
+    #[cfg(test)]
+    fn of_cell(&self, c: u16) -> Vec<(u128, u128)> {
+        fn all<W: Word>(s: &Sets<W>, r: std::ops::Range<usize>) -> Vec<(u128, u128)> {
+            s.groups[r].iter().flat_map(|&(_, a, b)| s.windows[a as usize..b as usize].iter().map(|&(w, e)| (w.wide(), e.wide()))).collect()
+        }
+        let r = self.at[c as usize] as usize..self.at[c as usize + 1] as usize;
+        match &self.sets {
+            LineSets::Narrow(s) => all(s, r),
+            LineSets::Wide(s) => all(s, r),
+        }
     }
 
     /// Whether `own` holds one of the lines through `to`.
     #[inline]
     fn through(&self, own: u128, to: u16) -> bool {
-        let (a, b) = (self.at[to as usize] as usize, self.at[to as usize + 1] as usize);
-        self.windows[a..b].iter().any(|&(line, beyond)| own & line == line && own & beyond == 0)
+        let r = self.at[to as usize] as usize..self.at[to as usize + 1] as usize;
+        match &self.sets {
+            LineSets::Narrow(s) => s.through(own as u64, r, self.length),
+            LineSets::Wide(s) => s.through(own, r, self.length),
+        }
     }
 }
 
@@ -405,7 +468,7 @@ pub(crate) mod tests {
             let EndKind::InARow { length, axes, .. } = &v.rules.ends[0].kind else { panic!("{name}: a line first") };
             let c = v.rules.geometry.parse_cell(cell).unwrap().0;
             let lines = Lines::of(axes, v.rules.geometry.len(), *length, true);
-            lines.windows[lines.at[c as usize] as usize..lines.at[c as usize + 1] as usize].to_vec()
+            lines.of_cell(c)
         };
         let count = |name: &str, cell: &str| windows(name, cell).len();
         assert_eq!([count("tic-tac-toe", "a1"), count("tic-tac-toe", "b1"), count("tic-tac-toe", "b2")], [3, 2, 4]);
