@@ -355,7 +355,7 @@ impl GameRecord {
 
     /// Whether the result is one of the players or a draw.
     pub(crate) fn result_known(&self) -> bool {
-        self.result == "draw" || self.winner().is_some()
+        same(&self.result, "draw") || self.winner().is_some()
     }
 
     /// The first seat's points: 1 a win, ½ a draw, 0 a loss.

@@ -11,7 +11,7 @@
 //! Everything here is a function of the game records alone, in index order: a report is the
 //! same for any number of threads and for shards merged from files.
 
-use super::{GameRecord, MOVE_LIMIT_REASON, Share, wilson};
+use super::{GameRecord, MOVE_LIMIT_REASON, Share, same, wilson};
 use crate::ai::Evaluator;
 use crate::ai::eval::EVAL_MAX;
 use crate::notation::Move;
@@ -255,7 +255,7 @@ pub(crate) const COMPLETION: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(g.result != "draw"),
+    sample: |g| Sample::Yes(!same(&g.result, "draw")),
 };
 
 /// Ludii's Drawishness: draws the rules declared, the move limit's not included.
@@ -265,7 +265,7 @@ pub(crate) const DRAWS_BY_RULE: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(g.result == "draw" && g.reason != MOVE_LIMIT_REASON),
+    sample: |g| Sample::Yes(same(&g.result, "draw") && !same(&g.reason, MOVE_LIMIT_REASON)),
 };
 
 /// Ludii's Timeouts: games the move limit stopped.
@@ -275,7 +275,7 @@ pub(crate) const MOVE_LIMIT: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(g.reason == MOVE_LIMIT_REASON),
+    sample: |g| Sample::Yes(same(&g.reason, MOVE_LIMIT_REASON)),
 };
 
 /// Ludii's DurationMoves: decisions per game (a continuation's extra decisions count).

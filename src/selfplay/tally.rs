@@ -166,7 +166,7 @@ impl Tally {
             }
         }
         *self.lengths.entry(g.plies).or_default() += 1;
-        if g.reason == MOVE_LIMIT_REASON {
+        if super::same(&g.reason, MOVE_LIMIT_REASON) {
             self.capped += 1;
             self.capped_at = self.capped_at.max(g.plies);
         } else {

@@ -100,6 +100,10 @@ pub(crate) struct PlaceWalk {
     cells: usize,
     move_limit: u32,
     zobrist: Zobrist,
+    /// Each cell's set, read from a table: the compiler, seeing a shifted one, would write only
+    /// the changed part of a node's word, and the next read of the whole word would wait for
+    /// that write to land.
+    bits: Vec<u128>,
 }
 
 impl PlaceWalk {
@@ -162,7 +166,8 @@ impl PlaceWalk {
                 _ => return None,
             }
         }
-        Some(PlaceWalk { drops, ends, cells, move_limit: rules.move_limit, zobrist: rules.zobrist.clone() })
+        let bits = (0..cells).map(|c| 1u128 << c).collect();
+        Some(PlaceWalk { drops, ends, cells, move_limit: rules.move_limit, zobrist: rules.zobrist.clone(), bits })
     }
 
     /// Whether the walk may start from `pos` (a game not over, no turn half played, read into
@@ -183,9 +188,13 @@ impl PlaceWalk {
     /// The cells drop `d` of the side to move may land on.
     #[inline(always)]
     fn open(&self, node: &Node, d: &PlaceDrop) -> u128 {
-        let taken = node.occ[0] | node.occ[1];
-        // (One word where the board fits 64 cells: half the work.)
-        if self.cells <= 64 { u128::from(d.sets.open_in(taken as u64)) } else { d.sets.open(taken) }
+        // One word where the board fits 64 cells: half the work (and each word read as it was
+        // written, so that the read need not wait for the writes to land).
+        if self.cells <= 64 {
+            u128::from(d.sets.open_in(node.occ[0] as u64 | node.occ[1] as u64))
+        } else {
+            d.sets.open(node.occ[0] | node.occ[1])
+        }
     }
 
     /// The moves of the side to move: each of its drops' open cells, and how many in all.
@@ -233,20 +242,14 @@ impl PlaceWalk {
     fn place(&self, node: &mut Node, m: PlaceMove) -> Option<Ended> {
         let me = node.side;
         let code = self.drops[me][m.drop as usize].code;
-        // The sets as the judge reads them, from registers: read back from the node, the word
-        // just written (only its changed part, as the compiler narrows the store) would wait
-        // for the store to land.
-        let own = node.occ[me.index()] | 1u128 << m.cell;
+        let own = node.occ[me.index()] | self.bits[m.cell as usize];
         let theirs = node.occ[me.other().index()];
         node.occ[me.index()] = own;
         let z = &self.zobrist;
         node.hash ^= z.piece(m.cell, code) ^ z.side[me.index()] ^ z.side[me.other().index()];
         node.side = me.other();
         node.ply += 1;
-        if let Some(e) = self.judge([own, theirs], me, m.cell) {
-            return Some(e);
-        }
-        (self.move_limit > 0 && node.ply >= self.move_limit).then_some(Ended::Limit)
+        self.judge([own, theirs], me, m.cell).or_else(|| (self.move_limit > 0 && node.ply >= self.move_limit).then_some(Ended::Limit))
     }
 
     /// The first end condition `mover`'s drop on `to` met, `mover`'s cells and the other's
