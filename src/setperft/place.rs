@@ -299,8 +299,10 @@ enum Ended {
 /// count.
 struct Lines {
     sets: LineSets,
-    /// The groups of cell `c` at `at[c]..at[c + 1]`.
-    at: Vec<u32>,
+    /// Each cell's groups, padded with empty ones to the most any cell has (so that the
+    /// loop over them runs the same length whatever the cell: its end is never guessed wrong):
+    /// cell `c`'s at `c * per_cell..(c + 1) * per_cell`.
+    per_cell: usize,
     length: u32,
 }
 
@@ -337,8 +339,9 @@ impl Lines {
     /// The windows of `cells` cells along `axes` (per axis, per cell: the next cell each way,
     /// or [`NONE`]).
     fn of(axes: &[Vec<(u16, u16)>], cells: usize, length: u32, exactly: bool) -> Lines {
-        let (mut windows, mut groups, mut at) = (Vec::new(), Vec::new(), vec![0]);
+        let (mut windows, mut by_cell) = (Vec::new(), Vec::new());
         for c in 0..cells as u16 {
+            let mut groups = Vec::new();
             for axis in axes {
                 let first = windows.len() as u32;
                 // Each start at most `length − 1` cells back from `c` whose window fits.
@@ -372,10 +375,13 @@ impl Lines {
                     groups.push((near, first, last));
                 }
             }
-            at.push(groups.len() as u32);
+            by_cell.push(groups);
         }
+        let per_cell = by_cell.iter().map(Vec::len).max().unwrap_or(0);
+        let groups: Vec<(u128, u32, u32)> =
+            by_cell.into_iter().flat_map(|g| g.into_iter().chain(std::iter::repeat((0, 0, 0))).take(per_cell)).collect();
         let sets = if cells <= 64 { LineSets::Narrow(Sets::of(&groups, &windows)) } else { LineSets::Wide(Sets::of(&groups, &windows)) };
-        Lines { sets, at, length }
+        Lines { sets, per_cell, length }
     }
 
     /// The windows through cell `c` (as two-word sets).
@@ -384,7 +390,7 @@ impl Lines {
         fn all<W: Word>(s: &Sets<W>, r: std::ops::Range<usize>) -> Vec<(u128, u128)> {
             s.groups[r].iter().flat_map(|&(_, a, b)| s.windows[a as usize..b as usize].iter().map(|&(w, e)| (w.wide(), e.wide()))).collect()
         }
-        let r = self.at[c as usize] as usize..self.at[c as usize + 1] as usize;
+        let r = c as usize * self.per_cell..(c as usize + 1) * self.per_cell;
         match &self.sets {
             LineSets::Narrow(s) => all(s, r),
             LineSets::Wide(s) => all(s, r),
@@ -394,7 +400,7 @@ impl Lines {
     /// Whether `own` holds one of the lines through `to`.
     #[inline]
     fn through(&self, own: u128, to: u16) -> bool {
-        let r = self.at[to as usize] as usize..self.at[to as usize + 1] as usize;
+        let r = to as usize * self.per_cell..(to as usize + 1) * self.per_cell;
         match &self.sets {
             LineSets::Narrow(s) => s.through(own as u64, r, self.length),
             LineSets::Wide(s) => s.through(own, r, self.length),
@@ -402,21 +408,52 @@ impl Lines {
     }
 }
 
-/// The index of the `k`-th set bit of `x` (counting from 0, from the lowest).
+/// The index of the `k`-th set bit of `x` (counting from 0, from the lowest; below its count).
 #[inline]
 fn nth_bit(x: u128, k: u32) -> u16 {
-    let (low, mut k) = (x as u64, k);
-    let (mut w, base) = if k < low.count_ones() {
-        (low, 0)
-    } else {
-        k -= low.count_ones();
-        ((x >> 64) as u64, 64)
-    };
-    for _ in 0..k {
-        w &= w - 1;
-    }
-    base + w.trailing_zeros() as u16
+    let low = x as u64;
+    let n = low.count_ones();
+    if k < n { select(low, k) as u16 } else { 64 + select((x >> 64) as u64, k - n) as u16 }
 }
+
+/// The position of the `k`-th set bit of `x` (below its count), without a loop: a random
+/// game's draw makes the loop's length random, and the branch that ends it a guess missed
+/// (Vigna's broadword select: each byte's count, their running sums by one multiply, the byte
+/// found by comparing every sum with `k` at once, the bit in it from a table).
+#[inline]
+fn select(x: u64, k: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut c = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    c = (c & 0x3333_3333_3333_3333) + ((c >> 2) & 0x3333_3333_3333_3333);
+    c = (c + (c >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: the bits set in bytes 0 to i (at most 64: no byte overflows).
+    let sums = c.wrapping_mul(ONES);
+    // A high bit for each byte whose running sum is at most k: the bytes wholly before.
+    let before = ((u64::from(k).wrapping_mul(ONES) | HIGHS) - sums) & HIGHS;
+    let at = before.count_ones() * 8;
+    let skipped = ((sums << 8) >> at) & 0xff;
+    let rank = k - skipped as u32;
+    at + u32::from(IN_BYTE[(rank as usize) << 8 | ((x >> at) & 0xff) as usize])
+}
+
+/// `IN_BYTE[k << 8 | b]`: the position of the `k`-th set bit of byte `b` (8 where it has fewer).
+static IN_BYTE: [u8; 2048] = {
+    let mut t = [8u8; 2048];
+    let mut b = 0;
+    while b < 256 {
+        let (mut i, mut k) = (0, 0);
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[k << 8 | b] = i as u8;
+                k += 1;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 impl super::Tree for PlaceWalk {
     type Node = Node;
@@ -459,6 +496,22 @@ pub(crate) mod tests {
         let x: u128 = 0b1011 | 1 << 64 | 1 << 100;
         let found: Vec<u16> = (0..x.count_ones()).map(|k| nth_bit(x, k)).collect();
         assert_eq!(found, vec![0, 1, 3, 64, 100]);
+        // Against taking the lowest bit out k times, on sets of fixed-seed random words (dense,
+        // sparse, a byte's worth, the top bit, all ones).
+        use rand::{RngExt, SeedableRng};
+        let mut r = rand_pcg::Pcg64Mcg::seed_from_u64(9);
+        let mut words: Vec<u128> = vec![1, 1 << 127, u128::MAX, 0xff << 56, u128::from(u64::MAX)];
+        for _ in 0..2000 {
+            let (a, b): (u128, u128) = (r.random(), r.random());
+            words.extend([a, a & b, a & b & r.random::<u128>() & r.random::<u128>()]);
+        }
+        for x in words {
+            let mut w = x;
+            for k in 0..x.count_ones() {
+                assert_eq!(nth_bit(x, k), w.trailing_zeros() as u16, "{x:#x} {k}");
+                w &= w - 1;
+            }
+        }
     }
 
     /// The windows by hand: tic-tac-toe's corner is on 3 lines, an edge on 2, the centre on 4;
