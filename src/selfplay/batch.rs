@@ -271,7 +271,14 @@ impl Jobs {
     }
 
     /// Job `at`: (its study, its index).
+    #[inline]
     fn get(&self, at: usize) -> (usize, u64) {
+        // (One study with no game done: the job's place is its index's.)
+        if let [(first, step, skip)] = &self.studies[..]
+            && skip.is_empty()
+        {
+            return (0, first + at as u64 * step);
+        }
         let k = self.starts.partition_point(|&s| s <= at) - 1;
         let (first, step, skip) = &self.studies[k];
         let j = (at - self.starts[k]) as u64;

@@ -236,7 +236,7 @@ impl Config {
     /// every legal move ([`GameRecord::near_forced`]), which costs little beside a search and
     /// several times a random game.
     pub(crate) fn looks(&self) -> bool {
-        self.first != Engine::Random || self.second != Engine::Random
+        !matches!(self.first, Engine::Random) || !matches!(self.second, Engine::Random)
     }
 
     /// Whether each position where a decision is made is evaluated (for the metrics that follow
@@ -437,7 +437,7 @@ pub(crate) struct Desk<'a> {
     /// The moves of a game on the placement walk ([`placed`]).
     placed: Vec<crate::setperft::PlaceMove>,
     /// The players' names as written in records (a study has one or two players).
-    names: Vec<(Engine, std::sync::Arc<str>)>,
+    names: Vec<(Engine, std::rc::Rc<str>)>,
 }
 
 impl<'a> Desk<'a> {
@@ -467,18 +467,19 @@ impl<'a> Desk<'a> {
         Seeds {
             seed,
             rng: ai::rng(seed),
-            opening: ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair)),
+            // (Seeded only where it draws: a study without random plies never asks it.)
+            opening: if cfg.random_plies > 0 { ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair)) } else { ai::Rng::new(1) },
             engines,
             names: (self.name(engines.0), self.name(engines.1)),
         }
     }
 
     /// `e`'s name as records write it.
-    fn name(&mut self, e: Engine) -> std::sync::Arc<str> {
+    fn name(&mut self, e: Engine) -> std::rc::Rc<str> {
         if let Some((_, n)) = self.names.iter().find(|(x, _)| *x == e) {
             return n.clone();
         }
-        let n: std::sync::Arc<str> = e.to_string().into();
+        let n: std::rc::Rc<str> = e.to_string().into();
         self.names.push((e, n.clone()));
         n
     }
@@ -490,7 +491,7 @@ struct Seeds {
     rng: ai::Rng,
     opening: ai::Rng,
     engines: (Engine, Engine),
-    names: (std::sync::Arc<str>, std::sync::Arc<str>),
+    names: (std::rc::Rc<str>, std::rc::Rc<str>),
 }
 
 /// What a game gathers as it is played, for its record.
@@ -498,7 +499,7 @@ struct GameSoFar {
     index: u64,
     seed: u64,
     /// The engines' names as records write them (first, second).
-    names: (std::sync::Arc<str>, std::sync::Arc<str>),
+    names: (std::rc::Rc<str>, std::rc::Rc<str>),
     plies: u32,
     /// The moves as text: every move, or the opening's with `record_moves` off; the first
     /// `written` are this game's (the rest are the last game's strings, kept for their room).
@@ -515,14 +516,7 @@ struct GameSoFar {
 impl GameSoFar {
     /// A game about to start from the position keyed `start`, writing its moves' texts into
     /// `texts` (a record's, reused).
-    fn new(
-        cfg: &Config,
-        index: u64,
-        seed: u64,
-        names: (std::sync::Arc<str>, std::sync::Arc<str>),
-        start: u64,
-        texts: Vec<String>,
-    ) -> GameSoFar {
+    fn new(cfg: &Config, index: u64, seed: u64, names: (std::rc::Rc<str>, std::rc::Rc<str>), start: u64, texts: Vec<String>) -> GameSoFar {
         GameSoFar {
             index,
             seed,
@@ -549,25 +543,29 @@ impl GameSoFar {
     /// Notes move `m`, chosen by the first player or not, in `secs` (`None`: not timed), before
     /// it is made.
     fn chose(&mut self, cfg: &Config, m: &Move, g: &crate::geometry::Geometry, first: bool, secs: Option<f64>) {
-        self.chose_lazily(cfg, || *m, g, first, secs);
+        self.chose_writing(cfg, |t| m.write_text(g, t), first, secs);
     }
 
-    /// [`GameSoFar::chose`] for a move made by `m` only where its text is kept.
+    /// [`GameSoFar::chose`] for a move whose text `write` writes (onto an empty string) only
+    /// where it is kept.
     #[inline]
-    fn chose_lazily(&mut self, cfg: &Config, m: impl FnOnce() -> Move, g: &crate::geometry::Geometry, first: bool, secs: Option<f64>) {
+    fn chose_writing(&mut self, cfg: &Config, write: impl FnOnce(&mut String), first: bool, secs: Option<f64>) {
         if let Some(s) = secs
             && self.plies >= cfg.random_plies
         {
             self.times[usize::from(!first)].push(s);
         }
         if cfg.record_moves || self.written < OPENING_PLIES {
-            let m = m();
             match self.texts.get_mut(self.written) {
                 Some(t) => {
                     t.clear();
-                    m.write_text(g, t);
+                    write(t);
                 }
-                None => self.texts.push(m.text(g)),
+                None => {
+                    let mut t = String::new();
+                    write(&mut t);
+                    self.texts.push(t);
+                }
             }
             self.written += 1;
         }
@@ -577,13 +575,13 @@ impl GameSoFar {
     /// The finished game's record, its result `out`, written over `rec` (a record of an
     /// earlier game, whose strings and lists keep their room: a study of many short games
     /// allocates nothing per game).
-    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
+    fn record_into(&mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
         // The winner by the variant's own name for it; `players` says which seat that is.
         let result = match out.winner {
             Winner::Player(p) => v.rules.player_name(p),
             Winner::Draw => "draw",
         };
-        let [first_time, second_time] = self.times;
+        let [first_time, second_time] = std::mem::take(&mut self.times);
         // Every field named: a new one does not compile until it is written here.
         let GameRecord {
             index,
@@ -623,7 +621,7 @@ impl GameSoFar {
         *margin = out.margin;
         *plies = self.plies;
         self.texts.truncate(self.written);
-        *moves = self.texts;
+        *moves = std::mem::take(&mut self.texts);
         rec_branching.clear();
         rec_branching.extend_from_slice(branching);
         *line = Line::Digest(self.line);

@@ -26,7 +26,6 @@ pub(super) fn play_placed(
     let Seeds { seed, mut rng, mut opening, names, .. } = desk.seeds(cfg, index);
     let Desk { v, start, pos, placed, branching, .. } = desk;
     let v: &Variant = v;
-    let g = &v.rules.geometry;
     branching.clear();
     placed.clear();
     let mut game = GameSoFar::new(cfg, index, seed, names, start.hash(), std::mem::take(&mut rec.moves));
@@ -46,7 +45,7 @@ pub(super) fn play_placed(
         let m = open.nth(i as u32);
         placed.push(m);
         let first = side == crate::piece::Player::FIRST;
-        game.chose_lazily(cfg, || walk.move_of(&node, m), g, first, t.map(|t| t.elapsed().as_secs_f64()));
+        game.chose_writing(cfg, |s| s.push_str(walk.text(&node, m)), first, t.map(|t| t.elapsed().as_secs_f64()));
         let out = walk.play(&v.rules, &mut node, m);
         game.line = line_step(game.line, node.hash());
         if out.is_some() {

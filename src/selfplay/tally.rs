@@ -134,11 +134,11 @@ impl Tally {
         if self.names.as_ref().is_none_or(|(i, _)| g.index < *i) {
             self.names = Some((g.index, g.names().map(String::from)));
         }
-        self.seats = match std::mem::take(&mut self.seats) {
-            _ if self.n == 1 => Seats::Same(g.first.clone(), g.second.clone()),
-            Seats::Same(a, b) if super::same(&a, &g.first) && super::same(&b, &g.second) => Seats::Same(a, b),
-            _ => Seats::Mixed,
-        };
+        match &self.seats {
+            _ if self.n == 1 => self.seats = Seats::Same(g.first.clone(), g.second.clone()),
+            Seats::Same(a, b) if super::same(a, &g.first) && super::same(b, &g.second) => {}
+            _ => self.seats = Seats::Mixed,
+        }
         let fresh = self.seen.insert(digest(g));
         self.typical_candidate(g, fresh);
         if !fresh {

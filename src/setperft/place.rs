@@ -82,6 +82,8 @@ struct PlaceDrop {
     sets: DropSets,
     letter: u8,
     written: bool,
+    /// The move's text on each cell, as the kernel's move writes it.
+    texts: Vec<String>,
 }
 
 /// An end condition the walk judges after every drop, in the rules' order.
@@ -143,7 +145,8 @@ impl PlaceWalk {
                 if !plain || d.file_block.is_some() || !d.beside.is_empty() {
                     return None;
                 }
-                drops[p].push(PlaceDrop { code, sets: d.sets.clone()?, letter: d.letter, written: d.written });
+                let texts = (0..cells as u16).map(|c| Move::drop(code, d.letter, d.written, c).text(&rules.geometry)).collect();
+                drops[p].push(PlaceDrop { code, sets: d.sets.clone()?, letter: d.letter, written: d.written, texts });
             }
             if drops[p].len() > MAX_DROPS {
                 return None;
@@ -218,6 +221,11 @@ impl PlaceWalk {
     #[cfg(test)]
     pub(crate) fn nth(&self, node: &Node, index: u32) -> PlaceMove {
         self.open_moves(node).nth(index)
+    }
+
+    /// The text of `m` (made by the side to move of `node`), as its kernel move writes it.
+    pub(crate) fn text(&self, node: &Node, m: PlaceMove) -> &str {
+        &self.drops[node.side][m.drop as usize].texts[m.cell as usize]
     }
 
     /// The kernel's move for `m` (made by the side to move of `node`).
