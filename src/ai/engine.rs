@@ -31,7 +31,7 @@ pub enum Budget {
 }
 
 /// How a machine player chooses.
-#[derive(Clone, Copy, Debug, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
     Random,
     Mcts {
@@ -42,23 +42,6 @@ pub enum Engine {
     External(External),
     /// Alpha-beta or MCTS searching with another file's evaluation (`ab:d3@eval=FILE`).
     Evaluated(super::evaluated::Evaluated),
-}
-
-/// Written out (the derived comparison is a call a study made twice a game): the same engine,
-/// field by field.
-impl PartialEq for Engine {
-    #[inline]
-    fn eq(&self, other: &Engine) -> bool {
-        use Engine::*;
-        match (self, other) {
-            (Random, Random) => true,
-            (Mcts { iterations: a }, Mcts { iterations: b }) => a == b,
-            (AlphaBeta(a), AlphaBeta(b)) => a == b,
-            (External(a), External(b)) => a == b,
-            (Evaluated(a), Evaluated(b)) => a == b,
-            (Random | Mcts { .. } | AlphaBeta(_) | External(_) | Evaluated(_), _) => false,
-        }
-    }
 }
 
 /// Which engine protocol an external engine speaks.

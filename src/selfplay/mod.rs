@@ -575,13 +575,13 @@ impl GameSoFar {
     /// The finished game's record, its result `out`, written over `rec` (a record of an
     /// earlier game, whose strings and lists keep their room: a study of many short games
     /// allocates nothing per game).
-    fn record_into(&mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
+    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
         // The winner by the variant's own name for it; `players` says which seat that is.
         let result = match out.winner {
             Winner::Player(p) => v.rules.player_name(p),
             Winner::Draw => "draw",
         };
-        let [first_time, second_time] = std::mem::take(&mut self.times);
+        let [first_time, second_time] = self.times;
         // Every field named: a new one does not compile until it is written here.
         let GameRecord {
             index,
@@ -621,7 +621,7 @@ impl GameSoFar {
         *margin = out.margin;
         *plies = self.plies;
         self.texts.truncate(self.written);
-        *moves = std::mem::take(&mut self.texts);
+        *moves = self.texts;
         rec_branching.clear();
         rec_branching.extend_from_slice(branching);
         *line = Line::Digest(self.line);
