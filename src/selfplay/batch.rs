@@ -412,9 +412,9 @@ fn study(
 /// Plays job `at` on a desk into a record (a finished game's record, reused).
 type Play<'a> = dyn Fn(&mut Desk, usize, &mut GameRecord) -> Result<(), SelfplayError> + Sync + 'a;
 
-/// What [`pool`] hands the study, a run of finished jobs at a time: each finished game ahead of
-/// its turn (to ask for what taking it will read, so that a run's cache misses overlap), then
-/// each job in turn (its game or why it did not finish).
+/// What [`pool`] hands the study, a run of finished jobs at a time: each job in turn (its game
+/// or why it did not finish), and each finished game a few jobs ahead of its turn (to ask for
+/// what taking it will read, so that the cache misses of games near each other overlap).
 pub(super) enum Step<'a> {
     Expect(usize, &'a GameRecord),
     Take(usize, Result<&'a mut GameRecord, SelfplayError>),
@@ -530,16 +530,36 @@ impl Run {
         false
     }
 
-    /// Hands every finished game to `take` to expect, then each job to take; false: `take`
-    /// said stop.
+    /// How many jobs ahead of the one taken a finished game is expected: enough for its cache
+    /// miss to land before its turn, few enough that the misses asked for at once do not
+    /// outnumber what the processor keeps in flight (a whole run asked at once lost most).
+    const AHEAD: usize = 8;
+
+    /// Hands each job to `take` to take, each finished game [`Run::AHEAD`] jobs earlier to
+    /// expect; false: `take` said stop.
     fn hand_over(&mut self, take: &mut dyn FnMut(Step) -> bool) -> bool {
         let Run { done, records } = self;
-        for (k, (at, r)) in done.iter().enumerate() {
-            if r.is_ok() {
+        type Done = [(usize, Result<(), SelfplayError>)];
+        let expect = |k: usize, done: &Done, records: &[GameRecord], take: &mut dyn FnMut(Step) -> bool| {
+            if let Some((at, Ok(()))) = done.get(k) {
                 take(Step::Expect(*at, &records[k]));
             }
+        };
+        for k in 0..Self::AHEAD {
+            expect(k, done, records, take);
         }
-        done.drain(..).enumerate().all(|(k, (at, r))| take(Step::Take(at, r.map(|()| &mut records[k]))))
+        let mut going = true;
+        for k in 0..done.len() {
+            expect(k + Self::AHEAD, done, records, take);
+            // (The job's slot keeps a placeholder until the run is cleared below.)
+            let (at, r) = std::mem::replace(&mut done[k], (usize::MAX, Ok(())));
+            if !take(Step::Take(at, r.map(|()| &mut records[k]))) {
+                going = false;
+                break;
+            }
+        }
+        done.clear();
+        going
     }
 }
 
