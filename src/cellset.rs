@@ -141,7 +141,6 @@ impl CellSet {
     }
 
     /// Whether the sets share a cell.
-    #[cfg(test)]
     #[inline(always)]
     pub(crate) const fn meets(self, other: CellSet) -> bool {
         self.0 & other.0 != 0
