@@ -574,8 +574,9 @@ impl GameSoFar {
 
     /// The finished game's record, its result `out`, written over `rec` (a record of an
     /// earlier game, whose strings and lists keep their room: a study of many short games
-    /// allocates nothing per game).
-    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &[u32], eval: &[i32], rec: &mut GameRecord) {
+    /// allocates nothing per game). The game's `branching` list goes to the record, whose old
+    /// list comes back in its place.
+    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &mut Vec<u32>, eval: &[i32], rec: &mut GameRecord) {
         // The winner by the variant's own name for it; `players` says which seat that is.
         let result = match out.winner {
             Winner::Player(p) => v.rules.player_name(p),
@@ -622,8 +623,8 @@ impl GameSoFar {
         *plies = self.plies;
         self.texts.truncate(self.written);
         *moves = self.texts;
-        rec_branching.clear();
-        rec_branching.extend_from_slice(branching);
+        // (Handed over, not copied: the desk's list is cleared when its next game starts.)
+        std::mem::swap(rec_branching, branching);
         *line = Line::Digest(self.line);
         set(first, &self.names.0);
         set(second, &self.names.1);
