@@ -130,7 +130,7 @@ fn settle(s: &mut Dfpn, pos: &mut Position, nodes: u64, horizon: u32, out: &mut 
             s.ask(sides[i]);
             s.limit = nodes.min(s.nodes.saturating_add(budget));
             match s.run(pos, horizon) {
-                Ok(a) if a.is_proved() => return shorten(s, pos, nodes, a.dist, i == 0, out),
+                Ok(a) if a.is_proved() => return shorten(s, pos, nodes, a, i == 0, out),
                 Ok(a) => answers[i] = Some(a),
                 Err(Stop::Nodes) if s.nodes < nodes => {}
                 Err(e) => {
@@ -170,20 +170,21 @@ fn stopped(e: Stop, out: &mut Solution) -> Result<(), crate::script::ScriptError
     Ok(())
 }
 
-/// The prover (`s`'s) wins in `len` plies: searches again within one ply less until it cannot
-/// (then `len` is the shortest), and walks the line.
+/// The prover (`s`'s) wins, by `proof`: searches again within one ply less until it cannot
+/// (then its length is the shortest), and walks the line.
 fn shorten(
     s: &mut Dfpn,
     pos: &mut Position,
     nodes: u64,
-    mut len: u16,
+    proof: Val,
     mover: bool,
     out: &mut Solution,
 ) -> Result<(), crate::script::ScriptError> {
     s.limit = nodes;
+    let (mut len, mut first) = (proof.dist, proof.best);
     while len > 1 {
         match s.run(pos, u32::from(len) - 1) {
-            Ok(a) if a.is_proved() => len = a.dist,
+            Ok(a) if a.is_proved() => (len, first) = (a.dist, a.best),
             Ok(_) => break,
             Err(e) => {
                 out.exact = false;
@@ -197,7 +198,8 @@ fn shorten(
     // The walk may re-prove positions the table lost: as many positions again at most.
     s.limit = s.nodes.saturating_add(nodes);
     out.line = line(s, pos, n)?;
-    out.best = out.line.first().copied();
+    // Without a line (the walk ran out of positions), the first move of the shortest proof.
+    out.best = out.line.first().copied().or_else(|| first.and_then(|i| nth_move(s, pos, i)));
     Ok(())
 }
 
