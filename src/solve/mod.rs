@@ -387,6 +387,33 @@ mod tests {
     }
 
     #[test]
+    fn a_dobutsu_win_near_a_games_end_in_any_table() {
+        // Game 2 of tests/solve/dobutsu-games.txt, 12 plies before its end (gote won): the
+        // same value in a large table and in the smallest one, the shortest proved, and the
+        // line a win for gote that lasts no longer than that.
+        let games = std::fs::read_to_string("tests/solve/dobutsu-games.txt").unwrap();
+        let game: Vec<&str> = games.lines().find_map(|l| l.strip_prefix("2 ")).unwrap().split(' ').collect();
+        let v = Variant::load("dobutsu", &[]).unwrap();
+        let mut pos = v.start();
+        for m in &game[..game.len() - 12] {
+            v.play(&mut pos, m).unwrap();
+        }
+        let mut values = Vec::new();
+        for memory in [1 << 24, 0] {
+            let s = solve(&v, &pos, Limits { memory, ..Limits::default() }, |_| {}).unwrap();
+            let Some(Value::Loss(n)) = s.value else { panic!("{:?}", s.value) };
+            assert!(s.exact && s.line.len() <= n as usize, "{memory} {n} {}", s.line.len());
+            let mut end = pos.clone();
+            for m in &s.line {
+                v.make(&mut end, m).unwrap();
+            }
+            assert_eq!(end.result().map(|r| r.winner), Some(Winner::Player(pos.side().other())), "{memory}");
+            values.push(n);
+        }
+        assert_eq!(values[0], values[1]);
+    }
+
+    #[test]
     fn a_limit_stops_it_unproved() {
         let (s, v, pos) = solved("tic-tac-toe", None, Limits { nodes: 50, ..Limits::default() });
         assert_eq!((s.value, s.stopped), (None, Some("the node limit")));
