@@ -5,7 +5,8 @@
 //! prover. Thresholds on the proof and disproof numbers bring the search back up the tree
 //! when a sibling looks cheaper; the second-best child's number is raised by a quarter before
 //! it becomes the threshold (the 1+ε trick of Pawlewicz and Lew), so the search does not
-//! thrash between two siblings.
+//! thrash between two siblings. A position met for the first time starts from its number of
+//! moves (df-pn+'s initial numbers) rather than from 1 and 1.
 //!
 //! Every result is kept in the [`Table`]: a proof with its length (valid wherever that many
 //! plies are left), a disproof with the most plies left for which it holds (`SURE` when no
@@ -84,6 +85,10 @@ pub(super) struct Dfpn<'a> {
     path: Vec<u64>,
     next_report: u64,
     progress: &'a mut dyn FnMut(Player, u64, &Table),
+    /// The path's length where the current `run` started: its root's depth.
+    base: usize,
+    /// A move list to count a leaf's moves in, kept to spare the allocations.
+    scratch: Vec<Move>,
 }
 
 /// How often progress is reported (positions).
@@ -107,6 +112,8 @@ impl<'a> Dfpn<'a> {
             path: Vec::new(),
             next_report: REPORT_EVERY,
             progress,
+            base: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -131,6 +138,7 @@ impl<'a> Dfpn<'a> {
     /// Searches `pos` (not finished) until it is decided for the prover within `left` plies,
     /// or a limit stops it. The path above `pos` is `self.path`'s.
     pub fn run(&mut self, pos: &mut Position, left: u32) -> Result<Val, Stop> {
+        self.base = self.path.len();
         let v = self.leaf(pos, left)?;
         if v.is_proved() || v.is_disproved() {
             return Ok(v);
@@ -161,16 +169,31 @@ impl<'a> Dfpn<'a> {
         }
     }
 
-    /// [`look`](Self::look), and at the horizon whether the player to move has no move (a
-    /// game over, not a line cut).
-    fn leaf(&self, pos: &mut Position, left: u32) -> Result<Val, Stop> {
+    /// [`look`](Self::look), and for a position it does not settle, its moves: none is a
+    /// game over (not a line cut at the horizon); else a position not searched yet starts
+    /// from its number of moves (df-pn+'s initial numbers, Nagai 2002; Kishimoto et al.
+    /// 2012): a disproof at the prover's turn, and a proof at the opponent's, needs every move
+    /// answered, so the more moves, the more work it looks.
+    fn leaf(&mut self, pos: &mut Position, left: u32) -> Result<Val, Stop> {
         let v = self.look(pos, left);
-        if left > 0 || pos.result().is_some() || v.cycle {
+        let fresh = left > 0 && v == Val::UNKNOWN;
+        if pos.result().is_some() || v.cycle || (left > 0 && !fresh) {
             return Ok(v);
         }
-        let mut moves = Vec::new();
-        self.v.legal_moves(pos, &mut moves)?;
-        Ok(if moves.is_empty() { self.over(self.v.no_moves_outcome(pos).winner) } else { v })
+        let mut moves = std::mem::take(&mut self.scratch);
+        moves.clear();
+        let listed = self.v.legal_moves(pos, &mut moves);
+        let n = moves.len();
+        self.scratch = moves;
+        listed?;
+        if n == 0 {
+            return Ok(self.over(self.v.no_moves_outcome(pos).winner));
+        }
+        if !fresh {
+            return Ok(v);
+        }
+        let n = (n as u32).min(INF - 1);
+        Ok(if pos.side() == self.prover { Val { dn: n, ..v } } else { Val { pn: n, ..v } })
     }
 
     /// A finished game for the prover.
@@ -224,14 +247,18 @@ impl<'a> Dfpn<'a> {
         self.path.push(key);
         let r = self.deepen(pos, &moves, &mut kids, th, left, or);
         self.path.pop();
-        // Stopped by a limit, the numbers so far are kept too: the next search from the root
-        // goes on from them.
+        // Stopped by a limit, the root keeps the numbers it reached: the next round goes on
+        // from them. A position below keeps what it had: its numbers now are an unfinished
+        // search's (its children not looked at yet count as unknown, the child searched when
+        // the limit came as before it), and kept they misled the rounds after it (a Dōbutsu
+        // win 20 plies from a game's end: shortened to 20 plies within 3 × 10⁷ positions, to
+        // 22 with them kept).
         let (v, stop) = match r {
             Ok(v) => (v, None),
             Err(e @ (Stop::Nodes | Stop::Interrupted)) => (combine(&kids, or), Some(e)),
             Err(e) => return Err(e),
         };
-        if !v.cycle {
+        if !v.cycle && (stop.is_none() || self.path.len() == self.base) {
             self.keep(key, v, start);
         }
         stop.map_or(Ok(v), Err)

@@ -130,7 +130,7 @@ fn settle(s: &mut Dfpn, pos: &mut Position, nodes: u64, horizon: u32, out: &mut 
             s.ask(sides[i]);
             s.limit = nodes.min(s.nodes.saturating_add(budget));
             match s.run(pos, horizon) {
-                Ok(a) if a.is_proved() => return shorten(s, pos, nodes, a.dist, i == 0, out),
+                Ok(a) if a.is_proved() => return shorten(s, pos, nodes, a, i == 0, out),
                 Ok(a) => answers[i] = Some(a),
                 Err(Stop::Nodes) if s.nodes < nodes => {}
                 Err(e) => {
@@ -170,20 +170,21 @@ fn stopped(e: Stop, out: &mut Solution) -> Result<(), crate::script::ScriptError
     Ok(())
 }
 
-/// The prover (`s`'s) wins in `len` plies: searches again within one ply less until it cannot
-/// (then `len` is the shortest), and walks the line.
+/// The prover (`s`'s) wins, by `proof`: searches again within one ply less until it cannot
+/// (then its length is the shortest), and walks the line.
 fn shorten(
     s: &mut Dfpn,
     pos: &mut Position,
     nodes: u64,
-    mut len: u16,
+    proof: Val,
     mover: bool,
     out: &mut Solution,
 ) -> Result<(), crate::script::ScriptError> {
     s.limit = nodes;
+    let (mut len, mut first) = (proof.dist, proof.best);
     while len > 1 {
         match s.run(pos, u32::from(len) - 1) {
-            Ok(a) if a.is_proved() => len = a.dist,
+            Ok(a) if a.is_proved() => (len, first) = (a.dist, a.best),
             Ok(_) => break,
             Err(e) => {
                 out.exact = false;
@@ -197,7 +198,8 @@ fn shorten(
     // The walk may re-prove positions the table lost: as many positions again at most.
     s.limit = s.nodes.saturating_add(nodes);
     out.line = line(s, pos, n)?;
-    out.best = out.line.first().copied();
+    // Without a line (the walk ran out of positions), the first move of the shortest proof.
+    out.best = out.line.first().copied().or_else(|| first.and_then(|i| nth_move(s, pos, i)));
     Ok(())
 }
 
@@ -382,6 +384,33 @@ mod tests {
                 assert!(moves.is_empty(), "{fen} {memory}");
             }
         }
+    }
+
+    #[test]
+    fn a_dobutsu_win_near_a_games_end_in_any_table() {
+        // Game 2 of tests/solve/dobutsu-games.txt, 12 plies before its end (gote won): the
+        // same value in a large table and in the smallest one, the shortest proved, and the
+        // line a win for gote that lasts no longer than that.
+        let games = std::fs::read_to_string("tests/solve/dobutsu-games.txt").unwrap();
+        let game: Vec<&str> = games.lines().find_map(|l| l.strip_prefix("2 ")).unwrap().split(' ').collect();
+        let v = Variant::load("dobutsu", &[]).unwrap();
+        let mut pos = v.start();
+        for m in &game[..game.len() - 12] {
+            v.play(&mut pos, m).unwrap();
+        }
+        let mut values = Vec::new();
+        for memory in [1 << 24, 0] {
+            let s = solve(&v, &pos, Limits { memory, ..Limits::default() }, |_| {}).unwrap();
+            let Some(Value::Loss(n)) = s.value else { panic!("{:?}", s.value) };
+            assert!(s.exact && s.line.len() <= n as usize, "{memory} {n} {}", s.line.len());
+            let mut end = pos.clone();
+            for m in &s.line {
+                v.make(&mut end, m).unwrap();
+            }
+            assert_eq!(end.result().map(|r| r.winner), Some(Winner::Player(pos.side().other())), "{memory}");
+            values.push(n);
+        }
+        assert_eq!(values[0], values[1]);
     }
 
     #[test]
