@@ -10,8 +10,11 @@
 //! reference mode (`perft --reference`, [`crate::perft::perft_reference`]) takes none of them,
 //! and tests hold every shortcut equal to it.
 
+use crate::cellset::CellSet;
 use crate::piece::{ByPlayer, PieceCode};
-use crate::rules::{CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFilter, Identity, NoMoves, PieceRules, Promotion, Ruleset};
+use crate::rules::{
+    CapturePolicy, CodeSet, DropRule, EndKind, Form, Hook, HookFilter, Identity, NoMoves, PieceRules, PromoteAt, Promotion, Ruleset,
+};
 
 /// What a construct may do to a game: the questions every construct answers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -380,6 +383,11 @@ pub(crate) struct Plan {
     pub(crate) takes_unlisted: bool,
     /// Some construct may convert enemy pieces ([`Needs::converts`]).
     pub(crate) converts: bool,
+    /// Per code that promotes with a choice of kinds, the cells from which one of its moves
+    /// may promote ([`promotion_sources`]), so that a list whose promoting pieces all stand
+    /// elsewhere is not read for promotions ([`Plan::may_promote`], where the position keeps
+    /// its cells by code). `None` (a board past 128 cells): every list is read.
+    pub(crate) promotes_from: Option<Vec<(PieceCode, CellSet)>>,
 }
 
 impl Plan {
@@ -431,8 +439,18 @@ impl Plan {
             walk: None,
             takes_unlisted: all.takes_unlisted,
             converts: all.converts,
+            promotes_from: promotion_sources(rules),
         };
         Plan { walk: plan.walk_of(rules), ..plan }
+    }
+
+    /// Whether a move of a position whose cells of each code are `by_code` may promote with a
+    /// choice of kinds (where the plan keeps no cells, or the position none: it may).
+    #[inline]
+    pub(crate) fn may_promote(&self, by_code: &[u128]) -> bool {
+        self.promotes_from.as_ref().is_none_or(|from| {
+            from.iter().any(|&(code, cells)| by_code.get(code.index()).is_none_or(|&c| CellSet::from_bits(c).meets(cells)))
+        })
     }
 
     /// The walk on the sets the constructs allow: no hook that plays a part, a move list that
@@ -476,6 +494,29 @@ impl Plan {
 
 /// Every shortcut held equal to the reference mode ([`crate::Variant::reference_moves`]) on
 /// random positions of every shipped variant.
+/// Per code that promotes with a choice of kinds, the cells from which one of its moves may
+/// promote: it may land in the zone on an empty board (each form's reach, which errs on the
+/// side of may), stands in it where leaving the zone promotes too (`from_or_to`), or jumps (a
+/// capture chain may land anywhere). `None` on a board of more than 128 cells.
+fn promotion_sources(rules: &Ruleset) -> Option<Vec<(PieceCode, CellSet)>> {
+    let g = &rules.geometry;
+    if !CellSet::fits(g.len()) {
+        return None;
+    }
+    let mut from = Vec::new();
+    for (i, p) in rules.pieces.iter().enumerate() {
+        let Some(x) = p.promote.as_ref().filter(|x| !x.choices.is_empty()) else { continue };
+        let inside = |c: u16| g.zones_of(c).meets(x.zone);
+        let may = |c: u16| {
+            !p.jumps.is_empty()
+                || (x.at == PromoteAt::FromOrTo && inside(c))
+                || p.quiet.iter().any(|f| f.reach(g, c).into_iter().any(inside))
+        };
+        from.push((PieceCode::from_index(i), (0..g.len() as u16).filter(|&c| may(c)).fold(CellSet::EMPTY, CellSet::with)));
+    }
+    Some(from)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +524,35 @@ mod tests {
     use crate::movegen;
     use crate::perft::perft_reference;
     use crate::state::Position;
+
+    /// The cells a promotion with a choice may come from, by hand: in chess a pawn promotes
+    /// only from the rank before the last (white's 7th, black's 2nd; its double step starts
+    /// too far back), so with no pawn there no move is read; in minishogi (the zone is the far
+    /// rank, entering or leaving it) a rook reaches the zone from every cell.
+    #[test]
+    fn promotions_with_a_choice_come_from_the_cells_that_reach_their_zone() {
+        let v = Variant::load("chess", &[]).unwrap();
+        let (r, g) = (&v.rules, &v.rules.geometry);
+        let from = |symbol: char| {
+            let code = r.code_of_symbol(symbol).unwrap();
+            let (_, cells) = v.plan.promotes_from.as_ref().unwrap().iter().find(|(c, _)| *c == code).copied().unwrap();
+            cells.iter().map(|c| g.name(crate::geometry::Cell(c)).to_string()).collect::<Vec<_>>()
+        };
+        let rank = |n: char| "abcdefgh".chars().map(|f| format!("{f}{n}")).collect::<Vec<_>>();
+        assert_eq!(from('P'), rank('7'));
+        assert_eq!(from('p'), rank('2'));
+        assert_eq!(v.plan.promotes_from.as_ref().unwrap().len(), 2, "only the pawns promote with a choice");
+        let start = v.start();
+        assert!(!v.plan.may_promote(start.cells_by_code()), "no pawn on its 7th rank at the start");
+        let near = Position::from_text(&v.rules, "8/4P3/8/8/8/8/8/k6K w - - 0 1").unwrap();
+        assert!(v.plan.may_promote(near.cells_by_code()));
+        let shogi = Variant::load("minishogi", &[]).unwrap();
+        let (r, g) = (&shogi.rules, &shogi.rules.geometry);
+        let rook = r.code_of_symbol('R').unwrap();
+        let (_, cells) = shogi.plan.promotes_from.as_ref().unwrap().iter().find(|(c, _)| *c == rook).copied().unwrap();
+        // A rook reaches the far rank from every file and rank of a 5 x 5 board.
+        assert_eq!(cells.count(), g.len() as u32);
+    }
 
     /// Every shipped variant, and a few options that turn other constructs on (Basileus's rule
     /// of the two basileis is an `allow_move` hook; Bivouac's maximal captures; shogi's mating

@@ -311,7 +311,7 @@ pub(crate) fn nth_move(rules: &Ruleset, pos: &mut Position, c: &Counted, index: 
         } else {
             quiet_from(rules, pos, from, code, scratch, true);
         }
-        if rules.choices.any() {
+        if rules.promotion_choices {
             expand_promotions(rules, pos, scratch, 0);
         }
         debug_assert_eq!(scratch.len(), n as usize, "a piece's count is the length of its list");

@@ -514,52 +514,6 @@ impl Explode {
     }
 }
 
-/// Where a piece may promote with a choice of kinds ([`Ruleset::choices`]): the codes that do,
-/// and on a board of at most 128 cells, per such code, the cells from which one of its moves
-/// may promote (it may land in the zone on an empty board, or stands in it under
-/// `from_or_to`; a capture chain may land anywhere), so that a position whose promoting pieces
-/// stand elsewhere needs no move read (`None` on a larger board: the moves are read).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct ChoicePromotions {
-    pub(crate) codes: CodeSet,
-    pub(crate) from: Option<Vec<(PieceCode, CellSet)>>,
-}
-
-impl ChoicePromotions {
-    /// The promotions with a choice among `pieces` (indexed by code) on `g`.
-    pub(crate) fn of(g: &Geometry, pieces: &[PieceRules]) -> ChoicePromotions {
-        let (mut codes, mut from) = (0, Vec::new());
-        for (i, p) in pieces.iter().enumerate() {
-            let Some(x) = p.promote.as_ref().filter(|x| !x.choices.is_empty()) else { continue };
-            codes |= 1 << i;
-            let inside = |c: u16| g.zones_of(c).meets(x.zone);
-            let may = |c: u16| {
-                !p.jumps.is_empty()
-                    || (x.at == PromoteAt::FromOrTo && inside(c))
-                    || p.quiet.iter().any(|f| f.reach(g, c).into_iter().any(inside))
-            };
-            from.push((PieceCode::from_index(i), (0..g.len() as u16).filter(|&c| may(c)).fold(CellSet::EMPTY, CellSet::with)));
-        }
-        ChoicePromotions { codes, from: CellSet::fits(g.len()).then_some(from) }
-    }
-
-    /// Whether some piece promotes with a choice.
-    #[inline(always)]
-    pub(crate) fn any(&self) -> bool {
-        self.codes != 0
-    }
-
-    /// Whether a move on a board whose cells of each code are `by_code` (empty: not kept) may
-    /// promote with a choice.
-    #[inline]
-    pub(crate) fn may(&self, by_code: &[u128]) -> bool {
-        match &self.from {
-            Some(from) if !by_code.is_empty() => from.iter().any(|&(code, cells)| CellSet::from_bits(by_code[code.index()]).meets(cells)),
-            _ => self.any(),
-        }
-    }
-}
-
 /// A capture policy applied after the check test ([`Ruleset::late_policy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LatePolicy {
@@ -777,8 +731,9 @@ pub struct Ruleset {
     /// of the pieces that can reach its cell.
     /// Indexed by `code × cells + cell` (one flat table: the test reads it once per piece).
     pub(crate) attack_reach: Vec<u128>,
-    /// Where pieces promote with a choice of kinds (each such move is listed once per choice).
-    pub(crate) choices: ChoicePromotions,
+    /// Whether some piece promotes with a choice of kinds (then each such move is listed once
+    /// per choice).
+    pub(crate) promotion_choices: bool,
     /// Whether some piece pushes enemy pieces back (`push`): make then runs the push.
     pub(crate) push: bool,
     /// The crown, if the variant has one.
@@ -1039,35 +994,6 @@ impl Ruleset {
 mod tests {
     use super::Score;
     use crate::piece::{ByPlayer, KindId, PieceCode, Player};
-
-    /// The cells a promotion with a choice may come from, by hand: in chess a pawn promotes
-    /// only from the rank before the last (white's 7th, black's 2nd; its double step starts
-    /// too far back), so with no pawn there no move is read; in minishogi (the zone is the far rank,
-    /// entering or leaving it) a rook reaches the zone from every cell.
-    #[test]
-    fn promotions_with_a_choice_come_from_the_cells_that_reach_their_zone() {
-        let v = crate::Variant::load("chess", &[]).unwrap();
-        let (r, g) = (&v.rules, &v.rules.geometry);
-        let from = |symbol: char| {
-            let code = r.code_of_symbol(symbol).unwrap();
-            let (_, cells) = r.choices.from.as_ref().unwrap().iter().find(|(c, _)| *c == code).copied().unwrap();
-            cells.iter().map(|c| g.name(crate::geometry::Cell(c)).to_string()).collect::<Vec<_>>()
-        };
-        let rank = |n: char| "abcdefgh".chars().map(|f| format!("{f}{n}")).collect::<Vec<_>>();
-        assert_eq!(from('P'), rank('7'));
-        assert_eq!(from('p'), rank('2'));
-        assert_eq!(r.choices.from.as_ref().unwrap().len(), 2, "only the pawns promote with a choice");
-        let start = v.start();
-        assert!(!r.choices.may(start.cells_by_code()), "no pawn on its 7th rank at the start");
-        let near = crate::state::Position::from_text(&v.rules, "8/4P3/8/8/8/8/8/k6K w - - 0 1").unwrap();
-        assert!(r.choices.may(near.cells_by_code()));
-        let shogi = crate::Variant::load("minishogi", &[]).unwrap();
-        let (r, g) = (&shogi.rules, &shogi.rules.geometry);
-        let rook = r.code_of_symbol('R').unwrap();
-        let (_, cells) = r.choices.from.as_ref().unwrap().iter().find(|(c, _)| *c == rook).copied().unwrap();
-        // A rook reaches the far rank from every file and rank of a 5 x 5 board.
-        assert_eq!(cells.count(), g.len() as u32);
-    }
 
     const NONE_TAKEN: ByPlayer<u32> = ByPlayer([0, 0]);
 

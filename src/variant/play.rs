@@ -160,9 +160,9 @@ impl Variant {
         // (The hooks' list has castling and the promotion choices already.)
         if self.plan.kernel_lists {
             movegen::castlings(&self.rules, pos, out);
-            // (Where every piece that promotes so stands out of a move's reach of its zone, no
-            // move is read: the reference mode reads them all.)
-            if self.rules.choices.may(pos.cells_by_code()) {
+            // (The plan's gate: where every piece that promotes so stands out of a move's reach
+            // of its zone, no move is read; the reference mode reads them all.)
+            if self.rules.promotion_choices && self.plan.may_promote(pos.cells_by_code()) {
                 movegen::expand_promotions(&self.rules, pos, out, start);
             }
             movegen::gatings(&self.rules, pos, out, start);
@@ -751,7 +751,7 @@ impl Variant {
         let mut moves = Vec::new();
         movegen::captures(&self.rules, pos.board_scratch(), by, &mut moves);
         movegen::quiet_moves(&self.rules, pos, by, &mut moves);
-        if self.rules.choices.any() {
+        if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, &mut moves, 0);
         }
         let mut found = Ok(None);
@@ -867,7 +867,7 @@ impl Variant {
         }
         movegen::castlings(&self.rules, pos, out);
         // Each promotion choice is a move of its own to the script (`m.text` ends `=Q`).
-        if self.rules.choices.any() {
+        if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, out, start);
         }
         movegen::gatings(&self.rules, pos, out, start);
@@ -1270,7 +1270,7 @@ impl Variant {
         movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
         movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
         movegen::castlings(&self.rules, pos, &mut pseudo);
-        if self.rules.choices.any() {
+        if self.rules.promotion_choices {
             movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
         }
         crate::san::resolve(san, &self.rules, pos, pawn, &pseudo).ok()
@@ -1383,7 +1383,7 @@ impl Variant {
             }
             movegen::captures(&self.rules, pos.board_scratch(), side, &mut pseudo);
             movegen::quiet_moves(&self.rules, pos, side, &mut pseudo);
-            if self.rules.choices.any() {
+            if self.rules.promotion_choices {
                 movegen::expand_promotions(&self.rules, pos, &mut pseudo, 0);
             }
             movegen::gatings(&self.rules, pos, &mut pseudo, 0);
@@ -1584,7 +1584,7 @@ mod tests {
                 let Some(h) = v.royal_hint(pos, me).filter(|h| !h.complex) else { return };
                 pseudo.clear();
                 movegen::normal_moves(&v.rules, pos, &mut pseudo);
-                if v.rules.choices.any() {
+                if v.rules.promotion_choices {
                     movegen::expand_promotions(&v.rules, pos, &mut pseudo, 0);
                 }
                 for m in &pseudo {

@@ -68,7 +68,7 @@ pub(crate) fn validate(m: &Merged, overrides: &[(String, String)]) -> R<Ruleset>
         check_counter: ends.iter().find_map(|e| if let ends::EndKind::Checks { slot, .. } = e.kind { Some(slot) } else { None }),
         drop_mate_loses: pieces.iter().any(|p| p.drop.as_ref().is_some_and(|d| d.mate_loses)),
         royal_codes: ByPlayer::new(royal_codes(&kinds, Player::FIRST), royal_codes(&kinds, Player::SECOND)),
-        choices: super::ChoicePromotions::of(&geometry, &pieces),
+        promotion_choices: pieces.iter().any(|p| p.promote.as_ref().is_some_and(|x| !x.choices.is_empty())),
         push: pieces.iter().any(|p| p.push.is_some()),
         repetition: ends.iter().any(|e| e.kind.phase() == ends::Phase::AfterRecord),
         end_checks: end_checks(&ends),
