@@ -6,8 +6,9 @@
 use crate::cellset::CellSet;
 use crate::movegen::{self, MoveList};
 use crate::piece::{ByPlayer, PieceCode, Player};
+use crate::rules::eval::{Lines, MAX_ESCAPES, MAX_ROUTES, UNITS_PER_POINT};
 use crate::rules::setwise::Word;
-use crate::rules::{EvalModel, Hook, Term, eval::Lines, eval::UNITS_PER_POINT};
+use crate::rules::{EvalModel, Hook, Term};
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -218,6 +219,8 @@ pub struct Evaluator<'a> {
     own_moves: Option<usize>,
     /// The connection term's distances.
     conn: crate::rules::connect::Scratch,
+    /// The routes term's board with the runner moved.
+    board: Vec<PieceCode>,
 }
 
 /// The material and progress terms of `pos`, summed on the cell sets where the model groups
@@ -364,6 +367,7 @@ impl<'a> Evaluator<'a> {
             },
             own_moves: None,
             conn: crate::rules::connect::Scratch::default(),
+            board: Vec::new(),
         }
     }
 
@@ -415,6 +419,7 @@ impl<'a> Evaluator<'a> {
             Term::Threats => m.threats != 0,
             Term::Royal => m.royal != 0,
             Term::Attributes => m.level_units != 0,
+            Term::Routes => !m.runners.is_empty(),
         };
         let terms = Term::ALL.into_iter().filter(|&x| measured(x)).map(|x| (x, t[x.index()])).collect();
         Ok(Eval { terms, side: pos.side() })
@@ -508,6 +513,9 @@ impl<'a> Evaluator<'a> {
         if m.royal != 0 {
             self.royal_term(pos, &mut t[Term::Royal.index()]);
         }
+        if !m.runners.is_empty() {
+            self.routes_term(pos, &mut t[Term::Routes.index()]);
+        }
         if m.level_units != 0 {
             for p in Player::both() {
                 let board = pos.board();
@@ -547,6 +555,76 @@ impl Evaluator<'_> {
                 }
             }
         }
+    }
+}
+
+impl Evaluator<'_> {
+    /// The routes term: for each royal runner, the cells of its winning zone it reaches in one
+    /// move on the current board, and its moves after which one more reaches the zone (the
+    /// runner moved there, everything else standing).
+    fn routes_term(&mut self, pos: &Position, t: &mut ByPlayer<i32>) {
+        let m = self.m;
+        for runner in &m.runners {
+            for p in Player::both() {
+                for from in pos.cells_of(p) {
+                    let code = pos.board()[from as usize];
+                    if runner.kinds.contains(code.kind()) {
+                        let (one, two) = self.ways(pos, code, from, runner.zone[p]);
+                        t[p] += m.escape * one.min(MAX_ESCAPES) as i32 + m.route * two.min(MAX_ROUTES) as i32;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a royal runner of `p` reaches its winning zone in one move (the search meets
+    /// that as a check).
+    pub(crate) fn runner_escapes(&mut self, pos: &Position, p: Player) -> bool {
+        let m = self.m;
+        for runner in &m.runners {
+            for from in pos.cells_of(p) {
+                let code = pos.board()[from as usize];
+                if runner.kinds.contains(code.kind()) && self.reach(pos.view(), code, from) & runner.zone[p] != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The runner `code` on `from`: how many cells of `zone` one move reaches, and how many of
+    /// its other landings reach `zone` with one more (counting stops past [`MAX_ROUTES`]).
+    fn ways(&mut self, pos: &Position, code: PieceCode, from: u16, zone: u128) -> (u32, u32) {
+        let view = pos.view();
+        let first = self.reach(view, code, from);
+        let mut board = std::mem::take(&mut self.board);
+        board.clear();
+        board.extend_from_slice(pos.board());
+        board[from as usize] = PieceCode::EMPTY;
+        let mut two = 0;
+        for c in CellSet::from_bits(first & !zone) {
+            board[c as usize] = code;
+            let occupied = (view.occupied & !(1u128 << from)) | 1u128 << c;
+            let moved = crate::rules::BoardView { board: &board, occupied, en_passant: [crate::geometry::NONE; 2], ..view };
+            two += u32::from(self.reach(moved, code, c) & zone != 0);
+            board[c as usize] = PieceCode::EMPTY;
+            if two > MAX_ROUTES {
+                break;
+            }
+        }
+        self.board = board;
+        ((first & zone).count_ones(), two)
+    }
+
+    /// The cells the piece `code` on `from` reaches in one move on `view` (its forms' moves
+    /// to empty cells).
+    fn reach(&mut self, view: crate::rules::BoardView, code: PieceCode, from: u16) -> u128 {
+        let r = &self.v.rules;
+        self.cells.clear();
+        for form in &r.pieces[code.index()].quiet {
+            form.reach_on(&r.geometry, view, from, &mut self.scratch, &mut self.cells);
+        }
+        self.cells.iter().fold(0u128, |s, &c| s | 1u128 << c)
     }
 }
 
@@ -858,6 +936,31 @@ mod tests {
         assert_eq!((m.parity[Player::SECOND][a1], m.parity[Player::SECOND][a2]), (1, 3));
         // Tic-tac-toe: nothing falls, no threats term.
         assert_eq!(Variant::load("tic-tac-toe", &[]).unwrap().rules.eval.threats, 0);
+    }
+
+    /// Brandubh's king, counted by hand on the board. After `d6-f6 d5-d6 a4-a5 d4-d5` the king
+    /// on d5 reaches c5, b5, e5, f5, g5 and the empty throne d4 (d6, a5 and d3 are taken): no
+    /// corner in one move, and only from g5 one more does (g6 empty, then g7):
+    /// a route (150 points). After `b4-b3 d5-g5` he reaches g7 in one move (600), and of his other
+    /// landings (g6, f5 to b5) only g6 leads on to a corner (f5 lies between f6 and f4,
+    /// attackers): 150 more. Black has no runner.
+    #[test]
+    fn a_royal_runner_counts_its_ways_to_the_zone() {
+        let v = Variant::load("brandubh", &[]).unwrap();
+        let u = UNITS_PER_POINT;
+        let opening = "d6-f6 d5-d6 a4-a5 d4-d5";
+        assert_eq!(term_after(&v, opening, Term::Routes), [0, 150 * u]);
+        assert_eq!(term_after(&v, &format!("{opening} b4-b3 d5-g5"), Term::Routes), [0, 750 * u]);
+        assert_eq!(term_after(&v, "", Term::Routes), [0, 0]);
+        // The search meets the king one move from g7 as a check.
+        let mut pos = v.start();
+        for m in format!("{opening} b4-b3").split_whitespace() {
+            v.play(&mut pos, m).unwrap();
+        }
+        let mut e = Evaluator::new(&v);
+        assert!(!e.runner_escapes(&pos, Player::SECOND));
+        v.play(&mut pos, "d5-g5").unwrap();
+        assert!(e.runner_escapes(&pos, Player::SECOND) && !e.runner_escapes(&pos, Player::FIRST));
     }
 
     #[test]

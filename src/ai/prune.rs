@@ -38,6 +38,9 @@ pub(super) struct Pruning {
     pub(super) null: bool,
     pub(super) futility: bool,
     pub(super) checks: bool,
+    /// A royal runner one move from its winning zone is met as a check is (searched a decision
+    /// deeper, no cut): where the evaluation has runners ([`crate::rules::eval::Runner`]).
+    pub(super) threats: bool,
     pub(super) see: bool,
     /// Per player: the piece codes above its least valuable kind (not royal), whose presence
     /// on the board allows a null move.
@@ -57,6 +60,7 @@ impl Pruning {
             null,
             futility: tactical,
             checks: r.check_illegal && r.royal_codes[Player::FIRST] != 0 && v.hook(Hook::AllowMove).is_none(),
+            threats: !r.eval.runners.is_empty() && !move_hooks,
             see: captures && r.landing_captures && r.captures.explode.is_none() && !move_hooks,
             majors,
         }
