@@ -1430,6 +1430,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_king_one_move_from_a_corner_is_searched_as_a_check() {
+        // Brandubh, the king alone on d4 against one attacker on b2: d4-d7 threatens both a7
+        // and g7, and one attacker closes at most one (b2-b7, say), so the king escapes on the
+        // third ply. At depth 2 the search sees that only because the reply to a threat is
+        // searched a decision deeper (the third ply then reaches the corner); without the
+        // runners it sees the threat only as the evaluation's points.
+        let at = "7/7/7/3K3/7/1A5/7 white";
+        let v = Variant::load("brandubh", &[]).unwrap();
+        let (m, r) = best(&v, at, Budget::Depth(2), 1);
+        assert_eq!(r.score.win_in(), Some(3), "{m}");
+        let mut off = Variant::load("brandubh", &[]).unwrap();
+        Arc::make_mut(&mut off.rules).eval.runners.clear();
+        assert_eq!(best(&off, at, Budget::Depth(2), 1).1.score.win_in(), None);
+    }
+
     /// (game, depth, positions) of [`games_without_implicit_takes_search_as_before`].
     const BEFORE: &[(&str, u32, u64)] = &[
         ("chess", 5, 5_033),
