@@ -556,9 +556,7 @@ impl Evaluator<'_> {
             }
         }
     }
-}
 
-impl Evaluator<'_> {
     /// The routes term: for each royal runner, the cells of its winning zone it reaches in one
     /// move on the current board, and its moves after which one more reaches the zone (the
     /// runner moved there, everything else standing).

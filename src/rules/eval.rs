@@ -471,9 +471,10 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
     }
 }
 
-/// The royal runners of the routes term: each `zone_reached` that a royal kind wins on arrival
-/// (not `safe`: there the arrival wins only where the opponent cannot take the piece, which
-/// ways on the board do not tell), on a board of at most 128 cells.
+/// The royal runners of the routes term: each `zone_reached` that a royal kind (one without
+/// attribute values) wins on arrival (not `safe`: there the arrival wins only where the
+/// opponent cannot take the piece, which ways on the board do not tell), on a board of at most
+/// 128 cells.
 fn runners(r: &Ruleset) -> Vec<Runner> {
     if r.geometry.len() > 128 {
         return Vec::new();
@@ -481,7 +482,8 @@ fn runners(r: &Ruleset) -> Vec<Runner> {
     let mut out = Vec::new();
     for e in &r.ends {
         let EndKind::ZoneReached { cells, kinds, win: true, safe: false, .. } = &e.kind else { continue };
-        let royal = (0..r.kinds.len()).filter(|&k| r.kinds[k].royal && kinds.contains(KindId(k as u8)));
+        // (Kinds without attribute values: the term moves a runner on a copy of the board alone.)
+        let royal = (0..r.kinds.len()).filter(|&k| r.kinds[k].royal && r.kinds[k].attributes.is_empty() && kinds.contains(KindId(k as u8)));
         let kinds = royal.fold(KindSet::EMPTY, |s, k| s.with(KindId(k as u8)));
         if kinds == KindSet::EMPTY {
             continue;
