@@ -492,8 +492,6 @@ impl Plan {
     }
 }
 
-/// Every shortcut held equal to the reference mode ([`crate::Variant::reference_moves`]) on
-/// random positions of every shipped variant.
 /// Per code that promotes with a choice of kinds, the cells from which one of its moves may
 /// promote: it may land in the zone on an empty board (each form's reach, which errs on the
 /// side of may), stands in it where leaving the zone promotes too (`from_or_to`), or jumps (a
@@ -517,6 +515,8 @@ fn promotion_sources(rules: &Ruleset) -> Option<Vec<(PieceCode, CellSet)>> {
     Some(from)
 }
 
+/// Every shortcut held equal to the reference mode ([`crate::Variant::reference_moves`]) on
+/// random positions of every shipped variant.
 #[cfg(test)]
 mod tests {
     use super::*;

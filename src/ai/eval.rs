@@ -562,15 +562,10 @@ impl Evaluator<'_> {
     /// runner moved there, everything else standing).
     fn routes_term(&mut self, pos: &Position, t: &mut ByPlayer<i32>) {
         let m = self.m;
-        for runner in &m.runners {
-            for p in Player::both() {
-                for from in pos.cells_of(p) {
-                    let code = pos.board()[from as usize];
-                    if runner.kinds.contains(code.kind()) {
-                        let (one, two) = self.ways(pos, code, from, runner.zone[p]);
-                        t[p] += m.escape * one.min(MAX_ESCAPES) as i32 + m.route * two.min(MAX_ROUTES) as i32;
-                    }
-                }
+        for p in Player::both() {
+            for (zone, code, from) in runners_of(m, pos, p) {
+                let (one, two) = self.ways(pos, code, from, zone);
+                t[p] += m.escape * one.min(MAX_ESCAPES) as i32 + m.route * two.min(MAX_ROUTES) as i32;
             }
         }
     }
@@ -578,16 +573,7 @@ impl Evaluator<'_> {
     /// Whether a royal runner of `p` reaches its winning zone in one move (the search meets
     /// that as a check).
     pub(crate) fn runner_escapes(&mut self, pos: &Position, p: Player) -> bool {
-        let m = self.m;
-        for runner in &m.runners {
-            for from in pos.cells_of(p) {
-                let code = pos.board()[from as usize];
-                if runner.kinds.contains(code.kind()) && self.reach(pos.view(), code, from) & runner.zone[p] != 0 {
-                    return true;
-                }
-            }
-        }
-        false
+        runners_of(self.m, pos, p).any(|(zone, code, from)| self.reach(pos.view(), code, from) & zone != 0)
     }
 
     /// The runner `code` on `from`: how many cells of `zone` one move reaches, and how many of
@@ -624,6 +610,16 @@ impl Evaluator<'_> {
         }
         self.cells.iter().fold(0u128, |s, &c| s | 1u128 << c)
     }
+}
+
+/// `p`'s royal runners on the board ([`crate::rules::eval::Runner`]): each with its winning
+/// zone, its code and its cell.
+fn runners_of<'m>(m: &'m EvalModel, pos: &'m Position, p: Player) -> impl Iterator<Item = (u128, PieceCode, u16)> + 'm {
+    m.runners.iter().flat_map(move |runner| {
+        pos.cells_of(p)
+            .map(move |from| (from, pos.board()[from as usize]))
+            .filter_map(move |(from, code)| runner.kinds.contains(code.kind()).then_some((runner.zone[p], code, from)))
+    })
 }
 
 /// The threats term: per player, the empty cells that would complete one of its open windows
