@@ -42,8 +42,8 @@ impl Known {
 /// The cell of a piece of `by` that could capture the piece on `at` in `view` (were `by` to
 /// move there), if there is one; `None` on an empty cell or one of `by`'s own pieces (captures
 /// take enemy pieces only). Which attacker is named, where several are, is fixed: the tables'
-/// first (steps and leaps, then slides along each direction, hops, screens), then the first
-/// complex piece in cell order.
+/// first (steps and leaps, then slides along each direction, hops, screens), then the leaps
+/// by an attribute's distance, then the first complex piece in cell order.
 pub(crate) fn attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16) -> Option<u16> {
     attacker_known(rules, view, by, at, Known::NOTHING)
 }
@@ -90,9 +90,16 @@ fn plain_attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: 
     if let Some(src) = t.attacker_among(&rules.geometry, view.board, at, victim, known.among) {
         return Some(src);
     }
+    // (Without a complex piece, no attributed one either.)
+    if known.complex
+        && let Some(src) = t.attribute_attacker(&view, at, victim)
+    {
+        return Some(src);
+    }
     // En passant takes a piece off a cell other than its landing: no table holds it.
     let en_passant = view.en_passant[1] == at;
-    if !known.complex && !en_passant {
+    let generated = t.complex & !t.attributed;
+    if (!known.complex || generated == 0) && !en_passant {
         return None;
     }
     let g = rules.geometry.len();
@@ -100,7 +107,7 @@ fn plain_attacker(rules: &Ruleset, view: BoardView, by: Player, at: u16, known: 
     let reach = |code: PieceCode, c: u16| rules.attack_reach.is_empty() || rules.reach_of(code, c) >> at & 1 != 0;
     let tried = |c: &u16| {
         let code = view.board[*c as usize];
-        code.is_of(by) && (en_passant || t.complex >> code.index() & 1 != 0) && reach(code, *c)
+        code.is_of(by) && (en_passant || generated >> code.index() & 1 != 0) && reach(code, *c)
     };
     let (mut board, mut moves) = SCRATCH.take();
     let found = movegen::first_capture_among(rules, view, by, &mut board, &mut moves, (0..g as u16).filter(tried), |c| c == at);
@@ -135,8 +142,9 @@ mod tests {
         v.random_positions(11, games, 80, |pos, _| each(&v, pos));
     }
 
-    /// The variants whose check, castling or end conditions ask the query.
-    const ASKED: [&str; 12] = [
+    /// The variants whose check, castling or end conditions ask the query (Lielow's evaluation
+    /// asks it of its leaps by an attribute's distance).
+    const ASKED: [&str; 13] = [
         "chess",
         "capablanca",
         "xiangqi",
@@ -149,13 +157,14 @@ mod tests {
         "pawnsideways",
         "basileus",
         "antichess",
+        "lielow",
     ];
 
     /// Over random games, for every piece on the board and both sides: the query names an
     /// attacker (one of `by`'s pieces) exactly when some pseudo-legal move of `by` takes it.
     /// Covers steps, leaps and slides, hops (grasshopper), screens and lame leaps (xiangqi),
     /// slides along a path zone, screens that move too and refuse kinds, leaps blocked along
-    /// their path (janggi),
+    /// their path (janggi), leaps whose distance is an attribute (Lielow),
     /// forms the tables leave to generation (xiangqi's elephants and advisors, the drops'
     /// games), en passant, and pieces of the side itself (never attacked by it).
     #[test]

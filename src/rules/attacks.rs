@@ -16,9 +16,13 @@
 //! distance is an attribute, slides with path zones, that pass over pieces or stop at the first
 //! empty cell, forms limited by a piece count, any form on a board of more than 128 cells)
 //! mark their piece code as `complex`: the query tries those pieces by generating their
-//! captures. Which codes are complex is decided here, once, at load.
+//! captures. A leap whose distance is an attribute (Lielow's stacks) is complex to the tables
+//! that read only the board, but has entries of its own that also read the attribute
+//! ([`Attacks::attribute_attacker`]): (source cell, code, victims, attribute, the distance it
+//! must hold); a code whose only such forms are these is [`Attacks::attributed`], and the
+//! query does not generate its captures. Which codes are complex is decided here, once, at load.
 
-use super::movement::{Cond, Distance, Form, Hurdle, lame_path as lame_path_of, victim};
+use super::movement::{BoardView, Cond, Distance, Form, Hurdle, lame_path as lame_path_of, victim};
 use super::{CodeSet, PieceRules};
 use crate::geometry::{CellTable, Geometry, NONE};
 use crate::piece::PieceCode;
@@ -35,6 +39,10 @@ struct Line {
 /// A capture by a step or fixed leap onto a target cell: (source cell, code, victims, the
 /// cells that must be empty: a lame leap's leg or its path's cells, [`NONE`] where unused).
 type Point = (u16, PieceCode, CodeSet, [u16; 2]);
+
+/// A capture by a leap whose distance is an attribute onto a target cell: (source cell, code,
+/// victims, the attribute's slot, the value it must hold there: the leap's distance).
+type AttrPoint = (u16, PieceCode, CodeSet, u8, i32);
 
 /// Per reverse direction (an interned vector), the line pieces found along it.
 type Lines = Vec<(u16, Vec<Line>)>;
@@ -60,6 +68,12 @@ pub(crate) struct Attacks {
     pub(crate) indirect: CodeSet,
     /// The codes some of whose captures these tables do not hold.
     pub(crate) complex: CodeSet,
+    /// Per owner class of the victim (as [`Attacks::points`]), per target cell: the captures
+    /// by leaps whose distance is an attribute ([`Attacks::attribute_attacker`]).
+    attr_points: [CellTable<AttrPoint>; 3],
+    /// The complex codes whose every capture not in the board-only tables is in
+    /// [`Attacks::attr_points`]: the attack query need not generate theirs.
+    pub(crate) attributed: CodeSet,
     /// The codes of the plain sliders ([`Attacks::lines`]' pieces): where none stands on a
     /// reverse direction's ray from the target, the query need not walk it.
     pub(crate) sliders: CodeSet,
@@ -87,6 +101,9 @@ impl Among {
 /// The tables being built: one entry list per target cell, and the line tables.
 struct Builder {
     points: Vec<Vec<Point>>,
+    attr_points: Vec<Vec<AttrPoint>>,
+    /// The codes with a capturing leap whose distance is an attribute (entered in `attr_points`).
+    attr_leaps: CodeSet,
     lines: Lines,
     hops: Lines,
     screens: Lines,
@@ -117,6 +134,13 @@ impl Builder {
                     self.indirect |= bit;
                 }
                 self.add_leap(g, code, vecs, *d, *capture, cond, (*lame, *lame_path));
+            }
+            // (Passing over anything: the board plays no part but the source and the victim.)
+            Form::Leap { vecs, distance: Distance::Attribute(slot), capture, cond, lame: false, .. }
+                if cond.same_zone.is_empty() && !cond.en_passant =>
+            {
+                self.attr_leaps |= bit;
+                self.add_attr_leap(g, code, vecs, *slot, *capture, cond);
             }
             // (A path zone is read along the line: see `Line::path_clear`; not for a hop.)
             Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
@@ -183,14 +207,38 @@ impl Builder {
         }
     }
 
+    /// Enters a leap along each of `vecs` whose distance is the value of attribute `slot`: from
+    /// each start, every distance that lands on the board (a longer one leaves it).
+    fn add_attr_leap(&mut self, g: &Geometry, code: PieceCode, vecs: &[(i8, i8)], slot: u8, capture: CodeSet, cond: &Cond) {
+        let longest = g.files.max(g.ranks) as i32;
+        for from in (0..g.len() as u16).filter(|&c| cond.start_ok(g, c)) {
+            let (f0, r0) = g.coords(crate::geometry::Cell(from));
+            for d in 1..=longest {
+                for &(dx, dy) in vecs {
+                    if let Some(to) = g.at(f0 as i32 + dx as i32 * d, r0 as i32 + dy as i32 * d).filter(|t| cond.land_ok(g, from, t.0)) {
+                        self.attr_points[to.0 as usize].push((from, code, capture, slot, d));
+                    }
+                }
+            }
+        }
+    }
+
     /// The finished tables, with the cell masks that let a query skip what cannot hit.
     fn finish(self, g: &Geometry) -> Attacks {
         let n = g.len();
-        let Builder { points, lines, hops, screens, complex, indirect } = self;
+        let Builder { points, attr_points, attr_leaps, lines, hops, screens, complex, indirect } = self;
+        let class_codes =
+            |owner: usize| (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
         let points = [0, 1, 2].map(|owner| {
-            let codes = (0..128).filter(|&i| owner_class(PieceCode::from_index(i)) == owner).fold(0, |s: CodeSet, i| s | 1 << i);
+            let codes = class_codes(owner);
             CellTable::build(n, |c, out: &mut Vec<Point>| {
                 out.extend(points[c as usize].iter().filter(|e| e.2 & codes != 0));
+            })
+        });
+        let attr_points = [0, 1, 2].map(|owner| {
+            let codes = class_codes(owner);
+            CellTable::build(n, |c, out: &mut Vec<AttrPoint>| {
+                out.extend(attr_points[c as usize].iter().filter(|e| e.2 & codes != 0));
             })
         });
         let sliders = lines.iter().flat_map(|(_, ls)| ls).fold(0, |s: CodeSet, l| s | 1 << l.code.index());
@@ -200,7 +248,8 @@ impl Builder {
         });
         let line_cells =
             (0..n as u16).map(|c| lines.iter().fold(0u128, |s, (back, _)| s | g.ray(*back, c).map_or(u128::MAX, |(ray, _)| ray))).collect();
-        Attacks { points, lines, hops, screens, indirect, complex, sliders, point_sources, line_cells }
+        let (attributed, complex) = (attr_leaps & !complex, complex | attr_leaps);
+        Attacks { points, attr_points, attributed, lines, hops, screens, indirect, complex, sliders, point_sources, line_cells }
     }
 }
 
@@ -210,8 +259,16 @@ impl Attacks {
     /// the attack query generates every capture (the cell masks need at most 128 cells).
     pub(crate) fn build(g: &mut Geometry, pieces: &[PieceRules]) -> Attacks {
         let n = g.len();
-        let mut b =
-            Builder { points: vec![Vec::new(); n], lines: Vec::new(), hops: Vec::new(), screens: Vec::new(), complex: 0, indirect: 0 };
+        let mut b = Builder {
+            points: vec![Vec::new(); n],
+            attr_points: vec![Vec::new(); n],
+            attr_leaps: 0,
+            lines: Vec::new(),
+            hops: Vec::new(),
+            screens: Vec::new(),
+            complex: 0,
+            indirect: 0,
+        };
         if n > 128 {
             b.complex = CodeSet::MAX;
             return b.finish(g);
@@ -316,6 +373,18 @@ impl Attacks {
             }
         }
         None
+    }
+
+    /// A cell from which a leap whose distance is an attribute could capture the piece
+    /// `victim_code` on `at` of `view`: a piece of the entry's code on its source, whose
+    /// attribute holds the distance. The attribute half of the attack query, read after
+    /// [`Attacks::attacker_among`]; with it, the whole answer for [`Attacks::attributed`] codes.
+    #[inline]
+    pub(crate) fn attribute_attacker(&self, view: &BoardView, at: u16, victim_code: PieceCode) -> Option<u16> {
+        let (board, attrs, n) = (view.board, view.attrs, view.nattr);
+        self.attr_points[owner_class(victim_code)].get(at).iter().find_map(|&(src, code, caps, slot, d)| {
+            (board[src as usize] == code && attrs[src as usize * n + slot as usize] == d && victim(victim_code, caps)).then_some(src)
+        })
     }
 }
 
