@@ -604,6 +604,11 @@ impl Evaluator<'_> {
     /// to empty cells).
     fn reach(&mut self, view: crate::rules::BoardView, code: PieceCode, from: u16) -> u128 {
         let r = &self.v.rules;
+        let forms = &r.pieces[code.index()].quiet;
+        // (On the rays where every form has its cells as a set: a rook-moving king.)
+        if let Some(cells) = forms.iter().try_fold(0u128, |s, f| Some(s | f.reach_set(&r.geometry, view, from)?)) {
+            return cells;
+        }
         self.cells.clear();
         for form in &r.pieces[code.index()].quiet {
             form.reach_on(&r.geometry, view, from, &mut self.scratch, &mut self.cells);
@@ -1005,7 +1010,8 @@ mod tests {
 
     #[test]
     fn territory_on_the_sets_is_the_search_by_lists() {
-        for name in ["amazons", "breakthrough"] {
+        // (Hnefatafl's rooks may not stop on the throne or a corner, but pass over the throne.)
+        for name in ["amazons", "breakthrough", "hnefatafl", "brandubh"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut e = Evaluator::new(&v);
             let (mut on_sets, mut reached, mut by_fills) = (0, 0, 0);

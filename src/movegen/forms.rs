@@ -122,7 +122,7 @@ impl Form {
     /// but on its start (`None`: another form, or a vector without rays).
     #[inline(always)]
     fn count_on_rays(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
-        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None } = self else { return None };
+        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None, .. } = self else { return None };
         if !cond.only_start() {
             return None;
         }
@@ -151,7 +151,7 @@ impl Form {
                     }
                 }
             }
-            Form::Slide { vecs, pass_over, stop_first, max, capture, cond, hurdle } => {
+            Form::Slide { vecs, pass_over, stop_first, max, capture, cond, hurdle, .. } => {
                 if cond.start_ok(g, from) {
                     // (Without zones, no cell of the way need be asked about.)
                     let zoned = !cond.is_plain();
@@ -624,7 +624,8 @@ mod tests {
         let spec = FormSpec { shape, dirs, cond: cond.clone(), capture: 0, limit: u16::MAX, calm: false, note: String::new() };
         let Compiled::Quiet(step @ Form::Step { .. }) = spec.compile(&mut g) else { panic!("not compiled as a step") };
         let vecs = intern(&mut g, &spec.dirs);
-        let slide = Form::Slide { vecs, pass_over: 255, stop_first: false, max: u8::MAX, capture: 0, cond, hurdle: Hurdle::None };
+        let slide =
+            Form::Slide { vecs, pass_over: 255, stop_first: false, max: u8::MAX, capture: 0, cond, hurdle: Hurdle::None, land_cells: None };
         let (mut compared, mut moves) = (0, 0);
         v.random_positions(5, 4, 80, |pos, _| {
             for from in 0..g.len() as u16 {

@@ -143,7 +143,7 @@ impl Builder {
                 self.add_attr_leap(g, code, vecs, *slot, *capture, cond);
             }
             // (A path zone is read along the line: see `Line::path_clear`; not for a hop.)
-            Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over }
+            Form::Slide { vecs, stop_first: false, max, capture, cond, hurdle, pass_over, .. }
                 if (cond.path.is_empty() || *hurdle != Hurdle::Hop)
                     && cond.same_zone.is_empty()
                     && (*hurdle == Hurdle::None || *pass_over == 0) =>

@@ -216,7 +216,18 @@ pub(crate) enum Form {
     Step { targets: CellTable<u16>, capture: CodeSet, quiet: bool, en_passant: bool },
     /// Along a line (see [`Shape::Slide`]); a [`Hurdle`] changes what the first piece in the
     /// line does.
-    Slide { vecs: Vec<u16>, pass_over: u8, stop_first: bool, max: u8, capture: CodeSet, cond: Cond, hurdle: Hurdle },
+    Slide {
+        vecs: Vec<u16>,
+        pass_over: u8,
+        stop_first: bool,
+        max: u8,
+        capture: CodeSet,
+        cond: Cond,
+        hurdle: Hurdle,
+        /// The cells its landing conditions allow from any start, as a set: where no
+        /// condition reads the start (`from_or_to`) on a board of at most 128 cells.
+        land_cells: Option<u128>,
+    },
     /// Exactly `distance` cells along a vector, passing over anything (with `lame`, over
     /// anything but the cell one step short of the landing).
     Leap {
@@ -677,7 +688,11 @@ impl FormSpec {
                 Compiled::Quiet(Form::Step { targets, capture, quiet: true, en_passant: false })
             }
             Shape::Slide { pass_over, stop_first, max, hurdle } => {
-                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle })
+                let land_cells = (CellSet::fits(g.len()) && cond.from_or_to.is_empty()).then(|| {
+                    // (With no `from_or_to`, a landing's conditions read the landing alone.)
+                    (0..g.len() as u16).filter(|&to| cond.land_ok(g, to, to)).collect::<CellSet>().bits()
+                });
+                Compiled::Quiet(Form::Slide { vecs: intern(g, &self.dirs), pass_over, stop_first, max, capture, cond, hurdle, land_cells })
             }
             Shape::Leap { distance, off, off_per_direction, lame, lame_path } => {
                 let rays = if lame { None } else { LeapRays::of(g, &self.dirs, distance, off, &cond) };
@@ -789,7 +804,8 @@ impl Form {
     }
 
     /// [`Form::reach_on`]'s cells as a set, where the form is a step, or a slide that stops at
-    /// the first piece with no zone condition or range and the geometry keeps rays for it
+    /// the first piece with no range, no path zone and landing conditions that read only the
+    /// landing (a rook that may not stop on a corner), and the geometry keeps rays for it
     /// (`None` otherwise, and on a board past 128 cells).
     #[inline]
     pub(crate) fn reach_set(&self, g: &Geometry, b: BoardView, from: u16) -> Option<u128> {
@@ -800,15 +816,25 @@ impl Form {
             Form::Step { targets, .. } => {
                 Some((targets.get(from).iter().copied().collect::<CellSet>() - CellSet::from_bits(b.occupied)).bits())
             }
-            Form::Slide { vecs, pass_over: 0, stop_first: false, max: u8::MAX, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
-                if cond.is_plain() =>
-            {
+            Form::Slide {
+                vecs,
+                pass_over: 0,
+                stop_first: false,
+                max: u8::MAX,
+                cond,
+                hurdle: Hurdle::None | Hurdle::Screen,
+                land_cells: Some(lands),
+                ..
+            } if cond.path.is_empty() && cond.same_zone.is_empty() => {
+                if !cond.start_ok(g, from) {
+                    return Some(0);
+                }
                 let mut cells = 0;
                 for &v in vecs {
                     let (ray, up) = g.ray(v, from)?;
                     cells |= before_first(ray, up, b.occupied).0;
                 }
-                Some(cells)
+                Some(cells & lands)
             }
             _ => None,
         }
