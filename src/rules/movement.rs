@@ -842,8 +842,9 @@ impl Form {
 
     /// [`Form::reach_set`] for a whole set of start cells at once, as shifts of the set (one
     /// [`Fill`] per direction): where the form is a step, or a slide that stops at the first
-    /// piece with no zone condition or range, and each direction's steps split into at most
-    /// [`Fill::MAX_GROUPS`] offsets of the cell index (`None` otherwise, and past 128 cells).
+    /// piece with no range, no path zone and landing conditions that read only the landing,
+    /// and each direction's steps split into at most [`Fill::MAX_GROUPS`] offsets of the cell
+    /// index (`None` otherwise, and past 128 cells).
     pub(crate) fn fills(&self, g: &Geometry) -> Option<Vec<Fill>> {
         let n = g.len();
         if !CellSet::fits(n) {
@@ -864,15 +865,23 @@ impl Form {
         match self {
             Form::Step { targets, .. } => {
                 let mut pairs = (0..n as u16).flat_map(|c| targets.get(c).iter().map(move |&t| (c, t)));
-                Some(vec![Fill { groups: grouped(&mut pairs)?, slide: false }])
+                Some(vec![Fill { groups: grouped(&mut pairs)?, slide: false, starts: u128::MAX, lands: u128::MAX }])
             }
-            Form::Slide { vecs, pass_over: 0, stop_first: false, max: u8::MAX, cond, hurdle: Hurdle::None | Hurdle::Screen, .. }
-                if cond.is_plain() =>
-            {
+            Form::Slide {
+                vecs,
+                pass_over: 0,
+                stop_first: false,
+                max: u8::MAX,
+                cond,
+                hurdle: Hurdle::None | Hurdle::Screen,
+                land_cells: Some(lands),
+                ..
+            } if cond.path.is_empty() && cond.same_zone.is_empty() => {
+                let starts = (0..n as u16).filter(|&c| cond.start_ok(g, c)).collect::<CellSet>().bits();
                 vecs.iter()
                     .map(|&v| {
                         let mut pairs = (0..n as u16).map(|c| (c, g.step(v, c))).filter(|&(_, t)| t != NONE);
-                        Some(Fill { groups: grouped(&mut pairs)?, slide: true })
+                        Some(Fill { groups: grouped(&mut pairs)?, slide: true, starts, lands: *lands })
                     })
                     .collect()
             }
@@ -1305,6 +1314,10 @@ pub(in crate::rules) fn dirs_of(v: &V, f: usize, d: &Spanned<RawDirs>, fwd: i8, 
 pub(crate) struct Fill {
     groups: Vec<(i16, u128)>,
     slide: bool,
+    /// The cells a move by it may start from, and those it may land on (a slide passes over
+    /// the others).
+    starts: u128,
+    lands: u128,
 }
 
 impl Fill {
@@ -1321,10 +1334,10 @@ impl Fill {
     }
 
     /// The empty cells (of `empty`) a piece on any cell of `starts` reaches by this direction:
-    /// one step, or for a slide every cell up to the first that is not empty.
+    /// one step, or for a slide every cell up to the first that is not empty where it may land.
     #[inline]
     pub(crate) fn reach(&self, starts: u128, empty: u128) -> u128 {
-        let mut new = self.step(starts) & empty;
+        let mut new = self.step(starts & self.starts) & empty;
         if !self.slide {
             return new;
         }
@@ -1333,7 +1346,7 @@ impl Fill {
             new = self.step(new) & empty & !out;
             out |= new;
         }
-        out
+        out & self.lands
     }
 }
 
