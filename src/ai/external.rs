@@ -316,7 +316,7 @@ impl Game {
                 reached
             });
             let Some(m) = found else { return false };
-            let royal = match &v.royal_cells(&self.at, self.at.side())[..] {
+            let royal = match &v.royal_cells(&self.at, self.at.side()).collect::<Vec<_>>()[..] {
                 [c] if m == Move::PASS => Some(*c),
                 _ => None,
             };

@@ -403,8 +403,8 @@ impl Variant {
     /// them (an end `facing`).
     pub(crate) fn royals_facing(&self, pos: &Position) -> bool {
         let (g, board) = (&self.rules.geometry, pos.board());
-        let theirs = self.royal_cells(pos, Player::SECOND);
-        self.royal_cells(pos, Player::FIRST).into_iter().any(|a| {
+        let theirs: Vec<u16> = self.royal_cells(pos, Player::SECOND).collect();
+        self.royal_cells(pos, Player::FIRST).any(|a| {
             let (fa, ra) = g.coords(crate::geometry::Cell(a));
             theirs.iter().any(|&b| {
                 let (fb, rb) = g.coords(crate::geometry::Cell(b));
@@ -695,14 +695,19 @@ impl Variant {
     /// the blast); one that takes the opponent's last royal piece wins whatever it leaves; any
     /// other leaves `me`'s royal pieces safe, as under every check rule.
     fn check_after_blast(&self, pos: &mut Position, m: &Move, me: Player) -> Result<Option<(u16, u16)>, ScriptError> {
-        let royals = |pos: &Position, p: Player| self.royal_cells(pos, p);
-        let (mine, theirs) = (royals(pos, me), royals(pos, me.other()).len());
+        let (mine, theirs) = (self.royal_cells(pos, me).count(), self.royal_cells(pos, me.other()).next().is_some());
         self.make(pos, m)?;
-        let now = royals(pos, me);
-        let attack = if now.len() < mine.len() {
-            let lost = mine.iter().copied().find(|c| !now.contains(c) && (*c != m.from || m.to().is_none_or(|t| !now.contains(&t))));
+        let now = self.royal_cells(pos, me).count();
+        let attack = if now < mine {
+            // (Rare: the cells before the move are read again for it, not kept for every move.)
+            pos.undo();
+            let before: Vec<u16> = self.royal_cells(pos, me).collect();
+            self.make(pos, m)?;
+            let codes = self.rules.royal_codes[me];
+            let royal_now = |c: u16| c != NONE && codes >> pos.board()[c as usize].index() & 1 != 0;
+            let lost = before.into_iter().find(|&c| !royal_now(c) && (c != m.from || m.to().is_none_or(|t| !royal_now(t))));
             lost.map(|c| (c, c))
-        } else if theirs > 0 && royals(pos, me.other()).is_empty() || pos.side() == me {
+        } else if theirs && self.royal_cells(pos, me.other()).next().is_none() || pos.side() == me {
             None
         } else {
             self.royal_attacker(pos, me)
@@ -726,14 +731,14 @@ impl Variant {
         if self.royal_attacker(pos, me).is_none() {
             return Ok(None);
         }
-        let cells = self.royal_cells(pos, me);
+        let cells: Vec<u16> = self.royal_cells(pos, me).collect();
         self.allowed_capture(pos, me.other(), |c| cells.contains(&c))
     }
 
     /// The cells of `p`'s royal pieces, in cell order.
-    pub(crate) fn royal_cells(&self, pos: &Position, p: Player) -> Vec<u16> {
+    pub(crate) fn royal_cells<'a>(&self, pos: &'a Position, p: Player) -> impl Iterator<Item = u16> + 'a {
         let codes = self.rules.royal_codes[p];
-        pos.cells_of(p).filter(|&c| codes >> pos.board()[c as usize].index() & 1 != 0).collect()
+        pos.cells_of(p).filter(move |&c| codes >> pos.board()[c as usize].index() & 1 != 0)
     }
 
     /// The first of `by`'s kernel moves (each promotion choice a move of its own) that takes a

@@ -147,7 +147,7 @@ impl Variant {
         }
         if self.hook(crate::rules::Hook::AllowMove).is_some() {
             // Every capture of a royal piece listed, each asked of the script.
-            let cells = self.royal_cells(pos, me);
+            let cells: Vec<u16> = self.royal_cells(pos, me).collect();
             return self.allowed_capture(pos, me.other(), |c| cells.contains(&c)).map_or(true, |a| a.is_some());
         }
         self.reference_captures_any(pos, me.other(), |code| royal >> code.index() & 1 != 0)
@@ -155,7 +155,7 @@ impl Variant {
 
     /// How many royal pieces `p` has on the board.
     fn reference_royals(&self, pos: &Position, p: Player) -> usize {
-        self.royal_cells(pos, p).len()
+        self.royal_cells(pos, p).count()
     }
 
     /// [`Variant::reference_royal_attacked`] where captures explode: whether the opponent has
