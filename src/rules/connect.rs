@@ -8,6 +8,7 @@
 //! pieces a player still needs to place to connect ([`Connection::needed`]).
 
 use super::KindSet;
+use crate::cellset::CellSet;
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
 
@@ -30,6 +31,8 @@ pub(crate) struct Connection {
     pub(crate) kinds: KindSet,
     /// Per cell, its neighbours (the chain's adjacency).
     pub(crate) neighbours: CellTable<u16>,
+    /// Per cell, its neighbours as a cell set ([`neighbour_bits`]; empty past 128 cells).
+    pub(crate) neighbour_bits: Vec<u128>,
     /// `true`: joining wins; `false`: it loses (a misère connection).
     pub(crate) win: bool,
 }
@@ -113,9 +116,24 @@ impl Connection {
         let (goals, k) = (self.goals[p] as usize, self.at_least[p] as usize);
         s.dist.clear();
         s.dist.resize(goals * n, u32::MAX);
-        for z in 0..goals {
-            let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
-            distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
+        if self.neighbour_bits.is_empty() {
+            for z in 0..goals {
+                let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
+                distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
+            }
+        } else {
+            // (The same distances, a level of cells at a time on the cell sets.)
+            let (mut own, mut empty, mut starts) = (0u128, 0u128, [0u128; MAX_GOALS]);
+            for (c, (&k, &m)) in s.cost.iter().zip(&self.marks[p]).enumerate() {
+                own |= u128::from(k == 0) << c;
+                empty |= u128::from(k == 1) << c;
+                for z in CellSet::from_bits(m.into()) {
+                    starts[z as usize] |= 1 << c;
+                }
+            }
+            for (z, &from) in starts.iter().enumerate().take(goals) {
+                distances_on_sets(&self.neighbour_bits, from, (own, empty), &mut s.dist[z * n..(z + 1) * n]);
+            }
         }
         let mut best = None;
         let mut near = [u32::MAX; MAX_GOALS];
@@ -214,6 +232,48 @@ fn distances(
     }
 }
 
+/// [`distances`] on a board of at most 128 cells, as cell sets: the cells of `starts` of cost 0
+/// (`own`) and every `own` cell joined to them are at 0; each next level is the `empty` cells
+/// next to the last (or among `starts`, for the first) and the `own` cells joined to those.
+/// `neighbours`: per cell, its neighbours as a set. The same distances (a 0-1 search's are
+/// unique); `dist` as [`distances`] takes it.
+fn distances_on_sets(neighbours: &[u128], starts: u128, (own, empty): (u128, u128), dist: &mut [u32]) {
+    let next_to = |set: u128| CellSet::from_bits(set).iter().fold(0u128, |s, c| s | neighbours[c as usize]);
+    // `x` with every `own` cell joined to it that no earlier level holds.
+    let joined = |x: u128, reached: u128| {
+        let (mut all, mut new) = (x, x);
+        while new != 0 {
+            new = next_to(new) & own & !all & !reached;
+            all |= new;
+        }
+        all
+    };
+    let (mut reached, mut level) = (0u128, joined(starts & own, 0));
+    let mut d = 0u32;
+    loop {
+        reached |= level;
+        for c in CellSet::from_bits(level) {
+            dist[c as usize] = d;
+        }
+        let first = if d == 0 { starts & empty } else { 0 };
+        let next = ((next_to(level) & empty) | first) & !reached;
+        if next == 0 {
+            return;
+        }
+        level = joined(next, reached);
+        d += 1;
+    }
+}
+
+/// Per cell of a board of at most 128 cells, its neighbours in `neighbours` as a cell set
+/// (empty on a larger board): what [`Connection::needed`] searches on the sets with.
+pub(crate) fn neighbour_bits(neighbours: &CellTable<u16>, cells: usize) -> Vec<u128> {
+    if !CellSet::fits(cells) {
+        return Vec::new();
+    }
+    (0..cells as u16).map(|c| neighbours.get(c).iter().copied().collect::<CellSet>().bits()).collect()
+}
+
 /// What [`Connection::needed`] works in: each cell's cost, each goal's distances to every cell,
 /// the two levels of the search.
 #[derive(Clone, Debug, Default)]
@@ -305,6 +365,7 @@ pub(crate) mod tests {
                 at_least: two,
                 each_cell: false,
                 kinds: KindSet::ALL,
+                neighbour_bits: neighbour_bits(&neighbours, 9),
                 neighbours,
                 win: true,
             },
@@ -346,6 +407,7 @@ pub(crate) mod tests {
         g7.hex = true;
         let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
         c.neighbours = g7.neighbour_table(&dirs);
+        c.neighbour_bits = neighbour_bits(&c.neighbours, g7.len());
         let goals = ["a1", "g1", "a4", "d7", "g4", "g7"];
         let mut marks = vec![0u16; g7.len()];
         for (i, x) in goals.iter().enumerate() {
@@ -399,6 +461,7 @@ pub(crate) mod tests {
             at_least: ByPlayer::new(3, 3),
             each_cell: false,
             kinds: KindSet::ALL,
+            neighbour_bits: neighbour_bits(&g.neighbour_table(&dirs), g.len()),
             neighbours: g.neighbour_table(&dirs),
             win: true,
         };
@@ -422,5 +485,35 @@ pub(crate) mod tests {
         assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::FIRST, &mut Scratch::default()), None);
         // Black's a1-a2-a3 joins ranks 1 and 3.
         assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::SECOND, &mut Scratch::default()), Some(0));
+    }
+
+    /// Over random games of the shipped connection games on boards of at most 128 cells (Hex,
+    /// Y; Havannah's 169 cells have no sets), the pieces each player still needs are the same
+    /// searched on the cell sets and cell by cell (the connection's neighbour sets taken away).
+    #[test]
+    fn the_search_on_the_sets_needs_what_the_search_by_cells_needs() {
+        for name in ["hex", "y"] {
+            let v = crate::Variant::load(name, &[]).unwrap();
+            let ends: Vec<&Connection> = v
+                .rules
+                .ends
+                .iter()
+                .filter_map(|e| if let crate::rules::EndKind::Connected(c) = &e.kind { Some(c) } else { None })
+                .collect();
+            assert!(!ends.is_empty() && ends.iter().all(|c| !c.neighbour_bits.is_empty()), "{name}");
+            let (mut s, mut compared, mut far) = (Scratch::default(), 0, 0);
+            v.random_positions(5, 6, 200, |pos, _| {
+                for c in &ends {
+                    let by_cells = Connection { neighbour_bits: Vec::new(), ..(*c).clone() };
+                    for p in Player::both() {
+                        let sets = c.needed(pos.board(), p, &mut s);
+                        assert_eq!(sets, by_cells.needed(pos.board(), p, &mut s), "{name} {p:?}: {}", pos.to_text(&v.rules));
+                        compared += 1;
+                        far += usize::from(sets.is_some_and(|n| n >= 3));
+                    }
+                }
+            });
+            assert!(compared > 500 && far > 100, "{name}: {compared} compared, {far} three pieces or more away");
+        }
     }
 }
