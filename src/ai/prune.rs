@@ -41,6 +41,10 @@ pub(super) struct Pruning {
     /// A royal runner one move from its winning zone is met as a check is (searched a decision
     /// deeper, no cut): where the evaluation has runners ([`crate::rules::eval::Runner`]).
     pub(super) threats: bool,
+    /// A royal runner of the player to decide that reaches its winning zone in one move wins
+    /// there: the position is scored as won in one without a search. Where there are runners,
+    /// no hook, no check rule and no compulsory capture (nothing can refuse the runner's move).
+    pub(super) escapes: bool,
     pub(super) see: bool,
     /// Per player: the piece codes above its least valuable kind (not royal), whose presence
     /// on the board allows a null move.
@@ -61,6 +65,7 @@ impl Pruning {
             futility: tactical,
             checks: r.check_illegal && r.royal_codes[Player::FIRST] != 0 && v.hook(Hook::AllowMove).is_none(),
             threats: !r.eval.runners.is_empty() && !move_hooks,
+            escapes: !r.eval.runners.is_empty() && !move_hooks && !r.check_illegal && !r.compulsory(),
             see: captures && r.landing_captures && r.captures.explode.is_none() && !move_hooks,
             majors,
         }
