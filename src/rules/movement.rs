@@ -816,16 +816,8 @@ impl Form {
             Form::Step { targets, .. } => {
                 Some((targets.get(from).iter().copied().collect::<CellSet>() - CellSet::from_bits(b.occupied)).bits())
             }
-            Form::Slide {
-                vecs,
-                pass_over: 0,
-                stop_first: false,
-                max: u8::MAX,
-                cond,
-                hurdle: Hurdle::None | Hurdle::Screen,
-                land_cells: Some(lands),
-                ..
-            } if cond.path.is_empty() && cond.same_zone.is_empty() => {
+            Form::Slide { .. } => {
+                let (vecs, cond, lands) = self.slide_on_sets()?;
                 if !cond.start_ok(g, from) {
                     return Some(0);
                 }
@@ -836,6 +828,25 @@ impl Form {
                 }
                 Some(cells & lands)
             }
+            _ => None,
+        }
+    }
+
+    /// A slide whose reach the cell sets hold ([`Form::reach_set`], [`Form::fills`]): its
+    /// vectors, conditions and the cells it may land on, where it stops at the first piece with
+    /// no range and no path zone, and its landing conditions read only the landing.
+    fn slide_on_sets(&self) -> Option<(&[u16], &Cond, u128)> {
+        match self {
+            Form::Slide {
+                vecs,
+                pass_over: 0,
+                stop_first: false,
+                max: u8::MAX,
+                cond,
+                hurdle: Hurdle::None | Hurdle::Screen,
+                land_cells: Some(lands),
+                ..
+            } if cond.path.is_empty() && cond.same_zone.is_empty() => Some((vecs, cond, *lands)),
             _ => None,
         }
     }
@@ -867,21 +878,13 @@ impl Form {
                 let mut pairs = (0..n as u16).flat_map(|c| targets.get(c).iter().map(move |&t| (c, t)));
                 Some(vec![Fill { groups: grouped(&mut pairs)?, slide: false, starts: u128::MAX, lands: u128::MAX }])
             }
-            Form::Slide {
-                vecs,
-                pass_over: 0,
-                stop_first: false,
-                max: u8::MAX,
-                cond,
-                hurdle: Hurdle::None | Hurdle::Screen,
-                land_cells: Some(lands),
-                ..
-            } if cond.path.is_empty() && cond.same_zone.is_empty() => {
+            Form::Slide { .. } => {
+                let (vecs, cond, lands) = self.slide_on_sets()?;
                 let starts = (0..n as u16).filter(|&c| cond.start_ok(g, c)).collect::<CellSet>().bits();
                 vecs.iter()
                     .map(|&v| {
                         let mut pairs = (0..n as u16).map(|c| (c, g.step(v, c))).filter(|&(_, t)| t != NONE);
-                        Some(Fill { groups: grouped(&mut pairs)?, slide: true, starts, lands: *lands })
+                        Some(Fill { groups: grouped(&mut pairs)?, slide: true, starts, lands })
                     })
                     .collect()
             }
