@@ -673,8 +673,7 @@ impl Variant {
             } else if let Some(h) = hint {
                 // The royal piece is where it was, or where the move took it.
                 let king = if m.from == h.king { m.to().unwrap_or(NONE) } else { h.king };
-                let royal = |c: u16| c != NONE && self.rules.royal_codes[me] & (1u128 << pos.board()[c as usize].index()) != 0;
-                if royal(king) { self.attacked_royal(pos, me, king, h.complex) } else { self.royal_attacker(pos, me) }
+                if self.royal_on(pos, me, king) { self.attacked_royal(pos, me, king, h.complex) } else { self.royal_attacker(pos, me) }
             } else {
                 self.royal_attacker(pos, me)
             };
@@ -703,9 +702,8 @@ impl Variant {
             pos.undo();
             let before: Vec<u16> = self.royal_cells(pos, me).collect();
             self.make(pos, m)?;
-            let codes = self.rules.royal_codes[me];
-            let royal_now = |c: u16| c != NONE && codes >> pos.board()[c as usize].index() & 1 != 0;
-            let lost = before.into_iter().find(|&c| !royal_now(c) && (c != m.from || m.to().is_none_or(|t| !royal_now(t))));
+            let gone = |c: u16| !self.royal_on(pos, me, c);
+            let lost = before.into_iter().find(|&c| gone(c) && (c != m.from || m.to().is_none_or(gone)));
             lost.map(|c| (c, c))
         } else if theirs && self.royal_cells(pos, me.other()).next().is_none() || pos.side() == me {
             None
@@ -736,9 +734,13 @@ impl Variant {
     }
 
     /// The cells of `p`'s royal pieces, in cell order.
-    pub(crate) fn royal_cells<'a>(&self, pos: &'a Position, p: Player) -> impl Iterator<Item = u16> + 'a {
-        let codes = self.rules.royal_codes[p];
-        pos.cells_of(p).filter(move |&c| codes >> pos.board()[c as usize].index() & 1 != 0)
+    pub(crate) fn royal_cells<'a>(&'a self, pos: &'a Position, p: Player) -> impl Iterator<Item = u16> + 'a {
+        pos.cells_of(p).filter(move |&c| self.royal_on(pos, p, c))
+    }
+
+    /// Whether a royal piece of `p` stands on `c` (never on [`NONE`]).
+    fn royal_on(&self, pos: &Position, p: Player, c: u16) -> bool {
+        c != NONE && self.rules.royal_codes[p] >> pos.board()[c as usize].index() & 1 != 0
     }
 
     /// The first of `by`'s kernel moves (each promotion choice a move of its own) that takes a
