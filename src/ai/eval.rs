@@ -610,7 +610,7 @@ impl Evaluator<'_> {
             return cells;
         }
         self.cells.clear();
-        for form in &r.pieces[code.index()].quiet {
+        for form in forms {
             form.reach_on(&r.geometry, view, from, &mut self.scratch, &mut self.cells);
         }
         self.cells.iter().fold(0u128, |s, &c| s | 1u128 << c)
@@ -943,6 +943,38 @@ mod tests {
     /// a route (150 points). After `b4-b3 d5-g5` he reaches g7 in one move (600), and of his other
     /// landings (g6, f5 to b5) only g6 leads on to a corner (f5 lies between f6 and f4,
     /// attackers): 150 more. Black has no runner.
+    /// What the search takes on trust from `runner_escapes` (a runner's threat met as a check,
+    /// a runner's escape scored as won without a search), held to the game's own play over
+    /// random Brandubh and Hnefatafl games: a player's runner reaches its zone in one move
+    /// exactly when one of its legal moves ends the game by that zone, won by it.
+    #[test]
+    fn a_runner_escapes_exactly_when_a_legal_move_wins_by_its_zone() {
+        for name in ["brandubh", "hnefatafl"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let zone = v.rules.ends.iter().find(|e| matches!(e.kind, crate::rules::EndKind::ZoneReached { .. })).unwrap().reason.clone();
+            let mut e = Evaluator::new(&v);
+            let (mut escapes, mut seen) = (0, 0);
+            v.random_positions(3, 30, 400, |pos, _| {
+                if pos.result().is_some() {
+                    return;
+                }
+                let me = pos.side();
+                let mut moves = Vec::new();
+                v.legal_moves(pos, &mut moves).unwrap();
+                let wins = moves.iter().any(|m| {
+                    v.make(pos, m).unwrap();
+                    let won = pos.result().is_some_and(|r| r.winner == crate::outcome::Winner::Player(me) && r.reason == zone);
+                    pos.undo();
+                    won
+                });
+                assert_eq!(e.runner_escapes(pos, me), wins, "{name}: {}", pos.to_text(&v.rules));
+                escapes += usize::from(wins);
+                seen += 1;
+            });
+            assert!(escapes > 20 && escapes < seen, "{name}: {escapes} escapes in {seen} positions");
+        }
+    }
+
     #[test]
     fn a_royal_runner_counts_its_ways_to_the_zone() {
         let v = Variant::load("brandubh", &[]).unwrap();

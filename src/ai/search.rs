@@ -926,9 +926,6 @@ impl<'a> Searcher<'a> {
         Ok(best)
     }
 
-    /// Notes, for the node at `ply` that `m` just led to, whether its player is in check (or
-    /// faces a royal runner one move from its winning zone), that
-    /// `m` was a real move, and `m`'s history index.
     /// Whether the player to decide wins with its next move by a royal runner reaching its
     /// zone ([`Pruning::escapes`]): then no move need be searched. (Without it, a runner's
     /// threat met as a check searched every reply a decision deeper, most of them losing to
@@ -938,6 +935,9 @@ impl<'a> Searcher<'a> {
         self.pruning.escapes && pos.continuation().is_none() && self.eval.runner_escapes(pos, pos.side())
     }
 
+    /// Notes, for the node at `ply` that `m` just led to, whether its player is in check (or
+    /// faces a royal runner one move from its winning zone), that
+    /// `m` was a real move, and `m`'s history index.
     fn enter(&mut self, pos: &Position, ply: usize, m: &Move) {
         self.checked[ply] =
             (self.pruning.checks && self.v.in_check(pos)) || (self.pruning.threats && self.eval.runner_escapes(pos, pos.side().other()));
