@@ -321,6 +321,9 @@ pub(crate) struct EvalModel {
     pub(crate) levels: Vec<Option<(u8, Vec<i32>)>>,
     /// Units per point of `levels` (0: not measured).
     pub(crate) level_units: i32,
+    /// Per kind, the points of `levels` before the sign of a race: the numbers `[ai.eval]
+    /// attributes` holds (`None`: the kind moves by no attribute's distance).
+    pub(crate) attribute_points: Vec<Option<Vec<i32>>>,
 
     /// `[ai] implicit_takes`: which moves that take or convert what they do not list the search
     /// counts as captures.
@@ -393,8 +396,8 @@ fn units(points: f64, weight: f64) -> i32 {
 
 /// Builds the evaluation of a validated ruleset, with `[ai.eval]` applied.
 pub(super) fn stage_eval(v: &V, r: &Ruleset) -> R<EvalModel> {
-    let (overrides, weights) = read_overrides(v, r)?;
-    Ok(EvalModel { implicit_takes: read_implicit_takes(v)?, ..build_model(r, &overrides, &weights, read_nodes(v)?) })
+    let o = read_overrides(v, r)?;
+    Ok(EvalModel { implicit_takes: read_implicit_takes(v)?, ..build_model(r, &o.values, &o.points, &o.weights, read_nodes(v)?) })
 }
 
 /// `[ai] implicit_takes`, checked.
@@ -414,7 +417,13 @@ fn read_implicit_takes(v: &V) -> R<ImplicitTakes> {
 /// The evaluation of `r` with these per-kind values (`None`: derived from the rules) and
 /// per-term weights: what `[ai.eval]` says, already checked. `tune` builds models for other
 /// numbers with it, so a model it fits is the one the variant file then loads.
-pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64; Term::COUNT], nodes: u64) -> EvalModel {
+pub(crate) fn build_model(
+    r: &Ruleset,
+    overrides: &[Option<i32>],
+    points: &[Option<Vec<i32>>],
+    weights: &[f64; Term::COUNT],
+    nodes: u64,
+) -> EvalModel {
     let n = r.geometry.len();
     let race = r.ends.iter().any(|e| matches!(e.kind, EndKind::PiecesAtMost { win: true, .. }));
     let exit_dist = exit_distances(r);
@@ -431,7 +440,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         .collect();
     let classes = classes_of(&material, &progress, n);
     let threat_shape = threat_shape(r);
-    let levels = level_points(r, sign);
+    let (levels, attribute_points) = level_points(r, sign, points);
     EvalModel {
         values,
         weights: *weights,
@@ -460,6 +469,7 @@ pub(crate) fn build_model(r: &Ruleset, overrides: &[Option<i32>], weights: &[f64
         threat_shape,
         level_units: if levels.iter().any(Option::is_some) { units(1.0, weights[Term::Attributes.index()]) } else { 0 },
         levels,
+        attribute_points,
         royal: if royal_is_result(r) && royal_pieces(r) && r.landing_captures {
             units(ROYAL_POINTS as f64, weights[Term::Royal.index()])
         } else {
@@ -505,11 +515,13 @@ fn royal_pieces(r: &Ruleset) -> bool {
 }
 
 /// Per code whose move distance is one of its attributes: that slot, and per value of it (0 up
-/// to the board's longer side) the points a piece gains against its starting value: an
-/// ordinary piece's 100 points times the square root of its reach on an empty board at that
-/// distance over its reach at the start, less 100 (as kinds' values are derived from reach;
-/// not the kind's own value, so that the term stays one number times a count for `tune`).
-fn level_points(r: &Ruleset, sign: f64) -> Vec<Option<(u8, Vec<i32>)>> {
+/// to the board's longer side) the points a piece gains against its starting value; and the
+/// same points per kind, before `sign`, as `[ai.eval] attributes` writes them. A kind's points
+/// are `given` where they are (a shorter list repeats its last entry); else an ordinary piece's
+/// 100 points times the square root of its reach on an empty board at that distance over its
+/// reach at the start, less 100 (as kinds' values are derived from reach; not the kind's own
+/// value, so that the term stays a table times counts for `tune`).
+fn level_points(r: &Ruleset, sign: f64, given: &[Option<Vec<i32>>]) -> (Vec<Option<(u8, Vec<i32>)>>, Vec<Option<Vec<i32>>>) {
     let g = &r.geometry;
     let longest = i32::from(g.files.max(g.ranks));
     let reach = |vecs: &[(i8, i8)], d: i32| -> f64 {
@@ -523,7 +535,8 @@ fn level_points(r: &Ruleset, sign: f64) -> Vec<Option<(u8, Vec<i32>)>> {
             .sum();
         landings as f64 / cells as f64
     };
-    (0..PieceCode::count(r.kinds.len()))
+    let mut per_kind: Vec<Option<Vec<i32>>> = vec![None; r.kinds.len()];
+    let per_code = (0..PieceCode::count(r.kinds.len()))
         .map(|c| {
             let leap = r.pieces[c].quiet.iter().find_map(|f| match f {
                 Form::Leap { vecs, distance: Distance::Attribute(s), .. } if c > 0 => Some((*s, vecs)),
@@ -531,15 +544,22 @@ fn level_points(r: &Ruleset, sign: f64) -> Vec<Option<(u8, Vec<i32>)>> {
             });
             let (slot, vecs) = leap?;
             let k = PieceCode::from_index(c).kind();
-            let start = r.kinds[k.0 as usize].attributes.iter().find(|(s, _)| *s == slot).map_or(1, |&(_, v)| v);
-            let base = reach(vecs, start);
-            if base <= 0.0 {
-                return None;
-            }
-            let points = (0..=longest).map(|d| (sign * 100.0 * ((reach(vecs, d) / base).sqrt() - 1.0)).round() as i32).collect();
-            Some((slot, points))
+            let points: Vec<i32> = match given.get(k.0 as usize).and_then(Option::as_ref) {
+                Some(list) => (0..=longest as usize).map(|d| list[d.min(list.len() - 1)]).collect(),
+                None => {
+                    let start = r.kinds[k.0 as usize].attributes.iter().find(|(s, _)| *s == slot).map_or(1, |&(_, v)| v);
+                    let base = reach(vecs, start);
+                    if base <= 0.0 {
+                        return None;
+                    }
+                    (0..=longest).map(|d| (100.0 * ((reach(vecs, d) / base).sqrt() - 1.0)).round() as i32).collect()
+                }
+            };
+            per_kind[k.0 as usize].get_or_insert_with(|| points.clone());
+            Some((slot, points.iter().map(|&x| (sign * f64::from(x)) as i32).collect()))
         })
-        .collect()
+        .collect();
+    (per_code, per_kind)
 }
 
 /// Where threats are measured (a game whose pieces fall, won by `in_a_row`; empty otherwise).
@@ -853,13 +873,19 @@ fn line_windows(r: &Ruleset, units: i32) -> Vec<Lines> {
     out
 }
 
-/// `[ai.eval]`: per-kind values and per-term weights, checked.
-fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; Term::COUNT])> {
-    let mut values = vec![None; r.kinds.len()];
-    let mut weights = [1.0; Term::COUNT];
-    let Some(ai) = &v.m.ai else { return Ok((values, weights)) };
+/// `[ai.eval]` as read: per kind a value and the attributes term's points, per term a weight.
+struct Overrides {
+    values: Vec<Option<i32>>,
+    points: Vec<Option<Vec<i32>>>,
+    weights: [f64; Term::COUNT],
+}
+
+/// `[ai.eval]`: per-kind values and points, per-term weights, checked.
+fn read_overrides(v: &V, r: &Ruleset) -> R<Overrides> {
+    let mut o = Overrides { values: vec![None; r.kinds.len()], points: vec![None; r.kinds.len()], weights: [1.0; Term::COUNT] };
+    let Some(ai) = &v.m.ai else { return Ok(o) };
     let f = ai.file;
-    let Some(RawEval { values: raw_values, weights: raw_weights }) = &ai.val.eval else { return Ok((values, weights)) };
+    let Some(RawEval { values: raw_values, weights: raw_weights, attributes: raw_points }) = &ai.val.eval else { return Ok(o) };
     let kinds = Names::new("piece kind", r.kinds.iter().map(|k| k.name.as_str()));
     for (name, value) in raw_values {
         let k = v.lookup(f, name.span(), &kinds, name.get_ref(), " in [ai.eval] values", "not a kind of this variant")?;
@@ -870,7 +896,7 @@ fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; Term::COUNT]
                 "100 is an ordinary piece; the sign follows the rules (where fewer pieces is progress, each counts against its owner)",
             ));
         }
-        values[k] = Some(x as i32);
+        o.values[k] = Some(x as i32);
     }
     let terms = Names::new("evaluation term", Term::ALL.iter().map(|t| t.name()));
     for (name, w) in raw_weights {
@@ -880,9 +906,28 @@ fn read_overrides(v: &V, r: &Ruleset) -> R<(Vec<Option<i32>>, [f64; Term::COUNT]
             let e = v.err(f, w.span(), "a weight is a number from 0 to 100", "here");
             return Err(e.with_help(format!("1 keeps the derived weight, 0 turns the term off; the terms are {}", terms.list())));
         }
-        weights[t] = x;
+        o.weights[t] = x;
     }
-    Ok((values, weights))
+    let (_, derived) = level_points(r, 1.0, &[]);
+    for (name, list) in raw_points {
+        let k = v.lookup(f, name.span(), &kinds, name.get_ref(), " in [ai.eval] attributes", "not a kind of this variant")?;
+        let Some(table) = &derived[k] else {
+            let e = v.err(f, name.span(), format!("`{}` moves by no attribute's distance", name.get_ref()), "here");
+            return Err(e.with_help(
+                "[ai.eval] attributes sets the points of a kind whose leap is as long as one of its attributes (`distance = \"level\"`)",
+            ));
+        };
+        let xs = list.get_ref();
+        if xs.is_empty() || xs.len() > table.len() || xs.iter().any(|x| !(-100_000..=100_000).contains(x)) {
+            let e = v.err(f, list.span(), format!("a list of 1 to {} points, each from -100000 to 100000", table.len()), "here");
+            return Err(e.with_help(format!(
+                "one entry per value of the attribute, from 0 up to {} (the board's longer side); a shorter list repeats its last entry; derived: {table:?}",
+                table.len() - 1
+            )));
+        }
+        o.points[k] = Some(xs.iter().map(|&x| x as i32).collect());
+    }
+    Ok(o)
 }
 
 /// The cells of a zone set.
@@ -1048,6 +1093,37 @@ mod tests {
         // Checkers has no attribute: nothing measured.
         let v = Variant::load("checkers", &[]).unwrap();
         assert!(v.rules.eval.levels.iter().all(Option::is_none) && v.rules.eval.level_units == 0);
+    }
+
+    #[test]
+    fn a_stack_is_worth_the_points_the_file_gives() {
+        // `[ai.eval] attributes`: a kind's points per level replace the derived ones, a short
+        // list repeating its last entry; what cannot be a table is refused at its key or list.
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::read_to_string("variants/lielow/variant.toml").unwrap();
+        let load = |eval: &str| {
+            std::fs::write(dir.path().join("variant.toml"), format!("{base}\n[ai.eval]\n{eval}\n")).unwrap();
+            Variant::load(&dir.path().display().to_string(), &[])
+        };
+        let v = load("attributes = { stack = [0, 0, -5, -30] }").unwrap();
+        let m = &v.rules.eval;
+        let (_, tab) = m.levels[PieceCode::new(KindId(0), Player::SECOND).index()].clone().unwrap();
+        assert_eq!(tab, [0, 0, -5, -30, -30, -30, -30, -30, -30]);
+        assert_eq!(m.attribute_points, [Some(tab)]);
+        for (eval, says) in [
+            ("attributes = { pawn = [1] }", "not a kind of this variant"),
+            ("attributes = { stack = [] }", "a list of 1 to 9 points"),
+            ("attributes = { stack = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0] }", "a list of 1 to 9 points"),
+            ("attributes = { stack = [0, 200000] }", "each from -100000 to 100000"),
+        ] {
+            let err = format!("{:?}", load(eval).err().unwrap());
+            assert!(err.contains(says), "{eval}: {err}");
+        }
+        // Checkers' men move by no attribute.
+        let text = std::fs::read_to_string("variants/checkers/variant.toml").unwrap();
+        std::fs::write(dir.path().join("variant.toml"), format!("{text}\n[ai.eval]\nattributes = {{ man = [0] }}\n")).unwrap();
+        let err = format!("{:?}", Variant::load(&dir.path().display().to_string(), &[]).err().unwrap());
+        assert!(err.contains("`man` moves by no attribute's distance"), "{err}");
     }
 
     #[test]

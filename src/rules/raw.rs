@@ -333,6 +333,10 @@ pub(crate) struct RawEval {
     /// Term name → multiplier of the derived weight (1 = as derived, 0 = off).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) weights: BTreeMap<Spanned<String>, Spanned<f64>>,
+    /// Piece kind → the attributes term's points at each value (0, 1, 2, …) of the attribute
+    /// that sets its move distance, in place of those derived from its reach.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) attributes: BTreeMap<Spanned<String>, Spanned<Vec<i64>>>,
 }
 
 /// A royal designation that moves to a player's piece with the unique highest value of an

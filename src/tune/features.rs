@@ -3,7 +3,8 @@
 //! model's per-code, per-cell tables (material and progress: values, their signs, promotion
 //! gains, races and cells that can be turned over are all in the tables), each counter (pieces in
 //! hand, exits), and the counts the other terms multiply (moves, open-line squares, territory,
-//! the script's points, goal cells held, threats, royal pieces attacked, distance attributes).
+//! the script's points, goal cells held, threats, royal pieces attacked), and each piece whose
+//! move distance is an attribute with that attribute's value.
 //! Everything is from the point of view of the player to decide, as the evaluation is.
 //!
 //! The model for some numbers is built by the variant loader's own builder
@@ -42,8 +43,6 @@ pub(crate) struct Counts {
     pub(crate) threats: f32,
     /// Royal pieces under attack (the royal term, a cost).
     pub(crate) royal: f32,
-    /// Points of pieces' distance attributes (the attributes term).
-    pub(crate) attributes: f32,
 }
 
 /// Positions read for tuning (see the module documentation), with their results.
@@ -54,6 +53,12 @@ pub(crate) struct Data {
     pieces: Vec<u32>,
     /// Per position, where its pieces start in `pieces` (one more entry than positions).
     starts: Vec<u32>,
+    /// Per piece whose move distance is an attribute (the attributes term): its code, times
+    /// 2^16, plus the attribute's value (at most the table's last), times 2, plus 1 when it is
+    /// the opponent's.
+    levels: Vec<u32>,
+    /// Per position, where its pieces start in `levels` (one more entry than positions).
+    level_starts: Vec<u32>,
     /// Per position, `slots` counter differences (own minus opponent's).
     counters: Vec<i32>,
     slots: usize,
@@ -89,15 +94,22 @@ impl<'a> Reader<'a> {
         let mut board_progress = 0i64;
         if data.starts.is_empty() {
             data.starts.push(0);
+            data.level_starts.push(0);
         }
         for p in Player::both() {
             for cell in pos.cells_of(p) {
-                let i = pos.board()[cell as usize].index() * m.cells + cell as usize;
+                let code = pos.board()[cell as usize].index();
+                let i = code * m.cells + cell as usize;
                 let theirs = p != side;
                 data.pieces.push((i as u32) << 1 | u32::from(theirs));
                 board_progress += if theirs { -m.progress[i] } else { m.progress[i] } as i64;
+                if let Some((slot, table)) = &m.levels[code] {
+                    let at = (pos.attr(cell, *slot).max(0) as usize).min(table.len() - 1);
+                    data.levels.push((code as u32) << 16 | (at as u32) << 1 | u32::from(theirs));
+                }
             }
         }
+        data.level_starts.push(data.levels.len() as u32);
         data.starts.push(data.pieces.len() as u32);
         data.slots = pos.counters().len();
         data.counters.extend(pos.counters().iter().map(|c| c[side] - c[side.other()]));
@@ -113,7 +125,6 @@ impl<'a> Reader<'a> {
             goals: (diff(Term::Progress) - board_progress as f64) as f32,
             threats: per(diff(Term::Threats), m.threats) as f32,
             royal: per(diff(Term::Royal), m.royal) as f32,
-            attributes: per(diff(Term::Attributes), m.level_units) as f32,
         });
         data.results.push(result);
         data.held_out.push(held_out);
@@ -134,10 +145,14 @@ impl Data {
         }
         if self.starts.is_empty() {
             self.starts.push(0);
+            self.level_starts.push(0);
         }
         let base = self.pieces.len() as u32;
         self.pieces.extend_from_slice(&other.pieces);
         self.starts.extend(other.starts[1..].iter().map(|s| s + base));
+        let base = self.levels.len() as u32;
+        self.levels.extend_from_slice(&other.levels);
+        self.level_starts.extend(other.level_starts[1..].iter().map(|s| s + base));
         self.slots = other.slots;
         self.counters.extend_from_slice(&other.counters);
         self.counts.extend_from_slice(&other.counts);
@@ -152,6 +167,8 @@ impl Data {
         }
         self.pieces.truncate(self.starts[n] as usize);
         self.starts.truncate(n + 1);
+        self.levels.truncate(self.level_starts[n] as usize);
+        self.level_starts.truncate(n + 1);
         self.counters.truncate(n * self.slots);
         self.counts.truncate(n);
         self.results.truncate(n);
@@ -166,6 +183,13 @@ impl Data {
             let t = (p >> 1) as usize;
             let u = (m.material[t] + m.progress[t]) as i64;
             e += if p & 1 == 0 { u } else { -u };
+        }
+        if m.level_units != 0 {
+            for &p in &self.levels[self.level_starts[i] as usize..self.level_starts[i + 1] as usize] {
+                let points = m.levels[(p >> 16) as usize].as_ref().map_or(0, |(_, table)| table[((p & 0xffff) >> 1) as usize]);
+                let u = i64::from(m.level_units) * i64::from(points);
+                e += if p & 1 == 0 { u } else { -u };
+            }
         }
         let counters = &self.counters[i * self.slots..(i + 1) * self.slots];
         for &(slot, u) in m.hands.iter().chain(&m.exits) {
@@ -182,7 +206,6 @@ impl Data {
             + m.fill as f64 * c.fill as f64
             + m.threats as f64 * c.threats as f64
             + m.royal as f64 * c.royal as f64
-            + m.level_units as f64 * c.attributes as f64
             + m.weights[Term::Progress.index()] * c.goals as f64;
         (e as f64 + scaled).clamp(-(EVAL_MAX as f64), EVAL_MAX as f64)
     }

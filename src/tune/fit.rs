@@ -15,6 +15,8 @@ use crate::rules::{EvalModel, Ruleset, Term};
 
 /// The range `[ai.eval] values` accepts.
 pub(crate) const VALUE_RANGE: (i32, i32) = (0, 100_000);
+/// The range of `[ai.eval] attributes` points.
+pub(crate) const POINTS_RANGE: (i32, i32) = (-100_000, 100_000);
 /// The range `[ai.eval] weights` accepts.
 pub(crate) const WEIGHT_RANGE: (f64, f64) = (0.0, 100.0);
 
@@ -25,31 +27,36 @@ pub(crate) enum Param {
     Value(usize),
     /// A term's weight.
     Weight(Term),
+    /// The attributes term's points of a kind (by index) at a value of its distance attribute.
+    Points(usize, usize),
 }
 
-/// The numbers of `[ai.eval]`: every kind's value and every term's weight.
+/// The numbers of `[ai.eval]`: every kind's value, every term's weight, and the attributes
+/// term's points of the kinds that move by an attribute's distance.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Numbers {
     pub(crate) values: Vec<i32>,
     pub(crate) weights: [f64; Term::COUNT],
+    pub(crate) points: Vec<Option<Vec<i32>>>,
 }
 
 impl Numbers {
     /// The numbers a model was built with.
     pub(crate) fn of(m: &EvalModel) -> Numbers {
-        Numbers { values: m.values.clone(), weights: m.weights }
+        Numbers { values: m.values.clone(), weights: m.weights, points: m.attribute_points.clone() }
     }
 
     /// The model of these numbers for `r`.
     pub(crate) fn model(&self, r: &Ruleset) -> EvalModel {
         let overrides: Vec<Option<i32>> = self.values.iter().map(|&v| Some(v)).collect();
-        EvalModel { implicit_takes: r.eval.implicit_takes, ..build_model(r, &overrides, &self.weights, r.eval.nodes) }
+        EvalModel { implicit_takes: r.eval.implicit_takes, ..build_model(r, &overrides, &self.points, &self.weights, r.eval.nodes) }
     }
 
     pub(crate) fn get(&self, p: Param) -> f64 {
         match p {
             Param::Value(k) => self.values[k] as f64,
             Param::Weight(t) => self.weights[t.index()],
+            Param::Points(k, i) => self.points[k].as_ref().map_or(0.0, |p| f64::from(p[i])),
         }
     }
 
@@ -59,6 +66,11 @@ impl Numbers {
         match p {
             Param::Value(k) => n.values[k] = clamp_value(self.values[k] as f64 + by),
             Param::Weight(t) => n.weights[t.index()] = clamp_weight(self.weights[t.index()] + by),
+            Param::Points(k, i) => {
+                if let Some(p) = n.points[k].as_mut() {
+                    p[i] = (f64::from(p[i]) + by).round().clamp(POINTS_RANGE.0 as f64, POINTS_RANGE.1 as f64) as i32;
+                }
+            }
         }
         n
     }
@@ -147,6 +159,8 @@ fn steps(p: Param, start: f64) -> (f64, f64) {
         // A fifth of the value (at least 5 points), down to a point.
         Param::Value(_) => ((start / 5.0).max(5.0), 1.0),
         Param::Weight(_) => ((start / 4.0).max(0.125), 0.001),
+        // Ten points, down to a point.
+        Param::Points(..) => (10.0, 1.0),
     }
 }
 
@@ -220,7 +234,7 @@ mod tests {
         assert_eq!(clamp_weight(250.0), 100.0);
         // A thousandth written and read back is the same number.
         assert_eq!("0.123".parse::<f64>().unwrap(), clamp_weight(0.1234));
-        let n = Numbers { values: vec![100, 5], weights: [1.0; Term::COUNT] };
+        let n = Numbers { values: vec![100, 5], weights: [1.0; Term::COUNT], points: vec![None, None] };
         assert_eq!(n.moved(Param::Value(1), -20.0).values, [100, 0]);
         assert_eq!(n.moved(Param::Weight(Term::Mobility), 200.0).weights[Term::Mobility.index()], 100.0);
     }

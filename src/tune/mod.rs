@@ -152,12 +152,35 @@ fn fitted_params(v: &Variant, data: &features::Data, start: &Numbers, keep: &[St
             }
         }
     }
+    // The attributes term's points, each value of the attribute but the one pieces start with
+    // (its points are the kind's value's); where they are fitted, the term's weight (which
+    // only scales them) stays.
+    let mut points = Vec::new();
+    if !keep.iter().any(|k| k == Term::Attributes.name()) {
+        for (k, table) in start.points.iter().enumerate() {
+            let (Some(table), Some(start_at)) = (table, start_value(r, k)) else { continue };
+            for i in (0..table.len()).filter(|&i| i != start_at) {
+                if matters(&start.moved(Param::Points(k, i), 50.0)) {
+                    points.push(Param::Points(k, i));
+                }
+            }
+        }
+    }
     for t in Term::ALL.into_iter().filter(|&t| t != Term::Material && !keep.iter().any(|k| k == t.name())) {
-        if matters(&start.moved(Param::Weight(t), 0.5)) {
+        if !(t == Term::Attributes && !points.is_empty()) && matters(&start.moved(Param::Weight(t), 0.5)) {
             params.push(Param::Weight(t));
         }
     }
+    params.extend(points);
     params
+}
+
+/// The value kind `k`'s pieces start with of the attribute that sets their move distance.
+fn start_value(r: &crate::rules::Ruleset, k: usize) -> Option<usize> {
+    let code = crate::piece::PieceCode::new(crate::piece::KindId(k as u8), crate::piece::Player::FIRST);
+    let (slot, _) = r.eval.levels[code.index()].as_ref()?;
+    let v = r.kinds[k].attributes.iter().find(|(s, _)| s == slot).map_or(1, |&(_, v)| v);
+    usize::try_from(v).ok()
 }
 
 /// The unit: the kind whose value stays as it is, as Texel's tuners keep the pawn at 100. K is
@@ -200,6 +223,7 @@ fn param_name(v: &Variant, p: Param) -> String {
     match p {
         Param::Value(k) => format!("value {}", v.rules.kinds[k].name),
         Param::Weight(t) => format!("weight {}", t.name()),
+        Param::Points(k, i) => format!("points {} at {i}", v.rules.kinds[k].name),
     }
 }
 
@@ -279,6 +303,7 @@ fn entries(v: &Variant, n: &Numbers, params: &[Param]) -> write::Entries {
         if let Some(raw) = &ai.val.eval {
             e.values = raw.values.iter().map(|(k, x)| (k.get_ref().clone(), *x.get_ref())).collect();
             e.weights = raw.weights.iter().map(|(k, x)| (k.get_ref().clone(), *x.get_ref())).collect();
+            e.points = raw.attributes.iter().map(|(k, x)| (k.get_ref().clone(), x.get_ref().clone())).collect();
         }
         // The file written is the most derived; an `[ai]` from a base is replaced whole by its.
         if ai.file + 1 != v.merged.files.len() {
@@ -289,6 +314,10 @@ fn entries(v: &Variant, n: &Numbers, params: &[Param]) -> write::Entries {
         match p {
             Param::Value(k) => put(&mut e.values, &v.rules.kinds[k].name, n.values[k] as i64),
             Param::Weight(t) => put(&mut e.weights, t.name(), n.weights[t.index()]),
+            Param::Points(k, _) => {
+                let table = n.points[k].iter().flatten().map(|&x| i64::from(x)).collect();
+                put(&mut e.points, &v.rules.kinds[k].name, table);
+            }
         }
     }
     e
@@ -304,7 +333,7 @@ fn put<T>(list: &mut Vec<(String, T)>, key: &str, x: T) {
 /// A number as the table shows it: values whole, weights to the thousandth.
 fn number(p: Param, x: f64) -> String {
     match p {
-        Param::Value(_) => format!("{x:.0}"),
+        Param::Value(_) | Param::Points(..) => format!("{x:.0}"),
         Param::Weight(_) => format!("{x:.3}"),
     }
 }

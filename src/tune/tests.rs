@@ -150,6 +150,7 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     let mut numbers = start.clone();
     numbers.values[0] = 137;
     numbers.weights[Term::Mobility.index()] = 0.457;
+    numbers.points[0].as_mut().unwrap()[3] = -7;
     let fitted = fit::Fitted { numbers: numbers.clone(), error: 0.0, sweeps: 1, converged: true, interrupted: false };
     let changes = params.iter().map(|&p| Change { param: p, name: param_name(&v, p), was: start.get(p), now: numbers.get(p) }).collect();
     let t = Tuning {
@@ -174,7 +175,9 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     // The file is the old one and the section.
     assert!(
         new.starts_with(&old)
-            && new.ends_with("[ai.eval]\nvalues = { stack = 137 }\nweights = { mobility = 0.457, royal = 1, attributes = 1 }\n"),
+            && new.ends_with(
+                "[ai.eval]\nvalues = { stack = 137 }\nweights = { mobility = 0.457, royal = 1 }\nattributes = { stack = [10, 0, -11, -7, -32, -44, -56, -71, -100] }\n"
+            ),
         "{new}"
     );
     // Loaded, it evaluates every position as the model fitted.
@@ -193,6 +196,33 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     assert!(err.contains("read-only"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), new);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn the_fit_finds_the_points_of_each_level() {
+    // Lielow's positions labelled by planted points at levels 2 and 3 (the levels random games
+    // reach most): the fit moves those points, not the attributes weight, and finds them.
+    let v = Variant::load("lielow", &[]).unwrap();
+    let (mut data, _) = read(&v, 5, 40, 40);
+    let start = Numbers::of(&v.rules.eval);
+    let mut truth = start.clone();
+    let table = truth.points[0].as_mut().unwrap();
+    (table[2], table[3]) = (-40, 15);
+    let k = 0.0008;
+    let e = fit::evals(&data, &truth.model(&v.rules));
+    for (i, x) in e.iter().enumerate() {
+        data.results[i] = (1.0 / (1.0 + (-k * x).exp())) as f32;
+    }
+    let keep = ["mobility".to_string(), "royal".to_string(), "stack".to_string()];
+    let params = parameters(&v, &data, &start, &keep).unwrap();
+    assert!(params.contains(&Param::Points(0, 2)) && params.contains(&Param::Points(0, 3)), "{params:?}");
+    assert!(!params.contains(&Param::Weight(Term::Attributes)) && !params.contains(&Param::Points(0, 1)), "{params:?}");
+    let f = fit::local_search(&v.rules, &data, k, (&start, &params), 500, &mut |_, _| {});
+    let found = f.numbers.points[0].as_ref().unwrap();
+    assert!((found[2] + 40).abs() <= 2 && (found[3] - 15).abs() <= 2, "{found:?}");
+    // `--keep attributes` holds them.
+    let keep = ["attributes".to_string()];
+    assert!(!parameters(&v, &data, &start, &keep).unwrap().iter().any(|p| matches!(p, Param::Points(..))));
 }
 
 #[test]

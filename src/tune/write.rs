@@ -5,12 +5,14 @@
 
 use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
-/// The `[ai.eval]` numbers to write: values by kind name, weights by term name, and `[ai] nodes`
+/// The `[ai.eval]` numbers to write: values and points by kind name, weights by term name, and `[ai] nodes`
 /// where the file must restate its base's (a file's `[ai]` replaces its base's whole).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Entries {
     pub(crate) values: Vec<(String, i64)>,
     pub(crate) weights: Vec<(String, f64)>,
+    /// The attributes term's points by kind name.
+    pub(crate) points: Vec<(String, Vec<i64>)>,
     pub(crate) nodes: Option<i64>,
 }
 
@@ -55,6 +57,12 @@ fn set_all(root: &mut dyn TableLike, inline: bool, e: &Entries) -> Result<(), St
         let (weights, inline) = child(eval, eval_inline, "weights", Shape::Inline)?;
         for (k, w) in &e.weights {
             set(weights, inline, k, weight_value(*w));
+        }
+    }
+    if !e.points.is_empty() {
+        let (points, inline) = child(eval, eval_inline, "attributes", Shape::Inline)?;
+        for (k, list) in &e.points {
+            set(points, inline, k, Value::Array(list.iter().map(|&x| Value::from(x)).collect()));
         }
     }
     Ok(())
@@ -112,7 +120,22 @@ mod tests {
     use super::*;
 
     fn entries() -> Entries {
-        Entries { values: vec![("stack".into(), 143)], weights: vec![("mobility".into(), 0.425), ("material".into(), 1.0)], nodes: None }
+        Entries {
+            values: vec![("stack".into(), 143)],
+            weights: vec![("mobility".into(), 0.425), ("material".into(), 1.0)],
+            points: vec![],
+            nodes: None,
+        }
+    }
+
+    #[test]
+    fn points_are_written_as_a_list_per_kind() {
+        let e = Entries { points: vec![("stack".into(), vec![10, 0, -5])], ..entries() };
+        let text = "[ai.eval]\nattributes = { stack = [1], other = [2] } # fitted\n";
+        assert_eq!(
+            edit(text, &e).unwrap(),
+            "[ai.eval]\nattributes = { stack = [10, 0, -5], other = [2] } # fitted\nvalues = { stack = 143 }\nweights = { mobility = 0.425, material = 1 }\n"
+        );
     }
 
     #[test]
