@@ -258,7 +258,7 @@ pub(crate) enum Command {
     /// Every pair of engines plays N games, colours alternating: wins, draws, losses, score and
     /// Elo with 95% intervals, why games ended, seconds per move (docs/ai.md).
     Arena(ArenaArgs),
-    /// Fit the evaluation's values and weights (`[ai.eval]`) to the results of self-play games
+    /// Fit the evaluation's values, weights and points (`[ai.eval]`) to the results of self-play games
     /// (Texel's method): print them with the error before and after, and the section to paste,
     /// or write them into the variant's file (docs/ai.md).
     Tune(TuneArgs),

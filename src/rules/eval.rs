@@ -112,6 +112,10 @@ pub(crate) const ROUTE_POINTS: i32 = 150;
 pub(crate) const MAX_ESCAPES: u32 = 2;
 pub(crate) const MAX_ROUTES: u32 = 4;
 
+/// A code's attributes-term table: the slot of the attribute that sets its move distance and
+/// the points at each of its values (`None`: it moves by no attribute's distance).
+pub(crate) type LevelTable = Option<(u8, Vec<i32>)>;
+
 /// A term of the evaluation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Term {
@@ -318,7 +322,7 @@ pub(crate) struct EvalModel {
     pub(crate) route: i32,
     /// Per code: the attribute slot that sets its move distance, and per value of it the points
     /// its value gains (or loses) against the value it starts with (`None`: no such attribute).
-    pub(crate) levels: Vec<Option<(u8, Vec<i32>)>>,
+    pub(crate) levels: Vec<LevelTable>,
     /// Units per point of `levels` (0: not measured).
     pub(crate) level_units: i32,
     /// Per kind, the points of `levels` before the sign of a race: the numbers `[ai.eval]
@@ -521,7 +525,7 @@ fn royal_pieces(r: &Ruleset) -> bool {
 /// 100 points times the square root of its reach on an empty board at that distance over its
 /// reach at the start, less 100 (as kinds' values are derived from reach; not the kind's own
 /// value, so that the term stays a table times counts for `tune`).
-fn level_points(r: &Ruleset, sign: f64, given: &[Option<Vec<i32>>]) -> (Vec<Option<(u8, Vec<i32>)>>, Vec<Option<Vec<i32>>>) {
+fn level_points(r: &Ruleset, sign: f64, given: &[Option<Vec<i32>>]) -> (Vec<LevelTable>, Vec<Option<Vec<i32>>>) {
     let g = &r.geometry;
     let longest = i32::from(g.files.max(g.ranks));
     let reach = |vecs: &[(i8, i8)], d: i32| -> f64 {

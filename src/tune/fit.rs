@@ -3,10 +3,12 @@
 //! fitted first with the numbers as they are (so that K reads the evaluation's scale), then the
 //! numbers are moved by a local search: each parameter in turn a step up or down, kept when the
 //! error falls, the step growing while it does and halving when neither way helps, until every
-//! step is below its resolution (a value's point, a weight's thousandth) or the sweeps run out.
+//! step is below its resolution (a value's or a point's one, a weight's thousandth) or the sweeps
+//! run out.
 //!
 //! Every candidate is a model built by the loader's own builder from numbers a variant file can
-//! hold (values whole points from 0 to 100000, weights thousandths from 0 to 100), so the fitted
+//! hold (values whole points from 0 to 100000, weights thousandths from 0 to 100, points whole
+//! from −100000 to 100000), so the fitted
 //! model is what the file then loads.
 
 use super::features::Data;

@@ -1,4 +1,4 @@
-//! `boardlab tune VARIANT`: the evaluation's numbers (`[ai.eval]` values and weights) fitted to
+//! `boardlab tune VARIANT`: the evaluation's numbers (`[ai.eval]` values, weights and points) fitted to
 //! the results of self-play games by Texel's method, so that a new game gets a fair evaluation
 //! without tuning by hand.
 //!
@@ -8,8 +8,8 @@
 //! 2. [`features`]: each position read once, so that its evaluation under any numbers is a few
 //!    table look-ups in the model the loader builds from those numbers.
 //! 3. [`fit`]: K for `sigmoid(K·eval)` with the numbers as they are, then a local search over the
-//!    values of the kinds and the weights of the terms that matter in this game, each kept to
-//!    what a variant file can hold.
+//!    values of the kinds, the weights of the terms that matter in this game and a distance
+//!    attribute's points per value, each kept to what a variant file can hold.
 //! 4. [`write`]: the numbers as an `[ai.eval]` section to paste, or written into the variant's
 //!    file (atomically, the rest of the file kept; checked by loading it again).
 //!
@@ -167,7 +167,7 @@ fn fitted_params(v: &Variant, data: &features::Data, start: &Numbers, keep: &[St
         }
     }
     for t in Term::ALL.into_iter().filter(|&t| t != Term::Material && !keep.iter().any(|k| k == t.name())) {
-        if !(t == Term::Attributes && !points.is_empty()) && matters(&start.moved(Param::Weight(t), 0.5)) {
+        if (t != Term::Attributes || points.is_empty()) && matters(&start.moved(Param::Weight(t), 0.5)) {
             params.push(Param::Weight(t));
         }
     }
