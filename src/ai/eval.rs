@@ -428,7 +428,6 @@ impl<'a> Evaluator<'a> {
     /// Every term for both players.
     fn terms(&mut self, pos: &mut Position, t: &mut [ByPlayer<i32>; Term::COUNT]) -> Result<(), ScriptError> {
         let m = self.m;
-        let n = m.cells;
         let (mat, prog) = (Term::Material.index(), Term::Progress.index());
         // The first terms written: `t` comes in zeroed.
         (t[mat], t[prog]) = material_and_progress(m, pos);
@@ -437,24 +436,7 @@ impl<'a> Evaluator<'a> {
                 t[mat][p] += units * pos.counter(p, slot);
             }
         }
-        for goal in &m.goals {
-            for p in Player::both() {
-                // The pieces nearest the goal, as many as it has cells, count; and the cells held.
-                let need = goal.need[p];
-                let mut held = 0i64;
-                for &c in &goal.cells[p] {
-                    if pos.board()[c as usize].is_of(p) {
-                        held += 1;
-                    }
-                }
-                let board = pos.board();
-                let progress = pos.cells_of(p).map(|cell| goal.progress[board[cell as usize].index() * n + cell as usize]);
-                t[prog][p] += sum_of_largest(progress, need, &mut self.best);
-                if need > 0 {
-                    t[Term::Fill.index()][p] += (m.fill as i64 * held * held / need as i64) as i32;
-                }
-            }
-        }
+        self.goal_terms(pos, t);
         if m.mobility != 0 {
             for p in Player::both() {
                 let n = match self.own_moves {
@@ -464,24 +446,8 @@ impl<'a> Evaluator<'a> {
                 t[Term::Mobility.index()][p] = m.mobility * n as i32;
             }
         }
-        if m.territory != 0
-            && let Some(n) = self.v.rules.score.as_ref().and_then(|s| s.territory.as_ref())
-        {
-            let won = crate::rules::groups::territory_estimate(n, pos.board());
-            for p in Player::both() {
-                t[Term::Territory.index()][p] += m.territory * won[p] as i32;
-            }
-        } else if m.territory != 0 {
-            for p in Player::both() {
-                self.distances(pos, p);
-            }
-            let [a, b] = &self.dist;
-            for (cell, &code) in pos.board().iter().enumerate() {
-                if code.is_empty() && a[cell] != b[cell] {
-                    let p = if a[cell] < b[cell] { Player::FIRST } else { Player::FIRST.other() };
-                    t[Term::Territory.index()][p] += m.territory;
-                }
-            }
+        if m.territory != 0 {
+            self.territory_term(pos, &mut t[Term::Territory.index()]);
         }
         for &(slot, units) in &m.exits {
             for p in Player::both() {
@@ -517,15 +483,7 @@ impl<'a> Evaluator<'a> {
             self.routes_term(pos, &mut t[Term::Routes.index()]);
         }
         if m.level_units != 0 {
-            for p in Player::both() {
-                let board = pos.board();
-                let points = |cell: u16| {
-                    m.levels[board[cell as usize].index()]
-                        .as_ref()
-                        .map_or(0, |(slot, tab)| tab[(pos.attr(cell, *slot).max(0) as usize).min(tab.len() - 1)])
-                };
-                t[Term::Attributes.index()][p] = m.level_units * pos.cells_of(p).map(points).sum::<i32>();
-            }
+            attributes_term(m, pos, &mut t[Term::Attributes.index()]);
         }
         if self.script
             && let Some(s) = &self.v.script
@@ -541,6 +499,53 @@ impl<'a> Evaluator<'a> {
 }
 
 impl Evaluator<'_> {
+    /// The progress towards `zone_filled` goals (the pieces nearest each goal, as many as it
+    /// has cells) and the fill term (the goal's cells held).
+    fn goal_terms(&mut self, pos: &Position, t: &mut [ByPlayer<i32>; Term::COUNT]) {
+        let m = self.m;
+        let n = m.cells;
+        for goal in &m.goals {
+            for p in Player::both() {
+                let need = goal.need[p];
+                let mut held = 0i64;
+                for &c in &goal.cells[p] {
+                    if pos.board()[c as usize].is_of(p) {
+                        held += 1;
+                    }
+                }
+                let board = pos.board();
+                let progress = pos.cells_of(p).map(|cell| goal.progress[board[cell as usize].index() * n + cell as usize]);
+                t[Term::Progress.index()][p] += sum_of_largest(progress, need, &mut self.best);
+                if need > 0 {
+                    t[Term::Fill.index()][p] += (m.fill as i64 * held * held / need as i64) as i32;
+                }
+            }
+        }
+    }
+
+    /// The territory term: where the count scores regions, the regions each player alone
+    /// borders (an estimate); else the empty cells a player's pieces reach in fewer moves.
+    fn territory_term(&mut self, pos: &Position, t: &mut ByPlayer<i32>) {
+        let units = self.m.territory;
+        if let Some(n) = self.v.rules.score.as_ref().and_then(|s| s.territory.as_ref()) {
+            let won = crate::rules::groups::territory_estimate(n, pos.board());
+            for p in Player::both() {
+                t[p] += units * won[p] as i32;
+            }
+            return;
+        }
+        for p in Player::both() {
+            self.distances(pos, p);
+        }
+        let [a, b] = &self.dist;
+        for (cell, &code) in pos.board().iter().enumerate() {
+            if code.is_empty() && a[cell] != b[cell] {
+                let p = if a[cell] < b[cell] { Player::FIRST } else { Player::FIRST.other() };
+                t[p] += units;
+            }
+        }
+    }
+
     /// The royal term: each of a player's royal pieces (of a royal kind, or crowned) that the
     /// opponent attacks costs it `royal` units.
     fn royal_term(&self, pos: &Position, t: &mut ByPlayer<i32>) {
@@ -625,6 +630,20 @@ fn runners_of<'m>(m: &'m EvalModel, pos: &'m Position, p: Player) -> impl Iterat
             .map(move |from| (from, pos.board()[from as usize]))
             .filter_map(move |(from, code)| runner.kinds.contains(code.kind()).then_some((runner.zone[p], code, from)))
     })
+}
+
+/// The attributes term: each piece whose move distance is an attribute is worth the points of
+/// its table at that attribute's value (the last entry past the table's end).
+fn attributes_term(m: &EvalModel, pos: &Position, t: &mut ByPlayer<i32>) {
+    let board = pos.board();
+    let points = |cell: u16| {
+        m.levels[board[cell as usize].index()]
+            .as_ref()
+            .map_or(0, |(slot, tab)| tab[(pos.attr(cell, *slot).max(0) as usize).min(tab.len() - 1)])
+    };
+    for p in Player::both() {
+        t[p] = m.level_units * pos.cells_of(p).map(points).sum::<i32>();
+    }
 }
 
 /// The threats term: per player, the empty cells that would complete one of its open windows
