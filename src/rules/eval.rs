@@ -263,6 +263,9 @@ pub(crate) struct Runner {
 pub(crate) const DEFAULT_NODES: u64 = 40_000;
 /// The range `[ai] nodes` accepts.
 pub(crate) const NODES_RANGE: std::ops::RangeInclusive<i64> = 1_000..=100_000_000;
+/// The points `[ai.eval] attributes` accepts for each value of an attribute (what `tune` fits
+/// stays in it too).
+pub(crate) const POINTS_RANGE: std::ops::RangeInclusive<i64> = -100_000..=100_000;
 
 /// The evaluation of a variant, as tables (see the module documentation).
 #[derive(Clone, Debug, Default)]
@@ -922,7 +925,7 @@ fn read_overrides(v: &V, r: &Ruleset) -> R<Overrides> {
             ));
         };
         let xs = list.get_ref();
-        if xs.is_empty() || xs.len() > table.len() || xs.iter().any(|x| !(-100_000..=100_000).contains(x)) {
+        if xs.is_empty() || xs.len() > table.len() || xs.iter().any(|x| !POINTS_RANGE.contains(x)) {
             let e = v.err(f, list.span(), format!("a list of 1 to {} points, each from -100000 to 100000", table.len()), "here");
             return Err(e.with_help(format!(
                 "one entry per value of the attribute, from 0 up to {} (the board's longer side); a shorter list repeats its last entry; derived: {table:?}",

@@ -12,13 +12,11 @@
 //! model is what the file then loads.
 
 use super::features::Data;
-use crate::rules::eval::build_model;
+use crate::rules::eval::{POINTS_RANGE, build_model};
 use crate::rules::{EvalModel, Ruleset, Term};
 
 /// The range `[ai.eval] values` accepts.
 pub(crate) const VALUE_RANGE: (i32, i32) = (0, 100_000);
-/// The range of `[ai.eval] attributes` points.
-pub(crate) const POINTS_RANGE: (i32, i32) = (-100_000, 100_000);
 /// The range `[ai.eval] weights` accepts.
 pub(crate) const WEIGHT_RANGE: (f64, f64) = (0.0, 100.0);
 
@@ -70,7 +68,7 @@ impl Numbers {
             Param::Weight(t) => n.weights[t.index()] = clamp_weight(self.weights[t.index()] + by),
             Param::Points(k, i) => {
                 if let Some(p) = n.points[k].as_mut() {
-                    p[i] = (f64::from(p[i]) + by).round().clamp(POINTS_RANGE.0 as f64, POINTS_RANGE.1 as f64) as i32;
+                    p[i] = (f64::from(p[i]) + by).round().clamp(*POINTS_RANGE.start() as f64, *POINTS_RANGE.end() as f64) as i32;
                 }
             }
         }

@@ -33,7 +33,7 @@ fn agrees(v: &Variant, m: &EvalModel, data: &Data, positions: &mut [crate::state
     }
 }
 
-/// Numbers unlike the defaults: every value and weight moved.
+/// Numbers unlike the defaults: every value, weight and point moved.
 fn odd(n: &Numbers) -> Numbers {
     let mut o = n.clone();
     for (k, x) in o.values.iter_mut().enumerate() {
@@ -41,6 +41,11 @@ fn odd(n: &Numbers) -> Numbers {
     }
     for (t, w) in o.weights.iter_mut().enumerate() {
         *w = fit::clamp_weight(*w * 0.7 + 0.113 * t as f64);
+    }
+    // Points unlike the derived ones (the model's own table must be read, not the one the
+    // positions were read with).
+    for (i, x) in o.points.iter_mut().flatten().flatten().enumerate() {
+        *x = *x * 2 - 13 * i as i32;
     }
     o
 }
