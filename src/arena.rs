@@ -131,7 +131,7 @@ pub(crate) fn run(
     cfg: &Config,
     progress: bool,
     resumed: &[GameRecord],
-    sink: Sink,
+    sink: Option<Sink>,
 ) -> Result<Table, ArenaError> {
     let studies = cfg.studies();
     let batch = selfplay::Batch { cfgs: &studies, arena: Some(&cfg.engines), threads: cfg.threads, progress, keep: true };

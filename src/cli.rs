@@ -911,6 +911,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
     let (progress, resumed) = (stderr_is_terminal(), std::mem::take(&mut files.resumed));
     let from = files.resume_from.clone();
     let keep = a.pgn.is_some() || a.pdn.is_some();
+    let writes = keep || files.writes();
     let mut kept: Vec<crate::selfplay::GameRecord> = Vec::new();
     let mut sink = |g: &crate::selfplay::GameRecord| {
         if keep {
@@ -918,11 +919,15 @@ fn selfplay(a: &SelfplayArgs) -> Result<String, CliError> {
         }
         files.write(g)
     };
-    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
+    // (No sink where nothing is written: the study then makes no record of its games.)
+    let mut sink = writes.then_some(&mut sink as crate::selfplay::Sink);
+    let ra: Report = run_into(&a.variant, &sets, &cfg, progress, &resumed, sink.as_mut().map(|s| &mut **s as crate::selfplay::Sink))
+        .map_err(|e| study_failed(e, from.as_deref()))?;
     let (text, picture) = match &a.compare {
         Some(b) if !ra.interrupted => {
             let sets_b = [sets.clone(), parse_sets(&a.set_b)?].concat();
-            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, &mut sink).map_err(|e| study_failed(e, from.as_deref()))?;
+            let rb = run_into(b, &sets_b, &cfg, progress, &resumed, sink.as_mut().map(|s| &mut **s as crate::selfplay::Sink))
+                .map_err(|e| study_failed(e, from.as_deref()))?;
             (format!("{}\n{}\n{}", ra.text(), rb.text(), compare(&ra, &rb)), svg(&[&ra, &rb]))
         }
         _ => (ra.text(), svg(&[&ra])),
@@ -965,7 +970,10 @@ fn sweep(a: &SweepArgs) -> Result<String, CliError> {
             crate::selfplay::GameFiles::open(a.study.jsonl.as_deref(), a.study.resume_from.as_deref()).map_err(CliError::failed)?;
         crate::interrupt::install().map_err(CliError::failed)?;
         let resumed = std::mem::take(&mut files.resumed);
-        (crate::sweep::run(points, &cfg, by, stderr_is_terminal(), &resumed, &mut |g| files.write(g)).map_err(usage)?, vec![])
+        let writes = files.writes();
+        let mut sink = |g: &crate::selfplay::GameRecord| files.write(g);
+        let sink = writes.then_some(&mut sink as crate::selfplay::Sink);
+        (crate::sweep::run(points, &cfg, by, stderr_is_terminal(), &resumed, sink).map_err(usage)?, vec![])
     } else {
         crate::sweep::merged(points, &a.from, by, a.study.openings.into()).map_err(usage)?
     };
@@ -1040,7 +1048,7 @@ fn arena(a: &ArenaArgs) -> Result<String, CliError> {
     let from = files.resume_from.clone();
     // Without the handler Ctrl-C would end the process before the table is printed.
     crate::interrupt::install().map_err(CliError::failed)?;
-    let table = crate::arena::run(&a.variant, &a.sets.pairs()?, &cfg, stderr_is_terminal(), &resumed, &mut |g| files.write(g));
+    let table = crate::arena::run(&a.variant, &a.sets.pairs()?, &cfg, stderr_is_terminal(), &resumed, Some(&mut |g| files.write(g)));
     table.map(|t| t.text()).map_err(|e| match e {
         e if e.is_usage() => CliError::usage(e),
         ArenaError::Study(e) => study_failed(e, from.as_deref()),

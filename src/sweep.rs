@@ -157,7 +157,7 @@ pub(crate) struct Sweep {
     pub(crate) interrupted: bool,
 }
 
-/// Plays a sweep: one study of `cfg` per point, each new game to `sink`; the games of
+/// Plays a sweep: one study of `cfg` per point, each new game to `sink` (where there is one); the games of
 /// `resumed` are not played again. Ctrl-C stops it with the settings finished.
 ///
 /// # Errors
@@ -168,12 +168,13 @@ pub(crate) fn run(
     by: By,
     progress: bool,
     resumed: &[GameRecord],
-    sink: Sink,
+    mut sink: Option<Sink>,
 ) -> Result<Sweep, SweepError> {
     let mut played = Vec::with_capacity(points.len());
     let mut interrupted = false;
     for p in points {
-        let r = selfplay::run_into(&p.variant, &p.sets, cfg, progress, resumed, sink).map_err(|e| match e {
+        let r = selfplay::run_into(&p.variant, &p.sets, cfg, progress, resumed, sink.as_mut().map(|s| &mut **s as crate::selfplay::Sink))
+            .map_err(|e| match e {
             SelfplayError::Load(m) => SweepError::Usage(format!("{}: {m}", label(&p, true, &[]))),
             e => e.into(),
         })?;

@@ -5,20 +5,21 @@
 
 use super::study::{Study, differences};
 use super::tally::Tally;
-use super::{Config, Desk, GameRecord, Report, SelfplayError, describe, game_seed, play_game, title_of, with_move_limit};
+use super::{Config, Desk, Finished, GameRecord, Names, Report, SelfplayError, describe, game_seed, play_game, title_of, with_move_limit};
 use crate::ai::Engine;
 use crate::variant::Variant;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Where a study's games go as they finish: a JSON-lines file flushed game by game, so a run
-/// killed after hours keeps every finished game (`--resume-from` continues it).
+/// killed after hours keeps every finished game (`--resume-from` continues it). A study given
+/// none makes no record of its games (it tallies them as they are played).
 pub(crate) type Sink<'a> = &'a mut dyn FnMut(&GameRecord) -> std::io::Result<()>;
 
 /// Plays a study on `cfg.threads` threads (all sharing one loaded variant), with a progress bar
 /// on standard error when `progress`. Games already in `resumed` (from an earlier run of the
 /// same study, see [`resumable`]) are not played again but count in the report. Each new game
-/// goes to `sink` in the order of the indices. Ctrl-C stops the study: the report covers the
+/// goes to `sink`, where there is one, in the order of the indices. Ctrl-C stops the study: the report covers the
 /// finished games and says it was interrupted.
 ///
 /// # Errors
@@ -30,7 +31,7 @@ pub(crate) fn run_into(
     cfg: &Config,
     progress: bool,
     resumed: &[GameRecord],
-    sink: Sink,
+    sink: Option<Sink>,
 ) -> Result<Report, SelfplayError> {
     let batch = Batch { cfgs: std::slice::from_ref(cfg), arena: None, threads: cfg.threads, progress, keep: false };
     run_batch(spec, sets, &batch, resumed, sink).map(Played::report)
@@ -93,7 +94,7 @@ pub(crate) fn run_batch(
     sets: &[(String, String)],
     batch: &Batch,
     resumed: &[GameRecord],
-    sink: Sink,
+    sink: Option<Sink>,
 ) -> Result<Played, SelfplayError> {
     let v = Variant::load(spec, &with_move_limit(sets)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let cfgs = batch.cfgs.iter().map(|c| c.seated(&v.rules)).collect::<Result<Vec<_>, _>>()?;
@@ -103,12 +104,12 @@ pub(crate) fn run_batch(
     let total: usize = cfgs.iter().map(|c| c.indices().count()).sum();
     let done: usize = mine.iter().map(Vec::len).sum();
     let bar = batch.progress.then(|| progress_bar(total as u64, done as u64, v.name()));
-    let played = study(&v, &cfgs, &label, batch, mine, &mut |g| {
+    let mut tick = || {
         if let Some(b) = &bar {
             b.inc(1);
         }
-        sink(g)
-    });
+    };
+    let played = study(&v, &cfgs, (&label, batch), mine, (sink, &mut tick));
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -131,7 +132,7 @@ fn prepare(v: &Variant, cfgs: &[Config]) -> Result<(), SelfplayError> {
 /// # Errors
 /// The variant does not load, or a script hook failed.
 pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<Report, SelfplayError> {
-    run_into(spec, sets, cfg, progress, &[], &mut |_| Ok(()))
+    run_into(spec, sets, cfg, progress, &[], None)
 }
 
 /// [`run`], with every game's record (in the order of the indices) beside the report.
@@ -140,28 +141,32 @@ pub fn run(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) 
 /// The variant does not load, or a script hook failed.
 pub fn run_games(spec: &str, sets: &[(String, String)], cfg: &Config, progress: bool) -> Result<(Report, Vec<GameRecord>), SelfplayError> {
     let mut games = Vec::new();
-    let report = run_into(spec, sets, cfg, progress, &[], &mut |g| {
-        games.push(g.clone());
-        Ok(())
-    })?;
+    let report = run_into(
+        spec,
+        sets,
+        cfg,
+        progress,
+        &[],
+        Some(&mut |g| {
+            games.push(g.clone());
+            Ok(())
+        }),
+    )?;
     Ok((report, games))
 }
 
 /// Plays a study on an already loaded variant, on this thread (the REPL's `selfplay`);
-/// `each` hears of every finished game (for a progress line).
+/// `each` hears of every finished game (for a progress line); no record is made.
 ///
 /// # Errors
 /// A player's name is not the variant's, or a script hook failed.
-pub(crate) fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut(&GameRecord)) -> Result<Report, SelfplayError> {
+pub(crate) fn run_variant(v: &Variant, cfg: &Config, each: &mut dyn FnMut()) -> Result<Report, SelfplayError> {
     let v = v.with_options(&with_move_limit(&v.overrides)).map_err(|e| SelfplayError::Load(e.render(false)))?;
     let cfg = cfg.seated(&v.rules)?;
     prepare(&v, std::slice::from_ref(&cfg))?;
     let label = Study::of(&v, std::slice::from_ref(&cfg), None);
     let batch = Batch { cfgs: &[], arena: None, threads: 1, progress: false, keep: false };
-    let played = study(&v, std::slice::from_ref(&cfg), &label, &batch, vec![vec![]], &mut |g| {
-        each(g);
-        Ok(())
-    });
+    let played = study(&v, std::slice::from_ref(&cfg), (&label, &batch), vec![vec![]], (None, each));
     played.map(Played::report)
 }
 
@@ -303,7 +308,7 @@ struct InOrder {
 impl InOrder {
     /// Takes job `at`'s game and sends every game now due (the game due goes straight out;
     /// one that must wait is moved here, leaving an empty record in `g`).
-    fn put(&mut self, at: usize, g: &mut GameRecord, sink: Sink) -> std::io::Result<()> {
+    fn put(&mut self, at: usize, g: &mut GameRecord, sink: &mut dyn FnMut(&GameRecord) -> std::io::Result<()>) -> std::io::Result<()> {
         if at == self.next {
             sink(g)?;
             self.next += 1;
@@ -318,7 +323,7 @@ impl InOrder {
     }
 
     /// Sends the games still waiting (after a gap that Ctrl-C left), so none finished is lost.
-    fn flush(&mut self, sink: Sink) -> std::io::Result<()> {
+    fn flush(&mut self, sink: &mut dyn FnMut(&GameRecord) -> std::io::Result<()>) -> std::io::Result<()> {
         for g in std::mem::take(&mut self.waiting).into_values() {
             sink(&g)?;
         }
@@ -327,52 +332,55 @@ impl InOrder {
 }
 
 /// The games of the studies `cfgs` not in `done` (by study), played on the batch's threads;
-/// every finished game goes to `sink` (on this thread, in the order of the jobs: by study, by
-/// index) and into its study's tally.
+/// every finished game is tallied in its study's tally, counted by `tick`, and, where there is
+/// a `sink` or the batch keeps its games, made into its record, which goes to `sink` (on this
+/// thread, in the order of the jobs: by study, by index).
 fn study(
     v: &Variant,
     cfgs: &[Config],
-    label: &Study,
-    batch: &Batch,
+    (label, batch): (&Study, &Batch),
     done: Vec<Vec<GameRecord>>,
-    sink: Sink,
+    (mut sink, tick): (Option<Sink>, &mut dyn FnMut()),
 ) -> Result<Played, SelfplayError> {
     let jobs = Jobs::new(cfgs, &done);
     let resumed: usize = done.iter().map(Vec::len).sum();
-    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::with_room(c.opening_plies, Jobs::played(c).2 as usize)).collect();
-    let mut games: Vec<Vec<GameRecord>> = vec![vec![]; cfgs.len()];
-    for (k, list) in done.into_iter().enumerate().take(cfgs.len()) {
-        list.iter().for_each(|g| tallies[k].add(g));
-        if batch.keep {
-            games[k] = list;
-        }
-    }
+    let (mut tallies, mut games) = resumed_into(cfgs, done, batch.keep);
+    let names: Vec<Names> = cfgs.iter().map(|c| Names::of(v, c)).collect();
+    let records = sink.is_some() || batch.keep;
+    // The record each game is made into, where one is (kept from game to game).
+    let mut rec = GameRecord::default();
     let mut failure: Option<SelfplayError> = None;
     let mut interrupted = false;
     let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
+    let mut write = |g: &GameRecord| sink.as_mut().map_or(Ok(()), |s| s(g));
     let t = Instant::now();
     // Expects a game (asks for what its tally will read), or takes job `at`'s finished game (or
     // why it did not finish); false: stop the study.
     let mut take = |step: Step| -> bool {
         let (at, r) = match step {
-            Step::Expect(at, g) => {
-                tallies[jobs.get(at).0].expect(g);
+            Step::Expect(at, digest) => {
+                tallies[jobs.get(at).0].expect(digest);
                 return true;
             }
             Step::Take(at, r) => (at, r),
         };
         let k = jobs.get(at).0;
-        let r = r.and_then(|g| {
+        let r = r.and_then(|f| {
+            tallies[k].add(&f.view(&names[k]));
+            tick();
+            if !records {
+                return Ok(());
+            }
+            f.record_into(v, &names[k], &mut rec);
             // The study's label matters only to a record written down (a file resumed or
             // merged); a study that writes none skips its copy for every game.
             if cfgs[k].record_moves {
-                g.study = Some(label.clone());
+                rec.study = Some(label.clone());
             }
-            tallies[k].add(g);
             if batch.keep {
-                games[k].push(g.clone());
+                games[k].push(rec.clone());
             }
-            order.put(at, g, sink).map_err(SelfplayError::Output)
+            order.put(at, &mut rec, &mut write).map_err(SelfplayError::Output)
         });
         match r {
             Ok(()) => true,
@@ -386,12 +394,9 @@ fn study(
             }
         }
     };
-    let play = |desk: &mut Desk, at: usize, rec: &mut GameRecord| {
-        let (k, index) = jobs.get(at);
-        play_game(&cfgs[k], index, desk, rec)
-    };
+    let play = |desk: &mut Desk, at: usize, f: &mut Finished| play_game(&cfgs[jobs.get(at).0], jobs.get(at).1, desk, f);
     let panicked = pool(v, batch.threads, jobs.len(), &play, &mut take);
-    if let Err(e) = order.flush(sink) {
+    if let Err(e) = order.flush(&mut write) {
         failure.get_or_insert(SelfplayError::Output(e));
     }
     if let Some(e) = failure {
@@ -405,25 +410,40 @@ fn study(
     }
     // The speed is for the games played here; resumed games were timed elsewhere.
     let seconds = (resumed == 0).then(|| t.elapsed().as_secs_f64());
-    let names = [crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()].map(|p| v.rules.player_name(p).to_string());
+    let names = crate::piece::Player::both().map(|p| v.rules.player_name(p).to_string());
     Ok(Played { title: describe(v), names, tallies, games, interrupted, resumed: resumed as u64, seconds })
 }
 
-/// Plays job `at` on a desk into a record (a finished game's record, reused).
-type Play<'a> = dyn Fn(&mut Desk, usize, &mut GameRecord) -> Result<(), SelfplayError> + Sync + 'a;
+/// Each study's tally of its games `done` (read back), and those games where the batch
+/// keeps its games.
+fn resumed_into(cfgs: &[Config], done: Vec<Vec<GameRecord>>, keep: bool) -> (Vec<Tally>, Vec<Vec<GameRecord>>) {
+    let mut tallies: Vec<Tally> = cfgs.iter().map(|c| Tally::with_room(c.opening_plies, Jobs::played(c).2 as usize)).collect();
+    let mut games: Vec<Vec<GameRecord>> = vec![vec![]; cfgs.len()];
+    for (k, list) in done.into_iter().enumerate().take(cfgs.len()) {
+        list.iter().for_each(|g| tallies[k].add(&g.view()));
+        if keep {
+            games[k] = list;
+        }
+    }
+    (tallies, games)
+}
+
+/// Plays job `at` on a desk into a finished game (an earlier one's, reused).
+type Play<'a> = dyn Fn(&mut Desk, usize, &mut Finished) -> Result<(), SelfplayError> + Sync + 'a;
 
 /// What [`pool`] hands the study, a run of finished jobs at a time: each job in turn (its game
 /// or why it did not finish), and each finished game a few jobs ahead of its turn (to ask for
 /// what taking it will read, so that the cache misses of games near each other overlap).
 pub(super) enum Step<'a> {
-    Expect(usize, &'a GameRecord),
-    Take(usize, Result<&'a mut GameRecord, SelfplayError>),
+    /// Job `at`'s game is coming: its digest.
+    Expect(usize, u64),
+    Take(usize, Result<&'a mut Finished, SelfplayError>),
 }
 
 /// Plays jobs `0..n` with `play` on `threads` threads (each with a desk of its own), handing
 /// each finished one to `take` on this thread ([`Step`]) until it says stop (false) or a job
-/// fails; returns whether a thread panicked. Records go back to the thread that played them
-/// once taken, so a study allocates no record per game.
+/// fails; returns whether a thread panicked. Games go back to the thread that played them
+/// once taken, so a study allocates nothing per game.
 fn pool(v: &Variant, threads: usize, n: usize, play: &Play, take: &mut dyn FnMut(Step) -> bool) -> bool {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let threads = threads.max(1).min(n.max(1));
@@ -495,11 +515,11 @@ fn work(
 }
 
 /// A run of finished jobs handed over at once: each job and whether it finished, its game in
-/// `records` at the same place (records beyond are spares).
+/// `games` at the same place (games beyond are spares).
 #[derive(Default)]
 struct Run {
     done: Vec<(usize, Result<(), SelfplayError>)>,
-    records: Vec<GameRecord>,
+    games: Vec<Finished>,
 }
 
 impl Run {
@@ -514,10 +534,10 @@ impl Run {
         let t = std::time::Instant::now();
         for at in jobs {
             let k = self.done.len();
-            if self.records.len() <= k {
-                self.records.push(GameRecord::default());
+            if self.games.len() <= k {
+                self.games.push(Finished::default());
             }
-            let r = play(desk, at, &mut self.records[k]);
+            let r = play(desk, at, &mut self.games[k]);
             let failed = r.is_err();
             self.done.push((at, r));
             if failed {
@@ -538,22 +558,22 @@ impl Run {
     /// Hands each job to `take` to take, each finished game [`Run::AHEAD`] jobs earlier to
     /// expect; false: `take` said stop.
     fn hand_over(&mut self, take: &mut dyn FnMut(Step) -> bool) -> bool {
-        let Run { done, records } = self;
+        let Run { done, games } = self;
         type Done = [(usize, Result<(), SelfplayError>)];
-        let expect = |k: usize, done: &Done, records: &[GameRecord], take: &mut dyn FnMut(Step) -> bool| {
+        let expect = |k: usize, done: &Done, games: &[Finished], take: &mut dyn FnMut(Step) -> bool| {
             if let Some((at, Ok(()))) = done.get(k) {
-                take(Step::Expect(*at, &records[k]));
+                take(Step::Expect(*at, games[k].line));
             }
         };
         for k in 0..Self::AHEAD {
-            expect(k, done, records, take);
+            expect(k, done, games, take);
         }
         let mut going = true;
         for k in 0..done.len() {
-            expect(k + Self::AHEAD, done, records, take);
+            expect(k + Self::AHEAD, done, games, take);
             // (The job's slot keeps a placeholder until the run is cleared below.)
             let (at, r) = std::mem::replace(&mut done[k], (usize::MAX, Ok(())));
-            if !take(Step::Take(at, r.map(|()| &mut records[k]))) {
+            if !take(Step::Take(at, r.map(|()| &mut games[k]))) {
                 going = false;
                 break;
             }

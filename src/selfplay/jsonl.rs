@@ -228,7 +228,7 @@ impl Merging {
         let seen = group.studies.entry(study).or_insert_with(|| StudySeen { study: g.study.clone(), shards: BTreeSet::new(), games: 0 });
         seen.games += 1;
         seen.shards.extend(g.study.as_ref().and_then(|s| s.shard()));
-        group.tally.add(&g);
+        group.tally.add(&g.view());
         Ok(())
     }
 }
@@ -362,6 +362,11 @@ impl GameFiles {
     ///
     /// # Errors
     /// The file cannot be written: the error, of the same kind, names the file.
+    /// Whether games are written (a file was given).
+    pub(crate) fn writes(&self) -> bool {
+        self.out.is_some()
+    }
+
     pub(crate) fn write(&mut self, g: &GameRecord) -> std::io::Result<()> {
         let Some((p, f)) = &mut self.out else { return Ok(()) };
         let line = serde_json::to_string(g).unwrap_or_default();

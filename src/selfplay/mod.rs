@@ -9,6 +9,8 @@
 
 mod batch;
 mod compare;
+mod finished;
+mod game;
 pub mod jsonl;
 pub(crate) mod line;
 pub(crate) mod openings;
@@ -32,7 +34,7 @@ use crate::ai::{self, Engine, EngineError};
 use crate::movegen::Counted;
 use crate::movegen::MoveList;
 use crate::notation::Move;
-use crate::outcome::{Outcome, Winner};
+use crate::outcome::Outcome;
 use crate::script::ScriptError;
 use crate::state::Position;
 use crate::variant::Variant;
@@ -41,6 +43,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Instant;
 
+use finished::Finished;
+pub(crate) use finished::Names;
 use line::{Line, line_step};
 use openings::openings;
 use quality::Quality;
@@ -358,15 +362,6 @@ impl GameRecord {
         same(&self.result, "draw") || self.winner().is_some()
     }
 
-    /// The first seat's points: 1 a win, ½ a draw, 0 a loss.
-    pub(crate) fn first_points(&self) -> f64 {
-        match self.winner() {
-            Some(0) => 1.0,
-            Some(_) => 0.0,
-            None => 0.5,
-        }
-    }
-
     /// The record without what differs between two runs of one game: its times and its shard
     /// (a shard's game is the whole study's game of that index).
     pub fn untimed(&self) -> GameRecord {
@@ -436,8 +431,6 @@ pub(crate) struct Desk<'a> {
     eval: Vec<i32>,
     /// The moves of a game on the placement walk ([`placed`]).
     placed: Vec<crate::setperft::PlaceMove>,
-    /// The players' names as written in records (a study has one or two players).
-    names: Vec<(Engine, std::rc::Rc<str>)>,
 }
 
 impl<'a> Desk<'a> {
@@ -454,36 +447,26 @@ impl<'a> Desk<'a> {
             branching: Vec::new(),
             eval: Vec::new(),
             placed: Vec::new(),
-            names: Vec::new(),
         }
     }
 
     /// Game `index`'s seed, its generators (the game's, and the opening's, shared by the two
-    /// games of a pair when the seats alternate), its engines by seat and their names.
-    fn seeds(&mut self, cfg: &Config, index: u64) -> Seeds {
+    /// games of a pair when the seats alternate) and its engines by seat.
+    fn seeds(&self, cfg: &Config, index: u64) -> Seeds {
         let seed = game_seed(cfg.seed, index);
-        let engines = cfg.players(index);
         let pair = if cfg.alternate { index / 2 } else { index };
         Seeds {
             seed,
             rng: ai::rng(seed),
             // (Seeded only where it draws: a study without random plies never asks it.)
             opening: if cfg.random_plies > 0 { ai::rng(game_seed(cfg.seed ^ OPENING_SALT, pair)) } else { ai::Rng::new(1) },
-            engines,
-            names: (self.name(engines.0), self.name(engines.1)),
+            engines: cfg.players(index),
         }
-    }
-
-    /// `e`'s name as records write it.
-    fn name(&mut self, e: Engine) -> std::rc::Rc<str> {
-        if let Some((_, n)) = self.names.iter().find(|(x, _)| *x == e) {
-            return n.clone();
-        }
-        let n: std::rc::Rc<str> = e.to_string().into();
-        self.names.push((e, n.clone()));
-        n
     }
 }
+
+/// How a game ended: the winner, the reason, the margin where a count decided it.
+type Ended<'a> = (crate::outcome::Winner, &'a std::sync::Arc<str>, Option<u32>);
 
 /// What a game starts from ([`Desk::seeds`]).
 struct Seeds {
@@ -491,15 +474,14 @@ struct Seeds {
     rng: ai::Rng,
     opening: ai::Rng,
     engines: (Engine, Engine),
-    names: (std::rc::Rc<str>, std::rc::Rc<str>),
 }
 
 /// What a game gathers as it is played, for its record.
 struct GameSoFar {
     index: u64,
     seed: u64,
-    /// The engines' names as records write them (first, second).
-    names: (std::rc::Rc<str>, std::rc::Rc<str>),
+    /// Whether the study's second engine took the first seat.
+    swapped: bool,
     plies: u32,
     /// The moves as text: every move, or the opening's with `record_moves` off; the first
     /// `written` are this game's (the rest are the last game's strings, kept for their room).
@@ -515,12 +497,12 @@ struct GameSoFar {
 
 impl GameSoFar {
     /// A game about to start from the position keyed `start`, writing its moves' texts into
-    /// `texts` (a record's, reused).
-    fn new(cfg: &Config, index: u64, seed: u64, names: (std::rc::Rc<str>, std::rc::Rc<str>), start: u64, texts: Vec<String>) -> GameSoFar {
+    /// `texts` (an earlier game's, reused).
+    fn new(cfg: &Config, index: u64, seed: u64, start: u64, texts: Vec<String>) -> GameSoFar {
         GameSoFar {
             index,
             seed,
-            names,
+            swapped: cfg.players(index) != (cfg.first, cfg.second),
             plies: 0,
             texts,
             written: 0,
@@ -572,82 +554,52 @@ impl GameSoFar {
         self.plies += 1;
     }
 
-    /// The finished game's record, its result `out`, written over `rec` (a record of an
-    /// earlier game, whose strings and lists keep their room: a study of many short games
-    /// allocates nothing per game). The game's `branching` list goes to the record, whose old
-    /// list comes back in its place.
-    fn record_into(mut self, cfg: &Config, v: &Variant, out: Outcome, branching: &mut Vec<u32>, eval: &[i32], rec: &mut GameRecord) {
-        // The winner by the variant's own name for it; `players` says which seat that is.
-        let result = match out.winner {
-            Winner::Player(p) => v.rules.player_name(p),
-            Winner::Draw => "draw",
-        };
+    /// The game ended (its winner, the reason, the margin where a count decided it), written
+    /// over `f` (an earlier game's, whose lists keep their room: a study of many short games
+    /// allocates nothing per game). The game's `branching` list goes to `f`, whose old list
+    /// comes back in its place.
+    fn finish(self, cfg: &Config, out: Ended, branching: &mut Vec<u32>, eval: &[i32], f: &mut Finished) {
         let [first_time, second_time] = self.times;
         // Every field named: a new one does not compile until it is written here.
-        let GameRecord {
+        let Finished {
             index,
             seed,
-            variant,
-            options,
-            study,
-            players,
-            result: rec_result,
-            reason,
-            margin,
+            swapped,
+            winner: _,
+            reason: _,
+            margin: _,
             plies,
             moves,
-            branching: rec_branching,
+            written,
+            branching: f_branching,
             line,
-            first,
-            second,
-            first_time: rec_first_time,
-            second_time: rec_second_time,
-            eval: rec_eval,
+            times,
+            eval: f_eval,
             turns,
             near_forced,
             random_plies,
-        } = rec;
+        } = f;
         *index = self.index;
         *seed = self.seed;
-        set(variant, v.name());
-        if !options.iter().map(|(a, b)| (a.as_str(), b.as_str())).eq(v.overrides.iter().map(|(a, b)| (a.as_str(), b.as_str()))) {
-            *options = v.overrides.iter().cloned().collect();
-        }
-        *study = None;
-        for (name, p) in players.iter_mut().zip([crate::piece::Player::FIRST, crate::piece::Player::FIRST.other()]) {
-            set(name, v.rules.player_name(p));
-        }
-        set(rec_result, result);
-        set(reason, &out.reason);
-        *margin = out.margin;
+        *swapped = self.swapped;
         *plies = self.plies;
-        self.texts.truncate(self.written);
         *moves = self.texts;
+        *written = self.written;
         // (Handed over, not copied: the desk's list is cleared when its next game starts.)
-        std::mem::swap(rec_branching, branching);
-        *line = Line::Digest(self.line);
-        set(first, &self.names.0);
-        set(second, &self.names.1);
-        *rec_first_time = cfg.time_moves.then(|| MoveTimes::of(first_time));
-        *rec_second_time = cfg.time_moves.then(|| MoveTimes::of(second_time));
-        match rec_eval {
+        std::mem::swap(f_branching, branching);
+        *line = self.line;
+        *times = if cfg.time_moves { [Some(MoveTimes::of(first_time)), Some(MoveTimes::of(second_time))] } else { [None, None] };
+        match f_eval {
             Some(e) if cfg.evaluates() => {
                 e.clear();
                 e.extend_from_slice(eval);
             }
             e => *e = cfg.evaluates().then(|| eval.to_vec()),
         }
-        *turns = Some(self.turns);
+        *turns = self.turns;
         *near_forced = self.near_forced;
         *random_plies = cfg.random_plies.min(self.plies);
-    }
-}
-
-/// Writes `value` over `s`, in its room where it fits.
-fn set(s: &mut String, value: &str) {
-    if !same(s, value) {
-        s.clear();
-        s.push_str(value);
+        f.ended(out);
     }
 }
 
@@ -662,16 +614,16 @@ pub(crate) fn same(a: &str, b: &str) -> bool {
 ///
 /// # Errors
 /// A script hook failed.
-pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameRecord) -> Result<(), SelfplayError> {
+pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>, f: &mut Finished) -> Result<(), SelfplayError> {
     // Random players of a game where pieces are only placed, unevaluated: on the cell sets.
     let v = desk.v;
     if !cfg.evaluates()
         && v.rules.go.random == crate::rules::groups::RandomPolicy::default()
         && let Some(walk) = v.place_walk().filter(|w| w.applies(&desk.start, 0))
     {
-        return placed::play_placed(cfg, index, desk, walk, rec);
+        return placed::play_placed(cfg, index, desk, walk, f);
     }
-    play_on_kernel(cfg, index, desk, rec)
+    play_on_kernel(cfg, index, desk, f)
 }
 
 /// Plays game `index` of a study on `desk` with the kernel's moves and make (every game and
@@ -679,15 +631,16 @@ pub(crate) fn play_game(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut
 ///
 /// # Errors
 /// A script hook failed.
-fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameRecord) -> Result<(), SelfplayError> {
-    let Seeds { seed, mut rng, mut opening, engines: (first_engine, second_engine), names } = desk.seeds(cfg, index);
+fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, f: &mut Finished) -> Result<(), SelfplayError> {
+    let Seeds { seed, mut rng, mut opening, engines } = desk.seeds(cfg, index);
+    let (first_engine, second_engine) = engines;
     let Desk { v, start, pos, moves, shares, evaluator, branching, eval, .. } = desk;
     let v: &Variant = v;
     pos.clone_from(start);
     let g = &v.rules.geometry;
     branching.clear();
     eval.clear();
-    let mut game = GameSoFar::new(cfg, index, seed, names, pos.hash(), std::mem::take(&mut rec.moves));
+    let mut game = GameSoFar::new(cfg, index, seed, pos.hash(), std::mem::take(&mut f.moves));
     let (looks, evaluates) = (cfg.looks(), cfg.evaluates());
     // An external engine that failed loses the game, with its reason.
     let mut forfeit = None;
@@ -744,7 +697,7 @@ fn play_on_kernel(cfg: &Config, index: u64, desk: &mut Desk<'_>, rec: &mut GameR
         Some(o) => o,
         None => v.outcome(pos)?.expect("a finished game has a result"),
     };
-    game.record_into(cfg, v, out, branching, eval, rec);
+    game.finish(cfg, (out.winner, &out.reason, out.margin), branching, eval, f);
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //! (stricter than one interval excluding the other's centre, which with forty moves would flag
 //! two by chance alone).
 
-use super::{GameRecord, wilson};
+use super::wilson;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -63,7 +63,7 @@ impl Counts {
         Counts { plies: plies.clamp(1, MAX_PLIES), by: BTreeMap::new(), shorter: 0, unrecorded: 0, key: Default::default() }
     }
 
-    pub(crate) fn add(&mut self, g: &GameRecord) {
+    pub(crate) fn add(&mut self, g: &super::game::Game) {
         let plies = self.plies;
         if (g.plies as usize) < plies {
             self.shorter += 1;
@@ -187,12 +187,13 @@ impl Openings {
 
 #[cfg(test)]
 mod tests {
+    use super::super::GameRecord;
     use super::*;
 
     /// The opening table of `games` by their first `plies` moves.
     fn openings(games: &[GameRecord], plies: usize) -> Openings {
         let mut c = Counts::new(plies);
-        games.iter().for_each(|g| c.add(g));
+        games.iter().for_each(|g| c.add(&g.view()));
         super::openings(&c)
     }
 

@@ -5,7 +5,7 @@
 //! equal).
 
 use super::line::line_step;
-use super::{Config, Desk, GameRecord, GameSoFar, Seeds, SelfplayError};
+use super::{Config, Desk, Finished, GameSoFar, Seeds, SelfplayError};
 use crate::setperft::PlaceWalk;
 use crate::variant::Variant;
 use rand::RngExt;
@@ -15,20 +15,14 @@ use std::time::Instant;
 ///
 /// # Errors
 /// Ctrl-C was pressed.
-pub(super) fn play_placed(
-    cfg: &Config,
-    index: u64,
-    desk: &mut Desk<'_>,
-    walk: &PlaceWalk,
-    rec: &mut GameRecord,
-) -> Result<(), SelfplayError> {
+pub(super) fn play_placed(cfg: &Config, index: u64, desk: &mut Desk<'_>, walk: &PlaceWalk, f: &mut Finished) -> Result<(), SelfplayError> {
     crate::interrupt::check()?;
-    let Seeds { seed, mut rng, mut opening, names, .. } = desk.seeds(cfg, index);
+    let Seeds { seed, mut rng, mut opening, .. } = desk.seeds(cfg, index);
     let Desk { v, start, pos, placed, branching, .. } = desk;
     let v: &Variant = v;
     branching.clear();
     placed.clear();
-    let mut game = GameSoFar::new(cfg, index, seed, names, start.hash(), std::mem::take(&mut rec.moves));
+    let mut game = GameSoFar::new(cfg, index, seed, start.hash(), std::mem::take(&mut f.moves));
     let mut node = walk.node(start);
     let ended = loop {
         let open = walk.open_moves(&node);
@@ -52,8 +46,8 @@ pub(super) fn play_placed(
             break out;
         }
     };
-    let out = match ended {
-        Some(o) => o,
+    match ended {
+        Some(e) => game.finish(cfg, (e.winner, e.reason, None), branching, &[], f),
         // No move: the rules' own judgement of that, on the kernel's position.
         None => {
             pos.clone_from(start);
@@ -62,16 +56,16 @@ pub(super) fn play_placed(
                 v.make(pos, &walk.move_of(&at, m))?;
                 walk.play(&v.rules, &mut at, m);
             }
-            v.outcome(pos)?.expect("a finished game has a result")
+            let o = v.outcome(pos)?.expect("a finished game has a result");
+            game.finish(cfg, (o.winner, &o.reason, o.margin), branching, &[], f);
         }
-    };
-    game.record_into(cfg, v, out, branching, &[], rec);
+    }
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Config, Desk, play_game, play_on_kernel};
+    use super::super::{Config, Desk, Finished, GameRecord, Names, play_game, play_on_kernel};
     use crate::Variant;
 
     /// Games on the sets are the kernel's games record for record: the moves, the branching,
@@ -88,12 +82,17 @@ mod tests {
             for (plies, alternate, record) in [(0, false, false), (3, true, true)] {
                 let cfg = Config { random_plies: plies, alternate, record_moves: record, opening_plies: 3, ..Config::new(200, 11) };
                 let (mut on_sets, mut on_kernel) = (Desk::new(&v), Desk::new(&v));
-                // (Each side reuses one record, as a study does.)
-                let (mut a, mut b) = (super::super::GameRecord::default(), super::super::GameRecord::default());
+                let seats = Names::of(&v, &cfg);
+                // (Each side reuses one game, as a study's threads do.)
+                let (mut a, mut b) = (Finished::default(), Finished::default());
+                let (mut ra, mut rb) = (GameRecord::default(), GameRecord::default());
                 for i in 0..cfg.games {
                     play_game(&cfg, i, &mut on_sets, &mut a).unwrap();
                     play_on_kernel(&cfg, i, &mut on_kernel, &mut b).unwrap();
-                    assert_eq!(a, b, "{name}: game {i}");
+                    a.record_into(&v, &seats, &mut ra);
+                    b.record_into(&v, &seats, &mut rb);
+                    assert_eq!(ra, rb, "{name}: game {i}");
+                    assert_eq!(a.view(&seats), ra.view(), "{name}: game {i}");
                 }
             }
         }

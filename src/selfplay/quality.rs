@@ -11,7 +11,10 @@
 //! Everything here is a function of the game records alone, in index order: a report is the
 //! same for any number of threads and for shards merged from files.
 
-use super::{GameRecord, MOVE_LIMIT_REASON, Share, same, wilson};
+#[cfg(test)]
+use super::GameRecord;
+use super::game::Game;
+use super::{MOVE_LIMIT_REASON, Share, same, wilson};
 use crate::ai::Evaluator;
 use crate::ai::eval::EVAL_MAX;
 use crate::notation::Move;
@@ -201,23 +204,23 @@ pub(crate) struct Metric {
     /// What the games must record for it.
     pub(crate) needs: Needs,
     /// What one game says.
-    pub(crate) sample: fn(&GameRecord) -> Sample,
+    pub(crate) sample: fn(&Game) -> Sample,
 }
 
 /// The first player's points in a game: 1 a win, ½ a draw, 0 a loss.
-fn points(g: &GameRecord) -> f64 {
+fn points(g: &Game) -> f64 {
     g.first_points()
 }
 
 /// The winner's sign: +1 when the first seat won, −1 when the second did, None for a draw.
-fn winner_sign(g: &GameRecord) -> Option<i64> {
-    g.winner().map(|seat| if seat == 0 { 1 } else { -1 })
+fn winner_sign(g: &Game) -> Option<i64> {
+    g.winner.map(|seat| if seat == 0 { 1 } else { -1 })
 }
 
 /// The evaluation of a decided game's positions from the winner's point of view (Skip for a
 /// draw or a game without positions, Missing without the evaluation).
-fn winner_view(g: &GameRecord) -> Result<Vec<i64>, Sample> {
-    let e = g.eval.as_deref().ok_or(Sample::Missing)?;
+fn winner_view(g: &Game) -> Result<Vec<i64>, Sample> {
+    let e = g.eval.ok_or(Sample::Missing)?;
     let w = winner_sign(g).ok_or(Sample::Skip)?;
     if e.is_empty() {
         return Err(Sample::Skip);
@@ -255,7 +258,7 @@ pub(crate) const COMPLETION: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(!same(&g.result, "draw")),
+    sample: |g| Sample::Yes(!same(g.result, "draw")),
 };
 
 /// Ludii's Drawishness: draws the rules declared, the move limit's not included.
@@ -265,7 +268,7 @@ pub(crate) const DRAWS_BY_RULE: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(same(&g.result, "draw") && !same(&g.reason, MOVE_LIMIT_REASON)),
+    sample: |g| Sample::Yes(same(g.result, "draw") && !same(g.reason, MOVE_LIMIT_REASON)),
 };
 
 /// Ludii's Timeouts: games the move limit stopped.
@@ -275,7 +278,7 @@ pub(crate) const MOVE_LIMIT: Metric = Metric {
     kind: Kind::Share,
     unit: Unit::Percent,
     needs: Needs::Results,
-    sample: |g| Sample::Yes(same(&g.reason, MOVE_LIMIT_REASON)),
+    sample: |g| Sample::Yes(same(g.reason, MOVE_LIMIT_REASON)),
 };
 
 /// Ludii's DurationMoves: decisions per game (a continuation's extra decisions count).
@@ -355,7 +358,7 @@ pub(crate) const LEAD_CHANGES: Metric = Metric {
     unit: Unit::Count,
     needs: Needs::Evaluation,
     sample: |g| {
-        let Some(e) = g.eval.as_deref() else { return Sample::Missing };
+        let Some(e) = g.eval else { return Sample::Missing };
         Sample::Num(lead_changes(e) as f64)
     },
 };
@@ -440,7 +443,7 @@ pub(crate) const STABILITY: Metric = Metric {
     unit: Unit::Pieces,
     needs: Needs::Evaluation,
     sample: |g| {
-        let Some(e) = g.eval.as_deref() else { return Sample::Missing };
+        let Some(e) = g.eval else { return Sample::Missing };
         if e.len() < 2 {
             return Sample::Skip;
         }
@@ -498,7 +501,7 @@ impl Measure {
     pub(crate) fn of(m: &Metric, games: &[GameRecord]) -> Measure {
         let mut s = Samples::default();
         for g in games {
-            s.add((m.sample)(g));
+            s.add((m.sample)(&g.view()));
         }
         Measure::of_samples(m, &s)
     }
@@ -638,7 +641,7 @@ mod tests {
     }
 
     fn num(m: &Metric, g: &GameRecord) -> f64 {
-        match (m.sample)(g) {
+        match (m.sample)(&g.view()) {
             Sample::Num(x) => x,
             s => panic!("{}: {s:?}", m.name),
         }
@@ -653,7 +656,7 @@ mod tests {
         assert_eq!(lead_changes(g.eval.as_ref().unwrap()), 2);
         assert_eq!(num(&LEAD_CHANGES, &g), 2.0);
         // White was 0.7 behind: a comeback.
-        assert_eq!((WON_FROM_BEHIND.sample)(&g), Sample::Yes(true));
+        assert_eq!((WON_FROM_BEHIND.sample)(&g.view()), Sample::Yes(true));
         // Its deficit: 0, 0, 0.7, 0, 0 over five decisions: 0.14 pieces.
         assert!((num(&DRAMA, &g) - 0.14).abs() < 1e-12);
         // The loser's best was +0.7 (when white was at -0.7); white first exceeds it at the
@@ -668,7 +671,7 @@ mod tests {
         // Black wins, ahead from the second decision on: white's evaluation only falls.
         let g = game("black", "r", Some(vec![0, -400, -600, -1500]));
         assert_eq!(num(&LEAD_CHANGES, &g), 0.0);
-        assert_eq!((WON_FROM_BEHIND.sample)(&g), Sample::Yes(false));
+        assert_eq!((WON_FROM_BEHIND.sample)(&g.view()), Sample::Yes(false));
         assert_eq!(num(&DRAMA, &g), 0.0);
         // Black's view: 0, 400, 600, 1500; the loser's best is 0 (the start), passed at once
         // after it: one decision of four.
@@ -678,7 +681,7 @@ mod tests {
         assert!((num(&DECISIVENESS, &sudden) - 1.0).abs() < 1e-12);
         assert_eq!(num(&LEAD_CHANGES, &sudden), 0.0);
         // A draw has no winner: the winner's metrics skip it.
-        assert_eq!((DECISIVENESS.sample)(&game("draw", "r", Some(vec![0, 1]))), Sample::Skip);
+        assert_eq!((DECISIVENESS.sample)(&game("draw", "r", Some(vec![0, 1])).view()), Sample::Skip);
     }
 
     #[test]

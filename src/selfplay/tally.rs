@@ -6,10 +6,13 @@
 //! the same whatever order the games arrive in: any number of threads, shards merged from
 //! files, a study resumed.
 
-use super::line::{Digests, Line};
+#[cfg(test)]
+use super::GameRecord;
+use super::game::Game;
+use super::line::Digests;
 use super::openings::Counts;
 use super::quality::{METRICS, Samples};
-use super::{GameRecord, MOVE_LIMIT_REASON, SEAT_NAMES};
+use super::{MOVE_LIMIT_REASON, SEAT_NAMES};
 use std::collections::BTreeMap;
 
 /// The typical game's candidates at one length: how many distinct games carry an evaluation,
@@ -37,7 +40,7 @@ enum Seats {
 pub(crate) struct Tally {
     /// Games added (repeats among them).
     pub(crate) n: u64,
-    /// The distinct games ([`GameRecord::identity`]); every statistic below counts each once.
+    /// The distinct games ([`super::GameRecord::identity`]); every statistic below counts each once.
     pub(crate) distinct: u64,
     seen: Digests,
     /// The lowest-index game's player names, and its index (the same whatever order games come in).
@@ -66,7 +69,7 @@ pub(crate) struct Tally {
     pub(crate) metrics: Vec<Samples>,
     /// The opening table's counts.
     pub(crate) openings: Counts,
-    /// The most random opening decisions a game made ([`GameRecord::random_plies`]).
+    /// The most random opening decisions a game made ([`super::GameRecord::random_plies`]).
     pub(crate) random_plies: u32,
     /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
     typical: BTreeMap<u32, (u64, Typical)>,
@@ -116,47 +119,47 @@ impl Tally {
     pub(crate) fn of<'a>(games: impl IntoIterator<Item = &'a GameRecord>, opening_plies: usize) -> Tally {
         let mut t = Tally::new(opening_plies);
         for g in games {
-            t.add(g);
+            t.add(&g.view());
         }
         t
     }
 
     /// Asks for what adding `g` will read first to be brought into the cache (its digest's
     /// place in the set of distinct games).
-    pub(crate) fn expect(&self, g: &GameRecord) {
-        self.seen.expect(digest(g));
+    pub(crate) fn expect(&self, digest: u64) {
+        self.seen.expect(digest);
     }
 
     /// Adds one game.
-    pub(crate) fn add(&mut self, g: &GameRecord) {
+    pub(crate) fn add(&mut self, g: &Game) {
         self.n += 1;
         self.random_plies = self.random_plies.max(g.random_plies);
         if self.names.as_ref().is_none_or(|(i, _)| g.index < *i) {
-            self.names = Some((g.index, g.names().map(String::from)));
+            self.names = Some((g.index, g.names.map(String::from)));
         }
         match &self.seats {
-            _ if self.n == 1 => self.seats = Seats::Same(g.first.clone(), g.second.clone()),
-            Seats::Same(a, b) if super::same(a, &g.first) && super::same(b, &g.second) => {}
+            _ if self.n == 1 => self.seats = Seats::Same(g.first.to_string(), g.second.to_string()),
+            Seats::Same(a, b) if super::same(a, g.first) && super::same(b, g.second) => {}
             _ => self.seats = Seats::Mixed,
         }
-        let fresh = self.seen.insert(digest(g));
+        let fresh = self.seen.insert(g.digest);
         self.typical_candidate(g, fresh);
         if !fresh {
             return;
         }
         self.distinct += 1;
-        self.wins[g.winner().map_or(2, |s| s.min(1))] += 1;
+        self.wins[g.winner.map_or(2, |s| s.min(1))] += 1;
         self.halves += (2.0 * g.first_points()) as u64;
         let key = self.key.cleared();
-        if g.winner().is_none() {
+        if g.winner.is_none() {
             key.push_str("draw: ");
         } else {
-            key.push_str(&g.result);
+            key.push_str(g.result);
             key.push_str(" wins: ");
         }
-        key.push_str(&g.reason);
+        key.push_str(g.reason);
         if let Some(m) = g.margin {
-            let signed = if g.winner() == Some(0) { i64::from(m) } else { -i64::from(m) };
+            let signed = if g.winner == Some(0) { i64::from(m) } else { -i64::from(m) };
             self.margins = (self.margins.0 + 1, self.margins.1 + signed);
         }
         match self.reasons.get_mut(key.as_str()) {
@@ -166,13 +169,13 @@ impl Tally {
             }
         }
         *self.lengths.entry(g.plies).or_default() += 1;
-        if super::same(&g.reason, MOVE_LIMIT_REASON) {
+        if super::same(g.reason, MOVE_LIMIT_REASON) {
             self.capped += 1;
             self.capped_at = self.capped_at.max(g.plies);
         } else {
             *self.uncapped.entry(g.plies).or_default() += 1;
         }
-        self.branching(&g.branching);
+        self.branching(g.branching);
         for (m, s) in METRICS.iter().zip(&mut self.metrics) {
             s.add((m.sample)(g));
         }
@@ -196,10 +199,15 @@ impl Tally {
 
     /// Counts a distinct game carrying an evaluation at its length, and keeps the curve of the
     /// lowest-index game of each length (a repeat may have the lower index).
-    fn typical_candidate(&mut self, g: &GameRecord, fresh: bool) {
-        let Some(eval) = g.eval.as_ref().filter(|e| !e.is_empty()) else { return };
-        let lowest =
-            |i: u64| Typical { index: i, plies: g.plies, eval: eval.clone(), names: g.names().map(String::from), result: g.result.clone() };
+    fn typical_candidate(&mut self, g: &Game, fresh: bool) {
+        let Some(eval) = g.eval.filter(|e| !e.is_empty()) else { return };
+        let lowest = |i: u64| Typical {
+            index: i,
+            plies: g.plies,
+            eval: eval.to_vec(),
+            names: g.names.map(String::from),
+            result: g.result.to_string(),
+        };
         let e = self.typical.entry(g.plies).or_insert_with(|| (0, lowest(g.index)));
         e.0 += u64::from(fresh);
         if g.index < e.1.index {
@@ -244,21 +252,6 @@ impl Tally {
             k -= count;
         }
         0
-    }
-}
-
-/// A game's identity as a number: its line's digest, or a hash of its line's text, moves or
-/// index.
-fn digest(g: &GameRecord) -> u64 {
-    use std::hash::{Hash, Hasher};
-    match &g.line {
-        Line::Digest(x) => *x,
-        Line::Text(t) if let Ok(x) = u64::from_str_radix(t, 16) => x,
-        _ => {
-            let mut h = std::hash::DefaultHasher::new();
-            g.identity().hash(&mut h);
-            h.finish()
-        }
     }
 }
 

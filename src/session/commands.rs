@@ -705,7 +705,7 @@ fn selfplay(s: &mut Session, _: &Command, rest: &str) -> Result<Reply, CommandEr
     s.report(&format!("selfplay: 0 of {} games (Ctrl-C stops; the report covers the games finished)", cfg.games));
     // The count of games alone: the searches of each game stay quiet.
     let mut line = crate::progress::detach();
-    let report = crate::selfplay::run_variant(&s.variant, &cfg, &mut |_| {
+    let report = crate::selfplay::run_variant(&s.variant, &cfg, &mut || {
         done += 1;
         if line.active() {
             let rate = done as f64 / start.elapsed().as_secs_f64().max(0.001);

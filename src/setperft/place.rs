@@ -13,12 +13,13 @@
 
 use crate::geometry::NONE;
 use crate::notation::Move;
-use crate::outcome::Outcome;
+use crate::outcome::Winner;
 use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::ends::{EndKind, FullResult, Tally};
 use crate::rules::setwise::{DropSets, Word};
 use crate::rules::{EndChecks, Ruleset, Zobrist};
 use crate::state::Position;
+use std::sync::Arc;
 
 /// A position as the walk sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,6 +103,8 @@ pub(crate) struct PlaceWalk {
     cells: usize,
     move_limit: u32,
     zobrist: Zobrist,
+    /// The reason of a game the move limit ended.
+    limit: Arc<str>,
     /// Each cell's set, read from a table: the compiler, seeing a shifted one, would write only
     /// the changed part of a node's word, and the next read of the whole word would wait for
     /// that write to land.
@@ -170,7 +173,15 @@ impl PlaceWalk {
             }
         }
         let bits = (0..cells).map(|c| 1u128 << c).collect();
-        Some(PlaceWalk { drops, ends, cells, move_limit: rules.move_limit, zobrist: rules.zobrist.clone(), bits })
+        Some(PlaceWalk {
+            drops,
+            ends,
+            cells,
+            move_limit: rules.move_limit,
+            zobrist: rules.zobrist.clone(),
+            limit: Arc::from(MOVE_LIMIT),
+            bits,
+        })
     }
 
     /// Whether the walk may start from `pos` (a game not over, no turn half played, read into
@@ -234,14 +245,14 @@ impl PlaceWalk {
         Move::drop(d.code, d.letter, d.written, m.cell)
     }
 
-    /// Makes `m` on `node`; the game's result if it ended (an end condition in the rules'
+    /// Makes `m` on `node`; how the game ended, if it did (an end condition in the rules'
     /// order, then the move limit, as the kernel judges them).
     #[inline]
-    pub(crate) fn play(&self, rules: &Ruleset, node: &mut Node, m: PlaceMove) -> Option<Outcome> {
+    pub(crate) fn play<'a>(&'a self, rules: &'a Ruleset, node: &mut Node, m: PlaceMove) -> Option<Ending<'a>> {
         let r = self.place(node, m)?;
         Some(match r {
-            Ended::Rule(rule, winner) => rules.ends[rule].outcome(winner),
-            Ended::Limit => Outcome::draw(MOVE_LIMIT),
+            Ended::Rule(rule, winner) => Ending { winner: winner.map_or(Winner::Draw, Winner::Player), reason: &rules.ends[rule].reason },
+            Ended::Limit => Ending { winner: Winner::Draw, reason: &self.limit },
         })
     }
 
@@ -292,6 +303,22 @@ impl PlaceWalk {
 
 /// The reason of a game drawn by the move limit, as the kernel gives it.
 const MOVE_LIMIT: &str = "move limit";
+
+/// How a game on the walk ended: the winner, and the reason shared with the rules (a game
+/// that ends costs no count of the reason's owners where its [`Outcome`](crate::outcome::Outcome) is not kept).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ending<'a> {
+    pub(crate) winner: Winner,
+    pub(crate) reason: &'a Arc<str>,
+}
+
+impl Ending<'_> {
+    /// The game's result.
+    #[cfg(test)]
+    pub(crate) fn outcome(&self) -> crate::outcome::Outcome {
+        crate::outcome::Outcome { winner: self.winner, reason: self.reason.clone(), margin: None }
+    }
+}
 
 /// How a drop ended the game: by the end rule of that index (with its winner, `None` for a
 /// draw), or by the move limit.
@@ -612,6 +639,7 @@ pub(crate) mod tests {
                     v.make(&mut pos, &moves[i]).unwrap();
                     assert_eq!(node.hash(), pos.hash(), "{name}: the key");
                     assert_eq!(node, walk.node(&pos), "{name}: the node");
+                    let out = out.map(|e| e.outcome());
                     assert_eq!(out.as_ref(), pos.result(), "{name}: the result");
                     if let Some(o) = out {
                         results.insert(format!("{name}: {:?} {}", o.winner, o.reason));
