@@ -887,7 +887,7 @@ impl Report {
     /// The numbers of a tally of a study's games.
     pub(crate) fn of(title: String, tally: Tally, seconds: Option<f64>) -> Report {
         let d = tally.distinct;
-        let mut reasons: Vec<(String, u64)> = tally.reasons.iter().map(|(r, &c)| (r.clone(), c)).collect();
+        let mut reasons: Vec<(String, u64)> = tally.reasons().into_iter().collect();
         reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let first_score = if d == 0 {
             (0.0, 0.0, 0.0)

@@ -88,6 +88,7 @@ pub(crate) enum Sample {
 
 /// The fixed point of a metric's samples: 2⁻²⁰ (a millionth), far below what a report shows.
 const FIXED: f64 = (1u64 << 20) as f64;
+const _: () = assert!(FIXED == (1 << 20) as f64, "Samples::add's shares are 1 << 20");
 
 /// One metric's samples, summed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -109,7 +110,8 @@ impl Samples {
         match s {
             Sample::Missing => self.missing += 1,
             Sample::Skip => self.skipped += 1,
-            Sample::Yes(b) => self.number(if b { 1.0 } else { 0.0 }),
+            // (1 and 0 in fixed point are known: no float work.)
+            Sample::Yes(b) => self.fixed(if b { 1 << 20 } else { 0 }, if b { 1.0 } else { 0.0 }),
             Sample::Num(x) => self.number(x),
         }
     }
@@ -118,7 +120,11 @@ impl Samples {
         // (Through i64 where it fits: a float's conversion to i128 is a call, to i64 an
         // instruction; the value is the same.)
         let r = (x * FIXED).round();
-        let q = if r.abs() < 9.0e18 { i128::from(r as i64) } else { r as i128 };
+        self.fixed(if r.abs() < 9.0e18 { i128::from(r as i64) } else { r as i128 }, x);
+    }
+
+    /// Adds sample `x`, `q` in fixed point.
+    fn fixed(&mut self, q: i128, x: f64) {
         self.sum += q;
         self.squares += q * q;
         (self.min, self.max) = if self.n == 0 { (x, x) } else { (self.min.min(x), self.max.max(x)) };

@@ -50,7 +50,10 @@ pub(crate) struct Tally {
     pub(crate) wins: [u64; 3],
     /// The first seat's points, in halves.
     pub(crate) halves: u64,
-    pub(crate) reasons: BTreeMap<String, u64>,
+    /// Distinct games by how they ended: the winning seat (`None`: a draw), the result's
+    /// text, the reason, how many; in that order. A handful, compared in line
+    /// ([`Tally::reasons`] gives them as the report's lines).
+    ends: Vec<(Option<usize>, String, String, u64)>,
     /// Distinct games a count decided (a margin), and the first seat's margins summed, in half
     /// points (its losses negative).
     pub(crate) margins: (u64, i64),
@@ -73,7 +76,6 @@ pub(crate) struct Tally {
     pub(crate) random_plies: u32,
     /// Distinct games carrying an evaluation by length, with the lowest-index one of each.
     typical: BTreeMap<u32, (u64, Typical)>,
-    key: super::openings::Scratch,
 }
 
 impl Tally {
@@ -87,7 +89,7 @@ impl Tally {
             seats: Seats::None,
             wins: [0; 3],
             halves: 0,
-            reasons: BTreeMap::new(),
+            ends: Vec::new(),
             margins: (0, 0),
             lengths: BTreeMap::new(),
             uncapped: BTreeMap::new(),
@@ -102,7 +104,6 @@ impl Tally {
             openings: Counts::new(opening_plies),
             random_plies: 0,
             typical: BTreeMap::new(),
-            key: super::openings::Scratch::default(),
         }
     }
 
@@ -150,22 +151,22 @@ impl Tally {
         self.distinct += 1;
         self.wins[g.winner.map_or(2, |s| s.min(1))] += 1;
         self.halves += (2.0 * g.first_points()) as u64;
-        let key = self.key.cleared();
-        if g.winner.is_none() {
-            key.push_str("draw: ");
-        } else {
-            key.push_str(g.result);
-            key.push_str(" wins: ");
-        }
-        key.push_str(g.reason);
         if let Some(m) = g.margin {
             let signed = if g.winner == Some(0) { i64::from(m) } else { -i64::from(m) };
             self.margins = (self.margins.0 + 1, self.margins.1 + signed);
         }
-        match self.reasons.get_mut(key.as_str()) {
-            Some(n) => *n += 1,
+        let same = |(w, result, reason, _): &&mut (Option<usize>, String, String, u64)| {
+            *w == g.winner && super::same(reason, g.reason) && (g.winner.is_none() || super::same(result, g.result))
+        };
+        match self.ends.iter_mut().find(same) {
+            Some(e) => e.3 += 1,
+            // (Kept in order, so that two tallies of the same games are equal whatever order
+            // the games came in.)
             None => {
-                self.reasons.insert(key.clone(), 1);
+                let at = self
+                    .ends
+                    .partition_point(|(w, result, reason, _)| (*w, result.as_str(), reason.as_str()) < (g.winner, g.result, g.reason));
+                self.ends.insert(at, (g.winner, g.result.to_string(), g.reason.to_string(), 1));
             }
         }
         *self.lengths.entry(g.plies).or_default() += 1;
@@ -227,6 +228,17 @@ impl Tally {
             rank -= count;
         }
         None
+    }
+
+    /// Distinct games by how they ended, as the report's lines say it (`white wins: king
+    /// captured`, `draw: board full`).
+    pub(crate) fn reasons(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for (winner, result, reason, n) in &self.ends {
+            let key = if winner.is_some() { format!("{result} wins: {reason}") } else { format!("draw: {reason}") };
+            *out.entry(key).or_default() += n;
+        }
+        out
     }
 
     /// The players' names, the first seat's first (the old records' seat names without games).
