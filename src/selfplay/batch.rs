@@ -346,9 +346,8 @@ fn study(
     let resumed: usize = done.iter().map(Vec::len).sum();
     let (mut tallies, mut games) = resumed_into(cfgs, done, batch.keep);
     let names: Vec<Names> = cfgs.iter().map(|c| Names::of(v, c)).collect();
-    let records = sink.is_some() || batch.keep;
-    // The record each game is made into, where one is (kept from game to game).
-    let mut rec = GameRecord::default();
+    // Games are made into records (one, written over) only where a sink or the batch keeps them.
+    let (records, mut rec) = (sink.is_some() || batch.keep, GameRecord::default());
     let mut failure: Option<SelfplayError> = None;
     let mut interrupted = false;
     let mut order = InOrder { next: 0, waiting: BTreeMap::new() };
@@ -372,8 +371,7 @@ fn study(
                 return Ok(());
             }
             f.record_into(v, &names[k], &mut rec);
-            // The study's label matters only to a record written down (a file resumed or
-            // merged); a study that writes none skips its copy for every game.
+            // (The study's label matters only to a record written down: resumed or merged.)
             if cfgs[k].record_moves {
                 rec.study = Some(label.clone());
             }
@@ -394,7 +392,10 @@ fn study(
             }
         }
     };
-    let play = |desk: &mut Desk, at: usize, f: &mut Finished| play_game(&cfgs[jobs.get(at).0], jobs.get(at).1, desk, f);
+    let play = |desk: &mut Desk, at: usize, f: &mut Finished| {
+        let (k, index) = jobs.get(at);
+        play_game(&cfgs[k], index, desk, f)
+    };
     let panicked = pool(v, batch.threads, jobs.len(), &play, &mut take);
     if let Err(e) = order.flush(&mut write) {
         failure.get_or_insert(SelfplayError::Output(e));
@@ -514,11 +515,13 @@ fn work(
     }
 }
 
-/// A run of finished jobs handed over at once: each job and whether it finished, its game in
-/// `games` at the same place (games beyond are spares).
+/// A run of finished jobs handed over at once: the jobs that finished, each game in `games` at
+/// the same place (games beyond are spares), and the job that failed after them, if one did
+/// (a run stops at it).
 #[derive(Default)]
 struct Run {
-    done: Vec<(usize, Result<(), SelfplayError>)>,
+    done: Vec<usize>,
+    failed: Option<(usize, SelfplayError)>,
     games: Vec<Finished>,
 }
 
@@ -531,18 +534,18 @@ impl Run {
     /// a game cheaper than its hand-over goes in a run of many, a searching player's alone.
     fn play(&mut self, desk: &mut Desk, play: &Play, jobs: std::ops::Range<usize>, size: &mut usize) -> bool {
         self.done.clear();
+        self.failed = None;
         let t = std::time::Instant::now();
         for at in jobs {
             let k = self.done.len();
             if self.games.len() <= k {
                 self.games.push(Finished::default());
             }
-            let r = play(desk, at, &mut self.games[k]);
-            let failed = r.is_err();
-            self.done.push((at, r));
-            if failed {
+            if let Err(e) = play(desk, at, &mut self.games[k]) {
+                self.failed = Some((at, e));
                 return true;
             }
+            self.done.push(at);
         }
         if t.elapsed() < std::time::Duration::from_millis(1) && *size < Self::MOST {
             *size *= 2;
@@ -558,28 +561,22 @@ impl Run {
     /// Hands each job to `take` to take, each finished game [`Run::AHEAD`] jobs earlier to
     /// expect; false: `take` said stop.
     fn hand_over(&mut self, take: &mut dyn FnMut(Step) -> bool) -> bool {
-        let Run { done, games } = self;
-        type Done = [(usize, Result<(), SelfplayError>)];
-        let expect = |k: usize, done: &Done, games: &[Finished], take: &mut dyn FnMut(Step) -> bool| {
-            if let Some((at, Ok(()))) = done.get(k) {
-                take(Step::Expect(*at, games[k].line));
-            }
-        };
-        for k in 0..Self::AHEAD {
-            expect(k, done, games, take);
+        let Run { done, failed, games } = self;
+        for (k, &at) in done.iter().enumerate().take(Self::AHEAD) {
+            take(Step::Expect(at, games[k].line));
         }
-        let mut going = true;
-        for k in 0..done.len() {
-            expect(k + Self::AHEAD, done, games, take);
-            // (The job's slot keeps a placeholder until the run is cleared below.)
-            let (at, r) = std::mem::replace(&mut done[k], (usize::MAX, Ok(())));
-            if !take(Step::Take(at, r.map(|()| &mut games[k]))) {
-                going = false;
-                break;
+        for (k, &at) in done.iter().enumerate() {
+            if let Some(&ahead) = done.get(k + Self::AHEAD) {
+                take(Step::Expect(ahead, games[k + Self::AHEAD].line));
+            }
+            if !take(Step::Take(at, Ok(&mut games[k]))) {
+                return false;
             }
         }
-        done.clear();
-        going
+        match failed.take() {
+            Some((at, e)) => take(Step::Take(at, Err(e))),
+            None => true,
+        }
     }
 }
 

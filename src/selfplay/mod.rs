@@ -261,7 +261,12 @@ impl Config {
 
     /// Who plays game `index`: (the first seat's engine, the second's).
     pub(crate) fn players(&self, index: u64) -> (Engine, Engine) {
-        if self.alternate && index % 2 == 1 { (self.second, self.first) } else { (self.first, self.second) }
+        if self.swapped(index) { (self.second, self.first) } else { (self.first, self.second) }
+    }
+
+    /// Whether game `index` seats the second engine first.
+    pub(crate) fn swapped(&self, index: u64) -> bool {
+        self.alternate && index % 2 == 1
     }
 }
 
@@ -502,7 +507,7 @@ impl GameSoFar {
         GameSoFar {
             index,
             seed,
-            swapped: cfg.players(index) != (cfg.first, cfg.second),
+            swapped: cfg.swapped(index),
             plies: 0,
             texts,
             written: 0,
