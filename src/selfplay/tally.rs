@@ -155,18 +155,19 @@ impl Tally {
             let signed = if g.winner == Some(0) { i64::from(m) } else { -i64::from(m) };
             self.margins = (self.margins.0 + 1, self.margins.1 + signed);
         }
-        let same = |(w, result, reason, _): &&mut (Option<usize>, String, String, u64)| {
-            *w == g.winner && super::same(reason, g.reason) && (g.winner.is_none() || super::same(result, g.result))
+        // (A draw's result is `draw` whatever the record said: its line does not name it.)
+        let result = if g.winner.is_some() { g.result } else { "draw" };
+        let same = |(w, r, reason, _): &&mut (Option<usize>, String, String, u64)| {
+            *w == g.winner && super::same(reason, g.reason) && super::same(r, result)
         };
         match self.ends.iter_mut().find(same) {
             Some(e) => e.3 += 1,
             // (Kept in order, so that two tallies of the same games are equal whatever order
             // the games came in.)
             None => {
-                let at = self
-                    .ends
-                    .partition_point(|(w, result, reason, _)| (*w, result.as_str(), reason.as_str()) < (g.winner, g.result, g.reason));
-                self.ends.insert(at, (g.winner, g.result.to_string(), g.reason.to_string(), 1));
+                let key = (g.winner, result, g.reason);
+                let at = self.ends.partition_point(|(w, r, reason, _)| (*w, r.as_str(), reason.as_str()) < key);
+                self.ends.insert(at, (g.winner, result.to_string(), g.reason.to_string(), 1));
             }
         }
         *self.lengths.entry(g.plies).or_default() += 1;
@@ -270,6 +271,41 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How games ended, counted by hand: each distinct game once under its line (`white wins:
+    /// …`, `draw: …`), a result that names no player counted as a draw, and the same tally
+    /// whatever order the games came in.
+    #[test]
+    fn endings_by_hand_in_any_order() {
+        let game = |i: u64, result: &str, reason: &str| GameRecord {
+            index: i,
+            players: ["white".into(), "black".into()],
+            result: result.into(),
+            reason: reason.into(),
+            line: format!("{:x}", i + 1).as_str().into(),
+            ..GameRecord::default()
+        };
+        let mut games = vec![
+            game(0, "white", "mate"),
+            game(1, "black", "mate"),
+            game(2, "white", "mate"),
+            game(3, "draw", "stalemate"),
+            game(4, "white", "time"),
+            game(5, "nobody", "stalemate"),
+            game(0, "white", "mate"),
+        ];
+        let forward = Tally::of(&games, 1);
+        games.reverse();
+        let backward = Tally::of(&games, 1);
+        assert_eq!(forward, backward);
+        let want: BTreeMap<String, u64> =
+            [("white wins: mate", 2), ("black wins: mate", 1), ("draw: stalemate", 2), ("white wins: time", 1)]
+                .into_iter()
+                .map(|(k, n)| (k.to_string(), n))
+                .collect();
+        assert_eq!(forward.reasons(), want);
+        assert_eq!((forward.n, forward.distinct), (7, 6));
+    }
 
     /// The thirds by hand: position `i` of `n` in third `3i / n`, as the division says.
     #[test]
