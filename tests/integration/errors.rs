@@ -63,6 +63,13 @@ fn load_error_of(name: &str, toml: &str) -> String {
     e
 }
 
+/// A player called `draw` would make a drawn game's record name a winner.
+#[test]
+fn a_player_may_not_be_called_draw() {
+    let e = load_error_of("drawplayer", "[players]\nnames = [\"red\", \"Draw\"]\n");
+    assert!(e.contains("may not be called `draw`") && e.contains("variant.toml:4"), "{e}");
+}
+
 #[test]
 fn integers_out_of_range_are_errors_at_the_value() {
     const BIG: &str = "1099511627776"; // 2^40: cut to 32 bits it would be 0

@@ -93,6 +93,10 @@ pub(super) fn stage_players(v: &V) -> R<(ByPlayer<String>, Player, ByPlayer<i8>)
     if names.len() != 2 || names[0] == names[1] || names.iter().any(|n| n.is_empty() || n.contains(char::is_whitespace)) {
         return Err(v.err(f, p.val.names.span(), "a game has exactly two players with different one-word names", "here"));
     }
+    // (A record says `draw` where no one won: a player of that name would make it ambiguous.)
+    if names.iter().any(|n| n.eq_ignore_ascii_case("draw")) {
+        return Err(v.err(f, p.val.names.span(), "a player may not be called `draw`: records use it for a drawn game", "here"));
+    }
     let pn = ByPlayer::new(names[0].to_ascii_lowercase(), names[1].to_ascii_lowercase());
     let find = |s: &Spanned<String>| -> R<Player> {
         Player::both().into_iter().find(|&x| pn[x] == s.get_ref().to_ascii_lowercase()).ok_or_else(|| {
