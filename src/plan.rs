@@ -388,6 +388,13 @@ pub(crate) struct Plan {
     /// elsewhere is not read for promotions ([`Plan::may_promote`], where the position keeps
     /// its cells by code). `None` (a board past 128 cells): every list is read.
     pub(crate) promotes_from: Option<Vec<(PieceCode, CellSet)>>,
+    /// A position with no continuation always has a legal move: the rules allow a pass at any
+    /// turn and nothing can take it off the list (no check, giving-check, facing or drop-mate
+    /// test, no capture policy read after them, no compulsory capture, no hook that shapes the
+    /// list): every filter then judges a move alone. A search may judge a position before
+    /// listing its moves, and list only the moves it wants
+    /// ([`crate::Variant::legal_moves_kept`]).
+    pub(crate) always_moves: bool,
 }
 
 impl Plan {
@@ -440,6 +447,11 @@ impl Plan {
             takes_unlisted: all.takes_unlisted,
             converts: all.converts,
             promotes_from: promotion_sources(rules),
+            always_moves: kernel_lists
+                && rules.may_pass
+                && !rules.compulsory()
+                && rules.late_policy.is_none()
+                && !(rules.check_illegal || rules.no_giving_check || rules.facing || rules.drop_no_mate),
         };
         Plan { walk: plan.walk_of(rules), ..plan }
     }

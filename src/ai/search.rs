@@ -492,6 +492,10 @@ fn bound(best: i32, alpha0: i32, beta: i32) -> u8 {
     }
 }
 
+/// What a quiescence node knows once its moves are listed ([`Searcher::quiesce_list`]): the
+/// mobility the list gives, and the stand-pat score where it came first.
+type Listed = (Option<usize>, Option<i32>);
+
 /// A stored result, unpacked.
 #[derive(Clone, Copy)]
 struct Entry {
@@ -615,6 +619,10 @@ struct Searcher<'a> {
     /// No piece can capture and no hook adds or refuses moves: a quiescence leaf needs only to
     /// know that some move exists, not the whole list (Amazons: ~2000 turns).
     quiet_game: bool,
+    /// A position always has a move ([`crate::plan::Plan::always_moves`]): a quiescence node
+    /// stands pat before its moves are listed (the evaluation then counts the moves its
+    /// mobility term reads itself: the same number the list would give).
+    stand_first: bool,
     compulsory: bool,
     repetition: bool,
     /// Without a repetition rule: the positions of the game before the root (the root included)
@@ -682,9 +690,11 @@ impl<'a> Searcher<'a> {
                 Some(2 * most)
             })
             .collect();
+        let eval = Evaluator::new(v);
         Searcher {
             v,
-            eval: Evaluator::new(v),
+            stand_first: v.plan.always_moves && !r.compulsory(),
+            eval,
             tt: Table::new(size),
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; (cells + 1) * (cells + 1)],
@@ -1227,22 +1237,10 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
-        // A position whose moves are all steps to empty cells (no capture) is evaluated as the
-        // list would lead to, from the moves' count (the mobility term's own count where the
-        // list is every kernel move). (Not where a step may take what it does not list.)
-        if !self.implicit
-            && let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos)
-        {
-            return Ok(match n {
-                0 => self.no_moves_score(pos, ply),
-                n => self.eval.score_counted(pos, self.v.plan.kernel_moves_listed.then_some(n as usize))?,
-            });
-        }
-        // (The evaluation's mobility term takes the count of the list where it is one.)
-        let own = self.v.legal_moves_and_mobility(pos, moves)?;
-        if moves.is_empty() {
-            return Ok(self.no_moves_score(pos, ply));
-        }
+        let (own, known) = match self.quiesce_list(pos, moves, beta, ply, q)? {
+            Ok(listed) => listed,
+            Err(score) => return Ok(score),
+        };
         let forced = pos.continuation().is_some_and(|c| !c.normal) || (self.compulsory && moves.iter().all(Move::is_capture));
         if q >= QMAX || ply + 2 >= MAX_PLY || (!forced && !self.captures) {
             return Ok(self.eval.score_counted(pos, own)?);
@@ -1250,7 +1248,10 @@ impl<'a> Searcher<'a> {
         let alpha0 = alpha;
         let mut stand = None;
         if !forced {
-            let s = self.eval.score_counted(pos, own)?;
+            let s = match known {
+                Some(s) => s,
+                None => self.eval.score_counted(pos, own)?,
+            };
             if s >= beta {
                 return Ok(s);
             }
@@ -1279,6 +1280,59 @@ impl<'a> Searcher<'a> {
             self.tt.store(key, best_key, to_tt(best, ply), 0, bound(best, alpha0, beta));
         }
         Ok(best)
+    }
+
+    /// A quiescence node's moves listed into `moves`, with what the evaluation may take of it
+    /// ([`Listed`]; where the stand came first, only the captures are listed); or (`Err`) the
+    /// node's score where no more is needed.
+    fn quiesce_list(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut MoveList,
+        beta: i32,
+        ply: usize,
+        q: usize,
+    ) -> Result<Result<Listed, i32>, Stop> {
+        // A position whose moves are all steps to empty cells (no capture) is evaluated as the
+        // list would lead to, from the moves' count (the mobility term's own count where the
+        // list is every kernel move). (Not where a step may take what it does not list.)
+        if !self.implicit
+            && let Some(n) = movegen::count_quiet_steps(&self.v.rules, &self.v.plan, pos)
+        {
+            return Ok(Err(match n {
+                0 => self.no_moves_score(pos, ply),
+                n => self.eval.score_counted(pos, self.v.plan.kernel_moves_listed.then_some(n as usize))?,
+            }));
+        }
+        // Where a move always exists, the stand-pat score and the cuts that need no list come
+        // first: the same score the listing below would give.
+        let mut known = None;
+        if self.stand_first && pos.continuation().is_none() {
+            let s = self.eval.score(pos)?;
+            if s >= beta || q >= QMAX || ply + 2 >= MAX_PLY || !self.captures {
+                return Ok(Err(s));
+            }
+            known = Some(s);
+        }
+        // (The evaluation's mobility term takes the count of the list where it is one.) Standing
+        // pat, only captures are searched: where the stand came first, only they are listed.
+        let own = match known {
+            Some(_) => {
+                let implicit = self.implicit;
+                self.v.legal_moves_kept(pos, moves, &mut |p, m| m.is_capture() || (implicit && self.unlisted_takes(p, m) > 0))?;
+                None
+            }
+            None => self.v.legal_moves_and_mobility(pos, moves)?,
+        };
+        if let Some(s) = known
+            && moves.is_empty()
+        {
+            return Ok(Err(s));
+        }
+        if moves.is_empty() {
+            return Ok(Err(self.no_moves_score(pos, ply)));
+        }
+        Ok(Ok((own, known)))
     }
 
     /// [`Searcher::quiesce_moves`]' loop over `moves` in the order `ranked` gives, from the
@@ -1559,6 +1613,39 @@ mod tests {
             let mut pos = crate::fen::read(&v.rules, fen).unwrap();
             let r = search(&v, &mut pos, Budget::Nodes(200_000), &mut rng(1)).unwrap();
             assert_eq!(r.score.win_in(), Some(plies), "{fen}");
+        }
+    }
+
+    /// Where a move always exists (Go's pass), a quiescence node stands pat before its moves
+    /// are listed and lists only the captures ([`Variant::legal_moves_kept`]): the searches are
+    /// the plain ones (the plan's shortcut off), move, score, line and positions visited, from
+    /// positions of random games (captures and superko among them).
+    #[test]
+    fn standing_pat_before_the_list_searches_as_the_list() {
+        for name in ["go", "go-japanese"] {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(v.plan.always_moves, "{name}: a pass at any turn");
+            let mut plain = Variant::load(name, &[]).unwrap();
+            plain.plan.always_moves = false;
+            let (mut r, mut pos, mut moves) = (rng(7), v.start(), Vec::new());
+            let mut compared = 0;
+            for ply in 0..100u64 {
+                if ply % 25 == 20 {
+                    let a = search(&v, &mut pos.clone(), Budget::Depth(2), &mut rng(ply)).unwrap();
+                    let b = search(&plain, &mut pos.clone(), Budget::Depth(2), &mut rng(ply)).unwrap();
+                    assert_eq!((a.best, a.score, a.nodes, a.pv), (b.best, b.score, b.nodes, b.pv), "{name} after {ply} plies");
+                    compared += 1;
+                }
+                v.legal_moves(&mut pos, &mut moves).unwrap();
+                // (Random play without passes, so that the game goes on and stones are taken.)
+                moves.retain(|m| *m != Move::PASS);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[r.random_range(0..moves.len())];
+                v.make(&mut pos, &m).unwrap();
+            }
+            assert_eq!(compared, 4, "{name}");
         }
     }
 

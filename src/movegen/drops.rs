@@ -16,15 +16,42 @@ pub(super) fn count_drops(rules: &Ruleset, pos: &Position, side: Player, scratch
         let pr = &rules.pieces[code.index()];
         let Some(d) = &pr.drop else { continue };
         let Some(cells) = d.sets.as_ref().and_then(|s| s.targets(pos, side, pr.convert.as_ref())) else {
-            scratch.clear();
-            drops(rules, pos, side, scratch);
-            return scratch.len();
+            return count_unlisted(rules, pos, side).unwrap_or_else(|| {
+                scratch.clear();
+                drops(rules, pos, side, scratch);
+                scratch.len()
+            });
         };
         if d.hand.is_none_or(|slot| pos.counter(side, slot) > 0) {
             n += cells.count_ones() as usize;
         }
     }
     n
+}
+
+/// The number of `side`'s drops ([`drops`]) without their list, where every droppable kind
+/// lands on any empty cell of its zone, the liberty rule aside (no fall, no conversion, no
+/// file or neighbour condition): Go's placements on a board too large for the cell sets.
+/// `None`: some kind has another condition.
+fn count_unlisted(rules: &Ruleset, pos: &Position, side: Player) -> Option<usize> {
+    let board = pos.board();
+    let mut n = 0;
+    for &code in &rules.drops[side] {
+        let pr = &rules.pieces[code.index()];
+        let Some(d) = &pr.drop else { continue };
+        if d.must_convert || d.file_block.is_some() || !d.beside.is_empty() || !d.fall.is_empty() {
+            return None;
+        }
+        if d.hand.is_some_and(|slot| pos.counter(side, slot) <= 0) {
+            continue;
+        }
+        let legal = |c: u16| match &pr.liberties {
+            Some(l) if !l.suicide => crate::rules::groups::placement_legal(&l.n, board, c, side, false),
+            _ => true,
+        };
+        n += d.cells.iter().filter(|&&c| board[c as usize].is_empty() && legal(c)).count();
+    }
+    Some(n)
 }
 
 /// Appends `side`'s drops: each droppable kind on each empty cell of its zone (with gravity,

@@ -136,12 +136,21 @@ impl Connection {
             }
         }
         let mut best = None;
-        let mut near = [u32::MAX; MAX_GOALS];
         for c in (0..n).filter(|&c| s.cost[c] != BLOCKED) {
-            for (z, d) in near.iter_mut().enumerate().take(goals) {
-                *d = s.dist[z * n + c];
+            // The k smallest of the goals' distances, in order (kept by insertion: a sort of
+            // every goal's cost more than the searches' tail).
+            let mut near = [u32::MAX; MAX_GOALS];
+            for z in 0..goals {
+                let d = s.dist[z * n + c];
+                if d < near[k - 1] {
+                    let mut i = k - 1;
+                    while i > 0 && near[i - 1] > d {
+                        near[i] = near[i - 1];
+                        i -= 1;
+                    }
+                    near[i] = d;
+                }
             }
-            near[..goals].sort_unstable();
             if near[k - 1] == u32::MAX {
                 continue;
             }

@@ -139,6 +139,29 @@ impl Variant {
             }
         }
         let start = out.len();
+        let mobility = self.unfiltered(pos, out, start)?;
+        self.apply_filters(pos, out, start, None)?;
+        movegen::late_policy(&self.rules, out, start);
+        if pos.continuation().is_some() && start > 0 {
+            movegen::dedup(out);
+        }
+        if out.is_empty()
+            && let Some((_, NoMoves::Pass)) = self.no_moves_rule_at(pos)
+            && (self.rules.both_pass_rule().is_none()
+                || pos.continuation().is_some()
+                || self.rules.passes_played()
+                || self.other_can_move(pos)?)
+        {
+            out.push(Move::PASS);
+        }
+        Ok(mobility)
+    }
+
+    /// The moves of the side to move before the rules' filters, appended to `out` from
+    /// `start` (after a continuation's): the kernel's (or the hooks') moves, castling, the
+    /// promotion choices, gatings, a pass the rules allow at any turn and the pie rule's swap;
+    /// and the mobility [`Variant::legal_moves_and_mobility`] returns.
+    fn unfiltered(&self, pos: &mut Position, out: &mut MoveList, start: usize) -> Result<Option<usize>, ScriptError> {
         let mobility = if self.plan.kernel_lists {
             movegen::normal_moves(&self.rules, pos, out);
             let pol = &self.rules.captures;
@@ -175,21 +198,41 @@ impl Variant {
         if pos.swap_open(&self.rules) {
             out.push(Move::SWAP);
         }
-        self.apply_filters(pos, out, start, None)?;
-        movegen::late_policy(&self.rules, out, start);
-        if pos.continuation().is_some() && start > 0 {
-            movegen::dedup(out);
-        }
-        if out.is_empty()
-            && let Some((_, NoMoves::Pass)) = self.no_moves_rule_at(pos)
-            && (self.rules.both_pass_rule().is_none()
-                || pos.continuation().is_some()
-                || self.rules.passes_played()
-                || self.other_can_move(pos)?)
-        {
-            out.push(Move::PASS);
-        }
         Ok(mobility)
+    }
+
+    /// The legal moves that `keep` keeps, in [`Variant::legal_moves`]' order, with `keep`
+    /// asked before the rules' filters (which judge each move alone), so that a move it drops
+    /// is never tested: a quiescence search's captures in Go without the superko test of every
+    /// placement. Only where the plan says a move always exists
+    /// ([`crate::plan::Plan::always_moves`]: then no rule reads the whole list) and the
+    /// position has no continuation; elsewhere `keep` is asked of the legal list.
+    pub(crate) fn legal_moves_kept(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        keep: &mut dyn FnMut(&mut Position, &Move) -> bool,
+    ) -> Result<(), ScriptError> {
+        let early = self.plan.always_moves && pos.continuation().is_none() && pos.result().is_none();
+        if early {
+            out.clear();
+            self.unfiltered(pos, out, 0)?;
+        } else {
+            self.legal_moves(pos, out)?;
+        }
+        let mut kept = 0;
+        for i in 0..out.len() {
+            let m = out[i];
+            if keep(pos, &m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        if early {
+            self.apply_filters(pos, out, 0, None)?;
+        }
+        Ok(())
     }
 
     /// The number of legal moves here, where the cell sets can count them without a list
@@ -1532,6 +1575,39 @@ pub(super) fn keep_unrefused(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The moves [`Variant::legal_moves_kept`] keeps are the legal list filtered afterwards,
+    /// in its order: in Go (the filters asked after `keep`: superko, suicide) and where the
+    /// plan does not allow it (chess, draughts: the legal list filtered), from random games.
+    #[test]
+    fn kept_moves_are_the_legal_list_filtered() {
+        use rand::RngExt;
+        for name in ["go", "go-japanese", "chess", "checkers", "havannah"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let (mut r, mut pos) = (crate::ai::rng(3), v.start());
+            let (mut all, mut kept) = (Vec::new(), Vec::new());
+            for ply in 0..120u32 {
+                v.legal_moves(&mut pos, &mut all).unwrap();
+                for k in 0..3u16 {
+                    // Captures and every seventh cell; every third cell; nothing but passes.
+                    let keep = |m: &Move| match k {
+                        0 => m.is_capture() || m.to().is_some_and(|c| c % 7 == 0),
+                        1 => m.to().is_some_and(|c| c % 3 == 0),
+                        _ => *m == Move::PASS,
+                    };
+                    let want: Vec<Move> = all.iter().copied().filter(|m| keep(m)).collect();
+                    v.legal_moves_kept(&mut pos, &mut kept, &mut |_, m| keep(m)).unwrap();
+                    assert_eq!(kept, want, "{name}, ply {ply}, keep {k}");
+                }
+                all.retain(|m| *m != Move::PASS);
+                if all.is_empty() {
+                    break;
+                }
+                let m = all[r.random_range(0..all.len())];
+                v.make(&mut pos, &m).unwrap();
+            }
+        }
+    }
 
     /// Wherever a drop is said to give no check on the board alone, the board is put back and
     /// playing the drop leaves the opponent out of check; and most drops are told so, while
