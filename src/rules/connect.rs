@@ -31,8 +31,9 @@ pub(crate) struct Connection {
     pub(crate) kinds: KindSet,
     /// Per cell, its neighbours (the chain's adjacency).
     pub(crate) neighbours: CellTable<u16>,
-    /// Per cell, its neighbours as a cell set ([`neighbour_bits`]; empty past 128 cells).
-    pub(crate) neighbour_bits: Vec<u128>,
+    /// Per cell, its neighbours as a cell set, where the board is small enough for the
+    /// searches to go a level of cells at a time ([`NeighbourSets::of`]).
+    pub(crate) neighbour_sets: NeighbourSets,
     /// `true`: joining wins; `false`: it loses (a misère connection).
     pub(crate) win: bool,
 }
@@ -116,24 +117,32 @@ impl Connection {
         let (goals, k) = (self.goals[p] as usize, self.at_least[p] as usize);
         s.dist.clear();
         s.dist.resize(goals * n, u32::MAX);
-        if self.neighbour_bits.is_empty() {
-            for z in 0..goals {
-                let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
-                distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
-            }
-        } else {
-            // (The same distances, a level of cells at a time on the cell sets.)
-            let (mut own, mut empty, mut starts) = (0u128, 0u128, [0u128; MAX_GOALS]);
-            for (c, (&k, &m)) in s.cost.iter().zip(&self.marks[p]).enumerate() {
-                own |= u128::from(k == 0) << c;
-                empty |= u128::from(k == 1) << c;
-                for z in CellSet::from_bits(m.into()) {
-                    starts[z as usize] |= 1 << c;
+        // (The same distances, where the board allows, a level of cells at a time on sets.)
+        match &self.neighbour_sets {
+            NeighbourSets::None => {
+                for z in 0..goals {
+                    let starts = (0..n).filter(|&c| self.marks[p][c] & (1 << z) != 0);
+                    distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
                 }
             }
-            for (z, &from) in starts.iter().enumerate().take(goals) {
-                distances_on_sets(&self.neighbour_bits, from, (own, empty), &mut s.dist[z * n..(z + 1) * n]);
+            NeighbourSets::Narrow(bits) => {
+                let (mut own, mut empty, mut starts) = (0u128, 0u128, [0u128; MAX_GOALS]);
+                for (c, (&k, &m)) in s.cost.iter().zip(&self.marks[p]).enumerate() {
+                    own |= u128::from(k == 0) << c;
+                    empty |= u128::from(k == 1) << c;
+                    for z in CellSet::from_bits(m.into()) {
+                        starts[z as usize] |= 1 << c;
+                    }
+                }
+                for (z, &from) in starts.iter().enumerate().take(goals) {
+                    distances_on_sets(bits, from, (own, empty), &mut s.dist[z * n..(z + 1) * n]);
+                }
             }
+            NeighbourSets::Wide(bits) => match bits.len() / n.max(1) {
+                ..=4 => distances_on_words::<4>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
+                5..=6 => distances_on_words::<6>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
+                _ => distances_on_words::<8>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
+            },
         }
         let mut best = None;
         for c in (0..n).filter(|&c| s.cost[c] != BLOCKED) {
@@ -274,13 +283,114 @@ fn distances_on_sets(neighbours: &[u128], starts: u128, (own, empty): (u128, u12
     }
 }
 
-/// Per cell of a board of at most 128 cells, its neighbours in `neighbours` as a cell set
-/// (empty on a larger board): what [`Connection::needed`] searches on the sets with.
-pub(crate) fn neighbour_bits(neighbours: &CellTable<u16>, cells: usize) -> Vec<u128> {
-    if !CellSet::fits(cells) {
-        return Vec::new();
+/// Per cell, its neighbours as a cell set: what [`Connection::needed`] searches with, a level
+/// of cells at a time.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum NeighbourSets {
+    /// The searches go cell by cell: a board past [`WIDE_CELLS`] cells.
+    #[default]
+    None,
+    /// A board of at most 128 cells: one set each.
+    Narrow(Vec<u128>),
+    /// A board of at most [`WIDE_CELLS`] cells: 4, 6 or 8 words each (the fewest that hold
+    /// the board), cell `c`'s from `c` times that.
+    Wide(Vec<u64>),
+}
+
+/// The most cells a board searched on [`NeighbourSets::Wide`] sets has.
+const WIDE_CELLS: usize = 8 * 64;
+
+impl NeighbourSets {
+    /// The sets of a board of `cells` cells whose adjacency is `neighbours`.
+    pub(crate) fn of(neighbours: &CellTable<u16>, cells: usize) -> NeighbourSets {
+        if CellSet::fits(cells) {
+            return NeighbourSets::Narrow(
+                (0..cells as u16).map(|c| neighbours.get(c).iter().copied().collect::<CellSet>().bits()).collect(),
+            );
+        }
+        if cells > WIDE_CELLS {
+            return NeighbourSets::None;
+        }
+        let words = match cells.div_ceil(64) {
+            ..=4 => 4,
+            5..=6 => 6,
+            _ => 8,
+        };
+        let mut bits = vec![0u64; cells * words];
+        for c in 0..cells as u16 {
+            for &x in neighbours.get(c) {
+                bits[c as usize * words + x as usize / 64] |= 1 << (x % 64);
+            }
+        }
+        NeighbourSets::Wide(bits)
     }
-    (0..cells as u16).map(|c| neighbours.get(c).iter().copied().collect::<CellSet>().bits()).collect()
+}
+
+/// [`distances_on_sets`] on a board of at most `64 × W` cells: for each of the `goals` goals
+/// whose cells `marks` holds (a bit per goal), the distances of every cell, into
+/// `dist[goal × cells..]`; `cost` as [`distances`] takes it. `neighbours`: [`NeighbourSets::Wide`]'s.
+fn distances_on_words<const W: usize>(neighbours: &[u64], marks: &[u16], goals: usize, cost: &[u8], dist: &mut [u32]) {
+    type Set<const W: usize> = [u64; W];
+    let n = cost.len();
+    let (mut own, mut empty, mut starts) = ([0u64; W], [0u64; W], [[0u64; W]; MAX_GOALS]);
+    for (c, (&k, &m)) in cost.iter().zip(marks).enumerate() {
+        let (w, b) = (c / 64, c % 64);
+        own[w] |= u64::from(k == 0) << b;
+        empty[w] |= u64::from(k == 1) << b;
+        for z in CellSet::from_bits(m.into()) {
+            starts[z as usize][w] |= 1 << b;
+        }
+    }
+    let next_to = |set: &Set<W>| {
+        let mut out = [0u64; W];
+        for (w, &word) in set.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                let c = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                for (o, &x) in out.iter_mut().zip(&neighbours[c * W..(c + 1) * W]) {
+                    *o |= x;
+                }
+            }
+        }
+        out
+    };
+    let any = |s: &Set<W>| s.iter().any(|&w| w != 0);
+    // `x` with every `own` cell joined to it that no earlier level holds.
+    let joined = |x: Set<W>, reached: &Set<W>| {
+        let (mut all, mut new) = (x, x);
+        while any(&new) {
+            let near = next_to(&new);
+            for i in 0..W {
+                new[i] = near[i] & own[i] & !all[i] & !reached[i];
+                all[i] |= new[i];
+            }
+        }
+        all
+    };
+    for (z, from) in starts.iter().enumerate().take(goals) {
+        let dist = &mut dist[z * n..(z + 1) * n];
+        let mut reached = [0u64; W];
+        let mut level = joined(std::array::from_fn(|i| from[i] & own[i]), &reached);
+        let mut d = 0u32;
+        loop {
+            for (w, &word) in level.iter().enumerate() {
+                reached[w] |= word;
+                let mut b = word;
+                while b != 0 {
+                    dist[w * 64 + b.trailing_zeros() as usize] = d;
+                    b &= b - 1;
+                }
+            }
+            let near = next_to(&level);
+            let next: Set<W> = std::array::from_fn(|i| ((near[i] & empty[i]) | if d == 0 { from[i] & empty[i] } else { 0 }) & !reached[i]);
+            if !any(&next) {
+                break;
+            }
+            level = joined(next, &reached);
+            d += 1;
+        }
+    }
 }
 
 /// What [`Connection::needed`] works in: each cell's cost, each goal's distances to every cell,
@@ -374,7 +484,7 @@ pub(crate) mod tests {
                 at_least: two,
                 each_cell: false,
                 kinds: KindSet::ALL,
-                neighbour_bits: neighbour_bits(&neighbours, 9),
+                neighbour_sets: NeighbourSets::of(&neighbours, 9),
                 neighbours,
                 win: true,
             },
@@ -416,7 +526,7 @@ pub(crate) mod tests {
         g7.hex = true;
         let dirs: Vec<(i8, i8)> = crate::geometry::HEX_COMPASS.iter().map(|(_, d)| *d).collect();
         c.neighbours = g7.neighbour_table(&dirs);
-        c.neighbour_bits = neighbour_bits(&c.neighbours, g7.len());
+        c.neighbour_sets = NeighbourSets::of(&c.neighbours, g7.len());
         let goals = ["a1", "g1", "a4", "d7", "g4", "g7"];
         let mut marks = vec![0u16; g7.len()];
         for (i, x) in goals.iter().enumerate() {
@@ -470,7 +580,7 @@ pub(crate) mod tests {
             at_least: ByPlayer::new(3, 3),
             each_cell: false,
             kinds: KindSet::ALL,
-            neighbour_bits: neighbour_bits(&g.neighbour_table(&dirs), g.len()),
+            neighbour_sets: NeighbourSets::of(&g.neighbour_table(&dirs), g.len()),
             neighbours: g.neighbour_table(&dirs),
             win: true,
         };
@@ -496,12 +606,13 @@ pub(crate) mod tests {
         assert_eq!(c.needed(&board(&g, &[], &["a1", "a2", "a3"]), Player::SECOND, &mut Scratch::default()), Some(0));
     }
 
-    /// Over random games of the shipped connection games on boards of at most 128 cells (Hex,
-    /// Y; Havannah's 169 cells have no sets), the pieces each player still needs are the same
-    /// searched on the cell sets and cell by cell (the connection's neighbour sets taken away).
+    /// Over random games of the shipped connection games, the pieces each player still needs
+    /// are the same searched on the cell sets and cell by cell (the connection's neighbour sets
+    /// taken away): Hex and Y on one-word sets, Havannah (169 cells) and Havannah 10 (271) on
+    /// wide ones.
     #[test]
     fn the_search_on_the_sets_needs_what_the_search_by_cells_needs() {
-        for name in ["hex", "y"] {
+        for name in ["hex", "y", "havannah", "havannah10"] {
             let v = crate::Variant::load(name, &[]).unwrap();
             let ends: Vec<&Connection> = v
                 .rules
@@ -509,11 +620,11 @@ pub(crate) mod tests {
                 .iter()
                 .filter_map(|e| if let crate::rules::EndKind::Connected(c) = &e.kind { Some(c) } else { None })
                 .collect();
-            assert!(!ends.is_empty() && ends.iter().all(|c| !c.neighbour_bits.is_empty()), "{name}");
+            assert!(!ends.is_empty() && ends.iter().all(|c| !matches!(c.neighbour_sets, NeighbourSets::None)), "{name}");
             let (mut s, mut compared, mut far) = (Scratch::default(), 0, 0);
             v.random_positions(5, 6, 200, |pos, _| {
                 for c in &ends {
-                    let by_cells = Connection { neighbour_bits: Vec::new(), ..(*c).clone() };
+                    let by_cells = Connection { neighbour_sets: NeighbourSets::None, ..(*c).clone() };
                     for p in Player::both() {
                         let sets = c.needed(pos.board(), p, &mut s);
                         assert_eq!(sets, by_cells.needed(pos.board(), p, &mut s), "{name} {p:?}: {}", pos.to_text(&v.rules));

@@ -875,8 +875,8 @@ fn connected(v: &V, e: &RawEnd, c: &EndCtx) -> R<Option<EndKind>> {
     };
     let kinds = v.kind_set(c.f, &e.kinds, c.kinds)?;
     let neighbours = c.g.neighbour_table(&dirs);
-    let neighbour_bits = crate::rules::connect::neighbour_bits(&neighbours, c.g.len());
-    Ok(Some(EndKind::Connected(Connection { marks, goals, at_least, each_cell, kinds, neighbours, neighbour_bits, win })))
+    let neighbour_sets = crate::rules::connect::NeighbourSets::of(&neighbours, c.g.len());
+    Ok(Some(EndKind::Connected(Connection { marks, goals, at_least, each_cell, kinds, neighbours, neighbour_sets, win })))
 }
 
 /// `connected`'s `at_least`: 2 to the fewer goals a player has (default: each player's all).
