@@ -693,7 +693,7 @@ impl<'a> Searcher<'a> {
         let eval = Evaluator::new(v);
         Searcher {
             v,
-            stand_first: v.plan.always_moves && !r.compulsory(),
+            stand_first: v.plan.always_moves,
             eval,
             tt: Table::new(size),
             killers: vec![[0; 2]; MAX_PLY + 1],

@@ -163,3 +163,29 @@ pub(crate) fn gatings(rules: &Ruleset, pos: &Position, out: &mut MoveList, start
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counted without a list, the drops of a board past the cell sets are the listed ones, for
+    /// both players, over random games: 19 × 19 Go (suicide refused) and Havannah (169 cells).
+    #[test]
+    fn drops_counted_without_a_list_are_the_listed_ones() {
+        for name in ["go19", "havannah"] {
+            let v = crate::Variant::load(name, &[]).unwrap();
+            let (mut n, mut refused, mut list) = (0, 0, Vec::new());
+            v.random_positions(2, 2, 400, |pos, _| {
+                for side in Player::both() {
+                    list.clear();
+                    drops(&v.rules, pos, side, &mut list);
+                    assert_eq!(count_unlisted(&v.rules, pos, side), Some(list.len()), "{name}: {}", pos.to_text(&v.rules));
+                    refused += usize::from(list.len() < pos.board().iter().filter(|c| c.is_empty()).count());
+                    n += 1;
+                }
+            });
+            assert!(n > 400, "{name}: {n} positions");
+            assert!(name != "go19" || refused > 0, "no suicide point met in {name}");
+        }
+    }
+}
