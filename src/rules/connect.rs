@@ -125,21 +125,9 @@ impl Connection {
                     distances(&self.neighbours, starts, &s.cost, &mut s.dist[z * n..(z + 1) * n], (&mut s.cur, &mut s.next), None);
                 }
             }
-            NeighbourSets::Narrow(bits) => {
-                let (mut own, mut empty, mut starts) = (0u128, 0u128, [0u128; MAX_GOALS]);
-                for (c, (&k, &m)) in s.cost.iter().zip(&self.marks[p]).enumerate() {
-                    own |= u128::from(k == 0) << c;
-                    empty |= u128::from(k == 1) << c;
-                    for z in CellSet::from_bits(m.into()) {
-                        starts[z as usize] |= 1 << c;
-                    }
-                }
-                for (z, &from) in starts.iter().enumerate().take(goals) {
-                    distances_on_sets(bits, from, (own, empty), &mut s.dist[z * n..(z + 1) * n]);
-                }
-            }
-            NeighbourSets::Wide(bits) => match bits.len() / n.max(1) {
-                ..=4 => distances_on_words::<4>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
+            NeighbourSets::Sets(bits) => match bits.len() / n.max(1) {
+                ..=2 => distances_on_words::<2>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
+                3..=4 => distances_on_words::<4>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
                 5..=6 => distances_on_words::<6>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
                 _ => distances_on_words::<8>(bits, &self.marks[p], goals, &s.cost, &mut s.dist),
             },
@@ -250,39 +238,6 @@ fn distances(
     }
 }
 
-/// [`distances`] on a board of at most 128 cells, as cell sets: the cells of `starts` of cost 0
-/// (`own`) and every `own` cell joined to them are at 0; each next level is the `empty` cells
-/// next to the last (or among `starts`, for the first) and the `own` cells joined to those.
-/// `neighbours`: per cell, its neighbours as a set. The same distances (a 0-1 search's are
-/// unique); `dist` as [`distances`] takes it.
-fn distances_on_sets(neighbours: &[u128], starts: u128, (own, empty): (u128, u128), dist: &mut [u32]) {
-    let next_to = |set: u128| CellSet::from_bits(set).iter().fold(0u128, |s, c| s | neighbours[c as usize]);
-    // `x` with every `own` cell joined to it that no earlier level holds.
-    let joined = |x: u128, reached: u128| {
-        let (mut all, mut new) = (x, x);
-        while new != 0 {
-            new = next_to(new) & own & !all & !reached;
-            all |= new;
-        }
-        all
-    };
-    let (mut reached, mut level) = (0u128, joined(starts & own, 0));
-    let mut d = 0u32;
-    loop {
-        reached |= level;
-        for c in CellSet::from_bits(level) {
-            dist[c as usize] = d;
-        }
-        let first = if d == 0 { starts & empty } else { 0 };
-        let next = ((next_to(level) & empty) | first) & !reached;
-        if next == 0 {
-            return;
-        }
-        level = joined(next, reached);
-        d += 1;
-    }
-}
-
 /// Per cell, its neighbours as a cell set: what [`Connection::needed`] searches with, a level
 /// of cells at a time.
 #[derive(Clone, Debug, Default)]
@@ -290,29 +245,23 @@ pub(crate) enum NeighbourSets {
     /// The searches go cell by cell: a board past [`WIDE_CELLS`] cells.
     #[default]
     None,
-    /// A board of at most 128 cells: one set each.
-    Narrow(Vec<u128>),
-    /// A board of at most [`WIDE_CELLS`] cells: 4, 6 or 8 words each (the fewest that hold
+    /// A board of at most [`WIDE_CELLS`] cells: 2, 4, 6 or 8 words each (the fewest that hold
     /// the board), cell `c`'s from `c` times that.
-    Wide(Vec<u64>),
+    Sets(Vec<u64>),
 }
 
-/// The most cells a board searched on [`NeighbourSets::Wide`] sets has.
+/// The most cells a board searched on [`NeighbourSets::Sets`] sets has.
 const WIDE_CELLS: usize = 8 * 64;
 
 impl NeighbourSets {
     /// The sets of a board of `cells` cells whose adjacency is `neighbours`.
     pub(crate) fn of(neighbours: &CellTable<u16>, cells: usize) -> NeighbourSets {
-        if CellSet::fits(cells) {
-            return NeighbourSets::Narrow(
-                (0..cells as u16).map(|c| neighbours.get(c).iter().copied().collect::<CellSet>().bits()).collect(),
-            );
-        }
         if cells > WIDE_CELLS {
             return NeighbourSets::None;
         }
         let words = match cells.div_ceil(64) {
-            ..=4 => 4,
+            ..=2 => 2,
+            3..=4 => 4,
             5..=6 => 6,
             _ => 8,
         };
@@ -322,13 +271,16 @@ impl NeighbourSets {
                 bits[c as usize * words + x as usize / 64] |= 1 << (x % 64);
             }
         }
-        NeighbourSets::Wide(bits)
+        NeighbourSets::Sets(bits)
     }
 }
 
-/// [`distances_on_sets`] on a board of at most `64 × W` cells: for each of the `goals` goals
+/// [`distances`] on a board of at most `64 × W` cells, a level of cells at a time on cell sets:
+/// the cells of a goal of cost 0 and every cost-0 cell joined to them are at 0; each next level
+/// is the empty cells next to the last (or of the goal, for the first) and the cost-0 cells
+/// joined to those (the same distances: a 0-1 search's are unique). For each of the `goals` goals
 /// whose cells `marks` holds (a bit per goal), the distances of every cell, into
-/// `dist[goal × cells..]`; `cost` as [`distances`] takes it. `neighbours`: [`NeighbourSets::Wide`]'s.
+/// `dist[goal × cells..]`; `cost` as [`distances`] takes it. `neighbours`: [`NeighbourSets::Sets`]'s.
 fn distances_on_words<const W: usize>(neighbours: &[u64], marks: &[u16], goals: usize, cost: &[u8], dist: &mut [u32]) {
     type Set<const W: usize> = [u64; W];
     let n = cost.len();
