@@ -1215,7 +1215,8 @@ mod tests {
     /// wins with exactly three.
     #[test]
     fn exactly_counts_only_a_line_of_that_length() {
-        let dir = std::env::temp_dir().join(format!("boardlab-exactly-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let result = |exactly: bool, moves: &str| {
             std::fs::create_dir_all(&dir).unwrap();
             let toml = format!(
@@ -1233,7 +1234,6 @@ mod tests {
         assert_eq!(result(false, four), Some(crate::outcome::Winner::Player(crate::piece::Player::FIRST)));
         assert_eq!(result(true, four), None);
         assert_eq!(result(true, &format!("{four} @e2")), Some(crate::outcome::Winner::Player(crate::piece::Player::SECOND)));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Make checks the end conditions after the moves that can meet one: no move in checkers

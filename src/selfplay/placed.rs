@@ -73,7 +73,8 @@ mod tests {
     /// and every move written; also where a game ends with no move (judged by the kernel).
     #[test]
     fn games_on_the_sets_are_the_kernels() {
-        let dir = std::env::temp_dir().join(format!("boardlab-placed-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let mut names: Vec<String> = vec!["tic-tac-toe".into(), "connect-four".into()];
         names.extend(crate::setperft::place::tests::made_variants(&dir));
         for name in &names {
@@ -96,6 +97,5 @@ mod tests {
                 }
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -611,7 +611,8 @@ pub(crate) mod tests {
     #[test]
     fn random_games_are_the_kernels() {
         use rand::RngExt;
-        let dir = std::env::temp_dir().join(format!("boardlab-place-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let mut names: Vec<String> = vec!["tic-tac-toe".into(), "connect-four".into()];
         names.extend(made_variants(&dir));
         let mut results = std::collections::BTreeSet::new();
@@ -648,7 +649,6 @@ pub(crate) mod tests {
                 }
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
         // Every way the games can end was met: both lines and the full board in tic-tac-toe, a
         // line that loses, no move, a full zone won by the most pieces.
         let text = format!("{results:?}");

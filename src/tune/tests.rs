@@ -133,19 +133,18 @@ fn the_fit_finds_the_numbers_that_made_the_results() {
     assert!(err.contains("--keep bishop") && err.contains("kinds: pawn"), "{err}");
 }
 
-/// A copy of a shipped variant's folder in a scratch folder.
-fn copy_of(name: &str, tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-tune-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let to = dir.join(name);
+/// A copy of a shipped variant's folder in a scratch folder (removed with the guard).
+fn copy_of(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join(name);
     std::fs::create_dir_all(&to).unwrap();
     std::fs::copy(format!("variants/{name}/variant.toml"), to.join("variant.toml")).unwrap();
-    to
+    (dir, to)
 }
 
 #[test]
 fn the_written_file_evaluates_as_the_model_fitted() {
-    let dir = copy_of("lielow", "write");
+    let (_scratch, dir) = copy_of("lielow");
     let spec = dir.display().to_string();
     let v = Variant::load(&spec, &[]).unwrap();
     let (data, mut positions) = read(&v, 3, 4, 50);
@@ -200,7 +199,6 @@ fn the_written_file_evaluates_as_the_model_fitted() {
     let err = write_into(&w, &t).unwrap_err().to_string();
     assert!(err.contains("read-only"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), new);
-    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
 
 #[test]

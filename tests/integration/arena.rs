@@ -45,7 +45,6 @@ fn colours_alternate_and_threads_do_not_matter() {
             assert!(w.max >= w.median && w.total >= w.max && !g.moves.is_empty());
         }
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -72,7 +71,6 @@ fn a_cut_file_resumes_to_the_same_table() {
         err.contains("games.jsonl: game 0 (checkers (move_limit=60)) is not of this study") && err.contains("seed 8 against 7"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -114,7 +112,6 @@ fn a_hand_counted_table() {
     assert!(out.lines().any(|l| l.starts_with("  random – ab:d2 ") && l.ends_with(" no moves 3, move limit 1")), "{out}");
     // Games from files that kept no times say so rather than showing zeros.
     assert!(out.lines().any(|l| l.starts_with("ab:d2") && l.ends_with("(not timed)")), "{out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -139,7 +136,6 @@ fn ctrl_c_ends_with_a_table_of_the_finished_games() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let (games, _) = read_resumable(&file).unwrap();
     assert!(out.contains(&format!("interrupted (Ctrl-C): the table covers the {} games finished", games.len())), "{out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -158,7 +154,6 @@ fn bad_input_is_refused() {
         assert!(err.contains(says), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -188,5 +183,4 @@ fn random_openings_are_shared_by_each_colour_swapped_pair() {
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("random plies 2 against 3"), "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }

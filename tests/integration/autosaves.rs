@@ -51,7 +51,6 @@ fn twenty_five_one_line_sessions_keep_an_earlier_game() {
     assert_eq!(n, "21", "the oldest: {list}");
     let out = run(&["play", "--resume", n], "history\n", &data);
     assert!(out.contains("  1. 11-15 22-18"), "{out}"); // c3-d4 f6-e5, numbered
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// Reads the REPL's output until a line containing `what`.
@@ -94,7 +93,6 @@ fn a_live_sessions_autosave_is_not_pruned() {
     assert!(live.wait().unwrap().success());
     run(&["play", "tic-tac-toe"], FINISHED, &data);
     assert!(!mine[0].exists());
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -109,7 +107,6 @@ fn resume_takes_the_latest_by_the_time_inside_the_record() {
     assert!(out.contains("1. 12-16"), "{out}"); // a3-b4, numbered
     let list = run(&["play", "--resume", "list"], "", &data);
     assert!(list.lines().next().is_some_and(|l| !l.contains("zzz")), "{list}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -125,7 +122,6 @@ fn a_resumed_game_keeps_the_machine_players() {
     let out = run(&["play", "--resume"], &format!("board off\n{next}\nhistory\n"), &data);
     assert!(out.contains("black (ab:d2) plays"), "{out}");
     assert!(out.contains("  2. "), "four plies: {out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -153,7 +149,6 @@ fn quit_when_the_game_cannot_be_saved_fails_naming_the_file() {
         "{err}"
     );
     assert!(std::fs::symlink_metadata(&file).unwrap().file_type().is_symlink(), "/dev/full is left alone");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -166,7 +161,6 @@ fn a_byte_order_mark_before_the_first_line_is_dropped() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("unknown command `\\u{feff}history`") && !err.contains('\u{feff}'), "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -197,7 +191,6 @@ fn long_input_is_refused_and_quoted_short() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err.contains("line 2 of the input: a line longer than 64 KiB"), "{err}");
     assert!(err.len() < 200, "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -246,5 +239,4 @@ fn a_piped_replay_saves_once_not_once_a_move() {
     let saves = counter.join().unwrap();
     assert_eq!(saves.len(), 1, "{} saves", saves.len());
     assert_eq!(Record::parse(&saves[0]).unwrap().moves, game, "the one save holds every move");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -194,11 +194,12 @@ fn move_limit_draws() {
 #[test]
 fn play_reads_commands_from_a_pipe() {
     use std::io::Write;
+    // The autosave goes to a scratch folder, never the user's data directory.
+    let data = crate::scratch("cli-play");
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["play", "basileus"])
         .current_dir(crate::root())
-        // The autosave goes to a scratch folder, never the user's data directory.
-        .env("BOARDLAB_DATA_DIR", std::env::temp_dir().join(format!("boardlab-cli-play-{}", std::process::id())))
+        .env("BOARDLAB_DATA_DIR", &*data)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -249,7 +250,7 @@ pub fn with_closed_stdout(args: &[&str], input: &[u8], data: &std::path::Path, r
 
 #[test]
 fn a_closed_stdout_is_not_an_error() {
-    let data = std::env::temp_dir().join(format!("boardlab-cli-pipe-{}", std::process::id()));
+    let data = crate::scratch("cli-pipe");
     let (code, _, err) = with_closed_stdout(&["moves", "basileus"], b"", &data, false);
     assert_eq!((code, err.as_str()), (Some(0), ""));
     let (code, first, err) = with_closed_stdout(&["moves", "basileus"], b"", &data, true);
@@ -260,7 +261,6 @@ fn a_closed_stdout_is_not_an_error() {
     assert!(first.starts_with("a3-b4: "), "{first}");
     let (code, _, err) = with_closed_stdout(&["perft", "checkers", "2", "--divide"], b"", &data, false);
     assert_eq!((code, err.as_str()), (Some(0), ""));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// Every argument and option of every command says what it is in `--help`.

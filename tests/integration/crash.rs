@@ -90,7 +90,6 @@ fn kill_9_at_any_point_keeps_every_acknowledged_move() {
         let moves = resumed_moves(&data);
         let ok = moves == game[..acked] || (in_flight && moves == game[..acked + 1]);
         assert!(ok, "kill point {point}: {acked} moves acknowledged (one more in flight: {in_flight}), resumed {moves:?}");
-        let _ = std::fs::remove_dir_all(&data);
     }
 }
 
@@ -125,7 +124,6 @@ fn sigterm_and_sighup_save_and_leave() {
         drop(input);
         assert_eq!(status.code(), Some(code), "SIG{sig}");
         assert_eq!(resumed_moves(&data), game, "SIG{sig}");
-        let _ = std::fs::remove_dir_all(&data);
     }
 }
 
@@ -149,7 +147,6 @@ fn sigterm_during_a_machine_game_keeps_the_moves_it_made() {
     let moves = resumed_moves(&data);
     assert!(moves.len() > 2, "the machine's finished moves are saved: {moves:?}");
     assert_eq!(moves[..2], scripted_game(2)[..]);
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -179,7 +176,6 @@ fn ctrl_c_interrupts_the_command_not_the_session() {
     assert_eq!(positions.len(), 2, "{out}");
     assert_eq!(positions[0], positions[1]);
     assert!(out.contains("  1. 11-15 22-18"), "{out}"); // c3-d4 f6-e5, numbered
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -204,7 +200,6 @@ fn ctrl_c_stops_a_machine_game_keeping_its_moves() {
     // The history lists the moves the machine made.
     assert_eq!(out.lines().filter(|l| l.contains(") plays ")).count(), n, "{out}");
     assert_eq!(resumed_moves(&data).len(), n);
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -215,7 +210,6 @@ fn play_both_stops_at_its_move_limit() {
     assert!(o.status.success());
     assert!(out.contains("stopped after 7 machine moves, the limit for one command"), "{out}");
     assert_eq!(out.lines().filter(|l| l.contains(") plays ")).count(), 7, "{out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -230,7 +224,6 @@ fn a_line_that_is_not_utf8_is_skipped() {
     assert!(o.status.success(), "{err}");
     assert!(err.contains("line 2 of the input is not UTF-8 text; skipped"), "{err}");
     assert!(out.contains("  1. 11-15 22-18"), "{out}"); // c3-d4 f6-e5, numbered
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// Runs a bash pipeline; its status is that of the pipeline's element `which` (boardlab).
@@ -256,7 +249,6 @@ fn a_closed_pipe_ends_quietly_and_keeps_the_game() {
     assert_eq!(String::from_utf8_lossy(&o.stderr), "");
     let first: boardlab::selfplay::GameRecord = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(first.variant, "checkers");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -302,5 +294,4 @@ fn selfplay_streams_games_and_resumes_a_killed_run() {
     // (Records carry their study: the message names the file and what differs.)
     let err = String::from_utf8_lossy(&other.stderr);
     assert!(err.contains("games.jsonl: game 0 (bivouac) is not of this study") && err.contains("seed 6 against 5"), "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -92,7 +92,6 @@ fn show_svg_and_png_in_the_repl_are_effects() {
     for bad in ["show --svg", "show --png", "show --flip", "show --bogus x"] {
         assert!(s.execute(bad).unwrap_err().to_string().starts_with("usage: show"), "{bad}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -117,7 +116,6 @@ fn show_svg_and_png_on_the_command_line() {
     let o = crate::binary(&["show", "checkers", "--moves", "c3-d5", "--svg", "x.svg"], "", &dir);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("move 1 (c3-d5)"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

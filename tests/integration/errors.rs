@@ -59,7 +59,6 @@ fn load_error_of(name: &str, toml: &str) -> String {
         Err(e) => e.render_plain(),
     };
     assert!(t.elapsed() < std::time::Duration::from_secs(2));
-    let _ = std::fs::remove_dir_all(&dir);
     e
 }
 
@@ -159,7 +158,6 @@ fn check_loads_every_option_setting_and_names_the_one_that_breaks() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("48 option settings loaded)"));
     let o = crate::binary(&["check", "pyramida"], "", &dir);
     assert!(String::from_utf8_lossy(&o.stdout).contains("option settings loaded, one option at a time)"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A scratch variant extending checkers with a script; `boardlab check` on it.
@@ -172,7 +170,6 @@ fn check_script(name: &str, script: &str) -> (Option<i32>, String, String) {
     let t = std::time::Instant::now();
     let o = crate::binary(&["check", dir.to_str().unwrap()], "", &dir);
     assert!(t.elapsed() < std::time::Duration::from_secs(2));
-    let _ = std::fs::remove_dir_all(&dir);
     (o.status.code(), String::from_utf8_lossy(&o.stdout).to_string(), String::from_utf8_lossy(&o.stderr).to_string())
 }
 
@@ -284,5 +281,4 @@ fn custodian_capture_with_an_attack_rule_is_refused_at_the_rule() {
         };
         assert!(e.contains(msg) && e.contains("`custodian`") && e.contains(at), "{e}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -93,7 +93,7 @@ fn mutated_variants_load_or_fail_cleanly() {
     let root = crate::root();
     let dir = crate::scratch("fuzz-variants");
     let names = boardlab::shipped_names();
-    let dir2 = dir.clone();
+    let dir2 = dir.to_path_buf();
     fuzz("mutated variants", 1600, Duration::from_secs(20), move |i| {
         let mut rng = Rng::seed_from_u64(1000 + i as u64);
         let name = &names[i % names.len()];
@@ -125,7 +125,6 @@ fn mutated_variants_load_or_fail_cleanly() {
         let _ = std::fs::remove_dir_all(&case);
         String::new()
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Plays a loaded (mutated) variant a little: perft 2 and a short random game.
@@ -322,7 +321,6 @@ fn random_command_streams_never_panic_and_failures_change_nothing() {
         }
         String::new()
     });
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -9,9 +9,7 @@ use boardlab::{Variant, Winner};
 fn load(name: &str, toml: &str) -> Result<Variant, String> {
     let dir = crate::scratch(&format!("hex-{name}"));
     std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\n{toml}")).unwrap();
-    let v = Variant::load(dir.to_str().unwrap(), &[]).map_err(|e| e.render_plain());
-    let _ = std::fs::remove_dir_all(&dir);
-    v
+    Variant::load(dir.to_str().unwrap(), &[]).map_err(|e| e.render_plain())
 }
 
 /// A board of `files` × `ranks` (hex or not), one kind `stone` placed anywhere, and `rest`.

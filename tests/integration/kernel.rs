@@ -33,7 +33,6 @@ fn a_finished_connect_four_fen_reads_back_finished() {
     assert!(o.status.success() && o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stdout));
     let o = crate::binary(&["show", "connect-four", "--fen", C4_FEN], "", &data);
     assert!(String::from_utf8_lossy(&o.stdout).trim_end().ends_with("white wins: four in a row"), "{}", String::from_utf8_lossy(&o.stdout));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// Dōbutsu FENs: a captured lion (gote has none left, checked by hand from `b2xb3 a4-a3 b3xb4`),
@@ -58,7 +57,6 @@ fn a_record_of_a_finished_game_restores_the_result() {
     let mut s = Session::new("connect-four", &[], Style::PLAIN).unwrap();
     s.execute(&format!("load {}", file.display())).unwrap();
     assert_eq!(s.pos.result().map(|r| r.describe(&s.variant.rules.player_names)).as_deref(), Some("white wins: four in a row"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `boardlab new lielow --from lielow` outside a project makes `./lielow/`, which extends the
@@ -80,7 +78,6 @@ fn a_folder_named_like_its_base_extends_the_next_one() {
     assert!(o.status.success() && !o.stdout.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = crate::binary_in(&dir, &["test", "lielow"], "", &data);
     assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A continuation tag that is not one word is a script error naming the hook and the script.
@@ -125,7 +122,6 @@ fn test_prints_a_broken_variants_error_once() {
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert_eq!(out.matches("unknown field `boardd`").count(), 1, "{out}");
     assert_eq!(out.matches("does not load").count(), 1, "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A long `--moves`, `--position` or `--fen` text: refused past its limit (named), and an
@@ -154,7 +150,6 @@ fn long_texts_are_bounded_and_quoted_short() {
     let (code, err) = run(&["moves", "chess", "--fen", &format!("8/8/8/8/8/8/8/8 {field} - - 0 1")]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.len() < 400 && err.contains("(60000 characters)`"), "{}", &err[..err.len().min(300)]);
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// A scenario file that never ends (`/dev/zero`) stops at the limit and fails with it.
@@ -170,5 +165,4 @@ fn an_endless_scenario_file_stops_at_the_limit() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("zero.toml: larger than 1 MiB, the most boardlab reads here"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

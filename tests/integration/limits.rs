@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A variant folder extending checkers with the given extra TOML lines and script.
-fn variant(name: &str, toml: &str, script: Option<&str>) -> std::path::PathBuf {
+fn variant(name: &str, toml: &str, script: Option<&str>) -> crate::Scratch {
     let dir = crate::scratch(&format!("limits-{name}"));
     std::fs::write(dir.join("variant.toml"), format!("name = \"{name}\"\nextends = \"checkers\"\n{toml}")).unwrap();
     if let Some(s) = script {
@@ -98,7 +98,7 @@ fn every_change_is_saved_before_the_next_command() {
     let data = crate::scratch("limits-killed");
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args(["play", "checkers"])
-        .env("BOARDLAB_DATA_DIR", &data)
+        .env("BOARDLAB_DATA_DIR", &*data)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -146,7 +146,6 @@ fn two_sessions_keep_two_games() {
     assert!(play(&["play", "--resume"], "position\n").contains("black 1"));
     let older = play(&["play", "--resume", "2"], "history\n");
     assert!(older.contains("11-15"), "{older}"); // c3-d4, numbered
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 /// The 20-jump snake of `tests/limits/long_chain`, as the one legal move.

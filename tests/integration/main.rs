@@ -55,12 +55,41 @@ pub fn latest_autosave(data: &std::path::Path) -> std::path::PathBuf {
     files.pop().expect("an autosave")
 }
 
-/// An empty scratch folder for one test (removed first if a failed run left it).
-pub fn scratch(name: &str) -> std::path::PathBuf {
+/// An empty scratch folder for one test, removed when the test is done with it (a test run
+/// leaves nothing in the system's temporary folder); kept where the test failed, so that what
+/// it wrote can be read, and said so.
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("boardlab-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's scratch folder ([`scratch`]): a path while it lives, removed when dropped unless
+/// the test is failing.
+pub struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("the failed test's scratch folder is kept: {}", self.0.display());
+        } else {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Runs the binary with `input` on standard input and `data` as its data folder.

@@ -50,5 +50,4 @@ fn diff_of_two_games_says_why_it_cannot_compare() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("cannot compare lielow and chess: "), "{err}");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -152,7 +152,6 @@ fn save_and_load_round_trip() {
     assert!(u.execute(&format!("load {}", file.display())).unwrap_err().to_string().contains("not a game record"));
     assert!(u.execute("load /nonexistent/boardlab.toml").is_err());
     assert_eq!(u.pos, before);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -171,7 +170,6 @@ fn reload_keeps_old_rules_when_the_file_breaks() {
     assert!(e.contains("symbool") && e.contains("old rules stay"), "{e}");
     assert_eq!(s.pos.ply(), 1);
     assert!(ok(&mut s, "options").contains("no_moves = draw"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -196,7 +194,6 @@ fn reload_says_when_the_set_up_start_no_longer_fits() {
     assert!(out.contains("replayed 1 moves"), "{out}");
     assert_eq!(s.start, s.variant.start());
     assert_eq!(s.played[0].text(&s.variant.rules.geometry), "a1-a2");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -266,7 +263,6 @@ fn piped_session_autosave_and_resume() {
     assert_eq!(rec.moves, vec!["e2-e3"]);
     let o = crate::binary(&["play", "basileus"], "frobnicate\n", &data);
     assert_eq!(o.status.code(), Some(1));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -319,13 +315,13 @@ fn a_closed_stdout_ends_the_repl_quietly_after_the_autosave() {
         let rec = Record::load(&crate::latest_autosave(&data)).unwrap();
         assert_eq!(rec.moves, vec!["c3-d4"]);
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
 fn snapshot_returns_the_files_for_the_shell_to_write() {
     use boardlab::Effect;
-    let dir = crate::scratch("snapshot").join("mine");
+    let scratch = crate::scratch("snapshot");
+    let dir = scratch.join("mine");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("variant.toml"), "extends = \"checkers\"\n").unwrap();
     let mut s = session(dir.to_str().unwrap());
@@ -424,7 +420,6 @@ fn load_is_undone_too() {
     assert_eq!(s.variant.name(), "checkers");
     ok(&mut s, "undo 2");
     assert_eq!((s.variant.name(), s.played.len()), ("basileus", 1));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -518,7 +513,6 @@ fn a_script_error_while_reload_replays_fails_the_reload() {
     assert!(ok(&mut t, "undo").starts_with("undid `set king_adjacency forbidden`"));
     assert!(t.variant.overrides.is_empty(), "the old rules are back");
     assert_eq!((t.played.len(), t.undone.len()), (0, 1));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

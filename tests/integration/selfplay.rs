@@ -33,8 +33,7 @@ fn deterministic_across_threads() {
 
 #[test]
 fn shards_merge_into_the_single_run() {
-    let dir = std::env::temp_dir().join(format!("boardlab-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch("shards");
     let (whole, whole_games) = run_games("lielow", &[], &cfg(200, 1, None), false).unwrap();
     let mut files = Vec::new();
     for k in 0..3 {
@@ -58,7 +57,6 @@ fn shards_merge_into_the_single_run() {
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"index\": 1}\n").unwrap();
     assert!(boardlab::selfplay::jsonl::merge(&[bad], false, 1).unwrap_err().to_string().contains("bad.jsonl:1"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -88,8 +86,7 @@ fn comparing_a_variant_with_itself_shows_no_difference() {
 
 #[test]
 fn selfplay_cli_and_report() {
-    let dir = std::env::temp_dir().join(format!("boardlab-spcli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch("spcli");
     let bin = env!("CARGO_BIN_EXE_boardlab");
     let run = |args: &[&str]| std::process::Command::new(bin).args(args).current_dir(crate::root()).output().unwrap();
     let j0 = dir.join("a.jsonl");
@@ -113,7 +110,6 @@ fn selfplay_cli_and_report() {
     let o = run(&["selfplay", "lielow", "--games", "20", "--compare", "lielow-ludii", "--svg", svg.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("difference (B − A)") && out.contains("lielow-ludii"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every interval a report prints, as (low, high) in percent or plies.
@@ -186,8 +182,7 @@ fn the_recorded_evaluation_is_whites_view_of_each_decision() {
 fn searching_players_shards_run_apart_merge_into_the_single_run() {
     // Shards played by separate processes with a searching player (so the one-ply look runs)
     // merge into the single run's report, quality section and openings included.
-    let dir = std::env::temp_dir().join(format!("boardlab-spab-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::scratch("spab");
     let bin = env!("CARGO_BIN_EXE_boardlab");
     let run = |args: &[&str]| std::process::Command::new(bin).args(args).current_dir(crate::root()).output().unwrap();
     let common = ["selfplay", "lielow", "--games", "12", "--seed", "5", "--white", "ab:d1", "--openings", "2"];
@@ -217,7 +212,6 @@ fn searching_players_shards_run_apart_merge_into_the_single_run() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("lead changes") && out.contains("unavailable: the games carry no evaluation"), "{out}");
     assert!(out.contains("duration (plies)") && out.contains("a2-a3"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// docs/selfplay.md shows the cluster recipes that scripts/slurm-run.sh ran and

@@ -222,7 +222,6 @@ fn live_reload_replays_the_game_and_keeps_its_legal_prefix() {
     std::fs::write(&file, format!("# mended\n{DERIVED}")).unwrap();
     let (r, _) = events.until("reload", |_| true);
     assert_eq!((r["ok"].clone(), r["parted_at_ply"].clone(), r["replayed"].clone()), (json!(true), Value::Null, json!(2)), "{r}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -276,7 +275,6 @@ fn live_games_are_shared_with_the_repls_autosaves() {
     for bad in ["../history.txt", "nothing.toml", ""] {
         assert_eq!(post(&s, "/api/games", json!({ "resume": bad })).status, 404, "{bad}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -377,7 +375,6 @@ fn live_a_game_whose_pages_all_closed_is_let_go() {
     assert_eq!((listed["saved"][0]["moves"].clone(), listed["saved"][0]["live"].clone()), (json!(1), json!(false)), "{listed}");
     // A game no page listened to stays.
     assert_eq!(get(&s, &format!("/api/games/{unwatched}")).status, 200);
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]

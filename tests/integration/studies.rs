@@ -46,7 +46,6 @@ fn report_refuses_two_studies_unless_mixed() {
     // --mixed reports them anyway: one rule set, 24 games.
     let out = ok(&["report", "--mixed", a.to_str().unwrap(), b.to_str().unwrap()], &data);
     assert!(out.starts_with("checkers (move_limit=80): 24 games"), "{out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -84,7 +83,6 @@ fn report_names_missing_shards_and_duplicate_games() {
     assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(e.contains(&format!("game {} of checkers (move_limit=80) has two different records", g.index)), "{e}");
     assert!(e.contains("s0.jsonl:2 and ") && e.contains("conflict.jsonl:1"), "{e}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -114,7 +112,6 @@ fn report_refuses_unknown_results_and_bad_lines_but_not_one_cut_last_line() {
     let o = run(&["report", inside.to_str().unwrap()], &data);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("inside.jsonl:4: not a game record"), "{}", err(&o));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -136,7 +133,6 @@ fn resume_from_refuses_another_shards_file() {
         &data,
     );
     assert!(out.contains("6 of them read back"), "{out}");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -152,7 +148,6 @@ fn endless_inputs_stop_at_a_limit() {
         assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
         assert!(e.contains("/dev/zero: line 1: a line longer than 16 MiB"), "{args:?}: {e}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -164,7 +159,6 @@ fn a_write_error_names_the_file() {
     let o = run(&["selfplay", "checkers", "--games", "2", "--jsonl", "/dev/full"], &data);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("/dev/full: No space left on device"), "{}", err(&o));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -204,7 +198,6 @@ fn no_games_and_repeated_games_judge_nothing() {
         assert!(varied >= 30 && !out.contains("WARNING: only"), "{out}");
         assert!(out.contains("openings: each game opens with 4 random decisions"), "{out}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -246,7 +239,6 @@ fn results_and_seats_speak_the_variants_players() {
     assert!(err(&o).contains("`white` is not a player of xiangqi: its players are red (first) and black (second)"), "{}", err(&o));
     let o = run(&["selfplay", "othello", "--games", "2", "--first", "ab:d1", "--black", "ab:d2"], &data);
     assert!(err(&o).contains("black (the first seat) is given two engines"), "{}", err(&o));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -282,5 +274,4 @@ fn files_are_the_same_whatever_the_threads_and_without_times() {
     assert_eq!(a1, std::fs::read_to_string(file("a2.jsonl")).unwrap());
     assert!(!a1.contains("_time") && a1.lines().count() == 12, "{a1}");
     assert!(table.contains("(not timed)"), "{table}");
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -27,7 +27,8 @@ fn each_row_is_its_settings_own_study() {
     }
     // The first setting is the baseline; the other's difference has an interval.
     assert!(out.contains("(the first setting)") && out.lines().filter(|l| l.contains("[-") || l.contains("[+")).count() >= 1, "{out}");
-    let svg = crate::scratch("sweep-svg").join("s.svg");
+    let folder = crate::scratch("sweep-svg");
+    let svg = folder.join("s.svg");
     boardlab(&[&SWEEP[..], &["--by", "length", "--svg", svg.to_str().unwrap()]].concat(), &root);
     let svg = std::fs::read_to_string(svg).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("off_board=one_beyond") && svg.matches("<circle").count() == 2);
@@ -70,5 +71,4 @@ fn a_sweep_stopped_by_ctrl_c_resumes_to_the_same_table_and_shards_merge_into_it(
     let from: Vec<&str> = shards.iter().map(String::as_str).collect();
     let merged = boardlab(&[&args[..], &["--from"], &from[..]].concat(), &data);
     assert_eq!(merged, whole);
-    let _ = std::fs::remove_dir_all(&data);
 }

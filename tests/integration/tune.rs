@@ -27,7 +27,6 @@ fn the_report_is_the_same_for_any_number_of_threads() {
     {
         assert!(one.contains(part), "{part}: {one}");
     }
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -56,7 +55,6 @@ fn write_keeps_the_file_and_the_copy_plays_against_the_defaults() {
     let a = run(&["arena", "breakthrough", "ab:d1@eval=checkers", "ab:d1", "--games", "2", "--seed", "1"], &data);
     assert_eq!(a.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&a.stderr).contains("its rules are not the game's"), "{}", String::from_utf8_lossy(&a.stderr));
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -76,7 +74,6 @@ fn bad_input_is_refused() {
     fails(&["tune", "breakthrough", "--engine", "minimax"], 2, "--engine");
     fails(&["tune", "breakthrough", "--write", "--dry-run"], 2, "cannot be used with");
     fails(&["tune", "no-such-game"], 2, "unknown variant");
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
@@ -101,5 +98,4 @@ fn ctrl_c_fits_on_the_games_finished_and_writes_nothing() {
     assert!(out.contains("(interrupted: the games finished before Ctrl-C only)") && out.contains("(not written: interrupted)"), "{out}");
     assert!(out.contains("weight mobility"), "{out}");
     assert_eq!(std::fs::read_to_string(dir.join("variant.toml")).unwrap(), old);
-    let _ = std::fs::remove_dir_all(&data);
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn run(dir: &PathBuf, args: &[&str]) -> Output {
+fn run(dir: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_boardlab")).args(args).current_dir(dir).env("NO_COLOR", "1").output().unwrap()
 }
 
@@ -108,7 +108,6 @@ fn diff_sees_what_a_hook_does_to_the_position() {
     let report = out(&o);
     assert!(o.status.success(), "{report}");
     assert!(report.contains("after a man's move: on the landing cell A leaves the mover's king, B the mover's man"), "{report}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// One resolver: in an empty folder (as after `cargo install`), a variant made by `new` is found
@@ -149,7 +148,6 @@ fn a_new_variant_is_found_by_name_everywhere() {
         .output()
         .unwrap();
     assert!(o.status.success() && out(&o).contains("e2-e3"), "{}", out(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// docs/scenarios.md shows what the binary prints for the designer's loop (it drifted once).
@@ -167,5 +165,4 @@ fn the_designers_loop_in_the_docs_is_what_the_binary_prints() {
     let o = run(&dir, &["test", "mybasileus"]);
     let stdout = String::from_utf8_lossy(&o.stdout).to_string();
     assert!(docs.contains(stdout.trim_end()), "docs/scenarios.md should show:\n{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
