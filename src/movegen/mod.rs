@@ -526,6 +526,46 @@ mod tests {
         assert_eq!(list, vec![a, b, d, Move::quiet(5, 2), Move::quiet(0, 4)]);
     }
 
+    /// Random lists of moves from a few start cells (quiet moves, captures where they land,
+    /// captures elsewhere, chains; on boards of 128 cells, of 512 and past them), in runs and
+    /// out of them:
+    /// deduplication keeps the first of each move in order, as a plain search of the kept ones.
+    #[test]
+    fn dedup_is_keeping_the_first_of_each() {
+        use rand::RngExt;
+        let mut rng = crate::ai::rng(11);
+        for _ in 0..3000 {
+            let n = rng.random_range(0..40);
+            let mut list: Vec<Move> = Vec::with_capacity(n);
+            // Cells of a board of 128 cells, of 512, or past both.
+            let far = [0, 130, 400, 600][rng.random_range(0..4)];
+            while list.len() < n {
+                let from = [0, 3, 7, far][rng.random_range(0..4)];
+                // Sometimes a run of one start cell, sometimes a move alone.
+                for _ in 0..rng.random_range(1..6) {
+                    let to = [1, 2, 5, 9, far + 1][rng.random_range(0..5)];
+                    let m = match rng.random_range(0..5) {
+                        0 => Move::quiet(from, to),
+                        1 => Move::replace(from, to),
+                        2 | 3 => Move::capture_at(from, to, [4, 6, 10][rng.random_range(0..3)]),
+                        _ => Move::along(from, &[to, 12], &[4, 6]),
+                    };
+                    list.push(m);
+                }
+            }
+            let start = rng.random_range(0..=list.len().min(3));
+            let mut plain = list[..start].to_vec();
+            for &m in &list[start..] {
+                if !plain[start..].contains(&m) {
+                    plain.push(m);
+                }
+            }
+            let mut fast = list.clone();
+            dedup_from(&mut fast, start);
+            assert_eq!(fast, plain, "{list:?} from {start}");
+        }
+    }
+
     #[test]
     fn drops_fill_empty_cells_and_fall() {
         let v = Variant::load("tic-tac-toe", &[]).unwrap();
