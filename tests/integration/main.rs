@@ -55,39 +55,35 @@ pub fn latest_autosave(data: &std::path::Path) -> std::path::PathBuf {
     files.pop().expect("an autosave")
 }
 
-/// An empty scratch folder for one test, removed when the test is done with it (a test run
-/// leaves nothing in the system's temporary folder); kept where the test failed, so that what
-/// it wrote can be read, and said so.
+/// An empty scratch folder for one test, of its own (named `boardlab-NAME-` and a unique tail,
+/// so that tests running at once never share one), removed when the test is done with it: a
+/// test run leaves nothing in the system's temporary folder. Kept where the test failed, so
+/// that what it wrote can be read, and said so.
 pub fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("boardlab-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    Scratch(tempfile::Builder::new().prefix(&format!("boardlab-{name}-")).tempdir().unwrap())
 }
 
-/// A test's scratch folder ([`scratch`]): a path while it lives, removed when dropped unless
-/// the test is failing.
-pub struct Scratch(std::path::PathBuf);
+/// A test's scratch folder ([`scratch`]): a path while it lives.
+pub struct Scratch(tempfile::TempDir);
 
 impl std::ops::Deref for Scratch {
     type Target = std::path::Path;
     fn deref(&self) -> &std::path::Path {
-        &self.0
+        self.0.path()
     }
 }
 
 impl AsRef<std::path::Path> for Scratch {
     fn as_ref(&self) -> &std::path::Path {
-        &self.0
+        self.0.path()
     }
 }
 
 impl Drop for Scratch {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            eprintln!("the failed test's scratch folder is kept: {}", self.0.display());
-        } else {
-            let _ = std::fs::remove_dir_all(&self.0);
+            self.0.disable_cleanup(true);
+            eprintln!("the failed test's scratch folder is kept: {}", self.0.path().display());
         }
     }
 }
