@@ -90,9 +90,9 @@ pub(crate) enum Command {
         /// Share the root moves out over this many threads (the same count).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
         threads: u32,
-        /// Walk the tree with the general kernel (positions made and undone) even where the
-        /// rules let perft work on the cell sets alone, the last level the length of each list
-        /// (the same count; docs/cli.md).
+        /// Walk the tree with the general kernel as the search uses it (positions made and
+        /// undone, the last level counted as the search's mobility counts it) even where the
+        /// rules let perft walk the cell sets alone (the same count; docs/cli.md).
         #[arg(long)]
         general: bool,
         /// List every move through the reference mode (the simplest code, no shortcut) and

@@ -70,15 +70,17 @@ pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, Se
     }
 }
 
-/// [`perft`] (with `made`, [`perft_made`]) by the general kernel whatever the rules: every
-/// node a [`Position`], made and undone, its moves listed by the variant; without `made`, the
-/// last level is the length of its list, never a count on the cell sets (`perft --general`).
+/// [`perft`] (with `made`, [`perft_made`]) by the general kernel whatever the rules, as the
+/// search, self-play and the REPL use it (`perft --general`): every node a [`Position`], made
+/// and undone through [`Variant::make`], its moves listed by the variant; without `made`, the
+/// last level counted as the search's mobility counts it ([`Variant::count_moves`], where the
+/// plan allows; else the length of its list). Never the set walk.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) -> Result<u64, SearchError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_inner(v, pos, depth, &mut lists, if made || v.hooks_after_moves() { Leaves::Made } else { Leaves::Listed })
+    perft_inner(v, pos, depth, &mut lists, if made || v.hooks_after_moves() { Leaves::Made } else { Leaves::Counted })
 }
 
 /// [`perft`] by the reference mode ([`Variant::reference_moves`]): every node's moves listed
@@ -124,8 +126,6 @@ enum Leaves {
     Made,
     /// The last level counted: on the cell sets where the plan allows, else by listing.
     Counted,
-    /// The last level's moves listed and their list's length taken.
-    Listed,
 }
 
 /// The most threads a perft may split its root moves over.
@@ -211,7 +211,7 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
     }
     let (list, rest) = lists.split_first_mut().expect("one list per level");
     v.legal_moves(pos, list)?;
-    if leaves != Leaves::Made && depth == 1 {
+    if leaves == Leaves::Counted && depth == 1 {
         return Ok(list.len() as u64);
     }
     let mut n = 0;
