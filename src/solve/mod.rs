@@ -19,6 +19,7 @@ mod table;
 use crate::notation::Move;
 use crate::outcome::Winner;
 use crate::piece::Player;
+use crate::progress::thousands;
 use crate::state::Position;
 use crate::variant::Variant;
 use dfpn::{Dfpn, Stop, Val};
@@ -105,7 +106,7 @@ pub fn solve(v: &Variant, pos: &Position, limits: Limits, mut progress: impl FnM
         progress(&format!(
             "solving: can {} win? {} positions, table {}% full",
             rules.player_name(p),
-            crate::progress::thousands(n),
+            thousands(n),
             t.used * 100 / t.capacity().max(1)
         ))
     };
@@ -308,7 +309,7 @@ impl Solution {
             None if self.stopped == Some("the horizon limit") => {
                 format!("not proved: stopped by the horizon limit; no win for either side within {} plies", self.horizon)
             }
-            None => format!("not proved: stopped by {} after {} positions", self.stopped.unwrap_or("a limit"), self.nodes),
+            None => format!("not proved: stopped by {} after {} positions", self.stopped.unwrap_or("a limit"), thousands(self.nodes)),
         };
         s.push('\n');
         if let Some(b) = self.best {
@@ -321,9 +322,14 @@ impl Solution {
         for &(p, pn, dn) in &self.open {
             s.push_str(&format!("can {} win? proof number {pn}, disproof number {dn}\n", v.rules.player_name(p)));
         }
-        s.push_str(&format!("positions visited: {}\n", self.nodes));
+        s.push_str(&format!("positions visited: {}\n", thousands(self.nodes)));
         let (used, size) = self.table;
-        s.push_str(&format!("table: {used} positions kept, room for {size} ({} MiB)\n", (size * ENTRY_BYTES) >> 20));
+        s.push_str(&format!(
+            "table: {} positions kept, room for {} ({} MiB)\n",
+            thousands(used as u64),
+            thousands(size as u64),
+            (size * ENTRY_BYTES) >> 20
+        ));
         s
     }
 }
