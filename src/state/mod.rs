@@ -197,6 +197,9 @@ struct Frame {
     castle: CastleRights,
     clock: u32,
     prisoners: [u32; 2],
+    since: u32,
+    recorded_total: u32,
+    grew: bool,
     top: [Top; 2],
     /// Whether a continuation or result was saved on `saved_extra`.
     extra: bool,
@@ -247,6 +250,15 @@ pub struct Position {
     /// Position keys since the start position (inclusive), for repetition rules and for the
     /// search's view of positions that already occurred.
     history: Vec<u64>,
+    /// Where in `history` the positions that may equal the current one begin: while the
+    /// board's piece total has never risen along the history (`grew`), a position recorded
+    /// before the total last fell has more pieces than every later one, so the repetition
+    /// count need not read it. 0 once the total rose.
+    since: u32,
+    /// The board's piece total when the last history entry was recorded.
+    recorded_total: u32,
+    /// Whether the piece total rose at some record of the history.
+    grew: bool,
     /// Each board write since the first unfinished move: (cell, the code before), undone in
     /// reverse (a move changes two or three cells; copying the board and the per-code sets
     /// cost more than the move).
@@ -300,6 +312,9 @@ impl Clone for Position {
             crown_by,
             top,
             history,
+            since,
+            recorded_total,
+            grew,
             cell_log,
             attr_log,
             saved_counters,
@@ -330,6 +345,9 @@ impl Clone for Position {
         *crown_by = o.crown_by;
         *top = o.top;
         history.clone_from(&o.history);
+        *since = o.since;
+        *recorded_total = o.recorded_total;
+        *grew = o.grew;
         cell_log.clone_from(&o.cell_log);
         attr_log.clone_from(&o.attr_log);
         saved_counters.clone_from(&o.saved_counters);
@@ -419,6 +437,7 @@ impl Position {
             p.set_gates(ByPlayer::new(gates[0], gates[1]));
         }
         p.history.push(p.hash);
+        p.recorded_total = p.total();
         p.reserve_plies(START_PLIES);
         p
     }
@@ -589,9 +608,19 @@ impl Position {
     }
 
     /// How many times the current key occurs in the history (the current position included).
+    /// Read from where a position with as many pieces may stand (`since`; from the start where
+    /// the board now holds more pieces than at the last record, as a hook that placed some may
+    /// ask before the move is recorded).
     pub(crate) fn repetitions(&self) -> usize {
         let k = self.hash;
-        self.history.iter().filter(|&&h| h == k).count()
+        let from = if self.total() > self.recorded_total { 0 } else { self.since as usize };
+        self.history[from..].iter().filter(|&&h| h == k).count()
+    }
+
+    /// The board's piece total.
+    #[inline(always)]
+    fn total(&self) -> u32 {
+        self.counts.0[0] + self.counts.0[1]
     }
 
     #[inline(always)]
@@ -811,6 +840,9 @@ impl Position {
             castle: self.castle,
             clock: self.clock,
             prisoners: self.prisoners.0,
+            since: self.since,
+            recorded_total: self.recorded_total,
+            grew: self.grew,
             top: self.top.0,
             extra,
         });
@@ -1388,6 +1420,13 @@ impl Position {
 
     /// Records the current position in the repetition history (after the move's hooks ran).
     pub(crate) fn record(&mut self) {
+        let total = self.total();
+        if total > self.recorded_total {
+            (self.grew, self.since) = (true, 0);
+        } else if total < self.recorded_total && !self.grew {
+            self.since = self.history.len() as u32;
+        }
+        self.recorded_total = total;
         self.history.push(self.hash);
     }
 
@@ -1453,6 +1492,7 @@ impl Position {
         self.prisoners = ByPlayer(f.prisoners);
         self.top = ByPlayer(f.top);
         self.history.truncate(f.history_len as usize);
+        (self.since, self.recorded_total, self.grew) = (f.since, f.recorded_total, f.grew);
         self.frames.pop();
     }
 
@@ -1784,6 +1824,53 @@ mod tests {
         v.play(&mut pos, "a1-b2").unwrap();
         occupancy_matches(&pos);
         assert_eq!(pos.cells_of(Player::FIRST).collect::<Vec<_>>().len(), 2);
+    }
+
+    #[test]
+    fn repetitions_read_from_the_last_fall_count_every_return() {
+        // The count from where the pieces last fell, against the whole history's, after every
+        // move and every undo of random games: with captures only (chess, checkers, Pyramida's
+        // escapes), with drops of captured pieces (crazyhouse, shogi) and placements (Go,
+        // Othello), and in positions read from text.
+        use rand::RngExt;
+        let plain = |p: &Position| p.history.iter().filter(|&&h| h == p.hash).count();
+        let mut bounded = 0;
+        for name in ["chess", "checkers", "pyramida", "crazyhouse", "shogi", "go", "othello", "kalah"] {
+            let v = Variant::load(name, &[]).unwrap();
+            let mut rng = crate::ai::rng(7);
+            let mut moves = Vec::new();
+            for game in 0..12 {
+                let mut pos = if game % 3 == 2 { Position::from_line(&v.rules, &v.start().to_text(&v.rules)).unwrap() } else { v.start() };
+                for ply in 0..300 {
+                    v.legal_moves(&mut pos, &mut moves).unwrap();
+                    if moves.is_empty() || pos.result().is_some() {
+                        break;
+                    }
+                    // Two plies forward and one back, now and then: undo restores the bound.
+                    let m = moves[rng.random_range(0..moves.len())];
+                    v.make(&mut pos, &m).unwrap();
+                    assert_eq!(pos.repetitions(), plain(&pos), "{name} game {game} ply {ply}");
+                    if ply % 7 == 3 {
+                        pos.undo();
+                        assert_eq!(pos.repetitions(), plain(&pos), "{name} game {game} ply {ply}, undone");
+                        v.make(&mut pos, &m).unwrap();
+                    }
+                    bounded += usize::from(pos.since > 0);
+                }
+            }
+        }
+        assert!(bounded > 1000, "the history was read from a later start {bounded} times");
+        // A piece taken off and put back: the start recurs, read again from the start.
+        let v = Variant::load("chess", &[]).unwrap();
+        let (mut pos, z) = (v.start(), &v.rules.zobrist);
+        let e2 = v.rules.geometry.parse_cell("e2").unwrap().0;
+        let pawn = pos.piece(e2);
+        pos.set_piece(z, e2, PieceCode::EMPTY);
+        pos.record();
+        assert_eq!((pos.since, pos.repetitions()), (1, 1));
+        pos.set_piece(z, e2, pawn);
+        pos.record();
+        assert_eq!((pos.since, pos.repetitions()), (0, 2));
     }
 
     #[test]
