@@ -1846,7 +1846,7 @@ mod tests {
                     if moves.is_empty() || pos.result().is_some() {
                         break;
                     }
-                    // Two plies forward and one back, now and then: undo restores the bound.
+                    // Now and then the move is taken back and made again: undo restores the bound.
                     let m = moves[rng.random_range(0..moves.len())];
                     v.make(&mut pos, &m).unwrap();
                     assert_eq!(pos.repetitions(), plain(&pos), "{name} game {game} ply {ply}");

@@ -152,7 +152,7 @@ impl Position {
         }
         p.rehash(rules);
         p.history.push(p.hash);
-        p.recorded_total = p.counts().0[0] + p.counts().0[1];
+        p.recorded_total = p.total();
         Ok(p)
     }
 
