@@ -1834,7 +1834,7 @@ mod tests {
         // Othello), and in positions read from text.
         use rand::RngExt;
         let plain = |p: &Position| p.history.iter().filter(|&&h| h == p.hash).count();
-        let mut bounded = 0;
+        let (mut bounded, mut repeated) = (0, 0);
         for name in ["chess", "checkers", "pyramida", "crazyhouse", "shogi", "go", "othello", "kalah"] {
             let v = Variant::load(name, &[]).unwrap();
             let mut rng = crate::ai::rng(7);
@@ -1856,10 +1856,13 @@ mod tests {
                         v.make(&mut pos, &m).unwrap();
                     }
                     bounded += usize::from(pos.since > 0);
+                    repeated += usize::from(pos.since > 0 && pos.repetitions() > 1);
                 }
             }
         }
         assert!(bounded > 1000, "the history was read from a later start {bounded} times");
+        // (Returns the bound had to find: a count that read too little would differ above.)
+        assert!(repeated >= 10, "a position recurred behind a later start {repeated} times");
         // A piece taken off and put back: the start recurs, read again from the start.
         let v = Variant::load("chess", &[]).unwrap();
         let (mut pos, z) = (v.start(), &v.rules.zobrist);
