@@ -395,6 +395,14 @@ pub(crate) struct Plan {
     /// listing its moves, and list only the moves it wants
     /// ([`crate::Variant::legal_moves_kept`]).
     pub(crate) always_moves: bool,
+    /// Whether the legal list is the list of moves each of which the rules' filters keep,
+    /// each judged alone, and there is a filter to ask (the check test, the giving-check,
+    /// drop-mate, calm-form or ko test): no hook shapes the list, no capture policy reads the
+    /// whole list (nothing compulsory, no late policy), and no filter adds a move (the facing
+    /// rule lists a pass while the royal pieces face). A caller may then test only the moves
+    /// it wants
+    /// ([`crate::Variant::legal_kept_and_any`]).
+    pub(crate) judged_alone: bool,
 }
 
 impl Plan {
@@ -447,6 +455,15 @@ impl Plan {
             takes_unlisted: all.takes_unlisted,
             converts: all.converts,
             promotes_from: promotion_sources(rules),
+            judged_alone: kernel_lists
+                && !rules.compulsory()
+                && rules.late_policy.is_none()
+                && !rules.facing
+                && (rules.check_illegal
+                    || rules.no_giving_check
+                    || rules.drop_no_mate
+                    || rules.calm_forms
+                    || rules.go.ko != crate::rules::groups::Ko::None),
             always_moves: kernel_lists
                 && rules.may_pass
                 && !rules.compulsory()

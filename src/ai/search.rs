@@ -35,6 +35,7 @@ use crate::rules::eval::ImplicitTakes;
 use crate::rules::{Form, Hook, mix};
 use crate::script::ScriptError;
 use crate::state::Position;
+use crate::variant::Judged;
 use crate::variant::Variant;
 use rand::RngExt;
 use std::sync::Arc;
@@ -594,6 +595,8 @@ struct Searcher<'a> {
     keys: Vec<Vec<Ranked>>,
     pv: Vec<Vec<Move>>,
     sorted: MoveList,
+    /// The moves a quiescence node's list leaves out ([`Variant::legal_kept_and_any`]).
+    rest: MoveList,
     nodes: u64,
     max_nodes: u64,
     deadline: Option<Instant>,
@@ -712,6 +715,7 @@ impl<'a> Searcher<'a> {
             keys: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 2],
             sorted: Vec::new(),
+            rest: Vec::new(),
             nodes: 0,
             max_nodes: match budget {
                 Budget::Nodes(n) => n,
@@ -1089,15 +1093,29 @@ impl<'a> Searcher<'a> {
         (key, tt_mv): (u64, u32),
         (check, stat): (bool, Option<i32>),
     ) -> Result<i32, Stop> {
-        self.v.legal_moves(pos, moves)?;
-        if moves.is_empty() {
-            return Ok(self.no_moves_score(pos, ply));
-        }
-        let mut ranked = std::mem::take(&mut self.keys[ply]);
-        self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
-        let r = self.search_moves(pos, moves, &mut ranked, (depth, alpha, beta, ply), (check, stat));
-        self.keys[ply] = ranked;
-        let (best, best_key) = r?;
+        // Where each move is judged alone, the moves are tested as they come up in the search
+        // order (most nodes are cut after one or two): the legal ones, in the same order.
+        let mut judged = self.v.unfiltered_moves(pos, moves)?.then(Judged::default);
+        let (best, best_key) = loop {
+            if judged.is_none() {
+                self.v.legal_moves(pos, moves)?;
+            }
+            if moves.is_empty() {
+                if judged.take().is_some() {
+                    continue;
+                }
+                return Ok(self.no_moves_score(pos, ply));
+            }
+            let mut ranked = std::mem::take(&mut self.keys[ply]);
+            self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
+            let r = self.search_moves(pos, moves, &mut ranked, (depth, alpha, beta, ply), (check, stat), judged.as_mut());
+            self.keys[ply] = ranked;
+            match r? {
+                // None was legal: the legal list says what the player does (no move, or a pass).
+                (best, _) if best == -INF && judged.take().is_some() => {}
+                found => break found,
+            }
+        };
         self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha, beta));
         Ok(best)
     }
@@ -1113,14 +1131,24 @@ impl<'a> Searcher<'a> {
         ranked: &mut [Ranked],
         (depth, mut alpha, beta, ply): (i32, i32, i32, usize),
         (check, stat): (bool, Option<i32>),
+        mut judged: Option<&mut Judged>,
     ) -> Result<(i32, u32), Stop> {
         let side = pos.side();
         let pv_node = beta - alpha > 1;
         let futile = stat.filter(|_| depth <= 2 && self.pruning.futility && !check).map(|e| e + FUTILITY_MARGIN * depth);
         let (mut best, mut best_key) = (-INF, 0);
-        for i in 0..ranked.len() {
-            let Ranked { rank: (rank, at), key, takes } = pick(ranked, i);
+        // The legal moves come up as `i` counts them.
+        let mut i = 0;
+        for j in 0..ranked.len() {
+            let Ranked { rank: (rank, at), key, takes } = pick(ranked, j);
             let m = moves[at as usize];
+            if let Some(j) = judged.as_deref_mut()
+                && !self.v.legal_alone(pos, &m, j, &mut self.rest)?
+            {
+                continue;
+            }
+            i += 1;
+            let i = i - 1;
             let quiet = -rank < COUNTER_RANK && !takes && m.promoted().is_none();
             self.v.make(pos, &m)?;
             self.tt.touch(self.key(pos));
@@ -1316,13 +1344,26 @@ impl<'a> Searcher<'a> {
         }
         // (The evaluation's mobility term takes the count of the list where it is one.) Standing
         // pat, only captures are searched: where the stand came first, only they are listed.
+        let implicit = self.implicit;
         let own = match known {
             Some(_) => {
-                let implicit = self.implicit;
                 self.v.legal_moves_kept(pos, moves, &mut |p, m| m.is_capture() || (implicit && self.unlisted_takes(p, m) > 0))?;
                 None
             }
-            None => self.v.legal_moves_and_mobility(pos, moves)?,
+            None => {
+                // Where the filters judge each move alone, the moves the stand-pat search would
+                // skip are tested only until one is legal (a player with a legal move is
+                // neither mated nor stalemated): the same score, without testing them all.
+                let mut rest = std::mem::take(&mut self.rest);
+                let kept = self
+                    .v
+                    .legal_kept_and_any(pos, moves, &mut rest, &mut |p, m| m.is_capture() || (implicit && self.unlisted_takes(p, m) > 0));
+                self.rest = rest;
+                match kept? {
+                    Some(own) => return Ok(Ok((own, None))),
+                    None => self.v.legal_moves_and_mobility(pos, moves)?,
+                }
+            }
         };
         if let Some(s) = known
             && moves.is_empty()

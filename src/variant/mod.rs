@@ -11,7 +11,7 @@ mod sow;
 
 pub use locate::shipped_names;
 pub(crate) use locate::{MAX_FILE_BYTES, Origin, SHIPPED, all_variants, read_merged};
-pub(crate) use play::{MoveListError, PlayError};
+pub(crate) use play::{Judged, MoveListError, PlayError};
 
 use crate::rules::validate::{Merged, validate};
 use crate::rules::{Hook, HookFilter, HookSetting, LoadError, Ruleset, SourceFile};

@@ -49,6 +49,15 @@ struct RoyalHint {
     free: Option<u128>,
 }
 
+/// What the rules' filters read of a position once for all its moves (the check test's
+/// [`RoyalHint`], whether the player is in check), kept while moves of one position are judged
+/// one at a time ([`Variant::legal_alone`]); empty until a filter asks.
+#[derive(Default)]
+pub(crate) struct Judged {
+    hint: Option<Option<RoyalHint>>,
+    in_check: Option<bool>,
+}
+
 /// Why a move could not be played.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PlayError {
@@ -235,6 +244,90 @@ impl Variant {
         Ok(())
     }
 
+    /// Where the plan says every rule judges a move alone ([`crate::plan::Plan::judged_alone`])
+    /// and the position has no continuation or result: the legal moves `keep` keeps, in
+    /// [`Variant::legal_moves`]' order, each tested by the rules' filters only if kept, and
+    /// whether the player has a legal move at all (the moves dropped are tested a few at a
+    /// time until one passes); with the mobility [`Variant::legal_moves_and_mobility`] would
+    /// return. `None` elsewhere, and where no move is legal (then the caller lists them: the
+    /// rule for a player without moves reads the empty list). What a quiescence search asks
+    /// where a player may have no move: the captures, and whether it is mated or stalemated.
+    /// `rest` is overwritten.
+    pub(crate) fn legal_kept_and_any(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        rest: &mut MoveList,
+        keep: &mut dyn FnMut(&mut Position, &Move) -> bool,
+    ) -> Result<Option<Option<usize>>, ScriptError> {
+        if !self.plan.judged_alone || pos.continuation().is_some() || pos.result().is_some() {
+            return Ok(None);
+        }
+        out.clear();
+        rest.clear();
+        let mobility = self.unfiltered(pos, out, 0)?;
+        let mut kept = 0;
+        for i in 0..out.len() {
+            let m = out[i];
+            if keep(pos, &m) {
+                out[kept] = m;
+                kept += 1;
+            } else {
+                rest.push(m);
+            }
+        }
+        out.truncate(kept);
+        let mut judged = Judged::default();
+        self.apply_filters_judged(pos, out, 0, None, &mut judged)?;
+        if !out.is_empty() {
+            return Ok(Some(mobility));
+        }
+        // A few at a time: the first is legal in most positions.
+        let mut from = 0;
+        while from < rest.len() {
+            let to = (from + 4).min(rest.len());
+            let start = out.len();
+            out.extend_from_slice(&rest[from..to]);
+            self.apply_filters_judged(pos, out, start, None, &mut judged)?;
+            if !out.is_empty() {
+                out.clear();
+                return Ok(Some(mobility));
+            }
+            from = to;
+        }
+        Ok(None)
+    }
+
+    /// The moves of `pos` before the rules' filters, in the legal list's order, where the plan
+    /// says each is judged alone ([`crate::plan::Plan::judged_alone`]) and the position has no
+    /// continuation or result: the legal list is then the moves of this one that
+    /// [`Variant::legal_alone`] keeps, unless it keeps none (a rule may give a player without a
+    /// move a pass). `false` elsewhere (`out` untouched).
+    pub(crate) fn unfiltered_moves(&self, pos: &mut Position, out: &mut MoveList) -> Result<bool, ScriptError> {
+        if !self.plan.judged_alone || pos.continuation().is_some() || pos.result().is_some() {
+            return Ok(false);
+        }
+        out.clear();
+        self.unfiltered(pos, out, 0)?;
+        Ok(true)
+    }
+
+    /// Whether the rules' filters keep `m`, a move of [`Variant::unfiltered_moves`]' list of
+    /// `pos`: whether it is legal. `judged` keeps what the filters read of `pos` for its next
+    /// moves (one per position); `scratch` is overwritten.
+    pub(crate) fn legal_alone(
+        &self,
+        pos: &mut Position,
+        m: &Move,
+        judged: &mut Judged,
+        scratch: &mut MoveList,
+    ) -> Result<bool, ScriptError> {
+        scratch.clear();
+        scratch.push(*m);
+        self.apply_filters_judged(pos, scratch, 0, None, judged)?;
+        Ok(!scratch.is_empty())
+    }
+
     /// The number of legal moves here, where the cell sets can count them without a list
     /// (`None`: [`Variant::legal_moves`] must list them; see [`crate::rules::setwise`]). What
     /// perft's last level asks.
@@ -296,11 +389,24 @@ impl Variant {
         pos: &mut Position,
         out: &mut MoveList,
         start: usize,
+        refused: Option<&mut Vec<(Move, String)>>,
+    ) -> Result<(), ScriptError> {
+        self.apply_filters_judged(pos, out, start, refused, &mut Judged::default())
+    }
+
+    /// [`Variant::apply_filters`], with what they read of `pos` kept in `judged` (for the
+    /// next moves of the same position).
+    fn apply_filters_judged(
+        &self,
+        pos: &mut Position,
+        out: &mut MoveList,
+        start: usize,
         mut refused: Option<&mut Vec<(Move, String)>>,
+        judged: &mut Judged,
     ) -> Result<(), ScriptError> {
         let r = &self.rules;
         if r.check_illegal {
-            self.remove_checks(pos, out, start, refused.as_deref_mut())?;
+            self.remove_checks(pos, out, start, refused.as_deref_mut(), judged)?;
         }
         if r.no_giving_check {
             self.remove_giving_checks(pos, out, start, refused.as_deref_mut())?;
@@ -315,7 +421,7 @@ impl Variant {
             self.remove_ko(pos, out, start, refused.as_deref_mut())?;
         }
         if r.calm_forms {
-            self.remove_calm_in_check(pos, out, start, refused);
+            self.remove_calm_in_check(pos, out, start, refused, judged);
         }
         Ok(())
     }
@@ -330,9 +436,10 @@ impl Variant {
         out: &mut MoveList,
         start: usize,
         refused: Option<&mut Vec<(Move, String)>>,
+        judged: &mut Judged,
     ) -> Result<(), ScriptError> {
         let me = pos.side();
-        let hint = self.royal_hint(pos, me);
+        let hint = *judged.hint.get_or_insert_with(|| self.royal_hint(pos, me));
         let free = hint.and_then(|h| h.free);
         // The moves safe on sight are kept without a test.
         keep_unrefused(out, start, refused, |m, words| {
@@ -415,8 +522,9 @@ impl Variant {
         out: &mut MoveList,
         start: usize,
         refused: Option<&mut Vec<(Move, String)>>,
+        judged: &mut Judged,
     ) {
-        if pos.continuation().is_some() || !self.in_check(pos) {
+        if pos.continuation().is_some() || !*judged.in_check.get_or_insert_with(|| self.in_check(pos)) {
             return;
         }
         let rules = &*self.rules;
@@ -1606,6 +1714,58 @@ mod tests {
                 let m = all[r.random_range(0..all.len())];
                 v.make(&mut pos, &m).unwrap();
             }
+        }
+    }
+
+    /// Where [`Variant::legal_kept_and_any`] answers, its moves are the legal list filtered
+    /// afterwards, in its order, the player has a legal move, and the mobility is the one the
+    /// whole list gives; where it does not, the plan does not allow it, the turn continues, or
+    /// no move is legal (but the pass a rule gives a player without one). From random games of every shipped variant, for two ways to keep
+    /// moves (captures; every third cell), with positions where nothing kept is legal but
+    /// some other move is (its moves tested a few at a time).
+    #[test]
+    fn kept_and_any_are_the_legal_list_filtered() {
+        let (mut answered, mut only_rest, mut judged) = (0, 0, 0);
+        for name in crate::variant::shipped_names() {
+            let v = Variant::load(&name, &[]).unwrap();
+            judged += v.plan.judged_alone as u32;
+            let (mut all, mut kept, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+            v.random_positions(5, 4, 60, |pos, _| {
+                let mobility = v.legal_moves_and_mobility(pos, &mut all).unwrap();
+                for k in 0..2u16 {
+                    let keep = |m: &Move| if k == 0 { m.is_capture() } else { m.to().is_some_and(|c| c % 3 == 0) };
+                    let got = v.legal_kept_and_any(pos, &mut kept, &mut rest, &mut |_, m| keep(m)).unwrap();
+                    let Some(mob) = got else {
+                        let mid_turn = pos.continuation().is_some() || pos.result().is_some();
+                        // (A player without a move may be given a pass: the rule reads the empty list.)
+                        let none = all.iter().all(|m| *m == Move::PASS);
+                        assert!(!v.plan.judged_alone || mid_turn || none, "{name}: no answer with legal moves");
+                        continue;
+                    };
+                    let want: Vec<Move> = all.iter().copied().filter(|m| keep(m)).collect();
+                    assert_eq!(kept, want, "{name}, keep {k}, in {}", pos.to_text(&v.rules));
+                    assert!(!all.is_empty(), "{name}: a legal move was said to exist");
+                    assert_eq!(mob, mobility, "{name}: the mobility");
+                    answered += 1;
+                    only_rest += kept.is_empty() as u32;
+                }
+            });
+        }
+        assert!(judged > 15 && answered > 5000 && only_rest > 1000, "{judged} variants, {answered} answers, {only_rest} from the rest");
+        // Checkmate (a capture kept but refused, the other moves too) and stalemate (no
+        // capture, every other move refused): no answer; a legal capture, or only a king's
+        // step out of check: an answer.
+        let v = Variant::load("chess", &[]).unwrap();
+        let (mut kept, mut rest) = (Vec::new(), Vec::new());
+        for (fen, answers) in [
+            ("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", false),
+            ("k7/8/1QK5/8/8/8/8/8 b - - 0 1", false),
+            ("k7/1Q6/8/8/8/8/8/7K b - - 0 1", true),
+            ("kr6/pp6/8/8/8/8/8/K1r5 w - - 0 1", true),
+        ] {
+            let mut pos = crate::fen::read(&v.rules, fen).unwrap();
+            let got = v.legal_kept_and_any(&mut pos, &mut kept, &mut rest, &mut |_, m| m.is_capture()).unwrap();
+            assert_eq!(got.is_some(), answers, "{fen}");
         }
     }
 

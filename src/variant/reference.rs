@@ -62,7 +62,7 @@ impl Variant {
             self.reference_facing(pos, out, start)?;
         }
         if self.rules.calm_forms {
-            self.remove_calm_in_check(pos, out, start, None);
+            self.remove_calm_in_check(pos, out, start, None, &mut super::play::Judged::default());
         }
         movegen::late_policy(&self.rules, out, start);
         if pos.continuation().is_some() && start > 0 {
