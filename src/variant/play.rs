@@ -229,15 +229,7 @@ impl Variant {
         } else {
             self.legal_moves(pos, out)?;
         }
-        let mut kept = 0;
-        for i in 0..out.len() {
-            let m = out[i];
-            if keep(pos, &m) {
-                out[kept] = m;
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        keep_moves(pos, out, keep, None);
         if early {
             self.apply_filters(pos, out, 0, None)?;
         }
@@ -266,17 +258,7 @@ impl Variant {
         out.clear();
         rest.clear();
         let mobility = self.unfiltered(pos, out, 0)?;
-        let mut kept = 0;
-        for i in 0..out.len() {
-            let m = out[i];
-            if keep(pos, &m) {
-                out[kept] = m;
-                kept += 1;
-            } else {
-                rest.push(m);
-            }
-        }
-        out.truncate(kept);
+        keep_moves(pos, out, keep, Some(rest));
         let mut judged = Judged::default();
         self.apply_filters_judged(pos, out, 0, None, &mut judged)?;
         if !out.is_empty() {
@@ -1647,6 +1629,27 @@ impl Variant {
     pub fn take_output(&self) -> Vec<String> {
         self.script.as_ref().map(|s| s.take_output()).unwrap_or_default()
     }
+}
+
+/// Keeps in `out` the moves `keep` keeps, in their order; the others go to `dropped` where
+/// one is given.
+fn keep_moves(
+    pos: &mut Position,
+    out: &mut MoveList,
+    keep: &mut dyn FnMut(&mut Position, &Move) -> bool,
+    mut dropped: Option<&mut MoveList>,
+) {
+    let mut kept = 0;
+    for i in 0..out.len() {
+        let m = out[i];
+        if keep(pos, &m) {
+            out[kept] = m;
+            kept += 1;
+        } else if let Some(d) = dropped.as_deref_mut() {
+            d.push(m);
+        }
+    }
+    out.truncate(kept);
 }
 
 /// Keeps the moves of `out[start..]` that `refuse` lets through, in order (kept moves slide down
