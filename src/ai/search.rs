@@ -1110,11 +1110,12 @@ impl<'a> Searcher<'a> {
             self.rank(pos, moves, tt_mv, ply, false, &mut ranked);
             let r = self.search_moves(pos, moves, &mut ranked, (depth, alpha, beta, ply), (check, stat), judged.as_mut());
             self.keys[ply] = ranked;
-            match r? {
-                // None was legal: the legal list says what the player does (no move, or a pass).
-                (best, _) if best == -INF && judged.take().is_some() => {}
-                found => break found,
+            let found = r?;
+            // None was legal: the legal list says what the player does (no move, or a pass).
+            if found.0 == -INF && judged.take().is_some() {
+                continue;
             }
+            break found;
         };
         self.tt.store(key, best_key, to_tt(best, ply), depth, bound(best, alpha, beta));
         Ok(best)

@@ -1720,7 +1720,10 @@ mod tests {
         }
     }
 
-    /// Where [`Variant::legal_kept_and_any`] answers, its moves are the legal list filtered
+    /// Where the moves before the filters are listed ([`Variant::unfiltered_moves`]), those
+    /// [`Variant::legal_alone`] keeps one at a time (a move made and taken back between two
+    /// questions, as in the search) are the legal list. Where [`Variant::legal_kept_and_any`]
+    /// answers, its moves are the legal list filtered
     /// afterwards, in its order, the player has a legal move, and the mobility is the one the
     /// whole list gives; where it does not, the plan does not allow it, the turn continues, or
     /// no move is legal (but the pass a rule gives a player without one). From random games of every shipped variant, for two ways to keep
@@ -1728,13 +1731,28 @@ mod tests {
     /// some other move is (its moves tested a few at a time).
     #[test]
     fn kept_and_any_are_the_legal_list_filtered() {
-        let (mut answered, mut only_rest, mut judged) = (0, 0, 0);
+        let (mut answered, mut only_rest, mut judged, mut alone) = (0, 0, 0, 0);
         for name in crate::variant::shipped_names() {
             let v = Variant::load(&name, &[]).unwrap();
             judged += v.plan.judged_alone as u32;
             let (mut all, mut kept, mut rest) = (Vec::new(), Vec::new(), Vec::new());
             v.random_positions(5, 4, 60, |pos, _| {
                 let mobility = v.legal_moves_and_mobility(pos, &mut all).unwrap();
+                // One move at a time, as the search asks, each tried and taken back between.
+                // (Not where the list is a pass given to a player without moves.)
+                if v.unfiltered_moves(pos, &mut kept).unwrap() && all.as_slice() != [Move::PASS] {
+                    let mut judged = Judged::default();
+                    let mut one_by_one = Vec::new();
+                    for m in kept.clone() {
+                        if v.legal_alone(pos, &m, &mut judged, &mut rest).unwrap() {
+                            one_by_one.push(m);
+                            v.make(pos, &m).unwrap();
+                            pos.undo();
+                        }
+                    }
+                    assert_eq!(one_by_one, all, "{name}, one by one, in {}", pos.to_text(&v.rules));
+                    alone += 1;
+                }
                 for k in 0..2u16 {
                     let keep = |m: &Move| if k == 0 { m.is_capture() } else { m.to().is_some_and(|c| c % 3 == 0) };
                     let got = v.legal_kept_and_any(pos, &mut kept, &mut rest, &mut |_, m| keep(m)).unwrap();
@@ -1754,7 +1772,10 @@ mod tests {
                 }
             });
         }
-        assert!(judged > 15 && answered > 5000 && only_rest > 1000, "{judged} variants, {answered} answers, {only_rest} from the rest");
+        assert!(
+            judged > 15 && answered > 5000 && only_rest > 1000 && alone > 2000,
+            "{judged} variants, {answered} answers, {only_rest} from the rest, {alone} lists one by one"
+        );
         // Checkmate (a capture kept but refused, the other moves too) and stalemate (no
         // capture, every other move refused): no answer; a legal capture, or only a king's
         // step out of check: an answer.
