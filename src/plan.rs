@@ -400,8 +400,7 @@ pub(crate) struct Plan {
     /// drop-mate, calm-form or ko test): no hook shapes the list, no capture policy reads the
     /// whole list (nothing compulsory, no late policy), and no filter adds a move (the facing
     /// rule lists a pass while the royal pieces face). A caller may then test only the moves
-    /// it wants
-    /// ([`crate::Variant::legal_kept_and_any`]).
+    /// it wants ([`crate::Variant::legal_kept_and_any`], [`crate::Variant::legal_alone`]).
     pub(crate) judged_alone: bool,
 }
 

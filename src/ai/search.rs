@@ -844,6 +844,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether `m` takes something: a victim it lists, or (where the rules take what a move
+    /// does not list) one it takes unlisted. What a quiescence search standing pat keeps.
+    fn takes(&self, pos: &mut Position, m: &Move) -> bool {
+        m.is_capture() || (self.implicit && self.unlisted_takes(pos, m) > 0)
+    }
+
     /// How much `m`, which lists no victim, takes or converts where the rules take what a move
     /// does not list: 0 where the board before it shows it cannot
     /// ([`Position::may_take_unlisted`]), else played by the kernel and taken back
@@ -1138,18 +1144,19 @@ impl<'a> Searcher<'a> {
         let pv_node = beta - alpha > 1;
         let futile = stat.filter(|_| depth <= 2 && self.pruning.futility && !check).map(|e| e + FUTILITY_MARGIN * depth);
         let (mut best, mut best_key) = (-INF, 0);
-        // The legal moves come up as `i` counts them.
-        let mut i = 0;
-        for j in 0..ranked.len() {
-            let Ranked { rank: (rank, at), key, takes } = pick(ranked, j);
+        // `i` counts the legal moves reached (where the moves are judged one at a time, some
+        // picked are not legal).
+        let mut legal = 0;
+        for at_rank in 0..ranked.len() {
+            let Ranked { rank: (rank, at), key, takes } = pick(ranked, at_rank);
             let m = moves[at as usize];
-            if let Some(j) = judged.as_deref_mut()
-                && !self.v.legal_alone(pos, &m, j, &mut self.rest)?
+            if let Some(jd) = judged.as_deref_mut()
+                && !self.v.legal_alone(pos, &m, jd, &mut self.rest)?
             {
                 continue;
             }
-            i += 1;
-            let i = i - 1;
+            let i = legal;
+            legal += 1;
             let quiet = -rank < COUNTER_RANK && !takes && m.promoted().is_none();
             self.v.make(pos, &m)?;
             self.tt.touch(self.key(pos));
@@ -1345,10 +1352,9 @@ impl<'a> Searcher<'a> {
         }
         // (The evaluation's mobility term takes the count of the list where it is one.) Standing
         // pat, only captures are searched: where the stand came first, only they are listed.
-        let implicit = self.implicit;
         let own = match known {
             Some(_) => {
-                self.v.legal_moves_kept(pos, moves, &mut |p, m| m.is_capture() || (implicit && self.unlisted_takes(p, m) > 0))?;
+                self.v.legal_moves_kept(pos, moves, &mut |p, m| self.takes(p, m))?;
                 None
             }
             None => {
@@ -1356,9 +1362,7 @@ impl<'a> Searcher<'a> {
                 // skip are tested only until one is legal (a player with a legal move is
                 // neither mated nor stalemated): the same score, without testing them all.
                 let mut rest = std::mem::take(&mut self.rest);
-                let kept = self
-                    .v
-                    .legal_kept_and_any(pos, moves, &mut rest, &mut |p, m| m.is_capture() || (implicit && self.unlisted_takes(p, m) > 0));
+                let kept = self.v.legal_kept_and_any(pos, moves, &mut rest, &mut |p, m| self.takes(p, m));
                 self.rest = rest;
                 match kept? {
                     Some(own) => return Ok(Ok((own, None))),
