@@ -125,10 +125,10 @@ impl SetPerft {
     pub(crate) fn of(rules: &Ruleset) -> Option<SetPerft> {
         let sw: &Setwise = rules.setwise.as_ref()?;
         let pol = &rules.captures;
-        let pieces = sw
-            .codes
-            .iter()
-            .all(|c| c.jumps.is_some() && c.steps.as_ref().is_some_and(|s| s.take.is_empty() && s.masks.is_empty() && s.leaps.is_empty()));
+        let pieces = sw.codes.iter().all(|c| {
+            c.jumps.is_some()
+                && c.steps.as_ref().is_some_and(|s| s.take.is_empty() && s.masks.is_empty() && s.leaps.is_empty() && s.fixed())
+        });
         // Each piece's jumps take the same pieces (one victim set a piece).
         let victims = rules.pieces.iter().all(|p| p.jumps.windows(2).all(|w| w[0].victims == w[1].victims));
         if !(victims && pieces && sw.short_jumps && sw.codes.len() <= MAX_CODES) {

@@ -20,23 +20,30 @@ use crate::state::Position;
 /// How many moves `quiet_first_parts` (tests only) would list, counted form by form without listing
 /// them where a form allows (`scratch` is overwritten).
 pub(crate) fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Player, scratch: &mut MoveList) -> usize {
-    let own = pos.counts()[side];
-    let board = pos.view();
-    let mut n = 0;
+    let (view, mut n) = (pos.view(), 0);
     for from in pos.cells_of(side) {
-        let pr = &rules.pieces[pos.board()[from as usize].index()];
-        if let Some(steps) = &pr.steps {
-            n += count_steps(steps, pos, from) as usize;
-            continue;
-        }
-        let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
-        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-            if limit == u16::MAX || own as u64 <= limit as u64 {
-                n += form.count(&rules.geometry, board, from, avoid, scratch);
-            }
-        }
+        n += first_parts_of(rules, pos, view, from, scratch);
     }
     n + count_drops(rules, pos, side, scratch) + sowings_of(rules, pos, side)
+}
+
+/// The moves [`count_quiet_first_parts`] counts of the piece on `from`.
+#[inline(always)]
+fn first_parts_of(rules: &Ruleset, pos: &Position, view: BoardView<'_>, from: u16, scratch: &mut MoveList) -> usize {
+    let code = pos.board()[from as usize];
+    let pr = &rules.pieces[code.index()];
+    if let Some(steps) = &pr.steps {
+        return count_steps(steps, pos, from) as usize;
+    }
+    let own = pos.counts()[code.owner()];
+    let avoid = pr.exit.as_ref().map_or(ZoneSet::EMPTY, |x| x.zone);
+    let mut n = 0;
+    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+        if limit == u16::MAX || own as u64 <= limit as u64 {
+            n += form.count(&rules.geometry, view, from, avoid, scratch);
+        }
+    }
+    n
 }
 
 /// How many sowing moves `p` has (`[sowing]`; 0 without).
@@ -495,14 +502,74 @@ pub(super) fn count_quiet(
 /// moves [`captures`] and [`count_quiet_first_parts`] find). Counted on the cell sets where
 /// they allow, else chains are walked without being built; `scratch` is overwritten.
 pub(crate) fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
-    if let Some(sw) = rules.setwise.as_ref().filter(|sw| sw.no_drops)
+    if let Some(sw) = rules.setwise.as_ref()
         && let Some(sets) = sw.sets(pos)
-        && let Some(steps) = sw.count_steps(pos, &sets, p, true)
         && let Some(jumpers) = sw.jumpers(&sets, p)
     {
-        return (steps + tally_chains(rules, pos, p, jumpers, false)) as usize + sowings_of(rules, pos, p);
+        // The pieces of codes the sets hold whole are counted on them, the others form by form.
+        let view = pos.view();
+        let quiet = sw.count_quiet(pos, &sets, p, |_, from| Some(first_parts_of(rules, pos, view, from, scratch) as u64));
+        let quiet = quiet.expect("counted with captures, every piece answers") as usize;
+        let drops = if sw.no_drops { 0 } else { count_drops(rules, pos, p, scratch) };
+        return quiet + tally_chains(rules, pos, p, jumpers, false) as usize + drops + sowings_of(rules, pos, p);
     }
     let mut t = Tally { maximum: false, best: 0, n: 0 };
     captures_into(rules, pos.board_scratch(), p, &mut t);
     t.n as usize + count_quiet_first_parts(rules, pos, p, scratch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Variant;
+
+    /// What the evaluation's mobility counted before the cell sets held slides and en passant:
+    /// every chain walked, every piece's forms counted one by one.
+    fn mobility_by_forms(rules: &Ruleset, pos: &mut Position, p: Player) -> usize {
+        let mut t = Tally { maximum: false, best: 0, n: 0 };
+        captures_into(rules, pos.board_scratch(), p, &mut t);
+        t.n as usize + count_quiet_first_parts(rules, pos, p, &mut Vec::new())
+    }
+
+    /// The mobility on the cell sets is the count form by form, for both players, over random
+    /// positions of every shipped variant and positions set up with an en passant capture open
+    /// (taken by one pawn, by two, or by none: the piece that passed is not a victim); it fails
+    /// when a slide's capture, a pawn's double step or an en passant capture is not counted.
+    #[test]
+    fn mobility_on_the_sets_is_the_count_form_by_form() {
+        let mut on_sets = 0;
+        for name in crate::variant::shipped_names() {
+            let v = Variant::load(&name, &[]).unwrap();
+            let mut positions = 0;
+            v.random_positions(5, 8, 80, |pos, _| {
+                for p in Player::both() {
+                    let by_forms = mobility_by_forms(&v.rules, pos, p);
+                    assert_eq!(mobility(&v.rules, pos, p, &mut Vec::new()), by_forms, "{name}: {p:?} at {}", pos.to_text(&v.rules));
+                }
+                positions += 1;
+            });
+            assert!(positions > 20, "{name}: only {positions} positions");
+            on_sets +=
+                v.rules.setwise.as_ref().is_some_and(|sw| sw.codes.iter().any(|c| c.steps.as_ref().is_some_and(|s| !s.rays.is_empty())))
+                    as u32;
+        }
+        assert!(on_sets >= 5, "slides are counted on the sets in only {on_sets} variants");
+        let chess = Variant::load("chess", &[]).unwrap();
+        // After e2-e4 (d5 and f5 black pawns may take e3), after d2-d4 with nothing beside it,
+        // and a rook on d3 (a capture on its ray, and a blocked pawn).
+        for (fen, ep) in [
+            ("rnbqkbnr/pppp1p1p/8/8/3pPp2/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3", 2),
+            ("rnbqkbnr/ppp1pppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1", 0),
+            ("4k3/8/8/8/3pP3/3R4/8/4K3 b - e3 0 1", 1),
+        ] {
+            let mut pos = crate::fen::read(&chess.rules, fen).unwrap();
+            let p = pos.side();
+            let mut list = Vec::new();
+            crate::movegen::captures(&chess.rules, pos.board_scratch(), p, &mut list);
+            crate::movegen::quiet_first_parts(&chess.rules, &pos, p, &mut list);
+            assert_eq!(list.iter().filter(|m| m.victims().any(|c| Some(c) != m.to())).count(), ep, "{fen}");
+            assert_eq!(mobility(&chess.rules, &mut pos, p, &mut Vec::new()), list.len(), "{fen}");
+            assert_eq!(mobility_by_forms(&chess.rules, &mut pos, p), list.len(), "{fen}");
+        }
+    }
 }

@@ -15,6 +15,12 @@
 //! cell are that set's empty cells, one mask and one count a piece. A leap whose ends are
 //! tabled (by start cell and distance: Lielow's level-long leaps, a knight's) is kept the same
 //! way, one set per start cell and distance, with its moves off the board beside it.
+//!
+//! Slides that stop at the first piece (a rook's, a queen's, a pawn's double step) are counted
+//! on the board's rays, a few masks a direction; a step that takes en passant (a pawn's
+//! diagonal capture) is counted as a step, plus the pieces that reach the open en passant cell.
+//! These count moves; they never list or make them: [`Steps::fixed`] tells the walks on the
+//! sets ([`crate::setperft`]), which make moves on the sets, from them.
 
 use super::{BoardView, CodeSet, Distance, Form, Ruleset};
 use crate::cellset::CellSet;
@@ -80,6 +86,86 @@ pub(crate) struct Steps {
     pub(crate) masks: Vec<Mask>,
     /// Leaps whose ends are tabled (Lielow's level-long leaps).
     pub(crate) leaps: Vec<LeapSets>,
+    /// Slides counted on the board's rays (a rook's, a queen's, a pawn's double step).
+    pub(crate) rays: Vec<RaySlide>,
+    /// Steps that also take en passant, by offset, with what they take: onto the open en
+    /// passant cell, taking the piece that passed it (a pawn's diagonal capture).
+    pub(crate) en_passant: Vec<(Shift, CodeSet)>,
+    /// Whether one of its slides opens an en passant cell (its make is then not the plain
+    /// one the walks on the sets play).
+    pub(crate) opens_en_passant: bool,
+}
+
+impl Steps {
+    /// Whether its moves are steps and leaps whose landings are fixed by the start cell alone
+    /// (no slide, no en passant): what the walks on the sets and [`Setwise::movers`] read.
+    pub(crate) fn fixed(&self) -> bool {
+        self.rays.is_empty() && self.en_passant.is_empty() && !self.opens_en_passant
+    }
+}
+
+/// A slide counted on the board's rays ([`crate::geometry::Geometry::ray`]): it stops at the
+/// first piece, taking it if it may, and no zone restricts it but on its start.
+#[derive(Clone, Debug)]
+pub(crate) struct RaySlide {
+    /// By `from × vectors + i`: the ray of its `i`-th vector from `from`, and whether it runs
+    /// to higher cells.
+    pub(crate) rays: Vec<(u128, bool)>,
+    pub(crate) vectors: usize,
+    /// The cells it may start from.
+    pub(crate) starts: u128,
+    /// The most cells it crosses.
+    pub(crate) max: u8,
+    /// Whether it lands on empty cells (not only captures).
+    pub(crate) quiet: bool,
+    /// What it captures by landing.
+    pub(crate) take: CodeSet,
+    /// The form's piece-count limit (`u16::MAX`: none).
+    pub(crate) limit: u16,
+}
+
+impl RaySlide {
+    /// The slide of `form` as rays, where it is one they count (see [`RaySlide`]).
+    fn of(g: &crate::geometry::Geometry, form: &Form, limit: u16, codes_mask: CodeSet) -> Option<RaySlide> {
+        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: super::movement::Hurdle::None, .. } = form
+        else {
+            return None;
+        };
+        if !cond.only_start() {
+            return None;
+        }
+        let cells = g.len() as u16;
+        let mut rays = Vec::with_capacity(cells as usize * vecs.len());
+        for from in 0..cells {
+            for &v in vecs {
+                rays.push(g.ray(v, from)?);
+            }
+        }
+        let starts = (0..cells).filter(|&c| cond.is_plain() || cond.start_ok(g, c)).fold(0u128, |s, c| s | 1u128 << c);
+        Some(RaySlide { rays, vectors: vecs.len(), starts, max: *max, quiet: !cond.capture_only, take: *capture & codes_mask, limit })
+    }
+
+    /// The moves of its piece on `from` (`occupied`: every piece's cells): to empty cells, and
+    /// onto `victims`, counted only with `captures` (else `None`).
+    #[inline(always)]
+    fn count(&self, from: u16, occupied: u128, victims: u128, captures: bool) -> Option<u64> {
+        let k = self.vectors;
+        let (mut quiet, mut taking) = (0u64, 0u64);
+        for &(ray, up) in &self.rays[from as usize * k..from as usize * k + k] {
+            let (open, first) = super::movement::before_first(ray, up, occupied);
+            let empty = open.count_ones() as u64;
+            if self.quiet {
+                quiet += empty.min(self.max as u64);
+            }
+            if first != crate::geometry::NONE && empty < self.max as u64 && victims >> first & 1 != 0 {
+                taking += 1;
+            }
+        }
+        if taking > 0 && !captures {
+            return None;
+        }
+        Some(quiet + taking)
+    }
 }
 
 /// A leap's landings as cell sets, by start cell and distance (from its table of ends).
@@ -185,9 +271,10 @@ impl Setwise {
                     })
                     .collect::<Option<Vec<_>>>()
                     .map(|v| v.concat());
-                let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none) && pr.en_passant.is_empty();
+                let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none);
                 let steps = plain.then(|| {
                     let (mut quiet, mut take, mut masks, mut leaps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                    let (mut rays, mut en_passant) = (Vec::new(), Vec::new());
                     for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
                         if let Form::Leap { distance, capture, off_per_direction, cond, lame: false, rays: Some(r), .. } = form {
                             let (max, cells) = r.landing_sets(&rules.geometry, cond, *off_per_direction)?;
@@ -195,8 +282,17 @@ impl Setwise {
                             leaps.push(LeapSets { cells, max, distance: *distance, limit, quiet, take: *capture & codes_mask });
                             continue;
                         }
-                        let Form::Step { targets, capture, quiet: q, en_passant: false } = form else { return None };
+                        if let Form::Slide { .. } = form {
+                            rays.push(RaySlide::of(&rules.geometry, form, limit, codes_mask)?);
+                            continue;
+                        }
+                        let Form::Step { targets, capture, quiet: q, en_passant: ep } = form else { return None };
+                        // (A step that lands on empty cells takes nothing there en passant.)
+                        let ep = *ep && !*q;
                         let Some(groups) = shifts(targets, cells, |t| (t, t)) else {
+                            if ep {
+                                return None;
+                            }
                             let cells = (0..cells as u16).map(|c| targets.get(c).iter().fold(0u128, |s, &t| s | 1u128 << t)).collect();
                             masks.push(Mask { cells, limit, quiet: *q, take: *capture & codes_mask });
                             continue;
@@ -209,9 +305,13 @@ impl Setwise {
                             if *capture != 0 {
                                 take.push((s, *capture & codes_mask));
                             }
+                            if ep {
+                                en_passant.push((s, *capture & codes_mask));
+                            }
                         }
                     }
-                    Some(Steps { quiet, take, masks, leaps })
+                    let opens_en_passant = !pr.en_passant.is_empty();
+                    Some(Steps { quiet, take, masks, leaps, rays, en_passant, opens_en_passant })
                 });
                 CodeShifts { jumps, steps: steps.flatten() }
             })
@@ -267,7 +367,7 @@ impl Setwise {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
                 match self.codes[c].steps.as_ref() {
-                    Some(Steps { quiet, take, masks, leaps }) if masks.is_empty() && leaps.is_empty() => {
+                    Some(s @ Steps { quiet, take, masks, leaps, .. }) if masks.is_empty() && leaps.is_empty() && s.fixed() => {
                         for (s, victims) in take {
                             out = out | (mine & W::of(s.from) & victim_cells.of(sets, *victims).back(s.offset));
                         }
@@ -281,14 +381,6 @@ impl Setwise {
             c += 2;
         }
         out
-    }
-
-    /// The number of `side`'s steps: to empty cells, and with `captures` onto victims too
-    /// (`None` where a piece is beyond the sets, or without `captures` where a step captures).
-    /// Jumps are the caller's to count.
-    #[inline]
-    pub(crate) fn count_steps(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player, captures: bool) -> Option<u64> {
-        if self.narrow { self.steps_in::<u64>(pos, sets, side, captures) } else { self.steps_in::<u128>(pos, sets, side, captures) }
     }
 
     /// `side`'s steps to empty cells, counted, where none of its pieces can jump (`Ok`), or
@@ -410,7 +502,7 @@ impl Setwise {
         while c < self.codes.len() {
             let mine = W::of(sets.by_code[c]);
             if mine != W::ZERO {
-                let Some(Steps { quiet, take, masks, leaps }) = self.codes[c].steps.as_ref() else {
+                let Some(Steps { quiet, take, masks, leaps, rays, en_passant, .. }) = self.codes[c].steps.as_ref() else {
                     for from in CellSet::from_bits(sets.by_code[c]) {
                         sink.at(from, others(c, from)?);
                     }
@@ -441,10 +533,42 @@ impl Setwise {
                         sink.at(from, leap_landings(l, pos, from as usize, empty, victims, captures)?);
                     }
                 }
+                for r in rays.iter().filter(|r| r.limit == u16::MAX || own as u64 <= r.limit as u64) {
+                    let (occupied, victims) = (self.cells & !sets.empty, cells_of::<u128>(sets, r.take));
+                    for from in CellSet::from_bits(sets.by_code[c] & r.starts) {
+                        sink.at(from, r.count(from, occupied, victims, captures)?);
+                    }
+                }
+                if !en_passant.is_empty() {
+                    sink.set(self.en_passant_takers::<W>(pos, mine, en_passant, captures)?);
+                }
             }
             c += 2;
         }
         Some(())
+    }
+}
+
+impl Setwise {
+    /// The pieces of `mine` whose steps `groups` take en passant here (`None` where one does
+    /// and `captures` is off).
+    #[inline(never)]
+    fn en_passant_takers<W: Word>(&self, pos: &impl Occupancy, mine: W, groups: &[(Shift, CodeSet)], captures: bool) -> Option<W> {
+        let [at, piece] = pos.view().en_passant;
+        if at == crate::geometry::NONE || pos.board()[at as usize] != PieceCode::EMPTY {
+            return Some(W::ZERO);
+        }
+        let code = pos.board()[piece as usize];
+        let mut out = W::ZERO;
+        for (s, victims) in groups {
+            if super::movement::victim(code, *victims) {
+                out = out | (mine & W::of(s.from) & W::bit(at).back(s.offset));
+            }
+        }
+        if out != W::ZERO && !captures {
+            return None;
+        }
+        Some(out)
     }
 }
 
@@ -814,7 +938,7 @@ mod tests {
                         if matches!(name, "checkers" | "breakthrough") {
                             assert_eq!(movers, by_list, "{name}: movers of {p:?} at {}", pos.to_text(&v.rules));
                         }
-                        if sw.sets(&pos).and_then(|sets| sw.count_steps(&pos, &sets, p, true)).is_some() {
+                        if sw.sets(&pos).and_then(|sets| sw.jumpers(&sets, p)).is_some() {
                             let n = movegen::mobility(&v.rules, &mut pos, p, &mut Vec::new()) as u64;
                             let mut list = Vec::new();
                             movegen::captures(&v.rules, pos.board_scratch(), p, &mut list);

@@ -103,7 +103,7 @@ impl LeanPerft {
                 return None;
             }
             let steps = sw.codes[c].steps.as_ref()?;
-            if !steps.quiet.is_empty() || !steps.take.is_empty() || !steps.masks.is_empty() {
+            if !steps.quiet.is_empty() || !steps.take.is_empty() || !steps.masks.is_empty() || !steps.fixed() {
                 return None;
             }
             let mut mine = Vec::new();
