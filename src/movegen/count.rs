@@ -27,6 +27,13 @@ pub(crate) fn count_quiet_first_parts(rules: &Ruleset, pos: &Position, side: Pla
     n + count_drops(rules, pos, side, scratch) + sowings_of(rules, pos, side)
 }
 
+/// [`first_parts_of`] out of line: for the mobility's pieces the sets do not hold (the sets'
+/// loop stays small where every piece is theirs).
+#[inline(never)]
+fn piece_first_parts(rules: &Ruleset, pos: &Position, from: u16, scratch: &mut MoveList) -> usize {
+    first_parts_of(rules, pos, pos.view(), from, scratch)
+}
+
 /// The moves [`count_quiet_first_parts`] counts of the piece on `from`.
 #[inline(always)]
 fn first_parts_of(rules: &Ruleset, pos: &Position, view: BoardView<'_>, from: u16, scratch: &mut MoveList) -> usize {
@@ -507,8 +514,7 @@ pub(crate) fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: 
         && let Some(jumpers) = sw.jumpers(&sets, p)
     {
         // The pieces of codes the sets hold whole are counted on them, the others form by form.
-        let view = pos.view();
-        let quiet = sw.count_quiet(pos, &sets, p, |_, from| Some(first_parts_of(rules, pos, view, from, scratch) as u64));
+        let quiet = sw.count_quiet(pos, &sets, p, |_, from| Some(piece_first_parts(rules, pos, from, scratch) as u64));
         let quiet = quiet.expect("counted with captures, every piece answers") as usize;
         let drops = if sw.no_drops { 0 } else { count_drops(rules, pos, p, scratch) };
         return quiet + tally_chains(rules, pos, p, jumpers, false) as usize + drops + sowings_of(rules, pos, p);

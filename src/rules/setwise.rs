@@ -216,6 +216,9 @@ pub(crate) struct Setwise {
     /// Every kind has a quiet form (no piece is placed to stay, as Othello's discs are): with
     /// few pieces on the board, the listing visits each rather than asking which can move.
     pub(crate) pieces_move: bool,
+    /// Whether some code's steps hold slides or en passant steps (see [`Steps::fixed`]): the
+    /// counting loops then read them (else they are compiled out).
+    pub(crate) slides: bool,
 }
 
 /// The cells of each piece code, and the empty cells, of one position.
@@ -317,6 +320,7 @@ impl Setwise {
             })
             .collect();
         let no_drops = rules.drops.by.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
+        let slides = codes.iter().any(|c| c.steps.as_ref().is_some_and(|s| !s.fixed()));
         Some(Setwise {
             codes,
             plain: rules.pieces.iter().all(|p| p.steps.as_ref().is_some_and(|s| s.capture == 0) || p.quiet.is_empty()),
@@ -325,6 +329,7 @@ impl Setwise {
             cells: CellSet::board(cells).bits(),
             narrow: cells <= 64,
             pieces_move: rules.pieces.iter().skip(1).all(|p| !p.quiet.is_empty()),
+            slides,
         })
     }
 
@@ -431,7 +436,11 @@ impl Setwise {
     #[inline(always)]
     fn steps_in<W: Word>(&self, pos: &impl Occupancy, sets: &Sets<'_>, p: Player, captures: bool) -> Option<u64> {
         let mut t = Total(0);
-        self.quiet_in::<W, Total>(pos, sets, p, captures, &mut t, |_, _| None)?;
+        if self.slides {
+            self.quiet_in::<W, Total, true>(pos, sets, p, captures, &mut t, |_, _| None)?;
+        } else {
+            self.quiet_in::<W, Total, false>(pos, sets, p, captures, &mut t, |_, _| None)?;
+        }
         Some(t.0)
     }
 
@@ -476,17 +485,19 @@ impl Setwise {
         sink: &mut S,
         others: impl FnMut(usize, u16) -> Option<u64>,
     ) -> Option<()> {
-        if self.narrow {
-            self.quiet_in::<u64, S>(pos, sets, p, true, sink, others)
-        } else {
-            self.quiet_in::<u128, S>(pos, sets, p, true, sink, others)
+        match (self.narrow, self.slides) {
+            (true, false) => self.quiet_in::<u64, S, false>(pos, sets, p, true, sink, others),
+            (true, true) => self.quiet_in::<u64, S, true>(pos, sets, p, true, sink, others),
+            (false, false) => self.quiet_in::<u128, S, false>(pos, sets, p, true, sink, others),
+            (false, true) => self.quiet_in::<u128, S, true>(pos, sets, p, true, sink, others),
         }
     }
 
     /// [`Setwise::count_quiet`] in words of `W` bits, a step onto a victim counted only with
-    /// `captures` (else the answer is `None`), into `sink`.
+    /// `captures` (else the answer is `None`), into `sink`; the slides and en passant steps
+    /// read only with `SLIDES` ([`Setwise::slides`]: without it there are none).
     #[inline(always)]
-    fn quiet_in<W: Word, S: Sink>(
+    fn quiet_in<W: Word, S: Sink, const SLIDES: bool>(
         &self,
         pos: &impl Occupancy,
         sets: &Sets<'_>,
@@ -532,6 +543,10 @@ impl Setwise {
                     for from in CellSet::from_bits(sets.by_code[c]) {
                         sink.at(from, leap_landings(l, pos, from as usize, empty, victims, captures)?);
                     }
+                }
+                if !SLIDES {
+                    c += 2;
+                    continue;
                 }
                 for r in rays.iter().filter(|r| r.limit == u16::MAX || own as u64 <= r.limit as u64) {
                     let (occupied, victims) = (self.cells & !sets.empty, cells_of::<u128>(sets, r.take));
