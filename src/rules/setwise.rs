@@ -102,6 +102,50 @@ impl Steps {
     pub(crate) fn fixed(&self) -> bool {
         self.rays.is_empty() && self.en_passant.is_empty() && !self.opens_en_passant
     }
+
+    /// The steps of a piece `pr` whose moves leave no part to play (no exit zone, no second
+    /// part), on a board of `cells` cells, where each of its forms is one the sets hold.
+    fn of(rules: &Ruleset, pr: &super::PieceRules, cells: usize, codes_mask: CodeSet) -> Option<Steps> {
+        let (mut quiet, mut take, mut masks, mut leaps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut rays, mut en_passant) = (Vec::new(), Vec::new());
+        for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
+            if let Form::Leap { distance, capture, off_per_direction, cond, lame: false, rays: Some(r), .. } = form {
+                let (max, cells) = r.landing_sets(&rules.geometry, cond, *off_per_direction)?;
+                let quiet = !cond.capture_only;
+                leaps.push(LeapSets { cells, max, distance: *distance, limit, quiet, take: *capture & codes_mask });
+                continue;
+            }
+            if let Form::Slide { .. } = form {
+                rays.push(RaySlide::of(&rules.geometry, form, limit, codes_mask)?);
+                continue;
+            }
+            let Form::Step { targets, capture, quiet: q, en_passant: ep } = form else { return None };
+            // (A step that lands on empty cells takes nothing there en passant.)
+            let ep = *ep && !*q;
+            let Some(groups) = shifts(targets, cells, |t| (t, t)) else {
+                if ep {
+                    return None;
+                }
+                let cells = (0..cells as u16).map(|c| targets.get(c).iter().fold(0u128, |s, &t| s | 1u128 << t)).collect();
+                masks.push(Mask { cells, limit, quiet: *q, take: *capture & codes_mask });
+                continue;
+            };
+            for (offset, _, from) in groups {
+                let s = Shift { offset, from };
+                if *q {
+                    quiet.push((s, limit));
+                }
+                if *capture != 0 {
+                    take.push((s, *capture & codes_mask));
+                }
+                if ep {
+                    en_passant.push((s, *capture & codes_mask));
+                }
+            }
+        }
+        let opens_en_passant = !pr.en_passant.is_empty();
+        Some(Steps { quiet, take, masks, leaps, rays, en_passant, opens_en_passant })
+    }
 }
 
 /// A slide counted on the board's rays ([`crate::geometry::Geometry::ray`]): it stops at the
@@ -275,48 +319,8 @@ impl Setwise {
                     .collect::<Option<Vec<_>>>()
                     .map(|v| v.concat());
                 let plain = pr.exit.is_none() && pr.thens.iter().all(Option::is_none);
-                let steps = plain.then(|| {
-                    let (mut quiet, mut take, mut masks, mut leaps) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-                    let (mut rays, mut en_passant) = (Vec::new(), Vec::new());
-                    for (form, &limit) in pr.quiet.iter().zip(&pr.limits) {
-                        if let Form::Leap { distance, capture, off_per_direction, cond, lame: false, rays: Some(r), .. } = form {
-                            let (max, cells) = r.landing_sets(&rules.geometry, cond, *off_per_direction)?;
-                            let quiet = !cond.capture_only;
-                            leaps.push(LeapSets { cells, max, distance: *distance, limit, quiet, take: *capture & codes_mask });
-                            continue;
-                        }
-                        if let Form::Slide { .. } = form {
-                            rays.push(RaySlide::of(&rules.geometry, form, limit, codes_mask)?);
-                            continue;
-                        }
-                        let Form::Step { targets, capture, quiet: q, en_passant: ep } = form else { return None };
-                        // (A step that lands on empty cells takes nothing there en passant.)
-                        let ep = *ep && !*q;
-                        let Some(groups) = shifts(targets, cells, |t| (t, t)) else {
-                            if ep {
-                                return None;
-                            }
-                            let cells = (0..cells as u16).map(|c| targets.get(c).iter().fold(0u128, |s, &t| s | 1u128 << t)).collect();
-                            masks.push(Mask { cells, limit, quiet: *q, take: *capture & codes_mask });
-                            continue;
-                        };
-                        for (offset, _, from) in groups {
-                            let s = Shift { offset, from };
-                            if *q {
-                                quiet.push((s, limit));
-                            }
-                            if *capture != 0 {
-                                take.push((s, *capture & codes_mask));
-                            }
-                            if ep {
-                                en_passant.push((s, *capture & codes_mask));
-                            }
-                        }
-                    }
-                    let opens_en_passant = !pr.en_passant.is_empty();
-                    Some(Steps { quiet, take, masks, leaps, rays, en_passant, opens_en_passant })
-                });
-                CodeShifts { jumps, steps: steps.flatten() }
+                let steps = if plain { Steps::of(rules, pr, cells, codes_mask) } else { None };
+                CodeShifts { jumps, steps }
             })
             .collect();
         let no_drops = rules.drops.by.0.iter().all(|d| d.is_empty()) && rules.pieces.iter().all(|p| p.drop.is_none());
