@@ -509,13 +509,13 @@ pub(super) fn count_quiet(
 /// moves [`captures`] and [`count_quiet_first_parts`] find). Counted on the cell sets where
 /// they allow, else chains are walked without being built; `scratch` is overwritten.
 pub(crate) fn mobility(rules: &Ruleset, pos: &mut Position, p: Player, scratch: &mut MoveList) -> usize {
+    // The pieces of codes the sets hold whole are counted on them, the others form by form.
     if let Some(sw) = rules.setwise.as_ref()
         && let Some(sets) = sw.sets(pos)
         && let Some(jumpers) = sw.jumpers(&sets, p)
+        && let Some(quiet) = sw.count_quiet(pos, &sets, p, |_, from| Some(piece_first_parts(rules, pos, from, scratch) as u64))
     {
-        // The pieces of codes the sets hold whole are counted on them, the others form by form.
-        let quiet = sw.count_quiet(pos, &sets, p, |_, from| Some(piece_first_parts(rules, pos, from, scratch) as u64));
-        let quiet = quiet.expect("counted with captures, every piece answers") as usize;
+        let quiet = quiet as usize;
         let drops = if sw.no_drops { 0 } else { count_drops(rules, pos, p, scratch) };
         return quiet + tally_chains(rules, pos, p, jumpers, false) as usize + drops + sowings_of(rules, pos, p);
     }
