@@ -578,4 +578,40 @@ mod tests {
             assert_eq!(mobility_by_forms(&chess.rules, &mut pos, p), list.len(), "{fen}");
         }
     }
+
+    /// A capturing step with a piece-count limit (`own_pieces_at_most`) is counted only while
+    /// the limit holds, on the sets as form by form: a king that steps only while its side has
+    /// at most three pieces, beside an enemy pawn, with two, three and four pieces.
+    #[test]
+    fn a_limited_capturing_step_counts_only_under_its_limit() {
+        let text = include_str!("../../variants/chess/variant.toml");
+        let step = "moves = [{ step = \"all\", capture = true }]";
+        assert!(text.contains(step));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("variant.toml"),
+            text.replacen(step, "moves = [{ step = \"all\", capture = true, own_pieces_at_most = 3 }]", 1),
+        )
+        .unwrap();
+        let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
+        for (fen, king) in
+            [("4k3/8/8/8/8/8/P2p4/4K3 w - - 0 1", 5), ("4k3/8/8/8/8/8/PP1p4/4K3 w - - 0 1", 5), ("4k3/8/8/8/8/8/PPPp4/4K3 w - - 0 1", 0)]
+        {
+            let mut pos = crate::fen::read(&v.rules, fen).unwrap();
+            // The pawns' moves on their start rank: one or two steps each.
+            let pawns = 2 * (pos.counts()[Player::FIRST] as usize - 1);
+            assert_eq!(mobility_by_forms(&v.rules, &mut pos, Player::FIRST), pawns + king, "{fen}");
+            assert_eq!(mobility(&v.rules, &mut pos, Player::FIRST, &mut Vec::new()), pawns + king, "{fen}");
+        }
+        v.random_positions(2, 6, 80, |pos, _| {
+            for p in Player::both() {
+                assert_eq!(
+                    mobility(&v.rules, pos, p, &mut Vec::new()),
+                    mobility_by_forms(&v.rules, pos, p),
+                    "at {}",
+                    pos.to_text(&v.rules)
+                );
+            }
+        });
+    }
 }

@@ -122,14 +122,11 @@ impl Form {
     /// but on its start (`None`: another form, or a vector without rays).
     #[inline(always)]
     fn count_on_rays(&self, g: &Geometry, b: BoardView, from: u16) -> Option<(usize, usize)> {
-        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None, .. } = self else { return None };
-        if !cond.only_start() {
-            return None;
-        }
+        let (vecs, max, capture, cond) = self.plain_slide()?;
         if !cond.is_plain() && !cond.start_ok(g, from) {
             return Some((0, 0));
         }
-        count_slides(g, b, from, vecs, *max, *capture, cond.capture_only)
+        count_slides(g, b, from, vecs, max, capture, cond.capture_only)
     }
 
     /// [`Form::generate`] for every form but a walk.

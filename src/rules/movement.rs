@@ -892,6 +892,20 @@ impl Form {
         }
     }
 
+    /// The form as a slide that stops at the first piece (taking it if it may) with no zone
+    /// but on its start: its vectors, `max`, what it captures and its condition. What the
+    /// counts on the rays read (`movegen::forms` piece by piece, `rules::setwise` by code);
+    /// `None` for any other form.
+    #[inline(always)]
+    pub(crate) fn plain_slide(&self) -> Option<(&[u16], u8, CodeSet, &Cond)> {
+        match self {
+            Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: Hurdle::None, .. } if cond.only_start() => {
+                Some((vecs, *max, *capture, cond))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the form may capture (by landing).
     pub(crate) fn captures(&self) -> bool {
         match self {

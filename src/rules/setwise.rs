@@ -91,16 +91,15 @@ pub(crate) struct Steps {
     /// Steps that also take en passant, by offset, with what they take: onto the open en
     /// passant cell, taking the piece that passed it (a pawn's diagonal capture).
     pub(crate) en_passant: Vec<(Shift, CodeSet)>,
-    /// Whether one of its slides opens an en passant cell (its make is then not the plain
-    /// one the walks on the sets play).
-    pub(crate) opens_en_passant: bool,
 }
 
 impl Steps {
     /// Whether its moves are steps and leaps whose landings are fixed by the start cell alone
-    /// (no slide, no en passant): what the walks on the sets and [`Setwise::movers`] read.
+    /// (no slide, no en passant): what the walks on the sets and [`Setwise::movers`] read. (A
+    /// slide that opens an en passant cell, whose make the walks do not play, is a slide: a
+    /// piece with one is never fixed.)
     pub(crate) fn fixed(&self) -> bool {
-        self.rays.is_empty() && self.en_passant.is_empty() && !self.opens_en_passant
+        self.rays.is_empty() && self.en_passant.is_empty()
     }
 
     /// The steps of a piece `pr` whose moves leave no part to play (no exit zone, no second
@@ -130,6 +129,9 @@ impl Steps {
                 masks.push(Mask { cells, limit, quiet: *q, take: *capture & codes_mask });
                 continue;
             };
+            if *capture != 0 && limit != u16::MAX {
+                return None; // (the shifts' captures are counted whatever the pieces' count)
+            }
             for (offset, _, from) in groups {
                 let s = Shift { offset, from };
                 if *q {
@@ -143,8 +145,7 @@ impl Steps {
                 }
             }
         }
-        let opens_en_passant = !pr.en_passant.is_empty();
-        Some(Steps { quiet, take, masks, leaps, rays, en_passant, opens_en_passant })
+        Some(Steps { quiet, take, masks, leaps, rays, en_passant })
     }
 }
 
@@ -171,13 +172,7 @@ pub(crate) struct RaySlide {
 impl RaySlide {
     /// The slide of `form` as rays, where it is one they count (see [`RaySlide`]).
     fn of(g: &crate::geometry::Geometry, form: &Form, limit: u16, codes_mask: CodeSet) -> Option<RaySlide> {
-        let Form::Slide { vecs, pass_over: 0, stop_first: false, max, capture, cond, hurdle: super::movement::Hurdle::None, .. } = form
-        else {
-            return None;
-        };
-        if !cond.only_start() {
-            return None;
-        }
+        let (vecs, max, capture, cond) = form.plain_slide()?;
         let cells = g.len() as u16;
         let mut rays = Vec::with_capacity(cells as usize * vecs.len());
         for from in 0..cells {
@@ -185,8 +180,8 @@ impl RaySlide {
                 rays.push(g.ray(v, from)?);
             }
         }
-        let starts = (0..cells).filter(|&c| cond.is_plain() || cond.start_ok(g, c)).fold(0u128, |s, c| s | 1u128 << c);
-        Some(RaySlide { rays, vectors: vecs.len(), starts, max: *max, quiet: !cond.capture_only, take: *capture & codes_mask, limit })
+        let starts = (0..cells).filter(|&c| cond.start_ok(g, c)).fold(0u128, |s, c| s | 1u128 << c);
+        Some(RaySlide { rays, vectors: vecs.len(), starts, max, quiet: !cond.capture_only, take: capture & codes_mask, limit })
     }
 
     /// The moves of its piece on `from` (`occupied`: every piece's cells): to empty cells, and
@@ -394,7 +389,7 @@ impl Setwise {
 
     /// `side`'s steps to empty cells, counted, where none of its pieces can jump (`Ok`), or
     /// else the cells of those that can (`Err`): what a move count asks first, in one pass
-    /// (`None` as for [`Setwise::jumpers`] and [`Setwise::count_steps`]).
+    /// (`None` as for [`Setwise::jumpers`] and [`Setwise::count_quiet`]).
     #[inline]
     pub(crate) fn steps_or_jumpers(&self, pos: &impl Occupancy, sets: &Sets<'_>, side: Player) -> Option<Result<u64, u128>> {
         if self.narrow { self.steps_or_jumpers_in::<u64>(pos, sets, side) } else { self.steps_or_jumpers_in::<u128>(pos, sets, side) }
