@@ -240,7 +240,7 @@ pub struct Position {
     /// scanned instead, see [`Position::cells_of`]).
     occupied: ByPlayer<u128>,
     /// Per piece code (by [`PieceCode::index`]), a bit per cell holding one: kept where the
-    /// rules have cell-set moves ([`crate::rules::setwise`]), else empty.
+    /// board has at most 128 cells, else empty.
     by_code: Vec<u128>,
     /// The crown's attribute slot ([`crate::rules::Crown::by`]; `u8::MAX` without a crown),
     /// and per player its [`Top`]: a write to that slot or to a player's cells forgets the
@@ -459,7 +459,7 @@ impl Position {
         let mut counts = ByPlayer::new(0, 0);
         let mut occupied = ByPlayer::new(0u128, 0);
         let mut by_code = Vec::new();
-        if rules.setwise.is_some() {
+        if crate::cellset::CellSet::fits(rules.geometry.len()) {
             by_code.resize(PieceCode::count(rules.kinds.len()), 0);
         }
         for (c, &code) in self.board.iter().enumerate() {
