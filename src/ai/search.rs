@@ -1263,7 +1263,12 @@ impl<'a> Searcher<'a> {
         q: usize,
         last: u16,
     ) -> Result<i32, Stop> {
-        // The table holds quiescence results as depth 0, and answers from any depth.
+        // The table holds quiescence results as depth 0, and answers from any depth. It is read
+        // after the moves are listed (which reads nothing the table holds, and writes nothing
+        // to it: the same answers in the same tree): the slot the parent asked for
+        // ([`Table::touch`]) has then arrived, where reading it first waited for it (half of
+        // this function's time in checkers and Lielow).
+        let listed = self.quiesce_list(pos, moves, beta, ply, q)?;
         let key = self.key(pos);
         let mut tt_mv = 0;
         if let Some(e) = self.tt.probe(key) {
@@ -1273,7 +1278,7 @@ impl<'a> Searcher<'a> {
                 return Ok(s);
             }
         }
-        let (own, known) = match self.quiesce_list(pos, moves, beta, ply, q)? {
+        let (own, known) = match listed {
             Ok(listed) => listed,
             Err(score) => return Ok(score),
         };
