@@ -71,7 +71,9 @@ impl Pruning {
         }
     }
 
-    /// Whether the side to move in `pos` has a piece above its least valuable kind on the board.
+    /// Whether the side to move in `pos` has a piece above its least valuable kind on the board,
+    /// read on each code's cell set (a board of more than 128 cells keeps none: `false`, so no
+    /// null move there).
     pub(super) fn has_major(&self, pos: &Position) -> bool {
         let sets = pos.cells_by_code();
         self.majors[pos.side()].iter().any(|&c| sets.get(c).is_some_and(|&s| s != 0))
