@@ -209,6 +209,14 @@ mod tests {
         let knight = crate::fen::read(&v.rules, "8/5k2/5p2/8/8/5P2/5K2/6N1 w - - 0 1").unwrap();
         assert!(p.has_major(&knight));
         assert!(!p.has_major(&crate::fen::read(&v.rules, "8/5k2/5p2/8/8/5P2/5K2/6N1 b - - 0 1").unwrap()));
+        // Games of more than 16 piece codes (no moves on the sets) keep each code's cells too:
+        // their start positions have majors (these had none to read, and never took a null
+        // move). A board of more than 128 cells keeps none.
+        for name in ["capablanca", "grand", "crazyhouse", "seirawan", "shogi", "minishogi"] {
+            let v = Variant::load(name, &[]).unwrap();
+            assert!(v.rules.setwise.is_none() && plan(name).has_major(&v.start()), "{name}");
+        }
+        assert!(!plan("go19").has_major(&Variant::load("go19", &[]).unwrap().start()));
     }
 
     #[test]
