@@ -543,18 +543,16 @@ impl Setwise {
                         sink.at(from, leap_landings(l, pos, from as usize, empty, victims, captures)?);
                     }
                 }
-                if !SLIDES {
-                    c += 2;
-                    continue;
-                }
-                for r in rays.iter().filter(|r| r.limit == u16::MAX || own as u64 <= r.limit as u64) {
-                    let (occupied, victims) = (self.cells & !sets.empty, cells_of::<u128>(sets, r.take));
-                    for from in CellSet::from_bits(sets.by_code[c] & r.starts) {
-                        sink.at(from, r.count(from, occupied, victims, captures)?);
+                if SLIDES {
+                    for r in rays.iter().filter(|r| r.limit == u16::MAX || own as u64 <= r.limit as u64) {
+                        let (occupied, victims) = (self.cells & !sets.empty, cells_of::<u128>(sets, r.take));
+                        for from in CellSet::from_bits(sets.by_code[c] & r.starts) {
+                            sink.at(from, r.count(from, occupied, victims, captures)?);
+                        }
                     }
-                }
-                if !en_passant.is_empty() {
-                    sink.set(self.en_passant_takers::<W>(pos, mine, en_passant, captures)?);
+                    if !en_passant.is_empty() {
+                        sink.set(self.en_passant_takers::<W>(pos, mine, en_passant, captures)?);
+                    }
                 }
             }
             c += 2;
