@@ -402,6 +402,11 @@ pub(crate) struct Plan {
     /// rule lists a pass while the royal pieces face). A caller may then test only the moves
     /// it wants ([`crate::Variant::legal_kept_and_any`], [`crate::Variant::legal_alone`]).
     pub(crate) judged_alone: bool,
+    /// A move may be made and undone from a compact record ([`Position::make_plain`], where
+    /// the position allows it): the rules' make is plain ([`crate::rules::MakePath::Plain`]),
+    /// no hook runs while a move is made (nothing but the kernel writes the board), no pie
+    /// rule or gating, and the board keeps its cells by code.
+    pub(crate) plain_make: bool,
 }
 
 impl Plan {
@@ -463,13 +468,20 @@ impl Plan {
                     || rules.drop_no_mate
                     || rules.calm_forms
                     || rules.go.ko != crate::rules::groups::Ko::None),
+            plain_make: false,
             always_moves: kernel_lists
                 && rules.may_pass
                 && !rules.compulsory()
                 && rules.late_policy.is_none()
                 && !(rules.check_illegal || rules.no_giving_check || rules.facing || rules.drop_no_mate),
         };
-        Plan { walk: plan.walk_of(rules), ..plan }
+        let quiet_make = !hook_n.moves_others && !hook_n.ends_on_move && !hook_n.draws_on_move && !hook_n.attributes;
+        let plain_make = quiet_make
+            && rules.make_path == crate::rules::MakePath::Plain
+            && rules.pie.is_none()
+            && rules.drops.gating.is_none()
+            && CellSet::fits(rules.geometry.len());
+        Plan { walk: plan.walk_of(rules), plain_make, ..plan }
     }
 
     /// Whether a move of a position whose cells of each code are `by_code` may promote with a
@@ -695,7 +707,15 @@ mod tests {
             (v.plan.clone(), v.set_perft(&v.start(), 3).is_some())
         };
         let (checkers, walk) = plan("checkers", &[]);
-        assert!(checkers.counts_moves && checkers.kernel_lists && walk);
+        assert!(checkers.counts_moves && checkers.kernel_lists && walk && checkers.plain_make);
+        for name in ["international", "breakthrough", "basileus"] {
+            assert!(plan(name, &[]).0.plain_make, "{name}");
+        }
+        // Attributes (Lielow), castling and en passant (chess), a script's `after_move`
+        // (Pyramida): the general make.
+        for name in ["lielow", "chess", "pyramida"] {
+            assert!(!plan(name, &[]).0.plain_make, "{name}");
+        }
         assert_eq!(checkers.walk, Some(WalkKind::Steps));
         let (lielow, walk) = plan("lielow", &[]);
         assert!(lielow.counts_moves && walk);
@@ -726,6 +746,8 @@ mod tests {
             assert_eq!(p.kernel_lists, !n.changes_list(), "{}", h.name());
             // Any hook that plays a part turns the set walk off; `evaluate` only reads.
             assert_eq!(p.walk.is_some(), h == Hook::Evaluate, "{}", h.name());
+            // A hook that runs while a move is made turns the plain make off.
+            assert_eq!(p.plain_make, !matches!(h, Hook::AfterMove | Hook::Outcome), "{}", h.name());
         }
     }
 }

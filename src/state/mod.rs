@@ -205,6 +205,25 @@ struct Frame {
     extra: bool,
 }
 
+/// What undoing a move of [`Position::make_plain`] reads beside the cell log (its victims):
+/// the piece's cells and codes, the hash, and what the repetition record and a result's
+/// prisoners change after it.
+#[derive(Clone, Copy, Debug)]
+struct PlainFrame {
+    hash: u64,
+    under: u32,
+    history_len: u32,
+    since: u32,
+    recorded_total: u32,
+    cell_log_len: u32,
+    prisoners: [u32; 2],
+    from: u16,
+    to: u16,
+    code: PieceCode,
+    new_code: PieceCode,
+    grew: bool,
+}
+
 /// A game position.
 #[derive(Debug, Default)]
 pub struct Position {
@@ -271,6 +290,9 @@ pub struct Position {
     /// The continuation and result before a move, saved only when one of them is set.
     saved_extra: Vec<(Option<Continuation>, Option<Outcome>)>,
     frames: Vec<Frame>,
+    /// The moves [`Position::make_plain`] played, each above the `frames` it names
+    /// (`under`): undo takes the top one where no general frame was pushed after it.
+    plain_frames: Vec<PlainFrame>,
     // ---- Sowing (mancala) ----
     /// Per cell, the seeds it holds (empty without `[sowing]`); hashed, and logged like the
     /// board.
@@ -321,6 +343,7 @@ impl Clone for Position {
             saved_gates,
             saved_extra,
             frames,
+            plain_frames,
             seeds,
             seed_log,
         } = self;
@@ -354,6 +377,7 @@ impl Clone for Position {
         saved_gates.clone_from(&o.saved_gates);
         saved_extra.clone_from(&o.saved_extra);
         frames.clone_from(&o.frames);
+        plain_frames.clone_from(&o.plain_frames);
         seeds.clone_from(&o.seeds);
         seed_log.clone_from(&o.seed_log);
     }
@@ -449,6 +473,7 @@ impl Position {
         self.attr_log.reserve(if self.attrs.is_empty() { 0 } else { plies * 4 });
         self.saved_counters.reserve(plies * self.counters.len());
         self.frames.reserve(plies);
+        self.plain_frames.reserve(plies);
         self.history.reserve(plies);
     }
 
@@ -1435,6 +1460,12 @@ impl Position {
     /// # Panics
     /// When there is no move to undo (a caller bug, never user input).
     pub fn undo(&mut self) {
+        if let Some(f) = self.plain_frames.last()
+            && f.under as usize == self.frames.len()
+        {
+            self.undo_plain();
+            return;
+        }
         // Read in place and dropped at the end (popping it first copied the whole frame).
         let f = self.frames.last().expect("undo without a move");
         // The cells back in reverse order, the counts and the players' and each code's sets
@@ -1494,6 +1525,117 @@ impl Position {
         self.history.truncate(f.history_len as usize);
         (self.since, self.recorded_total, self.grew) = (f.since, f.recorded_total, f.grew);
         self.frames.pop();
+    }
+
+    // ---- the plain make: a move undone from a compact record ----
+
+    /// Whether `mv` may take [`Position::make_plain`] here, where the plan allows it
+    /// ([`crate::plan::Plan::plain_make`]): a piece's move with a landing, from a position with
+    /// no continuation, no open en passant cell and no result, that keeps its cells by code.
+    #[inline(always)]
+    pub(crate) fn plain_ready(&self, mv: &Move) -> bool {
+        matches!(mv.kind, MoveKind::Normal | MoveKind::Promote { .. })
+            && mv.len > 0
+            && self.cont.is_none()
+            && self.en_passant.is_none()
+            && self.result.is_none()
+            && !self.by_code.is_empty()
+    }
+
+    /// Plays `mv` as [`Position::make_kernel`] would under rules whose make is plain
+    /// ([`MakePath::Plain`]: no attributes, counters, clock, castling, drops, conversions,
+    /// pushes, exits or hand), where [`Position::plain_ready`] holds: its victims taken, the
+    /// piece lifted and landed (promoted, maybe), the ply and the side. The same position,
+    /// hash, cell sets and effects (a test holds them to the general make); what undo needs is
+    /// one [`PlainFrame`] and the victims on the cell log, so undo reverses the move rather
+    /// than reading a general frame.
+    #[inline(always)]
+    pub(crate) fn make_plain(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
+        let z = &rules.zobrist;
+        let (from, to) = (mv.from, mv.to().expect("plain_ready: a landing"));
+        let code = self.board[from as usize];
+        let mut frame = PlainFrame {
+            hash: self.hash,
+            under: self.frames.len() as u32,
+            history_len: self.history.len() as u32,
+            since: self.since,
+            recorded_total: self.recorded_total,
+            cell_log_len: self.cell_log.len() as u32,
+            prisoners: self.prisoners.0,
+            from,
+            to,
+            code,
+            new_code: code,
+            grew: self.grew,
+        };
+        let mut fx = MoveEffects { code, ..MoveEffects::default() };
+        for v in mv.victims() {
+            let vc = self.board[v as usize];
+            if !vc.is_empty() {
+                fx.captured += 1;
+                if rules.kind(vc.kind()).royal {
+                    fx.royal_victim = Some(vc.owner());
+                }
+                self.lift_logged(z, v, vc);
+            }
+        }
+        let held = self.board[to as usize];
+        if to != from && !held.is_empty() {
+            // Not met by any move the generator makes: the landing holds a piece not taken.
+            self.lift_logged(z, to, held);
+        }
+        let new_code = promoted(rules, mv, code);
+        frame.new_code = new_code;
+        (fx.new_code, fx.to) = (new_code, to);
+        self.plain_frames.push(frame);
+        self.hash ^= z.piece(from, code) ^ z.piece(to, new_code);
+        // Where `to` is `from`, the two bits cancel: the cell stays occupied.
+        self.occupied[code.owner()] ^= bit(from) ^ bit(to);
+        self.by_code[code.index()] &= !bit(from);
+        self.by_code[new_code.index()] |= bit(to);
+        self.board[from as usize] = PieceCode::EMPTY;
+        self.board[to as usize] = new_code;
+        self.ply += 1;
+        self.set_side(z, self.side.other());
+        fx
+    }
+
+    /// Takes the piece `code` off `cell` for [`Position::make_plain`], the cell logged for its
+    /// undo.
+    #[inline(always)]
+    fn lift_logged(&mut self, z: &Zobrist, cell: u16, code: PieceCode) {
+        self.hash ^= z.piece(cell, code);
+        self.cell_log.push((cell, code));
+        self.counts[code.owner()] -= 1;
+        self.occupied[code.owner()] &= !bit(cell);
+        self.by_code[code.index()] &= !bit(cell);
+        self.board[cell as usize] = PieceCode::EMPTY;
+    }
+
+    /// Undoes the move [`Position::make_plain`] played last (with nothing but the repetition
+    /// record, a result and prisoners written after it: [`crate::plan::Plan::plain_make`]).
+    fn undo_plain(&mut self) {
+        let f = self.plain_frames.pop().expect("a plain frame on top");
+        let (from, to) = (f.from, f.to);
+        self.board[to as usize] = PieceCode::EMPTY;
+        self.board[from as usize] = f.code;
+        self.occupied[f.code.owner()] ^= bit(from) ^ bit(to);
+        self.by_code[f.new_code.index()] &= !bit(to);
+        self.by_code[f.code.index()] |= bit(from);
+        while self.cell_log.len() > f.cell_log_len as usize {
+            let (cell, code) = self.cell_log.pop().expect("longer than the mark");
+            self.board[cell as usize] = code;
+            self.counts[code.owner()] += 1;
+            self.occupied[code.owner()] |= bit(cell);
+            self.by_code[code.index()] |= bit(cell);
+        }
+        self.hash = f.hash;
+        self.side = self.side.other();
+        self.ply -= 1;
+        self.result = None;
+        self.prisoners = ByPlayer(f.prisoners);
+        self.history.truncate(f.history_len as usize);
+        (self.since, self.recorded_total, self.grew) = (f.since, f.recorded_total, f.grew);
     }
 
     /// Sets the castling rights (for set-up positions read from other notations).
@@ -1701,11 +1843,12 @@ mod tests {
 
     /// Under plain and lean rules ([`MakePath`]), make's short paths leave every move exactly as
     /// the general path does: the same position, hash, cell sets and effects, and the same after
-    /// undo.
+    /// undo. So does the plain make ([`Position::make_plain`]), with a general frame pushed and
+    /// undone above it, and its undo restores the position whole (the repetition history too).
     #[test]
     fn the_short_makes_are_the_general_make() {
         use rand::RngExt;
-        let mut plain = Vec::new();
+        let (mut plain, mut made_plain) = (Vec::new(), 0);
         for name in crate::variant::shipped_names() {
             let v = Variant::load(&name, &[]).unwrap();
             if v.rules.make_path == MakePath::General {
@@ -1731,6 +1874,23 @@ mod tests {
                         assert_eq!(format!("{fa:?}"), format!("{fb:?}"), "{name}: {}", m.text(&v.rules.geometry));
                         a.undo();
                         assert_eq!(said(&a), said(&pos), "{name}: {} undone", m.text(&v.rules.geometry));
+                        if v.plan.plain_make && pos.plain_ready(m) {
+                            // The plain make, then a general frame on top (a filter hook's),
+                            // undone in turn.
+                            let mut c = pos.clone();
+                            let fc = c.make_plain(&v.rules, m);
+                            c.record();
+                            assert_eq!(said(&c), said(&b), "{name}: {} made plain", m.text(&v.rules.geometry));
+                            assert_eq!(format!("{fc:?}"), format!("{fb:?}"), "{name}: {} made plain", m.text(&v.rules.geometry));
+                            let (inner, z) = (c.clone(), &v.rules.zobrist);
+                            c.begin();
+                            c.set_piece(z, m.from, c.board[m.to().unwrap() as usize]);
+                            c.undo();
+                            assert_eq!(c, inner, "{name}: {} a frame above the plain one", m.text(&v.rules.geometry));
+                            c.undo();
+                            assert_eq!((said(&c), &c), (said(&pos), &pos), "{name}: {} undone plain", m.text(&v.rules.geometry));
+                            made_plain += 1;
+                        }
                     }
                     v.make(&mut pos, &moves[rng.random_range(0..moves.len())]).unwrap();
                 }
@@ -1739,6 +1899,7 @@ mod tests {
         for name in ["checkers", "international", "basileus", "breakthrough", "lielow", "lielow-ludii"] {
             assert!(plain.iter().any(|p| p == name), "{name} takes the general path: {plain:?}");
         }
+        assert!(made_plain > 10_000, "the plain make was tried {made_plain} times");
     }
 
     /// Each player's occupied cells, by scanning the board.

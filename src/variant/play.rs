@@ -1075,7 +1075,7 @@ impl Variant {
         // Territory scoring's prisoners: the opponent's pieces this move (hooks included) took.
         let prisoners = rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners);
         let before = prisoners.then(|| (pos.continuation().map_or(decider, |c| c.turn), pos.counts()));
-        let fx = pos.make_kernel(rules, mv);
+        let fx = if self.plan.plain_make && pos.plain_ready(mv) { pos.make_plain(rules, mv) } else { pos.make_kernel(rules, mv) };
         if let Some((s, m)) = hooked {
             if let Err(mut e) = s.after_move(pos, m, "") {
                 pos.undo();
