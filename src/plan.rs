@@ -403,7 +403,7 @@ pub(crate) struct Plan {
     /// it wants ([`crate::Variant::legal_kept_and_any`], [`crate::Variant::legal_alone`]).
     pub(crate) judged_alone: bool,
     /// A move may be made and undone from a compact record ([`Position::make_plain`], where
-    /// the position allows it): the rules' make is plain ([`crate::rules::MakePath::Plain`]),
+    /// the position allows it): the rules' make is plain or lean ([`crate::rules::MakePath`]),
     /// no hook runs while a move is made (nothing but the kernel writes the board), no pie
     /// rule or gating, and the board keeps its cells by code.
     pub(crate) plain_make: bool,
@@ -477,7 +477,7 @@ impl Plan {
         };
         let quiet_make = !hook_n.moves_others && !hook_n.ends_on_move && !hook_n.draws_on_move && !hook_n.attributes;
         let plain_make = quiet_make
-            && rules.make_path == crate::rules::MakePath::Plain
+            && rules.make_path != crate::rules::MakePath::General
             && rules.pie.is_none()
             && rules.drops.gating.is_none()
             && CellSet::fits(rules.geometry.len());
@@ -708,12 +708,11 @@ mod tests {
         };
         let (checkers, walk) = plan("checkers", &[]);
         assert!(checkers.counts_moves && checkers.kernel_lists && walk && checkers.plain_make);
-        for name in ["international", "breakthrough", "basileus"] {
+        for name in ["international", "breakthrough", "basileus", "lielow"] {
             assert!(plan(name, &[]).0.plain_make, "{name}");
         }
-        // Attributes (Lielow), castling and en passant (chess), a script's `after_move`
-        // (Pyramida): the general make.
-        for name in ["lielow", "chess", "pyramida"] {
+        // Castling and en passant (chess), a push (Pyramida): the general make.
+        for name in ["chess", "pyramida"] {
             assert!(!plan(name, &[]).0.plain_make, "{name}");
         }
         assert_eq!(checkers.walk, Some(WalkKind::Steps));

@@ -205,8 +205,9 @@ struct Frame {
     extra: bool,
 }
 
-/// What undoing a move of [`Position::make_plain`] reads beside the cell log (its victims):
-/// the piece's cells and codes, the hash, and what the repetition record and a result's
+/// What undoing a move of [`Position::make_plain`] reads beside the cell log (its victims)
+/// and the attribute log (their values, the mover's and the crown's): the piece's cells and
+/// codes, the hash, the crown's [`Top`]s, and what the repetition record and a result's
 /// prisoners change after it.
 #[derive(Clone, Copy, Debug)]
 struct PlainFrame {
@@ -216,7 +217,9 @@ struct PlainFrame {
     since: u32,
     recorded_total: u32,
     cell_log_len: u32,
+    attr_log_len: u32,
     prisoners: [u32; 2],
+    top: [Top; 2],
     from: u16,
     to: u16,
     code: PieceCode,
@@ -725,7 +728,7 @@ impl Position {
             return;
         }
         self.hash ^= Zobrist::attribute(cell, slot, old) ^ Zobrist::attribute(cell, slot, value);
-        if !self.frames.is_empty() {
+        if !(self.frames.is_empty() && self.plain_frames.is_empty()) {
             self.attr_log.push((index as u32, old)); // outside a move, no undo reaches it
         }
         self.attrs[index] = value;
@@ -1542,38 +1545,42 @@ impl Position {
             && !self.by_code.is_empty()
     }
 
-    /// Plays `mv` as [`Position::make_kernel`] would under rules whose make is plain
-    /// ([`MakePath::Plain`]: no attributes, counters, clock, castling, drops, conversions,
-    /// pushes, exits or hand), where [`Position::plain_ready`] holds: its victims taken, the
-    /// piece lifted and landed (promoted, maybe), the ply and the side. The same position,
-    /// hash, cell sets and effects (a test holds them to the general make); what undo needs is
-    /// one [`PlainFrame`] and the victims on the cell log, so undo reverses the move rather
-    /// than reading a general frame.
+    /// Plays `mv` as [`Position::make_kernel`] would under rules whose make is plain or lean
+    /// ([`MakePath::Plain`], [`MakePath::Lean`]: no counters, clock, castling, drops,
+    /// conversions, pushes, exits or hand), where [`Position::plain_ready`] holds: its victims
+    /// taken, the piece lifted and landed (promoted, maybe) with its values after their
+    /// effects, the crown updated, the ply and the side. The same position, hash, cell sets and
+    /// effects (a test holds them to the general make); what undo needs is one [`PlainFrame`]
+    /// and the logs of the cells and values written, so undo reverses the move rather than
+    /// reading a general frame.
     #[inline(always)]
     pub(crate) fn make_plain(&mut self, rules: &Ruleset, mv: &Move) -> MoveEffects {
         let z = &rules.zobrist;
         let (from, to) = (mv.from, mv.to().expect("plain_ready: a landing"));
         let code = self.board[from as usize];
-        let mut frame = PlainFrame {
+        // Pushed first: the crown's writes below are logged as inside a move.
+        self.plain_frames.push(PlainFrame {
             hash: self.hash,
             under: self.frames.len() as u32,
             history_len: self.history.len() as u32,
             since: self.since,
             recorded_total: self.recorded_total,
             cell_log_len: self.cell_log.len() as u32,
+            attr_log_len: self.attr_log.len() as u32,
             prisoners: self.prisoners.0,
+            top: self.top.0,
             from,
             to,
             code,
             new_code: code,
             grew: self.grew,
-        };
+        });
         let mut fx = MoveEffects { code, ..MoveEffects::default() };
         for v in mv.victims() {
             let vc = self.board[v as usize];
             if !vc.is_empty() {
                 fx.captured += 1;
-                if rules.kind(vc.kind()).royal {
+                if rules.kind(vc.kind()).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
                     fx.royal_victim = Some(vc.owner());
                 }
                 self.lift_logged(z, v, vc);
@@ -1583,11 +1590,14 @@ impl Position {
         if to != from && !held.is_empty() {
             // Not met by any move the generator makes: the landing holds a piece not taken.
             self.lift_logged(z, to, held);
+            self.top[code.owner()] = Top::UNKNOWN;
         }
         let new_code = promoted(rules, mv, code);
-        frame.new_code = new_code;
+        self.plain_frames.last_mut().expect("pushed above").new_code = new_code;
         (fx.new_code, fx.to) = (new_code, to);
-        self.plain_frames.push(frame);
+        if self.nattr > 0 {
+            self.carry_values(rules, (from, to), code, fx.captured);
+        }
         self.hash ^= z.piece(from, code) ^ z.piece(to, new_code);
         // Where `to` is `from`, the two bits cancel: the cell stays occupied.
         self.occupied[code.owner()] ^= bit(from) ^ bit(to);
@@ -1595,25 +1605,68 @@ impl Position {
         self.by_code[new_code.index()] |= bit(to);
         self.board[from as usize] = PieceCode::EMPTY;
         self.board[to as usize] = new_code;
+        self.after_crown(rules, &fx);
         self.ply += 1;
         self.set_side(z, self.side.other());
         fx
     }
 
-    /// Takes the piece `code` off `cell` for [`Position::make_plain`], the cell logged for its
-    /// undo.
+    /// The values of the piece moving from `from` to the empty `to` (whose values are all 0,
+    /// or which is `from`) for [`Position::make_plain`]: its kind's effects applied (having
+    /// taken `captured` pieces), its player's [`Top`] told, each value written and logged.
+    #[inline(always)]
+    fn carry_values(&mut self, rules: &Ruleset, (from, to): (u16, u16), code: PieceCode, captured: u32) {
+        let n = self.nattr;
+        let (f0, t0) = (from as usize * n, to as usize * n);
+        let mut vals = [0i32; MAX_ATTRIBUTES];
+        for (s, v) in vals[..n].iter_mut().enumerate() {
+            let a = std::mem::take(&mut self.attrs[f0 + s]);
+            if a != 0 {
+                self.hash ^= Zobrist::attribute(from, s as u8, a);
+                self.attr_log.push(((f0 + s) as u32, a));
+            }
+            *v = a;
+        }
+        let by = self.crown_by as usize;
+        let before = if by < n { vals[by] } else { 0 };
+        apply_effects(&rules.pieces[code.index()].effects, n, &mut vals, captured);
+        if by < n {
+            self.top[code.owner()].moved(before, vals[by], to);
+        }
+        for (s, &b) in vals[..n].iter().enumerate() {
+            if b != 0 {
+                self.hash ^= Zobrist::attribute(to, s as u8, b);
+                self.attr_log.push(((t0 + s) as u32, self.attrs[t0 + s]));
+                self.attrs[t0 + s] = b;
+            }
+        }
+    }
+
+    /// Takes the piece `code` off `cell` with its values for [`Position::make_plain`], the
+    /// cell and values logged for its undo.
     #[inline(always)]
     fn lift_logged(&mut self, z: &Zobrist, cell: u16, code: PieceCode) {
         self.hash ^= z.piece(cell, code);
         self.cell_log.push((cell, code));
         self.counts[code.owner()] -= 1;
+        self.top[code.owner()] = Top::UNKNOWN;
         self.occupied[code.owner()] &= !bit(cell);
         self.by_code[code.index()] &= !bit(cell);
         self.board[cell as usize] = PieceCode::EMPTY;
+        let n = self.nattr;
+        for s in 0..n {
+            let i = cell as usize * n + s;
+            let a = std::mem::take(&mut self.attrs[i]);
+            if a != 0 {
+                self.hash ^= Zobrist::attribute(cell, s as u8, a);
+                self.attr_log.push((i as u32, a));
+            }
+        }
     }
 
     /// Undoes the move [`Position::make_plain`] played last (with nothing but the repetition
     /// record, a result and prisoners written after it: [`crate::plan::Plan::plain_make`]).
+    #[inline(never)]
     fn undo_plain(&mut self) {
         let f = self.plain_frames.pop().expect("a plain frame on top");
         let (from, to) = (f.from, f.to);
@@ -1629,6 +1682,11 @@ impl Position {
             self.occupied[code.owner()] |= bit(cell);
             self.by_code[code.index()] |= bit(cell);
         }
+        while self.attr_log.len() > f.attr_log_len as usize {
+            let (index, old) = self.attr_log.pop().expect("longer than the mark");
+            self.attrs[index as usize] = old;
+        }
+        self.top = ByPlayer(f.top);
         self.hash = f.hash;
         self.side = self.side.other();
         self.ply -= 1;
@@ -1880,6 +1938,7 @@ mod tests {
                             let mut c = pos.clone();
                             let fc = c.make_plain(&v.rules, m);
                             c.record();
+                            top_is_known_right(&c, &v);
                             assert_eq!(said(&c), said(&b), "{name}: {} made plain", m.text(&v.rules.geometry));
                             assert_eq!(format!("{fc:?}"), format!("{fb:?}"), "{name}: {} made plain", m.text(&v.rules.geometry));
                             let (inner, z) = (c.clone(), &v.rules.zobrist);
@@ -1889,6 +1948,7 @@ mod tests {
                             assert_eq!(c, inner, "{name}: {} a frame above the plain one", m.text(&v.rules.geometry));
                             c.undo();
                             assert_eq!((said(&c), &c), (said(&pos), &pos), "{name}: {} undone plain", m.text(&v.rules.geometry));
+                            top_is_known_right(&c, &v);
                             made_plain += 1;
                         }
                     }
@@ -1900,6 +1960,20 @@ mod tests {
             assert!(plain.iter().any(|p| p == name), "{name} takes the general path: {plain:?}");
         }
         assert!(made_plain > 10_000, "the plain make was tried {made_plain} times");
+    }
+
+    /// Where a player's [`Top`] is known, it is the one its pieces' values give.
+    fn top_is_known_right(pos: &Position, v: &Variant) {
+        let Some(c) = v.rules.crown else { return };
+        for p in Player::both() {
+            let top = pos.top[p];
+            if top.count != 0 && c.by == pos.crown_by {
+                let of = Top::of(pos.cells_of(p).map(|cell| (cell, pos.attr(cell, c.by))));
+                // (Where several hold the highest, where one stands is not read.)
+                let read = |t: Top| (t.best, t.count, if t.count == 1 { t.at } else { 0 });
+                assert_eq!(read(top), read(of), "{}: {p:?}'s top at {}", v.rules.name, pos.to_text(&v.rules));
+            }
+        }
     }
 
     /// Each player's occupied cells, by scanning the board.
