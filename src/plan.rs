@@ -442,6 +442,13 @@ impl Plan {
             codes_of[PieceCode::from_index(c).owner()] |= 1 << c;
         }
         let exit_codes = (1..rules.pieces.len()).filter(|&c| rules.pieces[c].exit.is_some()).fold(0, |s, c| s | 1 << c);
+        // No hook runs while a move is made: nothing but the kernel writes the position.
+        let quiet_make = !hook_n.moves_others && !hook_n.ends_on_move && !hook_n.draws_on_move && !hook_n.attributes;
+        let plain_make = quiet_make
+            && rules.make_path != crate::rules::MakePath::General
+            && rules.pie.is_none()
+            && rules.drops.gating.is_none()
+            && CellSet::fits(rules.geometry.len());
         let plan = Plan {
             hooks: hook_n,
             ends,
@@ -468,20 +475,14 @@ impl Plan {
                     || rules.drop_no_mate
                     || rules.calm_forms
                     || rules.go.ko != crate::rules::groups::Ko::None),
-            plain_make: false,
+            plain_make,
             always_moves: kernel_lists
                 && rules.may_pass
                 && !rules.compulsory()
                 && rules.late_policy.is_none()
                 && !(rules.check_illegal || rules.no_giving_check || rules.facing || rules.drop_no_mate),
         };
-        let quiet_make = !hook_n.moves_others && !hook_n.ends_on_move && !hook_n.draws_on_move && !hook_n.attributes;
-        let plain_make = quiet_make
-            && rules.make_path != crate::rules::MakePath::General
-            && rules.pie.is_none()
-            && rules.drops.gating.is_none()
-            && CellSet::fits(rules.geometry.len());
-        Plan { walk: plan.walk_of(rules), plain_make, ..plan }
+        Plan { walk: plan.walk_of(rules), ..plan }
     }
 
     /// Whether a move of a position whose cells of each code are `by_code` may promote with a
