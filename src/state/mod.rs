@@ -1031,16 +1031,9 @@ impl Position {
             return;
         }
         let pr = &rules.pieces[code.index()];
-        let (f0, t0) = (from as usize * n, to as usize * n);
-        let mut vals = [0i32; MAX_ATTRIBUTES];
-        vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
-        let by = self.crown_by as usize;
-        let before = if by < n { vals[by] } else { 0 };
-        apply_effects(&pr.effects, n, &mut vals, fx.captured);
-        if by < n {
-            // Before the cells are written: the landing's `put` below forgets it.
-            self.top[code.owner()].moved(before, vals[by], to);
-        }
+        let t0 = to as usize * n;
+        // Before the cells are written: the landing's `put` below forgets the Top it tells.
+        let vals = self.landed_values(rules, code, (from, to), fx.captured);
         if to == from || (self.board[to as usize].is_empty() && self.attrs[t0..t0 + n].iter().all(|&a| a == 0)) {
             self.shift_with_values(z, (from, to), (code, new_code), &vals[..n]);
         } else {
@@ -1064,9 +1057,34 @@ impl Position {
     /// piece on `to` write, each value once.
     #[inline(always)]
     fn shift_with_values(&mut self, z: &Zobrist, (from, to): (u16, u16), (code, new_code): (PieceCode, PieceCode), vals: &[i32]) {
+        self.shift_piece(z, from, to, code, new_code);
+        self.move_values((from, to), vals);
+    }
+
+    /// The values the piece `code` moving from `from` to `to` lands with, having taken
+    /// `captured` pieces: its kind's effects applied to those it holds, its player's [`Top`]
+    /// told (nothing is written).
+    #[inline(always)]
+    fn landed_values(&mut self, rules: &Ruleset, code: PieceCode, (from, to): (u16, u16), captured: u32) -> [i32; MAX_ATTRIBUTES] {
+        let n = self.nattr;
+        let f0 = from as usize * n;
+        let mut vals = [0i32; MAX_ATTRIBUTES];
+        vals[..n].copy_from_slice(&self.attrs[f0..f0 + n]);
+        let by = self.crown_by as usize;
+        let before = if by < n { vals[by] } else { 0 };
+        apply_effects(&rules.pieces[code.index()].effects, n, &mut vals, captured);
+        if by < n {
+            self.top[code.owner()].moved(before, vals[by], to);
+        }
+        vals
+    }
+
+    /// The values of `from` cleared and `vals` written on `to` (whose values are all 0, or
+    /// which is `from`), each write hashed and logged.
+    #[inline(always)]
+    fn move_values(&mut self, (from, to): (u16, u16), vals: &[i32]) {
         let n = vals.len();
         let (f0, t0) = (from as usize * n, to as usize * n);
-        self.shift_piece(z, from, to, code, new_code);
         for s in 0..n {
             let a = std::mem::take(&mut self.attrs[f0 + s]);
             if a != 0 {
@@ -1398,7 +1416,7 @@ impl Position {
             let vc = self.board[v as usize];
             if !vc.is_empty() {
                 fx.captured += 1;
-                if rules.kind(vc.kind()).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
+                if self.royal_at(rules, v, vc) {
                     fx.royal_victim = Some(vc.owner());
                 }
                 if rules.captures.to_hand
@@ -1410,6 +1428,12 @@ impl Position {
                 self.clear_cell(&rules.zobrist, v);
             }
         }
+    }
+
+    /// Whether the piece `code` on `cell` is royal: of a royal kind, or crowned.
+    #[inline(always)]
+    fn royal_at(&self, rules: &Ruleset, cell: u16, code: PieceCode) -> bool {
+        rules.kind(code.kind()).royal || rules.crown.is_some_and(|c| self.attr(cell, c.marker) != 0)
     }
 
     /// Crowns `p`'s piece with the unique highest value of the crown's attribute; a tie (or no
@@ -1580,7 +1604,7 @@ impl Position {
             let vc = self.board[v as usize];
             if !vc.is_empty() {
                 fx.captured += 1;
-                if rules.kind(vc.kind()).royal || rules.crown.is_some_and(|c| self.attr(v, c.marker) != 0) {
+                if self.royal_at(rules, v, vc) {
                     fx.royal_victim = Some(vc.owner());
                 }
                 self.lift_logged(z, v, vc);
@@ -1596,7 +1620,8 @@ impl Position {
         self.plain_frames.last_mut().expect("pushed above").new_code = new_code;
         (fx.new_code, fx.to) = (new_code, to);
         if self.nattr > 0 {
-            self.carry_values(rules, (from, to), code, fx.captured);
+            let vals = self.landed_values(rules, code, (from, to), fx.captured);
+            self.move_values((from, to), &vals[..self.nattr]);
         }
         self.hash ^= z.piece(from, code) ^ z.piece(to, new_code);
         // Where `to` is `from`, the two bits cancel: the cell stays occupied.
@@ -1609,37 +1634,6 @@ impl Position {
         self.ply += 1;
         self.set_side(z, self.side.other());
         fx
-    }
-
-    /// The values of the piece moving from `from` to the empty `to` (whose values are all 0,
-    /// or which is `from`) for [`Position::make_plain`]: its kind's effects applied (having
-    /// taken `captured` pieces), its player's [`Top`] told, each value written and logged.
-    #[inline(always)]
-    fn carry_values(&mut self, rules: &Ruleset, (from, to): (u16, u16), code: PieceCode, captured: u32) {
-        let n = self.nattr;
-        let (f0, t0) = (from as usize * n, to as usize * n);
-        let mut vals = [0i32; MAX_ATTRIBUTES];
-        for (s, v) in vals[..n].iter_mut().enumerate() {
-            let a = std::mem::take(&mut self.attrs[f0 + s]);
-            if a != 0 {
-                self.hash ^= Zobrist::attribute(from, s as u8, a);
-                self.attr_log.push(((f0 + s) as u32, a));
-            }
-            *v = a;
-        }
-        let by = self.crown_by as usize;
-        let before = if by < n { vals[by] } else { 0 };
-        apply_effects(&rules.pieces[code.index()].effects, n, &mut vals, captured);
-        if by < n {
-            self.top[code.owner()].moved(before, vals[by], to);
-        }
-        for (s, &b) in vals[..n].iter().enumerate() {
-            if b != 0 {
-                self.hash ^= Zobrist::attribute(to, s as u8, b);
-                self.attr_log.push(((t0 + s) as u32, self.attrs[t0 + s]));
-                self.attrs[t0 + s] = b;
-            }
-        }
     }
 
     /// Takes the piece `code` off `cell` with its values for [`Position::make_plain`], the
