@@ -276,7 +276,7 @@ impl Move {
     }
 
     /// The captured cell (or [`NONE`]) at each landing.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn victim_slots(&self) -> &[u16] {
         let n = self.len as usize;
         if n <= 1 { &self.slot[..n] } else { &self.chain()[n..] }
@@ -315,8 +315,15 @@ impl Move {
         }
     }
 
+    /// The landing of a move with one (what [`Move::landings`] holds then).
+    #[inline(always)]
+    pub(crate) fn only_landing(&self) -> u16 {
+        debug_assert_eq!(self.len, 1);
+        self.last
+    }
+
     /// The landings, in order (a chain's come from the table).
-    #[inline]
+    #[inline(always)]
     pub fn landings(&self) -> &[u16] {
         match self.len {
             0 => &[],
@@ -337,6 +344,7 @@ impl Move {
         self.len == 0
     }
 
+    #[inline(always)]
     pub(crate) fn victims(&self) -> impl Iterator<Item = u16> + '_ {
         self.victim_slots().iter().copied().filter(|&v| v != NONE)
     }

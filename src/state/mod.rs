@@ -36,8 +36,21 @@ const START_PLIES: usize = 64;
 /// (larger boards are scanned), so the shift may wrap there.
 #[inline(always)]
 fn bit(cell: u16) -> u128 {
-    1u128 << (cell & 127)
+    // Read from a table: a shift of 128 bits is seven instructions, two of them branches'
+    // stand-ins, and a move writes four to six bits.
+    BITS[(cell & 127) as usize]
 }
+
+/// [`bit`]'s table: the bit of each cell 0 to 127.
+static BITS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
 
 /// An iterator over one player's occupied cells ([`Position::cells_of`]).
 pub(crate) struct CellsOf<'a> {
@@ -1115,7 +1128,7 @@ impl Position {
     /// The crown's update after a move: the mover's, and the opponent's where both are updated
     /// and a piece was taken (the opponent's levels did not change; only a capture can change
     /// its king).
-    #[inline]
+    #[inline(always)]
     fn after_crown(&mut self, rules: &Ruleset, fx: &MoveEffects) {
         if let Some(c) = rules.crown
             && !fx.code.is_empty()
@@ -1804,11 +1817,13 @@ fn promoted(rules: &Ruleset, mv: &Move, code: PieceCode) -> PieceCode {
 impl Move {
     /// Whether this move of a piece that promotes by `p` reaches its zone as `p.at` asks: on
     /// any landing, at the end, or (shogi) at the start or the end.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn reaches(&self, g: &crate::geometry::Geometry, p: &crate::rules::Promotion) -> bool {
         use crate::rules::PromoteAt;
         let inside = |c: u16| g.zones_of(c).meets(p.zone);
         match p.at {
+            // (Most moves land once: that landing is read alone.)
+            PromoteAt::AnyLanding if self.len == 1 => inside(self.only_landing()),
             PromoteAt::AnyLanding => self.landings().iter().any(|&c| inside(c)),
             PromoteAt::EndOfMove => self.to().is_some_and(inside),
             PromoteAt::FromOrTo => self.to().is_some_and(|c| inside(c) || inside(self.from)),

@@ -9,7 +9,7 @@ use crate::geometry::NONE;
 use crate::movegen::{self, MoveList};
 use crate::notation::{Move, MoveKind, MoveText, NotationError};
 use crate::outcome::Outcome;
-use crate::piece::{PieceCode, Player};
+use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::attacks::Among;
 use crate::rules::{AfterMove, CodeSet, EndChecks, EndKind, EndRule, Hook, HookFilter, Identity, KindSet, MoveEffects, NoMoves, Phase};
 use crate::script::ScriptError;
@@ -1065,6 +1065,14 @@ impl Variant {
     pub fn make(&self, pos: &mut Position, mv: &Move) -> Result<(), ScriptError> {
         let rules = &*self.rules;
         let decider = pos.side();
+        // Territory scoring's prisoners: the opponent's pieces this move (hooks included) took.
+        let prisoners = rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners);
+        let before = prisoners.then(|| (pos.continuation().map_or(decider, |c| c.turn), pos.counts()));
+        // Where the plan makes it plain, no hook runs ([`crate::plan::Plan::plain_make`]).
+        if self.plan.plain_make && pos.plain_ready(mv) {
+            let fx = pos.make_plain(rules, mv);
+            return self.judge_made(pos, mv, &fx, decider, before);
+        }
         // A move a continuation lists always calls the hook; a normal move follows the filter.
         let listed = pos.continuation().is_some_and(|c| c.moves.contains(mv));
         let hook = self.hook(Hook::AfterMove).filter(|f| listed || self.hook_applies(f, pos, mv)).is_some();
@@ -1072,10 +1080,7 @@ impl Variant {
             (true, Some(s)) => Some((s, HookMove::new(pos, mv))),
             _ => None,
         };
-        // Territory scoring's prisoners: the opponent's pieces this move (hooks included) took.
-        let prisoners = rules.score.as_ref().is_some_and(crate::rules::Score::keeps_prisoners);
-        let before = prisoners.then(|| (pos.continuation().map_or(decider, |c| c.turn), pos.counts()));
-        let fx = if self.plan.plain_make && pos.plain_ready(mv) { pos.make_plain(rules, mv) } else { pos.make_kernel(rules, mv) };
+        let fx = pos.make_kernel(rules, mv);
         if let Some((s, m)) = hooked {
             if let Err(mut e) = s.after_move(pos, m, "") {
                 pos.undo();
@@ -1095,6 +1100,22 @@ impl Variant {
             pos.undo();
             return Err(e);
         }
+        self.judge_made(pos, mv, &fx, decider, before)
+    }
+
+    /// What follows `decider`'s move `mv` once made (hooks included; `fx`: what the kernel's
+    /// part did; `before`: the taker and the counts before it, where prisoners are kept): the
+    /// prisoners, a check counted, the end conditions judged, the position recorded.
+    #[inline(always)]
+    fn judge_made(
+        &self,
+        pos: &mut Position,
+        mv: &Move,
+        fx: &MoveEffects,
+        decider: Player,
+        before: Option<(Player, ByPlayer<u32>)>,
+    ) -> Result<(), ScriptError> {
+        let rules = &*self.rules;
         if let Some((taker, theirs)) = before {
             let taken = theirs[taker.other()].saturating_sub(pos.counts()[taker.other()]);
             pos.add_prisoners(taker, taken);
@@ -1108,7 +1129,7 @@ impl Variant {
             EndChecks::Every => true,
         };
         if check && pos.result().is_none() {
-            self.judge_after_move(pos, &fx, decider)?;
+            self.judge_after_move(pos, fx, decider)?;
         }
         if rules.drop_mate_loses && pos.result().is_none() {
             self.judge_drop_mate(pos, mv)?;
@@ -1176,6 +1197,7 @@ impl Variant {
     /// The position `decider`'s move made, recorded in the repetition history (in every game,
     /// not only under a repetition rule: the search reads it to tell a shuffle back to an
     /// earlier position from progress), then judged by repetition and the move limit.
+    #[inline(always)]
     fn record(&self, pos: &mut Position, decider: crate::piece::Player) {
         let rules = &*self.rules;
         pos.record();
