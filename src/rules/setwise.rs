@@ -185,18 +185,30 @@ impl RaySlide {
     }
 
     /// The moves of its piece on `from` (`occupied`: every piece's cells): to empty cells, and
-    /// onto `victims`, counted only with `captures` (else `None`).
+    /// onto `victims`, counted only with `captures` (else `None`); in words of `W` bits (the
+    /// board's cells all fit: a board of at most 64 cells reads its rays in one word).
     #[inline(always)]
-    fn count(&self, from: u16, occupied: u128, victims: u128, captures: bool) -> Option<u64> {
+    fn count<W: Word>(&self, from: u16, occupied: W, victims: W, captures: bool) -> Option<u64> {
         let k = self.vectors;
         let (mut quiet, mut taking) = (0u64, 0u64);
         for &(ray, up) in &self.rays[from as usize * k..from as usize * k + k] {
-            let (open, first) = super::movement::before_first(ray, up, occupied);
-            let empty = open.count_ones() as u64;
+            let ray = W::of(ray);
+            let blockers = ray & occupied;
+            // The ray's cells before its first piece (outward from `from`), and that piece's.
+            let (open, first) = if blockers == W::ZERO {
+                (ray, crate::geometry::NONE)
+            } else if up {
+                let first = blockers.lowest();
+                (ray & W::below(first), first)
+            } else {
+                let last = blockers.highest();
+                (ray & W::above(last), last)
+            };
+            let empty = open.count() as u64;
             if self.quiet {
                 quiet += empty.min(self.max as u64);
             }
-            if first != crate::geometry::NONE && empty < self.max as u64 && victims >> first & 1 != 0 {
+            if first != crate::geometry::NONE && empty < self.max as u64 && victims.has(first) {
                 taking += 1;
             }
         }
@@ -545,9 +557,9 @@ impl Setwise {
                 }
                 if SLIDES {
                     for r in rays.iter().filter(|r| r.limit == u16::MAX || own as u64 <= r.limit as u64) {
-                        let (occupied, victims) = (self.cells & !sets.empty, cells_of::<u128>(sets, r.take));
+                        let (occupied, victims) = (W::of(self.cells & !sets.empty), cells_of::<W>(sets, r.take));
                         for from in CellSet::from_bits(sets.by_code[c] & r.starts) {
-                            sink.at(from, r.count(from, occupied, victims, captures)?);
+                            sink.at(from, r.count::<W>(from, occupied, victims, captures)?);
                         }
                     }
                     if !en_passant.is_empty() {
@@ -850,6 +862,14 @@ pub(crate) trait Word:
     fn has(self, cell: u16) -> bool;
     /// The lowest cell, taken out of the set (which is not empty).
     fn pop(&mut self) -> u16;
+    /// The lowest cell of the set (which is not empty).
+    fn lowest(self) -> u16;
+    /// The highest cell of the set (which is not empty).
+    fn highest(self) -> u16;
+    /// The cells below `cell`.
+    fn below(cell: u16) -> Self;
+    /// The cells above `cell`.
+    fn above(cell: u16) -> Self;
 }
 
 /// [`Word`] for an unsigned integer of `$bits` bits.
@@ -886,6 +906,23 @@ macro_rules! word {
                 let c = self.trailing_zeros() as u16;
                 *self &= *self - 1;
                 c
+            }
+            #[inline(always)]
+            fn lowest(self) -> u16 {
+                self.trailing_zeros() as u16
+            }
+            #[inline(always)]
+            fn highest(self) -> u16 {
+                ($bits - 1 - self.leading_zeros()) as u16
+            }
+            #[inline(always)]
+            fn below(cell: u16) -> $t {
+                (1 << cell) - 1
+            }
+            #[inline(always)]
+            fn above(cell: u16) -> $t {
+                // (Past the top cell, `2 << cell` shifts its bit out: nothing is above it.)
+                !((2 as $t).wrapping_shl(cell as u32).wrapping_sub(1))
             }
         }
     };
