@@ -214,6 +214,14 @@ fn perft_inner(v: &Variant, pos: &mut Position, depth: u32, lists: &mut [MoveLis
     if leaves == Leaves::Counted && depth == 1 {
         return Ok(list.len() as u64);
     }
+    if depth == 1 {
+        // Every leaf made and undone, counted here rather than by a call for each.
+        for m in list.iter() {
+            v.make(pos, m)?;
+            pos.undo();
+        }
+        return Ok(list.len() as u64);
+    }
     let mut n = 0;
     for m in list.iter() {
         v.make(pos, m)?;

@@ -1595,6 +1595,7 @@ impl Position {
         let z = &rules.zobrist;
         let (from, to) = (mv.from, mv.to().expect("plain_ready: a landing"));
         let code = self.board[from as usize];
+        let new_code = promoted(rules, mv, code);
         // Pushed first: the crown's writes below are logged as inside a move.
         self.plain_frames.push(PlainFrame {
             hash: self.hash,
@@ -1609,7 +1610,7 @@ impl Position {
             from,
             to,
             code,
-            new_code: code,
+            new_code,
             grew: self.grew,
         });
         let mut fx = MoveEffects { code, ..MoveEffects::default() };
@@ -1629,8 +1630,6 @@ impl Position {
             self.lift_logged(z, to, held);
             self.top[code.owner()] = Top::UNKNOWN;
         }
-        let new_code = promoted(rules, mv, code);
-        self.plain_frames.last_mut().expect("pushed above").new_code = new_code;
         (fx.new_code, fx.to) = (new_code, to);
         if self.nattr > 0 {
             let vals = self.landed_values(rules, code, (from, to), fx.captured);
