@@ -73,12 +73,6 @@ impl CellSet {
         if cells >= Self::CAPACITY { Self::ALL } else { CellSet((1u128 << cells) - 1) }
     }
 
-    /// Whether the set holds no cell.
-    #[inline(always)]
-    pub(crate) const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
     /// How many cells the set holds.
     #[inline(always)]
     pub(crate) const fn count(self) -> u32 {
@@ -89,12 +83,6 @@ impl CellSet {
     #[inline(always)]
     pub(crate) const fn first(self) -> Option<u16> {
         if self.0 == 0 { None } else { Some(self.0.trailing_zeros() as u16) }
-    }
-
-    /// The highest cell, if any.
-    #[inline(always)]
-    pub(crate) const fn last(self) -> Option<u16> {
-        if self.0 == 0 { None } else { Some(127 - self.0.leading_zeros() as u16) }
     }
 
     /// Takes the lowest cell out of the set and returns it, if any.
@@ -249,9 +237,99 @@ impl Iterator for Cells {
 impl ExactSizeIterator for Cells {}
 impl FusedIterator for Cells {}
 
+/// A cell set of one machine word (boards of at most 64 cells) or two: the same code, with
+/// half the work where the board allows.
+pub(crate) trait Word:
+    Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The low bits of a set (the board's cells all fit).
+    fn of(set: u128) -> Self;
+    /// The set moved back by `offset`: the cells whose cell `offset` further on is in it. A
+    /// rotation (no branch on the sign): the bits that wrap around fall on start cells whose
+    /// target is off the board, which no group's `from` holds.
+    fn back(self, offset: i16) -> Self;
+    fn count(self) -> u32;
+    /// The set as two words.
+    fn wide(self) -> u128;
+    /// The set of one cell.
+    fn bit(cell: u16) -> Self;
+    /// Whether `cell` is in the set.
+    fn has(self, cell: u16) -> bool;
+    /// The lowest cell, taken out of the set (which is not empty).
+    fn pop(&mut self) -> u16;
+    /// The lowest cell of the set (which is not empty).
+    fn lowest(self) -> u16;
+    /// The highest cell of the set (which is not empty).
+    fn highest(self) -> u16;
+    /// The cells below `cell`.
+    fn below(cell: u16) -> Self;
+    /// The cells above `cell`.
+    fn above(cell: u16) -> Self;
+}
+
+/// [`Word`] for an unsigned integer of `$bits` bits.
+macro_rules! word {
+    ($t:ty, $bits:expr) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn of(set: u128) -> $t {
+                set as $t
+            }
+            #[inline(always)]
+            fn back(self, offset: i16) -> $t {
+                self.rotate_right(offset as i32 as u32 & ($bits - 1))
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn bit(cell: u16) -> $t {
+                1 << cell
+            }
+            #[inline(always)]
+            fn has(self, cell: u16) -> bool {
+                self >> cell & 1 != 0
+            }
+            #[inline(always)]
+            fn pop(&mut self) -> u16 {
+                let c = self.trailing_zeros() as u16;
+                *self &= *self - 1;
+                c
+            }
+            #[inline(always)]
+            fn lowest(self) -> u16 {
+                self.trailing_zeros() as u16
+            }
+            #[inline(always)]
+            fn highest(self) -> u16 {
+                ($bits - 1 - self.leading_zeros()) as u16
+            }
+            #[inline(always)]
+            fn below(cell: u16) -> $t {
+                (1 << cell) - 1
+            }
+            #[inline(always)]
+            fn above(cell: u16) -> $t {
+                // (Past the top cell, `2 << cell` shifts its bit out: nothing is above it.)
+                !((2 as $t).wrapping_shl(cell as u32).wrapping_sub(1))
+            }
+        }
+    };
+}
+
+word!(u64, 64);
+word!(u128, 128);
+
 #[cfg(test)]
 mod tests {
-    use super::CellSet;
+    use super::{CellSet, Word};
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 
@@ -269,6 +347,22 @@ mod tests {
         (0..n).map(|_| rng.random_range(0..range)).collect()
     }
 
+    /// A word split at a cell: the cells below it, the cell, the cells above it, in both word
+    /// sizes, at the edges (the top cell has nothing above it).
+    #[test]
+    fn words_split_at_a_cell() {
+        for c in [0u16, 1, 31, 62, 63] {
+            let (below, above) = (<u64 as Word>::below(c), <u64 as Word>::above(c));
+            assert_eq!((below.count_ones(), above.count_ones()), (c as u32, 63 - c as u32), "u64, cell {c}");
+            assert_eq!(below | above | 1 << c, u64::MAX, "u64, cell {c}");
+        }
+        for c in [0u16, 1, 63, 64, 126, 127] {
+            let (below, above) = (<u128 as Word>::below(c), <u128 as Word>::above(c));
+            assert_eq!((below.count_ones(), above.count_ones()), (c as u32, 127 - c as u32), "u128, cell {c}");
+            assert_eq!(below | above | 1 << c, u128::MAX, "u128, cell {c}");
+        }
+    }
+
     #[test]
     fn operations_agree_with_a_sorted_list_model() {
         for seed in [1u64, 2, 3, 49] {
@@ -281,8 +375,9 @@ mod tests {
                 assert_eq!(sa.count() as usize, ma.len());
                 assert_eq!(sa.iter().len(), ma.len());
                 assert_eq!(sa.first(), ma.first().copied());
-                assert_eq!(sa.last(), ma.last().copied());
-                assert_eq!(sa.is_empty(), ma.is_empty());
+                assert_eq!((sa.bits() != 0).then(|| sa.bits().lowest()), ma.first().copied());
+                assert_eq!((sa.bits() != 0).then(|| sa.bits().highest()), ma.last().copied());
+                assert_eq!(sa.count() == 0, ma.is_empty());
                 let union = model(&[a.clone(), b.clone()].concat());
                 assert_eq!((sa | sb).iter().collect::<Vec<_>>(), union);
                 let inter: Vec<u16> = ma.iter().copied().filter(|c| mb.contains(c)).collect();
@@ -338,7 +433,7 @@ mod tests {
         assert_eq!(CellSet::board(361), CellSet::ALL);
         assert_eq!(CellSet::ALL.count(), 128);
         assert_eq!(CellSet::one(127).iter().collect::<Vec<_>>(), [127]);
-        assert!(CellSet::one(128).is_empty() && CellSet::one(u16::MAX).is_empty());
+        assert!(CellSet::one(128).count() == 0 && CellSet::one(u16::MAX).count() == 0);
         assert_eq!(format!("{:?}", CellSet::one(5).with(70)), "{5, 70}");
     }
 }

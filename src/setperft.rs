@@ -10,11 +10,12 @@
 //! apply; a test holds the two equal in every shipped variant this applies to, from random
 //! positions); `perft --general` asks for the general kernel.
 
+use crate::cellset::Word;
 use crate::interrupt;
 use crate::interrupt::Interrupted;
 use crate::piece::{PieceCode, Player};
 use crate::plan::WalkKind;
-use crate::rules::setwise::{MAX_CODES, Setwise, Word};
+use crate::rules::setwise::{MAX_CODES, Setwise};
 use crate::rules::{Chain, CodeSet, PromoteAt, Removal, Ruleset};
 use crate::state::Position;
 

@@ -4,10 +4,10 @@
 //! player to decide, clamped to ±[`EVAL_MAX`] so that a proven result always outranks it.
 
 use crate::cellset::CellSet;
+use crate::cellset::Word;
 use crate::movegen::{self, MoveList};
 use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::eval::{Lines, MAX_ESCAPES, MAX_ROUTES, UNITS_PER_POINT};
-use crate::rules::setwise::Word;
 use crate::rules::{EvalModel, Hook, Term};
 use crate::script::ScriptError;
 use crate::state::Position;

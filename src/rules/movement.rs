@@ -11,7 +11,7 @@ use super::raw::{RawDir, RawDirs, RawForm, Setting, TextOrBool, TextOrInt};
 use super::validate::context::{R, V};
 use super::validate::zones::ZoneMap;
 use super::{CodeSet, KindDef, enemy_codes};
-use crate::cellset::CellSet;
+use crate::cellset::{CellSet, Word};
 use crate::geometry::{CellTable, Geometry, NONE, ZoneSet, compass_index, compass_vector};
 use crate::piece::PieceCode;
 use crate::piece::{ByPlayer, Player};
@@ -921,20 +921,21 @@ pub(crate) fn victim(code: PieceCode, set: CodeSet) -> bool {
     (set >> code.index()) & 1 != 0
 }
 
-/// A ray's cells before its first occupied cell, and that cell ([`NONE`] if none is).
+/// A ray's cells before its first occupied cell, and that cell ([`NONE`] if none is); in words
+/// of `W` bits (the board's cells all fit).
 #[inline(always)]
-pub(crate) fn before_first(ray: u128, up: bool, occupied: u128) -> (u128, u16) {
-    let blockers = CellSet::from_bits(ray & occupied);
-    // (Tested for empty first, once: the compiler then drops `first`'s and `last`'s own tests,
+pub(crate) fn before_first<W: Word>(ray: W, up: bool, occupied: W) -> (W, u16) {
+    let blockers = ray & occupied;
+    // (Tested for empty first, once: the first and last cells then need no test of their own,
     // which in this hot loop cost about 0.8% of a chess search's instructions.)
-    if blockers.is_empty() {
+    if blockers == W::ZERO {
         (ray, NONE)
     } else if up {
-        let first = blockers.first().unwrap_or(NONE);
-        (ray & ((1u128 << first) - 1), first)
+        let first = blockers.lowest();
+        (ray & W::below(first), first)
     } else {
-        let last = blockers.last().unwrap_or(NONE);
-        (ray & !((2u128 << last).wrapping_sub(1)), last)
+        let last = blockers.highest();
+        (ray & W::above(last), last)
     }
 }
 

@@ -23,7 +23,7 @@
 //! sets ([`crate::setperft`]), which make moves on the sets, from them.
 
 use super::{BoardView, CodeSet, Distance, Form, Ruleset};
-use crate::cellset::CellSet;
+use crate::cellset::{CellSet, Word};
 use crate::geometry::CellTable;
 use crate::piece::{ByPlayer, PieceCode, Player};
 
@@ -192,18 +192,7 @@ impl RaySlide {
         let k = self.vectors;
         let (mut quiet, mut taking) = (0u64, 0u64);
         for &(ray, up) in &self.rays[from as usize * k..from as usize * k + k] {
-            let ray = W::of(ray);
-            let blockers = ray & occupied;
-            // The ray's cells before its first piece (outward from `from`), and that piece's.
-            let (open, first) = if blockers == W::ZERO {
-                (ray, crate::geometry::NONE)
-            } else if up {
-                let first = blockers.lowest();
-                (ray & W::below(first), first)
-            } else {
-                let last = blockers.highest();
-                (ray & W::above(last), last)
-            };
+            let (open, first) = super::movement::before_first(W::of(ray), up, occupied);
             let empty = open.count() as u64;
             if self.quiet {
                 quiet += empty.min(self.max as u64);
@@ -840,96 +829,6 @@ impl<W: Word> VictimCells<W> {
 fn cells_of<W: Word>(sets: &Sets<'_>, set: CodeSet) -> W {
     super::codes_in(set).fold(W::ZERO, |out, c| out | W::of(sets.by_code[c]))
 }
-
-/// A cell set of one machine word (boards of at most 64 cells) or two: the same code, with
-/// half the work where the board allows.
-pub(crate) trait Word:
-    Copy + Eq + std::ops::BitAnd<Output = Self> + std::ops::BitOr<Output = Self> + std::ops::Not<Output = Self>
-{
-    const ZERO: Self;
-    /// The low bits of a set (the board's cells all fit).
-    fn of(set: u128) -> Self;
-    /// The set moved back by `offset`: the cells whose cell `offset` further on is in it. A
-    /// rotation (no branch on the sign): the bits that wrap around fall on start cells whose
-    /// target is off the board, which no group's `from` holds.
-    fn back(self, offset: i16) -> Self;
-    fn count(self) -> u32;
-    /// The set as two words.
-    fn wide(self) -> u128;
-    /// The set of one cell.
-    fn bit(cell: u16) -> Self;
-    /// Whether `cell` is in the set.
-    fn has(self, cell: u16) -> bool;
-    /// The lowest cell, taken out of the set (which is not empty).
-    fn pop(&mut self) -> u16;
-    /// The lowest cell of the set (which is not empty).
-    fn lowest(self) -> u16;
-    /// The highest cell of the set (which is not empty).
-    fn highest(self) -> u16;
-    /// The cells below `cell`.
-    fn below(cell: u16) -> Self;
-    /// The cells above `cell`.
-    fn above(cell: u16) -> Self;
-}
-
-/// [`Word`] for an unsigned integer of `$bits` bits.
-macro_rules! word {
-    ($t:ty, $bits:expr) => {
-        impl Word for $t {
-            const ZERO: $t = 0;
-            #[inline(always)]
-            fn of(set: u128) -> $t {
-                set as $t
-            }
-            #[inline(always)]
-            fn back(self, offset: i16) -> $t {
-                self.rotate_right(offset as i32 as u32 & ($bits - 1))
-            }
-            #[inline(always)]
-            fn count(self) -> u32 {
-                self.count_ones()
-            }
-            #[inline(always)]
-            fn wide(self) -> u128 {
-                self as u128
-            }
-            #[inline(always)]
-            fn bit(cell: u16) -> $t {
-                1 << cell
-            }
-            #[inline(always)]
-            fn has(self, cell: u16) -> bool {
-                self >> cell & 1 != 0
-            }
-            #[inline(always)]
-            fn pop(&mut self) -> u16 {
-                let c = self.trailing_zeros() as u16;
-                *self &= *self - 1;
-                c
-            }
-            #[inline(always)]
-            fn lowest(self) -> u16 {
-                self.trailing_zeros() as u16
-            }
-            #[inline(always)]
-            fn highest(self) -> u16 {
-                ($bits - 1 - self.leading_zeros()) as u16
-            }
-            #[inline(always)]
-            fn below(cell: u16) -> $t {
-                (1 << cell) - 1
-            }
-            #[inline(always)]
-            fn above(cell: u16) -> $t {
-                // (Past the top cell, `2 << cell` shifts its bit out: nothing is above it.)
-                !((2 as $t).wrapping_shl(cell as u32).wrapping_sub(1))
-            }
-        }
-    };
-}
-
-word!(u64, 64);
-word!(u128, 128);
 
 #[cfg(test)]
 mod tests {

@@ -11,12 +11,13 @@
 //! random players of self-play walk it; tests hold both equal to the kernel's (perft counts
 //! from random positions, and whole random games move for move).
 
+use crate::cellset::Word;
 use crate::geometry::NONE;
 use crate::notation::Move;
 use crate::outcome::Winner;
 use crate::piece::{ByPlayer, PieceCode, Player};
 use crate::rules::ends::{EndKind, FullResult, Tally};
-use crate::rules::setwise::{DropSets, Word};
+use crate::rules::setwise::DropSets;
 use crate::rules::{EndChecks, Ruleset, Zobrist};
 use crate::state::Position;
 use std::sync::Arc;

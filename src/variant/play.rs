@@ -1070,6 +1070,7 @@ impl Variant {
         let before = prisoners.then(|| (pos.continuation().map_or(decider, |c| c.turn), pos.counts()));
         // Where the plan makes it plain, no hook runs ([`crate::plan::Plan::plain_make`]).
         if self.plan.plain_make && pos.plain_ready(mv) {
+            debug_assert!(self.hook(Hook::AfterMove).is_none() && self.hook(Hook::Outcome).is_none(), "a plain make with a hook");
             let fx = pos.make_plain(rules, mv);
             return self.judge_made(pos, mv, &fx, decider, before);
         }
