@@ -37,7 +37,7 @@ fn kernel_perft_made(name: &str, depth: u32) -> u64 {
     perft::perft_made(&v, &mut pos, depth).expect("no script error")
 }
 
-/// Perft by the general kernel (positions made and undone) even where the sets would do.
+/// Perft by the general kernel (positions made and undone) even where the walk of placements would do.
 fn general_perft(name: &str, depth: u32, made: bool) -> u64 {
     let v = Variant::load(name, &[]).expect("shipped variant loads");
     let mut pos = v.start();
@@ -59,18 +59,13 @@ fn summary() {
         for depth in 9..=deepest {
             let (k, kr) = rate(|| if bulk { kernel_perft("checkers", depth) } else { kernel_perft_made("checkers", depth) });
             let (h, hr) = rate(|| handwritten::perft_start(depth as usize, bulk));
-            let (g, gr) = rate(|| general_perft("checkers", depth, !bulk));
             assert_eq!(k, h, "kernel and hand-written checkers perft disagree");
-            assert_eq!(k, g, "perft on the sets and by the general kernel disagree");
             assert_eq!(k, handwritten::BIK[depth as usize - 1], "checkers perft {depth} is not Bik's count");
             println!(
-                "    checkers depth {depth:>2} = {k:>9} ({mode:>7}): kernel {:>6.2} M/s, bitboard {:>6.2} M/s: the kernel takes {:.2}x its time \
-                 (the general kernel, --general: {:>6.2} M/s, {:.2}x)",
+                "    checkers depth {depth:>2} = {k:>9} ({mode:>7}): kernel {:>6.2} M/s, bitboard {:>6.2} M/s: the kernel takes {:.2}x its time",
                 kr / 1e6,
                 hr / 1e6,
-                hr / kr,
-                gr / 1e6,
-                hr / gr
+                hr / kr
             );
         }
     }
@@ -94,20 +89,11 @@ fn summary() {
         let (c, cr) = rate(|| kernel_perft(name, depth));
         let (m, mr) = rate(|| kernel_perft_made(name, depth));
         assert_eq!(c, m);
-        // The general kernel's made rate beside it (the same walk where perft does not take
-        // the cell sets).
-        let (g, gr) = rate(|| general_perft(name, depth, true));
-        assert_eq!(c, g);
-        println!(
-            "  {name} depth {depth} = {c}: counted {:.3} M/s, made {:.3} M/s (the general kernel, --general: made {:.3} M/s)",
-            cr / 1e6,
-            mr / 1e6,
-            gr / 1e6
-        );
+        println!("  {name} depth {depth} = {c}: counted {:.3} M/s, made {:.3} M/s", cr / 1e6, mr / 1e6);
     }
     // A script hook's cost per call: checkers with an after_move hook that does nothing, run
     // after every move, against plain checkers (every node of a made perft is one make), both
-    // through the general kernel (a hook keeps perft off the sets).
+    // through the general kernel.
     {
         let makes: u64 = (1..=7).map(|d| kernel_perft("checkers", d)).sum();
         let time = |name: &str| {

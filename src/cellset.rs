@@ -256,8 +256,6 @@ pub(crate) trait Word:
     fn bit(cell: u16) -> Self;
     /// Whether `cell` is in the set.
     fn has(self, cell: u16) -> bool;
-    /// The lowest cell, taken out of the set (which is not empty).
-    fn pop(&mut self) -> u16;
     /// The lowest cell of the set (which is not empty).
     fn lowest(self) -> u16;
     /// The highest cell of the set (which is not empty).
@@ -296,12 +294,6 @@ macro_rules! word {
             #[inline(always)]
             fn has(self, cell: u16) -> bool {
                 self >> cell & 1 != 0
-            }
-            #[inline(always)]
-            fn pop(&mut self) -> u16 {
-                let c = self.trailing_zeros() as u16;
-                *self &= *self - 1;
-                c
             }
             #[inline(always)]
             fn lowest(self) -> u16 {

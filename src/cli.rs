@@ -83,7 +83,7 @@ pub(crate) enum Command {
         #[arg(long)]
         divide: bool,
         /// Make and unmake every leaf, hooks included (the same count; a measure of make/undo
-        /// rather than of move generation; on the cell sets where perft walks them, see
+        /// rather than of move generation; on the walk of placements where perft takes it, see
         /// --general).
         #[arg(long)]
         made: bool,
@@ -91,8 +91,8 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=perft::MAX_THREADS as i64))]
         threads: u32,
         /// Walk the tree with the general kernel as the search uses it (positions made and
-        /// undone, the last level counted as the search's mobility counts it) even where the
-        /// rules let perft walk the cell sets alone (the same count; docs/cli.md).
+        /// undone, the last level counted as the search's mobility counts it) even in a game of
+        /// placements, where perft walks them on the cell sets (the same count; docs/cli.md).
         #[arg(long)]
         general: bool,
         /// List every move through the reference mode (the simplest code, no shortcut) and

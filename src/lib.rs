@@ -17,7 +17,7 @@
 //! - [`script`]: the Rhai host and the script API;
 //! - `variant`: a playable [`Variant`] (files found, `extends`, options, script, hooks);
 //! - `render`: boards for a person; [`diagram`]: boards as SVG and PNG pictures; [`perft`]
-//!   (and `setperft`: perft on the cell sets alone, where the rules allow);
+//!   (and `placewalk`: the walk of placements on the cell sets, for perft and self-play);
 //!   [`scenario`] files;
 //! - the tools on top: [`ai`] (machine players: the engine grammar, the evaluation, the
 //!   searches), [`solve`] (a position's value with perfect play, proved), [`selfplay`] (studies, reports, and in `selfplay::quality` what the games say
@@ -58,6 +58,7 @@ mod state;
 mod attack;
 mod explain;
 mod movegen;
+mod placewalk;
 mod plan;
 pub mod script;
 
@@ -83,7 +84,6 @@ pub mod scenario;
 pub mod selfplay;
 pub mod serve;
 mod session;
-mod setperft;
 pub mod solve;
 mod sweep;
 mod tune;

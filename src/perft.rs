@@ -42,13 +42,13 @@ pub(crate) fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// A script hook failed, or Ctrl-C was pressed (checked at every node two or more plies from
 /// the leaves, so it costs nothing measurable).
 ///
-/// Where the rules allow, the tree is walked on the cell sets alone (`setperft`: steps and
-/// short capture chains, a plain make, no hook, no end but having no move), else by the
-/// general kernel, its last level counted on the cell sets where the plan allows
-/// ([`crate::Variant::count_moves`]); the count is the same.
+/// The tree is walked by the general kernel, its last level counted on the cell sets where the
+/// plan allows ([`crate::Variant::count_moves`]); in a game where pieces are only placed, by
+/// the walk of placements that self-play's random players take too
+/// ([`crate::placewalk::PlaceWalk`]). The count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    match v.set_perft(pos, depth) {
-        Some(sets) => Ok(sets.perft(pos, depth, false)?),
+    match v.place_walk().filter(|w| w.applies(pos, depth)) {
+        Some(walk) => Ok(walk.perft(pos, depth, false)?),
         None => {
             let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
             let leaves = if v.hooks_after_moves() { Leaves::Made } else { Leaves::Counted };
@@ -57,15 +57,15 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchE
     }
 }
 
-/// [`perft`] with every leaf made and unmade (hooks included; on the sets where [`perft`]
-/// walks them): the same count, and a measure of make/undo speed rather than of move
-/// generation.
+/// [`perft`] with every leaf made and unmade (hooks included; on the walk of placements
+/// where [`perft`] takes it): the same count, and a measure of make/undo speed rather than of
+/// move generation.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    match v.set_perft(pos, depth) {
-        Some(sets) => Ok(sets.perft(pos, depth, true)?),
+    match v.place_walk().filter(|w| w.applies(pos, depth)) {
+        Some(walk) => Ok(walk.perft(pos, depth, true)?),
         None => perft_general(v, pos, depth, true),
     }
 }
@@ -74,7 +74,7 @@ pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, Se
 /// search, self-play and the REPL use it (`perft --general`): every node a [`Position`], made
 /// and undone through [`Variant::make`], its moves listed by the variant; without `made`, the
 /// last level counted as the search's mobility counts it ([`Variant::count_moves`], where the
-/// plan allows; else the length of its list). Never the set walk.
+/// plan allows; else the length of its list). Never the walk of placements.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
@@ -84,8 +84,8 @@ pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) ->
 }
 
 /// [`perft`] by the reference mode ([`Variant::reference_moves`]): every node's moves listed
-/// through the simplest code, with no shortcut of the plan (no count on the cell sets, no set
-/// walk), and every leaf made (`perft --reference`). Slow by design: what the shortcuts are
+/// through the simplest code, with no shortcut of the plan (no count on the cell sets, no walk
+/// of placements), and every leaf made (`perft --reference`). Slow by design: what the shortcuts are
 /// held equal to.
 ///
 /// # Errors
@@ -113,7 +113,7 @@ pub(crate) fn perft_reference(v: &Variant, pos: &mut Position, depth: u32) -> Re
 pub(crate) struct Mode {
     /// Every leaf made ([`perft_made`]).
     pub(crate) made: bool,
-    /// The general kernel even where the sets would do ([`perft_general`]).
+    /// The general kernel even where the walk of placements would do ([`perft_general`]).
     pub(crate) general: bool,
     /// The reference mode ([`perft_reference`]): no shortcut, every leaf made.
     pub(crate) reference: bool,
@@ -364,6 +364,150 @@ mod tests {
             assert_eq!(perft_threads(&v, &pos, depth.min(4), reference, 2).unwrap(), perft(&v, &mut pos.clone(), depth.min(4)).unwrap());
             assert_eq!(perft_threads(&v, &pos, 1, Mode::default(), 2).unwrap(), perft(&v, &mut pos.clone(), 1).unwrap());
         }
+    }
+
+    /// English draughts' file with `edits` (text replaced) applied, loaded from a folder of its
+    /// own.
+    fn checkers_with(edits: &[(&str, &str)]) -> (tempfile::TempDir, Variant) {
+        let mut text = include_str!("../variants/checkers/variant.toml").to_string();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from} is in checkers' file");
+            text = text.replacen(from, to, 1);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("variant.toml"), text).unwrap();
+        let v = Variant::load(dir.path().to_str().unwrap(), &[]).unwrap();
+        (dir, v)
+    }
+
+    /// The kernel's perft (its last level counted on the sets, and every leaf made by the
+    /// plain make) is the reference mode's from `pos` to `depth`.
+    fn kernel_is_reference(v: &Variant, pos: &mut Position, depth: u32, at: &str) {
+        let reference = perft_reference(v, pos, depth).unwrap();
+        assert_eq!(perft_general(v, pos, depth, false).unwrap(), reference, "{} perft {depth} at {at}", v.name());
+        assert_eq!(perft_general(v, pos, depth, true).unwrap(), reference, "{} perft {depth} made at {at}", v.name());
+    }
+
+    /// From random positions, the kernel's perft to depth 3 is the reference mode's in draughts
+    /// with the capture policies and the promotion the shipped games do not take (optional
+    /// captures, chains that may stop or take one piece, pieces taken at once, a man crowned
+    /// in mid-chain jumping on as a king), on a 10×10 board (two-word sets), and with nine
+    /// piece codes (two more kinds, never set up).
+    #[test]
+    fn the_kernel_counts_draughts_rules_as_the_reference_does() {
+        let policy = "compulsory = true\nchain = \"must_continue\"\nremoval = \"end_of_chain\"";
+        for edits in [
+            vec![(policy, "compulsory = false\nchain = \"may_stop\"\nremoval = \"immediate\"")],
+            vec![(policy, "compulsory = true\nchain = \"single\"")],
+            vec![("ends_chain = true", "ends_chain = false")],
+            vec![(
+                "[captures]",
+                "[pieces.scout]\nsymbol = \"S\"\nmoves = [{ step = \"diagonal\" }]\n\n\
+                 [pieces.guard]\nsymbol = \"G\"\nmoves = [{ step = \"diagonal\" }]\n\n[captures]",
+            )],
+            vec![
+                ("files = 8\nranks = 8", "files = 10\nranks = 10"),
+                ("mmmm\nmmmm\nmmmm\n4\n4\nMMMM\nMMMM\nMMMM", "mmmmm\nmmmmm\nmmmmm\n5\n5\n5\n5\nMMMMM\nMMMMM\nMMMMM"),
+                ("ranks = [8]", "ranks = [10]"),
+            ],
+        ] {
+            let (_dir, v) = checkers_with(&edits);
+            let mut positions = 0;
+            v.random_positions(3, 4, 120, |pos, _| {
+                let at = pos.to_text(&v.rules);
+                kernel_is_reference(&v, pos, 3, &at);
+                positions += 1;
+            });
+            assert!(positions > 100, "{edits:?}: only {positions} positions");
+        }
+    }
+
+    /// Kings scattered among enemy pieces (positions play seldom reaches: long chains that
+    /// loop back over their own path): the kernel's perft 1 and 2 are the reference mode's, in
+    /// English draughts and with immediate removal.
+    #[test]
+    fn scattered_kings_count_as_the_reference_does() {
+        use rand::RngExt;
+        let policy = "compulsory = true\nchain = \"must_continue\"\nremoval = \"end_of_chain\"";
+        let (_dir, at_once) = checkers_with(&[(policy, "compulsory = true\nchain = \"must_continue\"\nremoval = \"immediate\"")]);
+        let checkers = Variant::load("checkers", &[]).unwrap();
+        let mut rng = crate::ai::rng(7);
+        for v in [&checkers, &at_once] {
+            let mut n = 0;
+            for _ in 0..400 {
+                // Eight rows of four dark cells, the top row first: white kings, black men
+                // and kings, men off the crowning rows.
+                let rows: Vec<String> = (0..8)
+                    .map(|r| {
+                        let (mut row, mut gap) = (String::new(), 0);
+                        for _ in 0..4 {
+                            let c = match rng.random_range(0..10) {
+                                0 => Some('K'),
+                                1 | 2 if r > 0 && r < 7 => Some('m'),
+                                3 => Some('k'),
+                                _ => None,
+                            };
+                            if let Some(c) = c {
+                                if gap > 0 {
+                                    row.push_str(&gap.to_string());
+                                }
+                                row.push(c);
+                                gap = 0;
+                            } else {
+                                gap += 1;
+                            }
+                        }
+                        if gap > 0 {
+                            row.push_str(&gap.to_string());
+                        }
+                        row
+                    })
+                    .collect();
+                let text = format!("{} white 0", rows.join("/"));
+                let Ok(mut pos) = Position::from_text(&v.rules, &text) else { continue };
+                for depth in 1..=2 {
+                    kernel_is_reference(v, &mut pos, depth, &text);
+                }
+                n += 1;
+            }
+            assert!(n > 300, "only {n} scattered positions");
+        }
+    }
+
+    /// From random positions (crowns moving, kings taken and leaving the board, tall stacks),
+    /// the kernel's perft is the reference mode's: Lielow under each of its options and all of
+    /// them together (the default rules are among every shipped game's, `crate::plan`).
+    #[test]
+    fn the_kernel_counts_lielow_options_as_the_reference_does() {
+        let set = |pairs: &[(&str, &str)]| pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        let all = [("off_board", "one_beyond"), ("off_board_moves", "per_direction"), ("crown_update", "mover")];
+        for options in [set(&all[..1]), set(&all[1..2]), set(&all[2..]), set(&all)] {
+            let v = Variant::load("lielow", &options).unwrap();
+            let mut positions = 0;
+            v.random_positions(5, 30, 150, |pos, _| {
+                let at = pos.to_text(&v.rules);
+                kernel_is_reference(&v, pos, if positions % 8 == 0 { 3 } else { 2 }, &at);
+                positions += 1;
+            });
+            assert!(positions > 300, "{options:?}: only {positions} positions");
+        }
+    }
+
+    /// A crown that moves because a rival left the board: White's crowned a1 (level 1) is not
+    /// the highest, d4 and h2 (level 3) tie for it; h2 leaving makes d4 the unique highest and
+    /// so the king, which Black's d7 then takes (the game ends there). The kernel's perft to
+    /// depth 4 is the reference mode's (a1 moves first, so the crown is known before h2 leaves).
+    #[test]
+    fn a_rival_leaving_the_board_passes_the_crown() {
+        let v = Variant::load("lielow", &[]).unwrap();
+        let pos = Position::from_text(&v.rules, "p[1,1]7/3p[0,3]4/8/8/3P[0,3]4/8/7P[0,3]/P[1,1]7 white 10").unwrap();
+        for depth in 1..=4 {
+            kernel_is_reference(&v, &mut pos.clone(), depth, "the crown");
+        }
+        let mut after = pos.clone();
+        let m = v.find_move(&mut after, "h2-off").unwrap();
+        v.make(&mut after, &m).unwrap();
+        assert!(after.to_text(&v.rules).contains("3P[1,3]4"), "d4 is crowned: {}", after.to_text(&v.rules));
     }
 
     #[test]

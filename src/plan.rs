@@ -324,18 +324,6 @@ fn rule_needs(rules: &Ruleset) -> Needs {
     n
 }
 
-/// Which walk on the cell sets perft may take ([`crate::setperft`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum WalkKind {
-    /// Steps and short capture chains, a plain make.
-    Steps,
-    /// Leaps of pieces that carry attribute values.
-    Lean,
-    /// Pieces only placed, never moved: drops, lines and a full board
-    /// ([`crate::setperft::PlaceWalk`]; self-play's random players walk it too).
-    Place,
-}
-
 /// Every shortcut the kernel may take for one loaded variant (rules and hooks), decided once.
 #[derive(Clone, Debug)]
 pub(crate) struct Plan {
@@ -373,9 +361,10 @@ pub(crate) struct Plan {
     pub(crate) codes_of: ByPlayer<CodeSet>,
     /// The codes of the kinds that may leave the board.
     pub(crate) exit_codes: CodeSet,
-    /// The walk on the cell sets perft may take, if the constructs allow one (its tables may
-    /// still not fit: see [`crate::setperft::SetWalk::of`]).
-    pub(crate) walk: Option<WalkKind>,
+    /// Pieces are only placed, never moved, and nothing else plays a part: perft and
+    /// self-play's random players may walk the placements on the cell sets
+    /// ([`crate::placewalk::PlaceWalk`], where its tables fit).
+    pub(crate) places: bool,
     /// Some construct of the rules may take what a move does not list
     /// ([`Needs::takes_unlisted`]): where it is false (and conversions are not counted), a
     /// move takes something exactly when it lists a victim
@@ -403,7 +392,7 @@ pub(crate) struct Plan {
     /// it wants ([`crate::Variant::legal_kept_and_any`], [`crate::Variant::legal_alone`]).
     pub(crate) judged_alone: bool,
     /// A move may be made and undone from a compact record ([`Position::make_plain`], where
-    /// the position allows it): the rules' make is plain or lean ([`crate::rules::MakePath`]),
+    /// the position allows it): the rules' make is plain ([`crate::rules::MakePath::Plain`]),
     /// no hook runs while a move is made (nothing but the kernel writes the board), no pie
     /// rule or gating, and the board keeps its cells by code.
     pub(crate) plain_make: bool,
@@ -462,7 +451,7 @@ impl Plan {
             board_only,
             codes_of,
             exit_codes,
-            walk: None,
+            places: false,
             takes_unlisted: all.takes_unlisted,
             converts: all.converts,
             promotes_from: promotion_sources(rules),
@@ -482,7 +471,7 @@ impl Plan {
                 && rules.late_policy.is_none()
                 && !(rules.check_illegal || rules.no_giving_check || rules.facing || rules.drop_no_mate),
         };
-        Plan { walk: plan.walk_of(rules), ..plan }
+        Plan { places: plan.places(), ..plan }
     }
 
     /// Whether a move of a position whose cells of each code are `by_code` may promote with a
@@ -494,42 +483,20 @@ impl Plan {
         })
     }
 
-    /// The walk on the sets the constructs allow: no hook that plays a part, a move list that
-    /// is what the forms make, and no end but having no move (or, for the lean walk, a royal
-    /// piece taken or gone).
-    fn walk_of(&self, rules: &Ruleset) -> Option<WalkKind> {
+    /// Whether the constructs allow the walk of placements: no hook that plays a part, a move
+    /// list that is what the forms make, drops and nothing else, and no end that reads the
+    /// history, an attack or a counter (which ends the walk's tables take is theirs to say).
+    fn places(&self) -> bool {
         let h = self.hooks;
         let quiet_hooks = !h.changes_list() && !h.moves_others && !h.ends_on_move && !h.draws_on_move && !h.attributes;
-        // Drops and nothing else: no rule adds, refuses, merges or changes moves, no end reads
-        // the history, an attack or a counter (which ends the tables take is theirs to say).
         let e = self.ends;
-        let place = self.rules == Needs { drops: true, ..Needs::NONE } && !e.changes_list() && !e.history && !e.attacks && !e.attributes;
-        if quiet_hooks && self.kernel_lists && place {
-            return Some(WalkKind::Place);
-        }
-        if !quiet_hooks || !self.counts_moves {
-            return None;
-        }
-        let pol = &rules.captures;
-        let steps = self.ends == Needs::NONE
-            && !self.rules.captures_by_landing
-            && !self.rules.merges_moves
-            && !pol.maximum
-            && rules.make_path == crate::rules::MakePath::Plain;
-        // Only an end that comes of having no move, or of a royal piece taken or gone.
-        let royal_ends = rules.ends.iter().all(|e| end_needs(&e.kind) == Needs::NONE || e.kind.reads_royal_effects_only());
-        let lean = royal_ends
-            && !self.rules.merges_moves
-            && !pol.compulsory
-            && !self.ends.history
-            && rules.make_path == crate::rules::MakePath::Lean;
-        if steps {
-            Some(WalkKind::Steps)
-        } else if lean {
-            Some(WalkKind::Lean)
-        } else {
-            None
-        }
+        quiet_hooks
+            && self.kernel_lists
+            && self.rules == Needs { drops: true, ..Needs::NONE }
+            && !e.changes_list()
+            && !e.history
+            && !e.attacks
+            && !e.attributes
     }
 }
 
@@ -672,7 +639,7 @@ mod tests {
     /// Every shortcut the plan turns on answers as the reference mode does, at every position
     /// of random games in every shipped variant: the legal list (as a set), `count_moves`,
     /// `count_to_pick` and `nth_move`, the mobility, the check test; and perft to depth 2 (the
-    /// set walks, and the last level counted on the sets) at every fifth.
+    /// walk of placements, and the last level counted on the sets) at every fifth.
     #[test]
     fn every_shortcut_is_the_reference() {
         for (name, options) in cases() {
@@ -688,8 +655,13 @@ mod tests {
                         let reference = perft_reference(&v, pos, depth).unwrap();
                         assert_eq!(crate::perft::perft(&v, pos, depth).unwrap(), reference, "perft {depth} at {at}");
                         assert_eq!(crate::perft::perft_made(&v, pos, depth).unwrap(), reference, "perft made {depth} at {at}");
-                        if let Some(sets) = v.set_perft(pos, depth) {
-                            assert_eq!(sets.perft(pos, depth, false).unwrap(), reference, "set walk {depth} at {at}");
+                        assert_eq!(
+                            crate::perft::perft_general(&v, pos, depth, false).unwrap(),
+                            reference,
+                            "perft --general {depth} at {at}"
+                        );
+                        if let Some(walk) = v.place_walk().filter(|w| w.applies(pos, depth)) {
+                            assert_eq!(walk.perft(pos, depth, false).unwrap(), reference, "the walk of placements {depth} at {at}");
                         }
                     }
                 }
@@ -705,10 +677,10 @@ mod tests {
         let plan = |name: &str, o: &[(&str, &str)]| {
             let o: Vec<(String, String)> = o.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
             let v = Variant::load(name, &o).unwrap();
-            (v.plan.clone(), v.set_perft(&v.start(), 3).is_some())
+            (v.plan.clone(), v.place_walk().is_some())
         };
         let (checkers, walk) = plan("checkers", &[]);
-        assert!(checkers.counts_moves && checkers.kernel_lists && walk && checkers.plain_make);
+        assert!(checkers.counts_moves && checkers.kernel_lists && !walk && checkers.plain_make);
         for name in ["international", "breakthrough", "basileus", "lielow"] {
             assert!(plan(name, &[]).0.plain_make, "{name}");
         }
@@ -716,18 +688,18 @@ mod tests {
         for name in ["chess", "pyramida"] {
             assert!(!plan(name, &[]).0.plain_make, "{name}");
         }
-        assert_eq!(checkers.walk, Some(WalkKind::Steps));
         let (lielow, walk) = plan("lielow", &[]);
-        assert!(lielow.counts_moves && walk);
-        assert_eq!(lielow.walk, Some(WalkKind::Lean));
+        assert!(lielow.counts_moves && !walk);
+        let (tic_tac_toe, walk) = plan("tic-tac-toe", &[]);
+        assert!(tic_tac_toe.places && walk);
         // Chess: the check rule refuses moves and castling adds some, so nothing is counted on
         // the sets; the check test plays a move on the board alone.
         let (chess, walk) = plan("chess", &[]);
         assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
-        // Custodian capture: make takes pieces the move does not name, so no set walk (its
+        // Custodian capture: make takes pieces the move does not name (its
         // make is its own); the moves are still counted on the sets (captures change no list).
         let (brandubh, walk) = plan("brandubh", &[]);
-        assert!(brandubh.rules.moves_others && brandubh.walk.is_none() && !walk && brandubh.counts_moves);
+        assert!(brandubh.rules.moves_others && !brandubh.places && !walk && brandubh.counts_moves);
         // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
         let (basileus, walk) = plan("basileus", &[("king_adjacency", "forbidden")]);
         assert!(basileus.hooks.refuses_moves && !basileus.kernel_lists && !basileus.counts_moves && !walk);
@@ -738,16 +710,16 @@ mod tests {
     fn a_hook_that_changes_the_list_turns_the_counts_off() {
         for h in Hook::ALL {
             let n = hook_needs(h);
-            let v = Variant::load("checkers", &[]).unwrap();
             let mut hooks: [Option<HookFilter>; Hook::ALL.len()] = Default::default();
             hooks[h as usize] = Some(HookFilter::always());
-            let p = Plan::of(&v.rules, &hooks);
+            let p = Plan::of(&Variant::load("checkers", &[]).unwrap().rules, &hooks);
             assert_eq!(p.counts_moves, !n.changes_list(), "{}", h.name());
             assert_eq!(p.kernel_lists, !n.changes_list(), "{}", h.name());
-            // Any hook that plays a part turns the set walk off; `evaluate` only reads.
-            assert_eq!(p.walk.is_some(), h == Hook::Evaluate, "{}", h.name());
             // A hook that runs while a move is made turns the plain make off.
             assert_eq!(p.plain_make, !matches!(h, Hook::AfterMove | Hook::Outcome), "{}", h.name());
+            // Any hook that plays a part turns the walk of placements off; `evaluate` only reads.
+            let p = Plan::of(&Variant::load("tic-tac-toe", &[]).unwrap().rules, &hooks);
+            assert_eq!(p.places, h == Hook::Evaluate, "{}", h.name());
         }
     }
 }

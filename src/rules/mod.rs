@@ -777,12 +777,10 @@ pub(crate) enum MakePath {
     /// Everything is looked at: castling, en passant, drops, conversion, push, exits, counters,
     /// the clock, the hand.
     General,
-    /// The piece is lifted, its victims taken, and it lands (promoted, maybe): the rules have
-    /// none of the above, and no attributes.
+    /// The piece is lifted, its victims taken, and it lands (promoted, maybe), its attribute
+    /// values carried, their effects applied on landing and the crown updated: the rules have
+    /// none of the above.
     Plain,
-    /// The plain path, with the pieces' attribute values carried, their effects applied on
-    /// landing and the crown updated.
-    Lean,
 }
 
 impl Ruleset {
@@ -834,7 +832,7 @@ impl Ruleset {
                 && drop.is_none()
                 && thens.iter().all(Option::is_none)
         };
-        let lean = self.counters.is_empty()
+        let plain = self.counters.is_empty()
             && self.castling.is_none()
             && self.clock.is_none()
             && !self.push
@@ -842,12 +840,7 @@ impl Ruleset {
             && self.captures.explode.is_none()
             && self.drops.by.0.iter().all(|d| d.is_empty())
             && self.pieces.iter().all(plain_piece);
-        // Without attributes no effect applies and no crown is held.
-        match (lean, self.attributes.is_empty()) {
-            (false, _) => MakePath::General,
-            (true, true) => MakePath::Plain,
-            (true, false) => MakePath::Lean,
-        }
+        if plain { MakePath::Plain } else { MakePath::General }
     }
 
     /// The [`Ruleset::attack_reach`] table of `pieces` on `g`.

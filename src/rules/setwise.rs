@@ -19,8 +19,7 @@
 //! Slides that stop at the first piece (a rook's, a queen's, a pawn's double step) are counted
 //! on the board's rays, a few masks a direction; a step that takes en passant (a pawn's
 //! diagonal capture) is counted as a step, plus the pieces that reach the open en passant cell.
-//! These count moves; they never list or make them: [`Steps::fixed`] tells the walks on the
-//! sets ([`crate::setperft`]), which make moves on the sets, from them.
+//! These count moves; they never list or make them.
 
 use super::{BoardView, CodeSet, Distance, Form, Ruleset};
 use crate::cellset::{CellSet, Word};

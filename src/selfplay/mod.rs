@@ -435,7 +435,7 @@ pub(crate) struct Desk<'a> {
     branching: Vec<u32>,
     eval: Vec<i32>,
     /// The moves of a game on the placement walk ([`placed`]).
-    placed: Vec<crate::setperft::PlaceMove>,
+    placed: Vec<crate::placewalk::PlaceMove>,
 }
 
 impl<'a> Desk<'a> {

@@ -1,12 +1,12 @@
 //! Games between random players where pieces are only placed, played on the cell sets
-//! ([`crate::setperft::PlaceWalk`]): the walk lists the kernel's moves in the kernel's order and
+//! ([`crate::placewalk::PlaceWalk`]): the walk lists the kernel's moves in the kernel's order and
 //! keeps its position key, so a game here draws the same moves from the same seed, and its
 //! record is the one [`super::play_game`]'s kernel loop writes (a test holds whole studies
 //! equal).
 
 use super::line::line_step;
 use super::{Config, Desk, Finished, GameSoFar, Seeds, SelfplayError};
-use crate::setperft::PlaceWalk;
+use crate::placewalk::PlaceWalk;
 use crate::variant::Variant;
 use rand::RngExt;
 use std::time::Instant;
@@ -76,7 +76,7 @@ mod tests {
         let scratch = tempfile::tempdir().unwrap();
         let dir = scratch.path().to_path_buf();
         let mut names: Vec<String> = vec!["tic-tac-toe".into(), "connect-four".into()];
-        names.extend(crate::setperft::place::tests::made_variants(&dir));
+        names.extend(crate::placewalk::tests::made_variants(&dir));
         for name in &names {
             let v = Variant::load(name, &[]).unwrap();
             assert!(v.place_walk().is_some(), "{name}");

@@ -176,14 +176,6 @@ impl Top {
         // More holders than a `u16` counts are as good as unknown (no board is that large).
         Top { best, count: u16::try_from(count).unwrap_or(0), at }
     }
-
-    /// After the player's piece holding `a` left the board (taken, or moved off it).
-    #[inline(always)]
-    pub(crate) fn removed(&mut self, a: i32) {
-        if a == self.best {
-            self.count = if self.count > 2 { self.count - 1 } else { 0 };
-        }
-    }
 }
 
 /// The kernel's crown rule over one player's pieces (`cells`, in cell order; `top` their
@@ -1582,8 +1574,8 @@ impl Position {
             && !self.by_code.is_empty()
     }
 
-    /// Plays `mv` as [`Position::make_kernel`] would under rules whose make is plain or lean
-    /// ([`MakePath::Plain`], [`MakePath::Lean`]: no counters, clock, castling, drops,
+    /// Plays `mv` as [`Position::make_kernel`] would under rules whose make is plain
+    /// ([`MakePath::Plain`]: no counters, clock, castling, drops,
     /// conversions, pushes, exits or hand), where [`Position::plain_ready`] holds: its victims
     /// taken, the piece lifted and landed (promoted, maybe) with its values after their
     /// effects, the crown updated, the ply and the side. The same position, hash, cell sets and
@@ -1907,7 +1899,7 @@ mod tests {
         assert!(e.0.contains("prisoners=N:M"), "{}", e.0);
     }
 
-    /// Under plain and lean rules ([`MakePath`]), make's short paths leave every move exactly as
+    /// Under plain rules ([`MakePath::Plain`]), make's short paths leave every move exactly as
     /// the general path does: the same position, hash, cell sets and effects, and the same after
     /// undo. So does the plain make ([`Position::make_plain`]), with a general frame pushed and
     /// undone above it, and its undo restores the position whole (the repetition history too).

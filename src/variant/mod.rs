@@ -37,7 +37,7 @@ pub struct Variant {
     /// Every shortcut the kernel may take, decided once at load from the rules and the hooks.
     pub(crate) plan: crate::plan::Plan,
     /// Perft on the cell sets, where the plan allows it and its tables fit (built once at load).
-    set_perft: Option<crate::setperft::SetWalk>,
+    place_walk: Option<crate::placewalk::PlaceWalk>,
 }
 
 impl Variant {
@@ -82,10 +82,10 @@ impl Variant {
         let hooks = active_hooks(&merged, &rules, script.as_ref())?;
         let marks = zone_marks(&merged, &rules);
         let plan = crate::plan::Plan::of(&rules, &hooks);
-        let set_perft = plan.walk.and_then(|w| crate::setperft::SetWalk::of(&rules, w));
+        let place_walk = if plan.places { crate::placewalk::PlaceWalk::of(&rules) } else { None };
         Ok(Variant {
             plan,
-            set_perft,
+            place_walk,
             marks,
             file_origins,
             rules,
@@ -102,19 +102,10 @@ impl Variant {
         &self.rules.name
     }
 
-    /// Perft on the cell sets from `pos` to `depth`, where the rules, the hooks and the position
-    /// allow it (`None`: the general perft counts).
-    pub(crate) fn set_perft(&self, pos: &Position, depth: u32) -> Option<&crate::setperft::SetWalk> {
-        self.set_perft.as_ref().filter(|s| s.applies(pos, depth))
-    }
-
     /// The walk on the cell sets of a game where pieces are only placed, where the plan
-    /// chose it and its tables fit (self-play's random players play on it).
-    pub(crate) fn place_walk(&self) -> Option<&crate::setperft::PlaceWalk> {
-        match &self.set_perft {
-            Some(crate::setperft::SetWalk::Place(p)) => Some(p),
-            _ => None,
-        }
+    /// chose it and its tables fit (perft and self-play's random players walk it).
+    pub(crate) fn place_walk(&self) -> Option<&crate::placewalk::PlaceWalk> {
+        self.place_walk.as_ref()
     }
 
     /// The start position.

@@ -2,7 +2,7 @@
 //! the [`crate::plan::Plan`]: each piece's moves generated one by one (with the hooks, as when
 //! a hook runs), the capture policy applied to the whole list, and each rule that refuses a
 //! move (check, a drop that may not mate) asked by playing the move in full and listing the
-//! opponent's captures. No count on the cell sets, no board-only check test, no set walk.
+//! opponent's captures. No count on the cell sets, no board-only check test, no walk of placements.
 //!
 //! Slow by design: tests hold every shortcut equal to it on random positions of every shipped
 //! variant, and `perft --reference` ([`crate::perft::perft_reference`]) exposes it.

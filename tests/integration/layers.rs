@@ -45,7 +45,7 @@ const LAYERS: &[&[&str]] = &[
     &["movegen::castling", "fen"],
     &["explain"],
     &["script"],
-    &["setperft"],
+    &["placewalk"],
     // A playable variant: rules, script, hooks.
     &["variant"],
     &["render", "diagram", "scenario", "autosave"],

@@ -1,4 +1,4 @@
-//! The walk on the cell sets of games where pieces are only placed ([`crate::plan::WalkKind::Place`]):
+//! The walk on the cell sets of games where pieces are only placed ([`crate::plan::Plan::places`]):
 //! every move drops a piece from an unlimited supply onto an empty cell of its zone (falling,
 //! maybe, along a direction: Connect Four), nothing on the board ever moves, changes or leaves,
 //! and a game ends by a line of the mover's pieces (`in_a_row`), by a full board, by the move
@@ -491,25 +491,6 @@ static IN_BYTE: [u8; 2048] = {
     t
 };
 
-impl super::Tree for PlaceWalk {
-    type Node = Node;
-    type Move = PlaceMove;
-
-    #[inline]
-    fn walk(&self, node: &Node, out: Option<&mut Vec<PlaceMove>>) -> u64 {
-        let Some(out) = out else { return self.count(node) as u64 };
-        for (k, d) in self.drops[node.side].iter().enumerate() {
-            out.extend(crate::cellset::CellSet::from_bits(self.open(node, d)).into_iter().map(|cell| PlaceMove { drop: k as u8, cell }));
-        }
-        out.len() as u64
-    }
-
-    #[inline]
-    fn make(&self, node: &mut Node, m: PlaceMove) -> bool {
-        self.place(node, m).is_none()
-    }
-}
-
 impl PlaceWalk {
     /// The number of move sequences `depth` long from `pos` (where [`PlaceWalk::applies`]);
     /// with `made`, every last move is made too.
@@ -518,7 +499,43 @@ impl PlaceWalk {
     /// Ctrl-C was pressed.
     pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, crate::interrupt::Interrupted> {
         let mut lists: Vec<Vec<PlaceMove>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-        super::perft_tree(self, &self.node(pos), depth, made, &mut lists)
+        self.perft_from(&self.node(pos), depth, made, &mut lists)
+    }
+
+    /// [`PlaceWalk::perft`] from `node` (`lists`: one a level).
+    fn perft_from(&self, node: &Node, depth: u32, made: bool, lists: &mut [Vec<PlaceMove>]) -> Result<u64, crate::interrupt::Interrupted> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if depth >= 2 {
+            crate::interrupt::check()?;
+        }
+        if depth == 1 && !made {
+            return Ok(u64::from(self.count(node)));
+        }
+        let (list, rest) = lists.split_first_mut().expect("one list per level");
+        list.clear();
+        for (k, d) in self.drops[node.side].iter().enumerate() {
+            list.extend(crate::cellset::CellSet::from_bits(self.open(node, d)).into_iter().map(|cell| PlaceMove { drop: k as u8, cell }));
+        }
+        if depth == 1 {
+            // Each move made, and the position after it counted as one.
+            for &m in list.iter() {
+                let mut next = *node;
+                std::hint::black_box(self.place(&mut next, m));
+                std::hint::black_box(&next);
+            }
+            return Ok(list.len() as u64);
+        }
+        let mut n = 0;
+        for &m in list.iter() {
+            let mut next = *node;
+            // A finished game has no moves.
+            if self.place(&mut next, m).is_none() {
+                n += self.perft_from(&next, depth - 1, made, rest)?;
+            }
+        }
+        Ok(n)
     }
 }
 
