@@ -2,7 +2,8 @@
 //! every move drops a piece from an unlimited supply onto an empty cell of its zone (falling,
 //! maybe, along a direction: Connect Four), nothing on the board ever moves, changes or leaves,
 //! and a game ends by a line of the mover's pieces (`in_a_row`), by a full board, by the move
-//! limit, or when a player has no move. Tic-tac-toe, Connect Four and Gomoku.
+//! limit, or when a player has no move: tic-tac-toe and Connect Four (Gomoku's 225 cells do
+//! not fit the sets).
 //!
 //! A node is each player's occupied cells, the side to move, the ply and the position's key
 //! (the kernel's, kept as a drop changes it, so that a game played here is recorded as the
