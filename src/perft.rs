@@ -85,8 +85,8 @@ pub fn perft_general(v: &Variant, pos: &mut Position, depth: u32, made: bool) ->
 
 /// [`perft`] by the reference mode ([`Variant::reference_moves`]): every node's moves listed
 /// through the simplest code, with no shortcut of the plan (no count on the cell sets, no walk
-/// of placements), and every leaf made (`perft --reference`). Slow by design: what the shortcuts are
-/// held equal to.
+/// of placements), and every leaf made (`perft --reference`). Slow by design: what the
+/// shortcuts are held equal to.
 ///
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
@@ -380,8 +380,9 @@ mod tests {
         (dir, v)
     }
 
-    /// The kernel's perft (its last level counted on the sets, and every leaf made by the
-    /// plain make) is the reference mode's from `pos` to `depth`.
+    /// The kernel's perft, its last level counted (on the sets where the plan allows) and with
+    /// every leaf made (by the plain make where the plan allows), is the reference mode's from
+    /// `pos` to `depth`.
     fn kernel_is_reference(v: &Variant, pos: &mut Position, depth: u32, at: &str) {
         let reference = perft_reference(v, pos, depth).unwrap();
         assert_eq!(perft_general(v, pos, depth, false).unwrap(), reference, "{} perft {depth} at {at}", v.name());
@@ -476,7 +477,7 @@ mod tests {
 
     /// From random positions (crowns moving, kings taken and leaving the board, tall stacks),
     /// the kernel's perft is the reference mode's: Lielow under each of its options and all of
-    /// them together (the default rules are among every shipped game's, `crate::plan`).
+    /// them together (its default rules are held so in `plan::tests`, with every shipped game).
     #[test]
     fn the_kernel_counts_lielow_options_as_the_reference_does() {
         let set = |pairs: &[(&str, &str)]| pairs.iter().map(|&(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
@@ -496,12 +497,13 @@ mod tests {
     /// A crown that moves because a rival left the board: White's crowned a1 (level 1) is not
     /// the highest, d4 and h2 (level 3) tie for it; h2 leaving makes d4 the unique highest and
     /// so the king, which Black's d7 then takes (the game ends there). The kernel's perft to
-    /// depth 4 is the reference mode's (a1 moves first, so the crown is known before h2 leaves).
+    /// depth 5 is the reference mode's (a1 may move first, so that the highest value the
+    /// position keeps is known before h2 leaves).
     #[test]
     fn a_rival_leaving_the_board_passes_the_crown() {
         let v = Variant::load("lielow", &[]).unwrap();
         let pos = Position::from_text(&v.rules, "p[1,1]7/3p[0,3]4/8/8/3P[0,3]4/8/7P[0,3]/P[1,1]7 white 10").unwrap();
-        for depth in 1..=4 {
+        for depth in 1..=5 {
             kernel_is_reference(&v, &mut pos.clone(), depth, "the crown");
         }
         let mut after = pos.clone();

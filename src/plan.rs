@@ -696,8 +696,8 @@ mod tests {
         // the sets; the check test plays a move on the board alone.
         let (chess, walk) = plan("chess", &[]);
         assert!(!chess.counts_moves && !chess.lists_kernel_moves && chess.kernel_check && chess.board_only != 0 && !walk);
-        // Custodian capture: make takes pieces the move does not name (its
-        // make is its own); the moves are still counted on the sets (captures change no list).
+        // Custodian capture: make takes pieces the move does not name; the moves are still
+        // counted on the sets (captures change no list).
         let (brandubh, walk) = plan("brandubh", &[]);
         assert!(brandubh.rules.moves_others && !brandubh.places && !walk && brandubh.counts_moves);
         // An `allow_move` hook may refuse moves: nothing is counted, the list asks the script.
