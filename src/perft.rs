@@ -397,29 +397,35 @@ mod tests {
     #[test]
     fn the_kernel_counts_draughts_rules_as_the_reference_does() {
         let policy = "compulsory = true\nchain = \"must_continue\"\nremoval = \"end_of_chain\"";
-        for edits in [
-            vec![(policy, "compulsory = false\nchain = \"may_stop\"\nremoval = \"immediate\"")],
-            vec![(policy, "compulsory = true\nchain = \"single\"")],
-            vec![("ends_chain = true", "ends_chain = false")],
-            vec![(
-                "[captures]",
-                "[pieces.scout]\nsymbol = \"S\"\nmoves = [{ step = \"diagonal\" }]\n\n\
+        for (label, edits) in [
+            ("optional, may stop, at once", vec![(policy, "compulsory = false\nchain = \"may_stop\"\nremoval = \"immediate\"")]),
+            ("single jumps", vec![(policy, "compulsory = true\nchain = \"single\"")]),
+            ("crowned in mid-chain", vec![("ends_chain = true", "ends_chain = false")]),
+            (
+                "nine codes",
+                vec![(
+                    "[captures]",
+                    "[pieces.scout]\nsymbol = \"S\"\nmoves = [{ step = \"diagonal\" }]\n\n\
                  [pieces.guard]\nsymbol = \"G\"\nmoves = [{ step = \"diagonal\" }]\n\n[captures]",
-            )],
-            vec![
-                ("files = 8\nranks = 8", "files = 10\nranks = 10"),
-                ("mmmm\nmmmm\nmmmm\n4\n4\nMMMM\nMMMM\nMMMM", "mmmmm\nmmmmm\nmmmmm\n5\n5\n5\n5\nMMMMM\nMMMMM\nMMMMM"),
-                ("ranks = [8]", "ranks = [10]"),
-            ],
+                )],
+            ),
+            (
+                "10x10",
+                vec![
+                    ("files = 8\nranks = 8", "files = 10\nranks = 10"),
+                    ("mmmm\nmmmm\nmmmm\n4\n4\nMMMM\nMMMM\nMMMM", "mmmmm\nmmmmm\nmmmmm\n5\n5\n5\n5\nMMMMM\nMMMMM\nMMMMM"),
+                    ("ranks = [8]", "ranks = [10]"),
+                ],
+            ),
         ] {
             let (_dir, v) = checkers_with(&edits);
             let mut positions = 0;
             v.random_positions(3, 4, 120, |pos, _| {
-                let at = pos.to_text(&v.rules);
+                let at = format!("{} ({label})", pos.to_text(&v.rules));
                 kernel_is_reference(&v, pos, 3, &at);
                 positions += 1;
             });
-            assert!(positions > 100, "{edits:?}: only {positions} positions");
+            assert!(positions > 100, "{label}: only {positions} positions");
         }
     }
 

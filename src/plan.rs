@@ -206,7 +206,7 @@ pub(crate) fn piece_needs(p: &PieceRules, royal: bool) -> Needs {
         jumps,
         any_jump: _, // a table of `jumps`
         promote,
-        flies: _, // read by the walks that hold jumps as tables
+        flies: _, // read by the chain walker (a flying jump walks lines); its jumps answer below
         effects,
         exit,
         drop,

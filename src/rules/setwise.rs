@@ -94,9 +94,8 @@ pub(crate) struct Steps {
 
 impl Steps {
     /// Whether its moves are steps and leaps whose landings are fixed by the start cell alone
-    /// (no slide, no en passant): what the walks on the sets and [`Setwise::movers`] read. (A
-    /// slide that opens an en passant cell, whose make the walks do not play, is a slide: a
-    /// piece with one is never fixed.)
+    /// (no slide, no en passant): what [`Setwise::movers`] and the plain-step count read (a
+    /// piece with a slide or an en passant capture is never fixed).
     pub(crate) fn fixed(&self) -> bool {
         self.rays.is_empty() && self.en_passant.is_empty()
     }
