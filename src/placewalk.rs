@@ -301,6 +301,52 @@ impl PlaceWalk {
         }
         None
     }
+
+    /// The number of move sequences `depth` long from `pos` (where [`PlaceWalk::applies`]);
+    /// with `made`, every last move is made too.
+    ///
+    /// # Errors
+    /// Ctrl-C was pressed.
+    pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, crate::interrupt::Interrupted> {
+        let mut lists: Vec<Vec<PlaceMove>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
+        self.perft_from(&self.node(pos), depth, made, &mut lists)
+    }
+
+    /// [`PlaceWalk::perft`] from `node` (`lists`: one a level).
+    fn perft_from(&self, node: &Node, depth: u32, made: bool, lists: &mut [Vec<PlaceMove>]) -> Result<u64, crate::interrupt::Interrupted> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if depth >= 2 {
+            crate::interrupt::check()?;
+        }
+        if depth == 1 && !made {
+            return Ok(u64::from(self.count(node)));
+        }
+        let (list, rest) = lists.split_first_mut().expect("one list per level");
+        list.clear();
+        for (k, d) in self.drops[node.side].iter().enumerate() {
+            list.extend(crate::cellset::CellSet::from_bits(self.open(node, d)).into_iter().map(|cell| PlaceMove { drop: k as u8, cell }));
+        }
+        if depth == 1 {
+            // Each move made, and the position after it counted as one.
+            for &m in list.iter() {
+                let mut next = *node;
+                std::hint::black_box(self.place(&mut next, m));
+                std::hint::black_box(&next);
+            }
+            return Ok(list.len() as u64);
+        }
+        let mut n = 0;
+        for &m in list.iter() {
+            let mut next = *node;
+            // A finished game has no moves.
+            if self.place(&mut next, m).is_none() {
+                n += self.perft_from(&next, depth - 1, made, rest)?;
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// The reason of a game drawn by the move limit, as the kernel gives it.
@@ -491,54 +537,6 @@ static IN_BYTE: [u8; 2048] = {
     }
     t
 };
-
-impl PlaceWalk {
-    /// The number of move sequences `depth` long from `pos` (where [`PlaceWalk::applies`]);
-    /// with `made`, every last move is made too.
-    ///
-    /// # Errors
-    /// Ctrl-C was pressed.
-    pub(crate) fn perft(&self, pos: &Position, depth: u32, made: bool) -> Result<u64, crate::interrupt::Interrupted> {
-        let mut lists: Vec<Vec<PlaceMove>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-        self.perft_from(&self.node(pos), depth, made, &mut lists)
-    }
-
-    /// [`PlaceWalk::perft`] from `node` (`lists`: one a level).
-    fn perft_from(&self, node: &Node, depth: u32, made: bool, lists: &mut [Vec<PlaceMove>]) -> Result<u64, crate::interrupt::Interrupted> {
-        if depth == 0 {
-            return Ok(1);
-        }
-        if depth >= 2 {
-            crate::interrupt::check()?;
-        }
-        if depth == 1 && !made {
-            return Ok(u64::from(self.count(node)));
-        }
-        let (list, rest) = lists.split_first_mut().expect("one list per level");
-        list.clear();
-        for (k, d) in self.drops[node.side].iter().enumerate() {
-            list.extend(crate::cellset::CellSet::from_bits(self.open(node, d)).into_iter().map(|cell| PlaceMove { drop: k as u8, cell }));
-        }
-        if depth == 1 {
-            // Each move made, and the position after it counted as one.
-            for &m in list.iter() {
-                let mut next = *node;
-                std::hint::black_box(self.place(&mut next, m));
-                std::hint::black_box(&next);
-            }
-            return Ok(list.len() as u64);
-        }
-        let mut n = 0;
-        for &m in list.iter() {
-            let mut next = *node;
-            // A finished game has no moves.
-            if self.place(&mut next, m).is_none() {
-                n += self.perft_from(&next, depth - 1, made, rest)?;
-            }
-        }
-        Ok(n)
-    }
-}
 
 #[cfg(test)]
 pub(crate) mod tests {
