@@ -47,14 +47,7 @@ pub(crate) fn check_depth(depth: u32) -> Result<u32, TooDeep> {
 /// the walk of placements that self-play's random players take too
 /// ([`crate::placewalk::PlaceWalk`]). The count is the same.
 pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
-    match v.place_walk().filter(|w| w.applies(pos, depth)) {
-        Some(walk) => Ok(walk.perft(pos, depth, false)?),
-        None => {
-            let mut lists: Vec<MoveList> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-            let leaves = if v.hooks_after_moves() { Leaves::Made } else { Leaves::Counted };
-            perft_inner(v, pos, depth, &mut lists, leaves)
-        }
-    }
+    perft_walked(v, pos, depth, false)
 }
 
 /// [`perft`] with every leaf made and unmade (hooks included; on the walk of placements
@@ -64,9 +57,15 @@ pub fn perft(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchE
 /// # Errors
 /// A script hook failed, or Ctrl-C was pressed.
 pub fn perft_made(v: &Variant, pos: &mut Position, depth: u32) -> Result<u64, SearchError> {
+    perft_walked(v, pos, depth, true)
+}
+
+/// [`perft`] (with `made`, [`perft_made`]): on the walk of placements where it applies, else
+/// by the general kernel.
+fn perft_walked(v: &Variant, pos: &mut Position, depth: u32, made: bool) -> Result<u64, SearchError> {
     match v.place_walk().filter(|w| w.applies(pos, depth)) {
-        Some(walk) => Ok(walk.perft(pos, depth, true)?),
-        None => perft_general(v, pos, depth, true),
+        Some(walk) => Ok(walk.perft(pos, depth, made)?),
+        None => perft_general(v, pos, depth, made),
     }
 }
 

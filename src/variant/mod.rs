@@ -36,7 +36,8 @@ pub struct Variant {
     pub(crate) marks: Vec<(String, char)>,
     /// Every shortcut the kernel may take, decided once at load from the rules and the hooks.
     pub(crate) plan: crate::plan::Plan,
-    /// Perft on the cell sets, where the plan allows it and its tables fit (built once at load).
+    /// The walk of placements on the cell sets, where the plan allows it ([`crate::plan::Plan::places`])
+    /// and its tables fit (built once at load; perft and self-play's random players take it).
     place_walk: Option<crate::placewalk::PlaceWalk>,
 }
 
